@@ -1,0 +1,387 @@
+/* config.c - argv and config files into a plan.
+ *
+ * Config files are `key = value` lines; `#` starts a comment at the start of
+ * a line or after whitespace (so a dsn may still hold '#'); blank lines are
+ * ignored. Keys are knob names. Every error names the file and line, the key
+ * and the valid values, and nothing is half-applied: the caller exits. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		abort();
+	return d;
+}
+
+/* Levenshtein distance, for "did you mean". */
+static int distance(const char *a, const char *b)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b), i, j;
+	int row[64];
+
+	if (la > 60 || lb > 60)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		int prev = row[0], cur;
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			int best = prev + (a[i - 1] != b[j - 1]);
+
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			cur = row[j];
+			row[j] = best;
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
+static const char *closest_knob(const char *name)
+{
+	int i, best = 3;
+	const char *hit = NULL;
+
+	for (i = 0; i < K_COUNT; i++) {
+		int d = distance(name, knob_table[i].name);
+
+		if (d < best) {
+			best = d;
+			hit = knob_table[i].name;
+		}
+	}
+	return hit;
+}
+
+static void plan_defaults(struct plan *p)
+{
+	struct knobs k;
+	int i;
+
+	memset(p, 0, sizeof *p);
+	knobs_defaults(&k);
+	for (i = 0; i < K_COUNT; i++) {
+		p->n[i] = 1;
+		p->vals[i][0] = k.v[i];
+	}
+	p->dsn = xstrdup("");
+}
+
+int plan_set(struct plan *p, int id, const char *text, struct err *e)
+{
+	const struct knob_def *d = &knob_table[id];
+	long long vals[PLAN_MAX_VALUES];
+	char *copy, *item, *save = NULL;
+	int n = 0, rc = 0;
+
+	if (d->kind == KNOB_STRING) {
+		free(p->dsn);
+		p->dsn = xstrdup(text);
+		return 0;
+	}
+	if (!*text)
+		return err_set(e, ERR_USAGE, "a value is needed");
+	if (d->flags & KF_NOSWEEP && strchr(text, ','))
+		return err_set(e, ERR_USAGE, "takes one value, not a list");
+	copy = xstrdup(text);
+	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		while (isspace((unsigned char)*item))
+			item++;
+		for (char *end = item + strlen(item); end > item && isspace((unsigned char)end[-1]);)
+			*--end = 0;
+		if (n == PLAN_MAX_VALUES) {
+			rc = err_set(e, ERR_USAGE, "at most %d values in one list", PLAN_MAX_VALUES);
+			break;
+		}
+		if (knob_parse(id, item, &vals[n], e) < 0) {
+			rc = -1;
+			break;
+		}
+		n++;
+	}
+	free(copy);
+	if (rc == 0 && n == 0)
+		rc = err_set(e, ERR_USAGE, "a value is needed");
+	if (rc == 0) {
+		memcpy(p->vals[id], vals, sizeof vals[0] * (size_t)n);
+		p->n[id] = n;
+	}
+	return rc;
+}
+
+int plan_load_file(struct plan *p, const char *path, struct err *e)
+{
+	char line[4096];
+	FILE *f = fopen(path, "r");
+	int lineno = 0;
+
+	if (!f)
+		return err_set(e, ERR_USAGE, "cannot read config file %s: %s", path,
+			       strerror(errno));
+	while (fgets(line, sizeof line, f)) {
+		char *s = line, *eq, *key, *val, *end;
+		int id;
+
+		lineno++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			fclose(f);
+			return err_set(e, ERR_USAGE, "%s:%d: line too long (4095 bytes at most)",
+				       path, lineno);
+		}
+		for (char *c = s; *c; c++) {
+			if (*c == '#' && (c == s || isspace((unsigned char)c[-1]))) {
+				*c = 0;
+				break;
+			}
+		}
+		while (isspace((unsigned char)*s))
+			s++;
+		end = s + strlen(s);
+		while (end > s && isspace((unsigned char)end[-1]))
+			*--end = 0;
+		if (!*s)
+			continue;
+		eq = strchr(s, '=');
+		if (!eq) {
+			fclose(f);
+			return err_set(e, ERR_USAGE,
+				       "%s:%d: expected 'key = value', got '%s' (see idxlab --help "
+				       "for the keys)",
+				       path, lineno, s);
+		}
+		*eq = 0;
+		key = s;
+		val = eq + 1;
+		for (end = eq; end > key && isspace((unsigned char)end[-1]);)
+			*--end = 0;
+		while (isspace((unsigned char)*val))
+			val++;
+		id = knob_find(key);
+		if (id < 0) {
+			const char *hint = closest_knob(key);
+
+			fclose(f);
+			if (hint)
+				return err_set(e, ERR_USAGE,
+					       "%s:%d: unknown key '%s' (did you mean '%s'?)", path,
+					       lineno, key, hint);
+			return err_set(e, ERR_USAGE,
+				       "%s:%d: unknown key '%s' (idxlab --help lists the keys)", path,
+				       lineno, key);
+		}
+		if (plan_set(p, id, val, e) < 0) {
+			fclose(f);
+			return err_prefix(e, "%s:%d: %s", path, lineno, knob_table[id].name);
+		}
+	}
+	fclose(f);
+	free(p->config_path);
+	p->config_path = xstrdup(path);
+	return 0;
+}
+
+/* The default config file, if the user has one; NULL otherwise. */
+static char *default_config_path(void)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	char buf[4096];
+
+	if (xdg && *xdg) {
+		snprintf(buf, sizeof buf, "%s/idxlab/idxlab.conf", xdg);
+		if (access(buf, R_OK) == 0)
+			return xstrdup(buf);
+	}
+	if (home && *home) {
+		snprintf(buf, sizeof buf, "%s/.config/idxlab/idxlab.conf", home);
+		if (access(buf, R_OK) == 0)
+			return xstrdup(buf);
+	}
+	return NULL;
+}
+
+static int unknown_option(const char *arg, struct err *e)
+{
+	char name[128];
+	const char *hint;
+
+	snprintf(name, sizeof name, "%s", arg + (arg[1] == '-' ? 2 : 1));
+	name[strcspn(name, "=")] = 0;
+	hint = closest_knob(name);
+	if (hint)
+		return err_set(e, ERR_USAGE, "unknown option '%s' (did you mean --%s?)", arg, hint);
+	return err_set(e, ERR_USAGE, "unknown option '%s' (idxlab --help lists them)", arg);
+}
+
+int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
+{
+	const char *config = NULL;
+	int i;
+
+	plan_defaults(p);
+	/* The config file comes first so the command line can override it. */
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-c") == 0 || strcmp(argv[i], "--config") == 0) {
+			if (i + 1 >= argc)
+				return err_set(e, ERR_USAGE, "%s needs a file name", argv[i]);
+			config = argv[++i];
+		} else if (strncmp(argv[i], "--config=", 9) == 0) {
+			config = argv[i] + 9;
+		}
+	}
+	if (config) {
+		if (plan_load_file(p, config, e) < 0)
+			return -1;
+	} else {
+		char *def = default_config_path();
+
+		if (def) {
+			int rc = plan_load_file(p, def, e);
+
+			free(def);
+			if (rc < 0)
+				return -1;
+		}
+	}
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i], *val;
+		char name[128];
+		int id;
+
+		if (strcmp(arg, "-c") == 0 || strcmp(arg, "--config") == 0) {
+			i++;
+			continue;
+		}
+		if (strncmp(arg, "--config=", 9) == 0)
+			continue;
+		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+			p->mode = MODE_HELP;
+			return 0;
+		}
+		if (strcmp(arg, "-V") == 0 || strcmp(arg, "--version") == 0) {
+			p->mode = MODE_VERSION;
+			return 0;
+		}
+		if (strcmp(arg, "--print-config") == 0) {
+			p->mode = MODE_PRINT_CONFIG;
+			continue;
+		}
+		if (arg[0] != '-') {
+			if (i == 1 && strcmp(arg, "run") == 0) {
+				p->mode = MODE_RUN;
+				continue;
+			}
+			return err_set(e, ERR_USAGE,
+				       "unexpected argument '%s' (the only command is 'run'; knobs "
+				       "are given as --name value)",
+				       arg);
+		}
+		if (arg[1] != '-')
+			return unknown_option(arg, e);
+		snprintf(name, sizeof name, "%s", arg + 2);
+		name[strcspn(name, "=")] = 0;
+		id = knob_find(name);
+		if (id < 0 || strchr(name, '_'))
+			return unknown_option(arg, e);
+		val = strchr(arg, '=');
+		if (val) {
+			val++;
+		} else {
+			if (i + 1 >= argc)
+				return err_set(e, ERR_USAGE, "--%s needs a value (valid: see --help)",
+					       knob_table[id].name);
+			val = argv[++i];
+		}
+		if (plan_set(p, id, val, e) < 0)
+			return err_prefix(e, "--%s", knob_table[id].name);
+	}
+	return plan_validate(p, e);
+}
+
+void plan_step(const struct plan *p, long i, struct knobs *out)
+{
+	int id;
+
+	/* Mixed radix, last knob fastest: the first knob varies slowest. */
+	for (id = K_COUNT - 1; id >= 0; id--) {
+		out->v[id] = p->vals[id][i % p->n[id]];
+		i /= p->n[id];
+	}
+	out->dsn = p->dsn;
+}
+
+int plan_validate(struct plan *p, struct err *e)
+{
+	long steps = 1, i;
+	int id;
+
+	for (id = 0; id < K_COUNT; id++) {
+		steps *= p->n[id];
+		if (steps > PLAN_MAX_STEPS)
+			return err_set(e, ERR_USAGE,
+				       "the sweep has more than %d steps: shorten the comma lists",
+				       PLAN_MAX_STEPS);
+	}
+	p->steps = steps;
+	for (i = 0; i < steps; i++) {
+		struct knobs k;
+
+		plan_step(p, i, &k);
+		if (k.v[K_OP] == OP_DELETE && k.v[K_ROWS] > knobs_prefill(&k))
+			return err_set(e, ERR_USAGE,
+				       "op delete: rows (%lld) exceeds prefill (%lld): a delete needs "
+				       "a row to delete; raise --prefill or lower --rows",
+				       k.v[K_ROWS], knobs_prefill(&k));
+		if (k.v[K_OP] != OP_INSERT && knobs_prefill(&k) == 0)
+			return err_set(e, ERR_USAGE,
+				       "op %s needs rows to work on: --prefill must be above 0",
+				       knob_table[K_OP].choices[k.v[K_OP]]);
+	}
+	return 0;
+}
+
+void plan_print(const struct plan *p, FILE *f)
+{
+	int id, j;
+
+	if (p->config_path)
+		fprintf(f, "# idxlab effective settings (config file: %s)\n", p->config_path);
+	else
+		fprintf(f, "# idxlab effective settings (no config file)\n");
+	for (id = 0; id < K_COUNT; id++) {
+		fprintf(f, "%s = ", knob_table[id].name);
+		if (knob_table[id].kind == KNOB_STRING) {
+			fprintf(f, "%s", p->dsn);
+		} else {
+			for (j = 0; j < p->n[id]; j++) {
+				char buf[64];
+
+				knob_format(id, p->vals[id][j], buf, sizeof buf);
+				fprintf(f, "%s%s", j ? "," : "", buf);
+			}
+		}
+		fprintf(f, "\n");
+	}
+}
+
+void plan_free(struct plan *p)
+{
+	if (!p)
+		return;
+	free(p->dsn);
+	free(p->config_path);
+	p->dsn = p->config_path = NULL;
+}

@@ -1,0 +1,57 @@
+/* config.h - turning argv and config files into a plan.
+ *
+ * A plan holds, for every knob, the list of values asked for (a comma list
+ * is a sweep), plus what the command line asked idxlab to do. Values come
+ * from the knob defaults, then a config file (-c FILE, else
+ * $XDG_CONFIG_HOME/idxlab/idxlab.conf or ~/.config/idxlab/idxlab.conf when
+ * present), then the command line; a later source replaces a knob's list. */
+#ifndef IDXLAB_CONFIG_H
+#define IDXLAB_CONFIG_H
+
+#include <stdio.h>
+
+#include "err.h"
+#include "knobs.h"
+
+#define PLAN_MAX_VALUES 64
+#define PLAN_MAX_STEPS 100000
+
+enum plan_mode {
+	MODE_AUTO,         /* dashboard on a tty, headless otherwise */
+	MODE_RUN,          /* `idxlab run`: headless */
+	MODE_HELP,         /* --help */
+	MODE_VERSION,      /* --version */
+	MODE_PRINT_CONFIG, /* --print-config */
+};
+
+struct plan {
+	enum plan_mode mode;
+	int n[K_COUNT];
+	long long vals[K_COUNT][PLAN_MAX_VALUES];
+	char *dsn;         /* owned */
+	char *config_path; /* owned; the config file that was read, or NULL */
+	long steps;        /* number of knob combinations */
+};
+
+/* Build a plan from argv (argv[0] is skipped). Reads the config file too.
+ * On failure e->cls is ERR_USAGE. plan_free() is safe afterwards either way. */
+int plan_from_args(struct plan *p, int argc, char **argv, struct err *e);
+
+/* Read a config file into p; errors name the file and line. */
+int plan_load_file(struct plan *p, const char *path, struct err *e);
+
+/* Set knob id from text, a comma list unless the knob is KF_NOSWEEP. */
+int plan_set(struct plan *p, int id, const char *text, struct err *e);
+
+/* The knobs of step i (0 <= i < p->steps); the first knob varies slowest. */
+void plan_step(const struct plan *p, long i, struct knobs *out);
+
+/* Check every step's knobs against each other. */
+int plan_validate(struct plan *p, struct err *e);
+
+/* Print the effective settings as a config file. */
+void plan_print(const struct plan *p, FILE *f);
+
+void plan_free(struct plan *p);
+
+#endif

@@ -1,0 +1,67 @@
+/* engine.h - the engine vtable.
+ *
+ * An engine runs the workload (table idxlab_t: id, k1..k8, hot, payload;
+ * index i on ki) on one database. One const struct engine_ops per engine,
+ * listed in engine_table[] (NULL-terminated); an engine missing at build time
+ * is simply absent. All calls come from one thread (the worker): a
+ * connection belongs to one thread.
+ *
+ * Every call returns 0 or -1 and fills struct err with a message a person
+ * can act on. close() is safe on a half-open engine and on NULL. */
+#ifndef IDXLAB_ENGINE_H
+#define IDXLAB_ENGINE_H
+
+#include <stdint.h>
+
+#include "../err.h"
+#include "../knobs.h"
+#include "../metrics.h"
+
+struct engine; /* private to each engine */
+
+struct step_out {
+	uint64_t rows;    /* operations done by this call */
+	uint64_t commits; /* transactions committed by this call */
+};
+
+struct engine_ops {
+	const char *name;
+	unsigned bit; /* ENG_* in knob_def.engines */
+
+	/* The library or server version this engine is built against. */
+	const char *(*version)(void);
+
+	/* Connect / create the database named by k->dsn (engine-specific; empty:
+	 * a throwaway one). Refuses a target idxlab did not create (ERR_USAGE). */
+	int (*open)(struct engine **out, const struct knobs *k, struct err *e);
+
+	/* Start a step: a fresh idxlab_t as k describes it, prefilled, with its
+	 * indexes, cache, journal and sync set. Counters keep accumulating. */
+	int (*setup)(struct engine *en, const struct knobs *k, struct err *e);
+
+	/* Run up to budget operations of k's op, committing every k's commit
+	 * rows. Commit latencies go into lat (cumulative). */
+	int (*step)(struct engine *en, const struct knobs *k, uint64_t budget,
+		    struct step_out *out, struct hist *lat, struct err *e);
+
+	/* Commit the open transaction, if any (end of a step, Ctrl-C). */
+	int (*finish)(struct engine *en, struct step_out *out, struct hist *lat, struct err *e);
+
+	/* Add the engine's cumulative counters into c (sets c->valid bits). */
+	int (*sample)(struct engine *en, struct counters *c, struct err *e);
+
+	/* Database and index sizes now. */
+	int (*sizes)(struct engine *en, struct sizes *s, struct err *e);
+
+	/* Where the data lives, for messages ("/tmp/idxlab.X/idxlab.db"). */
+	const char *(*where)(struct engine *en);
+
+	void (*close)(struct engine *en);
+};
+
+extern const struct engine_ops *const engine_table[];
+
+/* The engine called name, or NULL. */
+const struct engine_ops *engine_find(const char *name);
+
+#endif

@@ -1,0 +1,680 @@
+/* sqlite.c - the SQLite engine (embedded, the zero-setup default).
+ *
+ * By default the database lives in a fresh temp dir that close() removes;
+ * with --dsn FILE it lives in FILE, which must be new or a file idxlab made
+ * (it carries an idxlab_meta table with created_by = idxlab). A foreign file
+ * is inspected through an immutable read-only URI, so it is never modified,
+ * not even by a hot-journal rollback.
+ *
+ * Each step starts from a fresh idxlab_t: the temp file is deleted and
+ * recreated; a --dsn file has its idxlab_t dropped and is vacuumed. Prefill
+ * runs in one transaction with a large cache and the indexes are built after
+ * it; then the step's cache size is set and its counters are absorbed, so
+ * the measured window sees only the measured rows.
+ *
+ * Probes: sqlite3_db_status() cache spill/miss/hit counters are 31-bit, so
+ * they are read with reset and accumulated in 64 bits; bytes written per
+ * file kind come from the counting VFS shim (probes/sqlite_vfs.c); fsyncs
+ * from the interposer (probes/sync_count.c); wchar/write_bytes from
+ * /proc/self/io. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../evlog.h"
+#include "../keys.h"
+#include "../probes/proc_io.h"
+#include "../probes/sqlite_vfs.h"
+#include "../probes/sync_count.h"
+#include "engine.h"
+
+#define TMPFS_MAGIC_ 0x01021994
+#define RAMFS_MAGIC_ 0x858458f6
+#define PREFILL_CACHE_KIB 262144 /* 256 MiB while loading: the load is not measured */
+
+struct engine {
+	sqlite3 *db;
+	char path[PATH_MAX];
+	char dir[PATH_MAX - 64]; /* our temp dir, or "" when the user named the file */
+	int probes;
+	sqlite3_stmt *op;
+	int in_txn;
+	uint64_t txn_rows, txn_t0;
+	uint64_t next_row;      /* row number of the next insert */
+	uint64_t *order, norder; /* visit order of updates/deletes */
+	uint64_t visit;
+	uint64_t spills, misses, hits;
+	unsigned char *payload;
+	struct knobs k;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void log_cb(void *arg, int code, const char *msg)
+{
+	(void)arg;
+	/* Schema changes and recovered journals are routine; say them quietly. */
+	evlog_add((code & 0xff) == SQLITE_WARNING || (code & 0xff) == SQLITE_NOTICE ||
+			  (code & 0xff) == SQLITE_SCHEMA
+		      ? EV_INFO
+		      : EV_WARN,
+		  "sqlite: %s (code %d)", msg, code);
+}
+
+/* An error from db, with what to do about the common causes. */
+static int sql_fail(struct engine *en, struct err *e, const char *what)
+{
+	int code = en->db ? sqlite3_errcode(en->db) : SQLITE_ERROR;
+	int sys = en->db ? sqlite3_system_errno(en->db) : 0;
+	const char *msg = en->db ? sqlite3_errmsg(en->db) : "cannot open";
+	char os[128] = "";
+
+	if (sys)
+		snprintf(os, sizeof os, " (%s)", strerror(sys));
+	switch (code & 0xff) {
+	case SQLITE_FULL:
+		return err_set(e, ERR_RUNTIME,
+			       "%s: disk full%s writing %s - free space there or lower --rows/--prefill",
+			       what, sys ? os : "", en->path);
+	case SQLITE_CANTOPEN:
+	case SQLITE_READONLY:
+	case SQLITE_PERM:
+		return err_set(e, ERR_RUNTIME,
+			       "%s: cannot write %s: %s%s - choose a writable place with --dsn FILE "
+			       "or TMPDIR",
+			       what, en->path, msg, os);
+	case SQLITE_IOERR:
+		if (sys == ENOSPC)
+			return err_set(e, ERR_RUNTIME,
+				       "%s: disk full (ENOSPC) writing %s - free space there or lower "
+				       "--rows/--prefill",
+				       what, en->path);
+		return err_set(e, ERR_RUNTIME, "%s: I/O error on %s: %s%s - check the disk", what,
+			       en->path, msg, os);
+	case SQLITE_NOMEM:
+		return err_set(e, ERR_RUNTIME, "%s: out of memory - lower --cache", what);
+	default:
+		return err_set(e, ERR_RUNTIME, "%s: %s (sqlite code %d)", what, msg, code);
+	}
+}
+
+static int exec(struct engine *en, const char *sql, struct err *e)
+{
+	if (sqlite3_exec(en->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return sql_fail(en, e, sql);
+	return 0;
+}
+
+/* Read an integer pragma or one-value query. */
+static int query_int(struct engine *en, const char *sql, int64_t *out, struct err *e)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(en->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return sql_fail(en, e, sql);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return sql_fail(en, e, sql);
+	return 0;
+}
+
+/* Percent-encode the characters a file: URI gives meaning to. */
+static void uri_path(const char *path, char *out, size_t len)
+{
+	size_t n = 0;
+
+	for (; *path && n + 4 < len; path++) {
+		if (*path == '?' || *path == '#' || *path == '%')
+			n += (size_t)snprintf(out + n, len - n, "%%%02X", (unsigned char)*path);
+		else
+			out[n++] = *path;
+	}
+	out[n] = 0;
+}
+
+/* Is the existing file at path a database idxlab created? Never writes. */
+static int check_existing(const char *path, struct err *e)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[16], uri[PATH_MAX * 3 + 64], enc[PATH_MAX * 3];
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int ours = 0;
+	FILE *f;
+	size_t n;
+
+	f = fopen(path, "rb");
+	if (!f)
+		return err_set(e, ERR_RUNTIME, "cannot read %s: %s", path, strerror(errno));
+	n = fread(head, 1, sizeof head, f);
+	fclose(f);
+	if (n != sizeof head || memcmp(head, magic, sizeof magic) != 0)
+		return err_set(e, ERR_USAGE,
+			       "%s exists and is not an SQLite database idxlab created; idxlab "
+			       "leaves it untouched - give --dsn a new file name",
+			       path);
+	uri_path(path, enc, sizeof enc);
+	snprintf(uri, sizeof uri, "file:%s?mode=ro&immutable=1", enc);
+	if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, "SELECT value FROM idxlab_meta WHERE key = 'created_by'", -1,
+			       &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		const unsigned char *v = sqlite3_column_text(st, 0);
+
+		ours = v && strcmp((const char *)v, "idxlab") == 0;
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	if (!ours)
+		return err_set(e, ERR_USAGE,
+			       "%s is an SQLite database idxlab did not create (no idxlab_meta "
+			       "marker); idxlab never touches it - give --dsn a new file name",
+			       path);
+	return 0;
+}
+
+static void warn_tmpfs(const char *dir)
+{
+	struct statfs s;
+
+	if (statfs(dir, &s) == 0 &&
+	    ((unsigned long)s.f_type == TMPFS_MAGIC_ || (unsigned long)s.f_type == RAMFS_MAGIC_))
+		evlog_add(EV_WARN, "fsync is a no-op here: %s is on tmpfs (fsyncs are counted, "
+				   "but cost nothing)",
+			  dir);
+}
+
+static int open_db(struct engine *en, struct err *e)
+{
+	int rc = sqlite3_open_v2(en->path, &en->db,
+				 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+				 en->probes ? SQLITE_VFS_NAME : NULL);
+
+	if (rc != SQLITE_OK)
+		return sql_fail(en, e, "open");
+	sqlite3_extended_result_codes(en->db, 1);
+	/* The marker first: from now on the file is recognisably idxlab's. */
+	if (exec(en,
+		 "CREATE TABLE IF NOT EXISTS idxlab_meta(key TEXT PRIMARY KEY, value TEXT);"
+		 "INSERT OR REPLACE INTO idxlab_meta VALUES('created_by', 'idxlab');",
+		 e) < 0)
+		return -1;
+	return 0;
+}
+
+static void remove_files(struct engine *en)
+{
+	static const char *const suffixes[] = {"", "-journal", "-wal", "-shm"};
+	char p[PATH_MAX + 16];
+	size_t i;
+
+	for (i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+		snprintf(p, sizeof p, "%s%s", en->path, suffixes[i]);
+		(void)unlink(p);
+	}
+}
+
+static void sqlite_close(struct engine *en)
+{
+	if (!en)
+		return;
+	sqlite3_finalize(en->op);
+	if (en->db && sqlite3_close(en->db) != SQLITE_OK)
+		evlog_add(EV_WARN, "sqlite: close: %s", sqlite3_errmsg(en->db));
+	if (en->dir[0]) {
+		DIR *d;
+
+		remove_files(en);
+		d = opendir(en->dir);
+		if (d) {
+			struct dirent *de;
+			char p[PATH_MAX + 256];
+
+			while ((de = readdir(d)))
+				if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+					snprintf(p, sizeof p, "%s/%s", en->dir, de->d_name);
+					(void)unlink(p);
+				}
+			closedir(d);
+		}
+		if (rmdir(en->dir) < 0)
+			evlog_add(EV_WARN, "could not remove %s: %s", en->dir, strerror(errno));
+	}
+	free(en->order);
+	free(en->payload);
+	free(en);
+}
+
+static int sqlite_open(struct engine **out, const struct knobs *k, struct err *e)
+{
+	static int configured;
+	struct engine *en;
+	struct stat st;
+
+	*out = NULL;
+	if (!configured) {
+		/* Must precede sqlite3_initialize(), which vfs_find triggers. */
+		sqlite3_config(SQLITE_CONFIG_LOG, log_cb, NULL);
+		configured = 1;
+	}
+	en = calloc(1, sizeof *en);
+	if (!en)
+		abort();
+	en->probes = (int)k->v[K_PROBES];
+	if (en->probes && sqlite_vfs_register() != SQLITE_OK) {
+		free(en);
+		return err_set(e, ERR_RUNTIME, "cannot register the counting VFS shim");
+	}
+	if (!k->dsn || !*k->dsn) {
+		const char *tmp = getenv("TMPDIR");
+
+		if (!tmp || !*tmp)
+			tmp = "/tmp";
+		snprintf(en->dir, sizeof en->dir, "%s/idxlab.XXXXXX", tmp);
+		if (!mkdtemp(en->dir)) {
+			int saved = errno;
+
+			en->dir[0] = 0;
+			sqlite_close(en);
+			return err_set(e, ERR_RUNTIME,
+				       "cannot create a temp dir in %s: %s - set TMPDIR to a "
+				       "writable directory or pass --dsn FILE",
+				       tmp, strerror(saved));
+		}
+		snprintf(en->path, sizeof en->path, "%s/idxlab.db", en->dir);
+	} else {
+		snprintf(en->path, sizeof en->path, "%s", k->dsn);
+		if (stat(en->path, &st) == 0) {
+			if (!S_ISREG(st.st_mode)) {
+				sqlite_close(en);
+				return err_set(e, ERR_USAGE,
+					       "%s is not a regular file - give --dsn a new file name",
+					       k->dsn);
+			}
+			if (check_existing(en->path, e) < 0) {
+				sqlite_close(en);
+				return -1;
+			}
+		} else if (errno != ENOENT) {
+			int saved = errno;
+
+			sqlite_close(en);
+			return err_set(e, ERR_RUNTIME, "cannot use %s: %s", k->dsn,
+				       strerror(saved));
+		}
+	}
+	if (open_db(en, e) < 0) {
+		sqlite_close(en);
+		return -1;
+	}
+	{
+		char dir[PATH_MAX];
+		char *slash;
+
+		snprintf(dir, sizeof dir, "%s", en->path);
+		slash = strrchr(dir, '/');
+		if (slash)
+			*slash = 0;
+		else
+			snprintf(dir, sizeof dir, ".");
+		warn_tmpfs(dir);
+	}
+	*out = en;
+	return 0;
+}
+
+/* Move the 31-bit db_status counters into our 64-bit ones. */
+static void absorb_status(struct engine *en)
+{
+	int cur = 0, hi = 0;
+
+	if (!en->probes || !en->db)
+		return;
+	sqlite3_db_status(en->db, SQLITE_DBSTATUS_CACHE_SPILL, &cur, &hi, 1);
+	en->spills += (uint64_t)cur;
+	sqlite3_db_status(en->db, SQLITE_DBSTATUS_CACHE_MISS, &cur, &hi, 1);
+	en->misses += (uint64_t)cur;
+	sqlite3_db_status(en->db, SQLITE_DBSTATUS_CACHE_HIT, &cur, &hi, 1);
+	en->hits += (uint64_t)cur;
+}
+
+static int is_uuid_key(long long ko)
+{
+	return ko == KO_UUID7 || ko == KO_UUID4;
+}
+
+static void bind_id(struct engine *en, int col, uint64_t row)
+{
+	long long pk = en->k.v[K_PK];
+
+	if (pk == PK_INT) {
+		sqlite3_bind_int64(en->op, col, (sqlite3_int64)row + 1);
+	} else {
+		unsigned char u[KEYS_UUID_LEN];
+
+		keys_uuid((uint64_t)en->k.v[K_SEED], pk == PK_UUID7, 0, row, 0, u);
+		sqlite3_bind_blob(en->op, col, u, KEYS_UUID_LEN, SQLITE_TRANSIENT);
+	}
+}
+
+static void bind_key(struct engine *en, int param, int col, uint64_t row, uint64_t version)
+{
+	long long ko = en->k.v[K_KEY_ORDER];
+	uint64_t seed = (uint64_t)en->k.v[K_SEED];
+
+	if (is_uuid_key(ko)) {
+		unsigned char u[KEYS_UUID_LEN];
+
+		keys_uuid(seed, ko == KO_UUID7, col, row, version, u);
+		sqlite3_bind_blob(en->op, param, u, KEYS_UUID_LEN, SQLITE_TRANSIENT);
+	} else {
+		sqlite3_bind_int64(en->op, param, keys_int(seed, (enum key_order)ko, col, row, version));
+	}
+}
+
+static const char *const op_sql[] = {
+	[OP_INSERT] = "INSERT INTO idxlab_t(id,k1,k2,k3,k4,k5,k6,k7,k8,hot,payload) "
+		      "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,0,?10)",
+	[OP_UPDATE] = "UPDATE idxlab_t SET hot = hot + 1 WHERE id = ?1",
+	[OP_UPDATE_INDEXED] = "UPDATE idxlab_t SET k1 = ?2 WHERE id = ?1",
+	[OP_DELETE] = "DELETE FROM idxlab_t WHERE id = ?1",
+};
+
+/* One operation on row number row; version is the update generation. */
+static int do_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e)
+{
+	int c, rc;
+
+	bind_id(en, 1, row);
+	if (op == OP_INSERT) {
+		for (c = 1; c <= 8; c++)
+			bind_key(en, c + 1, c, row, 0);
+		sqlite3_bind_blob(en->op, 10, en->payload, (int)en->k.v[K_PAYLOAD], SQLITE_STATIC);
+	} else if (op == OP_UPDATE_INDEXED) {
+		bind_key(en, 2, 1, row, version);
+	}
+	rc = sqlite3_step(en->op);
+	sqlite3_reset(en->op);
+	if (rc != SQLITE_DONE)
+		return sql_fail(en, e, op == OP_INSERT ? "insert" : op == OP_DELETE ? "delete" : "update");
+	if (op != OP_INSERT && sqlite3_changes(en->db) != 1)
+		return err_set(e, ERR_RUNTIME, "%s of row %llu changed %d rows: the table is not "
+					       "what idxlab built",
+			       knob_table[K_OP].choices[op], (unsigned long long)row,
+			       sqlite3_changes(en->db));
+	return 0;
+}
+
+static int commit(struct engine *en, struct step_out *out, struct hist *lat, struct err *e)
+{
+	if (!en->in_txn)
+		return 0;
+	if (exec(en, "COMMIT", e) < 0)
+		return -1;
+	en->in_txn = 0;
+	hist_add(lat, now_ns() - en->txn_t0);
+	out->commits++;
+	return 0;
+}
+
+static int sqlite_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e)
+{
+	return commit(en, out, lat, e);
+}
+
+static int create_schema(struct engine *en, struct err *e)
+{
+	const char *key_t = is_uuid_key(en->k.v[K_KEY_ORDER]) ? "BLOB" : "INTEGER";
+	char sql[1024];
+
+	if (en->k.v[K_PK] == PK_INT)
+		snprintf(sql, sizeof sql,
+			 "CREATE TABLE idxlab_t(id INTEGER PRIMARY KEY, k1 %s, k2 %s, k3 %s, k4 %s, "
+			 "k5 %s, k6 %s, k7 %s, k8 %s, hot INTEGER, payload BLOB)",
+			 key_t, key_t, key_t, key_t, key_t, key_t, key_t, key_t);
+	else
+		snprintf(sql, sizeof sql,
+			 "CREATE TABLE idxlab_t(id BLOB PRIMARY KEY, k1 %s, k2 %s, k3 %s, k4 %s, "
+			 "k5 %s, k6 %s, k7 %s, k8 %s, hot INTEGER, payload BLOB) WITHOUT ROWID",
+			 key_t, key_t, key_t, key_t, key_t, key_t, key_t, key_t);
+	return exec(en, sql, e);
+}
+
+static int sqlite_setup(struct engine *en, const struct knobs *k, struct err *e)
+{
+	static const char *const syncs[] = {"OFF", "NORMAL", "FULL", "EXTRA"};
+	static const char *const journals[] = {"DELETE", "TRUNCATE", "WAL", "MEMORY", "OFF"};
+	uint64_t prefill = (uint64_t)knobs_prefill(k), n;
+	char sql[256];
+	int i;
+
+	sqlite3_finalize(en->op);
+	en->op = NULL;
+	en->in_txn = 0;
+	en->k = *k;
+	free(en->payload);
+	en->payload = malloc((size_t)k->v[K_PAYLOAD] + 1);
+	if (!en->payload)
+		abort();
+	for (n = 0; n < (uint64_t)k->v[K_PAYLOAD]; n++)
+		en->payload[n] = (unsigned char)('a' + n % 26);
+
+	/* A fresh table: a fresh file in our temp dir, else drop + vacuum. */
+	if (en->dir[0]) {
+		absorb_status(en);
+		if (sqlite3_close(en->db) != SQLITE_OK)
+			return sql_fail(en, e, "close");
+		en->db = NULL;
+		remove_files(en);
+		if (open_db(en, e) < 0)
+			return -1;
+	} else if (exec(en, "DROP TABLE IF EXISTS idxlab_t; PRAGMA journal_mode=DELETE; VACUUM",
+			e) < 0) {
+		return -1;
+	}
+	snprintf(sql, sizeof sql, "PRAGMA journal_mode=%s", journals[k->v[K_JOURNAL]]);
+	{
+		sqlite3_stmt *st;
+		const unsigned char *mode = NULL;
+
+		if (sqlite3_prepare_v2(en->db, sql, -1, &st, NULL) != SQLITE_OK)
+			return sql_fail(en, e, sql);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			mode = sqlite3_column_text(st, 0);
+		if (!mode || strcasecmp((const char *)mode, journals[k->v[K_JOURNAL]]) != 0)
+			evlog_add(EV_WARN, "sqlite: journal_mode %s was refused (got %s)",
+				  journals[k->v[K_JOURNAL]], mode ? (const char *)mode : "nothing");
+		sqlite3_finalize(st);
+	}
+	snprintf(sql, sizeof sql, "PRAGMA synchronous=%s; PRAGMA cache_size=-%d",
+		 syncs[k->v[K_SYNC]], PREFILL_CACHE_KIB);
+	if (exec(en, sql, e) < 0 || create_schema(en, e) < 0)
+		return -1;
+	if (sqlite3_prepare_v2(en->db, op_sql[OP_INSERT], -1, &en->op, NULL) != SQLITE_OK)
+		return sql_fail(en, e, "prepare insert");
+	if (prefill) {
+		if (exec(en, "BEGIN", e) < 0)
+			return -1;
+		for (n = 0; n < prefill; n++)
+			if (do_op(en, OP_INSERT, n, 0, e) < 0)
+				return err_prefix(e, "prefill");
+		if (exec(en, "COMMIT", e) < 0)
+			return -1;
+	}
+	for (i = 1; i <= k->v[K_INDEXES]; i++) {
+		snprintf(sql, sizeof sql, "CREATE INDEX idxlab_k%d ON idxlab_t(k%d)", i, i);
+		if (exec(en, sql, e) < 0)
+			return -1;
+	}
+	if (k->v[K_JOURNAL] == J_WAL && exec(en, "PRAGMA wal_checkpoint(TRUNCATE)", e) < 0)
+		return -1;
+	snprintf(sql, sizeof sql, "PRAGMA cache_size=-%lld", k->v[K_CACHE] / 1024);
+	if (exec(en, sql, e) < 0)
+		return -1;
+	sqlite3_finalize(en->op);
+	en->op = NULL;
+	if (sqlite3_prepare_v2(en->db, op_sql[k->v[K_OP]], -1, &en->op, NULL) != SQLITE_OK)
+		return sql_fail(en, e, "prepare");
+	en->next_row = prefill;
+	en->visit = 0;
+	free(en->order);
+	en->order = NULL;
+	en->norder = 0;
+	if (k->v[K_OP] != OP_INSERT) {
+		en->order = keys_shuffle((uint64_t)k->v[K_SEED], prefill);
+		if (!en->order)
+			abort();
+		en->norder = prefill;
+	}
+	absorb_status(en);
+	return 0;
+}
+
+static int sqlite_step(struct engine *en, const struct knobs *k, uint64_t budget,
+		       struct step_out *out, struct hist *lat, struct err *e)
+{
+	long long op = en->k.v[K_OP];
+	uint64_t per_commit = (uint64_t)k->v[K_COMMIT], i;
+
+	(void)k;
+	for (i = 0; i < budget; i++) {
+		uint64_t row, version = 0;
+
+		if (op == OP_INSERT) {
+			row = en->next_row;
+		} else {
+			if (op == OP_DELETE && en->visit >= en->norder)
+				break; /* nothing left to delete */
+			row = en->order[en->visit % en->norder];
+			version = en->visit / en->norder + 1;
+		}
+		if (!en->in_txn) {
+			en->txn_t0 = now_ns();
+			if (exec(en, "BEGIN", e) < 0)
+				return -1;
+			en->in_txn = 1;
+			en->txn_rows = 0;
+		}
+		if (do_op(en, op, row, version, e) < 0)
+			return -1;
+		if (op == OP_INSERT)
+			en->next_row++;
+		else
+			en->visit++;
+		out->rows++;
+		if (per_commit != COMMIT_ALL && ++en->txn_rows >= per_commit &&
+		    commit(en, out, lat, e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int sqlite_sample(struct engine *en, struct counters *c, struct err *e)
+{
+	(void)e;
+	c->v[C_FSYNCS] = sync_count_total();
+	c->valid |= 1u << C_FSYNCS;
+	if (en->probes) {
+		struct vfs_counts vc;
+		struct proc_io io;
+
+		absorb_status(en);
+		c->v[C_SPILLS] = en->spills;
+		c->v[C_MISSES] = en->misses;
+		c->v[C_HITS] = en->hits;
+		sqlite_vfs_sample(&vc);
+		c->v[C_WAL_BYTES] = vc.write_bytes[VFS_JOURNAL] + vc.write_bytes[VFS_WAL];
+		c->v[C_DB_WRITE_BYTES] = vc.write_bytes[VFS_DB];
+		c->valid |= 1u << C_SPILLS | 1u << C_MISSES | 1u << C_HITS | 1u << C_WAL_BYTES |
+			    1u << C_DB_WRITE_BYTES;
+		if (proc_io_read(0, &io) == 0) {
+			c->v[C_WCHAR] = io.wchar;
+			c->v[C_WRITE_BYTES] = io.write_bytes;
+			c->valid |= 1u << C_WCHAR | 1u << C_WRITE_BYTES;
+		}
+	}
+	return 0;
+}
+
+static int sqlite_sizes(struct engine *en, struct sizes *s, struct err *e)
+{
+	sqlite3_stmt *st;
+	int64_t pages = 0, psize = 0;
+	int rc;
+
+	memset(s, 0, sizeof *s);
+	s->db_bytes = s->index_bytes = -1;
+	if (query_int(en, "PRAGMA page_count", &pages, e) < 0 ||
+	    query_int(en, "PRAGMA page_size", &psize, e) < 0)
+		return -1;
+	s->db_bytes = pages * psize;
+	if (sqlite3_prepare_v2(en->db,
+			       "SELECT name, count(*), sum(pgsize) FROM dbstat "
+			       "WHERE name LIKE 'idxlab_k_' GROUP BY name ORDER BY name",
+			       -1, &st, NULL) != SQLITE_OK) {
+		evlog_add(EV_WARN, "sqlite: dbstat is not available: index sizes are n/a");
+		return 0;
+	}
+	s->index_bytes = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		int i = name ? atoi(name + strlen("idxlab_k")) : 0;
+
+		if (i >= 1 && i <= SIZES_MAX_INDEXES) {
+			s->index_pages[i - 1] = sqlite3_column_int64(st, 1);
+			if (i > s->nindex)
+				s->nindex = i;
+		}
+		s->index_bytes += sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return sql_fail(en, e, "dbstat");
+	return 0;
+}
+
+static const char *sqlite_where(struct engine *en)
+{
+	return en->path;
+}
+
+static const char *sqlite_version(void)
+{
+	static char buf[64];
+
+	snprintf(buf, sizeof buf, "SQLite %s", sqlite3_libversion());
+	return buf;
+}
+
+const struct engine_ops sqlite_engine = {
+	.name = "sqlite",
+	.bit = ENG_SQLITE,
+	.version = sqlite_version,
+	.open = sqlite_open,
+	.setup = sqlite_setup,
+	.step = sqlite_step,
+	.finish = sqlite_finish,
+	.sample = sqlite_sample,
+	.sizes = sqlite_sizes,
+	.where = sqlite_where,
+	.close = sqlite_close,
+};

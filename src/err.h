@@ -1,0 +1,27 @@
+/* err.h - the error every fallible call fills in.
+ *
+ * Functions return 0 on success or -1 on failure; on failure they fill a
+ * struct err with a class (which exit code main() will use) and a message a
+ * person can act on: what failed, why, and what to do about it. */
+#ifndef IDXLAB_ERR_H
+#define IDXLAB_ERR_H
+
+enum err_class {
+	ERR_NONE = 0,
+	ERR_RUNTIME = 1, /* engine error, disk full, lost server: exit 1 */
+	ERR_USAGE = 2,   /* bad flag, bad config line, refused target: exit 2 */
+};
+
+struct err {
+	enum err_class cls;
+	char msg[1024];
+};
+
+/* Fill e (if not NULL) and return -1, so callers can `return err_set(...)`. */
+int err_set(struct err *e, enum err_class cls, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Put `prefix: ` in front of the message already in e; returns -1. */
+int err_prefix(struct err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

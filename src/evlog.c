@@ -1,0 +1,56 @@
+/* evlog.c - a mutex-protected ring of events. */
+#include "evlog.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <time.h>
+
+#define RING 256
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct ev ring[RING];
+static unsigned long next_seq = 1;
+static double t0 = -1;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void evlog_add(enum ev_level level, const char *fmt, ...)
+{
+	struct ev *e;
+	va_list ap;
+	double t = now();
+
+	pthread_mutex_lock(&lock);
+	if (t0 < 0)
+		t0 = t;
+	e = &ring[next_seq % RING];
+	e->seq = next_seq++;
+	e->t = t - t0;
+	e->level = level;
+	va_start(ap, fmt);
+	vsnprintf(e->text, sizeof e->text, fmt, ap);
+	va_end(ap);
+	pthread_mutex_unlock(&lock);
+}
+
+size_t evlog_since(unsigned long after, struct ev *out, size_t max)
+{
+	unsigned long first, s;
+	size_t n = 0;
+
+	pthread_mutex_lock(&lock);
+	first = next_seq > RING ? next_seq - RING : 1;
+	if (after + 1 > first)
+		first = after + 1;
+	for (s = first; s < next_seq && n < max; s++)
+		out[n++] = ring[s % RING];
+	pthread_mutex_unlock(&lock);
+	return n;
+}

@@ -1,0 +1,112 @@
+/* knobs.h - the one table of knobs.
+ *
+ * Every setting idxlab has is a row of knob_table[]: its name (the CLI flag
+ * --name and the config key), its kind and range, its default, its unit, the
+ * engines that honour it and a one-line "why". The CLI parser, the config
+ * parser, validation, --help, the man page's knob list and (later) the slider
+ * panel are all generated from it, so a knob is added in exactly one place. */
+#ifndef IDXLAB_KNOBS_H
+#define IDXLAB_KNOBS_H
+
+#include <stddef.h>
+
+#include "err.h"
+
+enum knob_id {
+	K_ENGINE,
+	K_DSN,
+	K_INDEXES,
+	K_KEY_ORDER,
+	K_PK,
+	K_CACHE,
+	K_COMMIT,
+	K_SYNC,
+	K_JOURNAL,
+	K_OP,
+	K_ROWS,
+	K_PREFILL,
+	K_PAYLOAD,
+	K_SEED,
+	/* run options: not part of the workload, never swept */
+	K_FORMAT,
+	K_INTERVAL,
+	K_PROBES,
+	K_COUNT
+};
+
+enum knob_kind {
+	KNOB_INT,    /* integer in [min, max], or one of words[] */
+	KNOB_SIZE,   /* bytes, with units: 512KiB, 2MiB, 1GiB (also KB, MB, GB) */
+	KNOB_CHOICE, /* index into choices[] */
+	KNOB_STRING, /* free text, kept in struct knobs.dsn */
+	KNOB_MILLIS, /* seconds with a fraction, stored as milliseconds */
+};
+
+/* Engines, as bits for knob_def.engines. */
+enum engine_bit {
+	ENG_SQLITE = 1u << 0,
+};
+#define ENG_ALL ENG_SQLITE
+
+enum knob_flag {
+	KF_OPTION = 1u << 0,  /* a run option, not a workload knob */
+	KF_NOSWEEP = 1u << 1, /* a comma list is not a sweep (dsn may hold commas) */
+};
+
+/* A word that stands for a number, e.g. commit "row" = 1. */
+struct knob_word {
+	const char *word;
+	long long value;
+};
+
+struct knob_def {
+	const char *name;
+	enum knob_kind kind;
+	long long min, max;
+	const char *const *choices;    /* KNOB_CHOICE: NULL-terminated */
+	const struct knob_word *words; /* KNOB_INT: {NULL} -terminated, may be NULL */
+	const char *def;               /* the default, as a user would type it */
+	const char *unit;
+	unsigned engines;
+	unsigned flags;
+	const char *why;
+};
+
+extern const struct knob_def knob_table[K_COUNT];
+
+/* Choice values (indexes into the choices lists). */
+enum key_order { KO_SEQ, KO_RAND, KO_FEW, KO_UUID7, KO_UUID4 };
+enum pk_kind { PK_INT, PK_UUID7, PK_UUID4 };
+enum sync_mode { SYNC_OFF, SYNC_NORMAL, SYNC_FULL, SYNC_EXTRA };
+enum journal_mode { J_DELETE, J_TRUNCATE, J_WAL, J_MEMORY, J_OFF };
+enum op_kind { OP_INSERT, OP_UPDATE, OP_UPDATE_INDEXED, OP_DELETE };
+enum format_kind { FMT_TEXT, FMT_CSV, FMT_JSON };
+#define COMMIT_ALL 0LL    /* commit = all: one transaction for the step */
+#define PREFILL_AUTO -1LL /* prefill = auto: rows for update/delete, else 0 */
+
+/* One value per knob: a complete setting. */
+struct knobs {
+	long long v[K_COUNT];
+	const char *dsn; /* borrowed: owned by the plan that made this */
+};
+
+/* Find a knob by name ("key-order" and "key_order" both match); -1 if none. */
+int knob_find(const char *name);
+
+/* Parse one value of knob id from text; -1 with a message naming the valid
+ * range or choices. */
+int knob_parse(int id, const char *text, long long *out, struct err *e);
+
+/* Format value v of knob id the way a user would type it. */
+void knob_format(int id, long long v, char *buf, size_t len);
+
+/* Fill k with every default. */
+void knobs_defaults(struct knobs *k);
+
+/* The prefill a step really uses (resolves "auto"). */
+long long knobs_prefill(const struct knobs *k);
+
+/* Describe the valid values of knob id ("0..8", "seq|rand|few"). */
+void knob_range_text(int id, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,210 @@
+/* main.c - argv, config, the worker, the reporter, exit codes.
+ *
+ * Only this file calls exit(). Exit codes: 0 ok, 1 runtime failure, 2 usage
+ * or config error, 130 after Ctrl-C (143 after SIGTERM); a stopped run still
+ * prints the partial result of the step it was in. */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "engines/engine.h"
+#include "evlog.h"
+#include "knobs.h"
+#include "metrics.h"
+#include "report.h"
+#include "workload.h"
+
+#ifndef IDXLAB_VERSION
+#define IDXLAB_VERSION "0.0.0"
+#endif
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C ends idxlab at once */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static void usage(FILE *f)
+{
+	char range[160], def[160];
+	int id;
+
+	fprintf(f,
+		"idxlab %s - see what indexes cost a write workload\n"
+		"\n"
+		"usage: idxlab [run] [-c FILE] [--KNOB VALUE ...]\n"
+		"  idxlab              the dashboard on a terminal (headless until it lands)\n"
+		"  idxlab run          headless: one result row per step of the sweep\n"
+		"\n"
+		"Knobs (also config keys, `key = value`). A comma list is a sweep:\n"
+		"--indexes 0,1,3 --key-order seq,rand runs all 6 combinations, the first\n"
+		"knob varying slowest.\n",
+		IDXLAB_VERSION);
+	for (id = 0; id < K_COUNT; id++) {
+		const struct knob_def *d = &knob_table[id];
+
+		if (id == K_FORMAT)
+			fprintf(f, "\nRun options:\n");
+		knob_range_text(id, range, sizeof range);
+		snprintf(def, sizeof def, "%s", *d->def ? d->def : "(none)");
+		fprintf(f, "  --%-10s %s\n  %13s%s [default %s]\n", d->name, range, "", d->why,
+			def);
+	}
+	fprintf(f,
+		"  -c, --config FILE   read knobs from FILE (default: $XDG_CONFIG_HOME/idxlab/"
+		"idxlab.conf\n"
+		"                      or ~/.config/idxlab/idxlab.conf if present)\n"
+		"  --print-config      print the effective settings and exit\n"
+		"  -h, --help          this help;  -V, --version  the version\n"
+		"\n"
+		"Exit status: 0 ok, 1 runtime failure, 2 usage or config error, 130 interrupted.\n"
+		"Output fields and every knob in detail: man idxlab.\n");
+}
+
+static void drain_events(unsigned long *seen)
+{
+	struct ev evs[32];
+	size_t n, i;
+
+	while ((n = evlog_since(*seen, evs, 32)) > 0) {
+		for (i = 0; i < n; i++) {
+			fprintf(stderr, "idxlab: %s%s\n",
+				evs[i].level == EV_ERROR  ? "error: "
+				: evs[i].level == EV_WARN ? "warning: "
+							  : "",
+				evs[i].text);
+			*seen = evs[i].seq;
+		}
+	}
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Run the plan headless; returns the exit code. */
+static int run_headless(const struct plan *p)
+{
+	double interval = (double)p->vals[K_INTERVAL][0] / 1000.0;
+	double next_tick = interval > 0 ? now_s() + interval : INFINITY;
+	struct live *prev = calloc(1, sizeof *prev), *cur = calloc(1, sizeof *cur);
+	struct step_result *res = malloc(sizeof *res);
+	struct workload *w = NULL;
+	struct report *rep;
+	struct err e = {ERR_NONE, ""};
+	unsigned long seen = 0;
+	int state = 0, stopping = 0, code;
+
+	if (!prev || !cur || !res)
+		abort();
+	prev->step = -1;
+	rep = report_new(p, stdout, stderr);
+	if (workload_start(&w, p, &e) < 0) {
+		state = -1;
+	}
+	while (state == 0) {
+		double now = now_s(), wait = next_tick - now;
+
+		workload_wait(w, wait < 0.1 ? (wait > 0 ? wait : 0) : 0.1);
+		if (got_signal && !stopping) {
+			workload_stop(w);
+			stopping = 1;
+		}
+		drain_events(&seen);
+		while (workload_pop(w, res)) {
+			report_step(rep, res);
+			prev->step = -1;
+		}
+		now = now_s();
+		if (now >= next_tick) {
+			workload_live(w, cur);
+			if (cur->step >= 0 && prev->step == cur->step && cur->gen != prev->gen)
+				report_interval(rep, prev, cur);
+			if (cur->gen != prev->gen) {
+				struct live *t = prev;
+
+				prev = cur;
+				cur = t;
+			}
+			while (next_tick <= now)
+				next_tick += interval;
+		}
+		state = workload_state(w, &e);
+	}
+	if (w)
+		while (workload_pop(w, res))
+			report_step(rep, res);
+	workload_free(w);
+	drain_events(&seen);
+	report_free(rep);
+	free(prev);
+	free(cur);
+	free(res);
+	if (state < 0) {
+		fprintf(stderr, "idxlab: %s\n", e.msg);
+		code = e.cls == ERR_USAGE ? 2 : 1;
+	} else {
+		code = 0;
+	}
+	if (got_signal)
+		code = got_signal == SIGINT ? 130 : 128 + got_signal;
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	struct plan plan;
+	struct err e = {ERR_NONE, ""};
+	int code;
+
+	if (plan_from_args(&plan, argc, argv, &e) < 0) {
+		fprintf(stderr, "idxlab: %s\n", e.msg);
+		plan_free(&plan);
+		return 2;
+	}
+	switch (plan.mode) {
+	case MODE_HELP:
+		usage(stdout);
+		code = 0;
+		break;
+	case MODE_VERSION:
+		printf("idxlab %s\n", IDXLAB_VERSION);
+		for (int i = 0; engine_table[i]; i++)
+			printf("  engine %s: %s\n", engine_table[i]->name, engine_table[i]->version());
+		code = 0;
+		break;
+	case MODE_PRINT_CONFIG:
+		plan_print(&plan, stdout);
+		code = 0;
+		break;
+	default:
+		install_signals();
+		code = run_headless(&plan);
+		break;
+	}
+	plan_free(&plan);
+	return code;
+}

@@ -1,0 +1,203 @@
+/* metrics.c - the only place rates, ratios and percentiles are computed.
+ *
+ * A figure is n/a when a counter it needs is not measured by the engine, and
+ * "unsettled" when its denominator is zero in the window (no rows, no
+ * completed commit): neither is ever shown as a number. */
+#include "metrics.h"
+
+#include <math.h>
+#include <string.h>
+
+#define BIT(c) (1u << (c))
+
+const struct metric_def metric_table[M_COUNT] = {
+	[M_SECONDS] = {"seconds", "sec", "s", MK_SECONDS, C_ROWS, 0, 3,
+		       "length of the measured window"},
+	[M_ROWS_PER_S] = {"rows_per_s", "rows/s", "", MK_RATE, C_ROWS, 0, 1,
+			  "operations completed per second"},
+	[M_COMMITS] = {"commits", "commits", "", MK_COUNT, C_COMMITS, 0, 0,
+		       "transactions committed in the window"},
+	[M_COMMITS_PER_S] = {"commits_per_s", "commit/s", "", MK_RATE, C_COMMITS, 0, 1,
+			     "transactions committed per second"},
+	[M_FSYNCS_PER_COMMIT] = {"fsyncs_per_commit", "fsync/c", "", MK_PER_COMMIT, C_FSYNCS, 0,
+				 3, "fsync/fdatasync calls per commit, counted exactly"},
+	[M_SPILLS_PER_ROW] = {"spills_per_row", "spill/row", "", MK_PER_ROW, C_SPILLS, 0, 4,
+			      "dirty pages pushed out of a full cache mid-transaction, per row"},
+	[M_MISSES_PER_ROW] = {"misses_per_row", "miss/row", "", MK_PER_ROW, C_MISSES, 0, 4,
+			      "pages not found in the cache, per row"},
+	[M_WAL_BYTES_PER_ROW] = {"wal_bytes_per_row", "wal B/row", "B", MK_PER_ROW, C_WAL_BYTES,
+				 0, 1, "bytes written to the journal or WAL per row"},
+	[M_DB_WRITE_BYTES_PER_ROW] = {"db_write_bytes_per_row", "db B/row", "B", MK_PER_ROW,
+				      C_DB_WRITE_BYTES, 0, 1,
+				      "bytes written to the database file itself per row"},
+	[M_WCHAR_PER_ROW] = {"wchar_per_row", "write() B/row", "B", MK_PER_ROW, C_WCHAR, 0, 1,
+			     "bytes handed to write() per row: rewrites the kernel absorbs count"},
+	[M_WRITE_BYTES_PER_ROW] = {"write_bytes_per_row", "dev B/row", "B", MK_PER_ROW,
+				   C_WRITE_BYTES, 0, 1,
+				   "bytes bound for the device per row (/proc io write_bytes)"},
+	[M_P50_MS] = {"p50_ms", "p50 ms", "s", MK_QUANTILE, C_COMMITS, 0.50, 4,
+		      "median commit latency (begin to commit returned)"},
+	[M_P99_MS] = {"p99_ms", "p99 ms", "s", MK_QUANTILE, C_COMMITS, 0.99, 4,
+		      "99th percentile commit latency"},
+	[M_MAX_MS] = {"max_ms", "max ms", "s", MK_MAX, C_COMMITS, 0, 4,
+		      "slowest commit in the window"},
+	[M_DB_BYTES] = {"db_bytes", "db size", "B", MK_DB_BYTES, C_ROWS, 0, 0,
+			"database size at the end of the step"},
+	[M_INDEX_BYTES] = {"index_bytes", "idx size", "B", MK_INDEX_BYTES, C_ROWS, 0, 0,
+			   "bytes in the secondary indexes at the end of the step"},
+};
+
+/* Bucket of a duration: exact below HIST_SUB ns, then 16 per power of two. */
+static int bucket_of(uint64_t ns)
+{
+	int e, sub;
+
+	if (ns < HIST_SUB)
+		return (int)ns;
+	e = 63 - __builtin_clzll(ns); /* ns in [2^e, 2^(e+1)) with e >= 4 */
+	sub = (int)((ns >> (e - 4)) & (HIST_SUB - 1));
+	return (e - 3) * HIST_SUB + sub;
+}
+
+/* The [lo, hi) range of bucket i, in ns. */
+static void bucket_range(int i, double *lo, double *hi)
+{
+	int e, sub;
+
+	if (i < HIST_SUB) {
+		*lo = i;
+		*hi = i + 1;
+		return;
+	}
+	e = i / HIST_SUB + 3;
+	sub = i % HIST_SUB;
+	*lo = ldexp(HIST_SUB + sub, e - 4);
+	*hi = ldexp(HIST_SUB + sub + 1, e - 4);
+}
+
+void hist_add(struct hist *h, uint64_t ns)
+{
+	int b = bucket_of(ns);
+
+	if (b >= HIST_BUCKETS)
+		b = HIST_BUCKETS - 1;
+	h->b[b]++;
+	h->n++;
+	if (ns > h->max_ns)
+		h->max_ns = ns;
+}
+
+void hist_delta(const struct hist *a, const struct hist *b, struct hist *d)
+{
+	int i;
+
+	for (i = 0; i < HIST_BUCKETS; i++)
+		d->b[i] = a->b[i] - b->b[i];
+	d->n = a->n - b->n;
+	d->max_ns = a->max_ns;
+	/* The window's own max: the top non-empty bucket bounds it. */
+	if (d->n) {
+		for (i = HIST_BUCKETS - 1; i >= 0 && !d->b[i]; i--)
+			;
+		if (i >= 0) {
+			double lo, hi;
+
+			bucket_range(i, &lo, &hi);
+			if ((double)d->max_ns >= hi)
+				d->max_ns = (uint64_t)hi - 1;
+		}
+	} else {
+		d->max_ns = 0;
+	}
+}
+
+double hist_quantile(const struct hist *h, double q)
+{
+	uint64_t rank, seen = 0;
+	int i;
+
+	if (!h->n)
+		return NAN;
+	rank = (uint64_t)ceil(q * (double)h->n);
+	if (rank < 1)
+		rank = 1;
+	for (i = 0; i < HIST_BUCKETS; i++) {
+		seen += h->b[i];
+		if (seen >= rank) {
+			double lo, hi, mid;
+
+			bucket_range(i, &lo, &hi);
+			mid = i < HIST_SUB ? lo : (lo + hi) / 2;
+			return mid > (double)h->max_ns ? (double)h->max_ns : mid;
+		}
+	}
+	return (double)h->max_ns;
+}
+
+struct mval metrics_ratio(double num, double den)
+{
+	struct mval r = {MV_UNSETTLED, 0};
+
+	if (den > 0) {
+		r.state = MV_OK;
+		r.v = num / den;
+	}
+	return r;
+}
+
+static struct mval na(void)
+{
+	struct mval r = {MV_NA, 0};
+
+	return r;
+}
+
+struct mval metric_compute(int m, const struct window *w)
+{
+	const struct metric_def *d = &metric_table[m];
+	const struct counters *a = w->a, *b = w->b;
+	double secs = b->t - a->t;
+	double num = (double)(b->v[d->num] - a->v[d->num]);
+	double rows = (double)(b->v[C_ROWS] - a->v[C_ROWS]);
+	double commits = (double)(b->v[C_COMMITS] - a->v[C_COMMITS]);
+	uint32_t valid = a->valid & b->valid;
+	struct mval r = {MV_OK, 0};
+
+	if (!(valid & BIT(d->num)))
+		return na();
+	switch (d->kind) {
+	case MK_SECONDS:
+		r.v = secs;
+		return r;
+	case MK_COUNT:
+		r.v = num;
+		return r;
+	case MK_RATE:
+		return metrics_ratio(num, secs);
+	case MK_PER_ROW:
+		return metrics_ratio(num, rows);
+	case MK_PER_COMMIT:
+		return metrics_ratio(num, commits);
+	case MK_QUANTILE:
+		if (!w->lat || !w->lat->n)
+			return metrics_ratio(0, 0);
+		r.v = hist_quantile(w->lat, d->q) / 1e6;
+		return r;
+	case MK_MAX:
+		if (!w->lat || !w->lat->n)
+			return metrics_ratio(0, 0);
+		r.v = (double)w->lat->max_ns / 1e6;
+		return r;
+	case MK_DB_BYTES:
+		if (!w->sizes || w->sizes->db_bytes < 0)
+			return na();
+		r.v = (double)w->sizes->db_bytes;
+		return r;
+	case MK_INDEX_BYTES:
+		if (!w->sizes || w->sizes->index_bytes < 0)
+			return na();
+		r.v = (double)w->sizes->index_bytes;
+		return r;
+	}
+	return na();
+}

@@ -1,0 +1,129 @@
+/* metrics.h - cumulative counters, the latency histogram and all rate maths.
+ *
+ * Probes and engines only ever produce CUMULATIVE counters (struct counters)
+ * and a cumulative histogram of commit latencies. Every figure a user sees -
+ * per row, per commit, per second, percentiles - is computed here from the
+ * difference of two samples, so headless output and the dashboard agree. */
+#ifndef IDXLAB_METRICS_H
+#define IDXLAB_METRICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum ctr {
+	C_ROWS,            /* operations completed (rows inserted/updated/deleted) */
+	C_COMMITS,         /* transactions committed */
+	C_FSYNCS,          /* fsync + fdatasync calls, exact */
+	C_SPILLS,          /* dirty pages written mid-transaction (cache overflow) */
+	C_MISSES,          /* page cache misses */
+	C_HITS,            /* page cache hits */
+	C_WAL_BYTES,       /* bytes written to the journal / WAL */
+	C_DB_WRITE_BYTES,  /* bytes written to the database file itself */
+	C_WCHAR,           /* bytes passed to write() and friends (/proc io wchar) */
+	C_WRITE_BYTES,     /* bytes the process caused to be sent to the device */
+	C_COUNT
+};
+
+struct counters {
+	double t;         /* CLOCK_MONOTONIC seconds */
+	uint64_t v[C_COUNT];
+	uint32_t valid;   /* bit (1u << ctr): the engine/probes measure it */
+};
+
+/* Histogram of durations in nanoseconds: 16 linear sub-buckets per power of
+ * two, so any percentile is within 1/16 (6.25 %) of the true value. */
+#define HIST_SUB 16
+#define HIST_BUCKETS (64 * HIST_SUB)
+struct hist {
+	uint64_t n;
+	uint64_t max_ns;
+	uint64_t b[HIST_BUCKETS];
+};
+
+void hist_add(struct hist *h, uint64_t ns);
+/* d = a - b (a is the later cumulative histogram); d->max_ns is a's max. */
+void hist_delta(const struct hist *a, const struct hist *b, struct hist *d);
+/* The q-quantile (0..1) in ns: the midpoint of the bucket holding it. */
+double hist_quantile(const struct hist *h, double q);
+
+/* Sizes measured at the end of a step (not cumulative). */
+#define SIZES_MAX_INDEXES 8
+struct sizes {
+	int64_t db_bytes;    /* -1: unknown */
+	int64_t index_bytes; /* -1: unknown */
+	int nindex;
+	int64_t index_pages[SIZES_MAX_INDEXES];
+};
+
+/* The state of a computed figure. */
+enum mstate {
+	MV_OK,
+	MV_NA,        /* the engine cannot measure it: shown as n/a, never 0 */
+	MV_UNSETTLED, /* the window has no rows / no completed commit yet */
+};
+
+struct mval {
+	enum mstate state;
+	double v;
+};
+
+/* What a metric is computed from. */
+enum mkind {
+	MK_SECONDS,    /* window length */
+	MK_COUNT,      /* delta of num */
+	MK_RATE,       /* delta num / seconds */
+	MK_PER_ROW,    /* delta num / delta rows */
+	MK_PER_COMMIT, /* delta num / delta commits */
+	MK_QUANTILE,   /* latency quantile q, milliseconds */
+	MK_MAX,        /* latency max, milliseconds */
+	MK_DB_BYTES,   /* sizes.db_bytes */
+	MK_INDEX_BYTES /* sizes.index_bytes */
+};
+
+enum metric_id {
+	M_SECONDS,
+	M_ROWS_PER_S,
+	M_COMMITS,
+	M_COMMITS_PER_S,
+	M_FSYNCS_PER_COMMIT,
+	M_SPILLS_PER_ROW,
+	M_MISSES_PER_ROW,
+	M_WAL_BYTES_PER_ROW,
+	M_DB_WRITE_BYTES_PER_ROW,
+	M_WCHAR_PER_ROW,
+	M_WRITE_BYTES_PER_ROW,
+	M_P50_MS,
+	M_P99_MS,
+	M_MAX_MS,
+	M_DB_BYTES,
+	M_INDEX_BYTES,
+	M_COUNT
+};
+
+struct metric_def {
+	const char *field; /* CSV/JSON field name: a contract */
+	const char *label; /* short column label */
+	const char *unit;  /* "", "B", "s" for units_human */
+	enum mkind kind;
+	enum ctr num;
+	double q;          /* MK_QUANTILE */
+	int decimals;      /* in CSV/JSON/text */
+	const char *why;
+};
+
+extern const struct metric_def metric_table[M_COUNT];
+
+/* A window: two cumulative samples and the histogram between them. */
+struct window {
+	const struct counters *a, *b; /* borrowed: b is the later sample */
+	const struct hist *lat;       /* borrowed: latencies inside the window */
+	const struct sizes *sizes;    /* borrowed, may be NULL */
+};
+
+/* Compute metric m over window w. */
+struct mval metric_compute(int m, const struct window *w);
+
+/* ratio helpers: state MV_UNSETTLED when den == 0. */
+struct mval metrics_ratio(double num, double den);
+
+#endif

@@ -1,0 +1,66 @@
+/* proc_io.c - reading /proc/<pid>/io. */
+#include "proc_io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The value of "name: N" at the start of a line of text. */
+static int field(const char *text, const char *name, uint64_t *out)
+{
+	size_t len = strlen(name);
+	const char *p = text;
+
+	while (p && *p) {
+		if (strncmp(p, name, len) == 0 && p[len] == ':') {
+			char *end;
+
+			errno = 0;
+			*out = strtoull(p + len + 1, &end, 10);
+			if (errno || end == p + len + 1)
+				return -1;
+			return 0;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return -1;
+}
+
+int proc_io_parse(const char *text, struct proc_io *out)
+{
+	if (field(text, "wchar", &out->wchar) < 0 ||
+	    field(text, "write_bytes", &out->write_bytes) < 0)
+		return -1;
+	return 0;
+}
+
+int proc_io_read(pid_t pid, struct proc_io *out)
+{
+	char path[64], buf[1024];
+	ssize_t n;
+	int fd;
+
+	if (pid)
+		snprintf(path, sizeof path, "/proc/%d/io", (int)pid);
+	else
+		snprintf(path, sizeof path, "/proc/self/io");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	if (proc_io_parse(buf, out) < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}

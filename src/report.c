@@ -1,0 +1,435 @@
+/* report.c - text, CSV and JSON lines from one record builder. */
+#include "report.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "units.h"
+
+#define MAX_FIELDS 48
+
+enum fkind { F_STR, F_INT, F_NUM, F_NA, F_UNSETTLED };
+
+struct field {
+	const char *name;
+	const char *label; /* text column header */
+	const char *unit;  /* for human formatting in text */
+	enum fkind kind;
+	char s[128];
+	long long i;
+	double d;
+	int decimals;
+};
+
+struct record {
+	int n;
+	struct field f[MAX_FIELDS];
+};
+
+struct report {
+	const struct plan *plan; /* borrowed */
+	FILE *out, *diag;
+	int format;
+	int header_done;
+	int saw_unsettled;
+	int saw_interrupted;
+	double t0; /* time of the first interval window */
+};
+
+/* Knobs that go into every record, in contract order. */
+static const int record_knobs[] = {K_ENGINE, K_OP,     K_INDEXES, K_KEY_ORDER, K_PK,
+				   K_CACHE,  K_COMMIT, K_SYNC,    K_JOURNAL};
+/* Metrics in contract order, then the extras. */
+static const int record_metrics[] = {
+	M_SECONDS,	   M_ROWS_PER_S,	 M_COMMITS,	  M_FSYNCS_PER_COMMIT,
+	M_SPILLS_PER_ROW,  M_MISSES_PER_ROW,	 M_WAL_BYTES_PER_ROW, M_WCHAR_PER_ROW,
+	M_WRITE_BYTES_PER_ROW, M_P50_MS,	 M_P99_MS,	  M_DB_BYTES,
+	M_INDEX_BYTES,	   M_COMMITS_PER_S,	 M_DB_WRITE_BYTES_PER_ROW, M_MAX_MS,
+};
+
+static struct field *add(struct record *r, const char *name, const char *label)
+{
+	struct field *f = &r->f[r->n++];
+
+	memset(f, 0, sizeof *f);
+	f->name = name;
+	f->label = label;
+	f->unit = "";
+	return f;
+}
+
+static void add_str(struct record *r, const char *name, const char *label, const char *s)
+{
+	struct field *f = add(r, name, label);
+
+	f->kind = F_STR;
+	snprintf(f->s, sizeof f->s, "%.*s", (int)sizeof f->s - 1, s);
+}
+
+static void add_int(struct record *r, const char *name, const char *label, long long v)
+{
+	struct field *f = add(r, name, label);
+
+	f->kind = F_INT;
+	f->i = v;
+}
+
+/* Field names are knob names with '-' as '_'. */
+static const char *field_name(int id)
+{
+	static char names[K_COUNT][32];
+
+	if (!names[id][0]) {
+		char *c;
+
+		snprintf(names[id], sizeof names[id], "%s", knob_table[id].name);
+		for (c = names[id]; *c; c++)
+			if (*c == '-')
+				*c = '_';
+	}
+	return names[id];
+}
+
+static void build(struct record *r, const struct knobs *k, const struct window *w,
+		  const char *kind, long step, int interrupted)
+{
+	const struct counters *a = w->a, *b = w->b;
+	char buf[160];
+	size_t i;
+
+	r->n = 0;
+	for (i = 0; i < sizeof record_knobs / sizeof record_knobs[0]; i++) {
+		knob_format(record_knobs[i], k->v[record_knobs[i]], buf, sizeof buf);
+		add_str(r, field_name(record_knobs[i]), knob_table[record_knobs[i]].name, buf);
+	}
+	add_int(r, "rows", "rows", (long long)(b->v[C_ROWS] - a->v[C_ROWS]));
+	for (i = 0; i < sizeof record_metrics / sizeof record_metrics[0]; i++) {
+		const struct metric_def *d = &metric_table[record_metrics[i]];
+		struct mval v = metric_compute(record_metrics[i], w);
+		struct field *f = add(r, d->field, d->label);
+
+		f->unit = d->unit;
+		f->decimals = d->decimals;
+		f->kind = v.state == MV_OK ? F_NUM : v.state == MV_NA ? F_NA : F_UNSETTLED;
+		f->d = v.v;
+	}
+	add_int(r, "prefill", "prefill", knobs_prefill(k));
+	add_int(r, "payload", "payload", k->v[K_PAYLOAD]);
+	add_int(r, "seed", "seed", k->v[K_SEED]);
+	if (w->sizes) {
+		size_t n = 0;
+		int j;
+
+		buf[0] = 0;
+		for (j = 0; j < w->sizes->nindex; j++)
+			n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%lld", j ? ";" : "",
+					      (long long)w->sizes->index_pages[j]);
+		add_str(r, "index_pages", "index pages", buf);
+	} else {
+		add(r, "index_pages", "index pages")->kind = F_NA;
+	}
+	add_str(r, "record", "record", kind);
+	add_int(r, "step", "step", step + 1);
+	add_int(r, "interrupted", "interrupted", interrupted);
+}
+
+static const struct field *find(const struct record *r, const char *name)
+{
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (strcmp(r->f[i].name, name) == 0)
+			return &r->f[i];
+	return NULL;
+}
+
+/* ---- CSV ---- */
+
+static void csv_value(FILE *out, const struct field *f)
+{
+	switch (f->kind) {
+	case F_STR:
+		if (strpbrk(f->s, ",\"\n")) {
+			const char *c;
+
+			fputc('"', out);
+			for (c = f->s; *c; c++) {
+				if (*c == '"')
+					fputc('"', out);
+				fputc(*c, out);
+			}
+			fputc('"', out);
+		} else {
+			fputs(f->s, out);
+		}
+		break;
+	case F_INT:
+		fprintf(out, "%lld", f->i);
+		break;
+	case F_NUM:
+		fprintf(out, "%.*f", f->decimals, f->d);
+		break;
+	case F_NA:
+	case F_UNSETTLED:
+		break;
+	}
+}
+
+static void write_csv(struct report *rp, const struct record *r)
+{
+	int i;
+
+	if (!rp->header_done) {
+		for (i = 0; i < r->n; i++)
+			fprintf(rp->out, "%s%s", i ? "," : "", r->f[i].name);
+		fputc('\n', rp->out);
+		rp->header_done = 1;
+	}
+	for (i = 0; i < r->n; i++) {
+		if (i)
+			fputc(',', rp->out);
+		csv_value(rp->out, &r->f[i]);
+	}
+	fputc('\n', rp->out);
+}
+
+/* ---- JSON lines ---- */
+
+static void write_json(struct report *rp, const struct record *r)
+{
+	json_t *o = json_object();
+	char *s;
+	int i;
+
+	if (!o)
+		abort();
+	for (i = 0; i < r->n; i++) {
+		const struct field *f = &r->f[i];
+		json_t *v = NULL;
+
+		switch (f->kind) {
+		case F_STR:
+			v = json_string(f->s);
+			break;
+		case F_INT:
+			v = json_integer(f->i);
+			break;
+		case F_NUM: {
+			double scale = pow(10, f->decimals), x = round(f->d * scale) / scale;
+
+			v = f->decimals == 0 ? json_integer((json_int_t)llround(x)) : json_real(x);
+			break;
+		}
+		case F_NA:
+		case F_UNSETTLED:
+			v = json_null();
+			break;
+		}
+		json_object_set_new(o, f->name, v);
+	}
+	s = json_dumps(o, JSON_PRESERVE_ORDER | JSON_COMPACT | JSON_REAL_PRECISION(15));
+	if (!s)
+		abort();
+	fprintf(rp->out, "%s\n", s);
+	free(s);
+	json_decref(o);
+}
+
+/* ---- text ---- */
+
+/* Columns of the text table: knobs that vary in the sweep, then these. */
+static const char *const text_cols[] = {
+	"rows",		   "seconds",	       "rows_per_s",	    "fsyncs_per_commit",
+	"spills_per_row",  "misses_per_row",   "wal_bytes_per_row", "wchar_per_row",
+	"write_bytes_per_row", "p50_ms",	       "p99_ms",	    "db_bytes",
+	"index_bytes",
+};
+
+static void text_value(struct report *rp, const struct field *f, char *buf, size_t len)
+{
+	switch (f->kind) {
+	case F_STR:
+		snprintf(buf, len, "%s", f->s);
+		break;
+	case F_INT:
+		snprintf(buf, len, "%lld", f->i);
+		break;
+	case F_NUM:
+		if (strcmp(f->unit, "B") == 0 && f->decimals == 0)
+			units_human(f->d, "B", buf, len);
+		else
+			snprintf(buf, len, "%.*f", f->decimals > 2 ? (f->d >= 100 ? 1 : f->decimals) : f->decimals, f->d);
+		break;
+	case F_NA:
+		snprintf(buf, len, "n/a");
+		break;
+	case F_UNSETTLED:
+		snprintf(buf, len, "...");
+		rp->saw_unsettled = 1;
+		break;
+	}
+}
+
+static int is_varying(const struct report *rp, int id)
+{
+	return rp->plan->n[id] > 1;
+}
+
+static void text_header(struct report *rp, const struct knobs *k)
+{
+	char buf[160];
+	size_t i;
+	int id;
+
+	fprintf(rp->out, "#");
+	for (id = 0; id < K_COUNT; id++) {
+		if (knob_table[id].flags & KF_OPTION || is_varying(rp, id))
+			continue;
+		if (knob_table[id].kind == KNOB_STRING) {
+			if (*k->dsn)
+				fprintf(rp->out, " %s=%s", knob_table[id].name, k->dsn);
+			continue;
+		}
+		if (id == K_PREFILL)
+			snprintf(buf, sizeof buf, "%lld", knobs_prefill(k));
+		else
+			knob_format(id, k->v[id], buf, sizeof buf);
+		fprintf(rp->out, " %s=%s", knob_table[id].name, buf);
+	}
+	fputc('\n', rp->out);
+	for (id = 0; id < K_COUNT; id++)
+		if (is_varying(rp, id))
+			fprintf(rp->out, "%12s ", knob_table[id].name);
+	for (i = 0; i < sizeof text_cols / sizeof text_cols[0]; i++) {
+		int m;
+
+		for (m = 0; m < M_COUNT && strcmp(metric_table[m].field, text_cols[i]); m++)
+			;
+		fprintf(rp->out, "%12s ", m < M_COUNT ? metric_table[m].label : text_cols[i]);
+	}
+	fputc('\n', rp->out);
+}
+
+static void write_text(struct report *rp, const struct record *r, const struct knobs *k)
+{
+	char buf[160];
+	size_t i;
+	int id;
+
+	if (!rp->header_done) {
+		text_header(rp, k);
+		rp->header_done = 1;
+	}
+	for (id = 0; id < K_COUNT; id++) {
+		if (!is_varying(rp, id))
+			continue;
+		knob_format(id, k->v[id], buf, sizeof buf);
+		fprintf(rp->out, "%12s ", buf);
+	}
+	for (i = 0; i < sizeof text_cols / sizeof text_cols[0]; i++) {
+		const struct field *f = find(r, text_cols[i]);
+
+		text_value(rp, f, buf, sizeof buf);
+		fprintf(rp->out, "%12s ", buf);
+	}
+	if (find(r, "interrupted")->i) {
+		fprintf(rp->out, " (interrupted)");
+		rp->saw_interrupted = 1;
+	}
+	fputc('\n', rp->out);
+}
+
+/* A pgbench -P style progress line on diag. */
+static void write_progress(struct report *rp, const struct record *r, double elapsed)
+{
+	static const char *const cols[] = {"rows_per_s",     "fsyncs_per_commit", "spills_per_row",
+					   "wal_bytes_per_row", "wchar_per_row",	"p50_ms",
+					   "p99_ms"};
+	char buf[160];
+	size_t i;
+
+	fprintf(rp->diag, "progress: step %lld, %.1f s", find(r, "step")->i, elapsed);
+	for (i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+		const struct field *f = find(r, cols[i]);
+
+		text_value(rp, f, buf, sizeof buf);
+		fprintf(rp->diag, ", %s %s", f->label, buf);
+	}
+	fputc('\n', rp->diag);
+	fflush(rp->diag);
+}
+
+struct report *report_new(const struct plan *p, FILE *out, FILE *diag)
+{
+	struct report *r = calloc(1, sizeof *r);
+
+	if (!r)
+		abort();
+	r->plan = p;
+	r->out = out;
+	r->diag = diag;
+	r->format = (int)p->vals[K_FORMAT][0];
+	return r;
+}
+
+static void emit(struct report *rp, const struct record *r, const struct knobs *k)
+{
+	switch (rp->format) {
+	case FMT_CSV:
+		write_csv(rp, r);
+		break;
+	case FMT_JSON:
+		write_json(rp, r);
+		break;
+	default:
+		write_text(rp, r, k);
+		break;
+	}
+	fflush(rp->out);
+}
+
+void report_step(struct report *rp, const struct step_result *s)
+{
+	struct record *r = malloc(sizeof *r);
+	struct window w = {&s->a, &s->b, &s->lat, &s->sizes};
+
+	if (!r)
+		abort();
+	build(r, &s->knobs, &w, "step", s->index, s->interrupted);
+	emit(rp, r, &s->knobs);
+	free(r);
+}
+
+void report_interval(struct report *rp, const struct live *prev, const struct live *cur)
+{
+	struct record *r = malloc(sizeof *r);
+	struct hist *d = malloc(sizeof *d);
+	struct window w = {&prev->c, &cur->c, d, NULL};
+
+	if (!r || !d)
+		abort();
+	if (rp->t0 == 0)
+		rp->t0 = prev->c.t;
+	hist_delta(&cur->lat, &prev->lat, d);
+	build(r, &cur->knobs, &w, "interval", cur->step, 0);
+	if (rp->format == FMT_TEXT)
+		write_progress(rp, r, cur->c.t - rp->t0);
+	else
+		emit(rp, r, &cur->knobs);
+	free(d);
+	free(r);
+}
+
+void report_free(struct report *rp)
+{
+	if (!rp)
+		return;
+	if (rp->format == FMT_TEXT && rp->saw_unsettled)
+		fprintf(rp->out, "# ... = not settled: no completed row or commit in the window\n");
+	if (rp->format == FMT_TEXT && rp->saw_interrupted)
+		fprintf(rp->out, "# interrupted: a partial step, stopped by a signal\n");
+	fflush(rp->out);
+	free(rp);
+}
