@@ -41,7 +41,7 @@ LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC))
 all: idxlab
 
 idxlab: $(BUILD)/idxlab
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 
 $(BUILD)/idxlab: $(OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -141,7 +141,15 @@ static int run_headless(const struct plan *p)
 		now = now_s();
 		if (now >= next_tick) {
 			workload_live(w, cur);
-			if (cur->step >= 0 && prev->step == cur->step && cur->gen != prev->gen)
+			if (cur->step >= 0 && prev->step != cur->step) {
+				/* The first window of a step starts where the step did. */
+				prev->step = cur->step;
+				prev->gen = 0;
+				prev->knobs = cur->knobs;
+				prev->c = cur->start;
+				memset(&prev->lat, 0, sizeof prev->lat);
+			}
+			if (cur->step >= 0 && cur->gen != prev->gen)
 				report_interval(rep, prev, cur);
 			if (cur->gen != prev->gen) {
 				struct live *t = prev;

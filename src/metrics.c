@@ -45,6 +45,8 @@ const struct metric_def metric_table[M_COUNT] = {
 			"database size at the end of the step"},
 	[M_INDEX_BYTES] = {"index_bytes", "idx size", "B", MK_INDEX_BYTES, C_ROWS, 0, 0,
 			   "bytes in the secondary indexes at the end of the step"},
+	[M_FSYNCS_TOTAL] = {"fsyncs_total", "fsyncs", "", MK_TOTAL, C_FSYNCS, 0, 0,
+			    "fsync/fdatasync calls since idxlab started (compare: strace -f -c)"},
 };
 
 /* Bucket of a duration: exact below HIST_SUB ns, then 16 per power of two. */
@@ -182,6 +184,9 @@ struct mval metric_compute(int m, const struct window *w)
 		if (!w->lat || !w->lat->n)
 			return metrics_ratio(0, 0);
 		r.v = hist_quantile(w->lat, d->q) / 1e6;
+		return r;
+	case MK_TOTAL:
+		r.v = (double)b->v[d->num];
 		return r;
 	case MK_MAX:
 		if (!w->lat || !w->lat->n)

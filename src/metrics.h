@@ -76,6 +76,7 @@ enum mkind {
 	MK_PER_COMMIT, /* delta num / delta commits */
 	MK_QUANTILE,   /* latency quantile q, milliseconds */
 	MK_MAX,        /* latency max, milliseconds */
+	MK_TOTAL,      /* the cumulative counter itself at the window's end */
 	MK_DB_BYTES,   /* sizes.db_bytes */
 	MK_INDEX_BYTES /* sizes.index_bytes */
 };
@@ -97,6 +98,7 @@ enum metric_id {
 	M_MAX_MS,
 	M_DB_BYTES,
 	M_INDEX_BYTES,
+	M_FSYNCS_TOTAL,
 	M_COUNT
 };
 

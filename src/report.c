@@ -47,6 +47,7 @@ static const int record_metrics[] = {
 	M_SPILLS_PER_ROW,  M_MISSES_PER_ROW,	 M_WAL_BYTES_PER_ROW, M_WCHAR_PER_ROW,
 	M_WRITE_BYTES_PER_ROW, M_P50_MS,	 M_P99_MS,	  M_DB_BYTES,
 	M_INDEX_BYTES,	   M_COMMITS_PER_S,	 M_DB_WRITE_BYTES_PER_ROW, M_MAX_MS,
+	M_FSYNCS_TOTAL,
 };
 
 static struct field *add(struct record *r, const char *name, const char *label)
@@ -101,8 +102,15 @@ static void build(struct record *r, const struct knobs *k, const struct window *
 
 	r->n = 0;
 	for (i = 0; i < sizeof record_knobs / sizeof record_knobs[0]; i++) {
-		knob_format(record_knobs[i], k->v[record_knobs[i]], buf, sizeof buf);
-		add_str(r, field_name(record_knobs[i]), knob_table[record_knobs[i]].name, buf);
+		int id = record_knobs[i];
+
+		/* A plain number stays a number; words or units make it a string. */
+		if (knob_table[id].kind == KNOB_INT && !knob_table[id].words) {
+			add_int(r, field_name(id), knob_table[id].name, k->v[id]);
+			continue;
+		}
+		knob_format(id, k->v[id], buf, sizeof buf);
+		add_str(r, field_name(id), knob_table[id].name, buf);
 	}
 	add_int(r, "rows", "rows", (long long)(b->v[C_ROWS] - a->v[C_ROWS]));
 	for (i = 0; i < sizeof record_metrics / sizeof record_metrics[0]; i++) {

@@ -46,10 +46,11 @@ static double now_s(void)
 }
 
 static void publish(struct workload *w, long step, const struct knobs *k,
-		    const struct counters *c, const struct hist *lat)
+		    const struct counters *start, const struct counters *c, const struct hist *lat)
 {
 	pthread_mutex_lock(&w->mu);
 	w->live.step = step;
+	w->live.start = *start;
 	w->live.gen++;
 	w->live.knobs = *k;
 	w->live.c = *c;
@@ -93,7 +94,7 @@ static int run_step(struct workload *w, const struct engine_ops *ops, struct eng
 		goto fail;
 	if (sample(ops, en, *rows, *commits, &r->a, e) < 0)
 		goto fail;
-	publish(w, index, k, &r->a, &r->lat);
+	publish(w, index, k, &r->a, &r->a, &r->lat);
 	last_pub = r->a.t;
 	while (done < target && !atomic_load(&w->stop)) {
 		uint64_t b = target - done < budget ? target - done : budget;
@@ -116,7 +117,7 @@ static int run_step(struct workload *w, const struct engine_ops *ops, struct eng
 		if (t1 - last_pub >= PUBLISH_EVERY) {
 			if (sample(ops, en, *rows, *commits, &c, e) < 0)
 				goto fail;
-			publish(w, index, k, &c, &r->lat);
+			publish(w, index, k, &r->a, &c, &r->lat);
 			last_pub = t1;
 		}
 	}
@@ -126,7 +127,7 @@ static int run_step(struct workload *w, const struct engine_ops *ops, struct eng
 	*commits += out.commits;
 	if (sample(ops, en, *rows, *commits, &r->b, e) < 0)
 		goto fail;
-	publish(w, index, k, &r->b, &r->lat);
+	publish(w, index, k, &r->a, &r->b, &r->lat);
 	if (ops->sizes(en, &r->sizes, e) < 0)
 		goto fail;
 	r->interrupted = done < target;

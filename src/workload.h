@@ -28,6 +28,7 @@ struct live {
 	long step;            /* -1 before the first step starts measuring */
 	unsigned long gen;    /* bumps at every publish */
 	struct knobs knobs;
+	struct counters start; /* sampled when the step began measuring */
 	struct counters c;    /* cumulative */
 	struct hist lat;      /* cumulative since the step started */
 };

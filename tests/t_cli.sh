@@ -1,0 +1,53 @@
+# Command line and config files: help, version, and every kind of bad input
+# gets exit 2 and a message that says what is wrong and what is valid.
+. "$(dirname "$0")/lib.sh"
+
+if "$IDXLAB" --help >"$T/help" 2>&1 && grep -q -- "--indexes" "$T/help" &&
+	grep -q "secondary indexes" "$T/help"; then ok cli/help; else bad cli/help "no knob list"; fi
+if "$IDXLAB" -V | grep -Eq '^idxlab [0-9]+\.[0-9]+\.[0-9]+' && "$IDXLAB" --version | grep -q "SQLite 3"; then
+	ok cli/version
+else bad cli/version "$("$IDXLAB" -V 2>&1)"; fi
+
+expect_exit cli/unknown-flag 2 "unknown option '--indexs' \(did you mean --indexes\?\)" \
+	"$IDXLAB" run --indexs 2
+expect_exit cli/indexes-9 2 "indexes: 9 is out of range \(valid: 0\.\.8\)" "$IDXLAB" run --indexes 9
+expect_exit cli/bad-choice 2 "key-order: 'random' is not one of seq\|rand\|few\|uuid7\|uuid4" \
+	"$IDXLAB" run --key-order random
+expect_exit cli/bad-size 2 "cache: 'lots' is not a size" "$IDXLAB" run --cache lots
+expect_exit cli/missing-value 2 "--rows needs a value" "$IDXLAB" run --rows
+expect_exit cli/stray-argument 2 "unexpected argument 'go'" "$IDXLAB" run go
+expect_exit cli/sweep-in-list 2 "indexes: 9 is out of range" "$IDXLAB" run --indexes 0,9
+expect_exit cli/delete-needs-rows 2 "exceeds prefill" "$IDXLAB" run --op delete --rows 10 --prefill 5
+
+printf 'rows = 100\n# fine so far\n\nindexes = 1,x\n' >"$T/bad.conf"
+expect_exit cli/config-bad-value 2 "bad.conf:4: indexes: 'x' is not a whole number" \
+	"$IDXLAB" run -c "$T/bad.conf"
+printf 'rows = 100\ncahce = 1GiB\n' >"$T/typo.conf"
+expect_exit cli/config-unknown-key 2 "typo.conf:2: unknown key 'cahce' \(did you mean 'cache'\?\)" \
+	"$IDXLAB" run -c "$T/typo.conf"
+printf 'rows 100\n' >"$T/noeq.conf"
+expect_exit cli/config-no-equals 2 "noeq.conf:1: expected 'key = value'" "$IDXLAB" run -c "$T/noeq.conf"
+expect_exit cli/config-missing 2 "cannot read config file $T/none.conf" "$IDXLAB" run -c "$T/none.conf"
+
+# A config file drives a sweep; the command line overrides it.
+printf 'indexes = 0,1 # two steps\nrows = 500\nformat = csv\n' >"$T/sweep.conf"
+"$IDXLAB" run -c "$T/sweep.conf" --rows 300 >"$T/sweep.csv" 2>"$T/err"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(wc -l <"$T/sweep.csv")" -eq 3 ] && [ "$(field "$T/sweep.csv" rows 2)" = 300 ] &&
+	[ "$(field "$T/sweep.csv" indexes 2)" = 1 ]; then
+	ok cli/config-sweep
+else bad cli/config-sweep "rc=$rc $(cat "$T/sweep.csv" "$T/err")"; fi
+
+# The user's default config file is read, and --print-config shows the result.
+mkdir -p "$XDG_CONFIG_HOME/idxlab"
+printf 'payload = 33\n' >"$XDG_CONFIG_HOME/idxlab/idxlab.conf"
+if "$IDXLAB" --print-config | grep -q '^payload = 33$' &&
+	"$IDXLAB" --print-config --payload 44 | grep -q '^payload = 44$'; then
+	ok cli/default-config
+else bad cli/default-config "$("$IDXLAB" --print-config 2>&1)"; fi
+rm -r "$XDG_CONFIG_HOME/idxlab"
+
+# Plain idxlab with stdout not a tty is a headless run.
+if "$IDXLAB" --rows 200 --format csv </dev/null 2>/dev/null | grep -q '^sqlite,insert,'; then
+	ok cli/headless-when-piped
+else bad cli/headless-when-piped "no CSV row"; fi

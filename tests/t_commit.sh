@@ -1,0 +1,43 @@
+# Commit shape: a commit per row with a rollback journal and synchronous=FULL
+# is exactly 4 fsyncs; WAL with synchronous=NORMAL almost none; and idxlab's
+# count equals strace's for the same run.
+. "$(dirname "$0")/lib.sh"
+
+"$IDXLAB" run --commit row --journal delete --sync full --rows 300 --indexes 0,3 --format csv \
+	>"$T/c.csv" 2>"$T/err" || { bad commit/run "$(cat "$T/err")"; exit 1; }
+f0=$(field "$T/c.csv" fsyncs_per_commit 1)
+f3=$(field "$T/c.csv" fsyncs_per_commit 2)
+echo "  fsyncs/commit: 0 indexes $f0, 3 indexes $f3"
+check commit/delete-full-4-fsyncs "$f0 == 4.0 && $f3 == 4.0"
+check commit/row-commits "$(field "$T/c.csv" commits 1) == 300"
+check commit/latency "$(field "$T/c.csv" p50_ms 1) > 0 && $(field "$T/c.csv" p99_ms 1) >= $(field "$T/c.csv" p50_ms 1)"
+
+"$IDXLAB" run --commit row --journal wal --sync normal --rows 2000 --format csv \
+	>"$T/w.csv" 2>"$T/err" || { bad commit/wal "$(cat "$T/err")"; exit 1; }
+fw=$(field "$T/w.csv" fsyncs_per_commit 1)
+echo "  fsyncs/commit, wal+normal: $fw"
+check commit/wal-normal-under-0.1 "$fw < 0.1"
+check commit/wal-bytes "$(field "$T/w.csv" wal_bytes_per_row 1) > 4096"
+
+"$IDXLAB" run --commit 100 --rows 1000 --format csv >"$T/b.csv" 2>"$T/err" || { bad commit/batch "$(cat "$T/err")"; exit 1; }
+check commit/batch-of-100 "$(field "$T/b.csv" commits 1) == 10"
+
+if ! command -v strace >/dev/null; then
+	skip commit/strace-equal "strace is not installed (apt-get install strace)"
+elif [ -n "${IDXLAB_SANITIZED:-}" ]; then
+	skip commit/strace-equal "not under sanitizers (they add their own syscalls)"
+else
+	strace -f -c -e trace=fsync,fdatasync -o "$T/strace.txt" \
+		"$IDXLAB" run --commit row --journal delete --sync full --rows 200 --indexes 2 --format csv \
+		>"$T/s.csv" 2>"$T/err"
+	rc=$?
+	ours=$(field "$T/s.csv" fsyncs_total 1)
+	theirs=$(awk '$NF == "fsync" || $NF == "fdatasync" { n += $4 } END { print n + 0 }' "$T/strace.txt")
+	echo "  fsync+fdatasync: idxlab $ours, strace $theirs"
+	if [ $rc -eq 0 ] && [ "$ours" -eq "$theirs" ] && [ "$ours" -gt 800 ]; then
+		ok commit/strace-equal
+	else
+		bad commit/strace-equal "rc=$rc idxlab=$ours strace=$theirs: $(cat "$T/strace.txt")"
+	fi
+fi
+no_leftovers commit/temp-dir-removed

@@ -1,0 +1,36 @@
+# threads
+# The worker thread and the reporter: interval records stream while a step
+# runs, Ctrl-C stops cleanly with the partial result and exit 130, SIGTERM too.
+. "$(dirname "$0")/lib.sh"
+
+"$IDXLAB" run --commit row --rows 600 --interval 0.2 --format csv >"$T/i.csv" 2>"$T/err"
+rc=$?
+n=$(grep -c ',interval,' "$T/i.csv")
+steps=$(grep -c ',step,[0-9]' "$T/i.csv")
+if [ $rc -eq 0 ] && [ "$steps" -eq 1 ]; then ok live/interval-run; else bad live/interval-run "rc=$rc $(cat "$T/err")"; fi
+# 600 commits with sync full take about half a second or more; every
+# interval record must carry a real rate.
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "rows_per_s") c = i; next }
+	/,interval,/ && $c == "" { bad = 1 } END { exit bad }' "$T/i.csv" &&
+	ok live/interval-records-have-rates || bad live/interval-records-have-rates "$(cat "$T/i.csv")"
+echo "  interval records: $n"
+
+"$IDXLAB" run --commit row --rows 100000 --interval 0.2 >"$T/p.txt" 2>"$T/p.err" &
+pid=$!
+sleep 1.5
+kill -INT $pid
+wait $pid
+rc=$?
+if [ $rc -eq 130 ]; then ok live/ctrl-c-exit-130; else bad live/ctrl-c-exit-130 "exit $rc: $(tail -3 "$T/p.err")"; fi
+grep -q 'interrupted' "$T/p.txt" && ok live/ctrl-c-partial-result || bad live/ctrl-c-partial-result "$(cat "$T/p.txt")"
+grep -q '^progress: step 1' "$T/p.err" && ok live/progress-lines || bad live/progress-lines "$(cat "$T/p.err")"
+
+"$IDXLAB" run --commit row --rows 100000 --format csv >"$T/q.csv" 2>"$T/q.err" &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -eq 143 ] && [ "$(field "$T/q.csv" interrupted 1)" = 1 ] && ok live/sigterm ||
+	bad live/sigterm "exit $rc: $(cat "$T/q.csv" "$T/q.err")"
+no_leftovers live/temp-dir-removed

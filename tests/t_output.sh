@@ -1,0 +1,54 @@
+# Output formats: the CSV header is the documented contract, JSON lines parse
+# with a real parser, n/a is empty/null, sweeps run every combination, interval
+# records stream, and a fixed seed writes the same rows every run.
+. "$(dirname "$0")/lib.sh"
+
+contract="engine,op,indexes,key_order,pk,cache,commit,sync,journal,rows,seconds,rows_per_s,commits,fsyncs_per_commit,spills_per_row,misses_per_row,wal_bytes_per_row,wchar_per_row,write_bytes_per_row,p50_ms,p99_ms,db_bytes,index_bytes"
+"$IDXLAB" run --rows 1000 --indexes 0,1,3 --key-order seq,rand --format csv >"$T/s.csv" 2>"$T/err"
+head=$(head -1 "$T/s.csv")
+case "$head" in
+"$contract"*) ok output/csv-contract ;;
+*) bad output/csv-contract "header is $head" ;;
+esac
+[ "$(wc -l <"$T/s.csv")" -eq 7 ] && ok output/sweep-6-steps || bad output/sweep-6-steps "$(cat "$T/s.csv")"
+# The first knob varies slowest.
+order=$(awk -F, 'NR > 1 { printf "%s/%s ", $3, $4 }' "$T/s.csv")
+[ "$order" = "0/seq 0/rand 1/seq 1/rand 3/seq 3/rand " ] && ok output/sweep-order ||
+	bad output/sweep-order "$order"
+
+"$IDXLAB" run --rows 1000 --probes off --format csv >"$T/off.csv" 2>"$T/err"
+sp=$(field "$T/off.csv" spills_per_row 1)
+fs=$(field "$T/off.csv" fsyncs_per_commit 1)
+[ -z "$sp" ] && [ -n "$fs" ] && ok output/csv-na-empty || bad output/csv-na-empty "spills='$sp' fsyncs='$fs'"
+
+if command -v python3 >/dev/null; then
+	"$IDXLAB" run --rows 1000 --indexes 0,2 --probes off --format json >"$T/j.json" 2>"$T/err"
+	if python3 - "$T/j.json" <<'PY'; then ok output/json-lines; else bad output/json-lines "$(cat "$T/j.json")"; fi
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert len(recs) == 2, recs
+r = recs[1]
+assert r["indexes"] == 2 and r["rows"] == 1000 and r["record"] == "step"
+assert r["spills_per_row"] is None, r          # n/a is null, never 0
+assert isinstance(r["rows_per_s"], float) and r["rows_per_s"] > 0
+assert r["index_bytes"] > 0 and r["commit"] == "all"
+PY
+else
+	skip output/json-lines "python3 is not installed"
+fi
+
+# A fixed seed writes the same rows: same sizes; another seed differs in values only.
+"$IDXLAB" run --rows 20000 --indexes 2 --key-order rand --seed 7 --format csv >"$T/r1.csv" 2>/dev/null
+"$IDXLAB" run --rows 20000 --indexes 2 --key-order rand --seed 7 --format csv >"$T/r2.csv" 2>/dev/null
+a=$(field "$T/r1.csv" index_pages 1)
+b=$(field "$T/r2.csv" index_pages 1)
+[ -n "$a" ] && [ "$a" = "$b" ] && [ "$(field "$T/r1.csv" db_bytes 1)" = "$(field "$T/r2.csv" db_bytes 1)" ] &&
+	ok output/seed-repeatable || bad output/seed-repeatable "$a vs $b"
+
+# Text output: a settings line, a header, one row per step.
+"$IDXLAB" run --rows 1000 --indexes 0,1 >"$T/t.txt" 2>"$T/err"
+if head -1 "$T/t.txt" | grep -q '^# engine=sqlite' && sed -n 2p "$T/t.txt" | grep -q 'spill/row' &&
+	[ "$(wc -l <"$T/t.txt")" -eq 4 ]; then
+	ok output/text-table
+else bad output/text-table "$(cat "$T/t.txt")"; fi
+no_leftovers output/temp-dir-removed

@@ -1,0 +1,68 @@
+# idxlab never touches what it did not create, and says what to do when it
+# cannot write.
+. "$(dirname "$0")/lib.sh"
+
+sum() { sha256sum "$1" | cut -d' ' -f1; }
+
+# A foreign SQLite database (even one with a table named idxlab_t).
+python3 - "$T/foreign.db" <<'PY' 2>/dev/null || sqlite3 "$T/foreign.db" "CREATE TABLE idxlab_t(x); INSERT INTO idxlab_t VALUES(1);" 2>/dev/null
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("CREATE TABLE idxlab_t(x)")
+c.execute("INSERT INTO idxlab_t VALUES(1)")
+c.commit()
+PY
+if [ ! -s "$T/foreign.db" ]; then
+	skip safety/foreign-sqlite "neither python3 nor sqlite3 can make a fixture database"
+else
+	before=$(sum "$T/foreign.db")
+	expect_exit safety/foreign-sqlite 2 "did not create.*never touches it.*new file name" \
+		"$IDXLAB" run --dsn "$T/foreign.db" --rows 10
+	after=$(sum "$T/foreign.db")
+	if [ "$before" = "$after" ] && [ ! -e "$T/foreign.db-journal" ]; then
+		ok safety/foreign-sqlite-untouched
+	else bad safety/foreign-sqlite-untouched "checksum changed or a journal appeared"; fi
+fi
+
+# A file that is not a database at all.
+printf 'precious notes\n' >"$T/notes.txt"
+before=$(sum "$T/notes.txt")
+expect_exit safety/foreign-file 2 "not an SQLite database idxlab created" \
+	"$IDXLAB" run --dsn "$T/notes.txt" --rows 10
+[ "$before" = "$(sum "$T/notes.txt")" ] && ok safety/foreign-file-untouched ||
+	bad safety/foreign-file-untouched "checksum changed"
+: >"$T/empty.db"
+expect_exit safety/empty-file 2 "not an SQLite database idxlab created" \
+	"$IDXLAB" run --dsn "$T/empty.db" --rows 10
+[ ! -s "$T/empty.db" ] && ok safety/empty-file-untouched || bad safety/empty-file-untouched "written to"
+expect_exit safety/directory 2 "is not a regular file" "$IDXLAB" run --dsn "$T" --rows 10
+
+# A file idxlab created is reused, step after step, and kept.
+if "$IDXLAB" run --dsn "$T/mine.db" --rows 500 --indexes 1,2 --format csv >"$T/a.csv" 2>"$T/err" &&
+	"$IDXLAB" run --dsn "$T/mine.db" --rows 700 --format csv >"$T/b.csv" 2>>"$T/err" &&
+	[ -s "$T/mine.db" ] && [ "$(field "$T/b.csv" rows 1)" = 700 ]; then
+	ok safety/own-file-reused
+else bad safety/own-file-reused "$(cat "$T/err")"; fi
+
+# An unwritable directory: exit 1 and say what to do. Root ignores
+# permissions, so run as nobody when we are root.
+mkdir "$T/ro"
+chmod 555 "$T/ro"
+cp "$IDXLAB" "$T/idxlab-copy"
+chmod 755 "$T/idxlab-copy"
+as_user=""
+if [ "$(id -u)" = 0 ]; then
+	if command -v setpriv >/dev/null; then
+		as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	fi
+fi
+if [ "$(id -u)" = 0 ] && [ -z "$as_user" ]; then
+	skip safety/unwritable-dir "running as root without setpriv: cannot drop privileges"
+else
+	expect_exit safety/unwritable-dir 1 "cannot write $T/ro/x.db.*writable" \
+		$as_user env ASAN_OPTIONS=detect_leaks=0 "$T/idxlab-copy" run --dsn "$T/ro/x.db" --rows 10
+	expect_exit safety/unwritable-tmpdir 1 "cannot create a temp dir in $T/ro.*TMPDIR" \
+		$as_user env TMPDIR="$T/ro" ASAN_OPTIONS=detect_leaks=0 "$T/idxlab-copy" run --rows 10
+fi
+[ -z "$(ls -A "$T/ro")" ] && ok safety/unwritable-dir-empty || bad safety/unwritable-dir-empty "files appeared"
+no_leftovers safety/temp-dir-removed

@@ -1,0 +1,378 @@
+/* unit.c - unit tests of the pure pieces: knobs, units, config files,
+ * metrics maths, the /proc io parser, the histogram and the key generator.
+ * Prints PASS/FAIL lines per test for tests/run.sh. argv[1]: fixtures dir. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "keys.h"
+#include "knobs.h"
+#include "metrics.h"
+#include "probes/proc_io.h"
+#include "units.h"
+
+static int failed_checks;
+static const char *fixtures = "tests/fixtures";
+
+#define CHECK(cond)                                                                          \
+	do {                                                                                 \
+		if (!(cond)) {                                                               \
+			printf("  check failed at %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+			failed_checks++;                                                     \
+		}                                                                            \
+	} while (0)
+
+static void test_units(void)
+{
+	long long v = 0;
+	char buf[64];
+
+	CHECK(units_parse_size("2MiB", &v) == 0 && v == 2097152);
+	CHECK(units_parse_size("1GiB", &v) == 0 && v == 1073741824LL);
+	CHECK(units_parse_size("1gib", &v) == 0 && v == 1073741824LL);
+	CHECK(units_parse_size("2000KiB", &v) == 0 && v == 2048000);
+	CHECK(units_parse_size("10MB", &v) == 0 && v == 10000000);
+	CHECK(units_parse_size("1.5KiB", &v) == 0 && v == 1536);
+	CHECK(units_parse_size("4096", &v) == 0 && v == 4096);
+	CHECK(units_parse_size("2 MiB", &v) == 0 && v == 2097152);
+	CHECK(units_parse_size("", &v) < 0);
+	CHECK(units_parse_size("MiB", &v) < 0);
+	CHECK(units_parse_size("-1MiB", &v) < 0);
+	CHECK(units_parse_size("2XB", &v) < 0);
+	CHECK(units_parse_size("0.3B", &v) < 0);
+	CHECK(units_parse_size("99999999TiB", &v) < 0);
+	units_format_size(2097152, buf, sizeof buf);
+	CHECK(strcmp(buf, "2MiB") == 0);
+	units_format_size(2048000, buf, sizeof buf);
+	CHECK(strcmp(buf, "2000KiB") == 0);
+	units_format_size(1000, buf, sizeof buf);
+	CHECK(strcmp(buf, "1000B") == 0);
+	CHECK(units_parse_int("12", &v) == 0 && v == 12);
+	CHECK(units_parse_int("12x", &v) < 0);
+	CHECK(units_parse_int("99999999999999999999", &v) < 0);
+	CHECK(units_parse_int(" 1", &v) < 0);
+	CHECK(units_parse_seconds("0.5", &v) == 0 && v == 500);
+	CHECK(units_parse_seconds("2s", &v) == 0 && v == 2000);
+	CHECK(units_parse_seconds("2m", &v) < 0);
+	units_human(1234, "", buf, sizeof buf);
+	CHECK(strcmp(buf, "1.23k") == 0);
+	units_human(999, "", buf, sizeof buf);
+	CHECK(strcmp(buf, "999") == 0);
+	units_human(3.4 * 1024 * 1024, "B", buf, sizeof buf);
+	CHECK(strcmp(buf, "3.40 MiB") == 0);
+	units_human(870e-6, "s", buf, sizeof buf);
+	CHECK(strcmp(buf, "870 us") == 0);
+	units_human(0.0013, "s", buf, sizeof buf);
+	CHECK(strcmp(buf, "1.30 ms") == 0);
+	units_human(NAN, "", buf, sizeof buf);
+	CHECK(strcmp(buf, "n/a") == 0);
+}
+
+static void test_knobs(void)
+{
+	struct err e = {ERR_NONE, ""};
+	struct knobs k;
+	long long v = -5;
+	char buf[64];
+
+	CHECK(knob_find("key-order") == K_KEY_ORDER);
+	CHECK(knob_find("key_order") == K_KEY_ORDER);
+	CHECK(knob_find("nope") < 0);
+	CHECK(knob_parse(K_INDEXES, "8", &v, &e) == 0 && v == 8);
+	CHECK(knob_parse(K_INDEXES, "9", &v, &e) < 0 && e.cls == ERR_USAGE);
+	CHECK(strstr(e.msg, "0..8") != NULL);
+	CHECK(knob_parse(K_INDEXES, "-1", &v, &e) < 0);
+	CHECK(knob_parse(K_INDEXES, "two", &v, &e) < 0);
+	CHECK(knob_parse(K_COMMIT, "row", &v, &e) == 0 && v == 1);
+	CHECK(knob_parse(K_COMMIT, "all", &v, &e) == 0 && v == COMMIT_ALL);
+	CHECK(knob_parse(K_COMMIT, "1000", &v, &e) == 0 && v == 1000);
+	CHECK(knob_parse(K_COMMIT, "0", &v, &e) < 0);
+	CHECK(knob_parse(K_KEY_ORDER, "uuid7", &v, &e) == 0 && v == KO_UUID7);
+	CHECK(knob_parse(K_KEY_ORDER, "random", &v, &e) < 0 && strstr(e.msg, "seq|rand"));
+	CHECK(knob_parse(K_CACHE, "1GiB", &v, &e) == 0 && v == 1073741824LL);
+	CHECK(knob_parse(K_CACHE, "1KiB", &v, &e) < 0 && strstr(e.msg, "out of range"));
+	CHECK(knob_parse(K_CACHE, "lots", &v, &e) < 0 && strstr(e.msg, "not a size"));
+	CHECK(knob_parse(K_PREFILL, "auto", &v, &e) == 0 && v == PREFILL_AUTO);
+	CHECK(knob_parse(K_INTERVAL, "0.25", &v, &e) == 0 && v == 250);
+	knob_format(K_COMMIT, 1, buf, sizeof buf);
+	CHECK(strcmp(buf, "row") == 0);
+	knob_format(K_COMMIT, 500, buf, sizeof buf);
+	CHECK(strcmp(buf, "500") == 0);
+	knob_format(K_CACHE, 2048000, buf, sizeof buf);
+	CHECK(strcmp(buf, "2000KiB") == 0);
+	knobs_defaults(&k);
+	CHECK(k.v[K_INDEXES] == 0 && k.v[K_CACHE] == 2048000 && k.v[K_COMMIT] == COMMIT_ALL);
+	CHECK(knobs_prefill(&k) == 0);
+	k.v[K_OP] = OP_UPDATE;
+	CHECK(knobs_prefill(&k) == k.v[K_ROWS]);
+	/* Every default parses within its own range. */
+	for (int i = 0; i < K_COUNT; i++)
+		if (knob_table[i].kind != KNOB_STRING)
+			CHECK(knob_parse(i, knob_table[i].def, &v, &e) == 0);
+}
+
+static char *write_file(const char *text)
+{
+	static char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof path, "/tmp/idxlab-unit-%d.conf", (int)getpid());
+	f = fopen(path, "w");
+	if (!f)
+		return NULL;
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static int load(const char *text, struct plan *p, struct err *e)
+{
+	char *path = write_file(text);
+	char *argv[] = {(char *)"idxlab", (char *)"run", (char *)"-c", path, NULL};
+	int rc = plan_from_args(p, 4, argv, e);
+
+	unlink(path);
+	return rc;
+}
+
+static void test_config(void)
+{
+	struct plan p;
+	struct err e = {ERR_NONE, ""};
+	struct knobs k;
+
+	CHECK(load("# a comment\n\nindexes = 0,1,3 # three steps\nkey-order=seq,rand\n"
+		   "cache = 1GiB\ndsn = /tmp/x#y.db\n",
+		   &p, &e) == 0);
+	CHECK(p.steps == 6);
+	CHECK(p.n[K_INDEXES] == 3 && p.vals[K_INDEXES][2] == 3);
+	CHECK(strcmp(p.dsn, "/tmp/x#y.db") == 0);
+	plan_step(&p, 0, &k);
+	CHECK(k.v[K_INDEXES] == 0 && k.v[K_KEY_ORDER] == KO_SEQ);
+	plan_step(&p, 1, &k);
+	CHECK(k.v[K_INDEXES] == 0 && k.v[K_KEY_ORDER] == KO_RAND);
+	plan_step(&p, 5, &k);
+	CHECK(k.v[K_INDEXES] == 3 && k.v[K_KEY_ORDER] == KO_RAND && k.v[K_CACHE] == 1073741824LL);
+	plan_free(&p);
+
+	CHECK(load("indexes = 1\n\nindexs = 2\n", &p, &e) < 0 && e.cls == ERR_USAGE);
+	CHECK(strstr(e.msg, ":3: unknown key 'indexs'") && strstr(e.msg, "did you mean 'indexes'"));
+	plan_free(&p);
+	CHECK(load("rows = 10\nindexes = 9\n", &p, &e) < 0);
+	CHECK(strstr(e.msg, ":2: indexes: 9 is out of range (valid: 0..8)") != NULL);
+	plan_free(&p);
+	CHECK(load("just words\n", &p, &e) < 0 && strstr(e.msg, ":1: expected 'key = value'"));
+	plan_free(&p);
+	CHECK(load("format = csv,json\n", &p, &e) < 0 && strstr(e.msg, "not a list"));
+	plan_free(&p);
+	CHECK(load("op = delete\nrows = 10\nprefill = 5\n", &p, &e) < 0 &&
+	      strstr(e.msg, "exceeds prefill"));
+	plan_free(&p);
+	{
+		char *argv[] = {(char *)"idxlab", (char *)"run", (char *)"-c",
+				(char *)"/nonexistent/idxlab.conf", NULL};
+
+		CHECK(plan_from_args(&p, 4, argv, &e) < 0 && strstr(e.msg, "cannot read config"));
+		plan_free(&p);
+	}
+	{
+		/* The command line overrides the file. */
+		char *path = write_file("indexes = 4\nrows = 7\n");
+		char *argv[] = {(char *)"idxlab", (char *)"-c", path, (char *)"--indexes=2",
+				(char *)"--bogus", NULL};
+
+		CHECK(plan_from_args(&p, 4, argv, &e) == 0);
+		CHECK(p.vals[K_INDEXES][0] == 2 && p.vals[K_ROWS][0] == 7);
+		plan_free(&p);
+		CHECK(plan_from_args(&p, 5, argv, &e) < 0 && strstr(e.msg, "unknown option '--bogus'"));
+		plan_free(&p);
+		unlink(path);
+	}
+}
+
+static void test_metrics(void)
+{
+	struct counters a, b;
+	struct hist h;
+	struct window w = {&a, &b, &h, NULL};
+	struct mval v;
+
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	memset(&h, 0, sizeof h);
+	v = metrics_ratio(10, 0);
+	CHECK(v.state == MV_UNSETTLED);
+	v = metrics_ratio(10, 4);
+	CHECK(v.state == MV_OK && v.v == 2.5);
+	a.valid = b.valid = (1u << C_ROWS) | (1u << C_COMMITS) | (1u << C_FSYNCS);
+	a.t = 10;
+	b.t = 12;
+	b.v[C_ROWS] = 1000;
+	b.v[C_FSYNCS] = 40;
+	/* No commit in the window: per-commit figures are not settled, never 0. */
+	v = metric_compute(M_FSYNCS_PER_COMMIT, &w);
+	CHECK(v.state == MV_UNSETTLED);
+	v = metric_compute(M_P50_MS, &w);
+	CHECK(v.state == MV_UNSETTLED);
+	b.v[C_COMMITS] = 10;
+	v = metric_compute(M_FSYNCS_PER_COMMIT, &w);
+	CHECK(v.state == MV_OK && v.v == 4.0);
+	v = metric_compute(M_ROWS_PER_S, &w);
+	CHECK(v.state == MV_OK && v.v == 500.0);
+	/* Not measured: n/a, never 0. */
+	v = metric_compute(M_SPILLS_PER_ROW, &w);
+	CHECK(v.state == MV_NA);
+	v = metric_compute(M_DB_BYTES, &w);
+	CHECK(v.state == MV_NA);
+	/* A zero-length window. */
+	b.t = a.t;
+	v = metric_compute(M_ROWS_PER_S, &w);
+	CHECK(v.state == MV_UNSETTLED);
+	/* No rows: per-row is unsettled. */
+	b.v[C_ROWS] = 0;
+	b.valid |= 1u << C_SPILLS;
+	a.valid |= 1u << C_SPILLS;
+	v = metric_compute(M_SPILLS_PER_ROW, &w);
+	CHECK(v.state == MV_UNSETTLED);
+}
+
+static void test_hist(void)
+{
+	struct hist h, h2, d;
+	uint64_t i;
+	double p50, p99;
+
+	memset(&h, 0, sizeof h);
+	CHECK(isnan(hist_quantile(&h, 0.5)));
+	for (i = 1; i <= 1000; i++)
+		hist_add(&h, i * 1000); /* 1 us .. 1 ms */
+	p50 = hist_quantile(&h, 0.5);
+	p99 = hist_quantile(&h, 0.99);
+	CHECK(fabs(p50 - 500000) / 500000 < 0.0625);
+	CHECK(fabs(p99 - 990000) / 990000 < 0.0625);
+	CHECK(h.max_ns == 1000000);
+	CHECK(hist_quantile(&h, 1.0) <= 1000000);
+	/* Exact small values. */
+	memset(&h2, 0, sizeof h2);
+	hist_add(&h2, 3);
+	hist_add(&h2, 3);
+	hist_add(&h2, 7);
+	CHECK(hist_quantile(&h2, 0.5) == 3);
+	CHECK(hist_quantile(&h2, 1.0) == 7);
+	/* A window: only what was added after the first copy. */
+	h2 = h;
+	for (i = 0; i < 100; i++)
+		hist_add(&h, 5000000); /* 5 ms */
+	hist_delta(&h, &h2, &d);
+	CHECK(d.n == 100);
+	CHECK(fabs(hist_quantile(&d, 0.5) - 5e6) / 5e6 < 0.0625);
+	/* Huge values land in the last bucket, not out of bounds. */
+	hist_add(&h, UINT64_MAX);
+	CHECK(h.max_ns == UINT64_MAX);
+}
+
+static void test_proc_io(void)
+{
+	struct proc_io io;
+	char path[512], buf[1024];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof path, "%s/proc_io_full.txt", fixtures);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	CHECK(proc_io_parse(buf, &io) == 0);
+	CHECK(io.wchar == 323929600ULL && io.write_bytes == 323932160ULL);
+
+	snprintf(path, sizeof path, "%s/proc_io_nowrite.txt", fixtures);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	CHECK(proc_io_parse(buf, &io) < 0); /* write_bytes missing */
+
+	snprintf(path, sizeof path, "%s/proc_io_big.txt", fixtures);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	CHECK(proc_io_parse(buf, &io) == 0);
+	CHECK(io.wchar == UINT64_MAX && io.write_bytes == 9223372036854775808ULL);
+	/* "cancelled_write_bytes" must not be mistaken for "write_bytes". */
+	CHECK(proc_io_parse("cancelled_write_bytes: 5\nwchar: 1\n", &io) < 0);
+	CHECK(proc_io_read(0, &io) == 0);
+}
+
+static void test_keys(void)
+{
+	unsigned char a[KEYS_UUID_LEN], b[KEYS_UUID_LEN];
+	uint64_t *s, i, sum = 0;
+	int sorted = 1;
+
+	CHECK(keys_int(1, KO_RAND, 1, 42, 0) == keys_int(1, KO_RAND, 1, 42, 0));
+	CHECK(keys_int(1, KO_RAND, 1, 42, 0) != keys_int(2, KO_RAND, 1, 42, 0));
+	CHECK(keys_int(1, KO_RAND, 1, 42, 0) != keys_int(1, KO_RAND, 2, 42, 0));
+	CHECK(keys_int(1, KO_RAND, 1, 42, 0) != keys_int(1, KO_RAND, 1, 42, 1));
+	CHECK(keys_int(1, KO_SEQ, 1, 5, 0) < keys_int(1, KO_SEQ, 1, 6, 0));
+	CHECK(keys_int(1, KO_FEW, 3, 99, 0) >= 0 && keys_int(1, KO_FEW, 3, 99, 0) < KEYS_FEW);
+	keys_uuid(1, 1, 0, 100, 0, a);
+	keys_uuid(1, 1, 0, 100000, 0, b);
+	CHECK(memcmp(a, b, KEYS_UUID_LEN) < 0); /* uuid7: later rows sort later */
+	CHECK((a[6] >> 4) == 7 && (a[8] >> 6) == 2);
+	keys_uuid(1, 0, 0, 100, 0, a);
+	CHECK((a[6] >> 4) == 4 && (a[8] >> 6) == 2);
+	s = keys_shuffle(7, 1000);
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	for (i = 0; i < 1000; i++) {
+		sum += s[i];
+		if (i && s[i] < s[i - 1])
+			sorted = 0;
+	}
+	CHECK(sum == 999 * 1000 / 2 && !sorted);
+	free(s);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} tests[] = {
+	{"unit/units", test_units},	{"unit/knobs", test_knobs},     {"unit/config", test_config},
+	{"unit/metrics", test_metrics}, {"unit/histogram", test_hist},  {"unit/proc_io", test_proc_io},
+	{"unit/keys", test_keys},
+};
+
+int main(int argc, char **argv)
+{
+	size_t i;
+	int failed = 0;
+
+	if (argc > 1)
+		fixtures = argv[1];
+	for (i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+		failed_checks = 0;
+		tests[i].fn();
+		if (failed_checks) {
+			printf("FAIL %s: %d checks failed\n", tests[i].name, failed_checks);
+			failed++;
+		} else {
+			printf("PASS %s\n", tests[i].name);
+		}
+	}
+	return failed ? 1 : 0;
+}
