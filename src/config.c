@@ -101,10 +101,12 @@ int plan_set(struct plan *p, int id, const char *text, struct err *e)
 	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
 		while (isspace((unsigned char)*item))
 			item++;
-		for (char *end = item + strlen(item); end > item && isspace((unsigned char)end[-1]);)
+		for (char *end = item + strlen(item);
+		     end > item && isspace((unsigned char)end[-1]);)
 			*--end = 0;
 		if (n == PLAN_MAX_VALUES) {
-			rc = err_set(e, ERR_USAGE, "at most %d values in one list", PLAN_MAX_VALUES);
+			rc =
+			    err_set(e, ERR_USAGE, "at most %d values in one list", PLAN_MAX_VALUES);
 			break;
 		}
 		if (knob_parse(id, item, &vals[n], e) < 0) {
@@ -131,7 +133,7 @@ int plan_load_file(struct plan *p, const char *path, struct err *e)
 
 	if (!f)
 		return err_set(e, ERR_USAGE, "cannot read config file %s: %s", path,
-			       strerror(errno));
+		               strerror(errno));
 	while (fgets(line, sizeof line, f)) {
 		char *s = line, *eq, *key, *val, *end;
 		int id;
@@ -140,7 +142,7 @@ int plan_load_file(struct plan *p, const char *path, struct err *e)
 		if (!strchr(line, '\n') && !feof(f)) {
 			fclose(f);
 			return err_set(e, ERR_USAGE, "%s:%d: line too long (4095 bytes at most)",
-				       path, lineno);
+			               path, lineno);
 		}
 		for (char *c = s; *c; c++) {
 			if (*c == '#' && (c == s || isspace((unsigned char)c[-1]))) {
@@ -159,9 +161,9 @@ int plan_load_file(struct plan *p, const char *path, struct err *e)
 		if (!eq) {
 			fclose(f);
 			return err_set(e, ERR_USAGE,
-				       "%s:%d: expected 'key = value', got '%s' (see idxlab --help "
-				       "for the keys)",
-				       path, lineno, s);
+			               "%s:%d: expected 'key = value', got '%s' (see idxlab --help "
+			               "for the keys)",
+			               path, lineno, s);
 		}
 		*eq = 0;
 		key = s;
@@ -177,11 +179,11 @@ int plan_load_file(struct plan *p, const char *path, struct err *e)
 			fclose(f);
 			if (hint)
 				return err_set(e, ERR_USAGE,
-					       "%s:%d: unknown key '%s' (did you mean '%s'?)", path,
-					       lineno, key, hint);
+				               "%s:%d: unknown key '%s' (did you mean '%s'?)", path,
+				               lineno, key, hint);
 			return err_set(e, ERR_USAGE,
-				       "%s:%d: unknown key '%s' (idxlab --help lists the keys)", path,
-				       lineno, key);
+			               "%s:%d: unknown key '%s' (idxlab --help lists the keys)",
+			               path, lineno, key);
 		}
 		if (plan_set(p, id, val, e) < 0) {
 			fclose(f);
@@ -285,9 +287,9 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 				continue;
 			}
 			return err_set(e, ERR_USAGE,
-				       "unexpected argument '%s' (the only command is 'run'; knobs "
-				       "are given as --name value)",
-				       arg);
+			               "unexpected argument '%s' (the only command is 'run'; knobs "
+			               "are given as --name value)",
+			               arg);
 		}
 		if (arg[1] != '-')
 			return unknown_option(arg, e);
@@ -301,8 +303,9 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 			val++;
 		} else {
 			if (i + 1 >= argc)
-				return err_set(e, ERR_USAGE, "--%s needs a value (valid: see --help)",
-					       knob_table[id].name);
+				return err_set(e, ERR_USAGE,
+				               "--%s needs a value (valid: see --help)",
+				               knob_table[id].name);
 			val = argv[++i];
 		}
 		if (plan_set(p, id, val, e) < 0)
@@ -332,8 +335,8 @@ int plan_validate(struct plan *p, struct err *e)
 		steps *= p->n[id];
 		if (steps > PLAN_MAX_STEPS)
 			return err_set(e, ERR_USAGE,
-				       "the sweep has more than %d steps: shorten the comma lists",
-				       PLAN_MAX_STEPS);
+			               "the sweep has more than %d steps: shorten the comma lists",
+			               PLAN_MAX_STEPS);
 	}
 	p->steps = steps;
 	for (i = 0; i < steps; i++) {
@@ -341,14 +344,15 @@ int plan_validate(struct plan *p, struct err *e)
 
 		plan_step(p, i, &k);
 		if (k.v[K_OP] == OP_DELETE && k.v[K_ROWS] > knobs_prefill(&k))
-			return err_set(e, ERR_USAGE,
-				       "op delete: rows (%lld) exceeds prefill (%lld): a delete needs "
-				       "a row to delete; raise --prefill or lower --rows",
-				       k.v[K_ROWS], knobs_prefill(&k));
+			return err_set(
+			    e, ERR_USAGE,
+			    "op delete: rows (%lld) exceeds prefill (%lld): a delete needs "
+			    "a row to delete; raise --prefill or lower --rows",
+			    k.v[K_ROWS], knobs_prefill(&k));
 		if (k.v[K_OP] != OP_INSERT && knobs_prefill(&k) == 0)
 			return err_set(e, ERR_USAGE,
-				       "op %s needs rows to work on: --prefill must be above 0",
-				       knob_table[K_OP].choices[k.v[K_OP]]);
+			               "op %s needs rows to work on: --prefill must be above 0",
+			               knob_table[K_OP].choices[k.v[K_OP]]);
 	}
 	return 0;
 }

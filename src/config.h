@@ -14,7 +14,7 @@
 #include "knobs.h"
 
 #define PLAN_MAX_VALUES 64
-#define PLAN_MAX_STEPS 100000
+#define PLAN_MAX_STEPS  100000
 
 enum plan_mode {
 	MODE_AUTO,         /* dashboard on a tty, headless otherwise */

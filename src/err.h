@@ -19,7 +19,7 @@ struct err {
 
 /* Fill e (if not NULL) and return -1, so callers can `return err_set(...)`. */
 int err_set(struct err *e, enum err_class cls, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* Put `prefix: ` in front of the message already in e; returns -1. */
 int err_prefix(struct err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

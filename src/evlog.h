@@ -15,8 +15,8 @@ enum ev_level { EV_INFO, EV_WARN, EV_ERROR };
 #define EVLOG_LINE 240
 
 struct ev {
-	unsigned long seq;  /* 1, 2, 3 ... in order of arrival */
-	double t;           /* seconds since the log started */
+	unsigned long seq; /* 1, 2, 3 ... in order of arrival */
+	double t;          /* seconds since the log started */
 	enum ev_level level;
 	char text[EVLOG_LINE];
 };

@@ -7,7 +7,7 @@
 uint64_t keys_hash(uint64_t seed, uint64_t stream, uint64_t n)
 {
 	uint64_t z = seed * 0x9e3779b97f4a7c15ULL + stream * 0xbf58476d1ce4e5b9ULL + n +
-		     0x94d049bb133111ebULL;
+	             0x94d049bb133111ebULL;
 
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
@@ -39,7 +39,7 @@ int64_t keys_int(uint64_t seed, enum key_order ko, int col, uint64_t n, uint64_t
 }
 
 void keys_uuid(uint64_t seed, int uuid7, int col, uint64_t n, uint64_t version,
-	       unsigned char out[KEYS_UUID_LEN])
+               unsigned char out[KEYS_UUID_LEN])
 {
 	uint64_t hi = keys_hash(seed, stream_of(col, version), n);
 	uint64_t lo = keys_hash(seed ^ 0x5555, stream_of(col, version), n);

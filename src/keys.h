@@ -12,7 +12,7 @@
 #include "knobs.h"
 
 #define KEYS_UUID_LEN 16
-#define KEYS_FEW 8 /* distinct values for key order "few" */
+#define KEYS_FEW      8 /* distinct values for key order "few" */
 
 /* A 64-bit mix of (seed, stream, n): splitmix64 finaliser. */
 uint64_t keys_hash(uint64_t seed, uint64_t stream, uint64_t n);
@@ -24,7 +24,7 @@ int64_t keys_int(uint64_t seed, enum key_order ko, int col, uint64_t n, uint64_t
 /* 16-byte value of column col for row n: uuid7 (time-ordered: a synthetic
  * millisecond clock advancing every 64 rows, then random bits) or uuid4. */
 void keys_uuid(uint64_t seed, int uuid7, int col, uint64_t n, uint64_t version,
-	       unsigned char out[KEYS_UUID_LEN]);
+               unsigned char out[KEYS_UUID_LEN]);
 
 /* A Fisher-Yates permutation of 0..n-1 for the visit order of updates and
  * deletes; the caller frees it. NULL on allocation failure. */

@@ -10,57 +10,65 @@
 
 #include "units.h"
 
-static const char *const engines[] = {"sqlite", NULL};
-static const char *const key_orders[] = {"seq", "rand", "few", "uuid7", "uuid4", NULL};
-static const char *const pks[] = {"int", "uuid7", "uuid4", NULL};
-static const char *const syncs[] = {"off", "normal", "full", "extra", NULL};
-static const char *const journals[] = {"delete", "truncate", "wal", "memory", "off", NULL};
-static const char *const ops[] = {"insert", "update", "update-indexed", "delete", NULL};
-static const char *const formats[] = {"text", "csv", "json", NULL};
-static const char *const onoff[] = {"off", "on", NULL};
-static const struct knob_word commit_words[] = {{"row", 1}, {"all", COMMIT_ALL}, {NULL, 0}};
-static const struct knob_word prefill_words[] = {{"auto", PREFILL_AUTO}, {NULL, 0}};
+static const char *const engines[] = { "sqlite", NULL };
+static const char *const key_orders[] = { "seq", "rand", "few", "uuid7", "uuid4", NULL };
+static const char *const pks[] = { "int", "uuid7", "uuid4", NULL };
+static const char *const syncs[] = { "off", "normal", "full", "extra", NULL };
+static const char *const journals[] = { "delete", "truncate", "wal", "memory", "off", NULL };
+static const char *const ops[] = { "insert", "update", "update-indexed", "delete", NULL };
+static const char *const formats[] = { "text", "csv", "json", NULL };
+static const char *const onoff[] = { "off", "on", NULL };
+static const struct knob_word commit_words[] = { { "row", 1 }, { "all", COMMIT_ALL }, { NULL, 0 } };
+static const struct knob_word prefill_words[] = { { "auto", PREFILL_AUTO }, { NULL, 0 } };
 
 #define GiB (1024LL * 1024 * 1024)
 
 const struct knob_def knob_table[K_COUNT] = {
-	[K_ENGINE] = {"engine", KNOB_CHOICE, 0, 0, engines, NULL, "sqlite", "", ENG_ALL, 0,
-		      "which database runs the workload (sqlite is embedded: nothing to set up)"},
-	[K_DSN] = {"dsn", KNOB_STRING, 0, 0, NULL, NULL, "", "", ENG_ALL, KF_NOSWEEP,
-		   "where: a database file idxlab created (default: a fresh temp dir, removed at exit)"},
-	[K_INDEXES] = {"indexes", KNOB_INT, 0, 8, NULL, NULL, "0", "", ENG_ALL, 0,
-		       "secondary indexes on k1..kN: every one is another btree each row must enter"},
-	[K_KEY_ORDER] = {"key-order", KNOB_CHOICE, 0, 0, key_orders, NULL, "seq", "", ENG_ALL, 0,
-			 "values written to indexed columns: random keys land on cold leaf pages"},
-	[K_PK] = {"pk", KNOB_CHOICE, 0, 0, pks, NULL, "int", "", ENG_ALL, 0,
-		  "primary key type; a uuid pk makes the SQLite table clustered (WITHOUT ROWID)"},
-	[K_CACHE] = {"cache", KNOB_SIZE, 64 * 1024, 64 * GiB, NULL, NULL, "2000KiB", "bytes",
-		     ENG_ALL, 0, "page cache size: when the dirty working set outgrows it, pages spill"},
-	[K_COMMIT] = {"commit", KNOB_INT, 1, 1000000000, NULL, commit_words, "all", "rows", ENG_ALL,
-		      0, "rows per transaction (row|N|all): each commit pays fsyncs and a journal"},
-	[K_SYNC] = {"sync", KNOB_CHOICE, 0, 0, syncs, NULL, "full", "", ENG_ALL, 0,
-		    "durability: how many fsyncs a commit waits for (SQLite synchronous)"},
-	[K_JOURNAL] = {"journal", KNOB_CHOICE, 0, 0, journals, NULL, "delete", "", ENG_SQLITE, 0,
-		       "SQLite journal mode: a rollback journal or a write-ahead log"},
-	[K_OP] = {"op", KNOB_CHOICE, 0, 0, ops, NULL, "insert", "", ENG_ALL, 0,
-		  "what each row does: update changes the unindexed hot column, update-indexed k1"},
-	[K_ROWS] = {"rows", KNOB_INT, 1, 1000000000, NULL, NULL, "100000", "rows", ENG_ALL, 0,
-		    "operations measured in each step"},
-	[K_PREFILL] = {"prefill", KNOB_INT, 0, 1000000000, NULL, prefill_words, "auto", "rows",
-		       ENG_ALL, 0,
-		       "rows in the table before measuring (auto: 0 for insert, rows otherwise)"},
-	[K_PAYLOAD] = {"payload", KNOB_INT, 0, 1048576, NULL, NULL, "100", "bytes", ENG_ALL, 0,
-		       "bytes of filler per row: wider rows fill table pages sooner"},
-	[K_SEED] = {"seed", KNOB_INT, 0, 0x7fffffffffffffffLL, NULL, NULL, "1", "", ENG_ALL, 0,
-		    "random seed: the same seed writes the same rows in the same order"},
-	[K_FORMAT] = {"format", KNOB_CHOICE, 0, 0, formats, NULL, "text", "", ENG_ALL,
-		      KF_OPTION | KF_NOSWEEP, "headless output: an aligned table, CSV or JSON lines"},
-	[K_INTERVAL] = {"interval", KNOB_MILLIS, 0, 3600 * 1000, NULL, NULL, "0", "s", ENG_ALL,
-			KF_OPTION | KF_NOSWEEP,
-			"also print a live record every S seconds (0: only one row per step)"},
-	[K_PROBES] = {"probes", KNOB_CHOICE, 0, 0, onoff, NULL, "on", "", ENG_ALL,
-		      KF_OPTION | KF_NOSWEEP,
-		      "off skips the VFS shim, cache status and /proc reads (to measure their cost)"},
+	[K_ENGINE] = { "engine", KNOB_CHOICE, 0, 0, engines, NULL, "sqlite", "", ENG_ALL, 0,
+	               "which database runs the workload (sqlite is embedded: nothing to set up)" },
+	[K_DSN] = { "dsn", KNOB_STRING, 0, 0, NULL, NULL, "", "", ENG_ALL, KF_NOSWEEP,
+	            "where: a database file idxlab created (default: a fresh temp dir, removed at "
+	            "exit)" },
+	[K_INDEXES] = { "indexes", KNOB_INT, 0, 8, NULL, NULL, "0", "", ENG_ALL, 0,
+	                "secondary indexes on k1..kN: every one is another btree each row must "
+	                "enter" },
+	[K_KEY_ORDER] = { "key-order", KNOB_CHOICE, 0, 0, key_orders, NULL, "seq", "", ENG_ALL, 0,
+	                  "values written to indexed columns: random keys land on cold leaf "
+	                  "pages" },
+	[K_PK] = { "pk", KNOB_CHOICE, 0, 0, pks, NULL, "int", "", ENG_ALL, 0,
+	           "primary key type; a uuid pk makes the SQLite table clustered (WITHOUT ROWID)" },
+	[K_CACHE] = { "cache", KNOB_SIZE, 64 * 1024, 64 * GiB, NULL, NULL, "2000KiB", "bytes",
+	              ENG_ALL, 0,
+	              "page cache size: when the dirty working set outgrows it, pages spill" },
+	[K_COMMIT] = { "commit", KNOB_INT, 1, 1000000000, NULL, commit_words, "all", "rows",
+	               ENG_ALL, 0,
+	               "rows per transaction (row|N|all): each commit pays fsyncs and a journal" },
+	[K_SYNC] = { "sync", KNOB_CHOICE, 0, 0, syncs, NULL, "full", "", ENG_ALL, 0,
+	             "durability: how many fsyncs a commit waits for (SQLite synchronous)" },
+	[K_JOURNAL] = { "journal", KNOB_CHOICE, 0, 0, journals, NULL, "delete", "", ENG_SQLITE, 0,
+	                "SQLite journal mode: a rollback journal or a write-ahead log" },
+	[K_OP] = { "op", KNOB_CHOICE, 0, 0, ops, NULL, "insert", "", ENG_ALL, 0,
+	           "what each row does: update changes the unindexed hot column, update-indexed "
+	           "k1" },
+	[K_ROWS] = { "rows", KNOB_INT, 1, 1000000000, NULL, NULL, "100000", "rows", ENG_ALL, 0,
+	             "operations measured in each step" },
+	[K_PREFILL] = { "prefill", KNOB_INT, 0, 1000000000, NULL, prefill_words, "auto", "rows",
+	                ENG_ALL, 0,
+	                "rows in the table before measuring (auto: 0 for insert, rows otherwise)" },
+	[K_PAYLOAD] = { "payload", KNOB_INT, 0, 1048576, NULL, NULL, "100", "bytes", ENG_ALL, 0,
+	                "bytes of filler per row: wider rows fill table pages sooner" },
+	[K_SEED] = { "seed", KNOB_INT, 0, 0x7fffffffffffffffLL, NULL, NULL, "1", "", ENG_ALL, 0,
+	             "random seed: the same seed writes the same rows in the same order" },
+	[K_FORMAT] = { "format", KNOB_CHOICE, 0, 0, formats, NULL, "text", "", ENG_ALL,
+	               KF_OPTION | KF_NOSWEEP,
+	               "headless output: an aligned table, CSV or JSON lines" },
+	[K_INTERVAL] = { "interval", KNOB_MILLIS, 0, 3600 * 1000, NULL, NULL, "0", "s", ENG_ALL,
+	                 KF_OPTION | KF_NOSWEEP,
+	                 "also print a live record every S seconds (0: only one row per step)" },
+	[K_PROBES] = { "probes", KNOB_CHOICE, 0, 0, onoff, NULL, "on", "", ENG_ALL,
+	               KF_OPTION | KF_NOSWEEP,
+	               "off skips the VFS shim, cache status and /proc reads (to measure their "
+	               "cost)" },
 };
 
 int knob_find(const char *name)
@@ -90,7 +98,8 @@ void knob_range_text(int id, char *buf, size_t len)
 	switch (d->kind) {
 	case KNOB_CHOICE:
 		for (i = 0; d->choices[i] && n < len; i++)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? "|" : "", d->choices[i]);
+			n +=
+			    (size_t)snprintf(buf + n, len - n, "%s%s", i ? "|" : "", d->choices[i]);
 		break;
 	case KNOB_INT:
 		for (i = 0; d->words && d->words[i].word && n < len; i++)
@@ -140,19 +149,20 @@ int knob_parse(int id, const char *text, long long *out, struct err *e)
 			}
 		}
 		if (units_parse_int(text, &v) < 0)
-			return err_set(e, ERR_USAGE, "'%s' is not a whole number (valid: %s)",
-				       text, range);
+			return err_set(e, ERR_USAGE, "'%s' is not a whole number (valid: %s)", text,
+			               range);
 		break;
 	case KNOB_SIZE:
 		if (units_parse_size(text, &v) < 0)
-			return err_set(e, ERR_USAGE,
-				       "'%s' is not a size (write e.g. 512KiB, 64MiB, 1GiB; valid: %s)",
-				       text, range);
+			return err_set(
+			    e, ERR_USAGE,
+			    "'%s' is not a size (write e.g. 512KiB, 64MiB, 1GiB; valid: %s)", text,
+			    range);
 		break;
 	case KNOB_MILLIS:
 		if (units_parse_seconds(text, &v) < 0)
 			return err_set(e, ERR_USAGE, "'%s' is not a number of seconds (valid: %s)",
-				       text, range);
+			               text, range);
 		break;
 	case KNOB_STRING:
 		*out = 0;

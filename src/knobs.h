@@ -81,7 +81,7 @@ enum sync_mode { SYNC_OFF, SYNC_NORMAL, SYNC_FULL, SYNC_EXTRA };
 enum journal_mode { J_DELETE, J_TRUNCATE, J_WAL, J_MEMORY, J_OFF };
 enum op_kind { OP_INSERT, OP_UPDATE, OP_UPDATE_INDEXED, OP_DELETE };
 enum format_kind { FMT_TEXT, FMT_CSV, FMT_JSON };
-#define COMMIT_ALL 0LL    /* commit = all: one transaction for the step */
+#define COMMIT_ALL   0LL  /* commit = all: one transaction for the step */
 #define PREFILL_AUTO -1LL /* prefill = auto: rows for update/delete, else 0 */
 
 /* One value per knob: a complete setting. */

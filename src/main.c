@@ -49,16 +49,16 @@ static void usage(FILE *f)
 	int id;
 
 	fprintf(f,
-		"idxlab %s - see what indexes cost a write workload\n"
-		"\n"
-		"usage: idxlab [run] [-c FILE] [--KNOB VALUE ...]\n"
-		"  idxlab              the dashboard on a terminal (headless until it lands)\n"
-		"  idxlab run          headless: one result row per step of the sweep\n"
-		"\n"
-		"Knobs (also config keys, `key = value`). A comma list is a sweep:\n"
-		"--indexes 0,1,3 --key-order seq,rand runs all 6 combinations, the first\n"
-		"knob varying slowest.\n",
-		IDXLAB_VERSION);
+	        "idxlab %s - see what indexes cost a write workload\n"
+	        "\n"
+	        "usage: idxlab [run] [-c FILE] [--KNOB VALUE ...]\n"
+	        "  idxlab              the dashboard on a terminal (headless until it lands)\n"
+	        "  idxlab run          headless: one result row per step of the sweep\n"
+	        "\n"
+	        "Knobs (also config keys, `key = value`). A comma list is a sweep:\n"
+	        "--indexes 0,1,3 --key-order seq,rand runs all 6 combinations, the first\n"
+	        "knob varying slowest.\n",
+	        IDXLAB_VERSION);
 	for (id = 0; id < K_COUNT; id++) {
 		const struct knob_def *d = &knob_table[id];
 
@@ -67,17 +67,17 @@ static void usage(FILE *f)
 		knob_range_text(id, range, sizeof range);
 		snprintf(def, sizeof def, "%s", *d->def ? d->def : "(none)");
 		fprintf(f, "  --%-10s %s\n  %13s%s [default %s]\n", d->name, range, "", d->why,
-			def);
+		        def);
 	}
 	fprintf(f,
-		"  -c, --config FILE   read knobs from FILE (default: $XDG_CONFIG_HOME/idxlab/"
-		"idxlab.conf\n"
-		"                      or ~/.config/idxlab/idxlab.conf if present)\n"
-		"  --print-config      print the effective settings and exit\n"
-		"  -h, --help          this help;  -V, --version  the version\n"
-		"\n"
-		"Exit status: 0 ok, 1 runtime failure, 2 usage or config error, 130 interrupted.\n"
-		"Output fields and every knob in detail: man idxlab.\n");
+	        "  -c, --config FILE   read knobs from FILE (default: $XDG_CONFIG_HOME/idxlab/"
+	        "idxlab.conf\n"
+	        "                      or ~/.config/idxlab/idxlab.conf if present)\n"
+	        "  --print-config      print the effective settings and exit\n"
+	        "  -h, --help          this help;  -V, --version  the version\n"
+	        "\n"
+	        "Exit status: 0 ok, 1 runtime failure, 2 usage or config error, 130 interrupted.\n"
+	        "Output fields and every knob in detail: man idxlab.\n");
 }
 
 static void drain_events(unsigned long *seen)
@@ -88,10 +88,10 @@ static void drain_events(unsigned long *seen)
 	while ((n = evlog_since(*seen, evs, 32)) > 0) {
 		for (i = 0; i < n; i++) {
 			fprintf(stderr, "idxlab: %s%s\n",
-				evs[i].level == EV_ERROR  ? "error: "
-				: evs[i].level == EV_WARN ? "warning: "
-							  : "",
-				evs[i].text);
+			        evs[i].level == EV_ERROR  ? "error: "
+			        : evs[i].level == EV_WARN ? "warning: "
+			                                  : "",
+			        evs[i].text);
 			*seen = evs[i].seq;
 		}
 	}
@@ -114,7 +114,7 @@ static int run_headless(const struct plan *p)
 	struct step_result *res = malloc(sizeof *res);
 	struct workload *w = NULL;
 	struct report *rep;
-	struct err e = {ERR_NONE, ""};
+	struct err e = { ERR_NONE, "" };
 	unsigned long seen = 0;
 	int state = 0, stopping = 0, code;
 
@@ -185,7 +185,7 @@ static int run_headless(const struct plan *p)
 int main(int argc, char **argv)
 {
 	struct plan plan;
-	struct err e = {ERR_NONE, ""};
+	struct err e = { ERR_NONE, "" };
 	int code;
 
 	if (plan_from_args(&plan, argc, argv, &e) < 0) {
@@ -201,7 +201,8 @@ int main(int argc, char **argv)
 	case MODE_VERSION:
 		printf("idxlab %s\n", IDXLAB_VERSION);
 		for (int i = 0; engine_table[i]; i++)
-			printf("  engine %s: %s\n", engine_table[i]->name, engine_table[i]->version());
+			printf("  engine %s: %s\n", engine_table[i]->name,
+			       engine_table[i]->version());
 		code = 0;
 		break;
 	case MODE_PRINT_CONFIG:

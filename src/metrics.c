@@ -11,42 +11,43 @@
 #define BIT(c) (1u << (c))
 
 const struct metric_def metric_table[M_COUNT] = {
-	[M_SECONDS] = {"seconds", "sec", "s", MK_SECONDS, C_ROWS, 0, 3,
-		       "length of the measured window"},
-	[M_ROWS_PER_S] = {"rows_per_s", "rows/s", "", MK_RATE, C_ROWS, 0, 1,
-			  "operations completed per second"},
-	[M_COMMITS] = {"commits", "commits", "", MK_COUNT, C_COMMITS, 0, 0,
-		       "transactions committed in the window"},
-	[M_COMMITS_PER_S] = {"commits_per_s", "commit/s", "", MK_RATE, C_COMMITS, 0, 1,
-			     "transactions committed per second"},
-	[M_FSYNCS_PER_COMMIT] = {"fsyncs_per_commit", "fsync/c", "", MK_PER_COMMIT, C_FSYNCS, 0,
-				 3, "fsync/fdatasync calls per commit, counted exactly"},
-	[M_SPILLS_PER_ROW] = {"spills_per_row", "spill/row", "", MK_PER_ROW, C_SPILLS, 0, 4,
-			      "dirty pages pushed out of a full cache mid-transaction, per row"},
-	[M_MISSES_PER_ROW] = {"misses_per_row", "miss/row", "", MK_PER_ROW, C_MISSES, 0, 4,
-			      "pages not found in the cache, per row"},
-	[M_WAL_BYTES_PER_ROW] = {"wal_bytes_per_row", "wal B/row", "B", MK_PER_ROW, C_WAL_BYTES,
-				 0, 1, "bytes written to the journal or WAL per row"},
-	[M_DB_WRITE_BYTES_PER_ROW] = {"db_write_bytes_per_row", "db B/row", "B", MK_PER_ROW,
-				      C_DB_WRITE_BYTES, 0, 1,
-				      "bytes written to the database file itself per row"},
-	[M_WCHAR_PER_ROW] = {"wchar_per_row", "write() B/row", "B", MK_PER_ROW, C_WCHAR, 0, 1,
-			     "bytes handed to write() per row: rewrites the kernel absorbs count"},
-	[M_WRITE_BYTES_PER_ROW] = {"write_bytes_per_row", "dev B/row", "B", MK_PER_ROW,
-				   C_WRITE_BYTES, 0, 1,
-				   "bytes bound for the device per row (/proc io write_bytes)"},
-	[M_P50_MS] = {"p50_ms", "p50 ms", "s", MK_QUANTILE, C_COMMITS, 0.50, 4,
-		      "median commit latency (begin to commit returned)"},
-	[M_P99_MS] = {"p99_ms", "p99 ms", "s", MK_QUANTILE, C_COMMITS, 0.99, 4,
-		      "99th percentile commit latency"},
-	[M_MAX_MS] = {"max_ms", "max ms", "s", MK_MAX, C_COMMITS, 0, 4,
-		      "slowest commit in the window"},
-	[M_DB_BYTES] = {"db_bytes", "db size", "B", MK_DB_BYTES, C_ROWS, 0, 0,
-			"database size at the end of the step"},
-	[M_INDEX_BYTES] = {"index_bytes", "idx size", "B", MK_INDEX_BYTES, C_ROWS, 0, 0,
-			   "bytes in the secondary indexes at the end of the step"},
-	[M_FSYNCS_TOTAL] = {"fsyncs_total", "fsyncs", "", MK_TOTAL, C_FSYNCS, 0, 0,
-			    "fsync/fdatasync calls since idxlab started (compare: strace -f -c)"},
+	[M_SECONDS] = { "seconds", "sec", "s", MK_SECONDS, C_ROWS, 0, 3,
+	                "length of the measured window" },
+	[M_ROWS_PER_S] = { "rows_per_s", "rows/s", "", MK_RATE, C_ROWS, 0, 1,
+	                   "operations completed per second" },
+	[M_COMMITS] = { "commits", "commits", "", MK_COUNT, C_COMMITS, 0, 0,
+	                "transactions committed in the window" },
+	[M_COMMITS_PER_S] = { "commits_per_s", "commit/s", "", MK_RATE, C_COMMITS, 0, 1,
+	                      "transactions committed per second" },
+	[M_FSYNCS_PER_COMMIT] = { "fsyncs_per_commit", "fsync/c", "", MK_PER_COMMIT, C_FSYNCS, 0, 3,
+	                          "fsync/fdatasync calls per commit, counted exactly" },
+	[M_SPILLS_PER_ROW] = { "spills_per_row", "spill/row", "", MK_PER_ROW, C_SPILLS, 0, 4,
+	                       "dirty pages pushed out of a full cache mid-transaction, per row" },
+	[M_MISSES_PER_ROW] = { "misses_per_row", "miss/row", "", MK_PER_ROW, C_MISSES, 0, 4,
+	                       "pages not found in the cache, per row" },
+	[M_WAL_BYTES_PER_ROW] = { "wal_bytes_per_row", "wal B/row", "B", MK_PER_ROW, C_WAL_BYTES, 0,
+	                          1, "bytes written to the journal or WAL per row" },
+	[M_DB_WRITE_BYTES_PER_ROW] = { "db_write_bytes_per_row", "db B/row", "B", MK_PER_ROW,
+	                               C_DB_WRITE_BYTES, 0, 1,
+	                               "bytes written to the database file itself per row" },
+	[M_WCHAR_PER_ROW] = { "wchar_per_row", "write() B/row", "B", MK_PER_ROW, C_WCHAR, 0, 1,
+	                      "bytes handed to write() per row: rewrites the kernel absorbs "
+	                      "count" },
+	[M_WRITE_BYTES_PER_ROW] = { "write_bytes_per_row", "dev B/row", "B", MK_PER_ROW,
+	                            C_WRITE_BYTES, 0, 1,
+	                            "bytes bound for the device per row (/proc io write_bytes)" },
+	[M_P50_MS] = { "p50_ms", "p50 ms", "s", MK_QUANTILE, C_COMMITS, 0.50, 4,
+	               "median commit latency (begin to commit returned)" },
+	[M_P99_MS] = { "p99_ms", "p99 ms", "s", MK_QUANTILE, C_COMMITS, 0.99, 4,
+	               "99th percentile commit latency" },
+	[M_MAX_MS] = { "max_ms", "max ms", "s", MK_MAX, C_COMMITS, 0, 4,
+	               "slowest commit in the window" },
+	[M_DB_BYTES] = { "db_bytes", "db size", "B", MK_DB_BYTES, C_ROWS, 0, 0,
+	                 "database size at the end of the step" },
+	[M_INDEX_BYTES] = { "index_bytes", "idx size", "B", MK_INDEX_BYTES, C_ROWS, 0, 0,
+	                    "bytes in the secondary indexes at the end of the step" },
+	[M_FSYNCS_TOTAL] = { "fsyncs_total", "fsyncs", "", MK_TOTAL, C_FSYNCS, 0, 0,
+	                     "fsync/fdatasync calls since idxlab started (compare: strace -f -c)" },
 };
 
 /* Bucket of a duration: exact below HIST_SUB ns, then 16 per power of two. */
@@ -138,7 +139,7 @@ double hist_quantile(const struct hist *h, double q)
 
 struct mval metrics_ratio(double num, double den)
 {
-	struct mval r = {MV_UNSETTLED, 0};
+	struct mval r = { MV_UNSETTLED, 0 };
 
 	if (den > 0) {
 		r.state = MV_OK;
@@ -149,7 +150,7 @@ struct mval metrics_ratio(double num, double den)
 
 static struct mval na(void)
 {
-	struct mval r = {MV_NA, 0};
+	struct mval r = { MV_NA, 0 };
 
 	return r;
 }
@@ -163,7 +164,7 @@ struct mval metric_compute(int m, const struct window *w)
 	double rows = (double)(b->v[C_ROWS] - a->v[C_ROWS]);
 	double commits = (double)(b->v[C_COMMITS] - a->v[C_COMMITS]);
 	uint32_t valid = a->valid & b->valid;
-	struct mval r = {MV_OK, 0};
+	struct mval r = { MV_OK, 0 };
 
 	if (!(valid & BIT(d->num)))
 		return na();

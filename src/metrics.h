@@ -11,28 +11,28 @@
 #include <stdint.h>
 
 enum ctr {
-	C_ROWS,            /* operations completed (rows inserted/updated/deleted) */
-	C_COMMITS,         /* transactions committed */
-	C_FSYNCS,          /* fsync + fdatasync calls, exact */
-	C_SPILLS,          /* dirty pages written mid-transaction (cache overflow) */
-	C_MISSES,          /* page cache misses */
-	C_HITS,            /* page cache hits */
-	C_WAL_BYTES,       /* bytes written to the journal / WAL */
-	C_DB_WRITE_BYTES,  /* bytes written to the database file itself */
-	C_WCHAR,           /* bytes passed to write() and friends (/proc io wchar) */
-	C_WRITE_BYTES,     /* bytes the process caused to be sent to the device */
+	C_ROWS,           /* operations completed (rows inserted/updated/deleted) */
+	C_COMMITS,        /* transactions committed */
+	C_FSYNCS,         /* fsync + fdatasync calls, exact */
+	C_SPILLS,         /* dirty pages written mid-transaction (cache overflow) */
+	C_MISSES,         /* page cache misses */
+	C_HITS,           /* page cache hits */
+	C_WAL_BYTES,      /* bytes written to the journal / WAL */
+	C_DB_WRITE_BYTES, /* bytes written to the database file itself */
+	C_WCHAR,          /* bytes passed to write() and friends (/proc io wchar) */
+	C_WRITE_BYTES,    /* bytes the process caused to be sent to the device */
 	C_COUNT
 };
 
 struct counters {
-	double t;         /* CLOCK_MONOTONIC seconds */
+	double t; /* CLOCK_MONOTONIC seconds */
 	uint64_t v[C_COUNT];
-	uint32_t valid;   /* bit (1u << ctr): the engine/probes measure it */
+	uint32_t valid; /* bit (1u << ctr): the engine/probes measure it */
 };
 
 /* Histogram of durations in nanoseconds: 16 linear sub-buckets per power of
  * two, so any percentile is within 1/16 (6.25 %) of the true value. */
-#define HIST_SUB 16
+#define HIST_SUB     16
 #define HIST_BUCKETS (64 * HIST_SUB)
 struct hist {
 	uint64_t n;
@@ -108,8 +108,8 @@ struct metric_def {
 	const char *unit;  /* "", "B", "s" for units_human */
 	enum mkind kind;
 	enum ctr num;
-	double q;          /* MK_QUANTILE */
-	int decimals;      /* in CSV/JSON/text */
+	double q;     /* MK_QUANTILE */
+	int decimals; /* in CSV/JSON/text */
 	const char *why;
 };
 

@@ -39,14 +39,26 @@ struct report {
 };
 
 /* Knobs that go into every record, in contract order. */
-static const int record_knobs[] = {K_ENGINE, K_OP,     K_INDEXES, K_KEY_ORDER, K_PK,
-				   K_CACHE,  K_COMMIT, K_SYNC,    K_JOURNAL};
+static const int record_knobs[] = { K_ENGINE, K_OP,     K_INDEXES, K_KEY_ORDER, K_PK,
+	                            K_CACHE,  K_COMMIT, K_SYNC,    K_JOURNAL };
 /* Metrics in contract order, then the extras. */
 static const int record_metrics[] = {
-	M_SECONDS,	   M_ROWS_PER_S,	 M_COMMITS,	  M_FSYNCS_PER_COMMIT,
-	M_SPILLS_PER_ROW,  M_MISSES_PER_ROW,	 M_WAL_BYTES_PER_ROW, M_WCHAR_PER_ROW,
-	M_WRITE_BYTES_PER_ROW, M_P50_MS,	 M_P99_MS,	  M_DB_BYTES,
-	M_INDEX_BYTES,	   M_COMMITS_PER_S,	 M_DB_WRITE_BYTES_PER_ROW, M_MAX_MS,
+	M_SECONDS,
+	M_ROWS_PER_S,
+	M_COMMITS,
+	M_FSYNCS_PER_COMMIT,
+	M_SPILLS_PER_ROW,
+	M_MISSES_PER_ROW,
+	M_WAL_BYTES_PER_ROW,
+	M_WCHAR_PER_ROW,
+	M_WRITE_BYTES_PER_ROW,
+	M_P50_MS,
+	M_P99_MS,
+	M_DB_BYTES,
+	M_INDEX_BYTES,
+	M_COMMITS_PER_S,
+	M_DB_WRITE_BYTES_PER_ROW,
+	M_MAX_MS,
 	M_FSYNCS_TOTAL,
 };
 
@@ -93,8 +105,8 @@ static const char *field_name(int id)
 	return names[id];
 }
 
-static void build(struct record *r, const struct knobs *k, const struct window *w,
-		  const char *kind, long step, int interrupted)
+static void build(struct record *r, const struct knobs *k, const struct window *w, const char *kind,
+                  long step, int interrupted)
 {
 	const struct counters *a = w->a, *b = w->b;
 	char buf[160];
@@ -133,7 +145,7 @@ static void build(struct record *r, const struct knobs *k, const struct window *
 		buf[0] = 0;
 		for (j = 0; j < w->sizes->nindex; j++)
 			n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%lld", j ? ";" : "",
-					      (long long)w->sizes->index_pages[j]);
+			                      (long long)w->sizes->index_pages[j]);
 		add_str(r, "index_pages", "index pages", buf);
 	} else {
 		add(r, "index_pages", "index pages")->kind = F_NA;
@@ -249,9 +261,18 @@ static void write_json(struct report *rp, const struct record *r)
 
 /* Columns of the text table: knobs that vary in the sweep, then these. */
 static const char *const text_cols[] = {
-	"rows",		   "seconds",	       "rows_per_s",	    "fsyncs_per_commit",
-	"spills_per_row",  "misses_per_row",   "wal_bytes_per_row", "wchar_per_row",
-	"write_bytes_per_row", "p50_ms",	       "p99_ms",	    "db_bytes",
+	"rows",
+	"seconds",
+	"rows_per_s",
+	"fsyncs_per_commit",
+	"spills_per_row",
+	"misses_per_row",
+	"wal_bytes_per_row",
+	"wchar_per_row",
+	"write_bytes_per_row",
+	"p50_ms",
+	"p99_ms",
+	"db_bytes",
 	"index_bytes",
 };
 
@@ -268,7 +289,9 @@ static void text_value(struct report *rp, const struct field *f, char *buf, size
 		if (strcmp(f->unit, "B") == 0 && f->decimals == 0)
 			units_human(f->d, "B", buf, len);
 		else
-			snprintf(buf, len, "%.*f", f->decimals > 2 ? (f->d >= 100 ? 1 : f->decimals) : f->decimals, f->d);
+			snprintf(buf, len, "%.*f",
+			         f->decimals > 2 ? (f->d >= 100 ? 1 : f->decimals) : f->decimals,
+			         f->d);
 		break;
 	case F_NA:
 		snprintf(buf, len, "n/a");
@@ -352,9 +375,10 @@ static void write_text(struct report *rp, const struct record *r, const struct k
 /* A pgbench -P style progress line on diag. */
 static void write_progress(struct report *rp, const struct record *r, double elapsed)
 {
-	static const char *const cols[] = {"rows_per_s",     "fsyncs_per_commit", "spills_per_row",
-					   "wal_bytes_per_row", "wchar_per_row",	"p50_ms",
-					   "p99_ms"};
+	static const char *const cols[] = { "rows_per_s",     "fsyncs_per_commit",
+		                            "spills_per_row", "wal_bytes_per_row",
+		                            "wchar_per_row",  "p50_ms",
+		                            "p99_ms" };
 	char buf[160];
 	size_t i;
 
@@ -401,7 +425,7 @@ static void emit(struct report *rp, const struct record *r, const struct knobs *
 void report_step(struct report *rp, const struct step_result *s)
 {
 	struct record *r = malloc(sizeof *r);
-	struct window w = {&s->a, &s->b, &s->lat, &s->sizes};
+	struct window w = { &s->a, &s->b, &s->lat, &s->sizes };
 
 	if (!r)
 		abort();
@@ -414,7 +438,7 @@ void report_interval(struct report *rp, const struct live *prev, const struct li
 {
 	struct record *r = malloc(sizeof *r);
 	struct hist *d = malloc(sizeof *d);
-	struct window w = {&prev->c, &cur->c, d, NULL};
+	struct window w = { &prev->c, &cur->c, d, NULL };
 
 	if (!r || !d)
 		abort();

@@ -13,20 +13,20 @@ static const struct {
 	const char *suffix;
 	long long mult;
 } size_units[] = {
-	{"", 1},
-	{"b", 1},
-	{"k", 1024},
-	{"kib", 1024},
-	{"kb", 1000},
-	{"m", 1024LL * 1024},
-	{"mib", 1024LL * 1024},
-	{"mb", 1000LL * 1000},
-	{"g", 1024LL * 1024 * 1024},
-	{"gib", 1024LL * 1024 * 1024},
-	{"gb", 1000LL * 1000 * 1000},
-	{"t", 1024LL * 1024 * 1024 * 1024},
-	{"tib", 1024LL * 1024 * 1024 * 1024},
-	{"tb", 1000LL * 1000 * 1000 * 1000},
+	{ "", 1 },
+	{ "b", 1 },
+	{ "k", 1024 },
+	{ "kib", 1024 },
+	{ "kb", 1000 },
+	{ "m", 1024LL * 1024 },
+	{ "mib", 1024LL * 1024 },
+	{ "mb", 1000LL * 1000 },
+	{ "g", 1024LL * 1024 * 1024 },
+	{ "gib", 1024LL * 1024 * 1024 },
+	{ "gb", 1000LL * 1000 * 1000 },
+	{ "t", 1024LL * 1024 * 1024 * 1024 },
+	{ "tib", 1024LL * 1024 * 1024 * 1024 },
+	{ "tb", 1000LL * 1000 * 1000 * 1000 },
 };
 
 int units_parse_int(const char *s, long long *out)
@@ -92,8 +92,8 @@ int units_parse_seconds(const char *s, long long *ms)
 
 void units_format_size(long long bytes, char *buf, size_t len)
 {
-	static const char *const names[] = {"TiB", "GiB", "MiB", "KiB"};
-	static const long long mults[] = {1LL << 40, 1LL << 30, 1LL << 20, 1LL << 10};
+	static const char *const names[] = { "TiB", "GiB", "MiB", "KiB" };
+	static const long long mults[] = { 1LL << 40, 1LL << 30, 1LL << 20, 1LL << 10 };
 	size_t i;
 
 	for (i = 0; i < 4; i++) {
@@ -125,7 +125,7 @@ void units_human(double v, const char *unit, char *buf, size_t len)
 	if (isnan(v)) {
 		snprintf(buf, len, "n/a");
 	} else if (unit && strcmp(unit, "B") == 0) {
-		static const char *const names[] = {" B", " KiB", " MiB", " GiB", " TiB"};
+		static const char *const names[] = { " B", " KiB", " MiB", " GiB", " TiB" };
 		int i = 0;
 
 		while (a >= 1023.5 && i < 4) {
@@ -146,7 +146,7 @@ void units_human(double v, const char *unit, char *buf, size_t len)
 		else
 			fmt3(v, " s", buf, len);
 	} else {
-		static const char *const names[] = {"", "k", "M", "G", "T"};
+		static const char *const names[] = { "", "k", "M", "G", "T" };
 		int i = 0;
 
 		if (a < 999.5 && a == floor(a)) {

@@ -16,8 +16,8 @@
 #include "evlog.h"
 
 #define PUBLISH_EVERY 0.05 /* seconds */
-#define BATCH_TARGET 0.02  /* seconds per engine step() call */
-#define BATCH_MAX 65536
+#define BATCH_TARGET  0.02 /* seconds per engine step() call */
+#define BATCH_MAX     65536
 
 struct node {
 	struct node *next;
@@ -46,7 +46,7 @@ static double now_s(void)
 }
 
 static void publish(struct workload *w, long step, const struct knobs *k,
-		    const struct counters *start, const struct counters *c, const struct hist *lat)
+                    const struct counters *start, const struct counters *c, const struct hist *lat)
 {
 	pthread_mutex_lock(&w->mu);
 	w->live.step = step;
@@ -60,8 +60,8 @@ static void publish(struct workload *w, long step, const struct knobs *k,
 }
 
 /* Sample everything into c: the worker's own counts plus the engine's. */
-static int sample(const struct engine_ops *ops, struct engine *en, uint64_t rows,
-		  uint64_t commits, struct counters *c, struct err *e)
+static int sample(const struct engine_ops *ops, struct engine *en, uint64_t rows, uint64_t commits,
+                  struct counters *c, struct err *e)
 {
 	memset(c, 0, sizeof *c);
 	if (ops->sample(en, c, e) < 0)
@@ -74,15 +74,14 @@ static int sample(const struct engine_ops *ops, struct engine *en, uint64_t rows
 }
 
 /* Run one step; queues its result. */
-static int run_step(struct workload *w, const struct engine_ops *ops, struct engine *en,
-		    long index, const struct knobs *k, uint64_t *rows, uint64_t *commits,
-		    struct err *e)
+static int run_step(struct workload *w, const struct engine_ops *ops, struct engine *en, long index,
+                    const struct knobs *k, uint64_t *rows, uint64_t *commits, struct err *e)
 {
 	struct node *n = calloc(1, sizeof *n);
 	struct step_result *r;
 	uint64_t target = (uint64_t)k->v[K_ROWS], done = 0, budget = 16;
 	double last_pub = 0;
-	struct step_out out = {0, 0};
+	struct step_out out = { 0, 0 };
 	struct counters c;
 
 	if (!n)
@@ -151,7 +150,7 @@ static void *worker(void *arg)
 	const struct engine_ops *ops;
 	struct engine *en = NULL;
 	struct knobs k;
-	struct err e = {ERR_NONE, ""};
+	struct err e = { ERR_NONE, "" };
 	uint64_t rows = 0, commits = 0;
 	int rc = 0;
 	long i;
@@ -160,7 +159,7 @@ static void *worker(void *arg)
 	ops = engine_find(knob_table[K_ENGINE].choices[k.v[K_ENGINE]]);
 	if (!ops) {
 		rc = err_set(&e, ERR_USAGE, "engine %s is not built into this idxlab",
-			     knob_table[K_ENGINE].choices[k.v[K_ENGINE]]);
+		             knob_table[K_ENGINE].choices[k.v[K_ENGINE]]);
 	} else if (ops->open(&en, &k, &e) < 0) {
 		rc = -1;
 	}

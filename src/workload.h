@@ -16,21 +16,21 @@
 #include "metrics.h"
 
 struct step_result {
-	long index;           /* step number in the plan, from 0 */
+	long index; /* step number in the plan, from 0 */
 	struct knobs knobs;
 	struct counters a, b; /* samples at the start and the end of the measurement */
 	struct hist lat;      /* commit latencies of the step */
 	struct sizes sizes;
-	int interrupted;      /* stopped early: a partial result */
+	int interrupted; /* stopped early: a partial result */
 };
 
 struct live {
-	long step;            /* -1 before the first step starts measuring */
-	unsigned long gen;    /* bumps at every publish */
+	long step;         /* -1 before the first step starts measuring */
+	unsigned long gen; /* bumps at every publish */
 	struct knobs knobs;
 	struct counters start; /* sampled when the step began measuring */
-	struct counters c;    /* cumulative */
-	struct hist lat;      /* cumulative since the step started */
+	struct counters c;     /* cumulative */
+	struct hist lat;       /* cumulative since the step started */
 };
 
 struct workload;

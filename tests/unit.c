@@ -17,12 +17,12 @@
 static int failed_checks;
 static const char *fixtures = "tests/fixtures";
 
-#define CHECK(cond)                                                                          \
-	do {                                                                                 \
-		if (!(cond)) {                                                               \
-			printf("  check failed at %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-			failed_checks++;                                                     \
-		}                                                                            \
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			printf("  check failed at %s:%d: %s\n", __FILE__, __LINE__, #cond);        \
+			failed_checks++;                                                           \
+		}                                                                                  \
 	} while (0)
 
 static void test_units(void)
@@ -73,7 +73,7 @@ static void test_units(void)
 
 static void test_knobs(void)
 {
-	struct err e = {ERR_NONE, ""};
+	struct err e = { ERR_NONE, "" };
 	struct knobs k;
 	long long v = -5;
 	char buf[64];
@@ -131,7 +131,7 @@ static char *write_file(const char *text)
 static int load(const char *text, struct plan *p, struct err *e)
 {
 	char *path = write_file(text);
-	char *argv[] = {(char *)"idxlab", (char *)"run", (char *)"-c", path, NULL};
+	char *argv[] = { (char *)"idxlab", (char *)"run", (char *)"-c", path, NULL };
 	int rc = plan_from_args(p, 4, argv, e);
 
 	unlink(path);
@@ -141,12 +141,12 @@ static int load(const char *text, struct plan *p, struct err *e)
 static void test_config(void)
 {
 	struct plan p;
-	struct err e = {ERR_NONE, ""};
+	struct err e = { ERR_NONE, "" };
 	struct knobs k;
 
 	CHECK(load("# a comment\n\nindexes = 0,1,3 # three steps\nkey-order=seq,rand\n"
-		   "cache = 1GiB\ndsn = /tmp/x#y.db\n",
-		   &p, &e) == 0);
+	           "cache = 1GiB\ndsn = /tmp/x#y.db\n",
+	           &p, &e) == 0);
 	CHECK(p.steps == 6);
 	CHECK(p.n[K_INDEXES] == 3 && p.vals[K_INDEXES][2] == 3);
 	CHECK(strcmp(p.dsn, "/tmp/x#y.db") == 0);
@@ -172,8 +172,8 @@ static void test_config(void)
 	      strstr(e.msg, "exceeds prefill"));
 	plan_free(&p);
 	{
-		char *argv[] = {(char *)"idxlab", (char *)"run", (char *)"-c",
-				(char *)"/nonexistent/idxlab.conf", NULL};
+		char *argv[] = { (char *)"idxlab", (char *)"run", (char *)"-c",
+			         (char *)"/nonexistent/idxlab.conf", NULL };
 
 		CHECK(plan_from_args(&p, 4, argv, &e) < 0 && strstr(e.msg, "cannot read config"));
 		plan_free(&p);
@@ -181,13 +181,14 @@ static void test_config(void)
 	{
 		/* The command line overrides the file. */
 		char *path = write_file("indexes = 4\nrows = 7\n");
-		char *argv[] = {(char *)"idxlab", (char *)"-c", path, (char *)"--indexes=2",
-				(char *)"--bogus", NULL};
+		char *argv[] = { (char *)"idxlab",      (char *)"-c",      path,
+			         (char *)"--indexes=2", (char *)"--bogus", NULL };
 
 		CHECK(plan_from_args(&p, 4, argv, &e) == 0);
 		CHECK(p.vals[K_INDEXES][0] == 2 && p.vals[K_ROWS][0] == 7);
 		plan_free(&p);
-		CHECK(plan_from_args(&p, 5, argv, &e) < 0 && strstr(e.msg, "unknown option '--bogus'"));
+		CHECK(plan_from_args(&p, 5, argv, &e) < 0 &&
+		      strstr(e.msg, "unknown option '--bogus'"));
 		plan_free(&p);
 		unlink(path);
 	}
@@ -197,7 +198,7 @@ static void test_metrics(void)
 {
 	struct counters a, b;
 	struct hist h;
-	struct window w = {&a, &b, &h, NULL};
+	struct window w = { &a, &b, &h, NULL };
 	struct mval v;
 
 	memset(&a, 0, sizeof a);
@@ -352,9 +353,10 @@ static const struct {
 	const char *name;
 	void (*fn)(void);
 } tests[] = {
-	{"unit/units", test_units},	{"unit/knobs", test_knobs},     {"unit/config", test_config},
-	{"unit/metrics", test_metrics}, {"unit/histogram", test_hist},  {"unit/proc_io", test_proc_io},
-	{"unit/keys", test_keys},
+	{ "unit/units", test_units },    { "unit/knobs", test_knobs },
+	{ "unit/config", test_config },  { "unit/metrics", test_metrics },
+	{ "unit/histogram", test_hist }, { "unit/proc_io", test_proc_io },
+	{ "unit/keys", test_keys },
 };
 
 int main(int argc, char **argv)

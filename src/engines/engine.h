@@ -41,8 +41,8 @@ struct engine_ops {
 
 	/* Run up to budget operations of k's op, committing every k's commit
 	 * rows. Commit latencies go into lat (cumulative). */
-	int (*step)(struct engine *en, const struct knobs *k, uint64_t budget,
-		    struct step_out *out, struct hist *lat, struct err *e);
+	int (*step)(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
+	            struct hist *lat, struct err *e);
 
 	/* Commit the open transaction, if any (end of a step, Ctrl-C). */
 	int (*finish)(struct engine *en, struct step_out *out, struct hist *lat, struct err *e);

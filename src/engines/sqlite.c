@@ -37,8 +37,8 @@
 #include "../probes/sync_count.h"
 #include "engine.h"
 
-#define TMPFS_MAGIC_ 0x01021994
-#define RAMFS_MAGIC_ 0x858458f6
+#define TMPFS_MAGIC_      0x01021994
+#define RAMFS_MAGIC_      0x858458f6
 #define PREFILL_CACHE_KIB 262144 /* 256 MiB while loading: the load is not measured */
 
 struct engine {
@@ -49,7 +49,7 @@ struct engine {
 	sqlite3_stmt *op;
 	int in_txn;
 	uint64_t txn_rows, txn_t0;
-	uint64_t next_row;      /* row number of the next insert */
+	uint64_t next_row;       /* row number of the next insert */
 	uint64_t *order, norder; /* visit order of updates/deletes */
 	uint64_t visit;
 	uint64_t spills, misses, hits;
@@ -70,10 +70,10 @@ static void log_cb(void *arg, int code, const char *msg)
 	(void)arg;
 	/* Schema changes and recovered journals are routine; say them quietly. */
 	evlog_add((code & 0xff) == SQLITE_WARNING || (code & 0xff) == SQLITE_NOTICE ||
-			  (code & 0xff) == SQLITE_SCHEMA
-		      ? EV_INFO
-		      : EV_WARN,
-		  "sqlite: %s (code %d)", msg, code);
+	                  (code & 0xff) == SQLITE_SCHEMA
+	              ? EV_INFO
+	              : EV_WARN,
+	          "sqlite: %s (code %d)", msg, code);
 }
 
 /* An error from db, with what to do about the common causes. */
@@ -88,24 +88,27 @@ static int sql_fail(struct engine *en, struct err *e, const char *what)
 		snprintf(os, sizeof os, " (%s)", strerror(sys));
 	switch (code & 0xff) {
 	case SQLITE_FULL:
-		return err_set(e, ERR_RUNTIME,
-			       "%s: disk full%s writing %s - free space there or lower --rows/--prefill",
-			       what, sys ? os : "", en->path);
+		return err_set(
+		    e, ERR_RUNTIME,
+		    "%s: disk full%s writing %s - free space there or lower --rows/--prefill", what,
+		    sys ? os : "", en->path);
 	case SQLITE_CANTOPEN:
 	case SQLITE_READONLY:
 	case SQLITE_PERM:
-		return err_set(e, ERR_RUNTIME,
-			       "%s: cannot write %s: %s%s - choose a writable place with --dsn FILE "
-			       "or TMPDIR",
-			       what, en->path, msg, os);
+		return err_set(
+		    e, ERR_RUNTIME,
+		    "%s: cannot write %s: %s%s - choose a writable place with --dsn FILE "
+		    "or TMPDIR",
+		    what, en->path, msg, os);
 	case SQLITE_IOERR:
 		if (sys == ENOSPC)
-			return err_set(e, ERR_RUNTIME,
-				       "%s: disk full (ENOSPC) writing %s - free space there or lower "
-				       "--rows/--prefill",
-				       what, en->path);
+			return err_set(
+			    e, ERR_RUNTIME,
+			    "%s: disk full (ENOSPC) writing %s - free space there or lower "
+			    "--rows/--prefill",
+			    what, en->path);
 		return err_set(e, ERR_RUNTIME, "%s: I/O error on %s: %s%s - check the disk", what,
-			       en->path, msg, os);
+		               en->path, msg, os);
 	case SQLITE_NOMEM:
 		return err_set(e, ERR_RUNTIME, "%s: out of memory - lower --cache", what);
 	default:
@@ -169,14 +172,14 @@ static int check_existing(const char *path, struct err *e)
 	fclose(f);
 	if (n != sizeof head || memcmp(head, magic, sizeof magic) != 0)
 		return err_set(e, ERR_USAGE,
-			       "%s exists and is not an SQLite database idxlab created; idxlab "
-			       "leaves it untouched - give --dsn a new file name",
-			       path);
+		               "%s exists and is not an SQLite database idxlab created; idxlab "
+		               "leaves it untouched - give --dsn a new file name",
+		               path);
 	uri_path(path, enc, sizeof enc);
 	snprintf(uri, sizeof uri, "file:%s?mode=ro&immutable=1", enc);
 	if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) == SQLITE_OK &&
 	    sqlite3_prepare_v2(db, "SELECT value FROM idxlab_meta WHERE key = 'created_by'", -1,
-			       &st, NULL) == SQLITE_OK &&
+	                       &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW) {
 		const unsigned char *v = sqlite3_column_text(st, 0);
 
@@ -186,9 +189,9 @@ static int check_existing(const char *path, struct err *e)
 	sqlite3_close(db);
 	if (!ours)
 		return err_set(e, ERR_USAGE,
-			       "%s is an SQLite database idxlab did not create (no idxlab_meta "
-			       "marker); idxlab never touches it - give --dsn a new file name",
-			       path);
+		               "%s is an SQLite database idxlab did not create (no idxlab_meta "
+		               "marker); idxlab never touches it - give --dsn a new file name",
+		               path);
 	return 0;
 }
 
@@ -198,32 +201,33 @@ static void warn_tmpfs(const char *dir)
 
 	if (statfs(dir, &s) == 0 &&
 	    ((unsigned long)s.f_type == TMPFS_MAGIC_ || (unsigned long)s.f_type == RAMFS_MAGIC_))
-		evlog_add(EV_WARN, "fsync is a no-op here: %s is on tmpfs (fsyncs are counted, "
-				   "but cost nothing)",
-			  dir);
+		evlog_add(EV_WARN,
+		          "fsync is a no-op here: %s is on tmpfs (fsyncs are counted, "
+		          "but cost nothing)",
+		          dir);
 }
 
 static int open_db(struct engine *en, struct err *e)
 {
 	int rc = sqlite3_open_v2(en->path, &en->db,
-				 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-				 en->probes ? SQLITE_VFS_NAME : NULL);
+	                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+	                         en->probes ? SQLITE_VFS_NAME : NULL);
 
 	if (rc != SQLITE_OK)
 		return sql_fail(en, e, "open");
 	sqlite3_extended_result_codes(en->db, 1);
 	/* The marker first: from now on the file is recognisably idxlab's. */
 	if (exec(en,
-		 "CREATE TABLE IF NOT EXISTS idxlab_meta(key TEXT PRIMARY KEY, value TEXT);"
-		 "INSERT OR REPLACE INTO idxlab_meta VALUES('created_by', 'idxlab');",
-		 e) < 0)
+	         "CREATE TABLE IF NOT EXISTS idxlab_meta(key TEXT PRIMARY KEY, value TEXT);"
+	         "INSERT OR REPLACE INTO idxlab_meta VALUES('created_by', 'idxlab');",
+	         e) < 0)
 		return -1;
 	return 0;
 }
 
 static void remove_files(struct engine *en)
 {
-	static const char *const suffixes[] = {"", "-journal", "-wal", "-shm"};
+	static const char *const suffixes[] = { "", "-journal", "-wal", "-shm" };
 	char p[PATH_MAX + 16];
 	size_t i;
 
@@ -296,9 +300,9 @@ static int sqlite_open(struct engine **out, const struct knobs *k, struct err *e
 			en->dir[0] = 0;
 			sqlite_close(en);
 			return err_set(e, ERR_RUNTIME,
-				       "cannot create a temp dir in %s: %s - set TMPDIR to a "
-				       "writable directory or pass --dsn FILE",
-				       tmp, strerror(saved));
+			               "cannot create a temp dir in %s: %s - set TMPDIR to a "
+			               "writable directory or pass --dsn FILE",
+			               tmp, strerror(saved));
 		}
 		snprintf(en->path, sizeof en->path, "%s/idxlab.db", en->dir);
 	} else {
@@ -306,9 +310,10 @@ static int sqlite_open(struct engine **out, const struct knobs *k, struct err *e
 		if (stat(en->path, &st) == 0) {
 			if (!S_ISREG(st.st_mode)) {
 				sqlite_close(en);
-				return err_set(e, ERR_USAGE,
-					       "%s is not a regular file - give --dsn a new file name",
-					       k->dsn);
+				return err_set(
+				    e, ERR_USAGE,
+				    "%s is not a regular file - give --dsn a new file name",
+				    k->dsn);
 			}
 			if (check_existing(en->path, e) < 0) {
 				sqlite_close(en);
@@ -319,7 +324,7 @@ static int sqlite_open(struct engine **out, const struct knobs *k, struct err *e
 
 			sqlite_close(en);
 			return err_set(e, ERR_RUNTIME, "cannot use %s: %s", k->dsn,
-				       strerror(saved));
+			               strerror(saved));
 		}
 	}
 	if (open_db(en, e) < 0) {
@@ -387,13 +392,14 @@ static void bind_key(struct engine *en, int param, int col, uint64_t row, uint64
 		keys_uuid(seed, ko == KO_UUID7, col, row, version, u);
 		sqlite3_bind_blob(en->op, param, u, KEYS_UUID_LEN, SQLITE_TRANSIENT);
 	} else {
-		sqlite3_bind_int64(en->op, param, keys_int(seed, (enum key_order)ko, col, row, version));
+		sqlite3_bind_int64(en->op, param,
+		                   keys_int(seed, (enum key_order)ko, col, row, version));
 	}
 }
 
 static const char *const op_sql[] = {
 	[OP_INSERT] = "INSERT INTO idxlab_t(id,k1,k2,k3,k4,k5,k6,k7,k8,hot,payload) "
-		      "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,0,?10)",
+	              "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,0,?10)",
 	[OP_UPDATE] = "UPDATE idxlab_t SET hot = hot + 1 WHERE id = ?1",
 	[OP_UPDATE_INDEXED] = "UPDATE idxlab_t SET k1 = ?2 WHERE id = ?1",
 	[OP_DELETE] = "DELETE FROM idxlab_t WHERE id = ?1",
@@ -415,12 +421,16 @@ static int do_op(struct engine *en, long long op, uint64_t row, uint64_t version
 	rc = sqlite3_step(en->op);
 	sqlite3_reset(en->op);
 	if (rc != SQLITE_DONE)
-		return sql_fail(en, e, op == OP_INSERT ? "insert" : op == OP_DELETE ? "delete" : "update");
+		return sql_fail(en, e,
+		                op == OP_INSERT   ? "insert"
+		                : op == OP_DELETE ? "delete"
+		                                  : "update");
 	if (op != OP_INSERT && sqlite3_changes(en->db) != 1)
-		return err_set(e, ERR_RUNTIME, "%s of row %llu changed %d rows: the table is not "
-					       "what idxlab built",
-			       knob_table[K_OP].choices[op], (unsigned long long)row,
-			       sqlite3_changes(en->db));
+		return err_set(e, ERR_RUNTIME,
+		               "%s of row %llu changed %d rows: the table is not "
+		               "what idxlab built",
+		               knob_table[K_OP].choices[op], (unsigned long long)row,
+		               sqlite3_changes(en->db));
 	return 0;
 }
 
@@ -447,22 +457,23 @@ static int create_schema(struct engine *en, struct err *e)
 	char sql[1024];
 
 	if (en->k.v[K_PK] == PK_INT)
-		snprintf(sql, sizeof sql,
-			 "CREATE TABLE idxlab_t(id INTEGER PRIMARY KEY, k1 %s, k2 %s, k3 %s, k4 %s, "
-			 "k5 %s, k6 %s, k7 %s, k8 %s, hot INTEGER, payload BLOB)",
-			 key_t, key_t, key_t, key_t, key_t, key_t, key_t, key_t);
+		snprintf(
+		    sql, sizeof sql,
+		    "CREATE TABLE idxlab_t(id INTEGER PRIMARY KEY, k1 %s, k2 %s, k3 %s, k4 %s, "
+		    "k5 %s, k6 %s, k7 %s, k8 %s, hot INTEGER, payload BLOB)",
+		    key_t, key_t, key_t, key_t, key_t, key_t, key_t, key_t);
 	else
 		snprintf(sql, sizeof sql,
-			 "CREATE TABLE idxlab_t(id BLOB PRIMARY KEY, k1 %s, k2 %s, k3 %s, k4 %s, "
-			 "k5 %s, k6 %s, k7 %s, k8 %s, hot INTEGER, payload BLOB) WITHOUT ROWID",
-			 key_t, key_t, key_t, key_t, key_t, key_t, key_t, key_t);
+		         "CREATE TABLE idxlab_t(id BLOB PRIMARY KEY, k1 %s, k2 %s, k3 %s, k4 %s, "
+		         "k5 %s, k6 %s, k7 %s, k8 %s, hot INTEGER, payload BLOB) WITHOUT ROWID",
+		         key_t, key_t, key_t, key_t, key_t, key_t, key_t, key_t);
 	return exec(en, sql, e);
 }
 
 static int sqlite_setup(struct engine *en, const struct knobs *k, struct err *e)
 {
-	static const char *const syncs[] = {"OFF", "NORMAL", "FULL", "EXTRA"};
-	static const char *const journals[] = {"DELETE", "TRUNCATE", "WAL", "MEMORY", "OFF"};
+	static const char *const syncs[] = { "OFF", "NORMAL", "FULL", "EXTRA" };
+	static const char *const journals[] = { "DELETE", "TRUNCATE", "WAL", "MEMORY", "OFF" };
 	uint64_t prefill = (uint64_t)knobs_prefill(k), n;
 	char sql[256];
 	int i;
@@ -488,7 +499,7 @@ static int sqlite_setup(struct engine *en, const struct knobs *k, struct err *e)
 		if (open_db(en, e) < 0)
 			return -1;
 	} else if (exec(en, "DROP TABLE IF EXISTS idxlab_t; PRAGMA journal_mode=DELETE; VACUUM",
-			e) < 0) {
+	                e) < 0) {
 		return -1;
 	}
 	snprintf(sql, sizeof sql, "PRAGMA journal_mode=%s", journals[k->v[K_JOURNAL]]);
@@ -502,11 +513,11 @@ static int sqlite_setup(struct engine *en, const struct knobs *k, struct err *e)
 			mode = sqlite3_column_text(st, 0);
 		if (!mode || strcasecmp((const char *)mode, journals[k->v[K_JOURNAL]]) != 0)
 			evlog_add(EV_WARN, "sqlite: journal_mode %s was refused (got %s)",
-				  journals[k->v[K_JOURNAL]], mode ? (const char *)mode : "nothing");
+			          journals[k->v[K_JOURNAL]], mode ? (const char *)mode : "nothing");
 		sqlite3_finalize(st);
 	}
 	snprintf(sql, sizeof sql, "PRAGMA synchronous=%s; PRAGMA cache_size=-%d",
-		 syncs[k->v[K_SYNC]], PREFILL_CACHE_KIB);
+	         syncs[k->v[K_SYNC]], PREFILL_CACHE_KIB);
 	if (exec(en, sql, e) < 0 || create_schema(en, e) < 0)
 		return -1;
 	if (sqlite3_prepare_v2(en->db, op_sql[OP_INSERT], -1, &en->op, NULL) != SQLITE_OK)
@@ -550,7 +561,7 @@ static int sqlite_setup(struct engine *en, const struct knobs *k, struct err *e)
 }
 
 static int sqlite_step(struct engine *en, const struct knobs *k, uint64_t budget,
-		       struct step_out *out, struct hist *lat, struct err *e)
+                       struct step_out *out, struct hist *lat, struct err *e)
 {
 	long long op = en->k.v[K_OP];
 	uint64_t per_commit = (uint64_t)k->v[K_COMMIT], i;
@@ -605,7 +616,7 @@ static int sqlite_sample(struct engine *en, struct counters *c, struct err *e)
 		c->v[C_WAL_BYTES] = vc.write_bytes[VFS_JOURNAL] + vc.write_bytes[VFS_WAL];
 		c->v[C_DB_WRITE_BYTES] = vc.write_bytes[VFS_DB];
 		c->valid |= 1u << C_SPILLS | 1u << C_MISSES | 1u << C_HITS | 1u << C_WAL_BYTES |
-			    1u << C_DB_WRITE_BYTES;
+		            1u << C_DB_WRITE_BYTES;
 		if (proc_io_read(0, &io) == 0) {
 			c->v[C_WCHAR] = io.wchar;
 			c->v[C_WRITE_BYTES] = io.write_bytes;
@@ -628,9 +639,9 @@ static int sqlite_sizes(struct engine *en, struct sizes *s, struct err *e)
 		return -1;
 	s->db_bytes = pages * psize;
 	if (sqlite3_prepare_v2(en->db,
-			       "SELECT name, count(*), sum(pgsize) FROM dbstat "
-			       "WHERE name LIKE 'idxlab_k_' GROUP BY name ORDER BY name",
-			       -1, &st, NULL) != SQLITE_OK) {
+	                       "SELECT name, count(*), sum(pgsize) FROM dbstat "
+	                       "WHERE name LIKE 'idxlab_k_' GROUP BY name ORDER BY name",
+	                       -1, &st, NULL) != SQLITE_OK) {
 		evlog_add(EV_WARN, "sqlite: dbstat is not available: index sizes are n/a");
 		return 0;
 	}

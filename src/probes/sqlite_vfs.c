@@ -11,7 +11,7 @@
 #include <string.h>
 
 struct shim_file {
-	sqlite3_file base;  /* must be first */
+	sqlite3_file base; /* must be first */
 	enum vfs_kind kind;
 	sqlite3_file *real; /* points just past this struct */
 };
