@@ -210,6 +210,9 @@ int main(int argc, char **argv)
 		code = 0;
 		break;
 	default:
+		if (plan.mode == MODE_AUTO && isatty(STDOUT_FILENO))
+			fprintf(stderr, "idxlab: the dashboard is not built yet: running headless "
+					"(idxlab run does this without this note)\n");
 		install_signals();
 		code = run_headless(&plan);
 		break;

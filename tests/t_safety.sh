@@ -66,3 +66,20 @@ else
 fi
 [ -z "$(ls -A "$T/ro")" ] && ok safety/unwritable-dir-empty || bad safety/unwritable-dir-empty "files appeared"
 no_leftovers safety/temp-dir-removed
+
+# A full disk: exit 1, the message names the cause and what to do.
+mkdir "$T/full"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=1m tmpfs "$T/full" 2>/dev/null; then
+	expect_exit safety/disk-full 1 "disk full.*free space there or lower --rows" \
+		"$IDXLAB" run --dsn "$T/full/x.db" --rows 100000
+	# Nothing half-written: the next opener rolls the journal back to a sound file.
+	if command -v python3 >/dev/null; then
+		r=$(python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute('pragma integrity_check').fetchone()[0])" "$T/full/x.db" 2>&1)
+		[ "$r" = ok ] && ok safety/disk-full-file-sound || bad safety/disk-full-file-sound "$r"
+	else
+		skip safety/disk-full-file-sound "python3 is not installed"
+	fi
+	umount "$T/full"
+else
+	skip safety/disk-full "needs root and permission to mount a 1 MiB tmpfs"
+fi

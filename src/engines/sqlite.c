@@ -242,6 +242,11 @@ static void sqlite_close(struct engine *en)
 	if (!en)
 		return;
 	sqlite3_finalize(en->op);
+	en->op = NULL;
+	/* A failed or stopped step may leave a transaction open: end it so the
+	 * file is left consistent and its journal removed. */
+	if (en->db && !sqlite3_get_autocommit(en->db))
+		(void)sqlite3_exec(en->db, "ROLLBACK", NULL, NULL, NULL);
 	if (en->db && sqlite3_close(en->db) != SQLITE_OK)
 		evlog_add(EV_WARN, "sqlite: close: %s", sqlite3_errmsg(en->db));
 	if (en->dir[0]) {
