@@ -5,6 +5,7 @@
  * can never drift out of its own range. */
 #include "knobs.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,9 +25,9 @@ static const struct knob_word prefill_words[] = { { "auto", PREFILL_AUTO }, { NU
 #define GiB (1024LL * 1024 * 1024)
 
 const struct knob_def knob_table[K_COUNT] = {
-	[K_ENGINE] = { "engine", KNOB_CHOICE, 0, 0, engines, NULL, "sqlite", "", ENG_ALL, 0,
+	[K_ENGINE] = { "engine", KNOB_CHOICE, 0, 0, engines, NULL, "sqlite", "", ENG_ALL, KF_FIXED,
 	               "which database runs the workload (sqlite is embedded: nothing to set up)" },
-	[K_DSN] = { "dsn", KNOB_STRING, 0, 0, NULL, NULL, "", "", ENG_ALL, KF_NOSWEEP,
+	[K_DSN] = { "dsn", KNOB_STRING, 0, 0, NULL, NULL, "", "", ENG_ALL, KF_NOSWEEP | KF_FIXED,
 	            "where: a database file idxlab created (default: a fresh temp dir, removed at "
 	            "exit)" },
 	[K_INDEXES] = { "indexes", KNOB_INT, 0, 8, NULL, NULL, "0", "", ENG_ALL, 0,
@@ -35,13 +36,13 @@ const struct knob_def knob_table[K_COUNT] = {
 	[K_KEY_ORDER] = { "key-order", KNOB_CHOICE, 0, 0, key_orders, NULL, "seq", "", ENG_ALL, 0,
 	                  "values written to indexed columns: random keys land on cold leaf "
 	                  "pages" },
-	[K_PK] = { "pk", KNOB_CHOICE, 0, 0, pks, NULL, "int", "", ENG_ALL, 0,
+	[K_PK] = { "pk", KNOB_CHOICE, 0, 0, pks, NULL, "int", "", ENG_ALL, KF_REBUILD,
 	           "primary key type; a uuid pk makes the SQLite table clustered (WITHOUT ROWID)" },
 	[K_CACHE] = { "cache", KNOB_SIZE, 64 * 1024, 64 * GiB, NULL, NULL, "2000KiB", "bytes",
-	              ENG_ALL, 0,
+	              ENG_ALL, KF_LOG,
 	              "page cache size: when the dirty working set outgrows it, pages spill" },
 	[K_COMMIT] = { "commit", KNOB_INT, 1, 1000000000, NULL, commit_words, "all", "rows",
-	               ENG_ALL, 0,
+	               ENG_ALL, KF_LOG,
 	               "rows per transaction (row|N|all): each commit pays fsyncs and a journal" },
 	[K_SYNC] = { "sync", KNOB_CHOICE, 0, 0, syncs, NULL, "full", "", ENG_ALL, 0,
 	             "durability: how many fsyncs a commit waits for (SQLite synchronous)" },
@@ -50,23 +51,24 @@ const struct knob_def knob_table[K_COUNT] = {
 	[K_OP] = { "op", KNOB_CHOICE, 0, 0, ops, NULL, "insert", "", ENG_ALL, 0,
 	           "what each row does: update changes the unindexed hot column, update-indexed "
 	           "k1" },
-	[K_ROWS] = { "rows", KNOB_INT, 1, 1000000000, NULL, NULL, "100000", "rows", ENG_ALL, 0,
+	[K_ROWS] = { "rows", KNOB_INT, 1, 1000000000, NULL, NULL, "100000", "rows", ENG_ALL,
+	             KF_HEADLESS | KF_LOG,
 	             "operations measured in each step" },
 	[K_PREFILL] = { "prefill", KNOB_INT, 0, 1000000000, NULL, prefill_words, "auto", "rows",
-	                ENG_ALL, 0,
+	                ENG_ALL, KF_REBUILD | KF_LOG,
 	                "rows in the table before measuring (auto: 0 for insert, rows otherwise)" },
-	[K_PAYLOAD] = { "payload", KNOB_INT, 0, 1048576, NULL, NULL, "100", "bytes", ENG_ALL, 0,
+	[K_PAYLOAD] = { "payload", KNOB_INT, 0, 1048576, NULL, NULL, "100", "bytes", ENG_ALL, KF_LOG,
 	                "bytes of filler per row: wider rows fill table pages sooner" },
 	[K_SEED] = { "seed", KNOB_INT, 0, 0x7fffffffffffffffLL, NULL, NULL, "1", "", ENG_ALL, 0,
 	             "random seed: the same seed writes the same rows in the same order" },
 	[K_FORMAT] = { "format", KNOB_CHOICE, 0, 0, formats, NULL, "text", "", ENG_ALL,
-	               KF_OPTION | KF_NOSWEEP,
+	               KF_OPTION | KF_NOSWEEP | KF_FIXED,
 	               "headless output: an aligned table, CSV or JSON lines" },
 	[K_INTERVAL] = { "interval", KNOB_MILLIS, 0, 3600 * 1000, NULL, NULL, "0", "s", ENG_ALL,
-	                 KF_OPTION | KF_NOSWEEP,
+	                 KF_OPTION | KF_NOSWEEP | KF_FIXED,
 	                 "also print a live record every S seconds (0: only one row per step)" },
 	[K_PROBES] = { "probes", KNOB_CHOICE, 0, 0, onoff, NULL, "on", "", ENG_ALL,
-	               KF_OPTION | KF_NOSWEEP,
+	               KF_OPTION | KF_NOSWEEP | KF_FIXED,
 	               "off skips the VFS shim, cache status and /proc reads (to measure their "
 	               "cost)" },
 };
@@ -221,4 +223,120 @@ long long knobs_prefill(const struct knobs *k)
 	if (k->v[K_PREFILL] != PREFILL_AUTO)
 		return k->v[K_PREFILL];
 	return k->v[K_OP] == OP_INSERT ? 0 : k->v[K_ROWS];
+}
+
+/* Log-scale knobs step by x2 (x16 for a page); "all" sits above max and
+ * "auto" below min. Linear knobs step by 1 (by a tenth of the range). */
+long long knob_step(int id, long long v, int dir, int big)
+{
+	const struct knob_def *d = &knob_table[id];
+	long long n;
+
+	switch (d->kind) {
+	case KNOB_CHOICE: {
+		long long count = 0;
+
+		while (d->choices[count])
+			count++;
+		n = v + dir * (big ? count : 1);
+		return n < 0 ? 0 : n >= count ? count - 1 : n;
+	}
+	case KNOB_STRING:
+	case KNOB_MILLIS:
+		return v;
+	case KNOB_INT:
+	case KNOB_SIZE:
+		break;
+	}
+	if (id == K_COMMIT && v == COMMIT_ALL)
+		v = d->max * 2; /* "all" is past the largest batch */
+	if (id == K_PREFILL && v == PREFILL_AUTO)
+		v = 0;
+	if (d->flags & KF_LOG) {
+		long long f = big ? 16 : 2;
+
+		if (dir > 0)
+			n = v <= 0 ? (d->min > 0 ? d->min : 1) : v > d->max / f ? d->max + 1 : v * f;
+		else
+			n = v / f;
+	} else {
+		long long stepv = big ? (d->max - d->min + 9) / 10 : 1;
+
+		n = v + dir * stepv;
+	}
+	if (id == K_COMMIT && n > d->max)
+		return COMMIT_ALL;
+	if (n > d->max)
+		n = d->max;
+	if (n < d->min)
+		n = d->min;
+	return n;
+}
+
+double knob_position(int id, long long v)
+{
+	const struct knob_def *d = &knob_table[id];
+	double lo, hi, x;
+
+	if (d->kind == KNOB_CHOICE) {
+		long long count = 0;
+
+		while (d->choices[count])
+			count++;
+		return count > 1 ? (double)v / (double)(count - 1) : 0;
+	}
+	if (id == K_COMMIT && v == COMMIT_ALL)
+		return 1;
+	if (id == K_PREFILL && v == PREFILL_AUTO)
+		return 0;
+	if (d->max <= d->min)
+		return 0;
+	if (d->flags & KF_LOG) {
+		lo = log((double)(d->min > 0 ? d->min : 1));
+		hi = log((double)d->max);
+		x = v > 0 ? (log((double)v) - lo) / (hi - lo) : 0;
+	} else {
+		x = (double)(v - d->min) / (double)(d->max - d->min);
+	}
+	return x < 0 ? 0 : x > 1 ? 1 : x;
+}
+
+long long knob_at_position(int id, double pos)
+{
+	const struct knob_def *d = &knob_table[id];
+	long long v;
+
+	if (pos < 0)
+		pos = 0;
+	if (pos > 1)
+		pos = 1;
+	if (d->kind == KNOB_CHOICE) {
+		long long count = 0;
+
+		while (d->choices[count])
+			count++;
+		return llround(pos * (double)(count - 1));
+	}
+	if (id == K_COMMIT && pos >= 0.999)
+		return COMMIT_ALL;
+	if (d->flags & KF_LOG) {
+		double lo = log((double)(d->min > 0 ? d->min : 1)), hi = log((double)d->max);
+
+		v = llround(exp(lo + pos * (hi - lo)));
+		if (d->kind == KNOB_SIZE) /* whole KiB: what a cache size is set in */
+			v = (v + 512) / 1024 * 1024;
+	} else {
+		v = d->min + llround(pos * (double)(d->max - d->min));
+	}
+	return v < d->min ? d->min : v > d->max ? d->max : v;
+}
+
+int knobs_need_rebuild(const struct knobs *a, const struct knobs *b)
+{
+	int id;
+
+	for (id = 0; id < K_COUNT; id++)
+		if (knob_table[id].flags & KF_REBUILD && a->v[id] != b->v[id])
+			return 1;
+	return (a->v[K_KEY_ORDER] >= KO_UUID7) != (b->v[K_KEY_ORDER] >= KO_UUID7);
 }

@@ -49,8 +49,12 @@ enum engine_bit {
 #define ENG_ALL ENG_SQLITE
 
 enum knob_flag {
-	KF_OPTION = 1u << 0,  /* a run option, not a workload knob */
-	KF_NOSWEEP = 1u << 1, /* a comma list is not a sweep (dsn may hold commas) */
+	KF_OPTION = 1u << 0,   /* a run option, not a workload knob */
+	KF_NOSWEEP = 1u << 1,  /* a comma list is not a sweep (dsn may hold commas) */
+	KF_REBUILD = 1u << 2,  /* changing it live means rebuilding the table */
+	KF_FIXED = 1u << 3,    /* cannot change while running: restart idxlab */
+	KF_HEADLESS = 1u << 4, /* only means something in headless runs */
+	KF_LOG = 1u << 5,      /* a slider moves it on a log scale */
 };
 
 /* A word that stands for a number, e.g. commit "row" = 1. */
@@ -105,6 +109,20 @@ void knobs_defaults(struct knobs *k);
 
 /* The prefill a step really uses (resolves "auto"). */
 long long knobs_prefill(const struct knobs *k);
+
+/* The value one slider step from v (dir -1 or +1; big: a page step),
+ * clamped to the knob's range. */
+long long knob_step(int id, long long v, int dir, int big);
+
+/* Where v sits on knob id's slider, 0..1 (log scale for KF_LOG knobs). */
+double knob_position(int id, long long v);
+
+/* The value at slider position pos (0..1): the inverse of knob_position. */
+long long knob_at_position(int id, double pos);
+
+/* Does going from a to b need the table rebuilt? (pk, prefill, key order
+ * between integer and uuid values) */
+int knobs_need_rebuild(const struct knobs *a, const struct knobs *b);
 
 /* Describe the valid values of knob id ("0..8", "seq|rand|few"). */
 void knob_range_text(int id, char *buf, size_t len);

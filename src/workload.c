@@ -1,13 +1,16 @@
 /* workload.c - the worker thread.
  *
  * Shared state is one mutex and one condition variable: the worker takes the
- * mutex only to publish a snapshot, queue a result or finish; readers take it
- * to copy. The stop request is an atomic so a signal path can set it. */
+ * mutex to publish a snapshot, queue a result, pick up a knob change or
+ * finish; readers take it to copy. The stop request is an atomic, so the
+ * engine can poll it inside long statements. */
 #include "workload.h"
 
 #include <math.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,8 +19,9 @@
 #include "evlog.h"
 
 #define PUBLISH_EVERY 0.05 /* seconds */
-#define BATCH_TARGET  0.02 /* seconds per engine step() call */
-#define BATCH_MAX     65536
+#define SIZES_EVERY 2.0    /* seconds, live mode */
+#define BATCH_TARGET 0.02  /* seconds per engine step() call */
+#define BATCH_MAX 65536
 
 struct node {
 	struct node *next;
@@ -25,7 +29,7 @@ struct node {
 };
 
 struct workload {
-	const struct plan *plan; /* borrowed */
+	const struct plan *plan; /* borrowed; NULL in live mode */
 	pthread_t thread;
 	int started;
 	atomic_int stop;
@@ -35,6 +39,15 @@ struct workload {
 	struct node *head, *tail;
 	int state; /* 0 running, 1 done, -1 failed */
 	struct err err;
+	/* live mode: what the UI asked for */
+	struct knobs want;
+	unsigned long want_gen;
+	int paused;
+	/* worker-private */
+	const struct engine_ops *ops;
+	struct engine *en;
+	uint64_t rows, commits;
+	uint64_t budget;
 };
 
 static double now_s(void)
@@ -45,43 +58,97 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void publish(struct workload *w, long step, const struct knobs *k,
-                    const struct counters *start, const struct counters *c, const struct hist *lat)
-{
-	pthread_mutex_lock(&w->mu);
-	w->live.step = step;
-	w->live.start = *start;
-	w->live.gen++;
-	w->live.knobs = *k;
-	w->live.c = *c;
-	w->live.lat = *lat;
-	pthread_cond_broadcast(&w->cv);
-	pthread_mutex_unlock(&w->mu);
-}
-
 /* Sample everything into c: the worker's own counts plus the engine's. */
-static int sample(const struct engine_ops *ops, struct engine *en, uint64_t rows, uint64_t commits,
-                  struct counters *c, struct err *e)
+static int sample(struct workload *w, struct counters *c, struct err *e)
 {
 	memset(c, 0, sizeof *c);
-	if (ops->sample(en, c, e) < 0)
+	if (w->ops->sample(w->en, c, e) < 0)
 		return -1;
 	c->t = now_s();
-	c->v[C_ROWS] = rows;
-	c->v[C_COMMITS] = commits;
+	c->v[C_ROWS] = w->rows;
+	c->v[C_COMMITS] = w->commits;
 	c->valid |= 1u << C_ROWS | 1u << C_COMMITS;
 	return 0;
 }
 
+/* Publish under the lock; fn fills the parts that changed. */
+static void publish(struct workload *w, const struct counters *start, const struct counters *c,
+                    const struct hist *lat)
+{
+	pthread_mutex_lock(&w->mu);
+	w->live.gen++;
+	if (start)
+		w->live.start = *start;
+	if (c)
+		w->live.c = *c;
+	if (lat)
+		w->live.lat = *lat;
+	if (w->en)
+		w->live.table_rows = w->ops->table_rows(w->en);
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
+static void set_state(struct workload *w, enum live_state st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_state(struct workload *w, enum live_state st, const char *fmt, ...)
+{
+	va_list ap;
+
+	pthread_mutex_lock(&w->mu);
+	w->live.state = st;
+	w->live.activity_t0 = now_s();
+	va_start(ap, fmt);
+	vsnprintf(w->live.activity, sizeof w->live.activity, fmt, ap);
+	va_end(ap);
+	w->live.gen++;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* Run one engine batch of at most `limit` rows; adapts w->budget. Returns
+ * rows done, or -1. */
+static int64_t batch(struct workload *w, const struct knobs *k, uint64_t limit, struct hist *lat,
+                     struct err *e)
+{
+	uint64_t b = limit < w->budget ? limit : w->budget;
+	struct step_out out = { 0, 0 };
+	double t0 = now_s(), dt;
+
+	if (w->ops->step(w->en, k, b, &out, lat, e) < 0)
+		return -1;
+	w->rows += out.rows;
+	w->commits += out.commits;
+	dt = now_s() - t0;
+	if (out.rows == b) {
+		if (dt < BATCH_TARGET / 2 && w->budget < BATCH_MAX)
+			w->budget *= 2;
+		else if (dt > BATCH_TARGET * 2 && w->budget > 1)
+			w->budget /= 2;
+	}
+	return (int64_t)out.rows;
+}
+
+static int finish(struct workload *w, struct hist *lat, struct err *e)
+{
+	struct step_out out = { 0, 0 };
+
+	if (w->ops->finish(w->en, &out, lat, e) < 0)
+		return -1;
+	w->commits += out.commits;
+	return 0;
+}
+
+/* ---- plan mode ---------------------------------------------------------- */
+
 /* Run one step; queues its result. */
-static int run_step(struct workload *w, const struct engine_ops *ops, struct engine *en, long index,
-                    const struct knobs *k, uint64_t *rows, uint64_t *commits, struct err *e)
+static int run_step(struct workload *w, long index, const struct knobs *k, struct err *e)
 {
 	struct node *n = calloc(1, sizeof *n);
 	struct step_result *r;
-	uint64_t target = (uint64_t)k->v[K_ROWS], done = 0, budget = 16;
-	double last_pub = 0;
-	struct step_out out = { 0, 0 };
+	uint64_t target = (uint64_t)k->v[K_ROWS], done = 0;
+	double last_pub;
 	struct counters c;
 
 	if (!n)
@@ -89,45 +156,38 @@ static int run_step(struct workload *w, const struct engine_ops *ops, struct eng
 	r = &n->r;
 	r->index = index;
 	r->knobs = *k;
-	if (ops->setup(en, k, e) < 0)
+	pthread_mutex_lock(&w->mu);
+	w->live.knobs = *k;
+	pthread_mutex_unlock(&w->mu);
+	if (w->ops->setup(w->en, k, e) < 0 || sample(w, &r->a, e) < 0)
 		goto fail;
-	if (sample(ops, en, *rows, *commits, &r->a, e) < 0)
-		goto fail;
-	publish(w, index, k, &r->a, &r->a, &r->lat);
+	pthread_mutex_lock(&w->mu);
+	w->live.step = index;
+	pthread_mutex_unlock(&w->mu);
+	publish(w, &r->a, &r->a, &r->lat);
 	last_pub = r->a.t;
+	w->budget = 16;
 	while (done < target && !atomic_load(&w->stop)) {
-		uint64_t b = target - done < budget ? target - done : budget;
-		double t0 = now_s(), t1;
+		int64_t got = batch(w, k, target - done, &r->lat, e);
+		double t;
 
-		out.rows = out.commits = 0;
-		if (ops->step(en, k, b, &out, &r->lat, e) < 0)
+		if (got < 0)
 			goto fail;
-		done += out.rows;
-		*rows += out.rows;
-		*commits += out.commits;
-		t1 = now_s();
-		if (out.rows < b)
+		done += (uint64_t)got;
+		if (got == 0)
 			break; /* the engine ran out of rows to work on */
-		/* Size the next batch to take about BATCH_TARGET. */
-		if (t1 - t0 < BATCH_TARGET / 2 && budget < BATCH_MAX)
-			budget *= 2;
-		else if (t1 - t0 > BATCH_TARGET * 2 && budget > 1)
-			budget /= 2;
-		if (t1 - last_pub >= PUBLISH_EVERY) {
-			if (sample(ops, en, *rows, *commits, &c, e) < 0)
+		t = now_s();
+		if (t - last_pub >= PUBLISH_EVERY) {
+			if (sample(w, &c, e) < 0)
 				goto fail;
-			publish(w, index, k, &r->a, &c, &r->lat);
-			last_pub = t1;
+			publish(w, NULL, &c, &r->lat);
+			last_pub = t;
 		}
 	}
-	out.rows = out.commits = 0;
-	if (ops->finish(en, &out, &r->lat, e) < 0)
+	if (finish(w, &r->lat, e) < 0 || sample(w, &r->b, e) < 0)
 		goto fail;
-	*commits += out.commits;
-	if (sample(ops, en, *rows, *commits, &r->b, e) < 0)
-		goto fail;
-	publish(w, index, k, &r->a, &r->b, &r->lat);
-	if (ops->sizes(en, &r->sizes, e) < 0)
+	publish(w, NULL, &r->b, &r->lat);
+	if (w->ops->sizes(w->en, &r->sizes, e) < 0)
 		goto fail;
 	r->interrupted = done < target;
 	pthread_mutex_lock(&w->mu);
@@ -144,42 +204,267 @@ fail:
 	return -1;
 }
 
+static int run_plan(struct workload *w, struct err *e)
+{
+	struct knobs k;
+	long i;
+
+	for (i = 0; i < w->plan->steps && !atomic_load(&w->stop); i++) {
+		plan_step(w->plan, i, &k);
+		if (run_step(w, i, &k, e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- live mode ---------------------------------------------------------- */
+
+/* Describe a knob change for the event log and sparkline markers. */
+static void log_changes(const struct knobs *a, const struct knobs *b)
+{
+	char from[64], to[64];
+	int id;
+
+	for (id = 0; id < K_COUNT; id++) {
+		if (a->v[id] == b->v[id] || knob_table[id].kind == KNOB_STRING)
+			continue;
+		knob_format(id, a->v[id], from, sizeof from);
+		knob_format(id, b->v[id], to, sizeof to);
+		evlog_add(EV_INFO, "%s %s -> %s", knob_table[id].name, from, to);
+	}
+}
+
+/* Apply w->want if it changed; 0, or -1 with e filled. */
+static int take_change(struct workload *w, struct knobs *cur, unsigned long *gen,
+                       struct hist *lat, struct err *e)
+{
+	struct knobs next;
+	unsigned long g;
+	double t0;
+
+	pthread_mutex_lock(&w->mu);
+	next = w->want;
+	g = w->want_gen;
+	pthread_mutex_unlock(&w->mu);
+	if (g == *gen)
+		return 0;
+	if (finish(w, lat, e) < 0)
+		return -1;
+	log_changes(cur, &next);
+	t0 = now_s();
+	if (knobs_need_rebuild(cur, &next)) {
+		set_state(w, LS_APPLYING, "rebuilding the table (%lld rows)", knobs_prefill(&next));
+		if (w->ops->setup(w->en, &next, e) < 0)
+			return -1;
+		evlog_add(EV_INFO, "table rebuilt in %.2f s", now_s() - t0);
+	} else {
+		if (cur->v[K_INDEXES] != next.v[K_INDEXES])
+			set_state(w, LS_APPLYING, "%s idxlab_k%lld..%lld",
+			          next.v[K_INDEXES] > cur->v[K_INDEXES] ? "building" : "dropping",
+			          (next.v[K_INDEXES] > cur->v[K_INDEXES] ? cur->v[K_INDEXES]
+			                                                 : next.v[K_INDEXES]) +
+			                  1,
+			          next.v[K_INDEXES] > cur->v[K_INDEXES] ? next.v[K_INDEXES]
+			                                                : cur->v[K_INDEXES]);
+		if (w->ops->apply(w->en, &next, e) < 0)
+			return -1;
+	}
+	*cur = next;
+	*gen = g;
+	pthread_mutex_lock(&w->mu);
+	w->live.knobs = next;
+	w->live.knobs_gen = g;
+	pthread_mutex_unlock(&w->mu);
+	w->budget = 16;
+	return 0;
+}
+
+static int refresh_sizes(struct workload *w, struct err *e)
+{
+	struct sizes s;
+
+	if (w->ops->sizes(w->en, &s, e) < 0)
+		return -1;
+	pthread_mutex_lock(&w->mu);
+	w->live.sizes = s;
+	pthread_mutex_unlock(&w->mu);
+	return 0;
+}
+
+/* Wait (paused, idle or failed) until a change, a resume or a stop. */
+static void wait_for_user(struct workload *w, unsigned long gen)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_nsec += 100 * 1000000L;
+	ts.tv_sec += ts.tv_nsec / 1000000000L;
+	ts.tv_nsec %= 1000000000L;
+	pthread_mutex_lock(&w->mu);
+	if (w->want_gen == gen && !atomic_load(&w->stop))
+		pthread_cond_timedwait(&w->cv, &w->mu, &ts);
+	pthread_mutex_unlock(&w->mu);
+}
+
+static int run_live(struct workload *w, struct err *e)
+{
+	struct knobs cur;
+	unsigned long gen;
+	struct hist *lat = calloc(1, sizeof *lat);
+	struct counters c;
+	double last_pub = 0, last_sizes = 0;
+	int failed = 0, rc = 0;
+
+	if (!lat)
+		abort();
+	pthread_mutex_lock(&w->mu);
+	cur = w->want;
+	gen = w->want_gen;
+	pthread_mutex_unlock(&w->mu);
+	set_state(w, LS_STARTING, "loading %lld rows", knobs_prefill(&cur));
+	if (w->ops->setup(w->en, &cur, e) < 0 || sample(w, &c, e) < 0) {
+		free(lat);
+		return -1;
+	}
+	pthread_mutex_lock(&w->mu);
+	w->live.knobs = cur;
+	w->live.knobs_gen = gen;
+	pthread_mutex_unlock(&w->mu);
+	publish(w, &c, &c, lat);
+	refresh_sizes(w, e);
+	set_state(w, LS_RUNNING, "running");
+	w->budget = 16;
+	while (!atomic_load(&w->stop)) {
+		int paused;
+		int64_t got;
+		double t;
+
+		pthread_mutex_lock(&w->mu);
+		paused = w->paused;
+		pthread_mutex_unlock(&w->mu);
+		if (failed) {
+			unsigned long before = gen;
+
+			/* A failed run resumes on a knob change or on resume. */
+			if (w->want_gen == gen && paused) {
+				wait_for_user(w, gen);
+				continue;
+			}
+			failed = 0;
+			set_state(w, LS_APPLYING, "rebuilding the table after the error");
+			if ((w->want_gen != before && take_change(w, &cur, &gen, lat, e) < 0) ||
+			    (w->want_gen == before && w->ops->setup(w->en, &cur, e) < 0)) {
+				evlog_add(EV_ERROR, "%s", e->msg);
+				set_state(w, LS_FAILED, "%s", e->msg);
+				failed = 1;
+				pthread_mutex_lock(&w->mu);
+				w->paused = 1;
+				pthread_mutex_unlock(&w->mu);
+				continue;
+			}
+			set_state(w, LS_RUNNING, "running");
+		}
+		if (take_change(w, &cur, &gen, lat, e) < 0)
+			goto failure;
+		if (paused) {
+			if (finish(w, lat, e) < 0)
+				goto failure;
+			if (w->live.state != LS_PAUSED)
+				set_state(w, LS_PAUSED, "paused");
+			if (sample(w, &c, e) == 0)
+				publish(w, NULL, &c, lat);
+			wait_for_user(w, gen);
+			continue;
+		}
+		if (w->live.state != LS_RUNNING)
+			set_state(w, LS_RUNNING, "running");
+		got = batch(w, &cur, UINT64_MAX, lat, e);
+		if (got < 0)
+			goto failure;
+		t = now_s();
+		if (got == 0) {
+			if (finish(w, lat, e) < 0)
+				goto failure;
+			set_state(w, LS_IDLE, "no rows left to %s: change op or table size",
+			          knob_table[K_OP].choices[cur.v[K_OP]]);
+			evlog_add(EV_WARN, "no rows left to %s: change op or table size",
+			          knob_table[K_OP].choices[cur.v[K_OP]]);
+			while (!atomic_load(&w->stop) && w->want_gen == gen)
+				wait_for_user(w, gen);
+			continue;
+		}
+		if (t - last_pub >= PUBLISH_EVERY) {
+			if (sample(w, &c, e) < 0)
+				goto failure;
+			publish(w, NULL, &c, lat);
+			last_pub = t;
+		}
+		if (t - last_sizes >= SIZES_EVERY) {
+			if (refresh_sizes(w, e) < 0)
+				goto failure;
+			last_sizes = now_s();
+		}
+		continue;
+failure:
+		if (atomic_load(&w->stop))
+			break;
+		evlog_add(EV_ERROR, "%s", e->msg);
+		set_state(w, LS_FAILED, "%s", e->msg);
+		failed = 1;
+		pthread_mutex_lock(&w->mu);
+		w->paused = 1;
+		pthread_mutex_unlock(&w->mu);
+	}
+	if (!failed && finish(w, lat, e) < 0)
+		rc = -1;
+	free(lat);
+	return rc;
+}
+
+/* ---- the thread --------------------------------------------------------- */
+
 static void *worker(void *arg)
 {
 	struct workload *w = arg;
-	const struct engine_ops *ops;
-	struct engine *en = NULL;
 	struct knobs k;
 	struct err e = { ERR_NONE, "" };
-	uint64_t rows = 0, commits = 0;
 	int rc = 0;
-	long i;
 
-	plan_step(w->plan, 0, &k);
-	ops = engine_find(knob_table[K_ENGINE].choices[k.v[K_ENGINE]]);
-	if (!ops) {
+	if (w->plan)
+		plan_step(w->plan, 0, &k);
+	else
+		k = w->want;
+	w->ops = engine_find(knob_table[K_ENGINE].choices[k.v[K_ENGINE]]);
+	if (!w->ops) {
 		rc = err_set(&e, ERR_USAGE, "engine %s is not built into this idxlab",
 		             knob_table[K_ENGINE].choices[k.v[K_ENGINE]]);
-	} else if (ops->open(&en, &k, &e) < 0) {
+	} else if (w->ops->open(&w->en, &k, &w->stop, &e) < 0) {
 		rc = -1;
+	} else {
+		pthread_mutex_lock(&w->mu);
+		snprintf(w->live.where, sizeof w->live.where, "%s", w->ops->where(w->en));
+		pthread_mutex_unlock(&w->mu);
+		rc = w->plan ? run_plan(w, &e) : run_live(w, &e);
 	}
-	for (i = 0; rc == 0 && i < w->plan->steps && !atomic_load(&w->stop); i++) {
-		plan_step(w->plan, i, &k);
-		rc = run_step(w, ops, en, i, &k, &rows, &commits, &e);
+	if (rc < 0 && atomic_load(&w->stop) && w->plan) {
+		rc = 0; /* stopped by the user inside a long statement */
 	}
 	if (rc < 0 && e.cls == ERR_NONE)
 		err_set(&e, ERR_RUNTIME, "the workload failed");
-	if (ops && en)
-		ops->close(en);
+	if (w->ops && w->en)
+		w->ops->close(w->en);
+	w->en = NULL;
 	pthread_mutex_lock(&w->mu);
 	w->state = rc < 0 ? -1 : 1;
 	w->err = e;
+	w->live.state = rc < 0 ? LS_FAILED : LS_DONE;
 	pthread_cond_broadcast(&w->cv);
 	pthread_mutex_unlock(&w->mu);
 	return NULL;
 }
 
-int workload_start(struct workload **out, const struct plan *p, struct err *e)
+static int start(struct workload **out, const struct plan *p, const struct knobs *k,
+                 struct err *e)
 {
 	struct workload *w = calloc(1, sizeof *w);
 	int rc;
@@ -188,6 +473,11 @@ int workload_start(struct workload **out, const struct plan *p, struct err *e)
 	if (!w)
 		abort();
 	w->plan = p;
+	if (k) {
+		w->want = *k;
+		w->want_gen = 1;
+		w->live.knobs = *k;
+	}
 	w->live.step = -1;
 	atomic_init(&w->stop, 0);
 	pthread_mutex_init(&w->mu, NULL);
@@ -200,6 +490,36 @@ int workload_start(struct workload **out, const struct plan *p, struct err *e)
 	w->started = 1;
 	*out = w;
 	return 0;
+}
+
+int workload_start(struct workload **out, const struct plan *p, struct err *e)
+{
+	return start(out, p, NULL, e);
+}
+
+int workload_start_live(struct workload **out, const struct knobs *k, struct err *e)
+{
+	return start(out, NULL, k, e);
+}
+
+unsigned long workload_set(struct workload *w, const struct knobs *k)
+{
+	unsigned long g;
+
+	pthread_mutex_lock(&w->mu);
+	w->want = *k;
+	g = ++w->want_gen;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	return g;
+}
+
+void workload_pause(struct workload *w, int paused)
+{
+	pthread_mutex_lock(&w->mu);
+	w->paused = paused;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
 }
 
 void workload_wait(struct workload *w, double timeout_s)
@@ -257,21 +577,27 @@ int workload_state(struct workload *w, struct err *e)
 
 void workload_stop(struct workload *w)
 {
-	if (w)
-		atomic_store(&w->stop, 1);
+	if (!w)
+		return;
+	atomic_store(&w->stop, 1);
+	pthread_mutex_lock(&w->mu);
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
 }
 
 void workload_free(struct workload *w)
 {
-	struct step_result r;
+	struct step_result *r;
 
 	if (!w)
 		return;
 	workload_stop(w);
 	if (w->started)
 		pthread_join(w->thread, NULL);
-	while (workload_pop(w, &r))
+	r = malloc(sizeof *r);
+	while (r && workload_pop(w, r))
 		;
+	free(r);
 	pthread_cond_destroy(&w->cv);
 	pthread_mutex_destroy(&w->mu);
 	free(w);

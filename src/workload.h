@@ -1,12 +1,15 @@
-/* workload.h - the worker thread: runs a plan's steps on an engine.
+/* workload.h - the worker thread: runs the workload on an engine.
  *
- * The worker owns the engine connection. For each step of the plan it sets
- * up a fresh table, then runs the step's operations in small batches sized
- * to take about 20 ms each, so a stop request is honoured quickly. Between
- * batches it samples the engine's cumulative counters and publishes a
- * snapshot (at most every 50 ms); at the end of a step it commits, samples,
- * measures sizes and queues a step_result. Readers (the headless reporter,
- * later the dashboard) only ever see copies. */
+ * The worker owns the engine connection. It runs in one of two modes:
+ *  - plan mode (headless): for each step of a plan, a fresh table, then the
+ *    step's rows; each finished step is queued as a step_result;
+ *  - live mode (the dashboard): one open-ended run on one table, driven by
+ *    knob settings posted with workload_set(), applied between batches
+ *    (index builds, cache, commit shape...) or by rebuilding the table.
+ * Operations run in batches sized to take about 20 ms, so a stop, a pause
+ * or a knob change is honoured quickly. Between batches the worker samples
+ * the engine's cumulative counters and publishes a snapshot (at most every
+ * 50 ms). Readers only ever see copies. */
 #ifndef IDXLAB_WORKLOAD_H
 #define IDXLAB_WORKLOAD_H
 
@@ -24,19 +27,45 @@ struct step_result {
 	int interrupted; /* stopped early: a partial result */
 };
 
+enum live_state {
+	LS_STARTING, /* opening, loading the first table */
+	LS_RUNNING,
+	LS_PAUSED,
+	LS_APPLYING, /* building indexes, rebuilding the table */
+	LS_IDLE,     /* nothing to do (no rows left to delete): change a knob */
+	LS_FAILED,   /* the last batch failed: change a knob or resume */
+	LS_DONE,
+};
+
 struct live {
-	long step;         /* -1 before the first step starts measuring */
+	long step;         /* plan mode: the step measuring; -1 before the first */
 	unsigned long gen; /* bumps at every publish */
-	struct knobs knobs;
-	struct counters start; /* sampled when the step began measuring */
+	enum live_state state;
+	char activity[160];  /* what the worker is doing, for a status line */
+	double activity_t0;  /* when that started (CLOCK_MONOTONIC seconds) */
+	unsigned long knobs_gen; /* live mode: the workload_set() generation applied */
+	struct knobs knobs;      /* the setting in force */
+	uint64_t table_rows;
+	struct counters start; /* sampled when the step (or the run) began measuring */
 	struct counters c;     /* cumulative */
-	struct hist lat;       /* cumulative since the step started */
+	struct hist lat;       /* cumulative since start */
+	struct sizes sizes;    /* live mode: refreshed every few seconds */
+	char where[256];       /* where the data lives */
 };
 
 struct workload;
 
 /* Start the worker on plan p (borrowed: must outlive the workload). */
 int workload_start(struct workload **out, const struct plan *p, struct err *e);
+
+/* Start the worker in live mode on setting k (copied; k->dsn borrowed). */
+int workload_start_live(struct workload **out, const struct knobs *k, struct err *e);
+
+/* Live mode: post a new setting; returns its generation (see live.knobs_gen). */
+unsigned long workload_set(struct workload *w, const struct knobs *k);
+
+/* Live mode: pause (1) or resume (0). Resuming after a failure rebuilds. */
+void workload_pause(struct workload *w, int paused);
 
 /* Block until something happened (publish, result, end) or timeout_s passed. */
 void workload_wait(struct workload *w, double timeout_s);

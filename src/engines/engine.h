@@ -11,6 +11,7 @@
 #ifndef IDXLAB_ENGINE_H
 #define IDXLAB_ENGINE_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "../err.h"
@@ -32,12 +33,24 @@ struct engine_ops {
 	const char *(*version)(void);
 
 	/* Connect / create the database named by k->dsn (engine-specific; empty:
-	 * a throwaway one). Refuses a target idxlab did not create (ERR_USAGE). */
-	int (*open)(struct engine **out, const struct knobs *k, struct err *e);
+	 * a throwaway one). Refuses a target idxlab did not create (ERR_USAGE).
+	 * stop (borrowed, outlives the engine) is set when the user wants out:
+	 * long work (loading, index builds) checks it and fails early. */
+	int (*open)(struct engine **out, const struct knobs *k, const atomic_int *stop,
+	            struct err *e);
 
 	/* Start a step: a fresh idxlab_t as k describes it, prefilled, with its
 	 * indexes, cache, journal and sync set. Counters keep accumulating. */
 	int (*setup)(struct engine *en, const struct knobs *k, struct err *e);
+
+	/* Change the live table to k without rebuilding it: cache, sync,
+	 * journal, op, payload, seed, key order within its type, and the index
+	 * count (CREATE/DROP INDEX). Never called inside a transaction (finish
+	 * first) nor for a change knobs_need_rebuild() reports. */
+	int (*apply)(struct engine *en, const struct knobs *k, struct err *e);
+
+	/* Rows in the table now. */
+	uint64_t (*table_rows)(struct engine *en);
 
 	/* Run up to budget operations of k's op, committing every k's commit
 	 * rows. Commit latencies go into lat (cumulative). */

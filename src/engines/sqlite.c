@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <sqlite3.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,12 @@ struct engine {
 	uint64_t next_row;       /* row number of the next insert */
 	uint64_t *order, norder; /* visit order of updates/deletes */
 	uint64_t visit;
+	uint64_t passes;         /* completed passes over the visit order */
+	uint64_t live_rows;      /* rows in idxlab_t now */
+	unsigned char *deleted;  /* bitmap of deleted row numbers */
+	uint64_t ndeleted_bits;
+	int live;                /* knobs have been applied live: log what changes */
+	const atomic_int *stop;  /* borrowed: set when the user wants out */
 	uint64_t spills, misses, hits;
 	unsigned char *payload;
 	struct knobs k;
@@ -109,6 +116,8 @@ static int sql_fail(struct engine *en, struct err *e, const char *what)
 			    what, en->path);
 		return err_set(e, ERR_RUNTIME, "%s: I/O error on %s: %s%s - check the disk", what,
 		               en->path, msg, os);
+	case SQLITE_INTERRUPT:
+		return err_set(e, ERR_RUNTIME, "%s: stopped", what);
 	case SQLITE_NOMEM:
 		return err_set(e, ERR_RUNTIME, "%s: out of memory - lower --cache", what);
 	default:
@@ -207,6 +216,14 @@ static void warn_tmpfs(const char *dir)
 		          dir);
 }
 
+/* Long statements (CREATE INDEX on a big table) give up when asked to stop. */
+static int progress_cb(void *arg)
+{
+	const struct engine *en = arg;
+
+	return en->stop && atomic_load(en->stop);
+}
+
 static int open_db(struct engine *en, struct err *e)
 {
 	int rc = sqlite3_open_v2(en->path, &en->db,
@@ -216,6 +233,7 @@ static int open_db(struct engine *en, struct err *e)
 	if (rc != SQLITE_OK)
 		return sql_fail(en, e, "open");
 	sqlite3_extended_result_codes(en->db, 1);
+	sqlite3_progress_handler(en->db, 1 << 16, progress_cb, en);
 	/* The marker first: from now on the file is recognisably idxlab's. */
 	if (exec(en,
 	         "CREATE TABLE IF NOT EXISTS idxlab_meta(key TEXT PRIMARY KEY, value TEXT);"
@@ -269,11 +287,13 @@ static void sqlite_close(struct engine *en)
 			evlog_add(EV_WARN, "could not remove %s: %s", en->dir, strerror(errno));
 	}
 	free(en->order);
+	free(en->deleted);
 	free(en->payload);
 	free(en);
 }
 
-static int sqlite_open(struct engine **out, const struct knobs *k, struct err *e)
+static int sqlite_open(struct engine **out, const struct knobs *k, const atomic_int *stop,
+                       struct err *e)
 {
 	static int configured;
 	struct engine *en;
@@ -289,6 +309,7 @@ static int sqlite_open(struct engine **out, const struct knobs *k, struct err *e
 	if (!en)
 		abort();
 	en->probes = (int)k->v[K_PROBES];
+	en->stop = stop;
 	if (en->probes && sqlite_vfs_register() != SQLITE_OK) {
 		free(en);
 		return err_set(e, ERR_RUNTIME, "cannot register the counting VFS shim");
@@ -475,24 +496,130 @@ static int create_schema(struct engine *en, struct err *e)
 	return exec(en, sql, e);
 }
 
-static int sqlite_setup(struct engine *en, const struct knobs *k, struct err *e)
+/* Journal mode, synchronous and cache size as k says. No open transaction. */
+static int set_pragmas(struct engine *en, const struct knobs *k, struct err *e)
 {
 	static const char *const syncs[] = { "OFF", "NORMAL", "FULL", "EXTRA" };
 	static const char *const journals[] = { "DELETE", "TRUNCATE", "WAL", "MEMORY", "OFF" };
-	uint64_t prefill = (uint64_t)knobs_prefill(k), n;
+	const char *want = journals[k->v[K_JOURNAL]];
+	const unsigned char *mode = NULL;
+	sqlite3_stmt *st;
 	char sql[256];
-	int i;
+
+	snprintf(sql, sizeof sql, "PRAGMA journal_mode=%s", want);
+	if (sqlite3_prepare_v2(en->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return sql_fail(en, e, sql);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		mode = sqlite3_column_text(st, 0);
+	if (!mode || strcasecmp((const char *)mode, want) != 0)
+		evlog_add(EV_WARN, "sqlite: journal_mode %s was refused (got %s)", want,
+		          mode ? (const char *)mode : "nothing");
+	sqlite3_finalize(st);
+	snprintf(sql, sizeof sql, "PRAGMA synchronous=%s; PRAGMA cache_size=-%lld",
+	         syncs[k->v[K_SYNC]], k->v[K_CACHE] / 1024);
+	return exec(en, sql, e);
+}
+
+/* Create or drop indexes so that exactly k1..kN exist. */
+static int set_indexes(struct engine *en, long long from, long long to, struct err *e)
+{
+	char sql[128];
+	long long i;
+
+	for (i = from + 1; i <= to; i++) {
+		double t0 = (double)now_ns();
+
+		snprintf(sql, sizeof sql, "CREATE INDEX idxlab_k%lld ON idxlab_t(k%lld)", i, i);
+		if (exec(en, sql, e) < 0)
+			return -1;
+		if (en->live)
+			evlog_add(EV_INFO, "built idxlab_k%lld on %llu rows in %.2f s", i,
+			          (unsigned long long)en->live_rows, ((double)now_ns() - t0) / 1e9);
+	}
+	for (i = from; i > to; i--) {
+		snprintf(sql, sizeof sql, "DROP INDEX idxlab_k%lld", i);
+		if (exec(en, sql, e) < 0)
+			return -1;
+		if (en->live)
+			evlog_add(EV_INFO, "dropped idxlab_k%lld", i);
+	}
+	return 0;
+}
+
+static int is_deleted(const struct engine *en, uint64_t row)
+{
+	return row < en->ndeleted_bits && (en->deleted[row / 8] >> (row % 8) & 1);
+}
+
+static void mark_deleted(struct engine *en, uint64_t row)
+{
+	if (row >= en->ndeleted_bits) {
+		uint64_t bits = (row + 1) * 2 > 1024 ? (row + 1) * 2 : 1024;
+		unsigned char *d = realloc(en->deleted, (size_t)(bits + 7) / 8);
+
+		if (!d)
+			abort();
+		memset(d + (en->ndeleted_bits + 7) / 8, 0,
+		       (size_t)((bits + 7) / 8 - (en->ndeleted_bits + 7) / 8));
+		en->deleted = d;
+		en->ndeleted_bits = bits;
+	}
+	en->deleted[row / 8] |= (unsigned char)(1u << (row % 8));
+}
+
+/* Prepare k's operation and, for updates and deletes, a shuffled visit order
+ * over the rows that exist now. */
+static int prepare_op(struct engine *en, const struct knobs *k, struct err *e)
+{
+	uint64_t i, n = 0;
+
+	sqlite3_finalize(en->op);
+	en->op = NULL;
+	if (sqlite3_prepare_v2(en->db, op_sql[k->v[K_OP]], -1, &en->op, NULL) != SQLITE_OK)
+		return sql_fail(en, e, "prepare");
+	free(en->order);
+	en->order = NULL;
+	en->norder = en->visit = 0;
+	if (k->v[K_OP] == OP_INSERT)
+		return 0;
+	en->order = keys_shuffle((uint64_t)k->v[K_SEED] + en->passes, en->next_row);
+	if (!en->order)
+		abort();
+	for (i = 0; i < en->next_row; i++)
+		if (!is_deleted(en, en->order[i]))
+			en->order[n++] = en->order[i];
+	en->norder = n;
+	return 0;
+}
+
+static int set_payload(struct engine *en, long long len)
+{
+	long long n;
+
+	free(en->payload);
+	en->payload = malloc((size_t)len + 1);
+	if (!en->payload)
+		abort();
+	for (n = 0; n < len; n++)
+		en->payload[n] = (unsigned char)('a' + n % 26);
+	return 0;
+}
+
+static int sqlite_setup(struct engine *en, const struct knobs *k, struct err *e)
+{
+	uint64_t prefill = (uint64_t)knobs_prefill(k), n;
+	struct knobs load = *k;
+	char sql[64];
 
 	sqlite3_finalize(en->op);
 	en->op = NULL;
 	en->in_txn = 0;
 	en->k = *k;
-	free(en->payload);
-	en->payload = malloc((size_t)k->v[K_PAYLOAD] + 1);
-	if (!en->payload)
-		abort();
-	for (n = 0; n < (uint64_t)k->v[K_PAYLOAD]; n++)
-		en->payload[n] = (unsigned char)('a' + n % 26);
+	en->next_row = en->live_rows = en->passes = 0;
+	free(en->deleted);
+	en->deleted = NULL;
+	en->ndeleted_bits = 0;
+	set_payload(en, k->v[K_PAYLOAD]);
 
 	/* A fresh table: a fresh file in our temp dir, else drop + vacuum. */
 	if (en->dir[0]) {
@@ -507,62 +634,62 @@ static int sqlite_setup(struct engine *en, const struct knobs *k, struct err *e)
 	                e) < 0) {
 		return -1;
 	}
-	snprintf(sql, sizeof sql, "PRAGMA journal_mode=%s", journals[k->v[K_JOURNAL]]);
-	{
-		sqlite3_stmt *st;
-		const unsigned char *mode = NULL;
-
-		if (sqlite3_prepare_v2(en->db, sql, -1, &st, NULL) != SQLITE_OK)
-			return sql_fail(en, e, sql);
-		if (sqlite3_step(st) == SQLITE_ROW)
-			mode = sqlite3_column_text(st, 0);
-		if (!mode || strcasecmp((const char *)mode, journals[k->v[K_JOURNAL]]) != 0)
-			evlog_add(EV_WARN, "sqlite: journal_mode %s was refused (got %s)",
-			          journals[k->v[K_JOURNAL]], mode ? (const char *)mode : "nothing");
-		sqlite3_finalize(st);
-	}
-	snprintf(sql, sizeof sql, "PRAGMA synchronous=%s; PRAGMA cache_size=-%d",
-	         syncs[k->v[K_SYNC]], PREFILL_CACHE_KIB);
-	if (exec(en, sql, e) < 0 || create_schema(en, e) < 0)
+	/* Load with a big cache: the load is not measured. */
+	load.v[K_CACHE] = PREFILL_CACHE_KIB * 1024LL;
+	if (set_pragmas(en, &load, e) < 0 || create_schema(en, e) < 0)
 		return -1;
 	if (sqlite3_prepare_v2(en->db, op_sql[OP_INSERT], -1, &en->op, NULL) != SQLITE_OK)
 		return sql_fail(en, e, "prepare insert");
 	if (prefill) {
 		if (exec(en, "BEGIN", e) < 0)
 			return -1;
-		for (n = 0; n < prefill; n++)
+		for (n = 0; n < prefill; n++) {
 			if (do_op(en, OP_INSERT, n, 0, e) < 0)
 				return err_prefix(e, "prefill");
+			if ((n & 0xffff) == 0 && en->stop && atomic_load(en->stop))
+				return err_set(e, ERR_RUNTIME, "stopped while loading the table");
+		}
 		if (exec(en, "COMMIT", e) < 0)
 			return -1;
+		en->next_row = en->live_rows = prefill;
 	}
-	for (i = 1; i <= k->v[K_INDEXES]; i++) {
-		snprintf(sql, sizeof sql, "CREATE INDEX idxlab_k%d ON idxlab_t(k%d)", i, i);
-		if (exec(en, sql, e) < 0)
-			return -1;
-	}
+	if (set_indexes(en, 0, k->v[K_INDEXES], e) < 0)
+		return -1;
 	if (k->v[K_JOURNAL] == J_WAL && exec(en, "PRAGMA wal_checkpoint(TRUNCATE)", e) < 0)
 		return -1;
 	snprintf(sql, sizeof sql, "PRAGMA cache_size=-%lld", k->v[K_CACHE] / 1024);
-	if (exec(en, sql, e) < 0)
+	if (exec(en, sql, e) < 0 || prepare_op(en, k, e) < 0)
 		return -1;
-	sqlite3_finalize(en->op);
-	en->op = NULL;
-	if (sqlite3_prepare_v2(en->db, op_sql[k->v[K_OP]], -1, &en->op, NULL) != SQLITE_OK)
-		return sql_fail(en, e, "prepare");
-	en->next_row = prefill;
-	en->visit = 0;
-	free(en->order);
-	en->order = NULL;
-	en->norder = 0;
-	if (k->v[K_OP] != OP_INSERT) {
-		en->order = keys_shuffle((uint64_t)k->v[K_SEED], prefill);
-		if (!en->order)
-			abort();
-		en->norder = prefill;
-	}
 	absorb_status(en);
 	return 0;
+}
+
+static int sqlite_apply(struct engine *en, const struct knobs *k, struct err *e)
+{
+	const struct knobs old = en->k;
+
+	if (en->in_txn)
+		return err_set(e, ERR_RUNTIME, "apply inside a transaction (a bug in idxlab)");
+	en->live = 1;
+	en->k = *k;
+	if (old.v[K_JOURNAL] != k->v[K_JOURNAL] || old.v[K_SYNC] != k->v[K_SYNC] ||
+	    old.v[K_CACHE] != k->v[K_CACHE]) {
+		if (set_pragmas(en, k, e) < 0)
+			return -1;
+	}
+	if (old.v[K_INDEXES] != k->v[K_INDEXES] &&
+	    set_indexes(en, old.v[K_INDEXES], k->v[K_INDEXES], e) < 0)
+		return -1;
+	if (old.v[K_PAYLOAD] != k->v[K_PAYLOAD])
+		set_payload(en, k->v[K_PAYLOAD]);
+	if (old.v[K_OP] != k->v[K_OP] || old.v[K_SEED] != k->v[K_SEED])
+		return prepare_op(en, k, e);
+	return 0;
+}
+
+static uint64_t sqlite_table_rows(struct engine *en)
+{
+	return en->live_rows;
 }
 
 static int sqlite_step(struct engine *en, const struct knobs *k, uint64_t budget,
@@ -571,17 +698,20 @@ static int sqlite_step(struct engine *en, const struct knobs *k, uint64_t budget
 	long long op = en->k.v[K_OP];
 	uint64_t per_commit = (uint64_t)k->v[K_COMMIT], i;
 
-	(void)k;
 	for (i = 0; i < budget; i++) {
 		uint64_t row, version = 0;
 
 		if (op == OP_INSERT) {
 			row = en->next_row;
 		} else {
-			if (op == OP_DELETE && en->visit >= en->norder)
-				break; /* nothing left to delete */
-			row = en->order[en->visit % en->norder];
-			version = en->visit / en->norder + 1;
+			if (!en->norder || (op == OP_DELETE && en->visit >= en->norder))
+				break; /* nothing left to work on */
+			if (en->visit >= en->norder) {
+				en->visit = 0;
+				en->passes++;
+			}
+			row = en->order[en->visit];
+			version = en->passes + 1;
 		}
 		if (!en->in_txn) {
 			en->txn_t0 = now_ns();
@@ -592,10 +722,16 @@ static int sqlite_step(struct engine *en, const struct knobs *k, uint64_t budget
 		}
 		if (do_op(en, op, row, version, e) < 0)
 			return -1;
-		if (op == OP_INSERT)
+		if (op == OP_INSERT) {
 			en->next_row++;
-		else
+			en->live_rows++;
+		} else {
 			en->visit++;
+			if (op == OP_DELETE) {
+				mark_deleted(en, row);
+				en->live_rows--;
+			}
+		}
 		out->rows++;
 		if (per_commit != COMMIT_ALL && ++en->txn_rows >= per_commit &&
 		    commit(en, out, lat, e) < 0)
@@ -687,6 +823,8 @@ const struct engine_ops sqlite_engine = {
 	.version = sqlite_version,
 	.open = sqlite_open,
 	.setup = sqlite_setup,
+	.apply = sqlite_apply,
+	.table_rows = sqlite_table_rows,
 	.step = sqlite_step,
 	.finish = sqlite_finish,
 	.sample = sqlite_sample,
