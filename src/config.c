@@ -91,6 +91,7 @@ int plan_set(struct plan *p, int id, const char *text, struct err *e)
 	if (d->kind == KNOB_STRING) {
 		free(p->dsn);
 		p->dsn = xstrdup(text);
+		p->set[id] = 1;
 		return 0;
 	}
 	if (!*text)
@@ -121,6 +122,7 @@ int plan_set(struct plan *p, int id, const char *text, struct err *e)
 	if (rc == 0) {
 		memcpy(p->vals[id], vals, sizeof vals[0] * (size_t)n);
 		p->n[id] = n;
+		p->set[id] = 1;
 	}
 	return rc;
 }
@@ -301,6 +303,8 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 		val = strchr(arg, '=');
 		if (val) {
 			val++;
+		} else if (knob_table[id].kind == KNOB_BOOL) {
+			val = "on"; /* a bare --ascii means on */
 		} else {
 			if (i + 1 >= argc)
 				return err_set(e, ERR_USAGE,

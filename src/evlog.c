@@ -21,6 +21,13 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+void evlog_start_clock(void)
+{
+	pthread_mutex_lock(&lock);
+	t0 = now();
+	pthread_mutex_unlock(&lock);
+}
+
 void evlog_add(enum ev_level level, const char *fmt, ...)
 {
 	struct ev *e;

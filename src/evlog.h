@@ -21,6 +21,9 @@ struct ev {
 	char text[EVLOG_LINE];
 };
 
+/* Event times count from here (default: the first event). */
+void evlog_start_clock(void);
+
 void evlog_add(enum ev_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Copy events with seq > after into out (at most max), oldest first;

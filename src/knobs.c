@@ -53,7 +53,7 @@ const struct knob_def knob_table[K_COUNT] = {
 	           "k1" },
 	[K_ROWS] = { "rows", KNOB_INT, 1, 1000000000, NULL, NULL, "100000", "rows", ENG_ALL,
 	             KF_HEADLESS | KF_LOG,
-	             "operations measured in each step" },
+	             "operations measured in each step (dashboard: inserts start over at this table size)" },
 	[K_PREFILL] = { "prefill", KNOB_INT, 0, 1000000000, NULL, prefill_words, "auto", "rows",
 	                ENG_ALL, KF_REBUILD | KF_LOG,
 	                "rows in the table before measuring (auto: 0 for insert, rows otherwise)" },
@@ -71,6 +71,17 @@ const struct knob_def knob_table[K_COUNT] = {
 	               KF_OPTION | KF_NOSWEEP | KF_FIXED,
 	               "off skips the VFS shim, cache status and /proc reads (to measure their "
 	               "cost)" },
+	[K_REFRESH] = { "refresh", KNOB_INT, 50, 10000, NULL, NULL, "250", "ms", ENG_ALL,
+	                KF_OPTION | KF_NOSWEEP | KF_FIXED, "dashboard: milliseconds between frames" },
+	[K_ASCII] = { "ascii", KNOB_BOOL, 0, 1, NULL, NULL, "off", "", ENG_ALL,
+	              KF_OPTION | KF_NOSWEEP | KF_FIXED,
+	              "dashboard: ASCII only (automatic when the locale is not UTF-8)" },
+	[K_NO_COLOR] = { "no-color", KNOB_BOOL, 0, 1, NULL, NULL, "off", "", ENG_ALL,
+	                 KF_OPTION | KF_NOSWEEP | KF_FIXED,
+	                 "dashboard: no colours (also when NO_COLOR is set)" },
+	[K_NO_MOUSE] = { "no-mouse", KNOB_BOOL, 0, 1, NULL, NULL, "off", "", ENG_ALL,
+	                 KF_OPTION | KF_NOSWEEP | KF_FIXED,
+	                 "dashboard: leave the mouse to the terminal (copy and paste)" },
 };
 
 int knob_find(const char *name)
@@ -123,6 +134,9 @@ void knob_range_text(int id, char *buf, size_t len)
 	case KNOB_STRING:
 		snprintf(buf, len, "text");
 		break;
+	case KNOB_BOOL:
+		snprintf(buf, len, "on|off");
+		break;
 	}
 }
 
@@ -169,6 +183,18 @@ int knob_parse(int id, const char *text, long long *out, struct err *e)
 	case KNOB_STRING:
 		*out = 0;
 		return 0;
+	case KNOB_BOOL: {
+		static const char *const yes[] = { "on", "yes", "true", "1" };
+		static const char *const no[] = { "off", "no", "false", "0" };
+
+		for (i = 0; i < 4; i++) {
+			if (strcmp(text, yes[i]) == 0 || strcmp(text, no[i]) == 0) {
+				*out = strcmp(text, yes[i]) == 0;
+				return 0;
+			}
+		}
+		return err_set(e, ERR_USAGE, "'%s' is not on or off", text);
+	}
 	}
 	if (v < d->min || v > d->max)
 		return err_set(e, ERR_USAGE, "%s is out of range (valid: %s)", text, range);
@@ -202,6 +228,9 @@ void knob_format(int id, long long v, char *buf, size_t len)
 		return;
 	case KNOB_STRING:
 		snprintf(buf, len, "%s", "");
+		return;
+	case KNOB_BOOL:
+		snprintf(buf, len, "%s", v ? "on" : "off");
 		return;
 	}
 }
@@ -241,6 +270,8 @@ long long knob_step(int id, long long v, int dir, int big)
 		n = v + dir * (big ? count : 1);
 		return n < 0 ? 0 : n >= count ? count - 1 : n;
 	}
+	case KNOB_BOOL:
+		return dir > 0;
 	case KNOB_STRING:
 	case KNOB_MILLIS:
 		return v;
@@ -285,6 +316,8 @@ double knob_position(int id, long long v)
 			count++;
 		return count > 1 ? (double)v / (double)(count - 1) : 0;
 	}
+	if (d->kind == KNOB_STRING || d->kind == KNOB_BOOL || d->kind == KNOB_MILLIS)
+		return d->kind == KNOB_BOOL ? (double)v : 0;
 	if (id == K_COMMIT && v == COMMIT_ALL)
 		return 1;
 	if (id == K_PREFILL && v == PREFILL_AUTO)

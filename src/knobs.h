@@ -31,6 +31,10 @@ enum knob_id {
 	K_FORMAT,
 	K_INTERVAL,
 	K_PROBES,
+	K_REFRESH,
+	K_ASCII,
+	K_NO_COLOR,
+	K_NO_MOUSE,
 	K_COUNT
 };
 
@@ -40,6 +44,7 @@ enum knob_kind {
 	KNOB_CHOICE, /* index into choices[] */
 	KNOB_STRING, /* free text, kept in struct knobs.dsn */
 	KNOB_MILLIS, /* seconds with a fraction, stored as milliseconds */
+	KNOB_BOOL,   /* on|off; on the command line the bare flag means on */
 };
 
 /* Engines, as bits for knob_def.engines. */

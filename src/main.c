@@ -17,6 +17,7 @@
 #include "knobs.h"
 #include "metrics.h"
 #include "report.h"
+#include "ui/dash.h"
 #include "workload.h"
 
 #ifndef IDXLAB_VERSION
@@ -52,7 +53,7 @@ static void usage(FILE *f)
 	        "idxlab %s - see what indexes cost a write workload\n"
 	        "\n"
 	        "usage: idxlab [run] [-c FILE] [--KNOB VALUE ...]\n"
-	        "  idxlab              the dashboard on a terminal (headless until it lands)\n"
+	        "  idxlab              the dashboard on a terminal (headless when piped)\n"
 	        "  idxlab run          headless: one result row per step of the sweep\n"
 	        "\n"
 	        "Knobs (also config keys, `key = value`). A comma list is a sweep:\n"
@@ -65,6 +66,8 @@ static void usage(FILE *f)
 		if (id == K_FORMAT)
 			fprintf(f, "\nRun options:\n");
 		knob_range_text(id, range, sizeof range);
+		if (d->kind == KNOB_BOOL)
+			snprintf(range, sizeof range, "(a flag; =off to undo)");
 		snprintf(def, sizeof def, "%s", *d->def ? d->def : "(none)");
 		fprintf(f, "  --%-10s %s\n  %13s%s [default %s]\n", d->name, range, "", d->why,
 		        def);
@@ -149,7 +152,7 @@ static int run_headless(const struct plan *p)
 				prev->c = cur->start;
 				memset(&prev->lat, 0, sizeof prev->lat);
 			}
-			if (cur->step >= 0 && cur->gen != prev->gen)
+			if (cur->step >= 0 && cur->gen != prev->gen && cur->c.t - prev->c.t > 0.001)
 				report_interval(rep, prev, cur);
 			if (cur->gen != prev->gen) {
 				struct live *t = prev;
@@ -210,11 +213,20 @@ int main(int argc, char **argv)
 		code = 0;
 		break;
 	default:
-		if (plan.mode == MODE_AUTO && isatty(STDOUT_FILENO))
-			fprintf(stderr, "idxlab: the dashboard is not built yet: running headless "
-					"(idxlab run does this without this note)\n");
 		install_signals();
-		code = run_headless(&plan);
+		if (plan.mode == MODE_AUTO && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
+			if (plan.steps > 1) {
+				fprintf(stderr, "idxlab: a sweep runs headless: use `idxlab run` "
+				                "(the dashboard takes one value per knob)\n");
+				code = 2;
+				break;
+			}
+			code = dash_run(&plan, &got_signal);
+		} else {
+			code = run_headless(&plan);
+		}
+		if (got_signal)
+			code = got_signal == SIGINT ? 130 : 128 + got_signal;
 		break;
 	}
 	plan_free(&plan);

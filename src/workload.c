@@ -219,21 +219,6 @@ static int run_plan(struct workload *w, struct err *e)
 
 /* ---- live mode ---------------------------------------------------------- */
 
-/* Describe a knob change for the event log and sparkline markers. */
-static void log_changes(const struct knobs *a, const struct knobs *b)
-{
-	char from[64], to[64];
-	int id;
-
-	for (id = 0; id < K_COUNT; id++) {
-		if (a->v[id] == b->v[id] || knob_table[id].kind == KNOB_STRING)
-			continue;
-		knob_format(id, a->v[id], from, sizeof from);
-		knob_format(id, b->v[id], to, sizeof to);
-		evlog_add(EV_INFO, "%s %s -> %s", knob_table[id].name, from, to);
-	}
-}
-
 /* Apply w->want if it changed; 0, or -1 with e filled. */
 static int take_change(struct workload *w, struct knobs *cur, unsigned long *gen,
                        struct hist *lat, struct err *e)
@@ -250,7 +235,6 @@ static int take_change(struct workload *w, struct knobs *cur, unsigned long *gen
 		return 0;
 	if (finish(w, lat, e) < 0)
 		return -1;
-	log_changes(cur, &next);
 	t0 = now_s();
 	if (knobs_need_rebuild(cur, &next)) {
 		set_state(w, LS_APPLYING, "rebuilding the table (%lld rows)", knobs_prefill(&next));
@@ -378,6 +362,17 @@ static int run_live(struct workload *w, struct err *e)
 		}
 		if (w->live.state != LS_RUNNING)
 			set_state(w, LS_RUNNING, "running");
+		if (cur.v[K_OP] == OP_INSERT && w->ops->table_rows(w->en) >= (uint64_t)cur.v[K_ROWS]) {
+			/* Keep the disk from filling up: a fresh table, and on we go. */
+			if (finish(w, lat, e) < 0)
+				goto failure;
+			evlog_add(EV_INFO, "the table reached %lld rows (the rows knob): starting over",
+			          cur.v[K_ROWS]);
+			set_state(w, LS_APPLYING, "starting over with a fresh table");
+			if (w->ops->setup(w->en, &cur, e) < 0)
+				goto failure;
+			set_state(w, LS_RUNNING, "running");
+		}
 		got = batch(w, &cur, UINT64_MAX, lat, e);
 		if (got < 0)
 			goto failure;

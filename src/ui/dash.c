@@ -1,0 +1,1080 @@
+/* dash.c - the dashboard.
+ *
+ * One thread: every frame (--refresh ms, default 250) it reads keys and the
+ * mouse, copies the worker's latest snapshot, appends it to a history ring
+ * (at most every 250 ms), and redraws the whole screen into stdscr; one
+ * doupdate() per frame sends only the difference, so there is no flicker,
+ * on resize either. Every figure comes from metric_compute() over a window
+ * of two history samples: the value over the last second, and one
+ * sparkline column per slice of the last two minutes.
+ *
+ * The terminal is always restored: on q, on Ctrl-C/SIGTERM (main's handler
+ * sets *sig and the loop ends), on a fatal signal (crash_handler), and at
+ * exit. While the dashboard runs, fd 2 is a pipe the loop drains into the
+ * event log, so nothing a library prints lands on the screen. */
+#include "dash.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../evlog.h"
+#include "../knobs.h"
+#include "../metrics.h"
+#include "../units.h"
+#include "../workload.h"
+#include "spark.h"
+
+#define MIN_W 80
+#define MIN_H 24
+#define KNOB_W 32     /* the slider panel, borders included */
+#define HIST_PERIOD 0.25
+#define HIST_CAP 600  /* 150 s of history */
+#define SPARK_SPAN 120.0
+#define VALUE_SPAN 1.0
+#define MAX_MARKERS 64
+#define EV_KEEP 64
+
+enum color { C_TITLE = 1, C_SPARK, C_GAUGE, C_MARK, C_ERR, C_WARN, C_DIM };
+
+struct sample {
+	struct counters c;
+	struct hist lat;
+	struct sizes sizes;
+	uint64_t table_rows;
+};
+
+struct marker {
+	double t;
+	int knob;
+	char label[64];
+};
+
+struct dash {
+	const struct plan *plan; /* borrowed */
+	struct workload *w;
+	struct knobs want;  /* what the sliders show */
+	struct knobs confirm_to; /* a change that needs a rebuild, awaiting y/n */
+	struct knobs applied;    /* the setting the worker last reported in force */
+	unsigned long applied_gen;
+	int confirming;
+	int sel;
+	int ids[K_COUNT], nids;
+	int ascii, color, mouse, refresh_ms;
+	int help, help_top;
+	int paused;
+	int prompting;
+	char input[128];
+	size_t input_len;
+	int dragging;
+	char flash[200];
+	double flash_t;
+	struct sample *ring;
+	int ring_n, ring_head; /* ring_head: where the next sample goes */
+	double last_push;
+	struct marker markers[MAX_MARKERS];
+	int nmarkers;
+	struct ev evs[EV_KEEP];
+	int nevs;
+	unsigned long ev_seen;
+	struct live *live;
+	int quit;
+	int H, W;
+	int saved_stderr, err_fd;
+	char errbuf[1024];
+	size_t errlen;
+	double t0;
+};
+
+/* For the crash handler: restore what we changed. */
+static int curses_on;
+static int crash_saved_stderr = -1;
+
+static const int dash_metrics[] = {
+	M_ROWS_PER_S,     M_COMMITS_PER_S,     M_P50_MS,        M_P99_MS,
+	M_FSYNCS_PER_COMMIT, M_SPILLS_PER_ROW, M_MISSES_PER_ROW, M_WAL_BYTES_PER_ROW,
+	M_WCHAR_PER_ROW,  M_WRITE_BYTES_PER_ROW, M_DB_WRITE_BYTES_PER_ROW, M_INDEX_BYTES,
+	M_DB_BYTES,
+};
+#define NMETRICS ((int)(sizeof dash_metrics / sizeof dash_metrics[0]))
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- labels --------------------------------------------------------------- */
+
+void dash_change_label(const struct knobs *a, const struct knobs *b, int ascii, char *buf,
+                       size_t len)
+{
+	const char *arrow = ascii ? "->" : "\u2192";
+	size_t n = 0;
+	int id;
+
+	buf[0] = 0;
+	for (id = 0; id < K_COUNT && n < len; id++) {
+		char from[64], to[64];
+
+		if (a->v[id] == b->v[id] || knob_table[id].kind == KNOB_STRING)
+			continue;
+		if (id == K_INDEXES) {
+			n += (size_t)snprintf(buf + n, len - n, "%s%+lld idx", n ? ", " : "",
+			                      b->v[id] - a->v[id]);
+			continue;
+		}
+		knob_format(id, a->v[id], from, sizeof from);
+		knob_format(id, b->v[id], to, sizeof to);
+		n += (size_t)snprintf(buf + n, len - n, "%s%s %s %s %s", n ? ", " : "",
+		                      knob_table[id].name, from, arrow, to);
+	}
+}
+
+/* ---- terminal set-up and restoration ---------------------------------------- */
+
+static void restore_terminal(void)
+{
+	if (curses_on) {
+		curses_on = 0;
+		endwin();
+	}
+	if (crash_saved_stderr >= 0) {
+		dup2(crash_saved_stderr, STDERR_FILENO);
+		close(crash_saved_stderr);
+		crash_saved_stderr = -1;
+	}
+}
+
+static void crash_handler(int sig)
+{
+	restore_terminal();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* fd 2 becomes a non-blocking pipe that the frame loop drains. */
+static void capture_stderr(struct dash *d)
+{
+	int p[2];
+
+	d->err_fd = -1;
+	d->saved_stderr = -1;
+	if (pipe(p) < 0)
+		return;
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
+	fcntl(p[1], F_SETFL, O_NONBLOCK);
+	fcntl(p[0], F_SETFD, FD_CLOEXEC);
+	d->saved_stderr = dup(STDERR_FILENO);
+	fcntl(d->saved_stderr, F_SETFD, FD_CLOEXEC);
+	dup2(p[1], STDERR_FILENO);
+	close(p[1]);
+	d->err_fd = p[0];
+	crash_saved_stderr = d->saved_stderr;
+}
+
+static void drain_stderr(struct dash *d)
+{
+	ssize_t n;
+
+	if (d->err_fd < 0)
+		return;
+	while ((n = read(d->err_fd, d->errbuf + d->errlen, sizeof d->errbuf - 1 - d->errlen)) >
+	       0) {
+		char *nl;
+
+		d->errlen += (size_t)n;
+		d->errbuf[d->errlen] = 0;
+		while ((nl = strchr(d->errbuf, '\n')) || d->errlen == sizeof d->errbuf - 1) {
+			size_t cut = nl ? (size_t)(nl - d->errbuf) : d->errlen;
+
+			d->errbuf[cut] = 0;
+			if (cut)
+				evlog_add(EV_WARN, "stderr: %s", d->errbuf);
+			cut += nl ? 1 : 0;
+			memmove(d->errbuf, d->errbuf + cut, d->errlen - cut);
+			d->errlen -= cut;
+			d->errbuf[d->errlen] = 0;
+		}
+	}
+}
+
+static void init_colors(struct dash *d)
+{
+	if (!d->color || !has_colors())
+		return;
+	start_color();
+	use_default_colors(); /* keep the user's background: dark or light */
+	init_pair(C_TITLE, COLOR_BLUE, -1);
+	init_pair(C_SPARK, COLOR_GREEN, -1);
+	init_pair(C_GAUGE, COLOR_CYAN, -1);
+	init_pair(C_MARK, COLOR_MAGENTA, -1);
+	init_pair(C_ERR, COLOR_RED, -1);
+	init_pair(C_WARN, COLOR_MAGENTA, -1);
+	init_pair(C_DIM, -1, -1);
+}
+
+static attr_t col(const struct dash *d, int pair)
+{
+	return d->color && has_colors() ? COLOR_PAIR(pair) : A_NORMAL;
+}
+
+/* ---- history -------------------------------------------------------------- */
+
+static const struct sample *ring_at(const struct dash *d, int back)
+{
+	if (back < 0 || back >= d->ring_n)
+		return NULL;
+	return &d->ring[(d->ring_head - 1 - back + HIST_CAP) % HIST_CAP];
+}
+
+static void ring_push(struct dash *d, const struct live *l)
+{
+	struct sample *s = &d->ring[d->ring_head];
+
+	s->c = l->c;
+	s->lat = l->lat;
+	s->sizes = l->sizes;
+	s->table_rows = l->table_rows;
+	d->ring_head = (d->ring_head + 1) % HIST_CAP;
+	if (d->ring_n < HIST_CAP)
+		d->ring_n++;
+}
+
+/* Metric m between history samples `older` and `newer` (counts back from the
+ * latest); NAN when unknown or not settled. *na: the engine cannot measure. */
+static double metric_between(const struct dash *d, int m, int older, int newer, int *na)
+{
+	const struct sample *a = ring_at(d, older), *b = ring_at(d, newer);
+	struct hist *delta;
+	struct window w;
+	struct mval v;
+
+	if (na)
+		*na = 0;
+	if (!a || !b || older <= newer)
+		return NAN;
+	delta = malloc(sizeof *delta);
+	if (!delta)
+		abort();
+	hist_delta(&b->lat, &a->lat, delta);
+	w.a = &a->c;
+	w.b = &b->c;
+	w.lat = delta;
+	w.sizes = &b->sizes;
+	v = metric_compute(m, &w);
+	free(delta);
+	if (v.state == MV_NA && na)
+		*na = 1;
+	return v.state == MV_OK ? v.v : NAN;
+}
+
+/* ---- the knob panel ----------------------------------------------------- */
+
+static int knob_supported(int id)
+{
+	return knob_table[id].engines & ENG_SQLITE; /* only engine so far */
+}
+
+/* Why a knob cannot be moved here, or NULL. */
+static const char *knob_locked(const struct dash *d, int id)
+{
+	(void)d;
+	if (!knob_supported(id))
+		return "this engine does not have this knob";
+	if (knob_table[id].flags & KF_HEADLESS)
+		return "headless runs only (idxlab run): the dashboard runs until you quit";
+	if (knob_table[id].flags & KF_FIXED)
+		return "fixed while running: restart idxlab to change it";
+	return NULL;
+}
+
+static void build_knob_list(struct dash *d)
+{
+	int id;
+
+	d->nids = 0;
+	for (id = 0; id < K_COUNT; id++)
+		if (!(knob_table[id].flags & KF_OPTION) && knob_table[id].kind != KNOB_STRING)
+			d->ids[d->nids++] = id;
+}
+
+static void add_marker(struct dash *d, int knob, const char *label)
+{
+	double t = now_s();
+	struct marker *m;
+
+	if (d->nmarkers == MAX_MARKERS) {
+		memmove(d->markers, d->markers + 1, sizeof d->markers[0] * (MAX_MARKERS - 1));
+		d->nmarkers--;
+	}
+	m = &d->markers[d->nmarkers++];
+	m->t = t;
+	m->knob = knob;
+	snprintf(m->label, sizeof m->label, "%.*s", (int)sizeof m->label - 1, label);
+}
+
+static void post(struct dash *d, const struct knobs *to)
+{
+	d->want = *to;
+	workload_set(d->w, &d->want);
+}
+
+/* When the worker applies a new setting: a marker and an event, labelled
+ * with everything that changed since the last one applied. */
+static void note_applied(struct dash *d)
+{
+	char label[160];
+	int id, knob = -1;
+
+	if (d->live->knobs_gen == d->applied_gen)
+		return;
+	if (d->applied_gen) {
+		dash_change_label(&d->applied, &d->live->knobs, d->ascii, label, sizeof label);
+		for (id = 0; id < K_COUNT; id++)
+			if (d->applied.v[id] != d->live->knobs.v[id])
+				knob = id;
+		if (*label) {
+			add_marker(d, knob, label);
+			evlog_add(EV_INFO, "%s %s", d->ascii ? "*" : "\u25b2", label);
+		}
+	}
+	d->applied = d->live->knobs;
+	d->applied_gen = d->live->knobs_gen;
+}
+
+static void say(struct dash *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void say(struct dash *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(d->flash, sizeof d->flash, fmt, ap);
+	va_end(ap);
+	d->flash_t = now_s();
+}
+
+/* Move knob id to value v: post it, or ask first when it means a rebuild. */
+static void set_knob(struct dash *d, int id, long long v)
+{
+	struct knobs to = d->want;
+	const char *why = knob_locked(d, id);
+
+	if (why) {
+		say(d, "%s: %s", knob_table[id].name, why);
+		return;
+	}
+	to.v[id] = v;
+	if (to.v[id] == d->want.v[id])
+		return;
+	if (knobs_need_rebuild(&d->want, &to)) {
+		d->confirm_to = to;
+		d->confirming = 1;
+		return;
+	}
+	post(d, &to);
+}
+
+/* ---- drawing -------------------------------------------------------------- */
+
+static void hline_at(const struct dash *d, int y, int x, int w)
+{
+	int i;
+
+	for (i = 0; i < w; i++) {
+		if (d->ascii)
+			mvaddch(y, x + i, '-');
+		else
+			mvaddch(y, x + i, ACS_HLINE);
+	}
+}
+
+static void box_at(const struct dash *d, int y, int x, int h, int w, const char *title)
+{
+	int i;
+
+	if (h < 2 || w < 2)
+		return;
+	hline_at(d, y, x + 1, w - 2);
+	hline_at(d, y + h - 1, x + 1, w - 2);
+	for (i = 1; i < h - 1; i++) {
+		mvaddch(y + i, x, d->ascii ? '|' : ACS_VLINE);
+		mvaddch(y + i, x + w - 1, d->ascii ? '|' : ACS_VLINE);
+	}
+	mvaddch(y, x, d->ascii ? '+' : ACS_ULCORNER);
+	mvaddch(y, x + w - 1, d->ascii ? '+' : ACS_URCORNER);
+	mvaddch(y + h - 1, x, d->ascii ? '+' : ACS_LLCORNER);
+	mvaddch(y + h - 1, x + w - 1, d->ascii ? '+' : ACS_LRCORNER);
+	if (title) {
+		attron(A_BOLD);
+		mvprintw(y, x + 2, " %s ", title);
+		attroff(A_BOLD);
+	}
+}
+
+/* Print at most w display columns of s (s is ASCII or UTF-8 of 1-column glyphs). */
+static void put_clipped(int y, int x, int w, const char *s)
+{
+	int cols = 0;
+	const char *p = s;
+
+	while (*p && cols < w) {
+		p++;
+		while ((*p & 0xc0) == 0x80)
+			p++;
+		cols++;
+	}
+	mvaddnstr(y, x, s, (int)(p - s));
+}
+
+static const char *state_name(enum live_state s)
+{
+	static const char *const names[] = { "starting", "running", "paused", "applying",
+		                             "idle",     "failed",  "stopped" };
+
+	return names[s];
+}
+
+static void draw_title(struct dash *d)
+{
+	const struct live *l = d->live;
+	char rows[32], line[512];
+	const char *right = "? help  q quit";
+
+	units_human((double)l->table_rows, "", rows, sizeof rows);
+	snprintf(line, sizeof line, " idxlab  %s  %s  %s  %s rows in table",
+	         knob_table[K_ENGINE].choices[d->want.v[K_ENGINE]],
+	         *l->where ? l->where : "(opening)", state_name(l->state), rows);
+	attron(A_REVERSE | A_BOLD);
+	mvhline(0, 0, ' ', d->W);
+	put_clipped(0, 0, d->W - (int)strlen(right) - 2, line);
+	mvaddstr(0, d->W - (int)strlen(right) - 1, right);
+	attroff(A_REVERSE | A_BOLD);
+}
+
+static void draw_knobs(struct dash *d, int y0, int h)
+{
+	int i, bar_w = 8;
+
+	box_at(d, y0, 0, h, KNOB_W, "knobs");
+	for (i = 0; i < d->nids && i < h - 2; i++) {
+		int id = d->ids[i], y = y0 + 1 + i, cells, c;
+		char val[64];
+		const char *locked = knob_locked(d, id);
+		attr_t a = locked ? A_DIM : A_NORMAL;
+
+		knob_format(id, d->want.v[id], val, sizeof val);
+		if (i == d->sel)
+			a |= A_REVERSE;
+		attron(a);
+		mvprintw(y, 1, "%s%-10.10s %-9.9s", i == d->sel ? ">" : " ", knob_table[id].name,
+		         val);
+		attroff(a);
+		if (knob_table[id].flags & KF_FIXED)
+			continue; /* nothing to slide */
+		cells = (int)lround(knob_position(id, d->want.v[id]) * bar_w);
+		move(y, 22);
+		attron(col(d, C_GAUGE));
+		for (c = 0; c < bar_w; c++) {
+			if (c < cells)
+				addstr(d->ascii ? "#" : "\u2588");
+			else
+				addstr(d->ascii ? "." : "\u2591");
+		}
+		attroff(col(d, C_GAUGE));
+	}
+}
+
+static int marker_in(const struct dash *d, double t0, double t1)
+{
+	int i;
+
+	for (i = 0; i < d->nmarkers; i++)
+		if (d->markers[i].t > t0 && d->markers[i].t <= t1)
+			return 1;
+	return 0;
+}
+
+static void format_value(int m, double v, int na, char *buf, size_t len)
+{
+	const struct metric_def *md = &metric_table[m];
+
+	if (na) {
+		snprintf(buf, len, "n/a");
+	} else if (isnan(v)) {
+		snprintf(buf, len, "...");
+	} else if (md->kind == MK_QUANTILE || md->kind == MK_MAX) {
+		units_human(v / 1000.0, "s", buf, len);
+	} else if (md->kind == MK_PER_ROW || md->kind == MK_PER_COMMIT) {
+		if (strcmp(md->unit, "B") == 0)
+			units_human(v, "B", buf, len);
+		else if (v == 0)
+			snprintf(buf, len, "0");
+		else if (v < 0.01)
+			snprintf(buf, len, "%.4f", v);
+		else
+			units_human(v, "", buf, len);
+	} else {
+		units_human(v, md->unit, buf, len);
+	}
+}
+
+static void draw_metrics(struct dash *d, int y0, int x0, int h, int w)
+{
+	int label_w = 13, value_w = 9, gauge_w = 8;
+	int spark_w = w - 2 - label_w - value_w - gauge_w - 3;
+	int frames_value = (int)lround(VALUE_SPAN / HIST_PERIOD);
+	int per_col, i, j;
+	double vals[256];
+	char title[64];
+
+	if (spark_w > 256)
+		spark_w = 256;
+	if (spark_w < 4)
+		spark_w = 4;
+	per_col = (int)ceil(SPARK_SPAN / HIST_PERIOD / spark_w);
+	snprintf(title, sizeof title, "metrics (last %.0f s | %.0f s)", VALUE_SPAN,
+	         per_col * HIST_PERIOD * spark_w);
+	box_at(d, y0, x0, h, w, title);
+	for (i = 0; i < NMETRICS && i < h - 2; i++) {
+		int m = dash_metrics[i], y = y0 + 1 + i, na = 0, cells;
+		double v, max = 0;
+		char buf[64];
+		const struct sample *latest = ring_at(d, 0);
+
+		if (metric_table[m].kind == MK_INDEX_BYTES || metric_table[m].kind == MK_DB_BYTES)
+			v = metric_between(d, m, 1, 0, &na);
+		else
+			v = metric_between(d, m, frames_value < d->ring_n - 1 ? frames_value
+			                                                      : d->ring_n - 1,
+			                   0, &na);
+		for (j = 0; j < spark_w; j++) {
+			int newer = (spark_w - 1 - j) * per_col, older = newer + per_col;
+
+			vals[j] = metric_between(d, m, older, newer, NULL);
+			if (!isnan(vals[j]) && vals[j] > max)
+				max = vals[j];
+		}
+		if (!isnan(v) && v > max)
+			max = v;
+		max = spark_nice(max);
+		format_value(m, v, na, buf, sizeof buf);
+		mvprintw(y, x0 + 1, "%-*.*s", label_w, label_w, metric_table[m].label);
+		attron(A_BOLD);
+		mvprintw(y, x0 + 1 + label_w, "%*s", value_w, buf);
+		attroff(A_BOLD);
+		move(y, x0 + 2 + label_w + value_w);
+		cells = gauge_cells(v, max, gauge_w);
+		attron(col(d, C_GAUGE));
+		for (j = 0; j < gauge_w; j++)
+			addstr(j < cells ? (d->ascii ? "=" : "\u25a0") : " ");
+		attroff(col(d, C_GAUGE));
+		move(y, x0 + 3 + label_w + value_w + gauge_w);
+		for (j = 0; j < spark_w; j++) {
+			int newer = (spark_w - 1 - j) * per_col, older = newer + per_col;
+			const struct sample *sa = ring_at(d, older), *sb = ring_at(d, newer);
+			int mark = sa && sb && latest && marker_in(d, sa->c.t, sb->c.t);
+			const char *g = spark_glyph(spark_level(vals[j], max), d->ascii);
+
+			if (mark) {
+				attron(col(d, C_MARK) | A_REVERSE);
+				addstr(isnan(vals[j]) ? (d->ascii ? "|" : "\u2502") : g);
+				attroff(col(d, C_MARK) | A_REVERSE);
+			} else {
+				attron(col(d, C_SPARK));
+				addstr(g);
+				attroff(col(d, C_SPARK));
+			}
+		}
+		(void)latest;
+	}
+}
+
+static void draw_events(struct dash *d, int y0, int h)
+{
+	int rows = h - 2, i, first;
+
+	box_at(d, y0, 0, h, d->W, "events");
+	first = d->nevs > rows ? d->nevs - rows : 0;
+	for (i = first; i < d->nevs; i++) {
+		const struct ev *e = &d->evs[i];
+		attr_t a = e->level == EV_ERROR  ? (col(d, C_ERR) | A_BOLD)
+		           : e->level == EV_WARN ? col(d, C_WARN)
+		                                 : A_NORMAL;
+		char line[400];
+
+		snprintf(line, sizeof line, "%7.1fs  %s", e->t, e->text);
+		attron(a);
+		put_clipped(y0 + 1 + i - first, 1, d->W - 2, line);
+		attroff(a);
+	}
+}
+
+static void draw_status(struct dash *d, int y)
+{
+	const struct live *l = d->live;
+	int id = d->ids[d->sel];
+	const char *locked = knob_locked(d, id);
+	char line[512];
+
+	if (d->confirming) {
+		char label[160];
+
+		dash_change_label(&d->want, &d->confirm_to, d->ascii, label, sizeof label);
+		snprintf(line, sizeof line, " Rebuild the table for %s? It drops the rows. (y/n)",
+		         label);
+		attron(A_BOLD | A_REVERSE);
+		mvhline(y, 0, ' ', d->W);
+		put_clipped(y, 0, d->W, line);
+		attroff(A_BOLD | A_REVERSE);
+		return;
+	}
+	if (l->state == LS_APPLYING || l->state == LS_STARTING || l->state == LS_FAILED ||
+	    l->state == LS_IDLE) {
+		snprintf(line, sizeof line, " %s%s (%.1f s)",
+		         l->state == LS_FAILED ? "FAILED: " : "", l->activity,
+		         now_s() - l->activity_t0);
+		attron(A_BOLD | (l->state == LS_FAILED ? col(d, C_ERR) : 0));
+		put_clipped(y, 0, d->W, line);
+		attroff(A_BOLD | (l->state == LS_FAILED ? col(d, C_ERR) : 0));
+		return;
+	}
+	if (*d->flash && now_s() - d->flash_t < 4) {
+		attron(col(d, C_WARN) | A_BOLD);
+		put_clipped(y, 1, d->W - 2, d->flash);
+		attroff(col(d, C_WARN) | A_BOLD);
+		return;
+	}
+	snprintf(line, sizeof line, " %s: %s%s%s", knob_table[id].name, knob_table[id].why,
+	         locked ? " - " : "", locked ? locked : "");
+	attron(locked ? A_DIM : A_NORMAL);
+	put_clipped(y, 0, d->W, line);
+	attroff(locked ? A_DIM : A_NORMAL);
+}
+
+static void draw_hints(struct dash *d, int y)
+{
+	const char *hints = d->ascii ? " up/down select  left/right adjust  PgUp/PgDn big step  "
+	                               "Enter type  Space pause  r reset  ? help  q quit"
+	                             : " \u2191\u2193 select  \u2190\u2192 adjust  PgUp/PgDn big "
+	                               "step  Enter type  Space pause  r reset  ? help  q quit";
+
+	if (d->prompting) {
+		char line[256];
+
+		snprintf(line, sizeof line, " %s = %s_   (Enter sets, Esc cancels)",
+		         knob_table[d->ids[d->sel]].name, d->input);
+		attron(A_BOLD);
+		put_clipped(y, 0, d->W, line);
+		attroff(A_BOLD);
+		return;
+	}
+	attron(A_DIM);
+	put_clipped(y, 0, d->W, hints);
+	attroff(A_DIM);
+}
+
+/* Keys, in one table: the help overlay is generated from it. */
+struct key_help {
+	const char *keys;
+	const char *what;
+};
+
+static const struct key_help key_table[] = {
+	{ "Up/Down, k/j", "select a knob" },
+	{ "Left/Right, h/l", "move the selected knob one step" },
+	{ "PgUp/PgDn", "move it a big step up/down" },
+	{ "Enter", "type an exact value for it" },
+	{ "mouse", "click a knob, click or drag its bar (--no-mouse: off)" },
+	{ "Space", "pause / resume the workload" },
+	{ "r", "reset the measurement window (history and markers)" },
+	{ "?, F1", "this help (Up/Down scroll, any other key closes)" },
+	{ "q, F10", "quit" },
+};
+
+static void draw_help(struct dash *d)
+{
+	char lines[128][256];
+	int n = 0, i, h = d->H - 4, w = d->W - 6, id;
+
+	snprintf(lines[n++], sizeof lines[0], "Keys");
+	for (i = 0; i < (int)(sizeof key_table / sizeof key_table[0]); i++)
+		snprintf(lines[n++], sizeof lines[0], "  %-16s %s", key_table[i].keys,
+		         key_table[i].what);
+	snprintf(lines[n++], sizeof lines[0], " ");
+	snprintf(lines[n++], sizeof lines[0], "Knobs");
+	for (id = 0; id < K_COUNT && n < 120; id++)
+		if (!(knob_table[id].flags & KF_OPTION))
+			snprintf(lines[n++], sizeof lines[0], "  %-12s %s", knob_table[id].name,
+			         knob_table[id].why);
+	snprintf(lines[n++], sizeof lines[0], " ");
+	snprintf(lines[n++], sizeof lines[0], "Metrics (n/a: the engine cannot measure it; "
+	                                      "...: not settled yet)");
+	for (i = 0; i < NMETRICS && n < 127; i++)
+		snprintf(lines[n++], sizeof lines[0], "  %-14s %s", metric_table[dash_metrics[i]].label,
+		         metric_table[dash_metrics[i]].why);
+	if (d->help_top > n - (h - 2))
+		d->help_top = n - (h - 2) > 0 ? n - (h - 2) : 0;
+	for (i = 0; i < h; i++)
+		mvhline(2 + i, 3, ' ', w);
+	box_at(d, 2, 3, h, w, "help");
+	for (i = 0; i < h - 2 && d->help_top + i < n; i++) {
+		const char *s = lines[d->help_top + i];
+
+		if (s[0] != ' ')
+			attron(A_BOLD);
+		put_clipped(3 + i, 5, w - 4, s);
+		attroff(A_BOLD);
+	}
+}
+
+static void draw(struct dash *d)
+{
+	int panel_h = (NMETRICS > d->nids ? NMETRICS : d->nids) + 2;
+	int ev_y = 1 + panel_h + 1, ev_h = d->H - 1 - ev_y;
+
+	erase();
+	getmaxyx(stdscr, d->H, d->W);
+	if (d->W < MIN_W || d->H < MIN_H) {
+		char msg[160];
+
+		snprintf(msg, sizeof msg, "idxlab needs a %dx%d terminal (this one is %dx%d)", MIN_W,
+		         MIN_H, d->W, d->H);
+		put_clipped(d->H / 2 - 1 >= 0 ? d->H / 2 - 1 : 0, 0, d->W, msg);
+		put_clipped(d->H / 2 >= 0 ? d->H / 2 : 0, 0, d->W, "enlarge it, or press q to quit");
+		wnoutrefresh(stdscr);
+		doupdate();
+		return;
+	}
+	draw_title(d);
+	draw_knobs(d, 1, panel_h);
+	draw_metrics(d, 1, KNOB_W, panel_h, d->W - KNOB_W);
+	draw_status(d, 1 + panel_h);
+	if (ev_h >= 3)
+		draw_events(d, ev_y, ev_h);
+	draw_hints(d, d->H - 1);
+	if (d->help)
+		draw_help(d);
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+/* ---- input -------------------------------------------------------------- */
+
+static void start_prompt(struct dash *d)
+{
+	int id = d->ids[d->sel];
+	const char *why = knob_locked(d, id);
+
+	if (why) {
+		say(d, "%s: %s", knob_table[id].name, why);
+		return;
+	}
+	d->prompting = 1;
+	knob_format(id, d->want.v[id], d->input, sizeof d->input);
+	d->input_len = strlen(d->input);
+}
+
+static void prompt_key(struct dash *d, int ch)
+{
+	int id = d->ids[d->sel];
+
+	if (ch == 27) {
+		d->prompting = 0;
+	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+		struct err e = { ERR_NONE, "" };
+		long long v;
+
+		d->prompting = 0;
+		if (knob_parse(id, d->input, &v, &e) < 0)
+			say(d, "%s: %s", knob_table[id].name, e.msg);
+		else
+			set_knob(d, id, v);
+	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+		if (d->input_len)
+			d->input[--d->input_len] = 0;
+	} else if (ch >= 32 && ch < 127 && d->input_len + 1 < sizeof d->input) {
+		d->input[d->input_len++] = (char)ch;
+		d->input[d->input_len] = 0;
+	}
+}
+
+static void reset_window(struct dash *d)
+{
+	const struct sample *latest = ring_at(d, 0);
+
+	if (latest) {
+		struct sample keep = *latest;
+
+		d->ring[0] = keep;
+		d->ring_head = 1;
+		d->ring_n = 1;
+	}
+	d->nmarkers = 0;
+	evlog_add(EV_INFO, "measurement window reset");
+}
+
+static void mouse_event(struct dash *d)
+{
+	MEVENT me;
+	int i;
+
+	if (getmouse(&me) != OK)
+		return;
+	if (me.bstate & BUTTON1_RELEASED) {
+		d->dragging = 0;
+		return;
+	}
+	if (!(me.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) && !d->dragging)
+		return;
+	i = me.y - 2;
+	if (d->dragging)
+		i = d->sel;
+	if (i < 0 || i >= d->nids || me.x >= KNOB_W)
+		return;
+	d->sel = i;
+	if (me.x >= 22 && me.x < 30) {
+		int id = d->ids[i];
+
+		d->dragging = (me.bstate & BUTTON1_PRESSED) != 0 || d->dragging;
+		set_knob(d, id, knob_at_position(id, (me.x - 22 + 0.5) / 8.0));
+	}
+}
+
+static void key(struct dash *d, int ch)
+{
+	int id = d->ids[d->sel];
+
+	if (d->confirming) {
+		if (ch == 'y' || ch == 'Y')
+			post(d, &d->confirm_to);
+		d->confirming = 0;
+		return;
+	}
+	if (d->prompting) {
+		prompt_key(d, ch);
+		return;
+	}
+	if (d->help) {
+		if (ch == KEY_DOWN || ch == 'j')
+			d->help_top++;
+		else if (ch == KEY_UP || ch == 'k')
+			d->help_top = d->help_top > 0 ? d->help_top - 1 : 0;
+		else if (ch == 'q' || ch == KEY_F(10))
+			d->quit = 1;
+		else if (ch != KEY_RESIZE && ch != KEY_MOUSE)
+			d->help = 0;
+		return;
+	}
+	switch (ch) {
+	case 'q':
+	case 'Q':
+	case KEY_F(10):
+		d->quit = 1;
+		break;
+	case '?':
+	case KEY_F(1):
+		d->help = 1;
+		d->help_top = 0;
+		break;
+	case KEY_UP:
+	case 'k':
+		d->sel = d->sel > 0 ? d->sel - 1 : d->nids - 1;
+		break;
+	case KEY_DOWN:
+	case 'j':
+		d->sel = (d->sel + 1) % d->nids;
+		break;
+	case KEY_LEFT:
+	case 'h':
+	case KEY_RIGHT:
+	case 'l':
+	case KEY_PPAGE:
+	case KEY_NPAGE: {
+		int dir = ch == KEY_LEFT || ch == 'h' || ch == KEY_NPAGE ? -1 : 1;
+		int big = ch == KEY_PPAGE || ch == KEY_NPAGE;
+
+		set_knob(d, id, knob_step(id, d->want.v[id], dir, big));
+		break;
+	}
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		start_prompt(d);
+		break;
+	case ' ':
+		d->paused = !d->paused;
+		workload_pause(d->w, d->paused);
+		evlog_add(EV_INFO, "%s", d->paused ? "paused" : "resumed");
+		break;
+	case 'r':
+	case 'R':
+		reset_window(d);
+		break;
+	case KEY_MOUSE:
+		mouse_event(d);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- the loop ----------------------------------------------------------- */
+
+static void pull_events(struct dash *d)
+{
+	struct ev evs[32];
+	size_t n, i;
+
+	while ((n = evlog_since(d->ev_seen, evs, 32)) > 0) {
+		for (i = 0; i < n; i++) {
+			if (d->nevs == EV_KEEP) {
+				memmove(d->evs, d->evs + 1, sizeof d->evs[0] * (EV_KEEP - 1));
+				d->nevs--;
+			}
+			d->evs[d->nevs++] = evs[i];
+			d->ev_seen = evs[i].seq;
+		}
+	}
+}
+
+static int dumb_terminal(void)
+{
+	const char *term = getenv("TERM");
+
+	return !term || !*term || strcmp(term, "dumb") == 0;
+}
+
+int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
+{
+	struct dash *d;
+	struct err e = { ERR_NONE, "" };
+	struct sigaction sa;
+	int code = 0, state;
+	const char *no_color = getenv("NO_COLOR");
+
+	if (dumb_terminal()) {
+		fprintf(stderr, "idxlab: this terminal (TERM=%s) cannot show the dashboard: "
+		                "use `idxlab run` for headless output\n",
+		        getenv("TERM") ? getenv("TERM") : "");
+		return 1;
+	}
+	d = calloc(1, sizeof *d);
+	if (!d)
+		abort();
+	d->plan = p;
+	plan_step(p, 0, &d->want);
+	/* Dashboard defaults where the user chose nothing: commits a human can
+	 * watch, and a table that starts over before it fills the disk. */
+	if (!p->set[K_COMMIT])
+		d->want.v[K_COMMIT] = 1000;
+	if (!p->set[K_ROWS])
+		d->want.v[K_ROWS] = 5000000;
+	evlog_start_clock();
+	d->ring = malloc(sizeof *d->ring * HIST_CAP);
+	d->live = malloc(sizeof *d->live);
+	if (!d->ring || !d->live)
+		abort();
+	memset(d->live, 0, sizeof *d->live);
+	d->refresh_ms = (int)d->want.v[K_REFRESH];
+	setlocale(LC_ALL, "");
+	d->ascii = d->want.v[K_ASCII] || strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
+	d->color = !d->want.v[K_NO_COLOR] && !(no_color && *no_color);
+	d->mouse = !d->want.v[K_NO_MOUSE];
+	build_knob_list(d);
+	d->sel = 1; /* indexes: the knob people come for */
+	d->t0 = now_s();
+
+	if (workload_start_live(&d->w, &d->want, &e) < 0) {
+		fprintf(stderr, "idxlab: %s\n", e.msg);
+		free(d->ring);
+		free(d->live);
+		free(d);
+		return 1;
+	}
+	if (!newterm(NULL, stdout, stdin)) {
+		workload_free(d->w);
+		fprintf(stderr, "idxlab: cannot start the dashboard on TERM=%s: use `idxlab run`\n",
+		        getenv("TERM"));
+		free(d->ring);
+		free(d->live);
+		free(d);
+		return 1;
+	}
+	curses_on = 1;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = crash_handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGFPE, &sa, NULL);
+	sigaction(SIGABRT, &sa, NULL);
+	capture_stderr(d);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(25);
+	timeout(d->refresh_ms);
+	init_colors(d);
+	if (d->mouse) {
+		mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED |
+		                  REPORT_MOUSE_POSITION,
+		          NULL);
+		mouseinterval(0);
+	}
+
+	while (!d->quit && !*sig) {
+		double t = now_s();
+		int ch;
+
+		workload_live(d->w, d->live);
+		note_applied(d);
+		if (d->live->gen && (t - d->last_push >= HIST_PERIOD || !d->ring_n)) {
+			ring_push(d, d->live);
+			d->last_push = t;
+		}
+		drain_stderr(d);
+		pull_events(d);
+		draw(d);
+		state = workload_state(d->w, &e);
+		if (state != 0)
+			break;
+		ch = getch();
+		while (ch != ERR && !d->quit) {
+			key(d, ch);
+			if (ch == KEY_RESIZE)
+				break;
+			timeout(0);
+			ch = getch();
+		}
+		timeout(d->refresh_ms);
+	}
+	state = workload_state(d->w, &e);
+	workload_free(d->w);
+	restore_terminal();
+	if (d->err_fd >= 0)
+		close(d->err_fd);
+	pull_events(d);
+	if (state < 0) {
+		fprintf(stderr, "idxlab: %s\n", e.msg);
+		code = e.cls == ERR_USAGE ? 2 : 1;
+	}
+	free(d->ring);
+	free(d->live);
+	free(d);
+	return code;
+}

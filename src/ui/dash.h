@@ -1,0 +1,23 @@
+/* dash.h - the dashboard: sliders, gauges, sparklines, the event log.
+ *
+ * This is the only module that calls curses. It knows no engine: the
+ * slider panel is generated from the knob table (greyed where the engine
+ * does not support a knob), the metrics panel from the metric table, and it
+ * drives the worker in live mode through workload_set()/workload_pause(). */
+#ifndef IDXLAB_DASH_H
+#define IDXLAB_DASH_H
+
+#include <signal.h>
+
+#include "../config.h"
+
+/* Run the dashboard on the first step of plan p until the user quits or a
+ * signal arrives (*sig becomes non-zero). Returns the exit code. */
+int dash_run(const struct plan *p, volatile sig_atomic_t *sig);
+
+/* The marker label of a change from a to b ("+2 idx", "cache 2000KiB -> 1GiB");
+ * "" when nothing a user sees changed. Pure: unit-tested. */
+void dash_change_label(const struct knobs *a, const struct knobs *b, int ascii, char *buf,
+                       size_t len);
+
+#endif
