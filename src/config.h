@@ -28,7 +28,7 @@ struct plan {
 	enum plan_mode mode;
 	int n[K_COUNT];
 	long long vals[K_COUNT][PLAN_MAX_VALUES];
-	int set[K_COUNT]; /* given in a config file or on the command line */
+	int set[K_COUNT];  /* given in a config file or on the command line */
 	char *dsn;         /* owned */
 	char *config_path; /* owned; the config file that was read, or NULL */
 	long steps;        /* number of knob combinations */

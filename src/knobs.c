@@ -53,12 +53,13 @@ const struct knob_def knob_table[K_COUNT] = {
 	           "k1" },
 	[K_ROWS] = { "rows", KNOB_INT, 1, 1000000000, NULL, NULL, "100000", "rows", ENG_ALL,
 	             KF_HEADLESS | KF_LOG,
-	             "operations measured in each step (dashboard: inserts start over at this table size)" },
+	             "operations measured in each step (dashboard: inserts start over at this "
+	             "table size)" },
 	[K_PREFILL] = { "prefill", KNOB_INT, 0, 1000000000, NULL, prefill_words, "auto", "rows",
 	                ENG_ALL, KF_REBUILD | KF_LOG,
 	                "rows in the table before measuring (auto: 0 for insert, rows otherwise)" },
-	[K_PAYLOAD] = { "payload", KNOB_INT, 0, 1048576, NULL, NULL, "100", "bytes", ENG_ALL, KF_LOG,
-	                "bytes of filler per row: wider rows fill table pages sooner" },
+	[K_PAYLOAD] = { "payload", KNOB_INT, 0, 1048576, NULL, NULL, "100", "bytes", ENG_ALL,
+	                KF_LOG, "bytes of filler per row: wider rows fill table pages sooner" },
 	[K_SEED] = { "seed", KNOB_INT, 0, 0x7fffffffffffffffLL, NULL, NULL, "1", "", ENG_ALL, 0,
 	             "random seed: the same seed writes the same rows in the same order" },
 	[K_FORMAT] = { "format", KNOB_CHOICE, 0, 0, formats, NULL, "text", "", ENG_ALL,
@@ -72,7 +73,8 @@ const struct knob_def knob_table[K_COUNT] = {
 	               "off skips the VFS shim, cache status and /proc reads (to measure their "
 	               "cost)" },
 	[K_REFRESH] = { "refresh", KNOB_INT, 50, 10000, NULL, NULL, "250", "ms", ENG_ALL,
-	                KF_OPTION | KF_NOSWEEP | KF_FIXED, "dashboard: milliseconds between frames" },
+	                KF_OPTION | KF_NOSWEEP | KF_FIXED,
+	                "dashboard: milliseconds between frames" },
 	[K_ASCII] = { "ascii", KNOB_BOOL, 0, 1, NULL, NULL, "off", "", ENG_ALL,
 	              KF_OPTION | KF_NOSWEEP | KF_FIXED,
 	              "dashboard: ASCII only (automatic when the locale is not UTF-8)" },
@@ -287,7 +289,9 @@ long long knob_step(int id, long long v, int dir, int big)
 		long long f = big ? 16 : 2;
 
 		if (dir > 0)
-			n = v <= 0 ? (d->min > 0 ? d->min : 1) : v > d->max / f ? d->max + 1 : v * f;
+			n = v <= 0           ? (d->min > 0 ? d->min : 1)
+			    : v > d->max / f ? d->max + 1
+			                     : v * f;
 		else
 			n = v / f;
 	} else {

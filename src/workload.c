@@ -19,9 +19,9 @@
 #include "evlog.h"
 
 #define PUBLISH_EVERY 0.05 /* seconds */
-#define SIZES_EVERY 2.0    /* seconds, live mode */
-#define BATCH_TARGET 0.02  /* seconds per engine step() call */
-#define BATCH_MAX 65536
+#define SIZES_EVERY   2.0  /* seconds, live mode */
+#define BATCH_TARGET  0.02 /* seconds per engine step() call */
+#define BATCH_MAX     65536
 
 struct node {
 	struct node *next;
@@ -90,7 +90,7 @@ static void publish(struct workload *w, const struct counters *start, const stru
 }
 
 static void set_state(struct workload *w, enum live_state st, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static void set_state(struct workload *w, enum live_state st, const char *fmt, ...)
 {
@@ -220,8 +220,8 @@ static int run_plan(struct workload *w, struct err *e)
 /* ---- live mode ---------------------------------------------------------- */
 
 /* Apply w->want if it changed; 0, or -1 with e filled. */
-static int take_change(struct workload *w, struct knobs *cur, unsigned long *gen,
-                       struct hist *lat, struct err *e)
+static int take_change(struct workload *w, struct knobs *cur, unsigned long *gen, struct hist *lat,
+                       struct err *e)
 {
 	struct knobs next;
 	unsigned long g;
@@ -247,7 +247,7 @@ static int take_change(struct workload *w, struct knobs *cur, unsigned long *gen
 			          next.v[K_INDEXES] > cur->v[K_INDEXES] ? "building" : "dropping",
 			          (next.v[K_INDEXES] > cur->v[K_INDEXES] ? cur->v[K_INDEXES]
 			                                                 : next.v[K_INDEXES]) +
-			                  1,
+			              1,
 			          next.v[K_INDEXES] > cur->v[K_INDEXES] ? next.v[K_INDEXES]
 			                                                : cur->v[K_INDEXES]);
 		if (w->ops->apply(w->en, &next, e) < 0)
@@ -362,11 +362,13 @@ static int run_live(struct workload *w, struct err *e)
 		}
 		if (w->live.state != LS_RUNNING)
 			set_state(w, LS_RUNNING, "running");
-		if (cur.v[K_OP] == OP_INSERT && w->ops->table_rows(w->en) >= (uint64_t)cur.v[K_ROWS]) {
+		if (cur.v[K_OP] == OP_INSERT &&
+		    w->ops->table_rows(w->en) >= (uint64_t)cur.v[K_ROWS]) {
 			/* Keep the disk from filling up: a fresh table, and on we go. */
 			if (finish(w, lat, e) < 0)
 				goto failure;
-			evlog_add(EV_INFO, "the table reached %lld rows (the rows knob): starting over",
+			evlog_add(EV_INFO,
+			          "the table reached %lld rows (the rows knob): starting over",
 			          cur.v[K_ROWS]);
 			set_state(w, LS_APPLYING, "starting over with a fresh table");
 			if (w->ops->setup(w->en, &cur, e) < 0)
@@ -400,7 +402,7 @@ static int run_live(struct workload *w, struct err *e)
 			last_sizes = now_s();
 		}
 		continue;
-failure:
+	failure:
 		if (atomic_load(&w->stop))
 			break;
 		evlog_add(EV_ERROR, "%s", e->msg);
@@ -458,8 +460,7 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static int start(struct workload **out, const struct plan *p, const struct knobs *k,
-                 struct err *e)
+static int start(struct workload **out, const struct plan *p, const struct knobs *k, struct err *e)
 {
 	struct workload *w = calloc(1, sizeof *w);
 	int rc;

@@ -41,8 +41,8 @@ struct live {
 	long step;         /* plan mode: the step measuring; -1 before the first */
 	unsigned long gen; /* bumps at every publish */
 	enum live_state state;
-	char activity[160];  /* what the worker is doing, for a status line */
-	double activity_t0;  /* when that started (CLOCK_MONOTONIC seconds) */
+	char activity[160];      /* what the worker is doing, for a status line */
+	double activity_t0;      /* when that started (CLOCK_MONOTONIC seconds) */
 	unsigned long knobs_gen; /* live mode: the workload_set() generation applied */
 	struct knobs knobs;      /* the setting in force */
 	uint64_t table_rows;

@@ -12,6 +12,8 @@
 #include "knobs.h"
 #include "metrics.h"
 #include "probes/proc_io.h"
+#include "ui/dash.h"
+#include "ui/spark.h"
 #include "units.h"
 
 static int failed_checks;
@@ -349,14 +351,94 @@ static void test_keys(void)
 	free(s);
 }
 
+static void test_spark(void)
+{
+	double vals[] = { 0, 1, 2, 4, 8, NAN, 7.99 };
+	char buf[128];
+
+	CHECK(spark_level(0, 8) == 0);
+	CHECK(spark_level(8, 8) == SPARK_LEVELS - 1);
+	CHECK(spark_level(100, 8) == SPARK_LEVELS - 1); /* clamped */
+	CHECK(spark_level(4, 8) == 4);
+	CHECK(spark_level(NAN, 8) == -1);
+	CHECK(spark_level(3, 0) == SPARK_LEVELS - 1);
+	CHECK(spark_level(0, 0) == 0);
+	CHECK(strcmp(spark_glyph(0, 0), "\u2581") == 0 && strcmp(spark_glyph(7, 0), "\u2588") == 0);
+	CHECK(strcmp(spark_glyph(-1, 0), " ") == 0);
+	spark_render(vals, 7, 8, 1, buf, sizeof buf);
+	CHECK(strcmp(buf, "_.:=# #") == 0);
+	spark_render(vals, 7, 8, 0, buf, sizeof buf);
+	CHECK(strlen(buf) == 6 * 3 + 1); /* six 3-byte blocks and one blank */
+	spark_render(vals, 7, 8, 0, buf, 5);
+	CHECK(strlen(buf) == 3); /* never a partial glyph */
+	CHECK(spark_nice(0) == 0 && spark_nice(-3) == 0);
+	CHECK(spark_nice(1) == 1 && spark_nice(1.5) == 2 && spark_nice(3) == 5 &&
+	      spark_nice(7) == 10);
+	CHECK(spark_nice(0.0042) > 0.00499 && spark_nice(0.0042) < 0.00501);
+	CHECK(spark_nice(123456) == 200000);
+	CHECK(gauge_cells(5, 10, 8) == 4);
+	CHECK(gauge_cells(10, 10, 8) == 8 && gauge_cells(20, 10, 8) == 8);
+	CHECK(gauge_cells(0.001, 10, 8) == 1); /* nonzero always shows */
+	CHECK(gauge_cells(0, 10, 8) == 0 && gauge_cells(NAN, 10, 8) == 0 &&
+	      gauge_cells(3, 0, 8) == 0);
+}
+
+static void test_slider(void)
+{
+	struct knobs a, b;
+	char buf[160];
+
+	CHECK(knob_step(K_INDEXES, 0, 1, 0) == 1 && knob_step(K_INDEXES, 8, 1, 0) == 8);
+	CHECK(knob_step(K_INDEXES, 0, -1, 0) == 0);
+	CHECK(knob_step(K_CACHE, 2048000, 1, 0) == 4096000);
+	CHECK(knob_step(K_CACHE, 65536, -1, 0) == 65536);
+	CHECK(knob_step(K_COMMIT, 1, 1, 0) == 2 && knob_step(K_COMMIT, 1, -1, 0) == 1);
+	CHECK(knob_step(K_COMMIT, COMMIT_ALL, -1, 0) == 1000000000);
+	CHECK(knob_step(K_COMMIT, 1000000000, 1, 0) == COMMIT_ALL);
+	CHECK(knob_step(K_KEY_ORDER, KO_SEQ, 1, 0) == KO_RAND &&
+	      knob_step(K_KEY_ORDER, KO_SEQ, -1, 0) == KO_SEQ);
+	CHECK(knob_step(K_PREFILL, PREFILL_AUTO, 1, 0) == 1);
+	CHECK(knob_position(K_INDEXES, 4) == 0.5);
+	CHECK(knob_position(K_COMMIT, COMMIT_ALL) == 1);
+	CHECK(knob_at_position(K_INDEXES, 0.5) == 4);
+	CHECK(knob_at_position(K_KEY_ORDER, 1) == KO_UUID4);
+	CHECK(knob_at_position(K_CACHE, knob_position(K_CACHE, 1073741824LL)) == 1073741824LL);
+	knobs_defaults(&a);
+	b = a;
+	CHECK(!knobs_need_rebuild(&a, &b));
+	b.v[K_KEY_ORDER] = KO_RAND;
+	b.v[K_INDEXES] = 3;
+	CHECK(!knobs_need_rebuild(&a, &b));
+	b.v[K_KEY_ORDER] = KO_UUID4;
+	CHECK(knobs_need_rebuild(&a, &b));
+	b = a;
+	b.v[K_PK] = PK_UUID7;
+	CHECK(knobs_need_rebuild(&a, &b));
+	b = a;
+	b.v[K_INDEXES] = 2;
+	dash_change_label(&a, &b, 1, buf, sizeof buf);
+	CHECK(strcmp(buf, "+2 idx") == 0);
+	b.v[K_CACHE] = 1073741824LL;
+	b.v[K_COMMIT] = 1000;
+	dash_change_label(&a, &b, 1, buf, sizeof buf);
+	CHECK(strcmp(buf, "+2 idx, cache 2000KiB -> 1GiB, commit all -> 1000") == 0);
+	dash_change_label(&a, &a, 0, buf, sizeof buf);
+	CHECK(buf[0] == 0);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } tests[] = {
-	{ "unit/units", test_units },    { "unit/knobs", test_knobs },
-	{ "unit/config", test_config },  { "unit/metrics", test_metrics },
-	{ "unit/histogram", test_hist }, { "unit/proc_io", test_proc_io },
+	{ "unit/units", test_units },
+	{ "unit/knobs", test_knobs },
+	{ "unit/config", test_config },
+	{ "unit/metrics", test_metrics },
+	{ "unit/histogram", test_hist },
+	{ "unit/proc_io", test_proc_io },
 	{ "unit/keys", test_keys },
+	{ "unit/sparkline-gauge", test_spark },
+	{ "unit/sliders-labels", test_slider },
 };
 
 int main(int argc, char **argv)

@@ -53,12 +53,12 @@ struct engine {
 	uint64_t next_row;       /* row number of the next insert */
 	uint64_t *order, norder; /* visit order of updates/deletes */
 	uint64_t visit;
-	uint64_t passes;         /* completed passes over the visit order */
-	uint64_t live_rows;      /* rows in idxlab_t now */
-	unsigned char *deleted;  /* bitmap of deleted row numbers */
+	uint64_t passes;        /* completed passes over the visit order */
+	uint64_t live_rows;     /* rows in idxlab_t now */
+	unsigned char *deleted; /* bitmap of deleted row numbers */
 	uint64_t ndeleted_bits;
-	int live;                /* knobs have been applied live: log what changes */
-	const atomic_int *stop;  /* borrowed: set when the user wants out */
+	int live;               /* knobs have been applied live: log what changes */
+	const atomic_int *stop; /* borrowed: set when the user wants out */
 	uint64_t spills, misses, hits;
 	unsigned char *payload;
 	struct knobs k;

@@ -34,15 +34,15 @@
 #include "../workload.h"
 #include "spark.h"
 
-#define MIN_W 80
-#define MIN_H 24
-#define KNOB_W 32     /* the slider panel, borders included */
+#define MIN_W       80
+#define MIN_H       24
+#define KNOB_W      32 /* the slider panel, borders included */
 #define HIST_PERIOD 0.25
-#define HIST_CAP 600  /* 150 s of history */
-#define SPARK_SPAN 120.0
-#define VALUE_SPAN 1.0
+#define HIST_CAP    600 /* 150 s of history */
+#define SPARK_SPAN  120.0
+#define VALUE_SPAN  1.0
 #define MAX_MARKERS 64
-#define EV_KEEP 64
+#define EV_KEEP     64
 
 enum color { C_TITLE = 1, C_SPARK, C_GAUGE, C_MARK, C_ERR, C_WARN, C_DIM };
 
@@ -62,7 +62,7 @@ struct marker {
 struct dash {
 	const struct plan *plan; /* borrowed */
 	struct workload *w;
-	struct knobs want;  /* what the sliders show */
+	struct knobs want;       /* what the sliders show */
 	struct knobs confirm_to; /* a change that needs a rebuild, awaiting y/n */
 	struct knobs applied;    /* the setting the worker last reported in force */
 	unsigned long applied_gen;
@@ -100,9 +100,18 @@ static int curses_on;
 static int crash_saved_stderr = -1;
 
 static const int dash_metrics[] = {
-	M_ROWS_PER_S,     M_COMMITS_PER_S,     M_P50_MS,        M_P99_MS,
-	M_FSYNCS_PER_COMMIT, M_SPILLS_PER_ROW, M_MISSES_PER_ROW, M_WAL_BYTES_PER_ROW,
-	M_WCHAR_PER_ROW,  M_WRITE_BYTES_PER_ROW, M_DB_WRITE_BYTES_PER_ROW, M_INDEX_BYTES,
+	M_ROWS_PER_S,
+	M_COMMITS_PER_S,
+	M_P50_MS,
+	M_P99_MS,
+	M_FSYNCS_PER_COMMIT,
+	M_SPILLS_PER_ROW,
+	M_MISSES_PER_ROW,
+	M_WAL_BYTES_PER_ROW,
+	M_WCHAR_PER_ROW,
+	M_WRITE_BYTES_PER_ROW,
+	M_DB_WRITE_BYTES_PER_ROW,
+	M_INDEX_BYTES,
 	M_DB_BYTES,
 };
 #define NMETRICS ((int)(sizeof dash_metrics / sizeof dash_metrics[0]))
@@ -190,8 +199,7 @@ static void drain_stderr(struct dash *d)
 
 	if (d->err_fd < 0)
 		return;
-	while ((n = read(d->err_fd, d->errbuf + d->errlen, sizeof d->errbuf - 1 - d->errlen)) >
-	       0) {
+	while ((n = read(d->err_fd, d->errbuf + d->errlen, sizeof d->errbuf - 1 - d->errlen)) > 0) {
 		char *nl;
 
 		d->errlen += (size_t)n;
@@ -454,9 +462,9 @@ static void draw_title(struct dash *d)
 	const char *right = "? help  q quit";
 
 	units_human((double)l->table_rows, "", rows, sizeof rows);
-	snprintf(line, sizeof line, " idxlab  %s  %s  %s  %s rows in table",
-	         knob_table[K_ENGINE].choices[d->want.v[K_ENGINE]],
-	         *l->where ? l->where : "(opening)", state_name(l->state), rows);
+	snprintf(line, sizeof line, " idxlab  %s  %s  %s rows in table  %s",
+	         knob_table[K_ENGINE].choices[d->want.v[K_ENGINE]], state_name(l->state), rows,
+	         *l->where ? l->where : "(opening)");
 	attron(A_REVERSE | A_BOLD);
 	mvhline(0, 0, ' ', d->W);
 	put_clipped(0, 0, d->W - (int)strlen(right) - 2, line);
@@ -557,9 +565,9 @@ static void draw_metrics(struct dash *d, int y0, int x0, int h, int w)
 		if (metric_table[m].kind == MK_INDEX_BYTES || metric_table[m].kind == MK_DB_BYTES)
 			v = metric_between(d, m, 1, 0, &na);
 		else
-			v = metric_between(d, m, frames_value < d->ring_n - 1 ? frames_value
-			                                                      : d->ring_n - 1,
-			                   0, &na);
+			v = metric_between(
+			    d, m, frames_value < d->ring_n - 1 ? frames_value : d->ring_n - 1, 0,
+			    &na);
 		for (j = 0; j < spark_w; j++) {
 			int newer = (spark_w - 1 - j) * per_col, older = newer + per_col;
 
@@ -720,11 +728,12 @@ static void draw_help(struct dash *d)
 			snprintf(lines[n++], sizeof lines[0], "  %-12s %s", knob_table[id].name,
 			         knob_table[id].why);
 	snprintf(lines[n++], sizeof lines[0], " ");
-	snprintf(lines[n++], sizeof lines[0], "Metrics (n/a: the engine cannot measure it; "
-	                                      "...: not settled yet)");
+	snprintf(lines[n++], sizeof lines[0],
+	         "Metrics (n/a: the engine cannot measure it; "
+	         "...: not settled yet)");
 	for (i = 0; i < NMETRICS && n < 127; i++)
-		snprintf(lines[n++], sizeof lines[0], "  %-14s %s", metric_table[dash_metrics[i]].label,
-		         metric_table[dash_metrics[i]].why);
+		snprintf(lines[n++], sizeof lines[0], "  %-14s %s",
+		         metric_table[dash_metrics[i]].label, metric_table[dash_metrics[i]].why);
 	if (d->help_top > n - (h - 2))
 		d->help_top = n - (h - 2) > 0 ? n - (h - 2) : 0;
 	for (i = 0; i < h; i++)
@@ -750,10 +759,11 @@ static void draw(struct dash *d)
 	if (d->W < MIN_W || d->H < MIN_H) {
 		char msg[160];
 
-		snprintf(msg, sizeof msg, "idxlab needs a %dx%d terminal (this one is %dx%d)", MIN_W,
-		         MIN_H, d->W, d->H);
+		snprintf(msg, sizeof msg, "idxlab needs a %dx%d terminal (this one is %dx%d)",
+		         MIN_W, MIN_H, d->W, d->H);
 		put_clipped(d->H / 2 - 1 >= 0 ? d->H / 2 - 1 : 0, 0, d->W, msg);
-		put_clipped(d->H / 2 >= 0 ? d->H / 2 : 0, 0, d->W, "enlarge it, or press q to quit");
+		put_clipped(d->H / 2 >= 0 ? d->H / 2 : 0, 0, d->W,
+		            "enlarge it, or press q to quit");
 		wnoutrefresh(stdscr);
 		doupdate();
 		return;
@@ -966,8 +976,9 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 	const char *no_color = getenv("NO_COLOR");
 
 	if (dumb_terminal()) {
-		fprintf(stderr, "idxlab: this terminal (TERM=%s) cannot show the dashboard: "
-		                "use `idxlab run` for headless output\n",
+		fprintf(stderr,
+		        "idxlab: this terminal (TERM=%s) cannot show the dashboard: "
+		        "use `idxlab run` for headless output\n",
 		        getenv("TERM") ? getenv("TERM") : "");
 		return 1;
 	}
@@ -1032,7 +1043,7 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 	init_colors(d);
 	if (d->mouse) {
 		mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED |
-		                  REPORT_MOUSE_POSITION,
+		              REPORT_MOUSE_POSITION,
 		          NULL);
 		mouseinterval(0);
 	}

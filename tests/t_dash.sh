@@ -1,0 +1,119 @@
+# threads
+# The dashboard, driven through tmux like a person would: sliders, live
+# numbers, keys that build indexes, help, resize, colours, ASCII, quitting.
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v tmux >/dev/null; then
+	skip dash/all "tmux is not installed (apt-get install tmux)"
+	exit 0
+fi
+SOCK="$T/tmux.sock"
+tm() { tmux -S "$SOCK" "$@"; }
+trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
+slow=1
+[ -n "${IDXLAB_SANITIZED:-}" ] && slow=3
+
+# start NAME ARGS...: idxlab in a 100x30 session; its exit code and the
+# terminal settings afterwards land in $T/NAME.exit and $T/NAME.stty.
+start() {
+	name=$1
+	shift
+	tm new-session -d -s "$name" -x 100 -y 30 \
+		"env $* ; echo EXIT=\$? >$T/$name.exit; stty -a >$T/$name.stty 2>&1; sleep 60"
+}
+cap() { tm capture-pane -p -t "$1"; }
+# wait_for SESSION PATTERN SECONDS
+wait_for() {
+	i=0
+	limit=$(($3 * slow * 10))
+	while [ $i -lt $limit ]; do
+		cap "$1" | grep -qE -- "$2" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+wait_exit() {
+	i=0
+	while [ $i -lt $((100 * slow)) ] && [ ! -s "$T/$1.exit" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	cat "$T/$1.exit" 2>/dev/null
+}
+metric() { cap "$1" | sed -n "s/.*││$2 *\([^ ]*\( [KMG]*i*B\| [mun]*s\)*\).*/\1/p" | head -1; }
+
+start main TMPDIR="$TMPDIR" "$IDXLAB" --rows 400000
+if wait_for main 'knobs' 3 && cap main | grep -q '>indexes    0' && cap main | grep -q 'cache      2000KiB'; then
+	ok dash/sliders
+else bad dash/sliders "$(cap main)"; fi
+if wait_for main '││rows/s +[0-9]' 5 && wait_for main '││spill/row +[0-9]' 5; then
+	ok dash/live-numbers
+else bad dash/live-numbers "$(cap main)"; fi
+cap main | grep -qE '││idx size +0 B' && ok dash/no-index-yet || bad dash/no-index-yet "$(cap main)"
+
+tm send-keys -t main Right
+sleep 0.3
+tm send-keys -t main Right
+if wait_for main '>indexes    2' 3 && wait_for main 'built idxlab_k1 on' 5 && wait_for main 'built idxlab_k2 on' 5; then
+	ok dash/keys-build-indexes
+else bad dash/keys-build-indexes "$(cap main)"; fi
+if wait_for main '[+]1 idx|[+]2 idx' 3; then ok dash/marker-label; else bad dash/marker-label "$(cap main)"; fi
+if wait_for main '││idx size +[1-9][0-9.]* [KMG]iB' 6; then ok dash/metrics-react; else bad dash/metrics-react "$(cap main)"; fi
+
+tm send-keys -t main '?'
+wait_for main 'Keys' 3
+keys_ok=0
+cap main | grep -q 'every one is another btree' && keys_ok=1
+tm send-keys -t main j j j j j j j j j j j j j j j j j j j j j j j j j j j j j j
+if [ $keys_ok = 1 ] && wait_for main 'dirty pages pushed out' 3; then
+	ok dash/help-why-lines
+else bad dash/help-why-lines "$(cap main)"; fi
+tm send-keys -t main Escape
+
+# Enter types an exact value; a bad one is refused with the valid range.
+tm send-keys -t main Down Down Down Enter C-u
+tm send-keys -t main BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace '1GiB' Enter
+if wait_for main 'cache      1GiB' 3 && wait_for main 'cache 2000KiB . 1GiB' 4; then
+	ok dash/enter-exact-value
+else bad dash/enter-exact-value "$(cap main)"; fi
+
+tm resize-window -t main -x 50 -y 12
+if wait_for main 'needs a 80x24 terminal' 3; then ok dash/too-small; else bad dash/too-small "$(cap main)"; fi
+tm send-keys -t main q
+code=$(wait_exit main)
+[ "$code" = EXIT=0 ] && ok dash/q-exits-0 || bad dash/q-exits-0 "got '$code'"
+if grep -q ' icanon' "$T/main.stty" && grep -q ' echo ' "$T/main.stty"; then
+	ok dash/terminal-restored
+else bad dash/terminal-restored "$(cat "$T/main.stty")"; fi
+
+# NO_COLOR: attributes, but not one colour escape.
+start nocolor NO_COLOR=1 TMPDIR="$TMPDIR" "$IDXLAB" --rows 100000
+wait_for nocolor '││rows/s +[0-9]' 5
+if tm capture-pane -e -p -t nocolor | grep -qE "$(printf '\033')\[([0-9;]*;)?(3[0-8]|4[0-8]|9[0-7]|10[0-7])(;[0-9;]*)?m"; then
+	bad dash/no-color "colour escapes: $(tm capture-pane -e -p -t nocolor | head -5 | od -c | head)"
+else ok dash/no-color; fi
+tm send-keys -t nocolor q
+wait_exit nocolor >/dev/null
+
+# --ascii: not one byte outside ASCII on the screen.
+start ascii TMPDIR="$TMPDIR" "$IDXLAB" --ascii --rows 100000
+wait_for ascii '││rows/s +[0-9]' 5
+sleep 1
+n=$(cap ascii | tr -d '\000-\177' | wc -c)
+[ "$n" -eq 0 ] && cap ascii | grep -q 'knobs' && ok dash/ascii || bad dash/ascii "$n non-ASCII bytes: $(cap ascii | head -5)"
+tm send-keys -t ascii q
+wait_exit ascii >/dev/null
+
+# Ctrl-C: the terminal comes back and the exit code is 130.
+start ctrlc TMPDIR="$TMPDIR" "$IDXLAB" --rows 100000
+wait_for ctrlc 'knobs' 3
+tm send-keys -t ctrlc C-c
+code=$(wait_exit ctrlc)
+[ "$code" = EXIT=130 ] && grep -q ' icanon' "$T/ctrlc.stty" && ok dash/ctrl-c || bad dash/ctrl-c "got '$code'"
+
+# TERM=dumb: say to use idxlab run.
+start dumb TERM=dumb "$IDXLAB"
+code=$(wait_exit dumb)
+if [ "$code" = EXIT=1 ] && cap dumb | grep -q 'use `idxlab run`'; then ok dash/term-dumb; else bad dash/term-dumb "$code $(cap dumb)"; fi
+no_leftovers dash/temp-dir-removed
