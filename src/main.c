@@ -79,7 +79,8 @@ static void usage(FILE *f)
 	        "  --print-config      print the effective settings and exit\n"
 	        "  -h, --help          this help;  -V, --version  the version\n"
 	        "\n"
-	        "Exit status: 0 ok, 1 runtime failure, 2 usage or config error, 130 interrupted.\n"
+	        "Exit status: 0 ok, 1 runtime failure, 2 usage or config error, 130 after Ctrl-C,\n"
+	        "143 after SIGTERM (the partial result of the step is printed).\n"
 	        "Output fields and every knob in detail: man idxlab.\n");
 }
 
@@ -120,6 +121,7 @@ static int run_headless(const struct plan *p)
 	struct err e = { ERR_NONE, "" };
 	unsigned long seen = 0;
 	int state = 0, stopping = 0, code;
+	long finished = -1; /* the last step whose result was printed */
 
 	if (!prev || !cur || !res)
 		abort();
@@ -139,12 +141,12 @@ static int run_headless(const struct plan *p)
 		drain_events(&seen);
 		while (workload_pop(w, res)) {
 			report_step(rep, res);
-			prev->step = -1;
+			finished = res->index;
 		}
 		now = now_s();
 		if (now >= next_tick) {
 			workload_live(w, cur);
-			if (cur->step >= 0 && prev->step != cur->step) {
+			if (cur->step > finished && prev->step != cur->step) {
 				/* The first window of a step starts where the step did. */
 				prev->step = cur->step;
 				prev->gen = 0;
@@ -152,7 +154,8 @@ static int run_headless(const struct plan *p)
 				prev->c = cur->start;
 				memset(&prev->lat, 0, sizeof prev->lat);
 			}
-			if (cur->step >= 0 && cur->gen != prev->gen && cur->c.t - prev->c.t > 0.001)
+			if (cur->step > finished && cur->gen != prev->gen &&
+			    cur->c.t - prev->c.t > 0.001)
 				report_interval(rep, prev, cur);
 			if (cur->gen != prev->gen) {
 				struct live *t = prev;

@@ -276,7 +276,9 @@ static const char *const text_cols[] = {
 	"index_bytes",
 };
 
-static void text_value(struct report *rp, const struct field *f, char *buf, size_t len)
+/* table: 1 when the value goes into the stdout table (for the footnote). */
+static void text_value(struct report *rp, const struct field *f, char *buf, size_t len,
+                       int table)
 {
 	switch (f->kind) {
 	case F_STR:
@@ -298,14 +300,52 @@ static void text_value(struct report *rp, const struct field *f, char *buf, size
 		break;
 	case F_UNSETTLED:
 		snprintf(buf, len, "...");
-		rp->saw_unsettled = 1;
+		if (table)
+			rp->saw_unsettled = 1;
 		break;
 	}
 }
 
+/* The value of knob id as the table shows it (prefill resolved). */
+static void knob_text(int id, const struct knobs *k, char *buf, size_t len)
+{
+	if (id == K_PREFILL)
+		snprintf(buf, len, "%lld", knobs_prefill(k));
+	else
+		knob_format(id, k->v[id], buf, len);
+}
+
+/* Does knob id take more than one value across the sweep? */
 static int is_varying(const struct report *rp, int id)
 {
-	return rp->plan->n[id] > 1;
+	struct knobs a, b;
+	long i;
+
+	if (rp->plan->n[id] > 1)
+		return 1;
+	if (id != K_PREFILL)
+		return 0;
+	plan_step(rp->plan, 0, &a);
+	for (i = 1; i < rp->plan->steps; i++) {
+		plan_step(rp->plan, i, &b);
+		if (knobs_prefill(&a) != knobs_prefill(&b))
+			return 1;
+	}
+	return 0;
+}
+
+/* Column width for a varying knob: its name or its longest value. */
+static int knob_width(const struct report *rp, int id)
+{
+	int w = 12, j;
+	char buf[64];
+
+	for (j = 0; j < rp->plan->n[id]; j++) {
+		knob_format(id, rp->plan->vals[id][j], buf, sizeof buf);
+		if ((int)strlen(buf) > w)
+			w = (int)strlen(buf);
+	}
+	return w;
 }
 
 static void text_header(struct report *rp, const struct knobs *k)
@@ -323,16 +363,13 @@ static void text_header(struct report *rp, const struct knobs *k)
 				fprintf(rp->out, " %s=%s", knob_table[id].name, k->dsn);
 			continue;
 		}
-		if (id == K_PREFILL)
-			snprintf(buf, sizeof buf, "%lld", knobs_prefill(k));
-		else
-			knob_format(id, k->v[id], buf, sizeof buf);
+		knob_text(id, k, buf, sizeof buf);
 		fprintf(rp->out, " %s=%s", knob_table[id].name, buf);
 	}
 	fputc('\n', rp->out);
 	for (id = 0; id < K_COUNT; id++)
 		if (is_varying(rp, id))
-			fprintf(rp->out, "%12s ", knob_table[id].name);
+			fprintf(rp->out, "%*s ", knob_width(rp, id), knob_table[id].name);
 	for (i = 0; i < sizeof text_cols / sizeof text_cols[0]; i++) {
 		int m;
 
@@ -356,13 +393,13 @@ static void write_text(struct report *rp, const struct record *r, const struct k
 	for (id = 0; id < K_COUNT; id++) {
 		if (!is_varying(rp, id))
 			continue;
-		knob_format(id, k->v[id], buf, sizeof buf);
-		fprintf(rp->out, "%12s ", buf);
+		knob_text(id, k, buf, sizeof buf);
+		fprintf(rp->out, "%*s ", knob_width(rp, id), buf);
 	}
 	for (i = 0; i < sizeof text_cols / sizeof text_cols[0]; i++) {
 		const struct field *f = find(r, text_cols[i]);
 
-		text_value(rp, f, buf, sizeof buf);
+		text_value(rp, f, buf, sizeof buf, 1);
 		fprintf(rp->out, "%12s ", buf);
 	}
 	if (find(r, "interrupted")->i) {
@@ -386,7 +423,7 @@ static void write_progress(struct report *rp, const struct record *r, double ela
 	for (i = 0; i < sizeof cols / sizeof cols[0]; i++) {
 		const struct field *f = find(r, cols[i]);
 
-		text_value(rp, f, buf, sizeof buf);
+		text_value(rp, f, buf, sizeof buf, 0);
 		fprintf(rp->diag, ", %s %s", f->label, buf);
 	}
 	fputc('\n', rp->diag);

@@ -33,4 +33,12 @@ wait $pid
 rc=$?
 [ $rc -eq 143 ] && [ "$(field "$T/q.csv" interrupted 1)" = 1 ] && ok live/sigterm ||
 	bad live/sigterm "exit $rc: $(cat "$T/q.csv" "$T/q.err")"
+
+
+# Interval windows tile the step: they never add up to more than the step.
+"$IDXLAB" run --indexes 0,1 --key-order rand --rows 150000 --interval 0.1 --format csv >"$T/tile.csv" 2>/dev/null
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "rows") r = i; if ($i == "record") k = i; if ($i == "step") s = i } next }
+	$k == "interval" { sum[$s] += $r; if ($r == 0) zero++ } $k == "step" { total[$s] = $r }
+	END { for (x in total) if (sum[x] > total[x]) bad = 1; exit bad || zero }' "$T/tile.csv" &&
+	ok live/intervals-tile-steps || bad live/intervals-tile-steps "$(cut -d, -f10-13,32- "$T/tile.csv")"
 no_leftovers live/temp-dir-removed

@@ -186,13 +186,23 @@ static int check_existing(const char *path, struct err *e)
 		               path);
 	uri_path(path, enc, sizeof enc);
 	snprintf(uri, sizeof uri, "file:%s?mode=ro&immutable=1", enc);
+	/* Look for the marker table before asking it, so a foreign file gives
+	 * no SQL error in the log. */
 	if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) == SQLITE_OK &&
-	    sqlite3_prepare_v2(db, "SELECT value FROM idxlab_meta WHERE key = 'created_by'", -1,
-	                       &st, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db,
+	                       "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = "
+	                       "'idxlab_meta'",
+	                       -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW) {
-		const unsigned char *v = sqlite3_column_text(st, 0);
+		sqlite3_finalize(st);
+		st = NULL;
+		if (sqlite3_prepare_v2(db, "SELECT value FROM idxlab_meta WHERE key = 'created_by'",
+		                       -1, &st, NULL) == SQLITE_OK &&
+		    sqlite3_step(st) == SQLITE_ROW) {
+			const unsigned char *v = sqlite3_column_text(st, 0);
 
-		ours = v && strcmp((const char *)v, "idxlab") == 0;
+			ours = v && strcmp((const char *)v, "idxlab") == 0;
+		}
 	}
 	sqlite3_finalize(st);
 	sqlite3_close(db);
