@@ -37,6 +37,7 @@
 #include "../probes/sqlite_vfs.h"
 #include "../probes/sync_count.h"
 #include "engine.h"
+#include "rowset.h"
 
 #define TMPFS_MAGIC_      0x01021994
 #define RAMFS_MAGIC_      0x858458f6
@@ -50,13 +51,7 @@ struct engine {
 	sqlite3_stmt *op;
 	int in_txn;
 	uint64_t txn_rows, txn_t0;
-	uint64_t next_row;       /* row number of the next insert */
-	uint64_t *order, norder; /* visit order of updates/deletes */
-	uint64_t visit;
-	uint64_t passes;        /* completed passes over the visit order */
-	uint64_t live_rows;     /* rows in idxlab_t now */
-	unsigned char *deleted; /* bitmap of deleted row numbers */
-	uint64_t ndeleted_bits;
+	struct rowset rs;
 	int live;               /* knobs have been applied live: log what changes */
 	const atomic_int *stop; /* borrowed: set when the user wants out */
 	uint64_t spills, misses, hits;
@@ -296,8 +291,7 @@ static void sqlite_close(struct engine *en)
 		if (rmdir(en->dir) < 0)
 			evlog_add(EV_WARN, "could not remove %s: %s", en->dir, strerror(errno));
 	}
-	free(en->order);
-	free(en->deleted);
+	rowset_free(&en->rs);
 	free(en->payload);
 	free(en);
 }
@@ -544,7 +538,7 @@ static int set_indexes(struct engine *en, long long from, long long to, struct e
 			return -1;
 		if (en->live)
 			evlog_add(EV_INFO, "built idxlab_k%lld on %llu rows in %.2f s", i,
-			          (unsigned long long)en->live_rows, ((double)now_ns() - t0) / 1e9);
+			          (unsigned long long)en->rs.live_rows, ((double)now_ns() - t0) / 1e9);
 	}
 	for (i = from; i > to; i--) {
 		snprintf(sql, sizeof sql, "DROP INDEX idxlab_k%lld", i);
@@ -556,49 +550,15 @@ static int set_indexes(struct engine *en, long long from, long long to, struct e
 	return 0;
 }
 
-static int is_deleted(const struct engine *en, uint64_t row)
-{
-	return row < en->ndeleted_bits && (en->deleted[row / 8] >> (row % 8) & 1);
-}
-
-static void mark_deleted(struct engine *en, uint64_t row)
-{
-	if (row >= en->ndeleted_bits) {
-		uint64_t bits = (row + 1) * 2 > 1024 ? (row + 1) * 2 : 1024;
-		unsigned char *d = realloc(en->deleted, (size_t)(bits + 7) / 8);
-
-		if (!d)
-			abort();
-		memset(d + (en->ndeleted_bits + 7) / 8, 0,
-		       (size_t)((bits + 7) / 8 - (en->ndeleted_bits + 7) / 8));
-		en->deleted = d;
-		en->ndeleted_bits = bits;
-	}
-	en->deleted[row / 8] |= (unsigned char)(1u << (row % 8));
-}
-
 /* Prepare k's operation and, for updates and deletes, a shuffled visit order
  * over the rows that exist now. */
 static int prepare_op(struct engine *en, const struct knobs *k, struct err *e)
 {
-	uint64_t i, n = 0;
-
 	sqlite3_finalize(en->op);
 	en->op = NULL;
 	if (sqlite3_prepare_v2(en->db, op_sql[k->v[K_OP]], -1, &en->op, NULL) != SQLITE_OK)
 		return sql_fail(en, e, "prepare");
-	free(en->order);
-	en->order = NULL;
-	en->norder = en->visit = 0;
-	if (k->v[K_OP] == OP_INSERT)
-		return 0;
-	en->order = keys_shuffle((uint64_t)k->v[K_SEED] + en->passes, en->next_row);
-	if (!en->order)
-		abort();
-	for (i = 0; i < en->next_row; i++)
-		if (!is_deleted(en, en->order[i]))
-			en->order[n++] = en->order[i];
-	en->norder = n;
+	rowset_prepare(&en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
 	return 0;
 }
 
@@ -625,10 +585,7 @@ static int sqlite_setup(struct engine *en, const struct knobs *k, struct err *e)
 	en->op = NULL;
 	en->in_txn = 0;
 	en->k = *k;
-	en->next_row = en->live_rows = en->passes = 0;
-	free(en->deleted);
-	en->deleted = NULL;
-	en->ndeleted_bits = 0;
+	rowset_reset(&en->rs, 0);
 	set_payload(en, k->v[K_PAYLOAD]);
 
 	/* A fresh table: a fresh file in our temp dir, else drop + vacuum. */
@@ -661,7 +618,7 @@ static int sqlite_setup(struct engine *en, const struct knobs *k, struct err *e)
 		}
 		if (exec(en, "COMMIT", e) < 0)
 			return -1;
-		en->next_row = en->live_rows = prefill;
+		rowset_reset(&en->rs, prefill);
 	}
 	if (set_indexes(en, 0, k->v[K_INDEXES], e) < 0)
 		return -1;
@@ -699,7 +656,7 @@ static int sqlite_apply(struct engine *en, const struct knobs *k, struct err *e)
 
 static uint64_t sqlite_table_rows(struct engine *en)
 {
-	return en->live_rows;
+	return en->rs.live_rows;
 }
 
 static int sqlite_step(struct engine *en, const struct knobs *k, uint64_t budget,
@@ -709,20 +666,10 @@ static int sqlite_step(struct engine *en, const struct knobs *k, uint64_t budget
 	uint64_t per_commit = (uint64_t)k->v[K_COMMIT], i;
 
 	for (i = 0; i < budget; i++) {
-		uint64_t row, version = 0;
+		uint64_t row, version;
 
-		if (op == OP_INSERT) {
-			row = en->next_row;
-		} else {
-			if (!en->norder || (op == OP_DELETE && en->visit >= en->norder))
-				break; /* nothing left to work on */
-			if (en->visit >= en->norder) {
-				en->visit = 0;
-				en->passes++;
-			}
-			row = en->order[en->visit];
-			version = en->passes + 1;
-		}
+		if (!rowset_next(&en->rs, op, &row, &version))
+			break; /* nothing left to work on */
 		if (!en->in_txn) {
 			en->txn_t0 = now_ns();
 			if (exec(en, "BEGIN", e) < 0)
@@ -732,16 +679,7 @@ static int sqlite_step(struct engine *en, const struct knobs *k, uint64_t budget
 		}
 		if (do_op(en, op, row, version, e) < 0)
 			return -1;
-		if (op == OP_INSERT) {
-			en->next_row++;
-			en->live_rows++;
-		} else {
-			en->visit++;
-			if (op == OP_DELETE) {
-				mark_deleted(en, row);
-				en->live_rows--;
-			}
-		}
+		rowset_done(&en->rs, op, row);
 		out->rows++;
 		if (per_commit != COMMIT_ALL && ++en->txn_rows >= per_commit &&
 		    commit(en, out, lat, e) < 0)

@@ -1,0 +1,91 @@
+/* rowset.c - row bookkeeping shared by the engines. */
+#include "rowset.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../keys.h"
+
+void rowset_free(struct rowset *rs)
+{
+	free(rs->order);
+	free(rs->deleted);
+	memset(rs, 0, sizeof *rs);
+}
+
+void rowset_reset(struct rowset *rs, uint64_t n)
+{
+	rowset_free(rs);
+	rs->next_row = rs->live_rows = n;
+}
+
+static int is_deleted(const struct rowset *rs, uint64_t row)
+{
+	return row < rs->ndeleted_bits && (rs->deleted[row / 8] >> (row % 8) & 1);
+}
+
+static void mark_deleted(struct rowset *rs, uint64_t row)
+{
+	if (row >= rs->ndeleted_bits) {
+		uint64_t bits = (row + 1) * 2 > 1024 ? (row + 1) * 2 : 1024;
+		size_t old = (size_t)(rs->ndeleted_bits + 7) / 8, now = (size_t)(bits + 7) / 8;
+		unsigned char *d = realloc(rs->deleted, now);
+
+		if (!d)
+			abort();
+		memset(d + old, 0, now - old);
+		rs->deleted = d;
+		rs->ndeleted_bits = bits;
+	}
+	rs->deleted[row / 8] |= (unsigned char)(1u << (row % 8));
+}
+
+void rowset_prepare(struct rowset *rs, long long op, uint64_t seed)
+{
+	uint64_t i, n = 0;
+
+	free(rs->order);
+	rs->order = NULL;
+	rs->norder = rs->visit = 0;
+	if (op == OP_INSERT)
+		return;
+	rs->order = keys_shuffle(seed + rs->passes, rs->next_row);
+	if (!rs->order)
+		abort();
+	for (i = 0; i < rs->next_row; i++)
+		if (!is_deleted(rs, rs->order[i]))
+			rs->order[n++] = rs->order[i];
+	rs->norder = n;
+}
+
+int rowset_next(struct rowset *rs, long long op, uint64_t *row, uint64_t *version)
+{
+	*version = 0;
+	if (op == OP_INSERT) {
+		*row = rs->next_row;
+		return 1;
+	}
+	if (!rs->norder || (op == OP_DELETE && rs->visit >= rs->norder))
+		return 0;
+	if (rs->visit >= rs->norder) {
+		rs->visit = 0;
+		rs->passes++;
+	}
+	*row = rs->order[rs->visit];
+	*version = rs->passes + 1;
+	return 1;
+}
+
+void rowset_done(struct rowset *rs, long long op, uint64_t row)
+{
+	if (op == OP_INSERT) {
+		rs->next_row++;
+		rs->live_rows++;
+		return;
+	}
+	rs->visit++;
+	if (op == OP_DELETE) {
+		mark_deleted(rs, row);
+		rs->live_rows--;
+	}
+}

@@ -1,0 +1,40 @@
+/* rowset.h - which rows of idxlab_t exist, and the order to visit them.
+ *
+ * Every engine numbers rows 0, 1, 2 ... in insertion order (keys.h turns a
+ * row number into its id and values). A rowset remembers how many rows were
+ * inserted, which were deleted, and - for updates and deletes - a shuffled
+ * visit order over the rows that exist, so an update or delete always names
+ * a row that is there. Engines share it; it never touches a database. */
+#ifndef IDXLAB_ROWSET_H
+#define IDXLAB_ROWSET_H
+
+#include <stdint.h>
+
+#include "../knobs.h"
+
+struct rowset {
+	uint64_t next_row;  /* row number of the next insert */
+	uint64_t live_rows; /* rows in the table now */
+	uint64_t *order;    /* visit order for updates/deletes */
+	uint64_t norder, visit;
+	uint64_t passes;        /* completed passes over the order */
+	unsigned char *deleted; /* bitmap over row numbers */
+	uint64_t ndeleted_bits;
+};
+
+/* A table of n rows (0..n-1), nothing deleted. */
+void rowset_reset(struct rowset *rs, uint64_t n);
+
+/* Get ready to run op: for update/delete, shuffle the rows that exist. */
+void rowset_prepare(struct rowset *rs, long long op, uint64_t seed);
+
+/* The next row op works on, and for updates its version (1, 2, ...): 1, or
+ * 0 when there is none (nothing left to delete, an empty table). */
+int rowset_next(struct rowset *rs, long long op, uint64_t *row, uint64_t *version);
+
+/* op on the row rowset_next() returned is done. */
+void rowset_done(struct rowset *rs, long long op, uint64_t row);
+
+void rowset_free(struct rowset *rs);
+
+#endif
