@@ -328,6 +328,7 @@ void plan_step(const struct plan *p, long i, struct knobs *out)
 		i /= p->n[id];
 	}
 	out->dsn = p->dsn;
+	knobs_engine_defaults(out, p->set);
 }
 
 int plan_validate(struct plan *p, struct err *e)

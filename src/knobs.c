@@ -11,7 +11,7 @@
 
 #include "units.h"
 
-static const char *const engines[] = { "sqlite", NULL };
+static const char *const engines[] = { "sqlite", "postgres", NULL };
 static const char *const key_orders[] = { "seq", "rand", "few", "uuid7", "uuid4", NULL };
 static const char *const pks[] = { "int", "uuid7", "uuid4", NULL };
 static const char *const syncs[] = { "off", "normal", "full", "extra", NULL };
@@ -28,8 +28,8 @@ const struct knob_def knob_table[K_COUNT] = {
 	[K_ENGINE] = { "engine", KNOB_CHOICE, 0, 0, engines, NULL, "sqlite", "", ENG_ALL, KF_FIXED,
 	               "which database runs the workload (sqlite is embedded: nothing to set up)" },
 	[K_DSN] = { "dsn", KNOB_STRING, 0, 0, NULL, NULL, "", "", ENG_ALL, KF_NOSWEEP | KF_FIXED,
-	            "where: a database file idxlab created (default: a fresh temp dir, removed at "
-	            "exit)" },
+	            "where: an SQLite file idxlab created, or a PostgreSQL conninfo/URI "
+	            "(default: a throwaway one, removed at exit)" },
 	[K_INDEXES] = { "indexes", KNOB_INT, 0, 8, NULL, NULL, "0", "", ENG_ALL, 0,
 	                "secondary indexes on k1..kN: every one is another btree each row must "
 	                "enter" },
@@ -40,12 +40,15 @@ const struct knob_def knob_table[K_COUNT] = {
 	           "primary key type; a uuid pk makes the SQLite table clustered (WITHOUT ROWID)" },
 	[K_CACHE] = { "cache", KNOB_SIZE, 64 * 1024, 64 * GiB, NULL, NULL, "2000KiB", "bytes",
 	              ENG_ALL, KF_LOG,
-	              "page cache size: when the dirty working set outgrows it, pages spill" },
+	              "page cache size (SQLite cache_size, PostgreSQL shared_buffers): when the dirty working set outgrows it, pages spill" },
+	[K_FILLFACTOR] = { "fillfactor", KNOB_INT, 10, 100, NULL, NULL, "100", "%", ENG_POSTGRES, 0,
+	                   "% of each heap page filled by inserts: the rest keeps updates HOT "
+	                   "(no index entries)" },
 	[K_COMMIT] = { "commit", KNOB_INT, 1, 1000000000, NULL, commit_words, "all", "rows",
 	               ENG_ALL, KF_LOG,
 	               "rows per transaction (row|N|all): each commit pays fsyncs and a journal" },
 	[K_SYNC] = { "sync", KNOB_CHOICE, 0, 0, syncs, NULL, "full", "", ENG_ALL, 0,
-	             "durability: how many fsyncs a commit waits for (SQLite synchronous)" },
+	             "durability: SQLite synchronous; PostgreSQL synchronous_commit (off, or on for the rest)" },
 	[K_JOURNAL] = { "journal", KNOB_CHOICE, 0, 0, journals, NULL, "delete", "", ENG_SQLITE, 0,
 	                "SQLite journal mode: a rollback journal or a write-ahead log" },
 	[K_OP] = { "op", KNOB_CHOICE, 0, 0, ops, NULL, "insert", "", ENG_ALL, 0,
@@ -376,4 +379,38 @@ int knobs_need_rebuild(const struct knobs *a, const struct knobs *b)
 		if (knob_table[id].flags & KF_REBUILD && a->v[id] != b->v[id])
 			return 1;
 	return (a->v[K_KEY_ORDER] >= KO_UUID7) != (b->v[K_KEY_ORDER] >= KO_UUID7);
+}
+
+static const struct {
+	int knob;
+	int engine;
+	const char *def;
+} engine_defaults[] = {
+	{ K_CACHE, E_POSTGRES, "128MiB" },
+};
+
+void knobs_engine_defaults(struct knobs *k, const int *set)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof engine_defaults / sizeof engine_defaults[0]; i++)
+		if ((!set || !set[engine_defaults[i].knob]) &&
+		    k->v[K_ENGINE] == engine_defaults[i].engine)
+			(void)knob_parse(engine_defaults[i].knob, engine_defaults[i].def,
+			                 &k->v[engine_defaults[i].knob], NULL);
+}
+
+void knob_default_text(int id, char *buf, size_t len)
+{
+	size_t i, n;
+
+	n = (size_t)snprintf(buf, len, "[default %s", *knob_table[id].def ? knob_table[id].def
+	                                                                   : "(none)");
+	for (i = 0; i < sizeof engine_defaults / sizeof engine_defaults[0] && n < len; i++)
+		if (engine_defaults[i].knob == id)
+			n += (size_t)snprintf(buf + n, len - n, "; %s: %s",
+			                      knob_table[K_ENGINE].choices[engine_defaults[i].engine],
+			                      engine_defaults[i].def);
+	if (n < len)
+		snprintf(buf + n, len - n, "]");
 }

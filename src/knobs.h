@@ -19,6 +19,7 @@ enum knob_id {
 	K_KEY_ORDER,
 	K_PK,
 	K_CACHE,
+	K_FILLFACTOR,
 	K_COMMIT,
 	K_SYNC,
 	K_JOURNAL,
@@ -50,8 +51,10 @@ enum knob_kind {
 /* Engines, as bits for knob_def.engines. */
 enum engine_bit {
 	ENG_SQLITE = 1u << 0,
+	ENG_POSTGRES = 1u << 1,
 };
-#define ENG_ALL ENG_SQLITE
+#define ENG_ALL (ENG_SQLITE | ENG_POSTGRES)
+enum engine_kind { E_SQLITE, E_POSTGRES }; /* values of the engine knob */
 
 enum knob_flag {
 	KF_OPTION = 1u << 0,   /* a run option, not a workload knob */
@@ -111,6 +114,14 @@ void knob_format(int id, long long v, char *buf, size_t len);
 
 /* Fill k with every default. */
 void knobs_defaults(struct knobs *k);
+
+/* Defaults that differ by engine (cache: SQLite's 2000KiB page cache vs
+ * PostgreSQL's 128MiB shared_buffers), applied to the knobs in k that the
+ * user did not set (set[id] == 0; set may be NULL: none set). */
+void knobs_engine_defaults(struct knobs *k, const int *set);
+
+/* "[default X; postgres: Y]" for --help and the man page. */
+void knob_default_text(int id, char *buf, size_t len);
 
 /* The prefill a step really uses (resolves "auto"). */
 long long knobs_prefill(const struct knobs *k);

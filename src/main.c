@@ -68,9 +68,8 @@ static void usage(FILE *f)
 		knob_range_text(id, range, sizeof range);
 		if (d->kind == KNOB_BOOL)
 			snprintf(range, sizeof range, "(a flag; =off to undo)");
-		snprintf(def, sizeof def, "%s", *d->def ? d->def : "(none)");
-		fprintf(f, "  --%-10s %s\n  %13s%s [default %s]\n", d->name, range, "", d->why,
-		        def);
+		knob_default_text(id, def, sizeof def);
+		fprintf(f, "  --%-10s %s\n  %13s%s %s\n", d->name, range, "", d->why, def);
 	}
 	fprintf(f,
 	        "  -c, --config FILE   read knobs from FILE (default: $XDG_CONFIG_HOME/idxlab/"

@@ -48,6 +48,30 @@ const struct metric_def metric_table[M_COUNT] = {
 	                    "bytes in the secondary indexes at the end of the step" },
 	[M_FSYNCS_TOTAL] = { "fsyncs_total", "fsyncs", "", MK_TOTAL, C_FSYNCS, 0, 0,
 	                     "fsync/fdatasync calls since idxlab started (compare: strace -f -c)" },
+	[M_HOT_PCT] = { .field = "hot_pct",
+	                .label = "HOT %",
+	                .unit = "",
+	                .kind = MK_PCT,
+	                .num = C_HOT_UPDATES,
+	                .den = C_UPDATES,
+	                .decimals = 1,
+	                .why = "updates that stayed on their page and wrote no index entry" },
+	[M_FPI_BYTES_PER_ROW] = { .field = "fpi_bytes_per_row",
+	                          .label = "FPI B/row",
+	                          .unit = "B",
+	                          .kind = MK_PER_ROW,
+	                          .num = C_FPI_BYTES,
+	                          .decimals = 1,
+	                          .why = "full-page images per row: the first write to a page "
+	                                 "after a checkpoint logs the whole page" },
+	[M_CHECKPOINT_IN_WINDOW] = { .field = "checkpoint_in_window",
+	                             .label = "ckpt",
+	                             .unit = "",
+	                             .kind = MK_FLAG,
+	                             .num = C_CHECKPOINTS,
+	                             .decimals = 0,
+	                             .why = "1 when a checkpoint completed inside the window "
+	                                    "(its full-page images inflate WAL)" },
 };
 
 /* Bucket of a duration: exact below HIST_SUB ns, then 16 per power of two. */
@@ -185,6 +209,14 @@ struct mval metric_compute(int m, const struct window *w)
 		if (!w->lat || !w->lat->n)
 			return metrics_ratio(0, 0);
 		r.v = hist_quantile(w->lat, d->q) / 1e6;
+		return r;
+	case MK_PCT:
+		if (!(valid & BIT(d->den)))
+			return na();
+		r = metrics_ratio(num * 100.0, (double)(b->v[d->den] - a->v[d->den]));
+		return r;
+	case MK_FLAG:
+		r.v = num > 0;
 		return r;
 	case MK_TOTAL:
 		r.v = (double)b->v[d->num];

@@ -21,6 +21,10 @@ enum ctr {
 	C_DB_WRITE_BYTES, /* bytes written to the database file itself */
 	C_WCHAR,          /* bytes passed to write() and friends (/proc io wchar) */
 	C_WRITE_BYTES,    /* bytes the process caused to be sent to the device */
+	C_UPDATES,        /* rows updated, as the engine counts them */
+	C_HOT_UPDATES,    /* of those, heap-only (no index entry written) */
+	C_FPI_BYTES,      /* full-page-image bytes inside the WAL bytes */
+	C_CHECKPOINTS,    /* checkpoints completed */
 	C_COUNT
 };
 
@@ -77,6 +81,8 @@ enum mkind {
 	MK_QUANTILE,   /* latency quantile q, milliseconds */
 	MK_MAX,        /* latency max, milliseconds */
 	MK_TOTAL,      /* the cumulative counter itself at the window's end */
+	MK_PCT,        /* 100 * delta num / delta den */
+	MK_FLAG,       /* 1 if num moved in the window, else 0 */
 	MK_DB_BYTES,   /* sizes.db_bytes */
 	MK_INDEX_BYTES /* sizes.index_bytes */
 };
@@ -99,6 +105,9 @@ enum metric_id {
 	M_DB_BYTES,
 	M_INDEX_BYTES,
 	M_FSYNCS_TOTAL,
+	M_HOT_PCT,
+	M_FPI_BYTES_PER_ROW,
+	M_CHECKPOINT_IN_WINDOW,
 	M_COUNT
 };
 
@@ -111,6 +120,7 @@ struct metric_def {
 	double q;     /* MK_QUANTILE */
 	int decimals; /* in CSV/JSON/text */
 	const char *why;
+	enum ctr den;      /* MK_PCT */
 };
 
 extern const struct metric_def metric_table[M_COUNT];

@@ -59,7 +59,7 @@ static const int record_metrics[] = {
 	M_COMMITS_PER_S,
 	M_DB_WRITE_BYTES_PER_ROW,
 	M_MAX_MS,
-	M_FSYNCS_TOTAL,
+	M_FSYNCS_TOTAL, M_HOT_PCT, M_FPI_BYTES_PER_ROW, M_CHECKPOINT_IN_WINDOW,
 };
 
 static struct field *add(struct record *r, const char *name, const char *label)
@@ -116,6 +116,10 @@ static void build(struct record *r, const struct knobs *k, const struct window *
 	for (i = 0; i < sizeof record_knobs / sizeof record_knobs[0]; i++) {
 		int id = record_knobs[i];
 
+		if (!((knob_table[id].engines >> k->v[K_ENGINE]) & 1)) {
+			add(r, field_name(id), knob_table[id].name)->kind = F_NA;
+			continue; /* not a knob of this engine */
+		}
 		/* A plain number stays a number; words or units make it a string. */
 		if (knob_table[id].kind == KNOB_INT && !knob_table[id].words) {
 			add_int(r, field_name(id), knob_table[id].name, k->v[id]);
@@ -135,6 +139,10 @@ static void build(struct record *r, const struct knobs *k, const struct window *
 		f->kind = v.state == MV_OK ? F_NUM : v.state == MV_NA ? F_NA : F_UNSETTLED;
 		f->d = v.v;
 	}
+	if ((knob_table[K_FILLFACTOR].engines >> k->v[K_ENGINE]) & 1)
+		add_int(r, "fillfactor", "fillfactor", k->v[K_FILLFACTOR]);
+	else
+		add(r, "fillfactor", "fillfactor")->kind = F_NA;
 	add_int(r, "prefill", "prefill", knobs_prefill(k));
 	add_int(r, "payload", "payload", k->v[K_PAYLOAD]);
 	add_int(r, "seed", "seed", k->v[K_SEED]);

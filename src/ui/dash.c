@@ -290,16 +290,15 @@ static double metric_between(const struct dash *d, int m, int older, int newer, 
 
 /* ---- the knob panel ----------------------------------------------------- */
 
-static int knob_supported(int id)
+static int knob_supported(const struct dash *d, int id)
 {
-	return knob_table[id].engines & ENG_SQLITE; /* only engine so far */
+	return (knob_table[id].engines >> d->want.v[K_ENGINE]) & 1;
 }
 
 /* Why a knob cannot be moved here, or NULL. */
 static const char *knob_locked(const struct dash *d, int id)
 {
-	(void)d;
-	if (!knob_supported(id))
+	if (!knob_supported(d, id))
 		return "this engine does not have this knob";
 	if (knob_table[id].flags & KF_HEADLESS)
 		return "headless runs only (idxlab run): the dashboard runs until you quit";

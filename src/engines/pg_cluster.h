@@ -1,0 +1,61 @@
+/* pg_cluster.h - a throwaway local PostgreSQL cluster for one run.
+ *
+ * idxlab starts its own server when no --dsn names one: a fresh temp dir
+ * $TMPDIR/idxlab-pg.XXXXXX holds the data dir, the unix socket (no TCP) and
+ * server.log; stopping the cluster throws all of it away. The server dies
+ * with idxlab even on kill -9 (PR_SET_PDEATHSIG) and ignores a Ctrl-C meant
+ * for idxlab (it runs in its own session). When idxlab runs as root the
+ * server runs as user postgres (or nobody), since PostgreSQL refuses root.
+ *
+ * Nothing here prints: errors go into struct err only.
+ *
+ * Threads: call everything from one thread, and keep that thread alive while
+ * the cluster runs: the kernel's parent-death signal follows the thread that
+ * forked the server, so if that thread exits the server is killed. */
+#ifndef IDXLAB_PG_CLUSTER_H
+#define IDXLAB_PG_CLUSTER_H
+
+#include <sys/types.h>
+
+#include "../err.h"
+
+struct pg_cluster;
+
+/* Start a cluster; shared_buffers in bytes (0: the server default; less than
+ * 128 kB is raised to 128 kB). First removes leftovers of idxlab processes
+ * that died without cleaning up. On failure *out is NULL, nothing is left
+ * behind, and the message says what failed and ends with the tail of the
+ * server log (its last lines joined by " | "). */
+int pg_cluster_start(struct pg_cluster **out, long long shared_buffers, struct err *e);
+
+/* libpq conninfo: "host=<socket dir> port=<port> user=idxlab dbname=postgres"
+ * (user idxlab is the superuser, trust auth). Valid until pg_cluster_stop. */
+const char *pg_cluster_conninfo(const struct pg_cluster *c);
+
+/* The postmaster, or 0 when none runs (it died, or a restart failed). */
+pid_t pg_cluster_pid(const struct pg_cluster *c);
+
+/* The temp dir holding it all (data/, the socket, server.log, owner.pid).
+ * Valid until pg_cluster_stop, which removes it. */
+const char *pg_cluster_dir(const struct pg_cluster *c);
+
+/* Where initdb and postgres were found (psql, pg_waldump, ... live there too). */
+const char *pg_cluster_bindir(const struct pg_cluster *c);
+
+/* Restart with a new shared_buffers (bytes, as for start): fast shutdown
+ * (clients are disconnected and a checkpoint is written), then start again on
+ * the same data dir and wait until it accepts connections. Connections made
+ * before are gone. If the fast shutdown takes over 10 s the server is stopped
+ * at once instead and the new one recovers from WAL. On failure the cluster
+ * may have no server (pg_cluster_pid() is 0); pg_cluster_stop it. */
+int pg_cluster_restart(struct pg_cluster *c, long long shared_buffers, struct err *e);
+
+/* 1 while the postmaster runs, else 0 (and reaps it). */
+int pg_cluster_alive(struct pg_cluster *c);
+
+/* Stop at once (immediate shutdown: the data is thrown away), reap the server
+ * and its children, remove the temp dir. Takes well under 0.5 s. Safe on
+ * NULL and on a half-started cluster. c is freed. */
+void pg_cluster_stop(struct pg_cluster *c);
+
+#endif
