@@ -49,6 +49,10 @@ struct engine_ops {
 	 * first) nor for a change knobs_need_rebuild() reports. */
 	int (*apply)(struct engine *en, const struct knobs *k, struct err *e);
 
+	/* Rewrite the table in place (VACUUM FULL, VACUUM): repack its pages
+	 * with the current fillfactor. Never inside a transaction. */
+	int (*rewrite)(struct engine *en, struct err *e);
+
 	/* Rows in the table now. */
 	uint64_t (*table_rows)(struct engine *en);
 

@@ -4,9 +4,11 @@
 #include "engine.h"
 
 extern const struct engine_ops sqlite_engine;
+extern const struct engine_ops postgres_engine;
 
 const struct engine_ops *const engine_table[] = {
 	&sqlite_engine,
+	&postgres_engine,
 	NULL,
 };
 

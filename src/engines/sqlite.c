@@ -654,6 +654,20 @@ static int sqlite_apply(struct engine *en, const struct knobs *k, struct err *e)
 	return 0;
 }
 
+static int sqlite_rewrite(struct engine *en, struct err *e)
+{
+	uint64_t t0 = now_ns();
+
+	if (en->in_txn)
+		return err_set(e, ERR_RUNTIME, "rewrite inside a transaction (a bug in idxlab)");
+	sqlite3_finalize(en->op);
+	en->op = NULL;
+	if (exec(en, "VACUUM", e) < 0 || prepare_op(en, &en->k, e) < 0)
+		return -1;
+	evlog_add(EV_INFO, "rewrote the database (VACUUM) in %.2f s", (double)(now_ns() - t0) / 1e9);
+	return 0;
+}
+
 static uint64_t sqlite_table_rows(struct engine *en)
 {
 	return en->rs.live_rows;
@@ -772,6 +786,7 @@ const struct engine_ops sqlite_engine = {
 	.open = sqlite_open,
 	.setup = sqlite_setup,
 	.apply = sqlite_apply,
+	.rewrite = sqlite_rewrite,
 	.table_rows = sqlite_table_rows,
 	.step = sqlite_step,
 	.finish = sqlite_finish,

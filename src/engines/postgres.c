@@ -1,0 +1,1200 @@
+/* postgres.c - the PostgreSQL engine (libpq).
+ *
+ * Without --dsn it starts a throwaway cluster (pg_cluster.c) and works in it;
+ * with --dsn (a conninfo string or postgres:// URI; PG* variables and
+ * .pgpass apply) it works on the user's server. Either way every object
+ * lives in schema `idxlab`, which idxlab creates and marks with a comment;
+ * a schema of that name that is not marked, or that holds anything idxlab
+ * did not create, is refused and left alone.
+ *
+ * Operations are sent in libpq pipeline mode: BEGIN, the rows of a
+ * transaction and COMMIT go out back to back and their results are read
+ * after one sync, so a batch of N rows costs one round trip. Parameters are
+ * sent in binary (int8, uuid, text).
+ *
+ * Counters (see metrics.md): WAL bytes from pg_current_wal_insert_lsn()
+ * deltas (live, mid-transaction too); full-page-image bytes from
+ * pg_walinspect over the flushed WAL (superuser only; n/a otherwise);
+ * fsyncs from pg_stat_wal.wal_sync; spills from buffers_backend; misses from
+ * pg_statio blks_read; HOT from pg_stat_user_tables (these lag to the end of
+ * a transaction; a step's end forces the flush); checkpoints from
+ * pg_stat_bgwriter; write() and device bytes from /proc of the server's
+ * processes when the server is local and readable. */
+#include <errno.h>
+#include <libpq-fe.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/select.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../evlog.h"
+#include "../keys.h"
+#include "../probes/proc_tree.h"
+#include "engine.h"
+#include "pg_cluster.h"
+#include "rowset.h"
+
+#define SCHEMA_MARK "created by idxlab"
+#define PIPE_CHUNK 1000 /* queries in flight before a sync */
+#define OID_INT8 20
+#define OID_TEXT 25
+#define OID_UUID 2950
+
+enum tag { T_BEGIN, T_OP, T_COMMIT, T_OTHER };
+
+struct pending {
+	enum tag tag;
+	uint64_t t0; /* T_COMMIT: when its transaction began */
+};
+
+struct engine {
+	PGconn *conn;
+	struct pg_cluster *cluster; /* NULL with --dsn */
+	char conninfo[1024];
+	char where[300];
+	int superuser;
+	int walinspect;         /* pg_get_wal_stats() usable */
+	int made_walinspect;    /* we created the extension: drop it at close */
+	const atomic_int *stop; /* borrowed */
+	struct knobs k;
+	struct rowset rs;
+	int pipeline;
+	int in_txn;
+	uint64_t txn_rows, txn_t0;
+	struct pending *pend;
+	size_t npend, cap_pend;
+	uint64_t lsn0, lsn_now;
+	uint64_t fpi_bytes, fpi_lsn;
+	/* Per-table counters restart with every new table: carry them over. */
+	uint64_t upd_acc, hot_acc, read_acc, upd_last, hot_last, read_last;
+	int has_server_io;
+	struct proc_tree tree;
+	char *payload;
+	long long shared_buffers; /* bytes in force on the server */
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* libpq messages end in a newline; trim it for our one-line messages. */
+static const char *trim(const char *msg, char *buf, size_t len)
+{
+	size_t n;
+
+	snprintf(buf, len, "%s", msg ? msg : "");
+	n = strlen(buf);
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = 0;
+	return buf;
+}
+
+/* An error a person can act on, from a result (may be NULL) or the conn. */
+static int pg_fail(struct engine *en, const PGresult *res, struct err *e, const char *what)
+{
+	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+	char msg[600];
+
+	trim(res && *PQresultErrorMessage(res) ? PQresultErrorMessage(res)
+	                                       : PQerrorMessage(en->conn),
+	     msg, sizeof msg);
+	if (!en->conn || PQstatus(en->conn) == CONNECTION_BAD) {
+		if (en->cluster && !pg_cluster_alive(en->cluster))
+			return err_set(e, ERR_RUNTIME,
+			               "%s: the throwaway PostgreSQL server (pid %d) died: %s - it "
+			               "was killed or crashed; see %s/server.log",
+			               what, (int)pg_cluster_pid(en->cluster), msg,
+			               pg_cluster_dir(en->cluster));
+		return err_set(e, ERR_RUNTIME,
+		               "%s: lost the connection to PostgreSQL: %s - was the server "
+		               "stopped or restarted?",
+		               what, msg);
+	}
+	if (state && strcmp(state, "53100") == 0)
+		return err_set(e, ERR_RUNTIME,
+		               "%s: the server's disk is full: %s - free space there or lower "
+		               "--rows/--prefill",
+		               what, msg);
+	if (state && strcmp(state, "42501") == 0)
+		return err_set(e, ERR_RUNTIME,
+		               "%s: missing privilege: %s - use a role that may create schemas and "
+		               "tables in this database, or grant it",
+		               what, msg);
+	if (state && strcmp(state, "57014") == 0)
+		return err_set(e, ERR_RUNTIME, "%s: stopped", what);
+	return err_set(e, ERR_RUNTIME, "%s: %s", what, msg);
+}
+
+static void notice_cb(void *arg, const char *msg)
+{
+	char buf[600];
+
+	(void)arg;
+	evlog_add(EV_INFO, "postgres: %s", trim(msg, buf, sizeof buf));
+}
+
+/* ---- plain statements (outside pipeline mode) ------------------------- */
+
+static int leave_pipeline(struct engine *en, struct err *e)
+{
+	if (!en->pipeline)
+		return 0;
+	if (PQexitPipelineMode(en->conn) != 1)
+		return pg_fail(en, NULL, e, "leaving pipeline mode");
+	en->pipeline = 0;
+	return 0;
+}
+
+static int enter_pipeline(struct engine *en, struct err *e)
+{
+	if (en->pipeline)
+		return 0;
+	if (PQenterPipelineMode(en->conn) != 1)
+		return pg_fail(en, NULL, e, "entering pipeline mode");
+	en->pipeline = 1;
+	return 0;
+}
+
+/* Run sql and wait for it, giving up (PQcancel) when the user stops idxlab.
+ * Returns the last result (caller clears it), or NULL with e filled. */
+static PGresult *run(struct engine *en, const char *sql, int nparams, const char *const *params,
+                     struct err *e)
+{
+	PGresult *res, *last = NULL;
+	int sock;
+
+	if (leave_pipeline(en, e) < 0)
+		return NULL;
+	/* The simple protocol takes several statements; parameters need the other. */
+	if (!(nparams ? PQsendQueryParams(en->conn, sql, nparams, NULL, params, NULL, NULL, 0)
+	              : PQsendQuery(en->conn, sql))) {
+		pg_fail(en, NULL, e, sql);
+		return NULL;
+	}
+	sock = PQsocket(en->conn);
+	for (;;) {
+		fd_set fds;
+		struct timeval tv = { 0, 50000 };
+
+		if (PQconsumeInput(en->conn) != 1) {
+			pg_fail(en, NULL, e, sql);
+			PQclear(last);
+			return NULL;
+		}
+		if (!PQisBusy(en->conn))
+			break;
+		if (en->stop && atomic_load(en->stop)) {
+			PGcancel *c = PQgetCancel(en->conn);
+			char buf[256];
+
+			if (c) {
+				PQcancel(c, buf, sizeof buf);
+				PQfreeCancel(c);
+			}
+		}
+		FD_ZERO(&fds);
+		FD_SET(sock, &fds);
+		select(sock + 1, &fds, NULL, NULL, &tv);
+	}
+	while ((res = PQgetResult(en->conn))) {
+		PQclear(last);
+		last = res;
+	}
+	if (!last) {
+		pg_fail(en, NULL, e, sql);
+		return NULL;
+	}
+	if (PQresultStatus(last) != PGRES_COMMAND_OK && PQresultStatus(last) != PGRES_TUPLES_OK) {
+		pg_fail(en, last, e, sql);
+		PQclear(last);
+		return NULL;
+	}
+	return last;
+}
+
+static int exec(struct engine *en, const char *sql, struct err *e)
+{
+	PGresult *res = run(en, sql, 0, NULL, e);
+
+	PQclear(res);
+	return res ? 0 : -1;
+}
+
+/* One text value of a one-row query, into buf; -1 with e filled. */
+static int query_text(struct engine *en, const char *sql, char *buf, size_t len, struct err *e)
+{
+	PGresult *res = run(en, sql, 0, NULL, e);
+
+	if (!res)
+		return -1;
+	snprintf(buf, len, "%s", PQntuples(res) ? PQgetvalue(res, 0, 0) : "");
+	PQclear(res);
+	return 0;
+}
+
+static uint64_t to_u64(const char *s)
+{
+	return s && *s ? strtoull(s, NULL, 10) : 0;
+}
+
+/* ---- connecting -------------------------------------------------------- */
+
+static int connect_to(struct engine *en, const char *conninfo, struct err *e)
+{
+	/* connect_timeout first, so one in the user's conninfo wins. */
+	const char *keys[] = { "connect_timeout", "dbname", "application_name", NULL };
+	const char *vals[] = { "5", conninfo, "idxlab", NULL };
+	char msg[600];
+
+	PQfinish(en->conn);
+	en->pipeline = 0;
+	en->conn = PQconnectdbParams(keys, vals, 1);
+	if (!en->conn)
+		abort();
+	if (PQstatus(en->conn) != CONNECTION_OK)
+		return err_set(e, ERR_RUNTIME,
+		               "cannot connect to PostgreSQL: %s - check --dsn (a conninfo string "
+		               "or postgres:// URI), the PG* variables and ~/.pgpass",
+		               trim(PQerrorMessage(en->conn), msg, sizeof msg));
+	PQsetNoticeProcessor(en->conn, notice_cb, NULL);
+	return exec(en,
+	            "SET client_min_messages = warning; SET stats_fetch_consistency = none; "
+	            "SET search_path = idxlab, pg_catalog",
+	            e);
+}
+
+/* The schema is idxlab's, or we refuse. Creates it when absent. */
+static int claim_schema(struct engine *en, struct err *e)
+{
+	char mark[256], foreign[512];
+
+	if (query_text(en,
+	               "SELECT coalesce(obj_description(oid, 'pg_namespace'), '<none>') "
+	               "FROM pg_namespace WHERE nspname = 'idxlab'",
+	               mark, sizeof mark, e) < 0)
+		return -1;
+	if (!*mark) {
+		if (exec(en, "CREATE SCHEMA idxlab; COMMENT ON SCHEMA idxlab IS '" SCHEMA_MARK "'",
+		         e) < 0)
+			return err_prefix(e, "creating schema idxlab");
+		return 0;
+	}
+	if (strcmp(mark, SCHEMA_MARK) != 0)
+		return err_set(e, ERR_USAGE,
+		               "this server has a schema named idxlab that idxlab did not create "
+		               "(its comment is not '" SCHEMA_MARK
+		               "'); idxlab leaves it untouched - use another database");
+	/* Only our own relations and functions may be in it. */
+	if (query_text(en,
+	               "SELECT coalesce(string_agg(name, ', '), '') FROM ("
+	               " SELECT c.relname AS name FROM pg_class c"
+	               " WHERE c.relnamespace = 'idxlab'::regnamespace AND c.relname NOT IN"
+	               " ('idxlab_t', 'idxlab_t_pkey', 'idxlab_k1', 'idxlab_k2', 'idxlab_k3',"
+	               " 'idxlab_k4', 'idxlab_k5', 'idxlab_k6', 'idxlab_k7', 'idxlab_k8')"
+	               " UNION ALL SELECT p.proname || '()' FROM pg_proc p"
+	               " WHERE p.pronamespace = 'idxlab'::regnamespace AND NOT EXISTS"
+	               " (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass"
+	               " AND d.objid = p.oid AND d.deptype = 'e')) x",
+	               foreign, sizeof foreign, e) < 0)
+		return -1;
+	if (*foreign)
+		return err_set(e, ERR_USAGE,
+		               "schema idxlab holds objects idxlab did not create (%s); idxlab "
+		               "changes nothing there - remove them or use another database",
+		               foreign);
+	return 0;
+}
+
+/* pg_walinspect for exact full-page-image bytes: needs superuser. */
+static void find_walinspect(struct engine *en)
+{
+	char buf[64];
+	struct err e = { ERR_NONE, "" };
+
+	en->walinspect = 0;
+	if (query_text(en, "SELECT count(*) FROM pg_extension WHERE extname = 'pg_walinspect'", buf,
+	               sizeof buf, &e) < 0)
+		return;
+	if (strcmp(buf, "0") == 0) {
+		if (!en->superuser || exec(en, "CREATE EXTENSION pg_walinspect SCHEMA idxlab", &e) < 0) {
+			evlog_add(EV_INFO, "full-page-image bytes are n/a: pg_walinspect needs a "
+			                   "superuser (and the contrib package)");
+			return;
+		}
+		en->made_walinspect = 1;
+	}
+	if (!en->superuser) {
+		evlog_add(EV_INFO, "full-page-image bytes are n/a: pg_walinspect needs a superuser");
+		return;
+	}
+	en->walinspect = 1;
+}
+
+static int read_shared_buffers(struct engine *en, struct err *e)
+{
+	char buf[64];
+
+	if (query_text(en,
+	               "SELECT setting::bigint * 8192 FROM pg_settings WHERE name = 'shared_buffers'",
+	               buf, sizeof buf, e) < 0)
+		return -1;
+	en->shared_buffers = (long long)to_u64(buf);
+	return 0;
+}
+
+/* Where the server is local and its /proc readable, sample its processes. */
+static void find_server_processes(struct engine *en)
+{
+	char buf[64];
+	struct err e = { ERR_NONE, "" };
+	struct proc_io io;
+	pid_t backend, postmaster;
+	char path[64], comm[64] = "";
+	FILE *f;
+
+	en->has_server_io = 0;
+	if (en->cluster) {
+		postmaster = pg_cluster_pid(en->cluster);
+	} else {
+		if (query_text(en, "SELECT pg_backend_pid()", buf, sizeof buf, &e) < 0)
+			return;
+		backend = (pid_t)atoi(buf);
+		snprintf(path, sizeof path, "/proc/%d/comm", (int)backend);
+		f = fopen(path, "r");
+		if (!f)
+			return; /* not on this machine */
+		if (!fgets(comm, sizeof comm, f))
+			comm[0] = 0;
+		fclose(f);
+		if (!strstr(comm, "postgres"))
+			return;
+		{
+			char stat[512], *p;
+			int ppid = 0;
+
+			snprintf(path, sizeof path, "/proc/%d/stat", (int)backend);
+			f = fopen(path, "r");
+			if (!f)
+				return;
+			if (fgets(stat, sizeof stat, f) && (p = strrchr(stat, ')')))
+				(void)sscanf(p + 1, " %*c %d", &ppid);
+			fclose(f);
+			postmaster = (pid_t)ppid;
+		}
+	}
+	proc_tree_init(&en->tree, postmaster);
+	if (postmaster > 0 && proc_tree_sample(&en->tree, &io) == 0)
+		en->has_server_io = 1;
+	else
+		evlog_add(EV_INFO, "write() and device bytes are n/a: the server's processes are "
+		                   "not readable here");
+}
+
+static int start_session(struct engine *en, struct err *e)
+{
+	char buf[64];
+
+	if (query_text(en, "SELECT rolsuper FROM pg_roles WHERE rolname = current_user", buf,
+	               sizeof buf, e) < 0)
+		return -1;
+	en->superuser = strcmp(buf, "t") == 0;
+	if (claim_schema(en, e) < 0)
+		return -1;
+	find_walinspect(en);
+	find_server_processes(en);
+	if (read_shared_buffers(en, e) < 0)
+		return -1;
+	if (query_text(en, "SELECT pg_current_wal_insert_lsn() - '0/0'::pg_lsn", buf, sizeof buf,
+	               e) < 0)
+		return -1;
+	if (!en->lsn0)
+		en->lsn0 = en->fpi_lsn = to_u64(buf);
+	return 0;
+}
+
+static void pg_close(struct engine *en)
+{
+	if (!en)
+		return;
+	if (en->conn && PQstatus(en->conn) == CONNECTION_OK && !en->cluster) {
+		struct err e = { ERR_NONE, "" };
+
+		/* Leave the user's server as we found it. */
+		if (en->pipeline)
+			(void)leave_pipeline(en, &e);
+		if (PQtransactionStatus(en->conn) != PQTRANS_IDLE)
+			(void)exec(en, "ROLLBACK", &e);
+		(void)exec(en, "DROP TABLE IF EXISTS idxlab.idxlab_t", &e);
+		if (en->made_walinspect)
+			(void)exec(en, "DROP EXTENSION IF EXISTS pg_walinspect", &e);
+		(void)exec(en, "DROP SCHEMA IF EXISTS idxlab", &e);
+	}
+	PQfinish(en->conn);
+	pg_cluster_stop(en->cluster);
+	rowset_free(&en->rs);
+	free(en->pend);
+	free(en->payload);
+	free(en);
+}
+
+static int pg_open(struct engine **out, const struct knobs *k, const atomic_int *stop,
+                   struct err *e)
+{
+	struct engine *en = calloc(1, sizeof *en);
+
+	*out = NULL;
+	if (!en)
+		abort();
+	en->stop = stop;
+	en->k = *k;
+	if (!k->dsn || !*k->dsn) {
+		if (pg_cluster_start(&en->cluster, k->v[K_CACHE], e) < 0) {
+			pg_close(en);
+			return -1;
+		}
+		snprintf(en->conninfo, sizeof en->conninfo, "%s", pg_cluster_conninfo(en->cluster));
+		snprintf(en->where, sizeof en->where, "throwaway server in %s",
+		         pg_cluster_dir(en->cluster));
+	} else {
+		snprintf(en->conninfo, sizeof en->conninfo, "%s", k->dsn);
+	}
+	if (connect_to(en, en->conninfo, e) < 0 || start_session(en, e) < 0) {
+		pg_close(en);
+		return -1;
+	}
+	if (!en->cluster)
+		snprintf(en->where, sizeof en->where, "%s:%s/%s (schema idxlab)",
+		         *PQhost(en->conn) == '/' ? "socket" : PQhost(en->conn), PQport(en->conn),
+		         PQdb(en->conn));
+	*out = en;
+	return 0;
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+static int is_uuid_key(long long ko)
+{
+	return ko == KO_UUID7 || ko == KO_UUID4;
+}
+
+/* Text form of a 16-byte uuid. */
+static void uuid_text(const unsigned char u[KEYS_UUID_LEN], char *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	int i, n = 0;
+
+	for (i = 0; i < KEYS_UUID_LEN; i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			out[n++] = '-';
+		out[n++] = hex[u[i] >> 4];
+		out[n++] = hex[u[i] & 15];
+	}
+	out[n] = 0;
+}
+
+static void set_payload(struct engine *en, long long len)
+{
+	long long i;
+
+	free(en->payload);
+	en->payload = malloc((size_t)len + 1);
+	if (!en->payload)
+		abort();
+	for (i = 0; i < len; i++)
+		en->payload[i] = (char)('a' + i % 26);
+	en->payload[len] = 0;
+}
+
+/* One COPY text line for row n. */
+static size_t copy_line(const struct engine *en, uint64_t n, char *out, size_t len)
+{
+	uint64_t seed = (uint64_t)en->k.v[K_SEED];
+	long long ko = en->k.v[K_KEY_ORDER];
+	size_t used;
+	int c;
+
+	if (en->k.v[K_PK] == PK_INT) {
+		used = (size_t)snprintf(out, len, "%llu", (unsigned long long)n + 1);
+	} else {
+		unsigned char u[KEYS_UUID_LEN];
+
+		keys_uuid(seed, en->k.v[K_PK] == PK_UUID7, 0, n, 0, u);
+		uuid_text(u, out);
+		used = strlen(out);
+	}
+	for (c = 1; c <= 8; c++) {
+		if (is_uuid_key(ko)) {
+			unsigned char u[KEYS_UUID_LEN];
+
+			keys_uuid(seed, ko == KO_UUID7, c, n, 0, u);
+			out[used++] = '\t';
+			uuid_text(u, out + used);
+			used += strlen(out + used);
+		} else {
+			used += (size_t)snprintf(out + used, len - used, "\t%lld",
+			                         (long long)keys_int(seed, (enum key_order)ko, c, n, 0));
+		}
+	}
+	used += (size_t)snprintf(out + used, len - used, "\t0\t%s\n", en->payload);
+	return used;
+}
+
+/* COPY rows 0..rows-1 in. */
+static int load(struct engine *en, uint64_t rows, struct err *e)
+{
+	size_t cap = 1 << 16, used = 0, linecap = (size_t)en->k.v[K_PAYLOAD] + 1024;
+	char *buf;
+	PGresult *res;
+	uint64_t n;
+	int ok = 1;
+
+	if (leave_pipeline(en, e) < 0)
+		return -1;
+	res = PQexec(en->conn, "COPY idxlab.idxlab_t(id, k1, k2, k3, k4, k5, k6, k7, k8, hot, "
+	                       "payload) FROM STDIN");
+	if (!res || PQresultStatus(res) != PGRES_COPY_IN) {
+		pg_fail(en, res, e, "COPY");
+		PQclear(res);
+		return -1;
+	}
+	PQclear(res);
+	buf = malloc(cap + linecap);
+	if (!buf)
+		abort();
+	for (n = 0; n < rows && ok; n++) {
+		used += copy_line(en, n, buf + used, linecap);
+		if (used >= cap || n + 1 == rows) {
+			ok = PQputCopyData(en->conn, buf, (int)used) == 1;
+			used = 0;
+			if (en->stop && atomic_load(en->stop))
+				break;
+		}
+	}
+	free(buf);
+	if (PQputCopyEnd(en->conn, ok && n == rows ? NULL : "stopped") != 1)
+		return pg_fail(en, NULL, e, "COPY");
+	res = PQgetResult(en->conn);
+	if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
+		pg_fail(en, res, e, "loading the table");
+		PQclear(res);
+		while ((res = PQgetResult(en->conn)))
+			PQclear(res);
+		return -1;
+	}
+	PQclear(res);
+	while ((res = PQgetResult(en->conn)))
+		PQclear(res);
+	return 0;
+}
+
+static int set_indexes(struct engine *en, long long from, long long to, int live, struct err *e)
+{
+	char sql[128];
+	long long i;
+
+	for (i = from + 1; i <= to; i++) {
+		uint64_t t0 = now_ns();
+
+		snprintf(sql, sizeof sql, "CREATE INDEX idxlab_k%lld ON idxlab.idxlab_t (k%lld)", i,
+		         i);
+		if (exec(en, sql, e) < 0)
+			return -1;
+		if (live)
+			evlog_add(EV_INFO, "built idxlab_k%lld on %llu rows in %.2f s", i,
+			          (unsigned long long)en->rs.live_rows, (double)(now_ns() - t0) / 1e9);
+	}
+	for (i = from; i > to; i--) {
+		snprintf(sql, sizeof sql, "DROP INDEX idxlab.idxlab_k%lld", i);
+		if (exec(en, sql, e) < 0)
+			return -1;
+		if (live)
+			evlog_add(EV_INFO, "dropped idxlab_k%lld", i);
+	}
+	return 0;
+}
+
+static const char *const op_sql[] = {
+	[OP_INSERT] = "INSERT INTO idxlab.idxlab_t (id, k1, k2, k3, k4, k5, k6, k7, k8, hot, "
+	              "payload) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10)",
+	[OP_UPDATE] = "UPDATE idxlab.idxlab_t SET hot = hot + 1 WHERE id = $1",
+	[OP_UPDATE_INDEXED] = "UPDATE idxlab.idxlab_t SET k1 = $2 WHERE id = $1",
+	[OP_DELETE] = "DELETE FROM idxlab.idxlab_t WHERE id = $1",
+};
+static const int op_nparams[] = { 10, 1, 2, 1 };
+
+static int prepare_op(struct engine *en, struct err *e)
+{
+	Oid id_t = en->k.v[K_PK] == PK_INT ? OID_INT8 : OID_UUID;
+	Oid key_t = is_uuid_key(en->k.v[K_KEY_ORDER]) ? OID_UUID : OID_INT8;
+	Oid types[10];
+	long long op = en->k.v[K_OP];
+	PGresult *res;
+	int i;
+
+	if (exec(en, "DEALLOCATE ALL", e) < 0)
+		return -1;
+	types[0] = id_t;
+	for (i = 1; i < 9; i++)
+		types[i] = key_t;
+	types[9] = OID_TEXT;
+	res = PQprepare(en->conn, "idxlab_op", op_sql[op], op_nparams[op], types);
+	if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
+		pg_fail(en, res, e, "prepare");
+		PQclear(res);
+		return -1;
+	}
+	PQclear(res);
+	rowset_prepare(&en->rs, op, (uint64_t)en->k.v[K_SEED]);
+	return 0;
+}
+
+/* Per-table counters of the current table, carried over before a drop. */
+static void carry_table_counters(struct engine *en)
+{
+	en->upd_acc += en->upd_last;
+	en->hot_acc += en->hot_last;
+	en->read_acc += en->read_last;
+	en->upd_last = en->hot_last = en->read_last = 0;
+}
+
+static int set_session(struct engine *en, const struct knobs *k, struct err *e)
+{
+	return exec(en,
+	            k->v[K_SYNC] == SYNC_OFF ? "SET synchronous_commit = off"
+	                                     : "SET synchronous_commit = on",
+	            e);
+}
+
+/* shared_buffers = cache: restart a throwaway server; a user's is read-only. */
+static int set_cache(struct engine *en, const struct knobs *k, struct err *e)
+{
+	long long want = k->v[K_CACHE];
+
+	if (want / 8192 == en->shared_buffers / 8192)
+		return 0;
+	if (!en->cluster) {
+		char have[32];
+
+		snprintf(have, sizeof have, "%lldkB", en->shared_buffers / 1024);
+		evlog_add(EV_WARN, "cache is read-only on your server: shared_buffers stays %s", have);
+		return 0;
+	}
+	evlog_add(EV_INFO, "restarting the throwaway server with shared_buffers = %lldkB",
+	          want / 1024);
+	PQfinish(en->conn);
+	en->conn = NULL;
+	en->pipeline = 0;
+	if (pg_cluster_restart(en->cluster, want, e) < 0 || connect_to(en, en->conninfo, e) < 0 ||
+	    read_shared_buffers(en, e) < 0)
+		return -1;
+	find_server_processes(en);
+	return set_session(en, k, e);
+}
+
+static int settle(struct engine *en, struct err *e);
+
+static int pg_setup(struct engine *en, const struct knobs *k, struct err *e)
+{
+	const char *key_t = is_uuid_key(k->v[K_KEY_ORDER]) ? "uuid" : "bigint";
+	uint64_t rows = (uint64_t)knobs_prefill(k);
+	char sql[1024];
+
+	en->k = *k;
+	en->in_txn = 0;
+	en->npend = 0;
+	set_payload(en, k->v[K_PAYLOAD]);
+	if (en->cluster && !pg_cluster_alive(en->cluster)) {
+		evlog_add(EV_WARN, "the throwaway server had died: starting it again");
+		PQfinish(en->conn);
+		en->conn = NULL;
+		if (pg_cluster_restart(en->cluster, k->v[K_CACHE], e) < 0 ||
+		    connect_to(en, en->conninfo, e) < 0 || read_shared_buffers(en, e) < 0)
+			return -1;
+		find_server_processes(en);
+	}
+	if (leave_pipeline(en, e) < 0)
+		return -1;
+	if (PQtransactionStatus(en->conn) != PQTRANS_IDLE && exec(en, "ROLLBACK", e) < 0)
+		return -1;
+	if (set_cache(en, k, e) < 0 || set_session(en, k, e) < 0)
+		return -1;
+	carry_table_counters(en);
+	snprintf(sql, sizeof sql,
+	         "DROP TABLE IF EXISTS idxlab.idxlab_t; "
+	         "CREATE TABLE idxlab.idxlab_t (id %s PRIMARY KEY, k1 %s, k2 %s, k3 %s, k4 %s, "
+	         "k5 %s, k6 %s, k7 %s, k8 %s, hot int NOT NULL DEFAULT 0, payload text) "
+	         "WITH (fillfactor = %lld, autovacuum_enabled = false)",
+	         k->v[K_PK] == PK_INT ? "bigint" : "uuid", key_t, key_t, key_t, key_t, key_t, key_t,
+	         key_t, key_t, k->v[K_FILLFACTOR]);
+	if (exec(en, sql, e) < 0)
+		return -1;
+	rowset_reset(&en->rs, 0);
+	if (rows) {
+		if (load(en, rows, e) < 0)
+			return -1;
+		rowset_reset(&en->rs, rows);
+		if (exec(en, "VACUUM (ANALYZE) idxlab.idxlab_t", e) < 0)
+			return -1;
+	}
+	if (set_indexes(en, 0, k->v[K_INDEXES], 0, e) < 0)
+		return -1;
+	/* Start the measurement from a checkpoint, like the published runs. */
+	if (en->superuser && exec(en, "CHECKPOINT", e) < 0)
+		return -1;
+	if (prepare_op(en, e) < 0)
+		return -1;
+	/* The set-up's own statistics must land before the measurement starts. */
+	return settle(en, e);
+}
+
+static int pg_apply(struct engine *en, const struct knobs *k, struct err *e)
+{
+	const struct knobs old = en->k;
+	char sql[128];
+
+	if (en->in_txn)
+		return err_set(e, ERR_RUNTIME, "apply inside a transaction (a bug in idxlab)");
+	en->k = *k;
+	if (leave_pipeline(en, e) < 0)
+		return -1;
+	if (old.v[K_CACHE] != k->v[K_CACHE] && set_cache(en, k, e) < 0)
+		return -1;
+	if (old.v[K_SYNC] != k->v[K_SYNC] && set_session(en, k, e) < 0)
+		return -1;
+	if (old.v[K_FILLFACTOR] != k->v[K_FILLFACTOR]) {
+		snprintf(sql, sizeof sql, "ALTER TABLE idxlab.idxlab_t SET (fillfactor = %lld)",
+		         k->v[K_FILLFACTOR]);
+		if (exec(en, sql, e) < 0)
+			return -1;
+		evlog_add(EV_INFO, "fillfactor %lld applies to new pages only: rewrite the table "
+		                   "(key W) to repack the pages that exist",
+		          k->v[K_FILLFACTOR]);
+	}
+	if (old.v[K_INDEXES] != k->v[K_INDEXES] &&
+	    set_indexes(en, old.v[K_INDEXES], k->v[K_INDEXES], 1, e) < 0)
+		return -1;
+	if (old.v[K_PAYLOAD] != k->v[K_PAYLOAD])
+		set_payload(en, k->v[K_PAYLOAD]);
+	if ((old.v[K_OP] != k->v[K_OP] || old.v[K_SEED] != k->v[K_SEED] ||
+	     old.v[K_KEY_ORDER] != k->v[K_KEY_ORDER]) &&
+	    prepare_op(en, e) < 0)
+		return -1;
+	return enter_pipeline(en, e);
+}
+
+static int pg_rewrite(struct engine *en, struct err *e)
+{
+	uint64_t t0 = now_ns();
+
+	if (en->in_txn)
+		return err_set(e, ERR_RUNTIME, "rewrite inside a transaction (a bug in idxlab)");
+	if (exec(en, "VACUUM FULL idxlab.idxlab_t", e) < 0 || enter_pipeline(en, e) < 0)
+		return -1;
+	evlog_add(EV_INFO, "rewrote idxlab_t (VACUUM FULL) in %.2f s",
+	          (double)(now_ns() - t0) / 1e9);
+	return 0;
+}
+
+static uint64_t pg_table_rows(struct engine *en)
+{
+	return en->rs.live_rows;
+}
+
+/* ---- the workload -------------------------------------------------------- */
+
+static void expect(struct engine *en, enum tag tag, uint64_t t0)
+{
+	if (en->npend == en->cap_pend) {
+		en->cap_pend = en->cap_pend ? en->cap_pend * 2 : 4096;
+		en->pend = realloc(en->pend, sizeof *en->pend * en->cap_pend);
+		if (!en->pend)
+			abort();
+	}
+	en->pend[en->npend].tag = tag;
+	en->pend[en->npend].t0 = t0;
+	en->npend++;
+}
+
+static int send_simple(struct engine *en, const char *sql, enum tag tag, uint64_t t0,
+                       struct err *e)
+{
+	if (!PQsendQueryParams(en->conn, sql, 0, NULL, NULL, NULL, NULL, 0))
+		return pg_fail(en, NULL, e, sql);
+	expect(en, tag, t0);
+	return 0;
+}
+
+static void put_be64(char *p, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		p[i] = (char)(v >> (56 - 8 * i));
+}
+
+static int send_op(struct engine *en, long long op, uint64_t row, uint64_t version,
+                   struct err *e)
+{
+	uint64_t seed = (uint64_t)en->k.v[K_SEED];
+	long long ko = en->k.v[K_KEY_ORDER];
+	char buf[10][KEYS_UUID_LEN];
+	const char *vals[10];
+	int lens[10], fmts[10], n = op_nparams[op], c;
+
+	for (c = 0; c < 10; c++)
+		fmts[c] = 1;
+	if (en->k.v[K_PK] == PK_INT) {
+		put_be64(buf[0], row + 1);
+		lens[0] = 8;
+	} else {
+		keys_uuid(seed, en->k.v[K_PK] == PK_UUID7, 0, row, 0, (unsigned char *)buf[0]);
+		lens[0] = KEYS_UUID_LEN;
+	}
+	vals[0] = buf[0];
+	for (c = 1; c < 9 && c < n; c++) {
+		/* insert: k1..k8 of the row; update-indexed: a new k1 */
+		uint64_t v = op == OP_INSERT ? 0 : version;
+
+		if (is_uuid_key(ko)) {
+			keys_uuid(seed, ko == KO_UUID7, c, row, v, (unsigned char *)buf[c]);
+			lens[c] = KEYS_UUID_LEN;
+		} else {
+			put_be64(buf[c], (uint64_t)keys_int(seed, (enum key_order)ko, c, row, v));
+			lens[c] = 8;
+		}
+		vals[c] = buf[c];
+	}
+	if (op == OP_INSERT) {
+		vals[9] = en->payload;
+		lens[9] = (int)en->k.v[K_PAYLOAD];
+	}
+	if (!PQsendQueryPrepared(en->conn, "idxlab_op", n, vals, lens, fmts, 0))
+		return pg_fail(en, NULL, e, "send");
+	expect(en, T_OP, 0);
+	return 0;
+}
+
+/* Sync and read every pending result; commits go into lat and out. */
+static int drain(struct engine *en, struct step_out *out, struct hist *lat, struct err *e)
+{
+	size_t i = 0;
+	PGresult *res;
+	int failed = 0;
+
+	if (PQpipelineSync(en->conn) != 1)
+		return pg_fail(en, NULL, e, "sync");
+	for (;;) {
+		ExecStatusType st;
+
+		res = PQgetResult(en->conn);
+		if (!res) {
+			if (PQstatus(en->conn) == CONNECTION_BAD) {
+				failed = failed ? failed : (pg_fail(en, NULL, e, "write"), 1);
+				break;
+			}
+			continue; /* the end of one query's results */
+		}
+		st = PQresultStatus(res);
+		if (st == PGRES_PIPELINE_SYNC) {
+			PQclear(res);
+			break;
+		}
+		if (st == PGRES_FATAL_ERROR || st == PGRES_NONFATAL_ERROR) {
+			if (!failed) {
+				pg_fail(en, res, e,
+				        i < en->npend && en->pend[i].tag == T_COMMIT
+				                ? "commit"
+				                : knob_table[K_OP].choices[en->k.v[K_OP]]);
+				failed = 1;
+			}
+		} else if (st == PGRES_PIPELINE_ABORTED) {
+			/* an earlier error: already reported */
+		} else if (i < en->npend) {
+			if (en->pend[i].tag == T_COMMIT) {
+				hist_add(lat, now_ns() - en->pend[i].t0);
+				out->commits++;
+			} else if (en->pend[i].tag == T_OP && en->k.v[K_OP] != OP_INSERT &&
+			           strcmp(PQcmdTuples(res), "1") != 0 && !failed) {
+				err_set(e, ERR_RUNTIME,
+				        "%s changed %s rows instead of 1: the table is not what idxlab "
+				        "built",
+				        knob_table[K_OP].choices[en->k.v[K_OP]], PQcmdTuples(res));
+				failed = 1;
+			}
+		}
+		PQclear(res);
+		i++;
+	}
+	en->npend = 0;
+	if (failed) {
+		en->in_txn = 0;
+		if (PQstatus(en->conn) == CONNECTION_OK) {
+			/* Leave no aborted transaction behind. */
+			struct err ignore;
+
+			(void)leave_pipeline(en, &ignore);
+			(void)exec(en, "ROLLBACK", &ignore);
+			(void)enter_pipeline(en, &ignore);
+		}
+		return -1;
+	}
+	return 0;
+}
+
+static int pg_step(struct engine *en, const struct knobs *k, uint64_t budget,
+                   struct step_out *out, struct hist *lat, struct err *e)
+{
+	long long op = en->k.v[K_OP];
+	uint64_t per_commit = (uint64_t)k->v[K_COMMIT], i;
+
+	if (enter_pipeline(en, e) < 0)
+		return -1;
+	for (i = 0; i < budget; i++) {
+		uint64_t row, version;
+
+		if (!rowset_next(&en->rs, op, &row, &version))
+			break;
+		if (!en->in_txn) {
+			en->txn_t0 = now_ns();
+			if (send_simple(en, "BEGIN", T_BEGIN, 0, e) < 0)
+				return -1;
+			en->in_txn = 1;
+			en->txn_rows = 0;
+		}
+		if (send_op(en, op, row, version, e) < 0)
+			return -1;
+		rowset_done(&en->rs, op, row);
+		out->rows++;
+		if (per_commit != COMMIT_ALL && ++en->txn_rows >= per_commit) {
+			if (send_simple(en, "COMMIT", T_COMMIT, en->txn_t0, e) < 0)
+				return -1;
+			en->in_txn = 0;
+		}
+		if (en->npend >= PIPE_CHUNK && drain(en, out, lat, e) < 0)
+			return -1;
+	}
+	return en->npend ? drain(en, out, lat, e) : 0;
+}
+
+static int pg_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e)
+{
+	if (!en->in_txn)
+		return 0;
+	if (enter_pipeline(en, e) < 0 || send_simple(en, "COMMIT", T_COMMIT, en->txn_t0, e) < 0)
+		return -1;
+	en->in_txn = 0;
+	return drain(en, out, lat, e);
+}
+
+/* ---- counters ------------------------------------------------------------ */
+
+/* Run a read-only query inside the pipeline (mid-transaction is fine). */
+static PGresult *pipeline_query(struct engine *en, const char *sql, int nparams,
+                                const char *const *params, struct err *e)
+{
+	PGresult *res, *keep = NULL;
+
+	if (enter_pipeline(en, e) < 0)
+		return NULL;
+	if (!PQsendQueryParams(en->conn, sql, nparams, NULL, params, NULL, NULL, 0) ||
+	    PQpipelineSync(en->conn) != 1) {
+		pg_fail(en, NULL, e, "sampling");
+		return NULL;
+	}
+	for (;;) {
+		res = PQgetResult(en->conn);
+		if (!res) {
+			if (PQstatus(en->conn) == CONNECTION_BAD)
+				break;
+			continue;
+		}
+		if (PQresultStatus(res) == PGRES_PIPELINE_SYNC) {
+			PQclear(res);
+			break;
+		}
+		if (!keep)
+			keep = res;
+		else
+			PQclear(res);
+	}
+	if (!keep || PQresultStatus(keep) != PGRES_TUPLES_OK) {
+		pg_fail(en, keep, e, "sampling the server's statistics");
+		PQclear(keep);
+		return NULL;
+	}
+	return keep;
+}
+
+static int sample_fpi(struct engine *en, struct err *e)
+{
+	char start[32];
+	const char *params[1] = { start };
+	PGresult *res;
+
+	snprintf(start, sizeof start, "%X/%X", (unsigned)(en->fpi_lsn >> 32),
+	         (unsigned)en->fpi_lsn);
+	res = pipeline_query(en,
+	                     "SELECT coalesce(sum(fpi_size), 0), max(f) - '0/0'::pg_lsn FROM "
+	                     "(SELECT pg_current_wal_flush_lsn() AS f) l, "
+	                     "LATERAL (SELECT * FROM pg_get_wal_stats($1::pg_lsn, l.f) "
+	                     "WHERE l.f > $1::pg_lsn) s",
+	                     1, params, e);
+	if (!res)
+		return -1;
+	if (PQntuples(res) && !PQgetisnull(res, 0, 1)) {
+		en->fpi_bytes += to_u64(PQgetvalue(res, 0, 0));
+		en->fpi_lsn = to_u64(PQgetvalue(res, 0, 1));
+	}
+	PQclear(res);
+	return 0;
+}
+
+static int pg_sample(struct engine *en, struct counters *c, struct err *e)
+{
+	PGresult *res;
+	struct proc_io io;
+
+	res = pipeline_query(en,
+	                     "SELECT pg_current_wal_insert_lsn() - '0/0'::pg_lsn, w.wal_sync, "
+	                     "b.buffers_backend, b.checkpoints_timed + b.checkpoints_req, "
+	                     "coalesce(t.n_tup_upd, 0), coalesce(t.n_tup_hot_upd, 0), "
+	                     "coalesce(s.heap_blks_read, 0) + coalesce(s.idx_blks_read, 0) "
+	                     "FROM pg_stat_wal w, pg_stat_bgwriter b "
+	                     "LEFT JOIN pg_stat_user_tables t ON t.relid = "
+	                     "to_regclass('idxlab.idxlab_t') "
+	                     "LEFT JOIN pg_statio_user_tables s ON s.relid = "
+	                     "to_regclass('idxlab.idxlab_t')",
+	                     0, NULL, e);
+	if (!res)
+		return -1;
+	en->lsn_now = to_u64(PQgetvalue(res, 0, 0));
+	c->v[C_WAL_BYTES] = en->lsn_now - en->lsn0;
+	c->v[C_FSYNCS] = to_u64(PQgetvalue(res, 0, 1));
+	c->v[C_SPILLS] = to_u64(PQgetvalue(res, 0, 2));
+	c->v[C_CHECKPOINTS] = to_u64(PQgetvalue(res, 0, 3));
+	en->upd_last = to_u64(PQgetvalue(res, 0, 4));
+	en->hot_last = to_u64(PQgetvalue(res, 0, 5));
+	en->read_last = to_u64(PQgetvalue(res, 0, 6));
+	PQclear(res);
+	c->v[C_UPDATES] = en->upd_acc + en->upd_last;
+	c->v[C_HOT_UPDATES] = en->hot_acc + en->hot_last;
+	c->v[C_MISSES] = en->read_acc + en->read_last;
+	c->valid |= 1u << C_WAL_BYTES | 1u << C_FSYNCS | 1u << C_SPILLS | 1u << C_CHECKPOINTS |
+	            1u << C_UPDATES | 1u << C_HOT_UPDATES | 1u << C_MISSES;
+	if (en->walinspect) {
+		if (sample_fpi(en, e) < 0)
+			return -1;
+		c->v[C_FPI_BYTES] = en->fpi_bytes;
+		c->valid |= 1u << C_FPI_BYTES;
+	}
+	if (en->has_server_io && proc_tree_sample(&en->tree, &io) == 0) {
+		c->v[C_WCHAR] = io.wchar;
+		c->v[C_WRITE_BYTES] = io.write_bytes;
+		c->valid |= 1u << C_WCHAR | 1u << C_WRITE_BYTES;
+	}
+	return 0;
+}
+
+/* End of a step: make the lagging statistics and the WAL settle. */
+static int settle(struct engine *en, struct err *e)
+{
+	PGresult *res;
+	int i;
+
+	res = pipeline_query(en, "SELECT pg_stat_force_next_flush()", 0, NULL, e);
+	if (!res)
+		return -1;
+	PQclear(res);
+	/* With synchronous_commit off the WAL writer flushes within 3 x 200 ms;
+	 * wait for it so full-page images are counted to the end. */
+	for (i = 0; en->walinspect && i < 100; i++) {
+		char buf[16];
+
+		res = pipeline_query(en,
+		                     "SELECT pg_current_wal_flush_lsn() >= "
+		                     "pg_current_wal_insert_lsn()",
+		                     0, NULL, e);
+		if (!res)
+			return -1;
+		snprintf(buf, sizeof buf, "%s", PQgetvalue(res, 0, 0));
+		PQclear(res);
+		if (strcmp(buf, "t") == 0)
+			break;
+		usleep(10000);
+	}
+	return 0;
+}
+
+static int pg_sizes(struct engine *en, struct sizes *s, struct err *e)
+{
+	PGresult *res;
+	int i;
+
+	memset(s, 0, sizeof *s);
+	s->db_bytes = s->index_bytes = -1;
+	if (!en->in_txn && settle(en, e) < 0)
+		return -1;
+	res = pipeline_query(en,
+	                     "SELECT pg_total_relation_size('idxlab.idxlab_t'), "
+	                     "coalesce(sum(pg_relation_size(c.oid)) FILTER (WHERE c.relname "
+	                     "LIKE 'idxlab\\_k_'), 0), "
+	                     "coalesce(string_agg((pg_relation_size(c.oid) / 8192)::text, ';' "
+	                     "ORDER BY c.relname) FILTER (WHERE c.relname LIKE 'idxlab\\_k_'), '') "
+	                     "FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+	                     "WHERE i.indrelid = 'idxlab.idxlab_t'::regclass",
+	                     0, NULL, e);
+	if (!res)
+		return -1;
+	s->db_bytes = (int64_t)to_u64(PQgetvalue(res, 0, 0));
+	s->index_bytes = (int64_t)to_u64(PQgetvalue(res, 0, 1));
+	{
+		const char *p = PQgetvalue(res, 0, 2);
+
+		for (i = 0; *p && i < SIZES_MAX_INDEXES; i++) {
+			s->index_pages[i] = strtoll(p, (char **)&p, 10);
+			if (*p == ';')
+				p++;
+			s->nindex = i + 1;
+		}
+	}
+	PQclear(res);
+	return 0;
+}
+
+static const char *pg_where(struct engine *en)
+{
+	return en->where;
+}
+
+static const char *pg_version(void)
+{
+	static char buf[64];
+
+	snprintf(buf, sizeof buf, "libpq %d.%d", PQlibVersion() / 10000, PQlibVersion() % 100);
+	return buf;
+}
+
+const struct engine_ops postgres_engine = {
+	.name = "postgres",
+	.bit = ENG_POSTGRES,
+	.version = pg_version,
+	.open = pg_open,
+	.setup = pg_setup,
+	.apply = pg_apply,
+	.rewrite = pg_rewrite,
+	.table_rows = pg_table_rows,
+	.step = pg_step,
+	.finish = pg_finish,
+	.sample = pg_sample,
+	.sizes = pg_sizes,
+	.where = pg_where,
+	.close = pg_close,
+};
