@@ -1,0 +1,306 @@
+/* bare_sqlite.c - the plain C insert loop idxlab's SQLite engine is judged against.
+ *
+ * It does the work `idxlab run --op insert --commit all` measures, and nothing
+ * else: a fresh database file in a fresh temp dir, the same idxlab_meta marker,
+ * pragmas (journal_mode=DELETE, synchronous=FULL, the same page size and cache
+ * size) and schema, the same INSERT text, one prepared statement, the same row
+ * values (src/keys.c) and payload bytes, one BEGIN ... COMMIT around all rows.
+ * Only that BEGIN ... COMMIT is timed (CLOCK_MONOTONIC). No VFS shim, no
+ * counters, no thread, no batching: the fastest honest loop, the ceiling.
+ *
+ * "Honest" means it does not cheat on durability or work: no synchronous=OFF,
+ * no exclusive locking, no bigger pages, no multi-row INSERT, no skipped
+ * values. The one liberty it takes is binding the payload once: bindings
+ * survive sqlite3_reset(), and a plain loop would not rebind a constant.
+ * The library runs with SQLite's defaults, as idxlab does; --memstatus off
+ * turns off SQLite's memory statistics (SQLITE_CONFIG_MEMSTATUS), which take
+ * a global mutex around every sqlite3_malloc/free: the same work, faster.
+ *
+ *   bare_sqlite [--rows N] [--payload BYTES] [--key-order seq|rand|few]
+ *               [--cache SIZE] [--indexes N] [--seed N] [--format text|csv]
+ *               [--memstatus on|off]
+ *
+ * SIZE and the other values use idxlab's syntax and ranges (knob_parse), so
+ * the same strings can be passed to both. Output (text): "ROWS SECONDS".
+ * Exit status: 0 ok, 1 runtime failure, 2 usage error. */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "keys.h"
+#include "knobs.h"
+
+#define INSERT_SQL                                                                                 \
+	"INSERT INTO idxlab_t(id,k1,k2,k3,k4,k5,k6,k7,k8,hot,payload) "                            \
+	"VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,0,?10)"
+
+struct bare {
+	uint64_t rows, seed;
+	long long payload_len, cache_bytes, indexes;
+	enum key_order ko;
+	int csv, memstatus;
+	char dir[PATH_MAX - 64];
+	char path[PATH_MAX];
+	sqlite3 *db;
+	sqlite3_stmt *ins;
+	unsigned char *payload;
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: bare_sqlite [--rows N] [--payload BYTES] [--key-order seq|rand|few]\n"
+	      "                   [--cache SIZE] [--indexes N] [--seed N] [--format text|csv]\n"
+	      "                   [--memstatus on|off]\n"
+	      "Inserts N rows into a fresh SQLite file the way idxlab does, in one\n"
+	      "transaction, and prints \"ROWS SECONDS\" for the BEGIN..COMMIT alone.\n"
+	      "Defaults are idxlab's: 100000 rows, 100 bytes, seq, 2000KiB, 0 indexes,\n"
+	      "seed 1.\n",
+	      f);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* For the signal handler: what to remove when interrupted. */
+static char sig_db[PATH_MAX], sig_journal[PATH_MAX + 16], sig_dir[PATH_MAX];
+
+/* Ctrl-C / SIGTERM: remove the files (unlink and rmdir are async-signal-safe)
+ * so an interrupted benchmark leaves no 100 MB file behind. */
+static void on_signal(int sig)
+{
+	if (sig_dir[0]) {
+		(void)unlink(sig_db);
+		(void)unlink(sig_journal);
+		(void)rmdir(sig_dir);
+	}
+	_exit(128 + sig);
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* Remove the database, its journal and the temp dir (safe to call twice). */
+static void cleanup(struct bare *b)
+{
+	static const char *const suffixes[] = { "", "-journal", "-wal", "-shm" };
+	char p[PATH_MAX + 16];
+	size_t i;
+
+	sqlite3_finalize(b->ins);
+	b->ins = NULL;
+	if (b->db)
+		sqlite3_close(b->db);
+	b->db = NULL;
+	if (!b->dir[0])
+		return;
+	sig_dir[0] = 0;
+	for (i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+		snprintf(p, sizeof p, "%s%s", b->path, suffixes[i]);
+		(void)unlink(p);
+	}
+	if (rmdir(b->dir) < 0)
+		fprintf(stderr, "bare_sqlite: could not remove %s: %s\n", b->dir, strerror(errno));
+	b->dir[0] = 0;
+}
+
+static int fail(struct bare *b, const char *what)
+{
+	fprintf(stderr, "bare_sqlite: %s: %s\n", what, b->db ? sqlite3_errmsg(b->db) : "no db");
+	cleanup(b);
+	return 1;
+}
+
+static int exec(struct bare *b, const char *sql)
+{
+	return sqlite3_exec(b->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+/* Parse argv with idxlab's own knob parser; 0, or 2 for a usage error. */
+static int parse_args(struct bare *b, int argc, char **argv)
+{
+	static const struct {
+		const char *opt;
+		int knob;
+	} opts[] = {
+		{ "--rows", K_ROWS },           { "--payload", K_PAYLOAD },
+		{ "--key-order", K_KEY_ORDER }, { "--cache", K_CACHE },
+		{ "--indexes", K_INDEXES },     { "--seed", K_SEED },
+		{ "--format", K_FORMAT },       { "--memstatus", K_PROBES },
+	};
+	struct knobs k;
+	struct err e = { ERR_NONE, "" };
+	int i;
+
+	knobs_defaults(&k); /* --memstatus borrows K_PROBES: on|off, default on */
+	for (i = 1; i < argc; i += 2) {
+		size_t j, n = sizeof opts / sizeof opts[0];
+
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			usage(stdout);
+			exit(0);
+		}
+		for (j = 0; j < n && strcmp(argv[i], opts[j].opt) != 0; j++)
+			;
+		if (j == n || i + 1 >= argc) {
+			fprintf(stderr, "bare_sqlite: %s %s\n", argv[i],
+			        j == n ? "is not an option" : "needs a value");
+			usage(stderr);
+			return 2;
+		}
+		if (knob_parse(opts[j].knob, argv[i + 1], &k.v[opts[j].knob], &e) < 0) {
+			fprintf(stderr, "bare_sqlite: %s: %s\n", argv[i], e.msg);
+			return 2;
+		}
+	}
+	if (k.v[K_KEY_ORDER] != KO_SEQ && k.v[K_KEY_ORDER] != KO_RAND &&
+	    k.v[K_KEY_ORDER] != KO_FEW) {
+		fprintf(stderr, "bare_sqlite: --key-order: seq, rand or few (integer keys)\n");
+		return 2;
+	}
+	if (k.v[K_FORMAT] == FMT_JSON) {
+		fprintf(stderr, "bare_sqlite: --format: text or csv\n");
+		return 2;
+	}
+	b->rows = (uint64_t)k.v[K_ROWS];
+	b->seed = (uint64_t)k.v[K_SEED];
+	b->payload_len = k.v[K_PAYLOAD];
+	b->cache_bytes = k.v[K_CACHE];
+	b->indexes = k.v[K_INDEXES];
+	b->ko = (enum key_order)k.v[K_KEY_ORDER];
+	b->csv = k.v[K_FORMAT] == FMT_CSV;
+	b->memstatus = (int)k.v[K_PROBES];
+	return 0;
+}
+
+/* A fresh file, idxlab's marker, pragmas and schema, and the prepared INSERT. */
+static int setup(struct bare *b)
+{
+	const char *tmp = getenv("TMPDIR");
+	char sql[256];
+	long long i;
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	snprintf(b->dir, sizeof b->dir, "%s/bare_sqlite.XXXXXX", tmp);
+	if (!mkdtemp(b->dir)) {
+		fprintf(stderr, "bare_sqlite: cannot create a temp dir in %s: %s\n", tmp,
+		        strerror(errno));
+		b->dir[0] = 0;
+		return -1;
+	}
+	snprintf(b->path, sizeof b->path, "%s/bare.db", b->dir);
+	snprintf(sig_db, sizeof sig_db, "%s", b->path);
+	snprintf(sig_journal, sizeof sig_journal, "%s-journal", b->path);
+	snprintf(sig_dir, sizeof sig_dir, "%s", b->dir); /* last: arms the handler */
+	if (sqlite3_open_v2(b->path, &b->db,
+	                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+	                    NULL) != SQLITE_OK)
+		return -1;
+	snprintf(sql, sizeof sql,
+	         "PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL; PRAGMA cache_size=-%lld",
+	         b->cache_bytes / 1024);
+	if (exec(b, "CREATE TABLE idxlab_meta(key TEXT PRIMARY KEY, value TEXT);"
+	            "INSERT INTO idxlab_meta VALUES('created_by', 'idxlab');") < 0 ||
+	    exec(b, sql) < 0 ||
+	    exec(b, "CREATE TABLE idxlab_t(id INTEGER PRIMARY KEY, k1 INTEGER, k2 INTEGER, "
+	            "k3 INTEGER, k4 INTEGER, k5 INTEGER, k6 INTEGER, k7 INTEGER, k8 INTEGER, "
+	            "hot INTEGER, payload BLOB)") < 0)
+		return -1;
+	for (i = 1; i <= b->indexes; i++) {
+		snprintf(sql, sizeof sql, "CREATE INDEX idxlab_k%lld ON idxlab_t(k%lld)", i, i);
+		if (exec(b, sql) < 0)
+			return -1;
+	}
+	b->payload = malloc((size_t)b->payload_len + 1);
+	if (!b->payload)
+		abort();
+	for (i = 0; i < b->payload_len; i++)
+		b->payload[i] = (unsigned char)('a' + i % 26);
+	if (sqlite3_prepare_v2(b->db, INSERT_SQL, -1, &b->ins, NULL) != SQLITE_OK)
+		return -1;
+	/* A zero-length blob, not NULL, when the payload is 0 bytes (as idxlab). */
+	if (sqlite3_bind_blob(b->ins, 10, b->payload, (int)b->payload_len, SQLITE_STATIC) !=
+	    SQLITE_OK)
+		return -1;
+	return 0;
+}
+
+/* The measured part: BEGIN, one row per step, COMMIT. Never inlined, so a
+ * profile (callgrind_annotate, perf report) can show its cost by name. */
+static __attribute__((noinline)) int bare_load(struct bare *b, double *seconds)
+{
+	sqlite3_stmt *st = b->ins;
+	uint64_t t0, row;
+	int c;
+
+	t0 = now_ns();
+	if (exec(b, "BEGIN") < 0)
+		return -1;
+	for (row = 0; row < b->rows; row++) {
+		sqlite3_bind_int64(st, 1, (sqlite3_int64)row + 1);
+		for (c = 1; c <= 8; c++)
+			sqlite3_bind_int64(st, c + 1, keys_int(b->seed, b->ko, c, row, 0));
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			sqlite3_reset(st);
+			return -1;
+		}
+		sqlite3_reset(st);
+	}
+	if (exec(b, "COMMIT") < 0)
+		return -1;
+	*seconds = (double)(now_ns() - t0) / 1e9;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct bare b;
+	double seconds = 0;
+	int rc;
+
+	memset(&b, 0, sizeof b);
+	install_signals();
+	rc = parse_args(&b, argc, argv);
+	if (rc)
+		return rc;
+	/* Before the library initialises (the first sqlite3_open_v2). */
+	if (!b.memstatus && sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) != SQLITE_OK) {
+		fprintf(stderr, "bare_sqlite: cannot turn memory statistics off\n");
+		return 1;
+	}
+	if (setup(&b) < 0)
+		return fail(&b, "setup");
+	if (bare_load(&b, &seconds) < 0)
+		return fail(&b, "insert");
+	cleanup(&b);
+	free(b.payload);
+	if (b.csv)
+		printf("rows,seconds,rows_per_s,us_per_row\n%llu,%.6f,%.1f,%.4f\n",
+		       (unsigned long long)b.rows, seconds, (double)b.rows / seconds,
+		       seconds * 1e6 / (double)b.rows);
+	else
+		printf("%llu %.6f\n", (unsigned long long)b.rows, seconds);
+	return 0;
+}
