@@ -6,6 +6,8 @@
  * with idxlab even on kill -9 (PR_SET_PDEATHSIG) and ignores a Ctrl-C meant
  * for idxlab (it runs in its own session). When idxlab runs as root the
  * server runs as user postgres (or nobody), since PostgreSQL refuses root.
+ * A fresh data dir is cached in $XDG_CACHE_HOME/idxlab/pg-template-<major>
+ * (default ~/.cache/idxlab) so that later starts skip initdb.
  *
  * Nothing here prints: errors go into struct err only.
  *
@@ -21,11 +23,12 @@
 
 struct pg_cluster;
 
-/* Start a cluster; shared_buffers in bytes (0: the server default; less than
- * 128 kB is raised to 128 kB). First removes leftovers of idxlab processes
- * that died without cleaning up. On failure *out is NULL, nothing is left
- * behind, and the message says what failed and ends with the tail of the
- * server log (its last lines joined by " | "). */
+/* Start a cluster and wait until it accepts connections; shared_buffers in
+ * bytes (0: the server default; less than 128 kB is raised to 128 kB). First
+ * removes the leftovers of idxlab processes that died without cleaning up.
+ * On failure *out is NULL, nothing is left behind, and the message says what
+ * failed; when initdb or the server failed it ends with the tail of their
+ * output (the last lines, joined by " | ", on one line). */
 int pg_cluster_start(struct pg_cluster **out, long long shared_buffers, struct err *e);
 
 /* libpq conninfo: "host=<socket dir> port=<port> user=idxlab dbname=postgres"

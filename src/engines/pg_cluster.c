@@ -1,0 +1,1390 @@
+/* pg_cluster.c - a throwaway local PostgreSQL cluster for one run.
+ *
+ * Layout: one temp dir $TMPDIR/idxlab-pg.XXXXXX holds data/ (the data dir),
+ * the unix socket .s.PGSQL.5432 (no TCP: listen_addresses is empty, so the
+ * port number only names the socket file), server.log (the server's stderr,
+ * and initdb's output) and owner.pid (idxlab's pid). Stopping removes it all.
+ *
+ * Speed: initdb takes a second or two, so its result is kept as a template
+ * in $XDG_CACHE_HOME/idxlab/pg-template-<major> (written to a temp name and
+ * renamed, so two idxlabs never see half a template) and later runs copy it
+ * with cp -a. Any trouble with the cache only costs the initdb, and a
+ * template the server refuses (made by another build of the same major
+ * version) is replaced. The major version is read from the postgres binary
+ * itself: running postgres --version loads some forty libraries.
+ *
+ * Processes: every program (pg_config, cp, initdb, the postmaster) is
+ * forked in its own session, so a Ctrl-C at idxlab's terminal
+ * does not reach it, and with PR_SET_PDEATHSIG = SIGKILL, so it dies with
+ * idxlab even on kill -9. As root the server user (postgres, else nobody)
+ * owns the temp dir and the child drops to it before setting the death
+ * signal, since a credential change clears it. Between fork and exec the
+ * child makes only async-signal-safe calls (we may be one thread of many):
+ * argv and the environment are built before the fork, and a failure is
+ * reported through a close-on-exec pipe as (step, errno).
+ *
+ * Leftovers: a cluster whose idxlab was killed leaves its temp dir (and, the
+ * postmaster having died by SIGKILL, a small System V shared memory segment).
+ * Each start removes those of dead owners (owner.pid names no process);
+ * a dir whose owner lives is never touched.
+ *
+ * Stopping: SIGQUIT (immediate shutdown: the postmaster stops its children
+ * and exits without a checkpoint; we throw the data away). If it is not gone
+ * within 0.3 s, its children (found through /proc) and it get SIGKILL and
+ * we drop its shared memory segment ourselves. Restart uses SIGINT (fast
+ * shutdown, with a checkpoint) since the data must survive. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <grp.h>
+#include <libpq-fe.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/mman.h>
+#include <sys/shm.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pg_cluster.h"
+
+#define PGC_PORT         5432
+#define PGC_PREFIX       "idxlab-pg."
+#define MIN_MAJOR        10     /* --no-sync, the postmaster.pid layout */
+#define MIN_SHARED_KB    128    /* the server's own minimum */
+#define POLL_MS          10     /* readiness polling */
+#define READY_MS         10000  /* start to accepting connections */
+#define RECOVERY_MS      120000 /* ... after an immediate shutdown: WAL replay */
+#define FAST_STOP_MS     10000  /* restart: fast shutdown writes a checkpoint */
+#define QUIT_MS          300    /* stop: immediate shutdown, then SIGKILL */
+#define KILL_MS          2000   /* reaping after SIGKILL */
+#define NO_OWNER_GRACE_S 60     /* a dir without owner.pid may be being made */
+#define TAIL_LINES       10
+#define TAIL_CHARS       640 /* of the 1024 in struct err */
+
+struct pg_cluster {
+	pid_t pid;  /* the postmaster; 0: none running */
+	int status; /* its wait status, once reaped */
+	int major;  /* server major version */
+	int drop;   /* we are root: run programs as uid/gid */
+	uid_t uid;
+	gid_t gid;
+	char user[64];  /* who the server runs as, for messages */
+	int log_fd;     /* server.log, appended to; -1: not open */
+	off_t log_from; /* where the output of the last program started */
+	char dir[PATH_MAX];
+	char bindir[PATH_MAX];
+	char conninfo[PATH_MAX + 128];
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* a + "/" + b into buf; -1 if it does not fit. */
+static int join(char *buf, size_t n, const char *a, const char *b)
+{
+	int len = snprintf(buf, n, "%s/%s", a, b);
+
+	return len < 0 || (size_t)len >= n ? -1 : 0;
+}
+
+static int is_exec_file(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (join(path, sizeof path, dir, name) < 0 || stat(path, &st) < 0)
+		return 0;
+	return S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+static int has_server(const char *dir)
+{
+	return dir[0] == '/' && is_exec_file(dir, "initdb") && is_exec_file(dir, "postgres");
+}
+
+/* Read a small file into buf (NUL-terminated); bytes read or -1. */
+static ssize_t read_small(const char *path, char *buf, size_t n)
+{
+	ssize_t len, got = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	while ((size_t)got < n - 1) {
+		len = read(fd, buf + got, n - 1 - (size_t)got);
+		if (len < 0 && errno == EINTR)
+			continue;
+		if (len <= 0)
+			break;
+		got += len;
+	}
+	close(fd);
+	buf[got] = 0;
+	return got;
+}
+
+static int write_file(const char *path, const char *text)
+{
+	size_t n = strlen(text);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, text, n) == (ssize_t)n;
+	if (close(fd) < 0 || !ok)
+		return -1;
+	return 0;
+}
+
+static pid_t read_pid(const char *path)
+{
+	char buf[64], *end;
+	long v;
+
+	if (read_small(path, buf, sizeof buf) <= 0)
+		return 0;
+	errno = 0;
+	v = strtol(buf, &end, 10);
+	if (errno || end == buf || v <= 0 || v > INT_MAX)
+		return 0;
+	return (pid_t)v;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0; /* keep going: remove what can be removed */
+}
+
+/* rm -rf, never following symlinks nor crossing into other file systems. */
+static void remove_tree(const char *path)
+{
+	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
+/* nftw has no user pointer; one thread walks at a time per thread. */
+static _Thread_local uid_t chown_uid;
+static _Thread_local gid_t chown_gid;
+static _Thread_local int chown_errno;
+
+static int chown_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)flag;
+	(void)ftw;
+	if ((st->st_uid != chown_uid || st->st_gid != chown_gid) &&
+	    lchown(path, chown_uid, chown_gid) < 0 && !chown_errno)
+		chown_errno = errno;
+	return 0;
+}
+
+/* chown -R; 0 or -1 with errno set. */
+static int chown_tree(const char *path, uid_t uid, gid_t gid)
+{
+	chown_uid = uid;
+	chown_gid = gid;
+	chown_errno = 0;
+	if (nftw(path, chown_entry, 16, FTW_PHYS | FTW_MOUNT) < 0)
+		return -1;
+	errno = chown_errno;
+	return chown_errno ? -1 : 0;
+}
+
+/* mkdir -p with mode 0700 for what it creates. */
+static int mkdir_p(const char *path)
+{
+	char buf[PATH_MAX];
+	size_t i, n = strlen(path);
+
+	if (n == 0 || n >= sizeof buf)
+		return -1;
+	memcpy(buf, path, n + 1);
+	for (i = 1; i <= n; i++) {
+		if (buf[i] != '/' && buf[i] != 0)
+			continue;
+		buf[i] = 0;
+		if (mkdir(buf, 0700) < 0 && errno != EEXIST)
+			return -1;
+		buf[i] = path[i];
+	}
+	return 0;
+}
+
+/* "exited with status 1", "killed by signal 9 (Killed)" */
+static const char *describe_status(int st, char *buf, size_t n)
+{
+	if (WIFEXITED(st))
+		snprintf(buf, n, "exited with status %d", WEXITSTATUS(st));
+	else if (WIFSIGNALED(st))
+		snprintf(buf, n, "was killed by signal %d (%s)", WTERMSIG(st),
+		         strsignal(WTERMSIG(st)));
+	else
+		snprintf(buf, n, "stopped (wait status %#x)", (unsigned)st);
+	return buf;
+}
+
+/* ---- running programs ------------------------------------------------- */
+
+enum child_step {
+	CS_NONE,
+	CS_SETSID,
+	CS_SETGROUPS,
+	CS_SETGID,
+	CS_SETUID,
+	CS_PDEATHSIG,
+	CS_ORPHAN,
+	CS_CHDIR,
+	CS_FDS,
+	CS_EXEC,
+};
+
+static const char *const child_step_name[] = {
+	[CS_NONE] = "start",
+	[CS_SETSID] = "start a session (setsid)",
+	[CS_SETGROUPS] = "drop supplementary groups (setgroups)",
+	[CS_SETGID] = "switch group (setgid)",
+	[CS_SETUID] = "switch user (setuid)",
+	[CS_PDEATHSIG] = "set its parent-death signal (prctl)",
+	[CS_ORPHAN] = "start: idxlab went away",
+	[CS_CHDIR] = "enter its directory",
+	[CS_FDS] = "set up its output",
+	[CS_EXEC] = "run it (exec)",
+};
+
+struct child_report {
+	int step;
+	int err;
+};
+
+struct spawn {
+	const char *const *argv; /* argv[0] is a full path; NULL: exit after the chdir */
+	const char *cwd;         /* chdir here after dropping credentials; NULL: stay */
+	int out;                 /* becomes stdout and stderr; -1: /dev/null */
+	int drop;                /* run as uid/gid (we are root) */
+	uid_t uid;
+	gid_t gid;
+	const char *user; /* their name, for messages */
+};
+
+/* The environment of every child: nothing of ours (no PGDATA, PGOPTIONS, a
+ * locale we do not control) but the search path and the time zone. */
+struct child_env {
+	char path[PATH_MAX + 8];
+	char tz[256];
+	char *envp[4];
+};
+
+static void child_env_build(struct child_env *ce)
+{
+	const char *path = getenv("PATH"), *tz = getenv("TZ");
+	int n = 0;
+
+	snprintf(ce->path, sizeof ce->path, "PATH=%s", path && *path ? path : "/usr/bin:/bin");
+	ce->envp[n++] = ce->path;
+	ce->envp[n++] = (char *)"LC_ALL=C";
+	if (tz && *tz && strlen(tz) < sizeof ce->tz - 4) {
+		snprintf(ce->tz, sizeof ce->tz, "TZ=%s", tz);
+		ce->envp[n++] = ce->tz;
+	}
+	ce->envp[n] = NULL;
+}
+
+static void child_fail(int rep, enum child_step step, int err)
+{
+	struct child_report r = { step, err };
+	ssize_t w = write(rep, &r, sizeof r);
+
+	(void)w;
+	_exit(127);
+}
+
+/* After fork: async-signal-safe calls only. Never returns. */
+static void child_run(const struct spawn *s, char *const envp[], const sigset_t *none, pid_t parent,
+                      int devnull, int rep)
+{
+	struct sigaction dfl;
+	int in, out, r, sig;
+
+	/* Own session first, so that a Ctrl-C can no longer reach us. */
+	if (setsid() < 0)
+		child_fail(rep, CS_SETSID, errno);
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	for (sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			sigaction(sig, &dfl, NULL); /* idxlab ignores SIGPIPE; they should not */
+	sigprocmask(SIG_SETMASK, none, NULL);
+	if (s->drop) {
+		if (setgroups(0, NULL) < 0)
+			child_fail(rep, CS_SETGROUPS, errno);
+		if (setgid(s->gid) < 0)
+			child_fail(rep, CS_SETGID, errno);
+		if (setuid(s->uid) < 0)
+			child_fail(rep, CS_SETUID, errno);
+	}
+	/* After the credential change, which would clear it. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		child_fail(rep, CS_PDEATHSIG, errno);
+	if (getppid() != parent)
+		child_fail(rep, CS_ORPHAN, ESRCH);
+	if (s->cwd && chdir(s->cwd) < 0)
+		child_fail(rep, CS_CHDIR, errno);
+	if (!s->argv)
+		_exit(0);
+	/* Lift our fds above 2 before placing them, whatever their numbers. */
+	in = fcntl(devnull, F_DUPFD_CLOEXEC, 10);
+	out = fcntl(s->out >= 0 ? s->out : devnull, F_DUPFD_CLOEXEC, 10);
+	r = fcntl(rep, F_DUPFD_CLOEXEC, 10);
+	if (in < 0 || out < 0 || r < 0)
+		child_fail(rep, CS_FDS, errno);
+	rep = r;
+	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0 || dup2(rep, 3) < 0)
+		child_fail(rep, CS_FDS, errno);
+	rep = 3;
+	if (fcntl(rep, F_SETFD, FD_CLOEXEC) < 0)
+		child_fail(rep, CS_FDS, errno);
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, 4U, ~0U, 0U) < 0)
+#endif
+		for (r = 4; r < 1024; r++)
+			close(r);
+	execve(s->argv[0], (char *const *)s->argv, envp);
+	child_fail(rep, CS_EXEC, errno);
+}
+
+/* Fork and exec s; returns the child's pid once the exec has happened, or
+ * -1 with e filled (what = what we were running, for the message). */
+static pid_t spawn(const struct spawn *s, const char *what, struct err *e)
+{
+	struct child_env ce = { .path = "" };
+	struct child_report r;
+	sigset_t none;
+	pid_t parent = getpid(), pid;
+	int devnull, pfd[2], st;
+	ssize_t n;
+
+	child_env_build(&ce);
+	sigemptyset(&none);
+	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (devnull < 0)
+		return err_set(e, ERR_RUNTIME, "cannot run %s: cannot open /dev/null: %s", what,
+		               strerror(errno));
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		err_set(e, ERR_RUNTIME, "cannot run %s: pipe: %s", what, strerror(errno));
+		close(devnull);
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0)
+		child_run(s, ce.envp, &none, parent, devnull, pfd[1]);
+	close(pfd[1]);
+	close(devnull);
+	if (pid < 0) {
+		err_set(e, ERR_RUNTIME, "cannot run %s: fork: %s", what, strerror(errno));
+		close(pfd[0]);
+		return -1;
+	}
+	do
+		n = read(pfd[0], &r, sizeof r);
+	while (n < 0 && errno == EINTR);
+	close(pfd[0]);
+	if (n != (ssize_t)sizeof r)
+		return pid; /* the pipe closed on exec */
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (r.step < CS_NONE || r.step > CS_EXEC)
+		r.step = CS_NONE;
+	if (r.step == CS_CHDIR && s->drop)
+		return err_set(
+		    e, ERR_RUNTIME,
+		    "cannot run %s as user %s (idxlab is root, PostgreSQL refuses root): "
+		    "%s cannot enter %s (%s): set TMPDIR to a directory every user can "
+		    "reach, e.g. TMPDIR=/tmp",
+		    what, s->user, s->user, s->cwd, strerror(r.err));
+	if (r.step == CS_EXEC)
+		return err_set(e, ERR_RUNTIME, "cannot run %s: %s", what, strerror(r.err));
+	return err_set(e, ERR_RUNTIME, "cannot run %s: cannot %s: %s", what,
+	               child_step_name[r.step], strerror(r.err));
+}
+
+/* Wait for pid up to ms (-1: for ever); 1 and *st if it ended, else 0. */
+static int reap(pid_t pid, int *st, long ms)
+{
+	long long until = now_ms() + ms;
+	pid_t r;
+
+	for (;;) {
+		r = waitpid(pid, st, ms < 0 ? 0 : WNOHANG);
+		if (r == pid)
+			return 1;
+		if (r < 0 && errno == EINTR)
+			continue;
+		/* Someone else reaped it (SIGCHLD ignored?): go by kill(0). */
+		if (r < 0 && errno == ECHILD && kill(pid, 0) < 0 && errno == ESRCH) {
+			*st = 0;
+			return 1;
+		}
+		if (ms >= 0 && now_ms() >= until)
+			return 0;
+		sleep_ms(1);
+	}
+}
+
+/* Run a program to its end; its output goes to out (-1: nowhere). 0 if it
+ * exited with 0, else -1 with e saying so. */
+static int run(const struct spawn *s, const char *what, struct err *e)
+{
+	char how[96];
+	pid_t pid = spawn(s, what, e);
+	int st;
+
+	if (pid < 0)
+		return -1;
+	reap(pid, &st, -1);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return 0;
+	return err_set(e, ERR_RUNTIME, "%s %s", what, describe_status(st, how, sizeof how));
+}
+
+/* Run a program as ourselves and keep (the start of) its stdout in buf. */
+static int capture(const char *const *argv, char *buf, size_t n)
+{
+	struct spawn s = { .argv = argv, .out = -1 };
+	struct err e;
+	ssize_t len;
+	size_t got = 0;
+	char sink[256];
+	int pfd[2], st;
+	pid_t pid;
+
+	buf[0] = 0;
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return -1;
+	s.out = pfd[1];
+	pid = spawn(&s, argv[0], &e);
+	close(pfd[1]);
+	if (pid < 0) {
+		close(pfd[0]);
+		return -1;
+	}
+	for (;;) {
+		if (got < n - 1)
+			len = read(pfd[0], buf + got, n - 1 - got);
+		else
+			len = read(pfd[0], sink, sizeof sink); /* drain: never block the child */
+		if (len < 0 && errno == EINTR)
+			continue;
+		if (len <= 0)
+			break;
+		if (got < n - 1)
+			got += (size_t)len;
+	}
+	close(pfd[0]);
+	buf[got] = 0;
+	reap(pid, &st, -1);
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* ---- finding the server ----------------------------------------------- */
+
+/* Look for name in $PATH; its full path into buf. */
+static int find_in_path(const char *name, char *buf, size_t n)
+{
+	const char *p = getenv("PATH"), *end;
+	char dir[PATH_MAX];
+	size_t len;
+
+	for (; p && *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		len = (size_t)(end - p);
+		if (len == 0 || len >= sizeof dir || *p != '/')
+			continue; /* relative entries would depend on our cwd */
+		memcpy(dir, p, len);
+		dir[len] = 0;
+		if (is_exec_file(dir, name))
+			return join(buf, n, dir, name);
+	}
+	return -1;
+}
+
+static int cmp_version_desc(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The newest /usr/lib/postgresql/<version>/bin holding a server. */
+static int find_in_usr_lib(char *bindir, size_t n)
+{
+	const char *root = "/usr/lib/postgresql";
+	double v[64];
+	size_t nv = 0, i;
+	struct dirent *de;
+	char *end;
+	DIR *d = opendir(root);
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d)) && nv < sizeof v / sizeof v[0]) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		v[nv] = strtod(de->d_name, &end); /* "15", "9.6" */
+		if (*end == 0)
+			nv++;
+	}
+	closedir(d);
+	qsort(v, nv, sizeof v[0], cmp_version_desc);
+	for (i = 0; i < nv; i++) {
+		if (v[i] == (double)(long)v[i])
+			snprintf(bindir, n, "%s/%ld/bin", root, (long)v[i]);
+		else
+			snprintf(bindir, n, "%s/%.1f/bin", root, v[i]);
+		if (has_server(bindir))
+			return 0;
+	}
+	return -1;
+}
+
+static int find_server(char *bindir, size_t n, struct err *e)
+{
+	char pg_config[PATH_MAX], out[PATH_MAX], *nl;
+	const char *argv[] = { pg_config, "--bindir", NULL };
+	const char *p, *end;
+	size_t len;
+
+	/* 1. pg_config --bindir, if that dir has both programs. */
+	if (find_in_path("pg_config", pg_config, sizeof pg_config) == 0 &&
+	    capture(argv, out, sizeof out) == 0) {
+		nl = strchr(out, '\n');
+		if (nl)
+			*nl = 0;
+		if (has_server(out) && strlen(out) < n) {
+			memcpy(bindir, out, strlen(out) + 1);
+			return 0;
+		}
+	}
+	/* 2. $PATH. */
+	for (p = getenv("PATH"); p && *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		len = (size_t)(end - p);
+		if (len == 0 || len >= n || *p != '/')
+			continue;
+		memcpy(bindir, p, len);
+		bindir[len] = 0;
+		if (has_server(bindir))
+			return 0;
+	}
+	/* 3. Debian's layout, newest first. */
+	if (find_in_usr_lib(bindir, n) == 0)
+		return 0;
+	bindir[0] = 0;
+	return err_set(e, ERR_RUNTIME,
+	               "no PostgreSQL server found (looked in `pg_config --bindir`, $PATH and "
+	               "/usr/lib/postgresql/*/bin for initdb and postgres): install one, e.g. "
+	               "apt-get install postgresql, or point idxlab at a server with --dsn");
+}
+
+/* The version string is in the binary ("postgres (PostgreSQL) 15.18 ..."):
+ * finding it there is ten times faster than running postgres --version,
+ * which loads some forty shared libraries. 0 if not found. */
+static long major_from_binary(const char *path)
+{
+	static const char tag[] = "postgres (PostgreSQL) ";
+	const char *p, *base;
+	size_t left;
+	struct stat st;
+	long major = 0;
+	void *map;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	map = fstat(fd, &st) == 0 && st.st_size > 0
+	          ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)
+	          : MAP_FAILED;
+	close(fd);
+	if (map == MAP_FAILED)
+		return 0;
+	base = map;
+	left = (size_t)st.st_size;
+	while ((p = memmem(base, left, tag, sizeof tag - 1))) {
+		p += sizeof tag - 1;
+		left -= (size_t)(p - base);
+		base = p;
+		if (left > 4 && p[0] >= '1' && p[0] <= '9') {
+			major = strtol(p, NULL, 10);
+			break;
+		}
+	}
+	munmap(map, (size_t)st.st_size);
+	return major;
+}
+
+/* "postgres (PostgreSQL) 15.18 (Debian 15.18-0+deb12u1)" -> 15 */
+static int server_major(const char *bindir, struct err *e)
+{
+	char path[PATH_MAX], out[256];
+	const char *argv[] = { path, "--version", NULL };
+	const char *p;
+	long major;
+
+	if (join(path, sizeof path, bindir, "postgres") < 0)
+		return err_set(e, ERR_RUNTIME, "path too long: %s", bindir);
+	major = major_from_binary(path);
+	if (major >= MIN_MAJOR && major < 1000)
+		return (int)major;
+	if (capture(argv, out, sizeof out) < 0)
+		return err_set(e, ERR_RUNTIME,
+		               "%s/postgres --version failed: is this PostgreSQL installation "
+		               "complete? Reinstall it, or point idxlab at a server with --dsn",
+		               bindir);
+	p = strstr(out, ") ");
+	p = p ? p + 2 : out;
+	major = strtol(p, NULL, 10);
+	if (major <= 0)
+		return err_set(e, ERR_RUNTIME,
+		               "cannot tell the version of %s/postgres (it says \"%.60s\"): point "
+		               "idxlab at a server with --dsn",
+		               bindir, out);
+	if (major < MIN_MAJOR)
+		return err_set(e, ERR_RUNTIME,
+		               "PostgreSQL %ld in %s is too old: idxlab needs %d or newer; install "
+		               "a newer one, e.g. apt-get install postgresql",
+		               major, bindir, MIN_MAJOR);
+	return (int)major;
+}
+
+/* As root, pick the unprivileged user the server runs as. */
+static int pick_user(struct pg_cluster *c, struct err *e)
+{
+	static const char *const names[] = { "postgres", "nobody" };
+	struct passwd pw, *res;
+	char buf[4096];
+	size_t i;
+
+	if (geteuid() != 0)
+		return 0;
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (getpwnam_r(names[i], &pw, buf, sizeof buf, &res) != 0 || !res ||
+		    res->pw_uid == 0)
+			continue;
+		c->drop = 1;
+		c->uid = res->pw_uid;
+		c->gid = res->pw_gid;
+		snprintf(c->user, sizeof c->user, "%s", names[i]);
+		return 0;
+	}
+	return err_set(e, ERR_RUNTIME,
+	               "idxlab runs as root, PostgreSQL refuses to, and there is no user postgres "
+	               "or nobody to run it as: create one (useradd -r postgres) or run idxlab "
+	               "as a normal user");
+}
+
+/* ---- leftovers -------------------------------------------------------- */
+
+/* postmaster.pid line 7 is "<shm key> <shm id>": drop that System V segment
+ * (it is removed once the last process detaches). Only for a dead server. */
+static void drop_shm(const char *data)
+{
+	char path[PATH_MAX], buf[1024], *line = buf, *nl;
+	struct shmid_ds ds;
+	long key, id;
+	int i;
+
+	if (join(path, sizeof path, data, "postmaster.pid") < 0 ||
+	    read_small(path, buf, sizeof buf) <= 0)
+		return;
+	for (i = 1; i < 7 && line; i++) {
+		nl = strchr(line, '\n');
+		line = nl ? nl + 1 : NULL;
+	}
+	if (!line || sscanf(line, "%ld %ld", &key, &id) != 2 || id < 0)
+		return;
+	if (shmctl((int)id, IPC_STAT, &ds) == 0 && ds.shm_perm.__key == (key_t)key)
+		shmctl((int)id, IPC_RMID, NULL);
+}
+
+static int is_postgres(pid_t pid)
+{
+	char path[64], comm[64];
+
+	snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
+	return read_small(path, comm, sizeof comm) > 0 && strstr(comm, "postgres");
+}
+
+/* Remove the temp dir of a dead idxlab, and its server if it still runs. */
+static void clean_leftover(const char *dir)
+{
+	char data[PATH_MAX], pidfile[PATH_MAX];
+	pid_t pm;
+
+	if (join(data, sizeof data, dir, "data") == 0 &&
+	    join(pidfile, sizeof pidfile, data, "postmaster.pid") == 0) {
+		pm = read_pid(pidfile);
+		if (pm > 0 && kill(pm, 0) == 0 && is_postgres(pm))
+			kill(pm, SIGKILL);
+		drop_shm(data);
+	}
+	remove_tree(dir);
+}
+
+static void sweep_leftovers(const char *tmp, const struct pg_cluster *c)
+{
+	char dir[PATH_MAX], file[PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	pid_t owner;
+	DIR *d = opendir(tmp);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, PGC_PREFIX, strlen(PGC_PREFIX)) != 0 ||
+		    join(dir, sizeof dir, tmp, de->d_name) < 0 || lstat(dir, &st) < 0 ||
+		    !S_ISDIR(st.st_mode))
+			continue;
+		/* Only dirs we (or our server user) made: never rm -rf a stranger's. */
+		if (st.st_uid != geteuid() && !(c->drop && st.st_uid == c->uid))
+			continue;
+		if (join(file, sizeof file, dir, "owner.pid") < 0)
+			continue;
+		owner = read_pid(file);
+		if (owner > 0 && (kill(owner, 0) == 0 || errno != ESRCH))
+			continue; /* alive (or not ours to signal) */
+		if (owner <= 0 && time(NULL) - st.st_mtime < NO_OWNER_GRACE_S)
+			continue; /* being created right now? */
+		clean_leftover(dir);
+	}
+	closedir(d);
+}
+
+/* ---- the server log --------------------------------------------------- */
+
+/* The last lines the latest program wrote to server.log, joined by " | ". */
+static const char *log_tail(const struct pg_cluster *c, char *out, size_t n)
+{
+	char buf[4096], *lines[TAIL_LINES], *p, *nl;
+	size_t nlines = 0, i, first, len;
+	off_t end, from;
+	ssize_t got;
+
+	snprintf(out, n, "(empty)");
+	if (!c || c->log_fd < 0)
+		return out;
+	end = lseek(c->log_fd, 0, SEEK_END);
+	if (end <= c->log_from)
+		return out;
+	from =
+	    end - c->log_from > (off_t)sizeof buf - 1 ? end - (off_t)sizeof buf + 1 : c->log_from;
+	got = pread(c->log_fd, buf, (size_t)(end - from), from);
+	if (got <= 0)
+		return out;
+	buf[got] = 0;
+	p = buf;
+	if (from > c->log_from && (nl = strchr(p, '\n')))
+		p = nl + 1; /* skip a partial first line */
+	for (; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = 0;
+		len = strlen(p);
+		while (len && (p[len - 1] == '\r' || p[len - 1] == ' ' || p[len - 1] == '\t'))
+			p[--len] = 0;
+		if (!len)
+			continue;
+		if (nlines == TAIL_LINES)
+			memmove(lines, lines + 1, sizeof lines[0] * --nlines);
+		lines[nlines++] = p;
+		if (!nl)
+			break;
+	}
+	if (!nlines)
+		return out;
+	/* Keep the newest lines that fit; cut the oldest kept one if need be. */
+	len = strlen(lines[nlines - 1]);
+	for (first = nlines - 1; first > 0 && len + 3 + strlen(lines[first - 1]) < n; first--)
+		len += 3 + strlen(lines[first - 1]);
+	out[0] = 0;
+	for (i = first; i < nlines; i++) {
+		len = strlen(out);
+		snprintf(out + len, n - len, "%s%s", i > first ? " | " : "", lines[i]);
+	}
+	return out;
+}
+
+/* ---- the data dir ----------------------------------------------------- */
+
+/* $XDG_CACHE_HOME/idxlab, else ~/.cache/idxlab; -1 if neither is usable. */
+static int cache_dir(char *buf, size_t n)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	struct passwd pw, *res;
+	char pwbuf[4096];
+	int len;
+
+	if (xdg && xdg[0] == '/') {
+		len = snprintf(buf, n, "%s/idxlab", xdg);
+	} else {
+		if (!home || home[0] != '/') {
+			if (getpwuid_r(geteuid(), &pw, pwbuf, sizeof pwbuf, &res) != 0 || !res ||
+			    !res->pw_dir || res->pw_dir[0] != '/')
+				return -1;
+			home = res->pw_dir;
+		}
+		len = snprintf(buf, n, "%s/.cache/idxlab", home);
+	}
+	return len < 0 || (size_t)len >= n ? -1 : 0;
+}
+
+static int template_path(const struct pg_cluster *c, char *buf, size_t n)
+{
+	char dir[PATH_MAX];
+	int len;
+
+	if (cache_dir(dir, sizeof dir) < 0)
+		return -1;
+	len = snprintf(buf, n, "%s/pg-template-%d", dir, c->major);
+	return len < 0 || (size_t)len >= n ? -1 : 0;
+}
+
+static int cp_a(const char *from, const char *to)
+{
+	const char *argv[] = { "/bin/cp", "-a", "--", from, to, NULL };
+	struct spawn s = { .argv = argv, .out = -1 };
+	struct err e;
+
+	if (access(argv[0], X_OK) < 0)
+		argv[0] = "/usr/bin/cp";
+	return run(&s, "cp", &e);
+}
+
+/* Copy the cached template into data; 0, or -1 if there is none (or it is
+ * not usable) and initdb must run. */
+static int data_from_template(const struct pg_cluster *c, const char *data)
+{
+	char tmpl[PATH_MAX], file[PATH_MAX], ver[32];
+
+	if (template_path(c, tmpl, sizeof tmpl) < 0 ||
+	    join(file, sizeof file, tmpl, "PG_VERSION") < 0 ||
+	    read_small(file, ver, sizeof ver) <= 0 || atoi(ver) != c->major)
+		return -1;
+	if (cp_a(tmpl, data) < 0 || (c->drop && chown_tree(data, c->uid, c->gid) < 0) ||
+	    chmod(data, 0700) < 0) {
+		remove_tree(data);
+		return -1;
+	}
+	return 0;
+}
+
+/* Put a fresh initdb'd data dir into the cache, replacing a template the
+ * server refused if replace; any trouble: no cache. Readers copying from a
+ * template while it is replaced fail their copy and run initdb. */
+static void template_save(const struct pg_cluster *c, const char *data, int replace)
+{
+	char cdir[PATH_MAX], tmpl[PATH_MAX], tmp[PATH_MAX + 32], old[PATH_MAX + 32];
+	char stale[PATH_MAX], prefix[64];
+	struct dirent *de;
+	const char *rest;
+	DIR *d;
+
+	if (cache_dir(cdir, sizeof cdir) < 0 || template_path(c, tmpl, sizeof tmpl) < 0 ||
+	    mkdir_p(cdir) < 0)
+		return;
+	/* Left by idxlabs killed while saving: pg-template-N.{tmp,old}.<pid> */
+	snprintf(prefix, sizeof prefix, "pg-template-%d.", c->major);
+	d = opendir(cdir);
+	while (d && (de = readdir(d))) {
+		rest = de->d_name + strlen(prefix);
+		if (strncmp(de->d_name, prefix, strlen(prefix)) != 0 ||
+		    (strncmp(rest, "tmp.", 4) != 0 && strncmp(rest, "old.", 4) != 0))
+			continue;
+		if (kill((pid_t)atoi(rest + 4), 0) < 0 && errno == ESRCH &&
+		    join(stale, sizeof stale, cdir, de->d_name) == 0)
+			remove_tree(stale);
+	}
+	if (d)
+		closedir(d);
+	snprintf(tmp, sizeof tmp, "%s.tmp.%d", tmpl, (int)getpid());
+	snprintf(old, sizeof old, "%s.old.%d", tmpl, (int)getpid());
+	remove_tree(tmp);
+	if (cp_a(data, tmp) < 0) {
+		remove_tree(tmp);
+		return;
+	}
+	if (replace && rename(tmpl, old) == 0)
+		remove_tree(old);
+	if (rename(tmp, tmpl) < 0)
+		remove_tree(tmp); /* another idxlab was first: fine */
+}
+
+/* A template made by another build of this major version (other block or
+ * segment size...) is refused: "database files are incompatible with
+ * server". Worth one more try with initdb, unlike a bad setting. */
+static int template_refused(const struct pg_cluster *c)
+{
+	char tail[TAIL_CHARS];
+
+	log_tail(c, tail, sizeof tail);
+	return strstr(tail, "incompatible with server") || strstr(tail, "control file") ||
+	       strstr(tail, "pg_control") || strstr(tail, "checkpoint record");
+}
+
+static int run_initdb(struct pg_cluster *c, const char *data, struct err *e)
+{
+	char prog[PATH_MAX], tail[TAIL_CHARS], why[256];
+	const char *argv[] = { prog, "-D",   data,         "-U",        "idxlab", "--auth=trust",
+		               "-E", "UTF8", "--locale=C", "--no-sync", NULL };
+	struct spawn s = { .argv = argv,
+		           .cwd = c->dir,
+		           .out = c->log_fd,
+		           .drop = c->drop,
+		           .uid = c->uid,
+		           .gid = c->gid,
+		           .user = c->user };
+
+	if (join(prog, sizeof prog, c->bindir, "initdb") < 0)
+		return err_set(e, ERR_RUNTIME, "path too long: %s", c->bindir);
+	c->log_from = lseek(c->log_fd, 0, SEEK_END);
+	if (run(&s, prog, e) == 0)
+		return 0;
+	snprintf(why, sizeof why, "%.250s", e ? e->msg : "initdb failed");
+	return err_set(e, ERR_RUNTIME, "cannot create the PostgreSQL data dir: %s; its output: %s",
+	               why, log_tail(c, tail, sizeof tail));
+}
+
+/* ---- the server ------------------------------------------------------- */
+
+/* A value for a libpq conninfo: quoted when it has to be. */
+static void conninfo_value(char *out, size_t n, const char *v)
+{
+	size_t o = 0;
+
+	if (*v && !strpbrk(v, " \t\n'\\")) {
+		snprintf(out, n, "%s", v);
+		return;
+	}
+	out[o++] = '\'';
+	for (; *v && o + 3 < n; v++) {
+		if (*v == '\'' || *v == '\\')
+			out[o++] = '\\';
+		out[o++] = *v;
+	}
+	out[o++] = '\'';
+	out[o] = 0;
+}
+
+/* unix_socket_directories is a comma-separated list: quote our one dir. */
+static void list_item(char *out, size_t n, const char *v)
+{
+	size_t o = 0;
+
+	out[o++] = '"';
+	for (; *v && o + 3 < n; v++) {
+		if (*v == '"')
+			out[o++] = '"';
+		out[o++] = *v;
+	}
+	out[o++] = '"';
+	out[o] = 0;
+}
+
+/* Line 8 of postmaster.pid says "ready" once our postmaster accepts
+ * connections (PostgreSQL 10 and later). */
+static int pidfile_ready(const struct pg_cluster *c)
+{
+	char path[PATH_MAX], buf[1024], *line = buf, *nl;
+	int i;
+
+	if (snprintf(path, sizeof path, "%s/data/postmaster.pid", c->dir) >= (int)sizeof path ||
+	    read_small(path, buf, sizeof buf) <= 0 || atoi(buf) != c->pid)
+		return 0;
+	for (i = 1; i < 8 && line; i++) {
+		nl = strchr(line, '\n');
+		line = nl ? nl + 1 : NULL;
+	}
+	return line && strncmp(line, "ready", 5) == 0;
+}
+
+/* Wait until the server accepts connections; on failure say why. Each ping
+ * costs the server a process, so ping when postmaster.pid says "ready" (and
+ * now and then regardless, in case it never does). */
+static int wait_ready(struct pg_cluster *c, long ms, struct err *e)
+{
+	long long until = now_ms() + ms;
+	char how[96], tail[TAIL_CHARS];
+	int st, tick;
+
+	for (tick = 1;; tick++) {
+		if (reap(c->pid, &st, 0)) {
+			c->pid = 0;
+			c->status = st;
+			return err_set(e, ERR_RUNTIME,
+			               "the PostgreSQL %d server (%s/postgres) %s while starting; "
+			               "server log: %s",
+			               c->major, c->bindir, describe_status(st, how, sizeof how),
+			               log_tail(c, tail, sizeof tail));
+		}
+		switch (pidfile_ready(c) || tick % 10 == 0 ? PQping(c->conninfo) : PQPING_REJECT) {
+		case PQPING_OK:
+			return 0;
+		case PQPING_NO_ATTEMPT:
+			return err_set(e, ERR_RUNTIME, "bad connection string for the server: %s",
+			               c->conninfo);
+		default:
+			break;
+		}
+		if (now_ms() >= until)
+			return err_set(e, ERR_RUNTIME,
+			               "the PostgreSQL %d server (%s/postgres) did not accept "
+			               "connections within %ld s; server log: %s",
+			               c->major, c->bindir, ms / 1000,
+			               log_tail(c, tail, sizeof tail));
+		sleep_ms(POLL_MS);
+	}
+}
+
+/* Start the postmaster on our data dir and wait until it is ready. */
+static int boot(struct pg_cluster *c, long long shared_buffers, long ready_ms, struct err *e)
+{
+	char prog[PATH_MAX], data[PATH_MAX], sock[PATH_MAX + 64], sb[64], port[16];
+	const char *argv[48];
+	int n = 0, len;
+	struct spawn s = { .argv = argv,
+		           .cwd = c->dir,
+		           .out = c->log_fd,
+		           .drop = c->drop,
+		           .uid = c->uid,
+		           .gid = c->gid,
+		           .user = c->user };
+	pid_t pid;
+
+	if (join(prog, sizeof prog, c->bindir, "postgres") < 0 ||
+	    join(data, sizeof data, c->dir, "data") < 0)
+		return err_set(e, ERR_RUNTIME, "path too long: %s", c->dir);
+	snprintf(port, sizeof port, "%d", PGC_PORT);
+	len = snprintf(sock, sizeof sock, "unix_socket_directories=");
+	list_item(sock + len, sizeof sock - (size_t)len, c->dir);
+
+	argv[n++] = prog;
+	argv[n++] = "-D";
+	argv[n++] = data;
+	argv[n++] = "-p";
+	argv[n++] = port;
+#define SET(kv) (argv[n++] = "-c", argv[n++] = (kv))
+	/* Logging first: a bad value further on is then reported plainly. */
+	SET("log_destination=stderr");
+	SET("logging_collector=off");
+	SET("log_min_messages=warning");
+	SET("log_line_prefix="); /* the log's tail goes into messages: keep it short */
+	SET("listen_addresses=");
+	SET(sock);
+	SET("fsync=on");
+	SET("synchronous_commit=on");
+	SET("full_page_writes=on");
+	SET("max_wal_size=16GB");
+	SET("checkpoint_timeout=1d");
+	if (c->major >= 11)
+		SET("jit=off");
+	if (c->major >= 14)
+		SET("track_wal_io_timing=on");
+	SET("track_io_timing=on");
+	SET("max_connections=20");
+	if (shared_buffers > 0) {
+		long long kb = (shared_buffers + 512) / 1024;
+
+		snprintf(sb, sizeof sb, "shared_buffers=%lldkB",
+		         kb < MIN_SHARED_KB ? MIN_SHARED_KB : kb);
+		SET(sb);
+	}
+#undef SET
+	argv[n] = NULL;
+
+	c->log_from = lseek(c->log_fd, 0, SEEK_END);
+	pid = spawn(&s, prog, e);
+	if (pid < 0)
+		return -1;
+	c->pid = pid;
+	c->status = 0;
+	return wait_ready(c, ready_ms, e);
+}
+
+/* SIGKILL every child of pid (found through /proc), then pid itself. */
+static void kill_tree(pid_t pid)
+{
+	char path[64], line[512], *p;
+	struct dirent *de;
+	int ppid;
+	long child;
+	DIR *d = opendir("/proc");
+
+	while (d && (de = readdir(d))) {
+		child = strtol(de->d_name, &p, 10);
+		if (*p || child <= 0)
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/stat", child);
+		if (read_small(path, line, sizeof line) <= 0 || !(p = strrchr(line, ')')))
+			continue;
+		/* "pid (comm) state ppid ..." */
+		if (sscanf(p + 1, " %*c %d", &ppid) == 1 && ppid == pid)
+			kill((pid_t)child, SIGKILL);
+	}
+	if (d)
+		closedir(d);
+	kill(-pid, SIGKILL); /* its process group (it leads one: setsid) */
+	kill(pid, SIGKILL);
+}
+
+/* Send sig and wait up to ms for the postmaster to end; 0 once reaped. */
+static int halt(struct pg_cluster *c, int sig, long ms)
+{
+	int st;
+
+	if (c->pid <= 0)
+		return 0;
+	kill(c->pid, sig);
+	if (!reap(c->pid, &st, ms))
+		return -1;
+	c->pid = 0;
+	c->status = st;
+	return 0;
+}
+
+/* After a postmaster died without its own cleanup (SIGKILL): drop its
+ * shared memory segment and lock file. */
+static void forget_dead_server(const struct pg_cluster *c)
+{
+	char data[PATH_MAX], path[PATH_MAX];
+
+	if (c->dir[0] && join(data, sizeof data, c->dir, "data") == 0 &&
+	    join(path, sizeof path, data, "postmaster.pid") == 0) {
+		drop_shm(data);
+		unlink(path);
+	}
+}
+
+/* Whatever it takes, within about QUIT_MS: the data is thrown away. */
+static void halt_now(struct pg_cluster *c)
+{
+	int st;
+
+	if (c->pid <= 0 || halt(c, SIGQUIT, QUIT_MS) == 0)
+		return;
+	kill_tree(c->pid);
+	if (reap(c->pid, &st, KILL_MS))
+		c->status = st;
+	else
+		return; /* stuck (in D state?): it stays a zombie until idxlab exits */
+	c->pid = 0;
+	forget_dead_server(c);
+}
+
+/* ---- the API ---------------------------------------------------------- */
+
+int pg_cluster_start(struct pg_cluster **out, long long shared_buffers, struct err *e)
+{
+	struct pg_cluster *c;
+	char tmp[PATH_MAX], path[PATH_MAX], data[PATH_MAX], host[PATH_MAX + 8], pid[32];
+	const char *env = getenv("TMPDIR");
+	int len;
+
+	if (!out)
+		return err_set(e, ERR_RUNTIME, "pg_cluster_start: no place for the result");
+	*out = NULL;
+	c = calloc(1, sizeof *c);
+	if (!c)
+		return err_set(e, ERR_RUNTIME, "out of memory");
+	c->log_fd = -1;
+
+	/* Where: an absolute TMPDIR short enough for a socket path. */
+	if (!realpath(env && *env ? env : "/tmp", tmp)) {
+		err_set(e, ERR_RUNTIME,
+		        "cannot use TMPDIR=%s for the PostgreSQL server: %s: set TMPDIR to a "
+		        "writable directory, e.g. TMPDIR=/tmp",
+		        env && *env ? env : "/tmp", strerror(errno));
+		goto fail;
+	}
+	if (strlen(tmp) + strlen("/" PGC_PREFIX "XXXXXX/.s.PGSQL.99999") >=
+	    sizeof(((struct sockaddr_un *)0)->sun_path)) {
+		err_set(e, ERR_RUNTIME,
+		        "TMPDIR=%s is too long to hold the server's unix socket (at most %zu "
+		        "characters): set TMPDIR to a shorter path, e.g. TMPDIR=/tmp",
+		        tmp,
+		        sizeof(((struct sockaddr_un *)0)->sun_path) -
+		            strlen("/" PGC_PREFIX "XXXXXX/.s.PGSQL.99999") - 1);
+		goto fail;
+	}
+
+	if (pick_user(c, e) < 0)
+		goto fail;
+	sweep_leftovers(tmp, c);
+	if (find_server(c->bindir, sizeof c->bindir, e) < 0)
+		goto fail;
+	c->major = server_major(c->bindir, e);
+	if (c->major < 0)
+		goto fail;
+
+	/* The temp dir, owner.pid first so a sweeper sees whose it is. */
+	len = snprintf(c->dir, sizeof c->dir, "%s/" PGC_PREFIX "XXXXXX", tmp);
+	if (len < 0 || (size_t)len >= sizeof c->dir || !mkdtemp(c->dir)) {
+		err_set(e, ERR_RUNTIME,
+		        "cannot create a temp dir for the PostgreSQL server in %s: %s: set TMPDIR "
+		        "to a writable directory",
+		        tmp, strerror(errno));
+		c->dir[0] = 0;
+		goto fail;
+	}
+	snprintf(pid, sizeof pid, "%d\n", (int)getpid());
+	if (join(path, sizeof path, c->dir, "owner.pid") < 0 || write_file(path, pid) < 0) {
+		err_set(e, ERR_RUNTIME, "cannot write %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (join(path, sizeof path, c->dir, "server.log") < 0 ||
+	    (c->log_fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600)) < 0) {
+		err_set(e, ERR_RUNTIME, "cannot create %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (c->drop && chown_tree(c->dir, c->uid, c->gid) < 0) {
+		err_set(e, ERR_RUNTIME,
+		        "cannot hand %s to user %s, who runs the PostgreSQL server: %s: set TMPDIR "
+		        "to a local directory (chown must work there)",
+		        c->dir, c->user, strerror(errno));
+		goto fail;
+	}
+	if (c->drop) {
+		/* Can the server user reach it? Find out now, not after a copy. */
+		struct spawn probe = { .cwd = c->dir,
+			               .out = -1,
+			               .drop = 1,
+			               .uid = c->uid,
+			               .gid = c->gid,
+			               .user = c->user };
+		pid_t p = spawn(&probe, "the PostgreSQL server", e);
+		int st;
+
+		if (p < 0)
+			goto fail;
+		reap(p, &st, -1);
+	}
+	conninfo_value(host, sizeof host, c->dir);
+	snprintf(c->conninfo, sizeof c->conninfo, "host=%s port=%d user=idxlab dbname=postgres",
+	         host, PGC_PORT);
+
+	/* The data dir: a copy of the cached template, else initdb (and cache it). */
+	if (join(data, sizeof data, c->dir, "data") < 0) {
+		err_set(e, ERR_RUNTIME, "path too long: %s", c->dir);
+		goto fail;
+	}
+	if (data_from_template(c, data) == 0) {
+		if (boot(c, shared_buffers, READY_MS, e) == 0) {
+			*out = c;
+			return 0;
+		}
+		if (c->pid > 0 || !template_refused(c))
+			goto fail;
+		remove_tree(data);
+		if (run_initdb(c, data, e) < 0)
+			goto fail;
+		template_save(c, data, 1);
+	} else {
+		if (run_initdb(c, data, e) < 0)
+			goto fail;
+		template_save(c, data, 0);
+	}
+	if (boot(c, shared_buffers, READY_MS, e) < 0)
+		goto fail;
+	*out = c;
+	return 0;
+fail:
+	pg_cluster_stop(c);
+	return -1;
+}
+
+const char *pg_cluster_conninfo(const struct pg_cluster *c)
+{
+	return c ? c->conninfo : "";
+}
+
+pid_t pg_cluster_pid(const struct pg_cluster *c)
+{
+	return c ? c->pid : 0;
+}
+
+const char *pg_cluster_dir(const struct pg_cluster *c)
+{
+	return c ? c->dir : "";
+}
+
+const char *pg_cluster_bindir(const struct pg_cluster *c)
+{
+	return c ? c->bindir : "";
+}
+
+int pg_cluster_restart(struct pg_cluster *c, long long shared_buffers, struct err *e)
+{
+	long ready = READY_MS;
+
+	if (!c)
+		return err_set(e, ERR_RUNTIME, "no PostgreSQL cluster to restart");
+	if (halt(c, SIGINT, FAST_STOP_MS) < 0) {
+		/* Stuck in its shutdown checkpoint: stop it now, recover from WAL. */
+		halt_now(c);
+		ready = RECOVERY_MS;
+	}
+	return boot(c, shared_buffers, ready, e);
+}
+
+int pg_cluster_alive(struct pg_cluster *c)
+{
+	int st;
+
+	if (!c || c->pid <= 0)
+		return 0;
+	if (!reap(c->pid, &st, 0))
+		return 1;
+	c->pid = 0;
+	c->status = st;
+	return 0;
+}
+
+void pg_cluster_stop(struct pg_cluster *c)
+{
+	if (!c)
+		return;
+	halt_now(c);
+	if (c->pid == 0)
+		forget_dead_server(c); /* in case it died by SIGKILL earlier */
+	if (c->log_fd >= 0)
+		close(c->log_fd);
+	if (c->dir[0])
+		remove_tree(c->dir);
+	free(c);
+}
