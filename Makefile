@@ -17,7 +17,7 @@ PKGS := ncursesw sqlite3 libpq libmongoc-1.0 jansson
 # Debian packages: libraries (pkg-config name -> package) and tools.
 DEB_LIBS := pkg-config libncurses-dev libsqlite3-dev libpq-dev libmongoc-dev libbson-dev \
 	libjansson-dev
-DEB_TOOLS := strace tmux groff-base cppcheck clang-format procps
+DEB_TOOLS := strace tmux groff-base cppcheck clang-format procps postgresql python3 util-linux
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
 	-Wwrite-strings

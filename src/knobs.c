@@ -40,7 +40,8 @@ const struct knob_def knob_table[K_COUNT] = {
 	           "primary key type; a uuid pk makes the SQLite table clustered (WITHOUT ROWID)" },
 	[K_CACHE] = { "cache", KNOB_SIZE, 64 * 1024, 64 * GiB, NULL, NULL, "2000KiB", "bytes",
 	              ENG_ALL, KF_LOG,
-	              "page cache size (SQLite cache_size, PostgreSQL shared_buffers): when the dirty working set outgrows it, pages spill" },
+	              "page cache size (SQLite cache_size, PostgreSQL shared_buffers): when the "
+	              "dirty working set outgrows it, pages spill" },
 	[K_FILLFACTOR] = { "fillfactor", KNOB_INT, 10, 100, NULL, NULL, "100", "%", ENG_POSTGRES, 0,
 	                   "% of each heap page filled by inserts: the rest keeps updates HOT "
 	                   "(no index entries)" },
@@ -48,7 +49,8 @@ const struct knob_def knob_table[K_COUNT] = {
 	               ENG_ALL, KF_LOG,
 	               "rows per transaction (row|N|all): each commit pays fsyncs and a journal" },
 	[K_SYNC] = { "sync", KNOB_CHOICE, 0, 0, syncs, NULL, "full", "", ENG_ALL, 0,
-	             "durability: SQLite synchronous; PostgreSQL synchronous_commit (off, or on for the rest)" },
+	             "durability: SQLite synchronous; PostgreSQL synchronous_commit (off, or on "
+	             "for the rest)" },
 	[K_JOURNAL] = { "journal", KNOB_CHOICE, 0, 0, journals, NULL, "delete", "", ENG_SQLITE, 0,
 	                "SQLite journal mode: a rollback journal or a write-ahead log" },
 	[K_OP] = { "op", KNOB_CHOICE, 0, 0, ops, NULL, "insert", "", ENG_ALL, 0,
@@ -404,13 +406,14 @@ void knob_default_text(int id, char *buf, size_t len)
 {
 	size_t i, n;
 
-	n = (size_t)snprintf(buf, len, "[default %s", *knob_table[id].def ? knob_table[id].def
-	                                                                   : "(none)");
+	n = (size_t)snprintf(buf, len, "[default %s",
+	                     *knob_table[id].def ? knob_table[id].def : "(none)");
 	for (i = 0; i < sizeof engine_defaults / sizeof engine_defaults[0] && n < len; i++)
 		if (engine_defaults[i].knob == id)
-			n += (size_t)snprintf(buf + n, len - n, "; %s: %s",
-			                      knob_table[K_ENGINE].choices[engine_defaults[i].engine],
-			                      engine_defaults[i].def);
+			n += (size_t)snprintf(
+			    buf + n, len - n, "; %s: %s",
+			    knob_table[K_ENGINE].choices[engine_defaults[i].engine],
+			    engine_defaults[i].def);
 	if (n < len)
 		snprintf(buf + n, len - n, "]");
 }

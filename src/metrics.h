@@ -120,7 +120,7 @@ struct metric_def {
 	double q;     /* MK_QUANTILE */
 	int decimals; /* in CSV/JSON/text */
 	const char *why;
-	enum ctr den;      /* MK_PCT */
+	enum ctr den; /* MK_PCT */
 };
 
 extern const struct metric_def metric_table[M_COUNT];

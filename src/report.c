@@ -59,7 +59,10 @@ static const int record_metrics[] = {
 	M_COMMITS_PER_S,
 	M_DB_WRITE_BYTES_PER_ROW,
 	M_MAX_MS,
-	M_FSYNCS_TOTAL, M_HOT_PCT, M_FPI_BYTES_PER_ROW, M_CHECKPOINT_IN_WINDOW,
+	M_FSYNCS_TOTAL,
+	M_HOT_PCT,
+	M_FPI_BYTES_PER_ROW,
+	M_CHECKPOINT_IN_WINDOW,
 };
 
 static struct field *add(struct record *r, const char *name, const char *label)
@@ -285,8 +288,7 @@ static const char *const text_cols[] = {
 };
 
 /* table: 1 when the value goes into the stdout table (for the footnote). */
-static void text_value(struct report *rp, const struct field *f, char *buf, size_t len,
-                       int table)
+static void text_value(struct report *rp, const struct field *f, char *buf, size_t len, int table)
 {
 	switch (f->kind) {
 	case F_STR:

@@ -11,7 +11,7 @@ chmod 1777 "$TMPDIR"
 export XDG_CONFIG_HOME="$T/xdg"
 export HOME="$T/home"
 mkdir -p "$HOME"
-trap 'rm -rf "$T"' EXIT
+trap 'tmux -S "$T/tmux.sock" kill-server 2>/dev/null; rm -rf "$T"' EXIT
 
 ok() { echo "PASS $1"; }
 bad() { echo "FAIL $1: $2"; }
@@ -52,4 +52,39 @@ no_leftovers() {
 	else
 		ok "$1"
 	fi
+}
+
+# ---- tmux: drive the dashboard like a person ----------------------------
+SOCK="$T/tmux.sock"
+tm() { tmux -S "$SOCK" "$@"; }
+slow=1
+[ -n "${IDXLAB_SANITIZED:-}" ] && slow=3
+
+# start NAME ARGS...: idxlab in a 100x30 session; its exit code and the
+# terminal settings afterwards land in $T/NAME.exit and $T/NAME.stty.
+start() {
+	name=$1
+	shift
+	tm new-session -d -s "$name" -x 100 -y 30 \
+		"env $* ; echo EXIT=\$? >$T/$name.exit; stty -a >$T/$name.stty 2>&1; sleep 60"
+}
+cap() { tm capture-pane -p -t "$1"; }
+# wait_for SESSION PATTERN SECONDS
+wait_for() {
+	i=0
+	limit=$(($3 * slow * 10))
+	while [ $i -lt $limit ]; do
+		cap "$1" | grep -qE -- "$2" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+wait_exit() {
+	i=0
+	while [ $i -lt $((100 * slow)) ] && [ ! -s "$T/$1.exit" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	cat "$T/$1.exit" 2>/dev/null
 }

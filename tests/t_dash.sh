@@ -7,41 +7,6 @@ if ! command -v tmux >/dev/null; then
 	skip dash/all "tmux is not installed (apt-get install tmux)"
 	exit 0
 fi
-SOCK="$T/tmux.sock"
-tm() { tmux -S "$SOCK" "$@"; }
-trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
-slow=1
-[ -n "${IDXLAB_SANITIZED:-}" ] && slow=3
-
-# start NAME ARGS...: idxlab in a 100x30 session; its exit code and the
-# terminal settings afterwards land in $T/NAME.exit and $T/NAME.stty.
-start() {
-	name=$1
-	shift
-	tm new-session -d -s "$name" -x 100 -y 30 \
-		"env $* ; echo EXIT=\$? >$T/$name.exit; stty -a >$T/$name.stty 2>&1; sleep 60"
-}
-cap() { tm capture-pane -p -t "$1"; }
-# wait_for SESSION PATTERN SECONDS
-wait_for() {
-	i=0
-	limit=$(($3 * slow * 10))
-	while [ $i -lt $limit ]; do
-		cap "$1" | grep -qE -- "$2" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-wait_exit() {
-	i=0
-	while [ $i -lt $((100 * slow)) ] && [ ! -s "$T/$1.exit" ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	cat "$T/$1.exit" 2>/dev/null
-}
-metric() { cap "$1" | sed -n "s/.*││$2 *\([^ ]*\( [KMG]*i*B\| [mun]*s\)*\).*/\1/p" | head -1; }
 
 start main TMPDIR="$TMPDIR" "$IDXLAB" --rows 400000
 if wait_for main 'knobs' 3 && cap main | grep -q '>indexes    0' && cap main | grep -q 'cache      2000KiB'; then

@@ -39,10 +39,10 @@
 #include "rowset.h"
 
 #define SCHEMA_MARK "created by idxlab"
-#define PIPE_CHUNK 1000 /* queries in flight before a sync */
-#define OID_INT8 20
-#define OID_TEXT 25
-#define OID_UUID 2950
+#define PIPE_CHUNK  1000 /* queries in flight before a sync */
+#define OID_INT8    20
+#define OID_TEXT    25
+#define OID_UUID    2950
 
 enum tag { T_BEGIN, T_OP, T_COMMIT, T_OTHER };
 
@@ -90,9 +90,21 @@ static const char *trim(const char *msg, char *buf, size_t len)
 {
 	size_t n;
 
+	char *r, *w;
+
 	snprintf(buf, len, "%s", msg ? msg : "");
+	/* One line: libpq's hints come after a newline and a tab. */
+	for (r = w = buf; *r; r++) {
+		if (*r == '\n' || *r == '\t') {
+			if (w > buf && w[-1] != ' ')
+				*w++ = ' ';
+		} else {
+			*w++ = *r;
+		}
+	}
+	*w = 0;
 	n = strlen(buf);
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+	while (n && buf[n - 1] == ' ')
 		buf[--n] = 0;
 	return buf;
 }
@@ -324,7 +336,8 @@ static void find_walinspect(struct engine *en)
 	               sizeof buf, &e) < 0)
 		return;
 	if (strcmp(buf, "0") == 0) {
-		if (!en->superuser || exec(en, "CREATE EXTENSION pg_walinspect SCHEMA idxlab", &e) < 0) {
+		if (!en->superuser ||
+		    exec(en, "CREATE EXTENSION pg_walinspect SCHEMA idxlab", &e) < 0) {
 			evlog_add(EV_INFO, "full-page-image bytes are n/a: pg_walinspect needs a "
 			                   "superuser (and the contrib package)");
 			return;
@@ -332,7 +345,8 @@ static void find_walinspect(struct engine *en)
 		en->made_walinspect = 1;
 	}
 	if (!en->superuser) {
-		evlog_add(EV_INFO, "full-page-image bytes are n/a: pg_walinspect needs a superuser");
+		evlog_add(EV_INFO,
+		          "full-page-image bytes are n/a: pg_walinspect needs a superuser");
 		return;
 	}
 	en->walinspect = 1;
@@ -342,9 +356,9 @@ static int read_shared_buffers(struct engine *en, struct err *e)
 {
 	char buf[64];
 
-	if (query_text(en,
-	               "SELECT setting::bigint * 8192 FROM pg_settings WHERE name = 'shared_buffers'",
-	               buf, sizeof buf, e) < 0)
+	if (query_text(
+	        en, "SELECT setting::bigint * 8192 FROM pg_settings WHERE name = 'shared_buffers'",
+	        buf, sizeof buf, e) < 0)
 		return -1;
 	en->shared_buffers = (long long)to_u64(buf);
 	return 0;
@@ -539,8 +553,9 @@ static size_t copy_line(const struct engine *en, uint64_t n, char *out, size_t l
 			uuid_text(u, out + used);
 			used += strlen(out + used);
 		} else {
-			used += (size_t)snprintf(out + used, len - used, "\t%lld",
-			                         (long long)keys_int(seed, (enum key_order)ko, c, n, 0));
+			used += (size_t)snprintf(
+			    out + used, len - used, "\t%lld",
+			    (long long)keys_int(seed, (enum key_order)ko, c, n, 0));
 		}
 	}
 	used += (size_t)snprintf(out + used, len - used, "\t0\t%s\n", en->payload);
@@ -609,7 +624,8 @@ static int set_indexes(struct engine *en, long long from, long long to, int live
 			return -1;
 		if (live)
 			evlog_add(EV_INFO, "built idxlab_k%lld on %llu rows in %.2f s", i,
-			          (unsigned long long)en->rs.live_rows, (double)(now_ns() - t0) / 1e9);
+			          (unsigned long long)en->rs.live_rows,
+			          (double)(now_ns() - t0) / 1e9);
 	}
 	for (i = from; i > to; i--) {
 		snprintf(sql, sizeof sql, "DROP INDEX idxlab.idxlab_k%lld", i);
@@ -684,7 +700,8 @@ static int set_cache(struct engine *en, const struct knobs *k, struct err *e)
 		char have[32];
 
 		snprintf(have, sizeof have, "%lldkB", en->shared_buffers / 1024);
-		evlog_add(EV_WARN, "cache is read-only on your server: shared_buffers stays %s", have);
+		evlog_add(EV_WARN, "cache is read-only on your server: shared_buffers stays %s",
+		          have);
 		return 0;
 	}
 	evlog_add(EV_INFO, "restarting the throwaway server with shared_buffers = %lldkB",
@@ -774,8 +791,9 @@ static int pg_apply(struct engine *en, const struct knobs *k, struct err *e)
 		         k->v[K_FILLFACTOR]);
 		if (exec(en, sql, e) < 0)
 			return -1;
-		evlog_add(EV_INFO, "fillfactor %lld applies to new pages only: rewrite the table "
-		                   "(key W) to repack the pages that exist",
+		evlog_add(EV_INFO,
+		          "fillfactor %lld applies to new pages only: rewrite the table "
+		          "(key W) to repack the pages that exist",
 		          k->v[K_FILLFACTOR]);
 	}
 	if (old.v[K_INDEXES] != k->v[K_INDEXES] &&
@@ -823,8 +841,7 @@ static void expect(struct engine *en, enum tag tag, uint64_t t0)
 	en->npend++;
 }
 
-static int send_simple(struct engine *en, const char *sql, enum tag tag, uint64_t t0,
-                       struct err *e)
+static int send_simple(struct engine *en, const char *sql, enum tag tag, uint64_t t0, struct err *e)
 {
 	if (!PQsendQueryParams(en->conn, sql, 0, NULL, NULL, NULL, NULL, 0))
 		return pg_fail(en, NULL, e, sql);
@@ -840,8 +857,7 @@ static void put_be64(char *p, uint64_t v)
 		p[i] = (char)(v >> (56 - 8 * i));
 }
 
-static int send_op(struct engine *en, long long op, uint64_t row, uint64_t version,
-                   struct err *e)
+static int send_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e)
 {
 	uint64_t seed = (uint64_t)en->k.v[K_SEED];
 	long long ko = en->k.v[K_KEY_ORDER];
@@ -911,8 +927,8 @@ static int drain(struct engine *en, struct step_out *out, struct hist *lat, stru
 			if (!failed) {
 				pg_fail(en, res, e,
 				        i < en->npend && en->pend[i].tag == T_COMMIT
-				                ? "commit"
-				                : knob_table[K_OP].choices[en->k.v[K_OP]]);
+				            ? "commit"
+				            : knob_table[K_OP].choices[en->k.v[K_OP]]);
 				failed = 1;
 			}
 		} else if (st == PGRES_PIPELINE_ABORTED) {
@@ -923,10 +939,11 @@ static int drain(struct engine *en, struct step_out *out, struct hist *lat, stru
 				out->commits++;
 			} else if (en->pend[i].tag == T_OP && en->k.v[K_OP] != OP_INSERT &&
 			           strcmp(PQcmdTuples(res), "1") != 0 && !failed) {
-				err_set(e, ERR_RUNTIME,
-				        "%s changed %s rows instead of 1: the table is not what idxlab "
-				        "built",
-				        knob_table[K_OP].choices[en->k.v[K_OP]], PQcmdTuples(res));
+				err_set(
+				    e, ERR_RUNTIME,
+				    "%s changed %s rows instead of 1: the table is not what idxlab "
+				    "built",
+				    knob_table[K_OP].choices[en->k.v[K_OP]], PQcmdTuples(res));
 				failed = 1;
 			}
 		}
@@ -949,8 +966,8 @@ static int drain(struct engine *en, struct step_out *out, struct hist *lat, stru
 	return 0;
 }
 
-static int pg_step(struct engine *en, const struct knobs *k, uint64_t budget,
-                   struct step_out *out, struct hist *lat, struct err *e)
+static int pg_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
+                   struct hist *lat, struct err *e)
 {
 	long long op = en->k.v[K_OP];
 	uint64_t per_commit = (uint64_t)k->v[K_COMMIT], i;
@@ -984,14 +1001,19 @@ static int pg_step(struct engine *en, const struct knobs *k, uint64_t budget,
 	return en->npend ? drain(en, out, lat, e) : 0;
 }
 
+/* Commit, then let the lagging statistics land, so the sample that follows
+ * sees everything the step did. */
 static int pg_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e)
 {
-	if (!en->in_txn)
-		return 0;
-	if (enter_pipeline(en, e) < 0 || send_simple(en, "COMMIT", T_COMMIT, en->txn_t0, e) < 0)
-		return -1;
-	en->in_txn = 0;
-	return drain(en, out, lat, e);
+	if (en->in_txn) {
+		if (enter_pipeline(en, e) < 0 ||
+		    send_simple(en, "COMMIT", T_COMMIT, en->txn_t0, e) < 0)
+			return -1;
+		en->in_txn = 0;
+		if (drain(en, out, lat, e) < 0)
+			return -1;
+	}
+	return settle(en, e);
 }
 
 /* ---- counters ------------------------------------------------------------ */
@@ -1033,28 +1055,34 @@ static PGresult *pipeline_query(struct engine *en, const char *sql, int nparams,
 	return keep;
 }
 
-static int sample_fpi(struct engine *en, struct err *e)
+/* Full-page-image bytes of the WAL flushed since the last look, from
+ * pg_walinspect. Only between transactions: a failed look then costs
+ * nothing (the WAL may end inside a record that is still being written:
+ * walinspect then finds no record; we look again later). The next look
+ * starts where the last record seen ended, on a record boundary. */
+static void sample_fpi(struct engine *en)
 {
 	char start[32];
 	const char *params[1] = { start };
 	PGresult *res;
+	struct err ignore;
 
+	if (en->in_txn)
+		return;
 	snprintf(start, sizeof start, "%X/%X", (unsigned)(en->fpi_lsn >> 32),
 	         (unsigned)en->fpi_lsn);
 	res = pipeline_query(en,
-	                     "SELECT coalesce(sum(fpi_size), 0), max(f) - '0/0'::pg_lsn FROM "
-	                     "(SELECT pg_current_wal_flush_lsn() AS f) l, "
-	                     "LATERAL (SELECT * FROM pg_get_wal_stats($1::pg_lsn, l.f) "
-	                     "WHERE l.f > $1::pg_lsn) s",
-	                     1, params, e);
+	                     "SELECT coalesce(sum(fpi_length), 0), max(end_lsn) - '0/0'::pg_lsn "
+	                     "FROM pg_get_wal_records_info($1::pg_lsn, pg_current_wal_flush_lsn()) "
+	                     "WHERE pg_current_wal_flush_lsn() > $1::pg_lsn",
+	                     1, params, &ignore);
 	if (!res)
-		return -1;
+		return;
 	if (PQntuples(res) && !PQgetisnull(res, 0, 1)) {
 		en->fpi_bytes += to_u64(PQgetvalue(res, 0, 0));
 		en->fpi_lsn = to_u64(PQgetvalue(res, 0, 1));
 	}
 	PQclear(res);
-	return 0;
 }
 
 static int pg_sample(struct engine *en, struct counters *c, struct err *e)
@@ -1090,8 +1118,7 @@ static int pg_sample(struct engine *en, struct counters *c, struct err *e)
 	c->valid |= 1u << C_WAL_BYTES | 1u << C_FSYNCS | 1u << C_SPILLS | 1u << C_CHECKPOINTS |
 	            1u << C_UPDATES | 1u << C_HOT_UPDATES | 1u << C_MISSES;
 	if (en->walinspect) {
-		if (sample_fpi(en, e) < 0)
-			return -1;
+		sample_fpi(en);
 		c->v[C_FPI_BYTES] = en->fpi_bytes;
 		c->valid |= 1u << C_FPI_BYTES;
 	}
@@ -1140,8 +1167,6 @@ static int pg_sizes(struct engine *en, struct sizes *s, struct err *e)
 
 	memset(s, 0, sizeof *s);
 	s->db_bytes = s->index_bytes = -1;
-	if (!en->in_txn && settle(en, e) < 0)
-		return -1;
 	res = pipeline_query(en,
 	                     "SELECT pg_total_relation_size('idxlab.idxlab_t'), "
 	                     "coalesce(sum(pg_relation_size(c.oid)) FILTER (WHERE c.relname "

@@ -538,7 +538,8 @@ static int set_indexes(struct engine *en, long long from, long long to, struct e
 			return -1;
 		if (en->live)
 			evlog_add(EV_INFO, "built idxlab_k%lld on %llu rows in %.2f s", i,
-			          (unsigned long long)en->rs.live_rows, ((double)now_ns() - t0) / 1e9);
+			          (unsigned long long)en->rs.live_rows,
+			          ((double)now_ns() - t0) / 1e9);
 	}
 	for (i = from; i > to; i--) {
 		snprintf(sql, sizeof sql, "DROP INDEX idxlab_k%lld", i);
@@ -664,7 +665,8 @@ static int sqlite_rewrite(struct engine *en, struct err *e)
 	en->op = NULL;
 	if (exec(en, "VACUUM", e) < 0 || prepare_op(en, &en->k, e) < 0)
 		return -1;
-	evlog_add(EV_INFO, "rewrote the database (VACUUM) in %.2f s", (double)(now_ns() - t0) / 1e9);
+	evlog_add(EV_INFO, "rewrote the database (VACUUM) in %.2f s",
+	          (double)(now_ns() - t0) / 1e9);
 	return 0;
 }
 

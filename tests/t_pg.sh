@@ -1,0 +1,173 @@
+# threads
+# PostgreSQL: a real throwaway cluster that idxlab starts itself (as user
+# postgres when we are root), and a second server this test starts for the
+# --dsn cases. Covers the published numbers (WAL per index, HOT, fsyncs per
+# commit) and the failures (a killed server, a foreign schema, no server).
+. "$(dirname "$0")/lib.sh"
+
+bindir=""
+for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k4 -n -r); do
+	[ -x "$d/initdb" ] && [ -x "$d/postgres" ] && bindir=$d && break
+done
+if [ -z "$bindir" ]; then
+	skip pg/all "no PostgreSQL server installed (apt-get install postgresql)"
+	exit 0
+fi
+pgrun() { "$IDXLAB" run --engine postgres "$@"; }
+
+# --- WAL per row grows by one index entry per index (FPI excluded) ------
+pgrun --indexes 0,1,2,4 --key-order rand --rows 50000 --format csv >"$T/wal.csv" 2>"$T/err" ||
+	{ bad pg/wal-run "$(cat "$T/err")"; exit 1; }
+net() { awk -v w="$(field "$T/wal.csv" wal_bytes_per_row "$1")" -v f="$(field "$T/wal.csv" fpi_bytes_per_row "$1")" 'BEGIN { print w - f }'; }
+w0=$(net 1) w1=$(net 2) w2=$(net 3) w4=$(net 4)
+echo "  WAL B/row without FPI at 0/1/2/4 indexes: $w0 $w1 $w2 $w4"
+check pg/wal-per-index-1 "$w1 - $w0 >= 60 && $w1 - $w0 <= 95"
+check pg/wal-per-index-2 "($w2 - $w0) / 2 >= 60 && ($w2 - $w0) / 2 <= 95"
+check pg/wal-per-index-4 "($w4 - $w0) / 4 >= 60 && ($w4 - $w0) / 4 <= 95"
+no_leftovers pg/temp-dir-removed
+
+# --- HOT: fillfactor is the lever, an indexed column kills it ------------
+pgrun --op update --fillfactor 25,100 --indexes 2 --rows 20000 --format csv >"$T/hot.csv" 2>"$T/err" ||
+	bad pg/hot-run "$(cat "$T/err")"
+h25=$(field "$T/hot.csv" hot_pct 1)
+h100=$(field "$T/hot.csv" hot_pct 2)
+pgrun --op update-indexed --fillfactor 25 --indexes 1 --rows 20000 --format csv >"$T/hoti.csv" 2>"$T/err"
+hk1=$(field "$T/hoti.csv" hot_pct 1)
+echo "  HOT %: ff 25 $h25, ff 100 $h100, update of k1 $hk1"
+check pg/hot-fillfactor-25 "$h25 >= 99"
+check pg/hot-fillfactor-100 "$h100 != \"\" && $h100 <= 5"
+check pg/hot-indexed-column "$hk1 != \"\" && $hk1 == 0"
+
+# --- fsyncs per commit ----------------------------------------------------
+pgrun --commit row --sync full,off --rows 500 --format csv >"$T/fs.csv" 2>"$T/err" ||
+	bad pg/fsync-run "$(cat "$T/err")"
+fon=$(field "$T/fs.csv" fsyncs_per_commit 1)
+foff=$(field "$T/fs.csv" fsyncs_per_commit 2)
+echo "  fsyncs/commit: sync on $fon, off $foff"
+check pg/fsync-on-1-per-commit "$fon >= 0.95 && $fon <= 1.05"
+check pg/fsync-off-about-0 "$foff < 0.1"
+
+# --- a killed server: exit 1, a message, nothing left behind -------------
+"$IDXLAB" run --engine postgres --commit row --rows 200000 --format csv >"$T/k.csv" 2>"$T/k.err" &
+pid=$!
+i=0
+pm=""
+while [ $i -lt 100 ] && [ -z "$pm" ]; do
+	sleep 0.1
+	pm=$(pgrep -P $pid -x postgres | head -1)
+	i=$((i + 1))
+done
+sleep 1
+if [ -n "$pm" ]; then
+	kill -9 "$pm"
+else
+	kill -TERM $pid # never hang the suite: this fails below
+fi
+wait $pid
+rc=$?
+if [ $rc -eq 1 ] && grep -q "throwaway PostgreSQL server.*died" "$T/k.err"; then
+	ok pg/killed-server-exit-1
+else bad pg/killed-server-exit-1 "exit $rc: $(cat "$T/k.err")"; fi
+sleep 0.5
+if pgrep -f "idxlab-pg\." >/dev/null; then bad pg/killed-server-no-processes "$(pgrep -af idxlab-pg)"; else ok pg/killed-server-no-processes; fi
+no_leftovers pg/killed-server-no-temp-dir
+
+# --- our own server for the --dsn cases -----------------------------------
+mkdir -p "$T/own"
+as=""
+if [ "$(id -u)" = 0 ]; then
+	user=postgres
+	id -u postgres >/dev/null 2>&1 || user=nobody
+	chown "$user" "$T/own"
+	as="setpriv --reuid=$(id -u $user) --regid=$(id -g $user) --clear-groups"
+fi
+$as "$bindir/initdb" -D "$T/own/data" -U owner --auth=trust -N >"$T/own/initdb.log" 2>&1 &&
+	$as "$bindir/pg_ctl" -D "$T/own/data" -l "$T/own/log" -w -o "-k $T/own -c listen_addresses=''" start >/dev/null 2>&1
+dsn="host=$T/own dbname=postgres user=owner"
+psql_() { "$bindir/psql" -X -q -t -A -d "$dsn" -c "$1" 2>&1; }
+if [ "$(psql_ 'SELECT 1')" != 1 ]; then
+	bad pg/own-server "could not start a test server: $(tail -5 "$T/own/log" "$T/own/initdb.log")"
+else
+	# Works on a user's server, and leaves it as it was.
+	if pgrun --dsn "$dsn" --rows 2000 --indexes 1 --format csv >"$T/d.csv" 2>"$T/err" &&
+		[ "$(field "$T/d.csv" rows 1)" = 2000 ] &&
+		[ "$(psql_ "SELECT count(*) FROM pg_namespace WHERE nspname = 'idxlab'")" = 0 ]; then
+		ok pg/dsn-runs-and-cleans-up
+	else bad pg/dsn-runs-and-cleans-up "$(cat "$T/err") $(psql_ '\dn')"; fi
+	# A schema named idxlab that is not ours: refused, untouched.
+	psql_ "CREATE SCHEMA idxlab; CREATE TABLE idxlab.foo(x int); INSERT INTO idxlab.foo VALUES (42)" >/dev/null
+	expect_exit pg/foreign-schema-refused 2 "schema named idxlab that idxlab did not create" \
+		pgrun --dsn "$dsn" --rows 100
+	[ "$(psql_ 'SELECT x FROM idxlab.foo')" = 42 ] && ok pg/foreign-schema-untouched ||
+		bad pg/foreign-schema-untouched "$(psql_ 'SELECT x FROM idxlab.foo')"
+	# Our marked schema holding someone else's table: refused too.
+	psql_ "COMMENT ON SCHEMA idxlab IS 'created by idxlab'" >/dev/null
+	expect_exit pg/foreign-table-refused 2 "holds objects idxlab did not create \(foo\)" \
+		pgrun --dsn "$dsn" --rows 100
+	[ "$(psql_ 'SELECT x FROM idxlab.foo')" = 42 ] && ok pg/foreign-table-untouched ||
+		bad pg/foreign-table-untouched "$(psql_ 'SELECT x FROM idxlab.foo')"
+	$as "$bindir/pg_ctl" -D "$T/own/data" -m immediate stop >/dev/null 2>&1
+fi
+
+# --- no server there: a clear error, fast --------------------------------
+start=$(date +%s)
+expect_exit pg/unreachable 1 "cannot connect to PostgreSQL.*--dsn" pgrun --dsn "host=127.0.0.1 port=1 user=x" --rows 10
+expect_exit pg/bad-conninfo 1 "cannot connect to PostgreSQL" pgrun --dsn "host=$T/nothing-here port=5432" --rows 10
+expect_exit pg/bad-uri 1 "cannot connect to PostgreSQL" pgrun --dsn "postgres://nobody@[::1:bad" --rows 10
+echo "  three failed connections took $(($(date +%s) - start)) s"
+# A server that accepts the connection and then says nothing: the connect
+# timeout gives up (5 s, unless the conninfo sets connect_timeout).
+if command -v python3 >/dev/null; then
+	python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
+print(s.getsockname()[1], flush=True); time.sleep(30)' >"$T/port" &
+lpid=$!
+sleep 0.5
+start=$(date +%s)
+expect_exit pg/silent-server 1 "cannot connect to PostgreSQL.*timeout" pgrun --dsn "host=127.0.0.1 port=$(cat "$T/port")" --rows 10
+took=$(($(date +%s) - start))
+echo "  silent server: gave up after $took s"
+check pg/silent-server-gives-up "$took <= 8"
+kill $lpid 2>/dev/null
+else
+	skip pg/silent-server "python3 is not installed"
+fi
+
+# --- not root: the cluster runs as ourselves ------------------------------
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	cp "$IDXLAB" "$T/idxlab-copy"
+	chmod 755 "$T/idxlab-copy"
+	mkdir -p "$T/nobody"
+	chown 65534 "$T/nobody"
+	if setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$T/nobody" TMPDIR="$T/nobody" \
+		ASAN_OPTIONS=detect_leaks=0 "$T/idxlab-copy" run --engine postgres --rows 1000 --format csv \
+		>"$T/nb.csv" 2>"$T/err" && [ "$(field "$T/nb.csv" rows 1)" = 1000 ]; then
+		ok pg/as-normal-user
+	else bad pg/as-normal-user "$(cat "$T/err")"; fi
+else
+	skip pg/as-normal-user "needs root to switch to an unprivileged user"
+fi
+
+# --- the dashboard on PostgreSQL: live numbers; a killed server is shown,
+# the UI stays up, and q still quits cleanly --------------------------------
+if command -v tmux >/dev/null; then
+	start pgdash TMPDIR="$TMPDIR" "$IDXLAB" --engine postgres --commit 100
+	if wait_for pgdash '││rows/s +[0-9]' 15 && cap pgdash | grep -q 'fillfactor 100'; then
+		ok pg/dashboard-live
+	else bad pg/dashboard-live "$(cap pgdash)"; fi
+	tm send-keys -t pgdash Right
+	if wait_for pgdash 'built idxlab_k1 on' 10; then ok pg/dashboard-index-build; else bad pg/dashboard-index-build "$(cap pgdash)"; fi
+	pm=$(pgrep -f "idxlab-pg\..*data" | head -1)
+	[ -n "$pm" ] && kill -9 "$pm"
+	if wait_for pgdash 'FAILED: .*died' 10 && cap pgdash | grep -q 'knobs'; then
+		ok pg/dashboard-survives-killed-server
+	else bad pg/dashboard-survives-killed-server "$(cap pgdash)"; fi
+	tm send-keys -t pgdash q
+	code=$(wait_exit pgdash)
+	[ "$code" = EXIT=0 ] || [ "$code" = EXIT=1 ] && ok pg/dashboard-quits || bad pg/dashboard-quits "got '$code'"
+	sleep 0.5
+	pgrep -f "idxlab-pg\." >/dev/null && bad pg/dashboard-no-processes "$(pgrep -af idxlab-pg)" || ok pg/dashboard-no-processes
+else
+	skip pg/dashboard "tmux is not installed"
+fi
+no_leftovers pg/all-temp-dirs-removed
