@@ -118,13 +118,13 @@ static int pg_fail(struct engine *en, const PGresult *res, struct err *e, const 
 	trim(res && *PQresultErrorMessage(res) ? PQresultErrorMessage(res)
 	                                       : PQerrorMessage(en->conn),
 	     msg, sizeof msg);
-	if (!en->conn || PQstatus(en->conn) == CONNECTION_BAD) {
-		if (en->cluster && !pg_cluster_alive(en->cluster))
-			return err_set(e, ERR_RUNTIME,
-			               "%s: the throwaway PostgreSQL server (pid %d) died: %s - it "
-			               "was killed or crashed; see %s/server.log",
-			               what, (int)pg_cluster_pid(en->cluster), msg,
-			               pg_cluster_dir(en->cluster));
+	if (en->cluster && !pg_cluster_alive(en->cluster))
+		return err_set(e, ERR_RUNTIME,
+		               "%s: the throwaway PostgreSQL server died: %s - it was killed or "
+		               "crashed (its log: %s/server.log)",
+		               what, msg, pg_cluster_dir(en->cluster));
+	if (!en->conn || PQstatus(en->conn) == CONNECTION_BAD ||
+	    (state && strncmp(state, "57P", 3) == 0)) {
 		return err_set(e, ERR_RUNTIME,
 		               "%s: lost the connection to PostgreSQL: %s - was the server "
 		               "stopped or restarted?",
