@@ -43,6 +43,7 @@ struct workload {
 	struct knobs want;
 	unsigned long want_gen;
 	int paused;
+	int rewrite; /* a rewrite was asked for */
 	/* worker-private */
 	const struct engine_ops *ops;
 	struct engine *en;
@@ -319,7 +320,7 @@ static int run_live(struct workload *w, struct err *e)
 	set_state(w, LS_RUNNING, "running");
 	w->budget = 16;
 	while (!atomic_load(&w->stop)) {
-		int paused;
+		int paused, rewrite;
 		int64_t got;
 		double t;
 
@@ -350,6 +351,19 @@ static int run_live(struct workload *w, struct err *e)
 		}
 		if (take_change(w, &cur, &gen, lat, e) < 0)
 			goto failure;
+		pthread_mutex_lock(&w->mu);
+		rewrite = w->rewrite;
+		w->rewrite = 0;
+		pthread_mutex_unlock(&w->mu);
+		if (rewrite) {
+			if (finish(w, lat, e) < 0)
+				goto failure;
+			set_state(w, LS_APPLYING, "rewriting the table");
+			if (w->ops->rewrite(w->en, e) < 0)
+				goto failure;
+			set_state(w, paused ? LS_PAUSED : LS_RUNNING,
+			          paused ? "paused" : "running");
+		}
 		if (paused) {
 			if (finish(w, lat, e) < 0)
 				goto failure;
@@ -508,6 +522,14 @@ unsigned long workload_set(struct workload *w, const struct knobs *k)
 	pthread_cond_broadcast(&w->cv);
 	pthread_mutex_unlock(&w->mu);
 	return g;
+}
+
+void workload_rewrite(struct workload *w)
+{
+	pthread_mutex_lock(&w->mu);
+	w->rewrite = 1;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
 }
 
 void workload_pause(struct workload *w, int paused)

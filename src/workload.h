@@ -64,6 +64,10 @@ int workload_start_live(struct workload **out, const struct knobs *k, struct err
 /* Live mode: post a new setting; returns its generation (see live.knobs_gen). */
 unsigned long workload_set(struct workload *w, const struct knobs *k);
 
+/* Live mode: rewrite the table in place (VACUUM FULL / VACUUM) between
+ * batches. */
+void workload_rewrite(struct workload *w);
+
 /* Live mode: pause (1) or resume (0). Resuming after a failure rebuilds. */
 void workload_pause(struct workload *w, int paused);
 

@@ -43,6 +43,10 @@ if wait_for main 'cache      1GiB' 3 && wait_for main 'cache 2000KiB . 1GiB' 4; 
 	ok dash/enter-exact-value
 else bad dash/enter-exact-value "$(cap main)"; fi
 
+# W rewrites the table in place, between batches.
+tm send-keys -t main W
+if wait_for main 'rewrote the database \(VACUUM\)' 10; then ok dash/rewrite; else bad dash/rewrite "$(cap main)"; fi
+
 tm resize-window -t main -x 50 -y 12
 if wait_for main 'needs a 80x24 terminal' 3; then ok dash/too-small; else bad dash/too-small "$(cap main)"; fi
 tm send-keys -t main q

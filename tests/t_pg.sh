@@ -69,7 +69,7 @@ if [ $rc -eq 1 ] && grep -q "throwaway PostgreSQL server.*died" "$T/k.err"; then
 	ok pg/killed-server-exit-1
 else bad pg/killed-server-exit-1 "exit $rc: $(cat "$T/k.err")"; fi
 sleep 0.5
-if pgrep -f "idxlab-pg\." >/dev/null; then bad pg/killed-server-no-processes "$(pgrep -af idxlab-pg)"; else ok pg/killed-server-no-processes; fi
+if pgrep -f "$TMPDIR/idxlab-pg\." >/dev/null; then bad pg/killed-server-no-processes "$(pgrep -af "$TMPDIR/idxlab-pg")"; else ok pg/killed-server-no-processes; fi
 no_leftovers pg/killed-server-no-temp-dir
 
 # --- our own server for the --dsn cases -----------------------------------
@@ -122,7 +122,11 @@ if command -v python3 >/dev/null; then
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
 print(s.getsockname()[1], flush=True); time.sleep(30)' >"$T/port" &
 lpid=$!
-sleep 0.5
+i=0
+while [ $i -lt 100 ] && [ ! -s "$T/port" ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 start=$(date +%s)
 expect_exit pg/silent-server 1 "cannot connect to PostgreSQL.*timeout" pgrun --dsn "host=127.0.0.1 port=$(cat "$T/port")" --rows 10
 took=$(($(date +%s) - start))
@@ -157,7 +161,9 @@ if command -v tmux >/dev/null; then
 	else bad pg/dashboard-live "$(cap pgdash)"; fi
 	tm send-keys -t pgdash Right
 	if wait_for pgdash 'built idxlab_k1 on' 10; then ok pg/dashboard-index-build; else bad pg/dashboard-index-build "$(cap pgdash)"; fi
-	pm=$(pgrep -f "idxlab-pg\..*data" | head -1)
+	tm send-keys -t pgdash W
+	if wait_for pgdash 'rewrote idxlab_t \(VACUUM FULL\)' 10; then ok pg/dashboard-rewrite; else bad pg/dashboard-rewrite "$(cap pgdash)"; fi
+	pm=$(pgrep -f "postgres -D $TMPDIR/idxlab-pg\..*/data" | head -1)
 	[ -n "$pm" ] && kill -9 "$pm"
 	if wait_for pgdash 'FAILED: .*died' 10 && cap pgdash | grep -q 'knobs'; then
 		ok pg/dashboard-survives-killed-server
@@ -166,7 +172,7 @@ if command -v tmux >/dev/null; then
 	code=$(wait_exit pgdash)
 	[ "$code" = EXIT=0 ] || [ "$code" = EXIT=1 ] && ok pg/dashboard-quits || bad pg/dashboard-quits "got '$code'"
 	sleep 0.5
-	pgrep -f "idxlab-pg\." >/dev/null && bad pg/dashboard-no-processes "$(pgrep -af idxlab-pg)" || ok pg/dashboard-no-processes
+	pgrep -f "$TMPDIR/idxlab-pg\." >/dev/null && bad pg/dashboard-no-processes "$(pgrep -af "$TMPDIR/idxlab-pg")" || ok pg/dashboard-no-processes
 else
 	skip pg/dashboard "tmux is not installed"
 fi

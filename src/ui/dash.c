@@ -249,6 +249,13 @@ static const struct sample *ring_at(const struct dash *d, int back)
 
 static void ring_push(struct dash *d, const struct live *l)
 {
+	const struct sample *prev = ring_at(d, 0);
+
+	/* Say when a checkpoint lands: the writes after it pay full-page images. */
+	if (prev && (prev->c.valid & l->c.valid & (1u << C_CHECKPOINTS)) &&
+	    l->c.v[C_CHECKPOINTS] > prev->c.v[C_CHECKPOINTS])
+		evlog_add(EV_WARN, "a checkpoint completed: the next write to each page logs a "
+		                   "full-page image (FPI B/row rises for a while)");
 	struct sample *s = &d->ring[d->ring_head];
 
 	s->c = l->c;
@@ -673,10 +680,11 @@ static void draw_status(struct dash *d, int y)
 
 static void draw_hints(struct dash *d, int y)
 {
-	const char *hints = d->ascii ? " up/down select  left/right adjust  PgUp/PgDn big step  "
-	                               "Enter type  Space pause  r reset  ? help  q quit"
-	                             : " \u2191\u2193 select  \u2190\u2192 adjust  PgUp/PgDn big "
-	                               "step  Enter type  Space pause  r reset  ? help  q quit";
+	const char *hints =
+	    d->ascii ? " up/down select  left/right adjust  PgUp/PgDn big step  "
+	               "Enter type  Space pause  r reset  W rewrite  ? help  q quit"
+	             : " \u2191\u2193 select  \u2190\u2192 adjust  PgUp/PgDn big "
+	               "step  Enter type  Space pause  r reset  W rewrite  ? help  q quit";
 
 	if (d->prompting) {
 		char line[256];
@@ -707,6 +715,8 @@ static const struct key_help key_table[] = {
 	{ "mouse", "click a knob, click or drag its bar (--no-mouse: off)" },
 	{ "Space", "pause / resume the workload" },
 	{ "r", "reset the measurement window (history and markers)" },
+	{ "W", "rewrite the table in place (VACUUM FULL / VACUUM): repacks every page with the "
+	       "current fillfactor" },
 	{ "?, F1", "this help (Up/Down scroll, any other key closes)" },
 	{ "q, F10", "quit" },
 };
@@ -929,8 +939,11 @@ static void key(struct dash *d, int ch)
 		evlog_add(EV_INFO, "%s", d->paused ? "paused" : "resumed");
 		break;
 	case 'r':
-	case 'R':
 		reset_window(d);
+		break;
+	case 'W':
+		workload_rewrite(d->w);
+		evlog_add(EV_INFO, "rewrite asked for");
 		break;
 	case KEY_MOUSE:
 		mouse_event(d);
