@@ -12,12 +12,12 @@
 VERSION := 0.1.0
 PREFIX ?= /usr/local
 CC ?= cc
-PKGS := ncursesw sqlite3 libpq libmongoc-1.0 jansson
+PKGS := ncursesw sqlite3 libpq libmongoc-1.0 jansson wiredtiger
 
 # Debian packages: libraries (pkg-config name -> package) and tools.
 DEB_LIBS := pkg-config libncurses-dev libsqlite3-dev libpq-dev libmongoc-dev libbson-dev \
-	libjansson-dev
-DEB_TOOLS := strace tmux groff-base cppcheck clang-format procps postgresql python3 util-linux
+	libjansson-dev libwiredtiger-dev
+DEB_TOOLS := strace tmux groff-base cppcheck clang-format procps postgresql python3 python3-mockupdb util-linux
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
 	-Wwrite-strings

@@ -11,7 +11,7 @@
 
 #include "units.h"
 
-static const char *const engines[] = { "sqlite", "postgres", NULL };
+static const char *const engines[] = { "sqlite", "postgres", "mongo", "wiredtiger", NULL };
 static const char *const key_orders[] = { "seq", "rand", "few", "uuid7", "uuid4", NULL };
 static const char *const pks[] = { "int", "uuid7", "uuid4", NULL };
 static const char *const syncs[] = { "off", "normal", "full", "extra", NULL };
@@ -45,6 +45,9 @@ const struct knob_def knob_table[K_COUNT] = {
 	[K_FILLFACTOR] = { "fillfactor", KNOB_INT, 10, 100, NULL, NULL, "100", "%", ENG_POSTGRES, 0,
 	                   "% of each heap page filled by inserts: the rest keeps updates HOT "
 	                   "(no index entries)" },
+	[K_CHECKPOINT] = { "checkpoint", KNOB_INT, 0, 3600, NULL, NULL, "60", "s", ENG_WIREDTIGER,
+	                   0,
+	                   "seconds between checkpoints, like mongod's 60 (0: only at the end)" },
 	[K_COMMIT] = { "commit", KNOB_INT, 1, 1000000000, NULL, commit_words, "all", "rows",
 	               ENG_ALL, KF_LOG,
 	               "rows per transaction (row|N|all): each commit pays fsyncs and a journal" },

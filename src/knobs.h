@@ -20,6 +20,7 @@ enum knob_id {
 	K_PK,
 	K_CACHE,
 	K_FILLFACTOR,
+	K_CHECKPOINT,
 	K_COMMIT,
 	K_SYNC,
 	K_JOURNAL,
@@ -52,9 +53,12 @@ enum knob_kind {
 enum engine_bit {
 	ENG_SQLITE = 1u << 0,
 	ENG_POSTGRES = 1u << 1,
+	ENG_MONGO = 1u << 2,
+	ENG_WIREDTIGER = 1u << 3,
 };
-#define ENG_ALL (ENG_SQLITE | ENG_POSTGRES)
-enum engine_kind { E_SQLITE, E_POSTGRES }; /* values of the engine knob */
+#define ENG_ALL (ENG_SQLITE | ENG_POSTGRES | ENG_MONGO | ENG_WIREDTIGER)
+/* Values of the engine knob; engine_table[] is indexed by them. */
+enum engine_kind { E_SQLITE, E_POSTGRES, E_MONGO, E_WIREDTIGER, E_COUNT };
 
 enum knob_flag {
 	KF_OPTION = 1u << 0,   /* a run option, not a workload knob */

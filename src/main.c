@@ -205,9 +205,14 @@ int main(int argc, char **argv)
 		break;
 	case MODE_VERSION:
 		printf("idxlab %s\n", IDXLAB_VERSION);
-		for (int i = 0; engine_table[i]; i++)
-			printf("  engine %s: %s\n", engine_table[i]->name,
-			       engine_table[i]->version());
+		for (int i = 0; i < E_COUNT; i++) {
+			if (engine_table[i])
+				printf("  engine %s: %s\n", engine_table[i]->name,
+				       engine_table[i]->version());
+			else
+				printf("  engine %s: not built (its library was missing)\n",
+				       knob_table[K_ENGINE].choices[i]);
+		}
 		code = 0;
 		break;
 	case MODE_PRINT_CONFIG:

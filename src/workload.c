@@ -447,7 +447,9 @@ static void *worker(void *arg)
 		k = w->want;
 	w->ops = engine_find(knob_table[K_ENGINE].choices[k.v[K_ENGINE]]);
 	if (!w->ops) {
-		rc = err_set(&e, ERR_USAGE, "engine %s is not built into this idxlab",
+		rc = err_set(&e, ERR_USAGE,
+		             "engine %s is not built into this idxlab: its library was missing at "
+		             "build time (make deps, then make)",
 		             knob_table[K_ENGINE].choices[k.v[K_ENGINE]]);
 	} else if (w->ops->open(&w->en, &k, &w->stop, &e) < 0) {
 		rc = -1;

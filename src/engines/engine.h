@@ -2,8 +2,8 @@
  *
  * An engine runs the workload (table idxlab_t: id, k1..k8, hot, payload;
  * index i on ki) on one database. One const struct engine_ops per engine,
- * listed in engine_table[] (NULL-terminated); an engine missing at build time
- * is simply absent. All calls come from one thread (the worker): a
+ * listed in engine_table[] by the engine knob's value; an engine missing at
+ * build time is NULL there. All calls come from one thread (the worker): a
  * connection belongs to one thread.
  *
  * Every call returns 0 or -1 and fills struct err with a message a person
@@ -76,7 +76,8 @@ struct engine_ops {
 	void (*close)(struct engine *en);
 };
 
-extern const struct engine_ops *const engine_table[];
+/* Indexed by enum engine_kind; NULL where an engine was not built. */
+extern const struct engine_ops *const engine_table[E_COUNT];
 
 /* The engine called name, or NULL. */
 const struct engine_ops *engine_find(const char *name);
