@@ -75,6 +75,7 @@ struct engine {
 	struct proc_tree tree;
 	char *payload;
 	long long shared_buffers; /* bytes in force on the server */
+	uint64_t t_started;       /* ns the throwaway server took to start */
 };
 
 static uint64_t now_ns(void)
@@ -452,7 +453,13 @@ static void pg_close(struct engine *en)
 		(void)exec(en, "DROP SCHEMA IF EXISTS idxlab", &e);
 	}
 	PQfinish(en->conn);
-	pg_cluster_stop(en->cluster);
+	if (en->cluster) {
+		uint64_t t0 = now_ns();
+
+		pg_cluster_stop(en->cluster);
+		evlog_add(EV_INFO, "postgres: throwaway server stopped and removed in %.2f s",
+		          (double)(now_ns() - t0) / 1e9);
+	}
 	rowset_free(&en->rs);
 	free(en->pend);
 	free(en->payload);
@@ -470,19 +477,33 @@ static int pg_open(struct engine **out, const struct knobs *k, const atomic_int 
 	en->stop = stop;
 	en->k = *k;
 	if (!k->dsn || !*k->dsn) {
+		uint64_t t0 = now_ns();
+
 		if (pg_cluster_start(&en->cluster, k->v[K_CACHE], e) < 0) {
 			pg_close(en);
 			return -1;
 		}
+		en->t_started = now_ns() - t0;
 		snprintf(en->conninfo, sizeof en->conninfo, "%s", pg_cluster_conninfo(en->cluster));
 		snprintf(en->where, sizeof en->where, "throwaway server in %s",
 		         pg_cluster_dir(en->cluster));
 	} else {
 		snprintf(en->conninfo, sizeof en->conninfo, "%s", k->dsn);
 	}
-	if (connect_to(en, en->conninfo, e) < 0 || start_session(en, e) < 0) {
-		pg_close(en);
-		return -1;
+	{
+		uint64_t t0 = now_ns();
+
+		if (connect_to(en, en->conninfo, e) < 0 || start_session(en, e) < 0) {
+			pg_close(en);
+			return -1;
+		}
+		if (en->cluster)
+			evlog_add(
+			    EV_INFO,
+			    "postgres: throwaway server (%s) up in %.2f s, first query %.2f s "
+			    "later",
+			    pg_cluster_bindir(en->cluster), (double)en->t_started / 1e9,
+			    (double)(now_ns() - t0) / 1e9);
 	}
 	if (!en->cluster)
 		snprintf(en->where, sizeof en->where, "%s:%s/%s (schema idxlab)",

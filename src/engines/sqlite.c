@@ -735,7 +735,7 @@ static int sqlite_sizes(struct engine *en, struct sizes *s, struct err *e)
 {
 	sqlite3_stmt *st;
 	int64_t pages = 0, psize = 0;
-	int rc;
+	int rc, i;
 
 	memset(s, 0, sizeof *s);
 	s->db_bytes = s->index_bytes = -1;
@@ -743,28 +743,30 @@ static int sqlite_sizes(struct engine *en, struct sizes *s, struct err *e)
 	    query_int(en, "PRAGMA page_size", &psize, e) < 0)
 		return -1;
 	s->db_bytes = pages * psize;
-	if (sqlite3_prepare_v2(en->db,
-	                       "SELECT name, count(*), sum(pgsize) FROM dbstat "
-	                       "WHERE name LIKE 'idxlab_k_' GROUP BY name ORDER BY name",
-	                       -1, &st, NULL) != SQLITE_OK) {
+	/* One index at a time: dbstat then walks only that btree (name =). */
+	if (sqlite3_prepare_v2(
+	        en->db, "SELECT count(*), coalesce(sum(pgsize), 0) FROM dbstat WHERE name = ?1", -1,
+	        &st, NULL) != SQLITE_OK) {
 		evlog_add(EV_WARN, "sqlite: dbstat is not available: index sizes are n/a");
 		return 0;
 	}
 	s->index_bytes = 0;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
-		int i = name ? atoi(name + strlen("idxlab_k")) : 0;
+	for (i = 1; i <= en->k.v[K_INDEXES] && i <= SIZES_MAX_INDEXES; i++) {
+		char name[32];
 
-		if (i >= 1 && i <= SIZES_MAX_INDEXES) {
-			s->index_pages[i - 1] = sqlite3_column_int64(st, 1);
-			if (i > s->nindex)
-				s->nindex = i;
+		snprintf(name, sizeof name, "idxlab_k%d", i);
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+		rc = sqlite3_step(st);
+		if (rc != SQLITE_ROW) {
+			sqlite3_finalize(st);
+			return sql_fail(en, e, "dbstat");
 		}
-		s->index_bytes += sqlite3_column_int64(st, 2);
+		s->index_pages[i - 1] = sqlite3_column_int64(st, 0);
+		s->index_bytes += sqlite3_column_int64(st, 1);
+		s->nindex = i;
+		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return sql_fail(en, e, "dbstat");
 	return 0;
 }
 

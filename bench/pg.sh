@@ -1,0 +1,95 @@
+#!/bin/sh
+# bench/pg.sh - PostgreSQL numbers, measured side by side in one run:
+#  (a) idxlab's pipelined batched INSERT rows/s vs pgbench running the same
+#      INSERT, 100 per transaction in \startpipeline mode, against one server;
+#  (b) the throwaway cluster: start to first query, and shutdown + cleanup,
+#      as idxlab itself reports them (median of several runs).
+# Needs IDXLAB; prints a table with the targets; exits 0 unless something broke.
+set -u
+: "${IDXLAB:?set IDXLAB}"
+ROWS=${ROWS:-200000}
+REPS=${REPS:-3}
+here=$(cd "$(dirname "$0")" && pwd)
+out="$here/out/pg-$(date +%Y%m%d-%H%M%S)"
+mkdir -p "$out"
+bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k4 -n -r | head -1)
+[ -x "$bindir/pg_ctl" ] || { echo "bench/pg: no PostgreSQL server installed"; exit 0; }
+command -v pgbench >/dev/null || { echo "bench/pg: pgbench not installed"; exit 0; }
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# --- one server for both tools -------------------------------------------
+dir=$(mktemp -d /tmp/idxlab-bench-pg.XXXXXX)
+chmod 755 "$dir"
+as=""
+if [ "$(id -u)" = 0 ]; then
+	chown postgres "$dir"
+	as="setpriv --reuid=$(id -u postgres) --regid=$(id -g postgres) --clear-groups"
+fi
+trap '$as "$bindir/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1; rm -rf "$dir"' EXIT
+$as "$bindir/initdb" -D "$dir/data" -U bench --auth=trust -N >"$out/initdb.log" 2>&1
+$as "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
+	-o "-k $dir -c listen_addresses='' -c max_wal_size=16GB -c checkpoint_timeout=1d -c jit=off" start >/dev/null
+dsn="host=$dir dbname=postgres user=bench"
+psql_() { "$bindir/psql" -X -q -d "$dsn" -c "$1" >/dev/null; }
+
+# pgbench runs the INSERT idxlab sends (same table, same values shape:
+# sequential id, 8 random bigints, hot 0, 100 bytes of payload).
+cat >"$out/insert100.sql" <<'SQL'
+\startpipeline
+BEGIN;
+SQL
+i=0
+while [ $i -lt 100 ]; do
+	cat >>"$out/insert100.sql" <<'SQL'
+INSERT INTO bench_t (k1, k2, k3, k4, k5, k6, k7, k8, hot, payload) VALUES (random(1, 9000000000000000000), random(1, 9000000000000000000), random(1, 9000000000000000000), random(1, 9000000000000000000), random(1, 9000000000000000000), random(1, 9000000000000000000), random(1, 9000000000000000000), random(1, 9000000000000000000), 0, 'abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuv');
+SQL
+	i=$((i + 1))
+done
+printf 'COMMIT;\n\\endpipeline\n' >>"$out/insert100.sql"
+# pgbench's random() is a \set function, not SQL: one fresh value per row,
+# used for its k1..k8 (idxlab draws eight; pgbench gets the cheaper deal).
+awk '/^INSERT/ { print "\\set a random(1, 9000000000000000000)"; gsub(/random\(1, 9000000000000000000\)/, ":a") } { print }' \
+	"$out/insert100.sql" >"$out/insert100.pgb"
+
+pgb_rate() {
+	psql_ "DROP TABLE IF EXISTS bench_t; CREATE TABLE bench_t (id bigserial PRIMARY KEY, k1 bigint, k2 bigint, k3 bigint, k4 bigint, k5 bigint, k6 bigint, k7 bigint, k8 bigint, hot int NOT NULL DEFAULT 0, payload text) WITH (autovacuum_enabled = false); CHECKPOINT"
+	pgbench -n -M prepared -c 1 -t $((ROWS / 100)) -f "$out/insert100.pgb" "$dsn" >"$out/pgbench.$1.log" 2>&1
+	awk '/^tps = / { printf "%.1f\n", $3 * 100 }' "$out/pgbench.$1.log"
+}
+idx_rate() {
+	"$IDXLAB" run --engine postgres --dsn "$dsn" --rows "$ROWS" --commit 100 --key-order rand \
+		--format csv >"$out/idxlab.$1.csv" 2>"$out/idxlab.$1.err"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "rows_per_s") c = i; next } { print $c }' "$out/idxlab.$1.csv"
+}
+: >"$out/a.txt"
+r=0
+while [ $r -lt "$REPS" ]; do
+	p=$(pgb_rate $r)
+	x=$(idx_rate $r)
+	echo "$p $x" >>"$out/a.txt"
+	r=$((r + 1))
+done
+pg_med=$(awk '{ print $1 }' "$out/a.txt" | median)
+ix_med=$(awk '{ print $2 }' "$out/a.txt" | median)
+ratio=$(awk -v a="$ix_med" -v b="$pg_med" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')
+
+# --- the throwaway cluster's own start and stop ---------------------------
+: >"$out/b.txt"
+r=0
+while [ $r -lt "$REPS" ]; do
+	"$IDXLAB" run --engine postgres --rows 1 --format csv >/dev/null 2>"$out/life.$r.err"
+	up=$(sed -n 's/.*up in \([0-9.]*\) s, first query \([0-9.]*\) s later.*/\1 \2/p' "$out/life.$r.err")
+	down=$(sed -n 's/.*stopped and removed in \([0-9.]*\) s.*/\1/p' "$out/life.$r.err")
+	echo "$up $down" >>"$out/b.txt"
+	r=$((r + 1))
+done
+start_med=$(awk '{ print $1 + $2 }' "$out/b.txt" | median)
+stop_med=$(awk '{ print $3 }' "$out/b.txt" | median)
+
+verdict() { awk -v v="$1" -v op="$2" -v t="$3" 'BEGIN { ok = (op == ">=") ? v >= t : v <= t; print ok ? "PASS" : "MISS" }'; }
+echo "== PostgreSQL benchmark ($ROWS rows, $REPS runs each, medians; raw: $out)"
+printf '  %-44s %12s   target %-8s %s\n' "pgbench, 100 INSERTs/txn, \\startpipeline" "$pg_med rows/s" "" ""
+printf '  %-44s %12s   target %-8s %s\n' "idxlab --commit 100 (pipelined, binary)" "$ix_med rows/s" "" ""
+printf '  %-44s %12s   target %-8s %s\n' "idxlab / pgbench" "$ratio" ">= 1.5" "$(verdict "$ratio" '>=' 1.5)"
+printf '  %-44s %12s   target %-8s %s\n' "throwaway cluster: start to first query" "$start_med s" "<= 1 s" "$(verdict "$start_med" '<=' 1)"
+printf '  %-44s %12s   target %-8s %s\n' "throwaway cluster: shutdown + cleanup" "$stop_med s" "<= 0.5 s" "$(verdict "$stop_med" '<=' 0.5)"
