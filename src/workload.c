@@ -276,6 +276,16 @@ static int refresh_sizes(struct workload *w, struct err *e)
 	return 0;
 }
 
+/* A batch failed: say so, stop and wait for the user (a knob or resume). */
+static void enter_failed(struct workload *w, const struct err *e)
+{
+	evlog_add(EV_ERROR, "%s", e->msg);
+	set_state(w, LS_FAILED, "%s", e->msg);
+	pthread_mutex_lock(&w->mu);
+	w->paused = 1;
+	pthread_mutex_unlock(&w->mu);
+}
+
 /* Wait (paused, idle or failed) until a change, a resume or a stop. */
 static void wait_for_user(struct workload *w, unsigned long gen)
 {
@@ -339,12 +349,8 @@ static int run_live(struct workload *w, struct err *e)
 			set_state(w, LS_APPLYING, "rebuilding the table after the error");
 			if ((w->want_gen != before && take_change(w, &cur, &gen, lat, e) < 0) ||
 			    (w->want_gen == before && w->ops->setup(w->en, &cur, e) < 0)) {
-				evlog_add(EV_ERROR, "%s", e->msg);
-				set_state(w, LS_FAILED, "%s", e->msg);
+				enter_failed(w, e);
 				failed = 1;
-				pthread_mutex_lock(&w->mu);
-				w->paused = 1;
-				pthread_mutex_unlock(&w->mu);
 				continue;
 			}
 			set_state(w, LS_RUNNING, "running");
@@ -419,12 +425,8 @@ static int run_live(struct workload *w, struct err *e)
 	failure:
 		if (atomic_load(&w->stop))
 			break;
-		evlog_add(EV_ERROR, "%s", e->msg);
-		set_state(w, LS_FAILED, "%s", e->msg);
+		enter_failed(w, e);
 		failed = 1;
-		pthread_mutex_lock(&w->mu);
-		w->paused = 1;
-		pthread_mutex_unlock(&w->mu);
 	}
 	if (!failed && finish(w, lat, e) < 0)
 		rc = -1;

@@ -277,42 +277,34 @@ static void test_hist(void)
 	CHECK(h.max_ns == UINT64_MAX);
 }
 
+/* Read fixture file name into buf; 0 or -1. */
+static int read_fixture(const char *name, char *buf, size_t len)
+{
+	char path[512];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", fixtures, name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return 0;
+}
+
 static void test_proc_io(void)
 {
 	struct proc_io io;
-	char path[512], buf[1024];
-	FILE *f;
-	size_t n;
+	char buf[1024];
 
-	snprintf(path, sizeof path, "%s/proc_io_full.txt", fixtures);
-	f = fopen(path, "r");
-	CHECK(f != NULL);
-	if (!f)
-		return;
-	n = fread(buf, 1, sizeof buf - 1, f);
-	buf[n] = 0;
-	fclose(f);
+	CHECK(read_fixture("proc_io_full.txt", buf, sizeof buf) == 0);
 	CHECK(proc_io_parse(buf, &io) == 0);
 	CHECK(io.wchar == 323929600ULL && io.write_bytes == 323932160ULL);
-
-	snprintf(path, sizeof path, "%s/proc_io_nowrite.txt", fixtures);
-	f = fopen(path, "r");
-	CHECK(f != NULL);
-	if (!f)
-		return;
-	n = fread(buf, 1, sizeof buf - 1, f);
-	buf[n] = 0;
-	fclose(f);
+	CHECK(read_fixture("proc_io_nowrite.txt", buf, sizeof buf) == 0);
 	CHECK(proc_io_parse(buf, &io) < 0); /* write_bytes missing */
-
-	snprintf(path, sizeof path, "%s/proc_io_big.txt", fixtures);
-	f = fopen(path, "r");
-	CHECK(f != NULL);
-	if (!f)
-		return;
-	n = fread(buf, 1, sizeof buf - 1, f);
-	buf[n] = 0;
-	fclose(f);
+	CHECK(read_fixture("proc_io_big.txt", buf, sizeof buf) == 0);
 	CHECK(proc_io_parse(buf, &io) == 0);
 	CHECK(io.wchar == UINT64_MAX && io.write_bytes == 9223372036854775808ULL);
 	/* "cancelled_write_bytes" must not be mistaken for "write_bytes". */
