@@ -22,9 +22,10 @@ DEB_TOOLS := strace tmux groff-base cppcheck clang-format procps postgresql pyth
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
 	-Wwrite-strings
 CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -DIDXLAB_VERSION='"$(VERSION)"'
+# override: `make CFLAGS=...` (make check does) adds to these, never drops them.
+override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -DIDXLAB_VERSION='"$(VERSION)"'
 ifeq ($(WERROR),1)
-CFLAGS += -Werror
+override CFLAGS += -Werror
 endif
 
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -86,13 +87,13 @@ test: deps-check
 
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check: deps-check
-	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="-O1 -g $(SAN)" \
+	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="-O1 -g $(SAN)" WERROR=1 \
 		LDFLAGS="$(SAN)" build-asan/idxlab build-asan/tests/unit
 	@echo "== ASan+UBSan: the whole suite"
 	@IDXLAB=$(CURDIR)/build-asan/idxlab UNIT=$(CURDIR)/build-asan/tests/unit \
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		IDXLAB_SANITIZED=1 sh tests/run.sh
-	@$(MAKE) --no-print-directory BUILD=build-tsan CFLAGS="-O1 -g -fsanitize=thread" \
+	@$(MAKE) --no-print-directory BUILD=build-tsan CFLAGS="-O1 -g -fsanitize=thread" WERROR=1 \
 		LDFLAGS="-fsanitize=thread" build-tsan/idxlab
 	@echo "== TSan: the threaded tests"
 	@IDXLAB=$(CURDIR)/build-tsan/idxlab TSAN_OPTIONS=halt_on_error=1 IDXLAB_SANITIZED=1 \
