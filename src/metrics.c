@@ -47,7 +47,9 @@ const struct metric_def metric_table[M_COUNT] = {
 	[M_INDEX_BYTES] = { "index_bytes", "idx size", "B", MK_INDEX_BYTES, C_ROWS, 0, 0,
 	                    "bytes in the secondary indexes at the end of the step" },
 	[M_FSYNCS_TOTAL] = { "fsyncs_total", "fsyncs", "", MK_TOTAL, C_FSYNCS, 0, 0,
-	                     "fsync/fdatasync calls since idxlab started (compare: strace -f -c)" },
+	                     "fsyncs counted so far: this process's fsync/fdatasync calls for "
+	                     "embedded "
+	                     "engines (equal to strace -f -c), the server's count for servers" },
 	[M_HOT_PCT] = { .field = "hot_pct",
 	                .label = "HOT %",
 	                .unit = "",
