@@ -418,6 +418,273 @@ static void test_slider(void)
 	CHECK(buf[0] == 0);
 }
 
+/* ---- MongoDB: serverStatus / $collStats parsers and BSON builders -------
+ * (self-contained block: its includes are here, not at the top) */
+#include <bson/bson.h>
+
+#include "engines/mongo_doc.h"
+#include "probes/mongo_status.h"
+
+/* A fixture file as BSON (relaxed or canonical extended JSON); NULL if bad. */
+static bson_t *mongo_fixture(const char *name)
+{
+	char path[512], *buf;
+	bson_error_t be;
+	bson_t *b = NULL;
+	long n;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", fixtures, name);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+		buf[n] = 0;
+		b = bson_new_from_json((const uint8_t *)buf, n, &be);
+		if (!b)
+			printf("  %s: %s\n", path, be.message);
+	}
+	free(buf);
+	fclose(f);
+	return b;
+}
+
+static void test_mongo(void)
+{
+	struct mongo_status st;
+	struct counters a, c;
+	struct window w;
+	struct sizes sz;
+	struct knobs k;
+	struct err e;
+	bson_t *doc, *bad, row, upd;
+	bson_iter_t it, sub;
+	mongoc_write_concern_t *wc;
+	mongoc_uri_t *uri;
+	unsigned char u[KEYS_UUID_LEN];
+	const uint8_t *bin;
+	uint32_t blen, slen;
+	bson_subtype_t subtype;
+	const char *keys[] = { "_id", "k1", "k2", "k3",  "k4",     "k5",
+		               "k6",  "k7", "k8", "hot", "payload" };
+	char hosts[128];
+	int i;
+
+	/* A full serverStatus: every value by its exact name, not its twins
+	 * ("modified pages evicted by application threads", "pages read into
+	 * cache after truncate", "log sync_dir operations"). */
+	doc = mongo_fixture("serverstatus-full.json");
+	CHECK(doc != NULL);
+	if (!doc)
+		return;
+	CHECK(mongo_status_parse(doc, &st) == 0);
+	CHECK(st.have == (1u << MS_COUNT) - 1);
+	CHECK(st.v[MS_DIRTY_EVICTED] == 1234567);
+	CHECK(st.v[MS_PAGES_READ] == 765432);
+	CHECK(st.v[MS_LOG_SYNCS] == 5150);
+	CHECK(st.v[MS_LOG_BYTES] == 4567890123ULL);
+	CHECK(st.v[MS_FSYNC_IOS] == 7077);
+	CHECK(st.v[MS_CHECKPOINTS] == 1441);
+	CHECK(st.v[MS_CACHE_MAX] == 268435456);
+	CHECK(st.v[MS_CACHE_BYTES] == 214748364);
+	CHECK(st.v[MS_CACHE_DIRTY] == 42949672);
+	CHECK(st.v[MS_OP_INSERT] == 2100000 && st.v[MS_OP_UPDATE] == 350000);
+	CHECK(st.v[MS_OP_DELETE] == 25000 && st.v[MS_OP_COMMAND] == 90210);
+	CHECK(st.v[MS_PID] == 48213);
+	CHECK(strcmp(st.version, "6.0.19") == 0 && strcmp(st.process, "mongod") == 0);
+	CHECK(strcmp(st.engine, "wiredTiger") == 0);
+	CHECK(strcmp(st.host, "db1.example.net:27017") == 0);
+	CHECK(strcmp(mongo_status_name(MS_DIRTY_EVICTED),
+	             "wiredTiger.cache.modified pages evicted") == 0);
+	memset(&c, 0, sizeof c);
+	mongo_status_counters(&st, &c);
+	CHECK(c.v[C_SPILLS] == 1234567 && c.v[C_MISSES] == 765432);
+	CHECK(c.v[C_FSYNCS] == 5150 && c.v[C_WAL_BYTES] == 4567890123ULL);
+	CHECK(c.v[C_CHECKPOINTS] == 1441);
+	CHECK(c.valid == (1u << C_SPILLS | 1u << C_MISSES | 1u << C_FSYNCS | 1u << C_WAL_BYTES |
+	                  1u << C_CHECKPOINTS));
+	bson_destroy(doc);
+
+	/* Newer WiredTiger: checkpoints in a section of their own; int64s in
+	 * canonical extended JSON. */
+	doc = mongo_fixture("serverstatus-ckpt-section.json");
+	CHECK(doc != NULL);
+	if (doc) {
+		CHECK(mongo_status_parse(doc, &st) == 0);
+		CHECK(st.have & 1u << MS_CHECKPOINTS && st.v[MS_CHECKPOINTS] == 60);
+		CHECK(st.v[MS_LOG_SYNCS] == 1210 && st.v[MS_DIRTY_EVICTED] == 88012);
+		CHECK(st.v[MS_PAGES_READ] == 4410 && st.v[MS_PID] == 1);
+		CHECK(strcmp(st.version, "8.0.4") == 0);
+		bson_destroy(doc);
+	}
+
+	/* No wiredTiger section (a mongos): the engine figures stay n/a. */
+	doc = mongo_fixture("serverstatus-nowt.json");
+	CHECK(doc != NULL);
+	if (doc) {
+		CHECK(mongo_status_parse(doc, &st) == 0);
+		CHECK(st.have == (1u << MS_OP_INSERT | 1u << MS_OP_UPDATE | 1u << MS_OP_DELETE |
+		                  1u << MS_OP_COMMAND | 1u << MS_PID));
+		CHECK(strcmp(st.process, "mongos") == 0 && st.engine[0] == 0);
+		memset(&a, 0, sizeof a);
+		memset(&c, 0, sizeof c);
+		mongo_status_counters(&st, &a);
+		mongo_status_counters(&st, &c);
+		CHECK(c.valid == 0);
+		a.valid = c.valid |= 1u << C_ROWS | 1u << C_COMMITS;
+		c.v[C_ROWS] = 100;
+		c.v[C_COMMITS] = 10;
+		c.t = 1;
+		memset(&w, 0, sizeof w);
+		w.a = &a;
+		w.b = &c;
+		CHECK(metric_compute(M_SPILLS_PER_ROW, &w).state == MV_NA);
+		CHECK(metric_compute(M_FSYNCS_PER_COMMIT, &w).state == MV_NA);
+		CHECK(metric_compute(M_WAL_BYTES_PER_ROW, &w).state == MV_NA);
+		bson_destroy(doc);
+	}
+
+	/* Not a serverStatus reply; negative and non-numeric values are absent. */
+	bad = BCON_NEW("x", BCON_INT32(1));
+	CHECK(mongo_status_parse(bad, &st) < 0 && st.have == 0);
+	bson_destroy(bad);
+	bad = BCON_NEW("ok", BCON_DOUBLE(1), "wiredTiger", "{", "cache", "{",
+	               "modified pages evicted", BCON_INT64(-5), "pages read into cache",
+	               BCON_UTF8("12"), "}", "log", "{", "log sync operations", BCON_INT32(7), "}",
+	               "}");
+	CHECK(mongo_status_parse(bad, &st) == 0);
+	CHECK(st.have == 1u << MS_LOG_SYNCS && st.v[MS_LOG_SYNCS] == 7);
+	bson_destroy(bad);
+
+	/* $collStats: totalSize; the secondary indexes k1_1.. in 4 KiB units. */
+	doc = mongo_fixture("collstats-t.json");
+	CHECK(doc != NULL);
+	if (doc) {
+		CHECK(mongo_collstats_sizes(doc, 3, &sz) == 0);
+		CHECK(sz.db_bytes == 21405696);
+		CHECK(sz.index_bytes == 2793472 + 2560000 + 2564096);
+		CHECK(sz.nindex == 3 && sz.index_pages[0] == 682 && sz.index_pages[1] == 625 &&
+		      sz.index_pages[2] == 626);
+		CHECK(mongo_collstats_sizes(doc, 5, &sz) == 0 && sz.nindex == 3);
+		CHECK(mongo_collstats_sizes(doc, 0, &sz) == 0 && sz.index_bytes == 0);
+		bson_destroy(doc);
+	}
+	bad = BCON_NEW("storageStats", "{", "storageSize", BCON_INT32(10), "totalIndexSize",
+	               BCON_INT32(5), "}");
+	CHECK(mongo_collstats_sizes(bad, 1, &sz) == 0 && sz.db_bytes == 15 && sz.index_bytes == -1);
+	bson_destroy(bad);
+	bad = BCON_NEW("x", BCON_INT32(1));
+	CHECK(mongo_collstats_sizes(bad, 1, &sz) < 0 && sz.db_bytes == -1);
+	bson_destroy(bad);
+
+	/* The insert document of a row: fields in order, with their types. */
+	knobs_defaults(&k);
+	k.v[K_SEED] = 7;
+	bson_init(&row);
+	mongo_doc_row(&row, &k, 41, "abcde", 5);
+	CHECK(bson_count_keys(&row) == 11);
+	i = 0;
+	if (bson_iter_init(&it, &row))
+		while (bson_iter_next(&it) && i < 11)
+			CHECK(strcmp(bson_iter_key(&it), keys[i++]) == 0);
+	CHECK(bson_iter_init_find(&it, &row, "_id") && BSON_ITER_HOLDS_INT64(&it) &&
+	      bson_iter_int64(&it) == 42);
+	CHECK(bson_iter_init_find(&it, &row, "k3") && BSON_ITER_HOLDS_INT64(&it) &&
+	      bson_iter_int64(&it) == keys_int(7, KO_SEQ, 3, 41, 0));
+	CHECK(bson_iter_init_find(&it, &row, "hot") && BSON_ITER_HOLDS_INT32(&it) &&
+	      bson_iter_int32(&it) == 0);
+	CHECK(bson_iter_init_find(&it, &row, "payload") && BSON_ITER_HOLDS_UTF8(&it) &&
+	      strcmp(bson_iter_utf8(&it, &slen), "abcde") == 0 && slen == 5);
+	bson_destroy(&row);
+
+	/* uuid keys and ids: binary subtype 4, the bytes keys.h makes. */
+	k.v[K_PK] = PK_UUID4;
+	k.v[K_KEY_ORDER] = KO_UUID7;
+	bson_init(&row);
+	mongo_doc_row(&row, &k, 9, "", 0);
+	CHECK(bson_iter_init_find(&it, &row, "_id") && BSON_ITER_HOLDS_BINARY(&it));
+	bson_iter_binary(&it, &subtype, &blen, &bin);
+	keys_uuid(7, 0, 0, 9, 0, u);
+	CHECK(subtype == BSON_SUBTYPE_UUID && blen == 16 && memcmp(bin, u, 16) == 0);
+	CHECK((bin[6] >> 4) == 4);
+	CHECK(bson_iter_init_find(&it, &row, "k8") && BSON_ITER_HOLDS_BINARY(&it));
+	bson_iter_binary(&it, &subtype, &blen, &bin);
+	keys_uuid(7, 1, 8, 9, 0, u);
+	CHECK(subtype == BSON_SUBTYPE_UUID && blen == 16 && memcmp(bin, u, 16) == 0);
+	CHECK((bin[6] >> 4) == 7);
+	bson_destroy(&row);
+	k.v[K_PK] = PK_UUID7;
+	bson_init(&row);
+	mongo_doc_filter(&row, &k, 9);
+	CHECK(bson_count_keys(&row) == 1 && bson_iter_init_find(&it, &row, "_id"));
+	bson_iter_binary(&it, &subtype, &blen, &bin);
+	CHECK(subtype == BSON_SUBTYPE_UUID && blen == 16 && (bin[6] >> 4) == 7);
+	bson_destroy(&row);
+
+	/* Updates: $inc of hot by 1; $set of k1 to the row's next version. */
+	k.v[K_PK] = PK_INT;
+	k.v[K_KEY_ORDER] = KO_RAND;
+	bson_init(&upd);
+	mongo_doc_update(&upd, &k, OP_UPDATE, 3, 1);
+	CHECK(bson_count_keys(&upd) == 1 && bson_iter_init_find(&it, &upd, "$inc") &&
+	      bson_iter_recurse(&it, &sub) && bson_iter_find(&sub, "hot") &&
+	      BSON_ITER_HOLDS_INT32(&sub) && bson_iter_int32(&sub) == 1);
+	bson_destroy(&upd);
+	bson_init(&upd);
+	mongo_doc_update(&upd, &k, OP_UPDATE_INDEXED, 3, 2);
+	CHECK(bson_iter_init_find(&it, &upd, "$set") && bson_iter_recurse(&it, &sub) &&
+	      bson_iter_find(&sub, "k1") && BSON_ITER_HOLDS_INT64(&sub) &&
+	      bson_iter_int64(&sub) == keys_int(7, KO_RAND, 1, 3, 2) &&
+	      bson_iter_int64(&sub) != keys_int(7, KO_RAND, 1, 3, 0));
+	bson_destroy(&upd);
+
+	/* Write concerns: sync off/normal/full/extra. */
+	wc = mongo_doc_write_concern(SYNC_OFF);
+	CHECK(mongoc_write_concern_get_w(wc) == 1 && mongoc_write_concern_journal_is_set(wc) &&
+	      !mongoc_write_concern_get_journal(wc));
+	mongoc_write_concern_destroy(wc);
+	wc = mongo_doc_write_concern(SYNC_NORMAL);
+	CHECK(mongoc_write_concern_get_w(wc) == 1 && mongoc_write_concern_get_journal(wc));
+	mongoc_write_concern_destroy(wc);
+	wc = mongo_doc_write_concern(SYNC_FULL);
+	CHECK(mongoc_write_concern_get_w(wc) == 1 && mongoc_write_concern_get_journal(wc));
+	mongoc_write_concern_destroy(wc);
+	wc = mongo_doc_write_concern(SYNC_EXTRA);
+	CHECK(mongoc_write_concern_get_wmajority(wc));
+	mongoc_write_concern_destroy(wc);
+	CHECK(strcmp(mongo_doc_write_concern_text(SYNC_OFF), "w:1 j:false") == 0);
+
+	/* The URI: short timeouts unless it sets its own; no password shown. */
+	CHECK(mongo_doc_uri("mongodb://127.0.0.1:1/", &uri, &e) == 0);
+	if (uri) {
+		CHECK(mongoc_uri_get_option_as_int32(uri, MONGOC_URI_SERVERSELECTIONTIMEOUTMS, 0) ==
+		      MONGO_DOC_TIMEOUT_MS);
+		CHECK(mongoc_uri_get_option_as_int32(uri, MONGOC_URI_CONNECTTIMEOUTMS, 0) ==
+		      MONGO_DOC_TIMEOUT_MS);
+		CHECK(mongoc_uri_get_appname(uri) &&
+		      strcmp(mongoc_uri_get_appname(uri), "idxlab") == 0);
+		mongoc_uri_destroy(uri);
+	}
+	CHECK(mongo_doc_uri("mongodb://u:secret@a:1,b:2/?serverSelectionTimeoutMS=100&appname=x",
+	                    &uri, &e) == 0);
+	if (uri) {
+		CHECK(mongoc_uri_get_option_as_int32(uri, MONGOC_URI_SERVERSELECTIONTIMEOUTMS, 0) ==
+		      100);
+		CHECK(mongoc_uri_get_option_as_int32(uri, MONGOC_URI_CONNECTTIMEOUTMS, 0) ==
+		      MONGO_DOC_TIMEOUT_MS);
+		CHECK(strcmp(mongoc_uri_get_appname(uri), "x") == 0);
+		mongo_doc_hosts(uri, hosts, sizeof hosts);
+		CHECK(strcmp(hosts, "a:1,b:2") == 0);
+		mongoc_uri_destroy(uri);
+	}
+	CHECK(mongo_doc_uri("http://x", &uri, &e) < 0 && uri == NULL && e.cls == ERR_USAGE &&
+	      strstr(e.msg, "mongodb://") != NULL);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -431,6 +698,7 @@ static const struct {
 	{ "unit/keys", test_keys },
 	{ "unit/sparkline-gauge", test_spark },
 	{ "unit/sliders-labels", test_slider },
+	{ "unit/mongo", test_mongo },
 };
 
 int main(int argc, char **argv)

@@ -11,48 +11,62 @@
 
 #define ALLOC_UNIT 4096 /* WiredTiger's allocation_size: the "page" of a file */
 
+/* Where each value lives, in the order to try: a value WiredTiger moved
+ * between releases has one row per place. */
 static const struct {
-	const char *section, *sub, *key, *name;
-} where[MS_COUNT] = {
-	[MS_OP_INSERT] = { "opcounters", NULL, "insert", "opcounters.insert" },
-	[MS_OP_UPDATE] = { "opcounters", NULL, "update", "opcounters.update" },
-	[MS_OP_DELETE] = { "opcounters", NULL, "delete", "opcounters.delete" },
-	[MS_OP_COMMAND] = { "opcounters", NULL, "command", "opcounters.command" },
-	[MS_DIRTY_EVICTED] = { "wiredTiger", "cache", "modified pages evicted",
-	                       "wiredTiger.cache.modified pages evicted" },
-	[MS_PAGES_READ] = { "wiredTiger", "cache", "pages read into cache",
-	                    "wiredTiger.cache.pages read into cache" },
-	[MS_CACHE_BYTES] = { "wiredTiger", "cache", "bytes currently in the cache",
-	                     "wiredTiger.cache.bytes currently in the cache" },
-	[MS_CACHE_DIRTY] = { "wiredTiger", "cache", "tracked dirty bytes in the cache",
-	                     "wiredTiger.cache.tracked dirty bytes in the cache" },
-	[MS_CACHE_MAX] = { "wiredTiger", "cache", "maximum bytes configured",
-	                   "wiredTiger.cache.maximum bytes configured" },
-	[MS_LOG_SYNCS] = { "wiredTiger", "log", "log sync operations",
-	                   "wiredTiger.log.log sync operations" },
-	[MS_LOG_BYTES] = { "wiredTiger", "log", "log bytes written",
-	                   "wiredTiger.log.log bytes written" },
-	[MS_FSYNC_IOS] = { "wiredTiger", "connection", "total fsync I/Os",
-	                   "wiredTiger.connection.total fsync I/Os" },
-	[MS_CHECKPOINTS] = { "wiredTiger", "transaction", "transaction checkpoints",
-	                     "wiredTiger.transaction.transaction checkpoints" },
-	[MS_PID] = { "pid", NULL, NULL, "pid" },
+	enum mongo_stat id;
+	const char *section, *sub, *key;
+} where[] = {
+	{ MS_OP_INSERT, "opcounters", NULL, "insert" },
+	{ MS_OP_UPDATE, "opcounters", NULL, "update" },
+	{ MS_OP_DELETE, "opcounters", NULL, "delete" },
+	{ MS_OP_COMMAND, "opcounters", NULL, "command" },
+	{ MS_DIRTY_EVICTED, "wiredTiger", "cache", "modified pages evicted" },
+	{ MS_PAGES_READ, "wiredTiger", "cache", "pages read into cache" },
+	{ MS_CACHE_BYTES, "wiredTiger", "cache", "bytes currently in the cache" },
+	{ MS_CACHE_DIRTY, "wiredTiger", "cache", "tracked dirty bytes in the cache" },
+	{ MS_CACHE_MAX, "wiredTiger", "cache", "maximum bytes configured" },
+	{ MS_LOG_SYNCS, "wiredTiger", "log", "log sync operations" },
+	{ MS_LOG_BYTES, "wiredTiger", "log", "log bytes written" },
+	{ MS_FSYNC_IOS, "wiredTiger", "connection", "total fsync I/Os" },
+	/* up to WiredTiger 10 (MongoDB 6.0) */
+	{ MS_CHECKPOINTS, "wiredTiger", "transaction", "transaction checkpoints" },
+	/* WiredTiger 11 on: a section of its own */
+	{ MS_CHECKPOINTS, "wiredTiger", "checkpoint", "total succeed number of checkpoints" },
+	{ MS_PID, "pid", NULL, NULL },
+};
+
+static const char *const names[MS_COUNT] = {
+	[MS_OP_INSERT] = "opcounters.insert",
+	[MS_OP_UPDATE] = "opcounters.update",
+	[MS_OP_DELETE] = "opcounters.delete",
+	[MS_OP_COMMAND] = "opcounters.command",
+	[MS_DIRTY_EVICTED] = "wiredTiger.cache.modified pages evicted",
+	[MS_PAGES_READ] = "wiredTiger.cache.pages read into cache",
+	[MS_CACHE_BYTES] = "wiredTiger.cache.bytes currently in the cache",
+	[MS_CACHE_DIRTY] = "wiredTiger.cache.tracked dirty bytes in the cache",
+	[MS_CACHE_MAX] = "wiredTiger.cache.maximum bytes configured",
+	[MS_LOG_SYNCS] = "wiredTiger.log.log sync operations",
+	[MS_LOG_BYTES] = "wiredTiger.log.log bytes written",
+	[MS_FSYNC_IOS] = "wiredTiger.connection.total fsync I/Os",
+	[MS_CHECKPOINTS] = "wiredTiger.transaction.transaction checkpoints",
+	[MS_PID] = "pid",
 };
 
 /* Which counter each value feeds (C_COUNT: none). */
 static const enum ctr feeds[MS_COUNT] = {
-	[MS_OP_INSERT] = C_COUNT,        [MS_OP_UPDATE] = C_COUNT,
-	[MS_OP_DELETE] = C_COUNT,        [MS_OP_COMMAND] = C_COUNT,
-	[MS_DIRTY_EVICTED] = C_SPILLS,   [MS_PAGES_READ] = C_MISSES,
-	[MS_CACHE_BYTES] = C_COUNT,      [MS_CACHE_DIRTY] = C_COUNT,
-	[MS_CACHE_MAX] = C_COUNT,        [MS_LOG_SYNCS] = C_FSYNCS,
-	[MS_LOG_BYTES] = C_WAL_BYTES,    [MS_FSYNC_IOS] = C_COUNT,
+	[MS_OP_INSERT] = C_COUNT,         [MS_OP_UPDATE] = C_COUNT,
+	[MS_OP_DELETE] = C_COUNT,         [MS_OP_COMMAND] = C_COUNT,
+	[MS_DIRTY_EVICTED] = C_SPILLS,    [MS_PAGES_READ] = C_MISSES,
+	[MS_CACHE_BYTES] = C_COUNT,       [MS_CACHE_DIRTY] = C_COUNT,
+	[MS_CACHE_MAX] = C_COUNT,         [MS_LOG_SYNCS] = C_FSYNCS,
+	[MS_LOG_BYTES] = C_WAL_BYTES,     [MS_FSYNC_IOS] = C_COUNT,
 	[MS_CHECKPOINTS] = C_CHECKPOINTS, [MS_PID] = C_COUNT,
 };
 
 const char *mongo_status_name(int id)
 {
-	return id >= 0 && id < MS_COUNT ? where[id].name : "?";
+	return id >= 0 && id < MS_COUNT ? names[id] : "?";
 }
 
 /* Step into the sub-document called key of the document it points into. */
@@ -103,16 +117,19 @@ int mongo_status_parse(const bson_t *doc, struct mongo_status *out)
 {
 	bson_iter_t top, sec, sub;
 	uint64_t ok = 0, uptime;
-	int i;
+	size_t i;
 
 	memset(out, 0, sizeof *out);
 	if (!doc || !bson_iter_init(&top, doc))
 		return -1;
 	if ((number_at(&top, "ok", &ok) < 0 || ok != 1) && number_at(&top, "uptime", &uptime) < 0)
 		return -1;
-	for (i = 0; i < MS_COUNT; i++) {
+	for (i = 0; i < sizeof where / sizeof where[0]; i++) {
 		const bson_iter_t *at = &top;
+		enum mongo_stat id = where[i].id;
 
+		if (out->have & 1u << id)
+			continue; /* found in an earlier place */
 		if (where[i].key) {
 			if (!enter(&top, where[i].section, &sec))
 				continue;
@@ -123,8 +140,8 @@ int mongo_status_parse(const bson_t *doc, struct mongo_status *out)
 				at = &sub;
 			}
 		}
-		if (number_at(at, where[i].key ? where[i].key : where[i].section, &out->v[i]) == 0)
-			out->have |= 1u << i;
+		if (number_at(at, where[i].key ? where[i].key : where[i].section, &out->v[id]) == 0)
+			out->have |= 1u << id;
 	}
 	string_at(&top, "version", out->version, sizeof out->version);
 	string_at(&top, "process", out->process, sizeof out->process);

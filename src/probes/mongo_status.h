@@ -30,7 +30,9 @@ enum mongo_stat {
 	MS_LOG_SYNCS,     /* wiredTiger.log "log sync operations": journal fsyncs */
 	MS_LOG_BYTES,     /* wiredTiger.log "log bytes written" */
 	MS_FSYNC_IOS,     /* wiredTiger.connection "total fsync I/Os" (log + data files) */
-	MS_CHECKPOINTS,   /* wiredTiger.transaction "transaction checkpoints" */
+	MS_CHECKPOINTS,   /* wiredTiger.transaction "transaction checkpoints" (WiredTiger
+	                   * 11 on: wiredTiger.checkpoint "total succeed number of
+	                   * checkpoints") */
 	MS_PID,           /* pid of the server process */
 	MS_COUNT
 };
@@ -38,10 +40,10 @@ enum mongo_stat {
 struct mongo_status {
 	uint32_t have; /* bit (1u << MS_*): the value was in the document */
 	uint64_t v[MS_COUNT];
-	char version[32];  /* "7.0.14", or "" */
-	char process[16];  /* "mongod" / "mongos", or "" */
-	char host[256];    /* "hostname:port", or "" */
-	char engine[32];   /* storageEngine.name: "wiredTiger", or "" */
+	char version[32]; /* "7.0.14", or "" */
+	char process[16]; /* "mongod" / "mongos", or "" */
+	char host[256];   /* "hostname:port", or "" */
+	char engine[32];  /* storageEngine.name: "wiredTiger", or "" */
 };
 
 /* Where value id lives, for messages: "wiredTiger.cache.modified pages evicted". */
