@@ -53,6 +53,7 @@ struct engine {
 	uint64_t txn_rows, txn_t0;
 	struct rowset rs;
 	int live;               /* knobs have been applied live: log what changes */
+	int fresh;              /* our temp file, just created: setup need not recreate it */
 	const atomic_int *stop; /* borrowed: set when the user wants out */
 	uint64_t spills, misses, hits;
 	unsigned char *payload;
@@ -239,10 +240,13 @@ static int open_db(struct engine *en, struct err *e)
 		return sql_fail(en, e, "open");
 	sqlite3_extended_result_codes(en->db, 1);
 	sqlite3_progress_handler(en->db, 1 << 16, progress_cb, en);
-	/* The marker first: from now on the file is recognisably idxlab's. */
+	/* The marker first: from now on the file is recognisably idxlab's. One
+	 * transaction: one set of journal syncs, not two. */
 	if (exec(en,
+	         "BEGIN;"
 	         "CREATE TABLE IF NOT EXISTS idxlab_meta(key TEXT PRIMARY KEY, value TEXT);"
-	         "INSERT OR REPLACE INTO idxlab_meta VALUES('created_by', 'idxlab');",
+	         "INSERT OR REPLACE INTO idxlab_meta VALUES('created_by', 'idxlab');"
+	         "COMMIT;",
 	         e) < 0)
 		return -1;
 	return 0;
@@ -365,6 +369,7 @@ static int sqlite_open(struct engine **out, const struct knobs *k, const atomic_
 		sqlite_close(en);
 		return -1;
 	}
+	en->fresh = en->dir[0] != 0;
 	{
 		char dir[PATH_MAX];
 		char *slash;
@@ -621,8 +626,11 @@ static int sqlite_setup(struct engine *en, const struct knobs *k, struct err *e)
 	rowset_reset(&en->rs, 0);
 	set_payload(en, k->v[K_PAYLOAD]);
 
-	/* A fresh table: a fresh file in our temp dir, else drop + vacuum. */
-	if (en->dir[0]) {
+	/* A fresh table: a fresh file in our temp dir (unless open() just made
+	 * one), else drop + vacuum. */
+	if (en->dir[0] && en->fresh) {
+		en->fresh = 0;
+	} else if (en->dir[0]) {
 		absorb_status(en);
 		if (sqlite3_close(en->db) != SQLITE_OK)
 			return sql_fail(en, e, "close");
