@@ -22,20 +22,16 @@ static uint64_t stream_of(int col, uint64_t version)
 
 int64_t keys_int(uint64_t seed, enum key_order ko, int col, uint64_t n, uint64_t version)
 {
-	uint64_t h = keys_hash(seed, stream_of(col, version), n);
+	uint64_t h;
 
-	switch (ko) {
-	case KO_SEQ:
-		/* Grows with the row (like a timestamp); an update moves it to the end. */
+	/* Grows with the row (like a timestamp); an update moves it to the end.
+	 * Returned before hashing: a sequential load calls this 8 times a row. */
+	if (ko == KO_SEQ)
 		return (int64_t)(n + version * (1ULL << 40));
-	case KO_FEW:
+	h = keys_hash(seed, stream_of(col, version), n);
+	if (ko == KO_FEW)
 		return (int64_t)(h % KEYS_FEW);
-	case KO_RAND:
-	case KO_UUID7:
-	case KO_UUID4:
-		break;
-	}
-	return (int64_t)(h >> 1);
+	return (int64_t)(h >> 1); /* KO_RAND, KO_UUID7, KO_UUID4 */
 }
 
 void keys_uuid(uint64_t seed, int uuid7, int col, uint64_t n, uint64_t version,
