@@ -428,28 +428,15 @@ static void test_slider(void)
 /* A fixture file as BSON (relaxed or canonical extended JSON); NULL if bad. */
 static bson_t *mongo_fixture(const char *name)
 {
-	char path[512], *buf;
+	static char buf[65536];
 	bson_error_t be;
-	bson_t *b = NULL;
-	long n;
-	FILE *f;
+	bson_t *b;
 
-	snprintf(path, sizeof path, "%s/%s", fixtures, name);
-	f = fopen(path, "r");
-	if (!f)
+	if (read_fixture(name, buf, sizeof buf) < 0)
 		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-		buf[n] = 0;
-		b = bson_new_from_json((const uint8_t *)buf, n, &be);
-		if (!b)
-			printf("  %s: %s\n", path, be.message);
-	}
-	free(buf);
-	fclose(f);
+	b = bson_new_from_json((const uint8_t *)buf, -1, &be);
+	if (!b)
+		printf("  %s: %s\n", name, be.message);
 	return b;
 }
 

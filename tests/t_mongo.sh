@@ -1,0 +1,263 @@
+# MongoDB (libmongoc). No MongoDB server can be installed here (none in
+# Debian), so the engine is tested against a real wire-protocol peer
+# (tests/mongo_peer.py on python3-mockupdb) that records what idxlab SENDS,
+# plus the failures (unreachable, silent, error replies, a dropped
+# connection, a foreign database). The live-server tests run only when
+# MONGODB_URI names a server; otherwise they are counted as skipped.
+. "$(dirname "$0")/lib.sh"
+
+here=$(cd "$(dirname "$0")" && pwd)
+fx=$here/fixtures
+mrun() { "$IDXLAB" run --engine mongo "$@"; }
+now_ms() { date +%s%3N; }
+
+# --- no server at all: a clear error, fast --------------------------------
+t0=$(now_ms)
+expect_exit mongo/unreachable 1 "cannot reach MongoDB at 127\.0\.0\.1:1: .*--dsn or MONGODB_URI" \
+	mrun --dsn "mongodb://127.0.0.1:1/" --rows 10
+took=$(($(now_ms) - t0))
+echo "  unreachable URI: failed after $took ms"
+check mongo/unreachable-within-5s "$took <= 5000"
+expect_exit mongo/bad-uri 2 "not a MongoDB connection string.*mongodb://" \
+	mrun --dsn "http://nowhere" --rows 10
+expect_exit mongo/no-uri-no-mongod 1 "no MongoDB server to use.*--dsn mongodb://.*MONGODB_URI" \
+	env -u MONGODB_URI PATH=/nonexistent "$IDXLAB" run --engine mongo --rows 10
+
+# --- a throwaway mongod when one is on PATH -------------------------------
+if command -v mongod >/dev/null 2>&1; then
+	if env -u MONGODB_URI "$IDXLAB" run --engine mongo --rows 2000 --indexes 1 --format csv \
+		>"$T/tw.csv" 2>"$T/err" && [ "$(field "$T/tw.csv" rows 1)" = 2000 ]; then
+		ok mongo/throwaway-mongod
+	else bad mongo/throwaway-mongod "$(cat "$T/err")"; fi
+	no_leftovers mongo/throwaway-removed
+	pgrep -f "$TMPDIR/idxlab-mongo\." >/dev/null && bad mongo/throwaway-no-processes "$(pgrep -af "$TMPDIR/idxlab-mongo")" ||
+		ok mongo/throwaway-no-processes
+else
+	skip mongo/throwaway-mongod "no mongod on PATH (MongoDB is not packaged in Debian): the throwaway-server path is untested here"
+fi
+
+# --- the wire peer ----------------------------------------------------------
+PY=""
+for p in python3 /usr/bin/python3; do
+	if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import mockupdb' 2>/dev/null; then
+		PY=$p
+		break
+	fi
+done
+
+# peer NAME SCENARIO [N]: start a peer; sets PORT, PEER and LOG.
+peer() {
+	rm -f "$T/$1.port"
+	LOG=$T/$1.log
+	: >"$LOG"
+	"$PY" "$here/mongo_peer.py" --port-file "$T/$1.port" --log "$LOG" --scenario "$2" \
+		--at "${3:-3}" --status "$fx/serverstatus-full.json" --collstats "$fx/collstats-t.json" \
+		2>"$T/$1.peer.err" &
+	PEER=$!
+	i=0
+	while [ $i -lt 100 ] && [ ! -s "$T/$1.port" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	PORT=$(cat "$T/$1.port" 2>/dev/null)
+	URI="mongodb://127.0.0.1:$PORT/"
+}
+unpeer() { kill "$PEER" 2>/dev/null; wait "$PEER" 2>/dev/null; }
+# q EXPR: evaluate a python expression over the recorded commands of $LOG.
+# cmds(name, coll) lists the documents of one command (on one collection).
+q() {
+	"$PY" - "$LOG" "$1" <<'EOF'
+import json, sys
+L = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+def cmds(name, coll=None):
+    return [r["doc"] for r in L if r["cmd"] == name and (coll is None or r["doc"].get(name) == coll)]
+def names():
+    return [r["cmd"] for r in L]
+def num(v):
+    return int(v["$numberLong"]) if isinstance(v, dict) and "$numberLong" in v else v
+print(eval(sys.argv[2]))
+EOF
+}
+# qcheck NAME EXPR: the python expression is True.
+qcheck() {
+	got=$(q "$2" 2>&1)
+	if [ "$got" = True ]; then ok "$1"; else bad "$1" "not true: $2 (got $got)"; fi
+}
+
+if [ -z "$PY" ]; then
+	skip mongo/wire "python3-mockupdb is not installed (apt-get install python3-mockupdb)"
+else
+	peer main normal
+
+	# Inserts: batches of the commit size, the write concern of sync, the
+	# documents of the workload; the marker before anything else; the
+	# indexes with their keys; everything dropped again at the end.
+	if mrun --dsn "$URI" --rows 50 --commit 10 --sync off --indexes 2 --format csv \
+		>"$T/ins.csv" 2>"$T/err"; then ok mongo/wire-insert-run; else bad mongo/wire-insert-run "$(cat "$T/err")"; fi
+	qcheck mongo/wire-insert-batches-of-10 '[len(d["documents"]) for d in cmds("insert", "t")] == [10] * 5'
+	qcheck mongo/wire-insert-write-concern-j-false 'all(d["writeConcern"] == {"w": 1, "j": False} and d["ordered"] for d in cmds("insert", "t"))'
+	qcheck mongo/wire-insert-ids-int64-in-order '[num(x["_id"]) for d in cmds("insert", "t") for x in d["documents"]] == list(range(1, 51))'
+	qcheck mongo/wire-insert-document-fields 'all(list(x) == ["_id", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "hot", "payload"] and x["hot"] == 0 and len(x["payload"]) == 100 and "$numberLong" in x["k8"] for d in cmds("insert", "t") for x in d["documents"])'
+	qcheck mongo/wire-create-indexes-keys '[i for d in cmds("createIndexes", "t") for i in d["indexes"]] == [{"key": {"k1": 1}, "name": "k1_1"}, {"key": {"k2": 1}, "name": "k2_1"}]'
+	qcheck mongo/wire-marker-first 'names().index("insert") < names().index("create") and cmds("insert")[0] == {"insert": "idxlab_meta", "ordered": True, "$db": "idxlab", "documents": [{"_id": "created_by", "v": "idxlab", "note": "idxlab drops this database when it exits"}]}'
+	qcheck mongo/wire-drops-its-own-at-exit '[d["drop"] for d in cmds("drop")][-2:] == ["t", "idxlab_meta"]'
+	qcheck mongo/wire-serverstatus-trimmed 'all(d.get("metrics") == 0 and d.get("repl") == 0 and d.get("locks") == 0 and "wiredTiger" not in d for d in cmds("serverStatus"))'
+	qcheck mongo/wire-collstats 'cmds("aggregate", "t")[-1]["pipeline"] == [{"$collStats": {"storageStats": {}}}]'
+	[ "$(field "$T/ins.csv" rows)" = 50 ] && [ "$(field "$T/ins.csv" commits)" = 5 ] &&
+		ok mongo/wire-insert-counts || bad mongo/wire-insert-counts "$(cat "$T/ins.csv")"
+	# Figures read from serverStatus/$collStats by key name reach the output.
+	ib=$(field "$T/ins.csv" index_bytes)
+	ip=$(field "$T/ins.csv" index_pages)
+	wal=$(field "$T/ins.csv" wal_bytes_per_row)
+	wch=$(field "$T/ins.csv" wchar_per_row)
+	echo "  peer figures: index_bytes $ib, index_pages $ip, wal B/row $wal, write() B/row '$wch'"
+	[ "$ib" = 5353472 ] && [ "$ip" = "682;625" ] && [ "$wal" = 128.0 ] && [ -z "$wch" ] &&
+		ok mongo/wire-figures-by-key-name || bad mongo/wire-figures-by-key-name "index_bytes $ib pages $ip wal $wal wchar '$wch'"
+
+	# One insert per round trip, j:true: the peer counts a journal sync per
+	# acknowledged write with j:true, as WiredTiger would.
+	: >"$LOG"
+	mrun --dsn "$URI" --rows 5 --commit row --sync full --format csv >"$T/row.csv" 2>"$T/err" ||
+		bad mongo/wire-commit-row-run "$(cat "$T/err")"
+	qcheck mongo/wire-commit-row-one-per-insert '[len(d["documents"]) for d in cmds("insert", "t")] == [1] * 5'
+	qcheck mongo/wire-commit-row-j-true 'all(d["writeConcern"] == {"w": 1, "j": True} for d in cmds("insert", "t"))'
+	f=$(field "$T/row.csv" fsyncs_per_commit)
+	check mongo/wire-fsyncs-per-commit-from-status "$f == 1"
+
+	# commit all: one bulk per step() call; sync extra: w:majority.
+	: >"$LOG"
+	mrun --dsn "$URI" --rows 3000 --commit all --sync extra --format csv >"$T/all.csv" 2>"$T/err" ||
+		bad mongo/wire-commit-all-run "$(cat "$T/err")"
+	n=$(q 'len(cmds("insert", "t"))')
+	qcheck mongo/wire-commit-all-every-row 'sum(len(d["documents"]) for d in cmds("insert", "t")) == 3000'
+	qcheck mongo/wire-majority 'all(d["writeConcern"] == {"w": "majority"} for d in cmds("insert", "t"))'
+	[ "$n" = "$(field "$T/all.csv" commits)" ] && ok mongo/wire-commit-all-one-bulk-per-commit ||
+		bad mongo/wire-commit-all-one-bulk-per-commit "$n insert commands, $(field "$T/all.csv" commits) commits"
+
+	# update = $inc of hot by _id, every row once per pass, batches of 5.
+	: >"$LOG"
+	mrun --dsn "$URI" --op update --rows 20 --prefill 20 --commit 5 --sync normal --format csv \
+		>"$T/upd.csv" 2>"$T/err" || bad mongo/wire-update-run "$(cat "$T/err")"
+	qcheck mongo/wire-update-inc-hot-by-id 'all(u["u"] == {"$inc": {"hot": 1}} and list(u["q"]) == ["_id"] for d in cmds("update", "t") for u in d["updates"])'
+	qcheck mongo/wire-update-batches-of-5-j-true '[(len(d["updates"]), d["writeConcern"]) for d in cmds("update", "t")] == [(5, {"w": 1, "j": True})] * 4'
+	qcheck mongo/wire-update-each-row-once 'sorted(num(u["q"]["_id"]) for d in cmds("update", "t") for u in d["updates"]) == list(range(1, 21))'
+	qcheck mongo/wire-prefill-j-false 'sum(len(d["documents"]) for d in cmds("insert", "t")) == 20 and all(d["writeConcern"] == {"w": 1, "j": False} for d in cmds("insert", "t"))'
+
+	# update-indexed = $set of k1; delete by _id.
+	: >"$LOG"
+	mrun --dsn "$URI" --op update-indexed --indexes 1 --rows 10 --prefill 10 --commit 10 \
+		--format csv >/dev/null 2>"$T/err" || bad mongo/wire-update-indexed-run "$(cat "$T/err")"
+	qcheck mongo/wire-update-indexed-set-k1 'all(list(u["u"]) == ["$set"] and list(u["u"]["$set"]) == ["k1"] and "$numberLong" in u["u"]["$set"]["k1"] for d in cmds("update", "t") for u in d["updates"]) and len(cmds("update", "t")) == 1'
+	: >"$LOG"
+	mrun --dsn "$URI" --op delete --rows 10 --prefill 10 --commit 10 --format csv >"$T/del.csv" 2>"$T/err" ||
+		bad mongo/wire-delete-run "$(cat "$T/err")"
+	qcheck mongo/wire-delete-by-id 'sorted(num(x["q"]["_id"]) for d in cmds("delete", "t") for x in d["deletes"]) == list(range(1, 11)) and all(x["limit"] == 1 for d in cmds("delete", "t") for x in d["deletes"])'
+
+	# uuid ids and keys: BSON binary subtype 4 (uuid4 / uuid7 version nibbles).
+	: >"$LOG"
+	mrun --dsn "$URI" --pk uuid4 --key-order uuid7 --rows 3 --commit row --format csv >/dev/null 2>"$T/err" ||
+		bad mongo/wire-uuid-run "$(cat "$T/err")"
+	qcheck mongo/wire-uuid-binary-subtype-4 'all(x["_id"]["subtype"] == 4 and len(x["_id"]["$binary"]) == 32 and x["_id"]["$binary"][12] == "4" and x["k1"]["subtype"] == 4 and x["k1"]["$binary"][12] == "7" for d in cmds("insert", "t") for x in d["documents"])'
+
+	# cache = setParameter wiredTigerEngineRuntimeConfig, set back at exit.
+	: >"$LOG"
+	mrun --dsn "$URI" --cache 64MiB --rows 10 --format csv >/dev/null 2>"$T/err" ||
+		bad mongo/wire-cache-run "$(cat "$T/err")"
+	qcheck mongo/wire-cache-set-and-restored '[d["wiredTigerEngineRuntimeConfig"] for d in cmds("setParameter")] == ["cache_size=67108864", "cache_size=268435456"]'
+	grep -q "WiredTiger cache_size set to 64MiB (was 256MiB; set back when idxlab exits)" "$T/err" &&
+		ok mongo/wire-cache-logged || bad mongo/wire-cache-logged "$(cat "$T/err")"
+	unpeer
+
+	# A server that will not let us change the cache: shown read-only, runs.
+	peer ro cache-denied
+	expect_exit mongo/wire-cache-read-only 0 "cache is read-only on this server.*stays 256MiB" \
+		mrun --dsn "$URI" --cache 64MiB --rows 10
+	unpeer
+
+	# Failures: an error reply, a write error, a dropped connection.
+	peer err error-at 3
+	expect_exit mongo/wire-error-reply-exit-1 1 "insert of a batch of 10: the server's disk is full: Scripted failure" \
+		mrun --dsn "$URI" --rows 100 --commit 10
+	unpeer
+	peer werr write-error-at 2
+	expect_exit mongo/wire-write-error-exit-1 1 "E11000 duplicate key.*idxlab\.t holds documents idxlab did not write" \
+		mrun --dsn "$URI" --rows 100 --commit 10
+	unpeer
+	peer hup hangup-at 3
+	expect_exit mongo/wire-dropped-connection-exit-1 1 "lost the connection to MongoDB at 127\.0\.0\.1:$PORT: .*stopped or restarted" \
+		mrun --dsn "$URI" --rows 100 --commit 10
+	unpeer
+
+	# A database idxlab that is not ours: refused, nothing sent that writes.
+	peer foreign foreign
+	expect_exit mongo/wire-foreign-refused 2 "database idxlab that idxlab did not create.*untouched" \
+		mrun --dsn "$URI" --rows 10
+	qcheck mongo/wire-foreign-untouched 'set(names()) <= {"ping", "serverStatus", "listCollections", "find", "endSessions"}'
+	unpeer
+	peer marked foreign-marked
+	expect_exit mongo/wire-foreign-collection-refused 2 "holds collections idxlab did not create \(people\)" \
+		mrun --dsn "$URI" --rows 10
+	qcheck mongo/wire-foreign-collection-untouched 'set(names()) <= {"ping", "serverStatus", "listCollections", "find", "endSessions"}'
+	unpeer
+
+	# A server that accepts and never answers: the connect timeout (3 s).
+	peer silent silent
+	t0=$(now_ms)
+	expect_exit mongo/silent-server 1 "cannot reach MongoDB.*timeout" mrun --dsn "$URI" --rows 10
+	took=$(($(now_ms) - t0))
+	echo "  silent server: gave up after $took ms"
+	check mongo/silent-server-within-5s "$took <= 5000"
+	unpeer
+
+	# The dashboard: live index builds and drops go to the server.
+	if command -v tmux >/dev/null; then
+		peer dash normal
+		start mdash "$IDXLAB" --engine mongo --dsn "$URI" --commit 100
+		if wait_for mdash '││rows/s +[0-9]' 15; then ok mongo/dashboard-live; else bad mongo/dashboard-live "$(cap mdash)"; fi
+		tm send-keys -t mdash Right
+		if wait_for mdash 'built k1_1 on' 10; then ok mongo/dashboard-index-build; else bad mongo/dashboard-index-build "$(cap mdash)"; fi
+		tm send-keys -t mdash Left
+		if wait_for mdash 'dropped k1_1' 10; then ok mongo/dashboard-index-drop; else bad mongo/dashboard-index-drop "$(cap mdash)"; fi
+		tm send-keys -t mdash q
+		code=$(wait_exit mdash)
+		[ "$code" = EXIT=0 ] && ok mongo/dashboard-quits || bad mongo/dashboard-quits "got '$code'"
+		qcheck mongo/dashboard-live-index-commands '[d.get("indexes", d.get("index")) for d in cmds("createIndexes", "t") + cmds("dropIndexes", "t")] == [[{"key": {"k1": 1}, "name": "k1_1"}], "k1_1"]'
+		unpeer
+	else
+		skip mongo/dashboard "tmux is not installed"
+	fi
+fi
+
+# --- a real server: only with MONGODB_URI -----------------------------------
+if [ -z "${MONGODB_URI:-}" ]; then
+	skip mongo/live-server "no MongoDB server (set MONGODB_URI=mongodb://… to run these)"
+else
+	# fsyncs per commit: j:true waits for a journal sync per commit, j:false not.
+	mrun --commit row --sync full,off --rows 500 --format csv >"$T/lfs.csv" 2>"$T/err" ||
+		bad mongo/live-fsync-run "$(cat "$T/err")"
+	fon=$(field "$T/lfs.csv" fsyncs_per_commit 1)
+	foff=$(field "$T/lfs.csv" fsyncs_per_commit 2)
+	echo "  live fsyncs/commit: j:true $fon, j:false $foff"
+	check mongo/live-fsync-j-true-1-per-commit "$fon >= 0.8 && $fon <= 1.2"
+	check mongo/live-fsync-j-false-about-0 "$foff < 0.1"
+	# Random keys in a small cache: dirty evictions per row far above sequential.
+	mrun --key-order seq,rand --indexes 3 --cache 8MiB --rows 200000 --commit 1000 --sync off \
+		--format csv >"$T/lsp.csv" 2>"$T/err" || bad mongo/live-spill-run "$(cat "$T/err")"
+	sseq=$(field "$T/lsp.csv" spills_per_row 1)
+	srand=$(field "$T/lsp.csv" spills_per_row 2)
+	echo "  live spills/row: seq $sseq, rand $srand"
+	check mongo/live-spills-rand-10x-seq "$srand >= 10 * $sseq && $srand > 0"
+	# A database idxlab that is not ours: refused and left alone (needs pymongo).
+	if [ -n "$PY" ] && "$PY" -c 'import pymongo' 2>/dev/null; then
+		mongo_py() { "$PY" -c "import pymongo, sys; c = pymongo.MongoClient(sys.argv[1], serverSelectionTimeoutMS=3000); $1" "$MONGODB_URI"; }
+		[ "$(mongo_py 'print("idxlab" in c.list_database_names())')" = False ] && ok mongo/live-cleans-up ||
+			bad mongo/live-cleans-up "database idxlab is still there"
+		mongo_py 'c.idxlab.t.insert_one({"_id": 42, "mine": True})'
+		expect_exit mongo/live-foreign-refused 2 "database idxlab that idxlab did not create" mrun --rows 10
+		[ "$(mongo_py 'print(c.idxlab.t.find_one({"_id": 42})["mine"])')" = True ] && ok mongo/live-foreign-untouched ||
+			bad mongo/live-foreign-untouched "the foreign document is gone"
+		mongo_py 'c.idxlab.t.drop()'
+	else
+		skip mongo/live-foreign "pymongo is not installed"
+	fi
+fi
