@@ -102,6 +102,8 @@ check: deps-check
 bench: deps-check
 	@$(MAKE) --no-print-directory idxlab $(BUILD)/bench/bare_sqlite
 	@IDXLAB=$(CURDIR)/idxlab BARE=$(CURDIR)/$(BUILD)/bench/bare_sqlite sh bench/run.sh
+	@IDXLAB=$(CURDIR)/idxlab sh bench/pg.sh
+	@IDXLAB=$(CURDIR)/idxlab sh bench/dash.sh
 
 $(BUILD)/bench/bare_sqlite: bench/bare_sqlite.c $(BUILD)/src/keys.o $(BUILD)/src/knobs.o \
 		$(BUILD)/src/units.o $(BUILD)/src/err.o
