@@ -25,6 +25,8 @@ Scenarios:
   write-error-at  the N-th write command has a writeErrors entry (E11000)
   hangup-at       the peer drops the connection on the N-th write command
   cache-denied    setParameter is refused (Unauthorized), like Atlas
+  status-denied   serverStatus is refused (Unauthorized): a user without
+                  clusterMonitor
   silent          accept connections and never answer (no mockupdb at all)
 """
 import argparse
@@ -34,7 +36,6 @@ import json
 import os
 import signal
 import socket
-import sys
 import threading
 import time
 import uuid
@@ -200,6 +201,10 @@ def handle(req):
     if name == "buildinfo":
         return req.replies(version=status.get("version", "7.0.14"), ok=1)
     if name == "serverstatus":
+        if args.scenario == "status-denied":
+            return req.replies(ok=0, code=13, codeName="Unauthorized",
+                               errmsg="not authorized on admin to execute command "
+                                      "{ serverStatus: 1 }")
         with lock:
             return req.replies(copy.deepcopy(status))
     if name == "setparameter":

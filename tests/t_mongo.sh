@@ -1,3 +1,4 @@
+# threads
 # MongoDB (libmongoc). No MongoDB server can be installed here (none in
 # Debian), so the engine is tested against a real wire-protocol peer
 # (tests/mongo_peer.py on python3-mockupdb) that records what idxlab SENDS,
@@ -45,13 +46,14 @@ for p in python3 /usr/bin/python3; do
 	fi
 done
 
-# peer NAME SCENARIO [N]: start a peer; sets PORT, PEER and LOG.
+# peer NAME SCENARIO [N]: start a peer (serverStatus from fixture $STATUS,
+# default serverstatus-full.json); sets PORT, PEER and LOG.
 peer() {
 	rm -f "$T/$1.port"
 	LOG=$T/$1.log
 	: >"$LOG"
 	"$PY" "$here/mongo_peer.py" --port-file "$T/$1.port" --log "$LOG" --scenario "$2" \
-		--at "${3:-3}" --status "$fx/serverstatus-full.json" --collstats "$fx/collstats-t.json" \
+		--at "${3:-3}" --status "$fx/${STATUS:-serverstatus-full.json}" --collstats "$fx/collstats-t.json" \
 		2>"$T/$1.peer.err" &
 	PEER=$!
 	i=0
@@ -172,6 +174,26 @@ else
 	peer ro cache-denied
 	expect_exit mongo/wire-cache-read-only 0 "cache is read-only on this server.*stays 256MiB" \
 		mrun --dsn "$URI" --cache 64MiB --rows 10
+	unpeer
+
+	# No serverStatus for this user, or one without a wiredTiger section (a
+	# mongos): the figures are n/a (empty), never 0; the cache is left alone
+	# (idxlab could not set it back).
+	peer denied status-denied
+	if mrun --dsn "$URI" --cache 64MiB --rows 20 --commit 10 --format csv >"$T/den.csv" 2>"$T/err" &&
+		grep -q "statistics are n/a: serverStatus is not allowed" "$T/err" &&
+		[ -z "$(field "$T/den.csv" spills_per_row)$(field "$T/den.csv" fsyncs_per_commit)$(field "$T/den.csv" wal_bytes_per_row)" ] &&
+		[ "$(field "$T/den.csv" rows)" = 20 ]; then
+		ok mongo/wire-status-denied-n/a
+	else bad mongo/wire-status-denied-n/a "$(cat "$T/err" "$T/den.csv")"; fi
+	qcheck mongo/wire-status-denied-cache-untouched '"setParameter" not in names()'
+	unpeer
+	STATUS=serverstatus-nowt.json peer nowt normal
+	if mrun --dsn "$URI" --rows 20 --commit 10 --format csv >"$T/nowt.csv" 2>"$T/err" &&
+		[ -z "$(field "$T/nowt.csv" spills_per_row)$(field "$T/nowt.csv" misses_per_row)$(field "$T/nowt.csv" fsyncs_per_commit)$(field "$T/nowt.csv" wal_bytes_per_row)$(field "$T/nowt.csv" checkpoint_in_window)" ] &&
+		[ "$(field "$T/nowt.csv" rows)" = 20 ]; then
+		ok mongo/wire-no-wiredtiger-section-n/a
+	else bad mongo/wire-no-wiredtiger-section-n/a "$(cat "$T/err" "$T/nowt.csv")"; fi
 	unpeer
 
 	# Failures: an error reply, a write error, a dropped connection.

@@ -88,7 +88,7 @@ struct engine {
 	int mongod_died;
 	char mongod_dir[PATH_MAX];
 	int claimed; /* database idxlab is ours: clean up at close */
-	int lost;    /* the connection failed: close tries nothing more */
+	int lost;    /* the connection failed: close cleans up only if it is back */
 	struct mongo_status st;
 	long long cache_orig, cache_now; /* WiredTiger cache bytes, -1: unknown */
 	int cache_readonly, status_denied, sizes_denied, fsync_denied;
@@ -670,6 +670,7 @@ static int mongo_open(struct engine **out, const struct knobs *k, const atomic_i
 	char local[64], bin[PATH_MAX];
 	bson_t ping = BSON_INITIALIZER;
 	bson_error_t be;
+	int rc;
 
 	*out = NULL;
 	if (!en)
@@ -717,9 +718,10 @@ static int mongo_open(struct engine **out, const struct knobs *k, const atomic_i
 	en->coll = mongoc_database_get_collection(en->db, COLL_NAME);
 	en->wc = mongo_doc_write_concern(k->v[K_SYNC]);
 	BSON_APPEND_INT32(&ping, "ping", 1);
-	if (command(en, "admin", &ping, NULL, &be) < 0 || server_status(en, &be) < 0) {
-		bson_destroy(&ping);
-		if (is_denied(&be)) {
+	rc = command(en, "admin", &ping, NULL, &be);
+	bson_destroy(&ping);
+	if (rc < 0 || server_status(en, &be) < 0) {
+		if (rc == 0 && is_denied(&be)) {
 			/* Connected, but serverStatus is not ours to read: run without it. */
 			en->status_denied = 1;
 			evlog_add(EV_WARN, "the server's statistics are n/a: serverStatus is not "
@@ -730,7 +732,6 @@ static int mongo_open(struct engine **out, const struct knobs *k, const atomic_i
 			return -1;
 		}
 	}
-	bson_destroy(&ping);
 	if (en->st.have & 1u << MS_CACHE_MAX)
 		en->cache_orig = en->cache_now = (long long)en->st.v[MS_CACHE_MAX];
 	if (!en->status_denied && strcmp(en->st.engine, "wiredTiger") != 0)
@@ -786,6 +787,13 @@ static int set_cache(struct engine *en, const struct knobs *k, struct err *e)
 
 	if (en->cache_readonly || want == en->cache_now)
 		return 0;
+	if (en->cache_orig <= 0 && !en->mongod_dir[0]) {
+		/* Never change what we could not set back. */
+		en->cache_readonly = 1;
+		evlog_add(EV_WARN, "cache is read-only on this server: idxlab cannot read its "
+		                   "WiredTiger cache size (serverStatus) to set it back later");
+		return 0;
+	}
 	units_format_size(want, to, sizeof to);
 	units_format_size(en->cache_now, have, sizeof have);
 	snprintf(cfg, sizeof cfg, "cache_size=%lld", want);

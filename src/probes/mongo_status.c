@@ -29,9 +29,9 @@ static const struct {
 	{ MS_LOG_SYNCS, "wiredTiger", "log", "log sync operations" },
 	{ MS_LOG_BYTES, "wiredTiger", "log", "log bytes written" },
 	{ MS_FSYNC_IOS, "wiredTiger", "connection", "total fsync I/Os" },
-	/* up to WiredTiger 10 (MongoDB 6.0) */
+	/* older WiredTiger */
 	{ MS_CHECKPOINTS, "wiredTiger", "transaction", "transaction checkpoints" },
-	/* WiredTiger 11 on: a section of its own */
+	/* newer WiredTiger: checkpoints have a section of their own */
 	{ MS_CHECKPOINTS, "wiredTiger", "checkpoint", "total succeed number of checkpoints" },
 	{ MS_PID, "pid", NULL, NULL },
 };

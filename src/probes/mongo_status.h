@@ -30,9 +30,9 @@ enum mongo_stat {
 	MS_LOG_SYNCS,     /* wiredTiger.log "log sync operations": journal fsyncs */
 	MS_LOG_BYTES,     /* wiredTiger.log "log bytes written" */
 	MS_FSYNC_IOS,     /* wiredTiger.connection "total fsync I/Os" (log + data files) */
-	MS_CHECKPOINTS,   /* wiredTiger.transaction "transaction checkpoints" (WiredTiger
-	                   * 11 on: wiredTiger.checkpoint "total succeed number of
-	                   * checkpoints") */
+	MS_CHECKPOINTS,   /* wiredTiger.transaction "transaction checkpoints" (newer
+	                   * WiredTiger: wiredTiger.checkpoint "total succeed number
+	                   * of checkpoints") */
 	MS_PID,           /* pid of the server process */
 	MS_COUNT
 };
