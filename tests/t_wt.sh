@@ -161,7 +161,7 @@ else
 		ok wt/dash-live-numbers
 	else bad wt/dash-live-numbers "$(cap wtdash)"; fi
 	tm send-keys -t wtdash Right
-	if wait_for wtdash 'built index-idxlab-k1' 10; then
+	if wait_for wtdash 'built table:index-idxlab-k1' 10; then
 		ok wt/dash-builds-index
 	else bad wt/dash-builds-index "$(cap wtdash)"; fi
 	tm send-keys -t wtdash q

@@ -1120,10 +1120,8 @@ static int set_indexes(struct engine *en, int to, struct err *e)
 		}
 		en->nidx = i;
 		if (en->live)
-			evlog_add(EV_INFO,
-			          "built index-idxlab-k%d (table:index-idxlab-k%d) on %llu rows in "
-			          "%.2f s",
-			          i, i, (unsigned long long)en->rs.live_rows,
+			evlog_add(EV_INFO, "built table:index-idxlab-k%d on %llu rows in %.2f s", i,
+			          (unsigned long long)en->rs.live_rows,
 			          (double)(now_ns() - t0) / 1e9);
 	}
 	while (en->nidx > to) {
