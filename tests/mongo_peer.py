@@ -15,7 +15,7 @@ written" per document - so the test can see the counters reach the output;
 these are the peer's numbers, not MongoDB's.
 
   mongo_peer.py --port-file F --log L --status FIXTURE [--collstats FIXTURE]
-                [--scenario NAME] [--at N]
+                [--scenario NAME] [--at N] [--port P]
 
 Scenarios:
   normal          everything succeeds
@@ -47,6 +47,7 @@ ap.add_argument("--status")
 ap.add_argument("--collstats")
 ap.add_argument("--scenario", default="normal")
 ap.add_argument("--at", type=int, default=3)
+ap.add_argument("--port", type=int, default=0, help="0: any free port")
 args = ap.parse_args()
 
 signal.signal(signal.SIGTERM, lambda *a: os._exit(0))
@@ -61,7 +62,7 @@ def publish_port(port):
 
 if args.scenario == "silent":
     s = socket.socket()
-    s.bind(("127.0.0.1", 0))
+    s.bind(("127.0.0.1", args.port))
     s.listen(16)
     publish_port(s.getsockname()[1])
     held = []
@@ -256,7 +257,7 @@ def handle(req):
                        errmsg="no such command: '%s'" % req.command_name)
 
 
-server = MockupDB(port=0, request_timeout=3600)
+server = MockupDB(port=args.port, request_timeout=3600)
 server.autoresponds(handle)
 port = server.run()
 publish_port(port)

@@ -231,6 +231,91 @@ else
 	check mongo/silent-server-within-5s "$took <= 5000"
 	unpeer
 
+	# The throwaway-server life cycle, with a stand-in mongod on PATH (this
+	# peer on the --port idxlab gives it): started, used, killed and removed
+	# on every exit path; a mongod that dies or will not start is named.
+	mkdir -p "$T/fakebin"
+	cat >"$T/fakebin/mongod" <<FAKE
+#!/bin/sh
+# a stand-in mongod for idxlab's throwaway-server code
+port= logp= dbpath=
+while [ \$# -gt 0 ]; do
+	case \$1 in
+	--port) port=\$2; shift ;;
+	--logpath) logp=\$2; shift ;;
+	--dbpath) dbpath=\$2; shift ;;
+	esac
+	shift
+done
+if [ -n "\${FAKE_MONGOD_FAIL:-}" ]; then
+	echo "ERROR: scripted start failure" >"\$logp"
+	exit 48
+fi
+echo "stand-in mongod on port \$port" >"\$logp"
+exec "$PY" "$here/mongo_peer.py" --port "\$port" --port-file "\$dbpath/port" --log "$T/fake.log" \
+	--status "$fx/serverstatus-full.json" --collstats "$fx/collstats-t.json"
+FAKE
+	chmod 755 "$T/fakebin/mongod"
+	fake() { env -u MONGODB_URI PATH="$T/fakebin:$PATH" "$IDXLAB" run --engine mongo "$@"; }
+	# In the background, $! must be idxlab itself (env execs it), not a
+	# subshell: a background sh ignores SIGINT. Row counts are bounded so a
+	# failed kill cannot leave a run going for long.
+	fake_bg() { env -u MONGODB_URI PATH="$T/fakebin:$PATH" "$IDXLAB" run --engine mongo "$@" & }
+	gone() { ! pgrep -f "$TMPDIR/idxlab-mongo\." >/dev/null; }
+	if fake --rows 100 --commit 10 --format csv >"$T/fk.csv" 2>"$T/err" &&
+		[ "$(field "$T/fk.csv" rows)" = 100 ] &&
+		grep -q "connected to throwaway mongod 6.0.19 in $TMPDIR/idxlab-mongo\." "$T/err"; then
+		ok mongo/throwaway-stand-in-runs
+	else bad mongo/throwaway-stand-in-runs "$(cat "$T/err")"; fi
+	no_leftovers mongo/throwaway-stand-in-removed
+	gone && ok mongo/throwaway-stand-in-stopped || bad mongo/throwaway-stand-in-stopped "$(pgrep -af "$TMPDIR/idxlab-mongo")"
+	expect_exit mongo/throwaway-start-failure 1 "throwaway mongod \(.*/fakebin/mongod\) exited while starting; its log ends: ERROR: scripted start failure" \
+		env -u MONGODB_URI FAKE_MONGOD_FAIL=1 PATH="$T/fakebin:$PATH" "$IDXLAB" run --engine mongo --rows 10
+	no_leftovers mongo/throwaway-start-failure-removed
+	# Killed under idxlab: exit 1, named, removed.
+	fake_bg --rows 300000 --commit row --format csv >/dev/null 2>"$T/k.err"
+	pid=$!
+	i=0
+	srv=""
+	while [ $i -lt 100 ] && [ -z "$srv" ]; do
+		sleep 0.1
+		srv=$(pgrep -f "$TMPDIR/idxlab-mongo\..*/port" | head -1)
+		i=$((i + 1))
+	done
+	sleep 0.5
+	if [ -n "$srv" ]; then kill -9 "$srv"; else kill -TERM $pid; fi
+	wait $pid
+	rc=$?
+	[ $rc -eq 1 ] && grep -q "the throwaway mongod died.*its log: $TMPDIR/idxlab-mongo\." "$T/k.err" &&
+		ok mongo/throwaway-killed-exit-1 || bad mongo/throwaway-killed-exit-1 "exit $rc: $(cat "$T/k.err")"
+	no_leftovers mongo/throwaway-killed-removed
+	# Ctrl-C: exit 130, nothing left behind.
+	fake_bg --rows 3000000 --commit 100 --format csv >/dev/null 2>"$T/i.err"
+	pid=$!
+	sleep $((2 * slow))
+	kill -INT $pid
+	i=0
+	while [ $i -lt 100 ] && kill -0 $pid 2>/dev/null; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -0 $pid 2>/dev/null && kill -TERM $pid
+	wait $pid
+	rc=$?
+	[ $rc -eq 130 ] && ok mongo/throwaway-sigint-130 || bad mongo/throwaway-sigint-130 "exit $rc: $(cat "$T/i.err")"
+	gone && ok mongo/throwaway-sigint-stopped || bad mongo/throwaway-sigint-stopped "$(pgrep -af "$TMPDIR/idxlab-mongo")"
+	no_leftovers mongo/throwaway-sigint-removed
+	# kill -9 of idxlab: the server dies with it (PR_SET_PDEATHSIG); its
+	# directory stays behind.
+	fake_bg --rows 3000000 --commit 100 --format csv >/dev/null 2>&1
+	pid=$!
+	sleep $((2 * slow))
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	sleep 0.5
+	gone && ok mongo/throwaway-dies-with-idxlab || bad mongo/throwaway-dies-with-idxlab "$(pgrep -af "$TMPDIR/idxlab-mongo")"
+	rm -rf "$TMPDIR"/idxlab-mongo.*
+
 	# The dashboard: live index builds and drops go to the server.
 	if command -v tmux >/dev/null; then
 		peer dash normal

@@ -334,6 +334,17 @@ static int mongod_start(struct engine *en, const char *bin, int *port, struct er
 
 /* ---- errors ---------------------------------------------------------------- */
 
+static int is_denied(const bson_error_t *be)
+{
+	return be->code == CODE_DENIED || be->code == CODE_ATLAS;
+}
+
+/* A connection problem, as opposed to the server refusing one command. */
+static int is_connection(const bson_error_t *be)
+{
+	return be->domain == MONGOC_ERROR_STREAM || be->domain == MONGOC_ERROR_SERVER_SELECTION;
+}
+
 /* An error a person can act on, from a libmongoc error; what (NULL: none)
  * says what idxlab was doing. */
 static int mongo_fail(struct engine *en, const bson_error_t *be, struct err *e, const char *what)
@@ -342,6 +353,13 @@ static int mongo_fail(struct engine *en, const bson_error_t *be, struct err *e, 
 
 	if (!what)
 		what = "";
+	if (en->mongod_dir[0] && is_connection(be)) {
+		int i;
+
+		/* Its socket closes while it dies: give the exit a moment to show. */
+		for (i = 0; i < 10 && mongod_alive(en); i++)
+			usleep(50000);
+	}
 	if (en->mongod_dir[0] && !mongod_alive(en) && en->mongod_died) {
 		en->lost = 1;
 		return err_set(e, ERR_RUNTIME,
@@ -394,17 +412,6 @@ static int mongo_fail(struct engine *en, const bson_error_t *be, struct err *e, 
 	}
 	return err_set(e, ERR_RUNTIME, "%s%sMongoDB said: %s (code %u)", what, sep, be->message,
 	               be->code);
-}
-
-static int is_denied(const bson_error_t *be)
-{
-	return be->code == CODE_DENIED || be->code == CODE_ATLAS;
-}
-
-/* A connection problem, as opposed to the server refusing one command. */
-static int is_connection(const bson_error_t *be)
-{
-	return be->domain == MONGOC_ERROR_STREAM || be->domain == MONGOC_ERROR_SERVER_SELECTION;
 }
 
 /* Run a command on database dbname; the reply goes into reply (the
