@@ -362,10 +362,27 @@ int plan_validate(struct plan *p, struct err *e)
 	return 0;
 }
 
-void plan_print(const struct plan *p, FILE *f)
+void plan_warn_unused(const struct plan *p, FILE *f)
 {
+	unsigned engines = 0;
 	int id, j;
 
+	for (j = 0; j < p->n[K_ENGINE]; j++)
+		engines |= 1u << p->vals[K_ENGINE][j];
+	for (id = 0; id < K_COUNT; id++)
+		if (p->set[id] && !(knob_table[id].engines & engines))
+			fprintf(f, "idxlab: warning: --%s does nothing on %s: %s\n",
+			        knob_table[id].name,
+			        knob_table[K_ENGINE].choices[p->vals[K_ENGINE][0]],
+			        knob_table[id].why);
+}
+
+void plan_print(const struct plan *p, FILE *f)
+{
+	struct knobs first;
+	int id, j;
+
+	plan_step(p, 0, &first); /* engine defaults for what the user left unset */
 	if (p->config_path)
 		fprintf(f, "# idxlab effective settings (config file: %s)\n", p->config_path);
 	else
@@ -373,7 +390,15 @@ void plan_print(const struct plan *p, FILE *f)
 	for (id = 0; id < K_COUNT; id++) {
 		fprintf(f, "%s = ", knob_table[id].name);
 		if (knob_table[id].kind == KNOB_STRING) {
-			fprintf(f, "%s", p->dsn);
+			char buf[1024];
+
+			knobs_redact_dsn(p->dsn, buf, sizeof buf);
+			fprintf(f, "%s", buf);
+		} else if (!p->set[id] && p->n[id] == 1) {
+			char buf[64];
+
+			knob_format(id, first.v[id], buf, sizeof buf);
+			fprintf(f, "%s", buf);
 		} else {
 			for (j = 0; j < p->n[id]; j++) {
 				char buf[64];

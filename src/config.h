@@ -50,6 +50,9 @@ void plan_step(const struct plan *p, long i, struct knobs *out);
 /* Check every step's knobs against each other. */
 int plan_validate(struct plan *p, struct err *e);
 
+/* Warn (on f) about knobs the user set that no engine of the plan has. */
+void plan_warn_unused(const struct plan *p, FILE *f);
+
 /* Print the effective settings as a config file. */
 void plan_print(const struct plan *p, FILE *f);
 

@@ -420,3 +420,44 @@ void knob_default_text(int id, char *buf, size_t len)
 	if (n < len)
 		snprintf(buf + n, len - n, "]");
 }
+
+void knobs_redact_dsn(const char *dsn, char *buf, size_t len)
+{
+	const char *scheme = strstr(dsn, "://"), *at, *colon, *pw;
+	size_t n;
+
+	snprintf(buf, len, "%s", dsn);
+	if (scheme) {
+		/* scheme://user:password@host... */
+		at = strchr(scheme + 3, '@');
+		colon = strchr(scheme + 3, ':');
+		if (at && colon && colon < at) {
+			n = (size_t)(colon - dsn) + 1;
+			if (n < len)
+				snprintf(buf + n, len - n, "***%s", at);
+		}
+		return;
+	}
+	/* conninfo: password=secret or password='secret words' */
+	pw = strstr(dsn, "password");
+	if (pw && (pw == dsn || pw[-1] == ' ')) {
+		const char *v = pw + strlen("password"), *end;
+
+		while (*v == ' ')
+			v++;
+		if (*v != '=')
+			return;
+		v++;
+		while (*v == ' ')
+			v++;
+		if (*v == '\'') {
+			end = strchr(v + 1, '\'');
+			end = end ? end + 1 : v + strlen(v);
+		} else {
+			end = v + strcspn(v, " ");
+		}
+		n = (size_t)(v - dsn);
+		if (n < len)
+			snprintf(buf + n, len - n, "***%s", end);
+	}
+}

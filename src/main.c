@@ -220,6 +220,7 @@ int main(int argc, char **argv)
 		code = 0;
 		break;
 	default:
+		plan_warn_unused(&plan, stderr);
 		install_signals();
 		if (plan.mode == MODE_AUTO && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
 			if (plan.steps > 1) {

@@ -20,7 +20,9 @@ const struct metric_def metric_table[M_COUNT] = {
 	[M_COMMITS_PER_S] = { "commits_per_s", "commit/s", "", MK_RATE, C_COMMITS, 0, 1,
 	                      "transactions committed per second" },
 	[M_FSYNCS_PER_COMMIT] = { "fsyncs_per_commit", "fsync/c", "", MK_PER_COMMIT, C_FSYNCS, 0, 3,
-	                          "fsync/fdatasync calls per commit, counted exactly" },
+	                          "fsyncs per commit (embedded engines: this process's calls, "
+	                          "exact; servers: "
+	                          "their own count, e.g. PostgreSQL wal_sync)" },
 	[M_SPILLS_PER_ROW] = { "spills_per_row", "spill/row", "", MK_PER_ROW, C_SPILLS, 0, 4,
 	                       "dirty pages pushed out of a full cache mid-transaction, per row" },
 	[M_MISSES_PER_ROW] = { "misses_per_row", "miss/row", "", MK_PER_ROW, C_MISSES, 0, 4,

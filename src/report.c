@@ -366,11 +366,14 @@ static void text_header(struct report *rp, const struct knobs *k)
 
 	fprintf(rp->out, "#");
 	for (id = 0; id < K_COUNT; id++) {
-		if (knob_table[id].flags & KF_OPTION || is_varying(rp, id))
-			continue;
+		if (knob_table[id].flags & KF_OPTION || is_varying(rp, id) ||
+		    !((knob_table[id].engines >> k->v[K_ENGINE]) & 1))
+			continue; /* run options, columns, and knobs this engine lacks */
 		if (knob_table[id].kind == KNOB_STRING) {
-			if (*k->dsn)
-				fprintf(rp->out, " %s=%s", knob_table[id].name, k->dsn);
+			if (*k->dsn) {
+				knobs_redact_dsn(k->dsn, buf, sizeof buf);
+				fprintf(rp->out, " %s=%s", knob_table[id].name, buf);
+			}
 			continue;
 		}
 		knob_text(id, k, buf, sizeof buf);

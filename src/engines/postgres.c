@@ -57,9 +57,11 @@ struct engine {
 	char conninfo[1024];
 	char where[300];
 	int superuser;
-	int walinspect;         /* pg_get_wal_stats() usable */
-	int made_walinspect;    /* we created the extension: drop it at close */
-	const atomic_int *stop; /* borrowed */
+	int walinspect;          /* pg_get_wal_stats() usable */
+	int made_walinspect;     /* we created the extension: drop it at close */
+	int claimed;             /* schema idxlab is ours: close may clean it up */
+	char walinspect_fn[160]; /* schema-qualified pg_get_wal_records_info */
+	const atomic_int *stop;  /* borrowed */
 	struct knobs k;
 	struct rowset rs;
 	int pipeline;
@@ -110,6 +112,37 @@ static const char *trim(const char *msg, char *buf, size_t len)
 	return buf;
 }
 
+/* The last lines of dir/server.log, on one line, into buf. */
+static void log_tail(const char *dir, char *buf, size_t len)
+{
+	char path[PATH_MAX], raw[1024], *p, *w;
+	FILE *f;
+	size_t n = 0;
+
+	buf[0] = 0;
+	snprintf(path, sizeof path, "%s/server.log", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fseek(f, -(long)(sizeof raw - 1), SEEK_END) < 0)
+		rewind(f);
+	n = fread(raw, 1, sizeof raw - 1, f);
+	fclose(f);
+	raw[n] = 0;
+	while (n && (raw[n - 1] == '\n' || raw[n - 1] == ' '))
+		raw[--n] = 0;
+	p = raw + n;
+	for (int lines = 0; p > raw && lines < 3; p--)
+		if (p[-1] == '\n')
+			lines++;
+	for (w = p; *w; w++)
+		if (*w == '\n')
+			*w = '|';
+	while (*p == '|')
+		p++;
+	snprintf(buf, len, "%.*s", (int)len - 1, p);
+}
+
 /* An error a person can act on, from a result (may be NULL) or the conn. */
 static int pg_fail(struct engine *en, const PGresult *res, struct err *e, const char *what)
 {
@@ -119,11 +152,24 @@ static int pg_fail(struct engine *en, const PGresult *res, struct err *e, const 
 	trim(res && *PQresultErrorMessage(res) ? PQresultErrorMessage(res)
 	                                       : PQerrorMessage(en->conn),
 	     msg, sizeof msg);
-	if (en->cluster && !pg_cluster_alive(en->cluster))
+	/* A lost connection on a throwaway server: was it the server? Give a
+	 * dying postmaster a moment to become reapable before deciding. */
+	for (int i = 0; en->cluster &&
+	                (!en->conn || PQstatus(en->conn) == CONNECTION_BAD ||
+	                 (state && strncmp(state, "57P", 3) == 0)) &&
+	                pg_cluster_alive(en->cluster) && i < 20;
+	     i++)
+		usleep(10000);
+	if (en->cluster && !pg_cluster_alive(en->cluster)) {
+		char tail[400];
+
+		/* The log goes with the temp dir at exit: quote its end now. */
+		log_tail(pg_cluster_dir(en->cluster), tail, sizeof tail);
 		return err_set(e, ERR_RUNTIME,
 		               "%s: the throwaway PostgreSQL server died: %s - it was killed or "
-		               "crashed (its log: %s/server.log)",
-		               what, msg, pg_cluster_dir(en->cluster));
+		               "crashed; its log ends: %s",
+		               what, msg, *tail ? tail : "(empty)");
+	}
 	if (!en->conn || PQstatus(en->conn) == CONNECTION_BAD ||
 	    (state && strncmp(state, "57P", 3) == 0)) {
 		return err_set(e, ERR_RUNTIME,
@@ -329,27 +375,32 @@ static int claim_schema(struct engine *en, struct err *e)
 /* pg_walinspect for exact full-page-image bytes: needs superuser. */
 static void find_walinspect(struct engine *en)
 {
-	char buf[64];
+	char schema[128];
 	struct err e = { ERR_NONE, "" };
+	const char *const where =
+	    "SELECT coalesce(max(quote_ident(n.nspname)), '') FROM pg_extension x "
+	    "JOIN pg_namespace n ON n.oid = x.extnamespace "
+	    "WHERE x.extname = 'pg_walinspect'";
 
 	en->walinspect = 0;
-	if (query_text(en, "SELECT count(*) FROM pg_extension WHERE extname = 'pg_walinspect'", buf,
-	               sizeof buf, &e) < 0)
-		return;
-	if (strcmp(buf, "0") == 0) {
-		if (!en->superuser ||
-		    exec(en, "CREATE EXTENSION pg_walinspect SCHEMA idxlab", &e) < 0) {
-			evlog_add(EV_INFO, "full-page-image bytes are n/a: pg_walinspect needs a "
-			                   "superuser (and the contrib package)");
-			return;
-		}
-		en->made_walinspect = 1;
-	}
 	if (!en->superuser) {
 		evlog_add(EV_INFO,
 		          "full-page-image bytes are n/a: pg_walinspect needs a superuser");
 		return;
 	}
+	if (query_text(en, where, schema, sizeof schema, &e) < 0)
+		return;
+	if (!*schema) {
+		if (exec(en, "CREATE EXTENSION pg_walinspect SCHEMA idxlab", &e) < 0 ||
+		    query_text(en, where, schema, sizeof schema, &e) < 0 || !*schema) {
+			evlog_add(EV_INFO, "full-page-image bytes are n/a: pg_walinspect is not "
+			                   "available (the contrib package)");
+			return;
+		}
+		en->made_walinspect = 1;
+	}
+	/* Wherever it lives (the user may have installed it elsewhere). */
+	snprintf(en->walinspect_fn, sizeof en->walinspect_fn, "%s.pg_get_wal_records_info", schema);
 	en->walinspect = 1;
 }
 
@@ -423,6 +474,7 @@ static int start_session(struct engine *en, struct err *e)
 	en->superuser = strcmp(buf, "t") == 0;
 	if (claim_schema(en, e) < 0)
 		return -1;
+	en->claimed = 1;
 	find_walinspect(en);
 	find_server_processes(en);
 	if (read_shared_buffers(en, e) < 0)
@@ -439,10 +491,11 @@ static void pg_close(struct engine *en)
 {
 	if (!en)
 		return;
-	if (en->conn && PQstatus(en->conn) == CONNECTION_OK && !en->cluster) {
+	if (en->conn && PQstatus(en->conn) == CONNECTION_OK && !en->cluster && en->claimed) {
 		struct err e = { ERR_NONE, "" };
 
-		/* Leave the user's server as we found it. */
+		/* Leave the user's server as we found it - only ever after the
+		 * schema was found to be idxlab's own (claimed). */
 		if (en->pipeline)
 			(void)leave_pipeline(en, &e);
 		if (PQtransactionStatus(en->conn) != PQTRANS_IDLE)
@@ -738,17 +791,29 @@ static int set_cache(struct engine *en, const struct knobs *k, struct err *e)
 }
 
 static int settle(struct engine *en, struct err *e);
+static int sample_fpi(struct engine *en);
+static int pg_sample(struct engine *en, struct counters *c, struct err *e);
+static int pg_sizes(struct engine *en, struct sizes *s, struct err *e);
 
 static int pg_setup(struct engine *en, const struct knobs *k, struct err *e)
 {
 	const char *key_t = is_uuid_key(k->v[K_KEY_ORDER]) ? "uuid" : "bigint";
 	uint64_t rows = (uint64_t)knobs_prefill(k);
-	char sql[1024];
+	char sql[1024], lsn[32];
+	int i;
 
 	en->k = *k;
 	en->in_txn = 0;
 	en->npend = 0;
 	set_payload(en, k->v[K_PAYLOAD]);
+	/* A lost connection on a throwaway server: was it the server? Give a
+	 * dying postmaster a moment to become reapable before deciding. */
+	for (int i = 0; en->cluster &&
+	                (!en->conn || PQstatus(en->conn) == CONNECTION_BAD ||
+	                 (state && strncmp(state, "57P", 3) == 0)) &&
+	                pg_cluster_alive(en->cluster) && i < 20;
+	     i++)
+		usleep(10000);
 	if (en->cluster && !pg_cluster_alive(en->cluster)) {
 		evlog_add(EV_WARN, "the throwaway server had died: starting it again");
 		PQfinish(en->conn);
@@ -784,13 +849,42 @@ static int pg_setup(struct engine *en, const struct knobs *k, struct err *e)
 	}
 	if (set_indexes(en, 0, k->v[K_INDEXES], 0, e) < 0)
 		return -1;
+	/* Touch the catalogs our sampling reads, so their pruning after the DDL
+	 * above is logged now, not inside the measurement. */
+	{
+		struct counters c;
+		struct sizes sz;
+
+		memset(&c, 0, sizeof c);
+		if (pg_sample(en, &c, e) < 0 || pg_sizes(en, &sz, e) < 0)
+			return -1;
+	}
 	/* Start the measurement from a checkpoint, like the published runs. */
 	if (en->superuser && exec(en, "CHECKPOINT", e) < 0)
 		return -1;
 	if (prepare_op(en, e) < 0)
 		return -1;
-	/* The set-up's own statistics must land before the measurement starts. */
-	return settle(en, e);
+	/* The set-up's own statistics must land before the measurement starts,
+	 * and full-page images are counted from here on: the checkpoint above
+	 * may have recycled the WAL of the set-up. */
+	if (settle(en, e) < 0 ||
+	    query_text(en, "SELECT pg_current_wal_insert_lsn() - '0/0'::pg_lsn", lsn, sizeof lsn,
+	               e) < 0)
+		return -1;
+	en->fpi_lsn = to_u64(lsn);
+	/* Background records (a checkpoint's running-transactions note) may
+	 * follow: let the full-page-image count catch up before the
+	 * measurement starts (set-up time, not measured; at most 1 s). */
+	for (i = 0; en->walinspect && i < 50; i++) {
+		if (query_text(en, "SELECT pg_current_wal_insert_lsn() - '0/0'::pg_lsn", lsn,
+		               sizeof lsn, e) < 0)
+			return -1;
+		en->lsn_now = to_u64(lsn);
+		if (sample_fpi(en))
+			break;
+		usleep(20000);
+	}
+	return enter_pipeline(en, e);
 }
 
 static int pg_apply(struct engine *en, const struct knobs *k, struct err *e)
@@ -1077,33 +1171,37 @@ static PGresult *pipeline_query(struct engine *en, const char *sql, int nparams,
 }
 
 /* Full-page-image bytes of the WAL flushed since the last look, from
- * pg_walinspect. Only between transactions: a failed look then costs
- * nothing (the WAL may end inside a record that is still being written:
- * walinspect then finds no record; we look again later). The next look
- * starts where the last record seen ended, on a record boundary. */
-static void sample_fpi(struct engine *en)
+ * pg_walinspect; 1 when the count is current. Only between transactions: a
+ * failed look then costs nothing (the WAL may end inside a record that is
+ * still being written: walinspect then finds no record; we look again
+ * later). The next look starts where the last record seen ended, on a
+ * record boundary. WAL not yet flushed (synchronous_commit off) is counted
+ * in a later window; a commit with sync on flushes everything before it. */
+static int sample_fpi(struct engine *en)
 {
-	char start[32];
+	char start[32], sql[512];
 	const char *params[1] = { start };
 	PGresult *res;
 	struct err ignore;
+	int ok;
 
 	if (en->in_txn)
-		return;
+		return 0;
 	snprintf(start, sizeof start, "%X/%X", (unsigned)(en->fpi_lsn >> 32),
 	         (unsigned)en->fpi_lsn);
-	res = pipeline_query(en,
-	                     "SELECT coalesce(sum(fpi_length), 0), max(end_lsn) - '0/0'::pg_lsn "
-	                     "FROM pg_get_wal_records_info($1::pg_lsn, pg_current_wal_flush_lsn()) "
-	                     "WHERE pg_current_wal_flush_lsn() > $1::pg_lsn",
-	                     1, params, &ignore);
-	if (!res)
-		return;
-	if (PQntuples(res) && !PQgetisnull(res, 0, 1)) {
+	snprintf(sql, sizeof sql,
+	         "SELECT coalesce(sum(fpi_length), 0), max(end_lsn) - '0/0'::pg_lsn "
+	         "FROM %s($1::pg_lsn, nullif(greatest(pg_current_wal_flush_lsn(), "
+	         "$1::pg_lsn), $1::pg_lsn))", /* strict: NULL = nothing new, no error */
+	         en->walinspect_fn);
+	res = pipeline_query(en, sql, 1, params, &ignore);
+	ok = res != NULL;
+	if (res && PQntuples(res) && !PQgetisnull(res, 0, 1)) {
 		en->fpi_bytes += to_u64(PQgetvalue(res, 0, 0));
 		en->fpi_lsn = to_u64(PQgetvalue(res, 0, 1));
 	}
 	PQclear(res);
+	return ok;
 }
 
 static int pg_sample(struct engine *en, struct counters *c, struct err *e)
@@ -1138,8 +1236,7 @@ static int pg_sample(struct engine *en, struct counters *c, struct err *e)
 	c->v[C_MISSES] = en->read_acc + en->read_last;
 	c->valid |= 1u << C_WAL_BYTES | 1u << C_FSYNCS | 1u << C_SPILLS | 1u << C_CHECKPOINTS |
 	            1u << C_UPDATES | 1u << C_HOT_UPDATES | 1u << C_MISSES;
-	if (en->walinspect) {
-		sample_fpi(en);
+	if (en->walinspect && sample_fpi(en)) {
 		c->v[C_FPI_BYTES] = en->fpi_bytes;
 		c->valid |= 1u << C_FPI_BYTES;
 	}
@@ -1155,29 +1252,11 @@ static int pg_sample(struct engine *en, struct counters *c, struct err *e)
 static int settle(struct engine *en, struct err *e)
 {
 	PGresult *res;
-	int i;
 
 	res = pipeline_query(en, "SELECT pg_stat_force_next_flush()", 0, NULL, e);
 	if (!res)
 		return -1;
 	PQclear(res);
-	/* With synchronous_commit off the WAL writer flushes within 3 x 200 ms;
-	 * wait for it so full-page images are counted to the end. */
-	for (i = 0; en->walinspect && i < 100; i++) {
-		char buf[16];
-
-		res = pipeline_query(en,
-		                     "SELECT pg_current_wal_flush_lsn() >= "
-		                     "pg_current_wal_insert_lsn()",
-		                     0, NULL, e);
-		if (!res)
-			return -1;
-		snprintf(buf, sizeof buf, "%s", PQgetvalue(res, 0, 0));
-		PQclear(res);
-		if (strcmp(buf, "t") == 0)
-			break;
-		usleep(10000);
-	}
 	return 0;
 }
 

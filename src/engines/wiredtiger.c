@@ -77,7 +77,7 @@
 #define TMPFS_MAGIC_      0x01021994
 #define RAMFS_MAGIC_      0x858458f6
 #define MARKER            "idxlab.marker"
-#define MARKER_TEXT       "created by idxlab (--engine wiredtiger); safe to delete with this directory\n"
+#define MARKER_TEXT       "created by idxlab (--engine wiredtiger)\n"
 #define COLL_URI          "table:collection-idxlab"
 #define NIDX              9               /* _id + k1..k8 */
 #define MIN_CACHE         (1024LL * 1024) /* WiredTiger refuses less */
@@ -101,7 +101,6 @@ enum wt_stat {
 	S_CHECKPOINTS,
 	S_LOG_SYNC,
 	S_FSYNC_IO,
-	S_FAIL_CACHE,
 	S_COUNT
 };
 
@@ -114,7 +113,6 @@ static const int stat_key[S_COUNT] = {
 	[S_CHECKPOINTS] = WT_STAT_CONN_TXN_CHECKPOINT,
 	[S_LOG_SYNC] = WT_STAT_CONN_LOG_SYNC,
 	[S_FSYNC_IO] = WT_STAT_CONN_FSYNC_IO,
-	[S_FAIL_CACHE] = WT_STAT_CONN_TXN_FAIL_CACHE,
 };
 
 /* Where a rowset stood at BEGIN, to undo a rolled-back transaction. */
@@ -127,7 +125,7 @@ struct engine {
 	atomic_int quiet;         /* expected errors (EBUSY while dropping): say nothing */
 	WT_CONNECTION *conn;
 	WT_SESSION *s;  /* the workload's session */
-	WT_SESSION *ss; /* statistics and sizes */
+	WT_SESSION *ss; /* statistics: outside the workload's transactions */
 	WT_CURSOR *stat;
 	WT_CURSOR *coll, *idx[NIDX]; /* idx[0] is _id, idx[i] is ki */
 	char home[PATH_MAX - 64];
@@ -153,7 +151,7 @@ struct engine {
 	long long cache;
 	/* bookkeeping for the event log */
 	uint64_t rollbacks, replayed, last_rb_log;
-	uint64_t st[S_COUNT], st_table[S_COUNT], syncs_table;
+	uint64_t st_table[S_COUNT], syncs_table; /* at setup */
 	uint64_t table_t0;
 };
 
@@ -411,13 +409,14 @@ static void log_table_totals(struct engine *en, const char *when)
 		return;
 	evlog_add(EV_INFO,
 	          "wiredtiger: %s: %llu log syncs, %llu fsync I/Os (WiredTiger's LOG_SYNC, "
-	          "FSYNC_IO); %llu fsync+fdatasync calls; %llu checkpoints; %llu rollbacks; "
-	          "%.1f s",
+	          "FSYNC_IO); %llu fsync+fdatasync calls; %llu checkpoints; %llu rollbacks "
+	          "(%llu rows replayed); %.1f s",
 	          when, (unsigned long long)(now[S_LOG_SYNC] - en->st_table[S_LOG_SYNC]),
 	          (unsigned long long)(now[S_FSYNC_IO] - en->st_table[S_FSYNC_IO]),
 	          (unsigned long long)(sync_count_total() - en->syncs_table),
 	          (unsigned long long)(now[S_CHECKPOINTS] - en->st_table[S_CHECKPOINTS]),
-	          (unsigned long long)en->rollbacks, (double)(now_ns() - en->table_t0) / 1e9);
+	          (unsigned long long)en->rollbacks, (unsigned long long)en->replayed,
+	          (double)(now_ns() - en->table_t0) / 1e9);
 }
 
 /* ---- cursors and tables ----------------------------------------------- */
@@ -834,7 +833,7 @@ static int replay(struct engine *en, uint64_t n, struct step_out *out, struct hi
 {
 	long long op = en->txn_op;
 	uint64_t chunk = n / 2 ? n / 2 : 1, done = 0, ntx = 0, t0 = now_ns(), row = 0;
-	int ones = 0, rc = 0;
+	int ones = 0, rc = 0, in_commit;
 	char cache[32];
 
 	en->rollbacks++;
@@ -858,6 +857,7 @@ static int replay(struct engine *en, uint64_t n, struct step_out *out, struct hi
 				break;
 			rowset_done(&en->rs, op, row);
 		}
+		in_commit = rc == 0;
 		if (rc == 0)
 			rc = commit_raw(en, out, lat);
 		else
@@ -869,7 +869,8 @@ static int replay(struct engine *en, uint64_t n, struct step_out *out, struct hi
 			continue;
 		}
 		if (!retryable(rc))
-			return op_fail(en, e, op, row, rc);
+			return in_commit ? wt_fail(en, e, "commit", rc)
+			                 : op_fail(en, e, op, row, rc);
 		en->rollbacks++;
 		if (chunk > 1) {
 			chunk /= 2;
