@@ -806,14 +806,6 @@ static int pg_setup(struct engine *en, const struct knobs *k, struct err *e)
 	en->in_txn = 0;
 	en->npend = 0;
 	set_payload(en, k->v[K_PAYLOAD]);
-	/* A lost connection on a throwaway server: was it the server? Give a
-	 * dying postmaster a moment to become reapable before deciding. */
-	for (int i = 0; en->cluster &&
-	                (!en->conn || PQstatus(en->conn) == CONNECTION_BAD ||
-	                 (state && strncmp(state, "57P", 3) == 0)) &&
-	                pg_cluster_alive(en->cluster) && i < 20;
-	     i++)
-		usleep(10000);
 	if (en->cluster && !pg_cluster_alive(en->cluster)) {
 		evlog_add(EV_WARN, "the throwaway server had died: starting it again");
 		PQfinish(en->conn);
