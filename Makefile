@@ -71,9 +71,11 @@ deps:
 	$$SUDO apt-get update -qq && \
 	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing
 
-# Install packages only when a library is missing (fast when all is there).
+# Install packages only when one is missing (one dpkg-query: fast when all is there).
 deps-check:
-	@pkg-config --exists $(PKGS) 2>/dev/null || $(MAKE) --no-print-directory deps
+	@n=$$(dpkg-query -W -f='$${db:Status-Status}\n' $(DEB_LIBS) $(DEB_TOOLS) 2>/dev/null | \
+		grep -c '^installed$$'); \
+	[ "$$n" -eq $(words $(DEB_LIBS) $(DEB_TOOLS)) ] || $(MAKE) --no-print-directory deps
 
 # ---- run / test -----------------------------------------------------------
 
