@@ -34,7 +34,7 @@ if command -v mongod >/dev/null 2>&1; then
 	pgrep -f "$TMPDIR/idxlab-mongo\." >/dev/null && bad mongo/throwaway-no-processes "$(pgrep -af "$TMPDIR/idxlab-mongo")" ||
 		ok mongo/throwaway-no-processes
 else
-	skip mongo/throwaway-mongod "no mongod on PATH (MongoDB is not packaged in Debian): the throwaway-server path is untested here"
+	skip mongo/throwaway-mongod "no mongod on PATH (MongoDB is not packaged in Debian): a real throwaway mongod is untested here; its life cycle is tested with a stand-in below"
 fi
 
 # --- the wire peer ----------------------------------------------------------
