@@ -40,8 +40,9 @@ const struct knob_def knob_table[K_COUNT] = {
 	           "primary key type; a uuid pk makes the SQLite table clustered (WITHOUT ROWID)" },
 	[K_CACHE] = { "cache", KNOB_SIZE, 64 * 1024, 64 * GiB, NULL, NULL, "2000KiB", "bytes",
 	              ENG_ALL, KF_LOG,
-	              "page cache size (SQLite cache_size, PostgreSQL shared_buffers): when the "
-	              "dirty working set outgrows it, pages spill" },
+	              "page cache size (SQLite cache_size, PostgreSQL shared_buffers, WiredTiger "
+	              "and "
+	              "MongoDB cache_size): when the dirty working set outgrows it, pages spill" },
 	[K_FILLFACTOR] = { "fillfactor", KNOB_INT, 10, 100, NULL, NULL, "100", "%", ENG_POSTGRES, 0,
 	                   "% of each heap page filled by inserts: the rest keeps updates HOT "
 	                   "(no index entries)" },
@@ -392,6 +393,7 @@ static const struct {
 	const char *def;
 } engine_defaults[] = {
 	{ K_CACHE, E_POSTGRES, "128MiB" },
+	{ K_CACHE, E_MONGO, "256MiB" },
 };
 
 void knobs_engine_defaults(struct knobs *k, const int *set)
