@@ -35,10 +35,11 @@ rc=$?
 	bad live/sigterm "exit $rc: $(cat "$T/q.csv" "$T/q.err")"
 
 
-# Interval windows tile the step: they never add up to more than the step.
+# Interval windows tile the step: they never add up to more than the step
+# (a window may hold no row at all: a long commit, a slow machine).
 "$IDXLAB" run --indexes 0,1 --key-order rand --rows 150000 --interval 0.1 --format csv >"$T/tile.csv" 2>/dev/null
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "rows") r = i; if ($i == "record") k = i; if ($i == "step") s = i } next }
-	$k == "interval" { sum[$s] += $r; if ($r == 0) zero++ } $k == "step" { total[$s] = $r }
-	END { for (x in total) if (sum[x] > total[x]) bad = 1; exit bad || zero }' "$T/tile.csv" &&
+	$k == "interval" { sum[$s] += $r } $k == "step" { total[$s] = $r }
+	END { for (x in total) if (sum[x] > total[x]) bad = 1; exit bad }' "$T/tile.csv" &&
 	ok live/intervals-tile-steps || bad live/intervals-tile-steps "$(cut -d, -f10-13,32- "$T/tile.csv")"
 no_leftovers live/temp-dir-removed
