@@ -1454,10 +1454,8 @@ static int wt_sizes(struct engine *en, struct sizes *s, struct err *e)
 		if (i == 0)
 			continue;
 		s->index_bytes += b;
-		if (i <= SIZES_MAX_INDEXES) {
-			s->index_pages[i - 1] = (b + PAGE_UNIT - 1) / PAGE_UNIT;
-			s->nindex = i;
-		}
+		s->index_pages[i - 1] = (b + PAGE_UNIT - 1) / PAGE_UNIT; /* nidx <= 8 */
+		s->nindex = i;
 	}
 	return 0;
 }
