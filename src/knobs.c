@@ -28,8 +28,9 @@ const struct knob_def knob_table[K_COUNT] = {
 	[K_ENGINE] = { "engine", KNOB_CHOICE, 0, 0, engines, NULL, "sqlite", "", ENG_ALL, KF_FIXED,
 	               "which database runs the workload (sqlite is embedded: nothing to set up)" },
 	[K_DSN] = { "dsn", KNOB_STRING, 0, 0, NULL, NULL, "", "", ENG_ALL, KF_NOSWEEP | KF_FIXED,
-	            "where: an SQLite file idxlab created, or a PostgreSQL conninfo/URI "
-	            "(default: a throwaway one, removed at exit)" },
+	            "where: an SQLite file or WiredTiger directory idxlab created, a PostgreSQL "
+	            "conninfo/URI or a mongodb:// URI (default: a throwaway one, removed at "
+	            "exit)" },
 	[K_INDEXES] = { "indexes", KNOB_INT, 0, 8, NULL, NULL, "0", "", ENG_ALL, 0,
 	                "secondary indexes on k1..kN: every one is another btree each row must "
 	                "enter" },
@@ -40,9 +41,8 @@ const struct knob_def knob_table[K_COUNT] = {
 	           "primary key type; a uuid pk makes the SQLite table clustered (WITHOUT ROWID)" },
 	[K_CACHE] = { "cache", KNOB_SIZE, 64 * 1024, 64 * GiB, NULL, NULL, "2000KiB", "bytes",
 	              ENG_ALL, KF_LOG,
-	              "page cache size (SQLite cache_size, PostgreSQL shared_buffers, WiredTiger "
-	              "and "
-	              "MongoDB cache_size): when the dirty working set outgrows it, pages spill" },
+	              "page cache size (SQLite cache_size, PostgreSQL shared_buffers, "
+	              "WiredTiger/MongoDB cache_size): past it, dirty pages spill" },
 	[K_FILLFACTOR] = { "fillfactor", KNOB_INT, 10, 100, NULL, NULL, "100", "%", ENG_POSTGRES, 0,
 	                   "% of each heap page filled by inserts: the rest keeps updates HOT "
 	                   "(no index entries)" },
@@ -53,8 +53,10 @@ const struct knob_def knob_table[K_COUNT] = {
 	               ENG_ALL, KF_LOG,
 	               "rows per transaction (row|N|all): each commit pays fsyncs and a journal" },
 	[K_SYNC] = { "sync", KNOB_CHOICE, 0, 0, syncs, NULL, "full", "", ENG_ALL, 0,
-	             "durability: SQLite synchronous; PostgreSQL synchronous_commit (off, or on "
-	             "for the rest)" },
+	             "durability: SQLite synchronous; PostgreSQL synchronous_commit (off, else "
+	             "on); "
+	             "MongoDB write concern (off j:false, normal/full j:true, extra w:majority); "
+	             "WiredTiger commit sync (off, else on)" },
 	[K_JOURNAL] = { "journal", KNOB_CHOICE, 0, 0, journals, NULL, "delete", "", ENG_SQLITE, 0,
 	                "SQLite journal mode: a rollback journal or a write-ahead log" },
 	[K_OP] = { "op", KNOB_CHOICE, 0, 0, ops, NULL, "insert", "", ENG_ALL, 0,
@@ -394,6 +396,7 @@ static const struct {
 } engine_defaults[] = {
 	{ K_CACHE, E_POSTGRES, "128MiB" },
 	{ K_CACHE, E_MONGO, "256MiB" },
+	{ K_CACHE, E_WIREDTIGER, "256MiB" },
 };
 
 void knobs_engine_defaults(struct knobs *k, const int *set)

@@ -254,8 +254,12 @@ static void ring_push(struct dash *d, const struct live *l)
 	/* Say when a checkpoint lands: the writes after it pay full-page images. */
 	if (prev && (prev->c.valid & l->c.valid & (1u << C_CHECKPOINTS)) &&
 	    l->c.v[C_CHECKPOINTS] > prev->c.v[C_CHECKPOINTS])
-		evlog_add(EV_WARN, "a checkpoint completed: the next write to each page logs a "
-		                   "full-page image (FPI B/row rises for a while)");
+		evlog_add(EV_WARN, "%s",
+		          (l->c.valid & (1u << C_FPI_BYTES))
+		              ? "a checkpoint completed: the next write to each page logs a "
+		                "full-page image (FPI B/row rises for a while)"
+		              : "a checkpoint completed: its page writes and fsyncs land in this "
+		                "window");
 	struct sample *s = &d->ring[d->ring_head];
 
 	s->c = l->c;
