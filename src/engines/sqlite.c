@@ -27,20 +27,18 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../evlog.h"
 #include "../keys.h"
+#include "../probes/fs_kind.h"
 #include "../probes/proc_io.h"
 #include "../probes/sqlite_vfs.h"
 #include "../probes/sync_count.h"
 #include "engine.h"
 #include "rowset.h"
 
-#define TMPFS_MAGIC_      0x01021994
-#define RAMFS_MAGIC_      0x858458f6
 #define PREFILL_CACHE_KIB 262144 /* 256 MiB while loading: the load is not measured */
 
 struct engine {
@@ -210,18 +208,6 @@ static int check_existing(const char *path, struct err *e)
 	return 0;
 }
 
-static void warn_tmpfs(const char *dir)
-{
-	struct statfs s;
-
-	if (statfs(dir, &s) == 0 &&
-	    ((unsigned long)s.f_type == TMPFS_MAGIC_ || (unsigned long)s.f_type == RAMFS_MAGIC_))
-		evlog_add(EV_WARN,
-		          "fsync is a no-op here: %s is on tmpfs (fsyncs are counted, "
-		          "but cost nothing)",
-		          dir);
-}
-
 /* Long statements (CREATE INDEX on a big table) give up when asked to stop. */
 static int progress_cb(void *arg)
 {
@@ -380,7 +366,7 @@ static int sqlite_open(struct engine **out, const struct knobs *k, const atomic_
 			*slash = 0;
 		else
 			snprintf(dir, sizeof dir, ".");
-		warn_tmpfs(dir);
+		fs_warn_if_memory(dir);
 	}
 	*out = en;
 	return 0;

@@ -61,21 +61,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 #include <wiredtiger.h>
 
 #include "../evlog.h"
 #include "../keys.h"
+#include "../probes/fs_kind.h"
 #include "../probes/proc_io.h"
 #include "../probes/sync_count.h"
 #include "../units.h"
 #include "engine.h"
 #include "rowset.h"
 
-#define TMPFS_MAGIC_      0x01021994
-#define RAMFS_MAGIC_      0x858458f6
 #define MARKER            "idxlab.marker"
 #define MARKER_TEXT       "created by idxlab (--engine wiredtiger)\n"
 #define COLL_URI          "table:collection-idxlab"
@@ -268,18 +266,6 @@ static int wt_fail(struct engine *en, struct err *e, const char *what, int rc)
 		return err_set(e, ERR_RUNTIME, "%s: %s (WiredTiger error %d)", what,
 		               wiredtiger_strerror(rc), rc);
 	}
-}
-
-static void warn_tmpfs(const char *dir)
-{
-	struct statfs s;
-
-	if (statfs(dir, &s) == 0 &&
-	    ((unsigned long)s.f_type == TMPFS_MAGIC_ || (unsigned long)s.f_type == RAMFS_MAGIC_))
-		evlog_add(EV_WARN,
-		          "fsync is a no-op here: %s is on tmpfs (fsyncs are counted, "
-		          "but cost nothing)",
-		          dir);
 }
 
 /* ---- the directory ---------------------------------------------------- */
@@ -1245,7 +1231,7 @@ static int wt_open(struct engine **out, const struct knobs *k, const atomic_int 
 		wt_close(en);
 		return -1;
 	}
-	warn_tmpfs(en->home);
+	fs_warn_if_memory(en->home);
 	*out = en;
 	return 0;
 }
