@@ -51,3 +51,11 @@ rm -r "$XDG_CONFIG_HOME/idxlab"
 if "$IDXLAB" --rows 200 --format csv </dev/null 2>/dev/null | grep -q '^sqlite,insert,'; then
 	ok cli/headless-when-piped
 else bad cli/headless-when-piped "no CSV row"; fi
+
+# Every shipped preset parses (and names only knobs that exist).
+dir="$(dirname "$0")/../configs"
+bad=""
+for f in "$dir"/*.conf; do
+	"$IDXLAB" --print-config -c "$f" >/dev/null 2>"$T/perr" || bad="$bad $(basename "$f"): $(cat "$T/perr")"
+done
+[ -z "$bad" ] && ok cli/presets-parse || bad cli/presets-parse "$bad"
