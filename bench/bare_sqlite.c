@@ -233,11 +233,7 @@ static int setup(struct bare *b)
 		if (exec(b, sql) < 0)
 			return -1;
 	}
-	b->payload = malloc((size_t)b->payload_len + 1);
-	if (!b->payload)
-		abort();
-	for (i = 0; i < b->payload_len; i++)
-		b->payload[i] = (unsigned char)('a' + i % 26);
+	b->payload = (unsigned char *)keys_payload_new((size_t)b->payload_len);
 	if (sqlite3_prepare_v2(b->db, INSERT_SQL, -1, &b->ins, NULL) != SQLITE_OK)
 		return -1;
 	/* A zero-length blob, not NULL, when the payload is 0 bytes (as idxlab). */

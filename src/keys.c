@@ -71,3 +71,22 @@ uint64_t *keys_shuffle(uint64_t seed, uint64_t n)
 	}
 	return a;
 }
+
+void keys_payload(char *out, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		out[i] = (char)('a' + i % 26);
+}
+
+char *keys_payload_new(size_t len)
+{
+	char *p = malloc(len + 1);
+
+	if (!p)
+		abort();
+	keys_payload(p, len);
+	p[len] = 0;
+	return p;
+}

@@ -7,6 +7,7 @@
 #ifndef IDXLAB_KEYS_H
 #define IDXLAB_KEYS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "knobs.h"
@@ -25,6 +26,12 @@ int64_t keys_int(uint64_t seed, enum key_order ko, int col, uint64_t n, uint64_t
  * millisecond clock advancing every 64 rows, then random bits) or uuid4. */
 void keys_uuid(uint64_t seed, int uuid7, int col, uint64_t n, uint64_t version,
                unsigned char out[KEYS_UUID_LEN]);
+
+/* The payload of every row: len bytes of filler ('a'..'z' repeated). */
+void keys_payload(char *out, size_t len);
+
+/* The same in a new buffer with a NUL after it; the caller frees it. */
+char *keys_payload_new(size_t len);
 
 /* A Fisher-Yates permutation of 0..n-1 for the visit order of updates and
  * deletes; the caller frees it. NULL on allocation failure. */

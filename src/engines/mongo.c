@@ -50,6 +50,7 @@
 #include <unistd.h>
 
 #include "../evlog.h"
+#include "../keys.h"
 #include "../probes/mongo_status.h"
 #include "../probes/proc_tree.h"
 #include "../units.h"
@@ -766,15 +767,8 @@ static int mongo_open(struct engine **out, const struct knobs *k, const atomic_i
 
 static void set_payload(struct engine *en, long long len)
 {
-	long long i;
-
 	free(en->payload);
-	en->payload = malloc((size_t)len + 1);
-	if (!en->payload)
-		abort();
-	for (i = 0; i < len; i++)
-		en->payload[i] = (char)('a' + i % 26);
-	en->payload[len] = 0;
+	en->payload = keys_payload_new((size_t)len);
 }
 
 static void set_write_concern(struct engine *en, long long sync)

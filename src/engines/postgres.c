@@ -590,15 +590,8 @@ static void uuid_text(const unsigned char u[KEYS_UUID_LEN], char *out)
 
 static void set_payload(struct engine *en, long long len)
 {
-	long long i;
-
 	free(en->payload);
-	en->payload = malloc((size_t)len + 1);
-	if (!en->payload)
-		abort();
-	for (i = 0; i < len; i++)
-		en->payload[i] = (char)('a' + i % 26);
-	en->payload[len] = 0;
+	en->payload = keys_payload_new((size_t)len);
 }
 
 /* One COPY text line for row n. */

@@ -587,14 +587,8 @@ static int prepare_op(struct engine *en, const struct knobs *k, struct err *e)
 
 static int set_payload(struct engine *en, long long len)
 {
-	long long n;
-
 	free(en->payload);
-	en->payload = malloc((size_t)len + 1);
-	if (!en->payload)
-		abort();
-	for (n = 0; n < len; n++)
-		en->payload[n] = (unsigned char)('a' + n % 26);
+	en->payload = (unsigned char *)keys_payload_new((size_t)len);
 	bind_payload(en);
 	return 0;
 }

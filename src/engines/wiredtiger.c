@@ -995,7 +995,6 @@ static int set_checkpoint(struct engine *en, long long secs, struct err *e)
 
 static void set_row_layout(struct engine *en, long long payload)
 {
-	long long n;
 
 	en->id_len = en->uuid_pk ? KEYS_UUID_LEN : sizeof(int64_t);
 	en->key_len = en->uuid_keys ? KEYS_UUID_LEN : sizeof(int64_t);
@@ -1007,8 +1006,7 @@ static void set_row_layout(struct engine *en, long long payload)
 	if (!en->row)
 		abort();
 	memset(en->row, 0, en->off_payload);
-	for (n = 0; n < payload; n++)
-		en->row[en->off_payload + (size_t)n] = (unsigned char)('a' + n % 26);
+	keys_payload((char *)en->row + en->off_payload, (size_t)payload);
 }
 
 /* ---- index builds ----------------------------------------------------- */
