@@ -76,6 +76,23 @@ const struct metric_def metric_table[M_COUNT] = {
 	                             .decimals = 0,
 	                             .why = "1 when a checkpoint completed inside the window "
 	                                    "(its full-page images inflate WAL)" },
+	[M_CACHE_BYTES] = { .field = "cache_bytes",
+	                    .label = "cache used",
+	                    .unit = "B",
+	                    .kind = MK_GAUGE,
+	                    .num = C_CACHE_USED,
+	                    .decimals = 0,
+	                    .why = "bytes the engine's cache holds at the end of the window" },
+	[M_CACHE_DIRTY_PCT] = { .field = "cache_dirty_pct",
+	                        .label = "dirty %",
+	                        .unit = "",
+	                        .kind = MK_GAUGE_PCT,
+	                        .num = C_CACHE_DIRTY,
+	                        .den = C_CACHE_MAX,
+	                        .decimals = 1,
+	                        .why = "modified bytes in the cache as a share of its size: "
+	                               "WiredTiger evicts them past its dirty target, and "
+	                               "makes the workload do it past the trigger" },
 };
 
 /* Bucket of a duration: exact below HIST_SUB ns, then 16 per power of two. */
@@ -219,6 +236,13 @@ struct mval metric_compute(int m, const struct window *w)
 			return na();
 		r = metrics_ratio(num * 100.0, (double)(b->v[d->den] - a->v[d->den]));
 		return r;
+	case MK_GAUGE:
+		r.v = (double)b->v[d->num];
+		return r;
+	case MK_GAUGE_PCT:
+		if (!(valid & BIT(d->den)))
+			return na();
+		return metrics_ratio(100.0 * (double)b->v[d->num], (double)b->v[d->den]);
 	case MK_FLAG:
 		r.v = num > 0;
 		return r;

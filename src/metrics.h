@@ -25,6 +25,10 @@ enum ctr {
 	C_HOT_UPDATES,    /* of those, heap-only (no index entry written) */
 	C_FPI_BYTES,      /* full-page-image bytes inside the WAL bytes */
 	C_CHECKPOINTS,    /* checkpoints completed */
+	/* Gauges: the value at the sample, not a running total. */
+	C_CACHE_USED,  /* bytes the engine's cache holds */
+	C_CACHE_DIRTY, /* of those, modified and not yet written */
+	C_CACHE_MAX,   /* the size the cache is configured to */
 	C_COUNT
 };
 
@@ -82,6 +86,8 @@ enum mkind {
 	MK_MAX,        /* latency max, milliseconds */
 	MK_TOTAL,      /* the cumulative counter itself at the window's end */
 	MK_PCT,        /* 100 * delta num / delta den */
+	MK_GAUGE,      /* gauge num at the window's end */
+	MK_GAUGE_PCT,  /* 100 * gauge num / gauge den at the window's end */
 	MK_FLAG,       /* 1 if num moved in the window, else 0 */
 	MK_DB_BYTES,   /* sizes.db_bytes */
 	MK_INDEX_BYTES /* sizes.index_bytes */
@@ -108,6 +114,8 @@ enum metric_id {
 	M_HOT_PCT,
 	M_FPI_BYTES_PER_ROW,
 	M_CHECKPOINT_IN_WINDOW,
+	M_CACHE_BYTES,
+	M_CACHE_DIRTY_PCT,
 	M_COUNT
 };
 
@@ -120,7 +128,7 @@ struct metric_def {
 	double q;     /* MK_QUANTILE */
 	int decimals; /* in CSV/JSON/text */
 	const char *why;
-	enum ctr den; /* MK_PCT */
+	enum ctr den; /* MK_PCT, MK_GAUGE_PCT */
 };
 
 extern const struct metric_def metric_table[M_COUNT];

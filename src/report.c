@@ -63,6 +63,8 @@ static const int record_metrics[] = {
 	M_HOT_PCT,
 	M_FPI_BYTES_PER_ROW,
 	M_CHECKPOINT_IN_WINDOW,
+	M_CACHE_BYTES,
+	M_CACHE_DIRTY_PCT,
 };
 
 static struct field *add(struct record *r, const char *name, const char *label)

@@ -20,6 +20,13 @@ check keyorder/rand-misses "$(field "$T/ko.csv" misses_per_row 2) > 0.05"
 big=$(field "$T/big.csv" spills_per_row 1)
 echo "  rand with 1GiB cache: spills/row $big"
 check keyorder/big-cache-no-spills "$big == 0"
+# The cache gauge: a 2000KiB cache that spills is full; a 1GiB one holds the
+# whole table, far below its size. SQLite keeps no count of dirty pages: n/a.
+full=$(field "$T/ko.csv" cache_bytes 2)
+roomy=$(field "$T/big.csv" cache_bytes 1)
+echo "  cache used: 2000KiB cache $full B, 1GiB cache $roomy B"
+check keyorder/cache-gauge "$full > 0.9 * 2048000 && $full < 1.2 * 2048000 && $roomy > $full && $roomy < 0.5 * 1073741824"
+check keyorder/cache-dirty-na "\"$(field "$T/ko.csv" cache_dirty_pct 2)\" == \"\""
 
 # The index pages are counted by dbstat and random keys do not bloat the index much.
 p_seq=$(field "$T/ko.csv" index_pages 1)

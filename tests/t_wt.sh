@@ -56,6 +56,13 @@ wchar=$(field "$T/ko.csv" wchar_per_row 2)
 wbytes=$(field "$T/ko.csv" write_bytes_per_row 2)
 echo "  rand: wchar/row $wchar, write_bytes/row $wbytes"
 check wt/wchar-much-more-than-device "$wchar >= 4 * $wbytes"
+# Cache gauges from the statistics cursor, at the end of the step: used
+# within the 2 MiB it is configured to (WiredTiger may overshoot a little),
+# the dirty bytes (a share of the 2 MiB) part of the used ones.
+used=$(field "$T/ko.csv" cache_bytes 2)
+dirty=$(field "$T/ko.csv" cache_dirty_pct 2)
+echo "  rand: cache used $used B, dirty $dirty % of 2 MiB"
+check wt/cache-gauges "$used > 0 && $used < 1.5 * 2097152 && $dirty > 0 && $dirty / 100 * 2097152 <= $used"
 
 # --- fsyncs per commit: the j:true / j:false analog -----------------------
 wt --commit row --sync full,off --rows 500 --format csv >"$T/fs.csv" 2>"$T/fs.err" ||

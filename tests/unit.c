@@ -240,6 +240,24 @@ static void test_metrics(void)
 	a.valid |= 1u << C_SPILLS;
 	v = metric_compute(M_SPILLS_PER_ROW, &w);
 	CHECK(v.state == MV_UNSETTLED);
+	/* Gauges: the later sample's value, not a difference; a share needs its
+	 * denominator measured, and one of 0 is not settled. */
+	a.v[C_CACHE_USED] = 900;
+	b.v[C_CACHE_USED] = 300;
+	b.v[C_CACHE_DIRTY] = 75;
+	a.valid |= 1u << C_CACHE_USED | 1u << C_CACHE_DIRTY;
+	b.valid |= 1u << C_CACHE_USED | 1u << C_CACHE_DIRTY;
+	v = metric_compute(M_CACHE_BYTES, &w);
+	CHECK(v.state == MV_OK && v.v == 300);
+	v = metric_compute(M_CACHE_DIRTY_PCT, &w);
+	CHECK(v.state == MV_NA);
+	a.valid |= 1u << C_CACHE_MAX;
+	b.valid |= 1u << C_CACHE_MAX;
+	v = metric_compute(M_CACHE_DIRTY_PCT, &w);
+	CHECK(v.state == MV_UNSETTLED);
+	b.v[C_CACHE_MAX] = 1000;
+	v = metric_compute(M_CACHE_DIRTY_PCT, &w);
+	CHECK(v.state == MV_OK && v.v == 7.5);
 }
 
 static void test_hist(void)
@@ -492,8 +510,20 @@ static void test_mongo(void)
 	CHECK(c.v[C_SPILLS] == 1234567 && c.v[C_MISSES] == 765432);
 	CHECK(c.v[C_FSYNCS] == 5150 && c.v[C_WAL_BYTES] == 4567890123ULL);
 	CHECK(c.v[C_CHECKPOINTS] == 1441);
-	CHECK(c.valid == (1u << C_SPILLS | 1u << C_MISSES | 1u << C_FSYNCS | 1u << C_WAL_BYTES |
-	                  1u << C_CHECKPOINTS));
+	CHECK(c.valid ==
+	      (1u << C_SPILLS | 1u << C_MISSES | 1u << C_FSYNCS | 1u << C_WAL_BYTES |
+	       1u << C_CHECKPOINTS | 1u << C_CACHE_USED | 1u << C_CACHE_DIRTY | 1u << C_CACHE_MAX));
+	/* The cache gauges: the values themselves, the dirty share of the size. */
+	CHECK(c.v[C_CACHE_USED] == 214748364 && c.v[C_CACHE_MAX] == 268435456);
+	memset(&w, 0, sizeof w);
+	a = c;
+	a.t = 0;
+	c.t = 1;
+	w.a = &a;
+	w.b = &c;
+	CHECK(metric_compute(M_CACHE_BYTES, &w).state == MV_OK &&
+	      metric_compute(M_CACHE_BYTES, &w).v == 214748364);
+	CHECK(fabs(metric_compute(M_CACHE_DIRTY_PCT, &w).v - 16.0) < 0.001);
 	bson_destroy(doc);
 
 	/* Newer WiredTiger: checkpoints in a section of their own; int64s in

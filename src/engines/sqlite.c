@@ -743,6 +743,14 @@ static int sqlite_sample(struct engine *en, struct counters *c, struct err *e)
 		c->v[C_DB_WRITE_BYTES] = vc.write_bytes[VFS_DB];
 		c->valid |= 1u << C_SPILLS | 1u << C_MISSES | 1u << C_HITS | 1u << C_WAL_BYTES |
 		            1u << C_DB_WRITE_BYTES;
+		if (en->db) {
+			int cur = 0, hi = 0;
+
+			/* The pager cache's heap; SQLite has no count of its dirty pages. */
+			sqlite3_db_status(en->db, SQLITE_DBSTATUS_CACHE_USED, &cur, &hi, 0);
+			c->v[C_CACHE_USED] = (uint64_t)cur;
+			c->valid |= 1u << C_CACHE_USED;
+		}
 		if (proc_io_read(0, &io) == 0) {
 			c->v[C_WCHAR] = io.wchar;
 			c->v[C_WRITE_BYTES] = io.write_bytes;

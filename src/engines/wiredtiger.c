@@ -99,6 +99,9 @@ enum wt_stat {
 	S_CHECKPOINTS,
 	S_LOG_SYNC,
 	S_FSYNC_IO,
+	S_CACHE_INUSE, /* gauges from here on */
+	S_CACHE_DIRTY,
+	S_CACHE_MAX,
 	S_COUNT
 };
 
@@ -111,6 +114,9 @@ static const int stat_key[S_COUNT] = {
 	[S_CHECKPOINTS] = WT_STAT_CONN_TXN_CHECKPOINT,
 	[S_LOG_SYNC] = WT_STAT_CONN_LOG_SYNC,
 	[S_FSYNC_IO] = WT_STAT_CONN_FSYNC_IO,
+	[S_CACHE_INUSE] = WT_STAT_CONN_CACHE_BYTES_INUSE,
+	[S_CACHE_DIRTY] = WT_STAT_CONN_CACHE_BYTES_DIRTY,
+	[S_CACHE_MAX] = WT_STAT_CONN_CACHE_BYTES_MAX,
 };
 
 /* Where a rowset stood at BEGIN, to undo a rolled-back transaction. */
@@ -1397,8 +1403,12 @@ static int wt_sample(struct engine *en, struct counters *c, struct err *e)
 	c->v[C_WAL_BYTES] = v[S_LOG_BYTES];
 	c->v[C_DB_WRITE_BYTES] = v[S_BLOCK_WRITE];
 	c->v[C_CHECKPOINTS] = v[S_CHECKPOINTS];
+	c->v[C_CACHE_USED] = v[S_CACHE_INUSE];
+	c->v[C_CACHE_DIRTY] = v[S_CACHE_DIRTY];
+	c->v[C_CACHE_MAX] = v[S_CACHE_MAX];
 	c->valid |= 1u << C_SPILLS | 1u << C_MISSES | 1u << C_HITS | 1u << C_WAL_BYTES |
-	            1u << C_DB_WRITE_BYTES | 1u << C_CHECKPOINTS;
+	            1u << C_DB_WRITE_BYTES | 1u << C_CHECKPOINTS | 1u << C_CACHE_USED |
+	            1u << C_CACHE_DIRTY | 1u << C_CACHE_MAX;
 	if (proc_io_read(0, &io) == 0) {
 		c->v[C_WCHAR] = io.wchar;
 		c->v[C_WRITE_BYTES] = io.write_bytes;

@@ -111,6 +111,8 @@ static const int dash_metrics[] = {
 	M_WCHAR_PER_ROW,
 	M_WRITE_BYTES_PER_ROW,
 	M_DB_WRITE_BYTES_PER_ROW,
+	M_CACHE_BYTES,
+	M_CACHE_DIRTY_PCT,
 	M_INDEX_BYTES,
 	M_DB_BYTES,
 };
@@ -492,15 +494,17 @@ static void draw_knobs(struct dash *d, int y0, int h)
 		char val[64];
 		const char *locked = knob_locked(d, id);
 		attr_t a = locked ? A_DIM : A_NORMAL;
+		int fixed = (knob_table[id].flags & KF_FIXED) != 0;
 
 		knob_format(id, d->want.v[id], val, sizeof val);
 		if (i == d->sel)
 			a |= A_REVERSE;
 		attron(a);
-		mvprintw(y, 1, "%s%-10.10s %-9.9s", i == d->sel ? ">" : " ", knob_table[id].name,
-		         val);
+		/* A fixed knob (the engine) has no bar: its value may use that room. */
+		mvprintw(y, 1, "%s%-10.10s %-*.*s", i == d->sel ? ">" : " ", knob_table[id].name,
+		         fixed ? KNOB_W - 14 : 9, fixed ? KNOB_W - 14 : 9, val);
 		attroff(a);
-		if (knob_table[id].flags & KF_FIXED)
+		if (fixed)
 			continue; /* nothing to slide */
 		cells = (int)lround(knob_position(id, d->want.v[id]) * bar_w);
 		move(y, 22);
@@ -549,6 +553,11 @@ static void format_value(int m, double v, int na, char *buf, size_t len)
 	}
 }
 
+static int is_pct(int m)
+{
+	return metric_table[m].kind == MK_PCT || metric_table[m].kind == MK_GAUGE_PCT;
+}
+
 static void draw_metrics(struct dash *d, int y0, int x0, int h, int w)
 {
 	int label_w = 13, value_w = 9, gauge_w = 8;
@@ -587,7 +596,8 @@ static void draw_metrics(struct dash *d, int y0, int x0, int h, int w)
 		}
 		if (!isnan(v) && v > max)
 			max = v;
-		max = spark_nice(max);
+		/* Percentages have a scale of their own. */
+		max = is_pct(m) ? 100 : spark_nice(max);
 		format_value(m, v, na, buf, sizeof buf);
 		mvprintw(y, x0 + 1, "%-*.*s", label_w, label_w, metric_table[m].label);
 		attron(A_BOLD);
