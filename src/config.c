@@ -344,6 +344,11 @@ int plan_validate(struct plan *p, struct err *e)
 			               PLAN_MAX_STEPS);
 	}
 	p->steps = steps;
+	if (p->n[K_ENGINE] > 1 && p->dsn && *p->dsn)
+		return err_set(e, ERR_USAGE,
+		               "--dsn names one database, but the sweep has %d engines: run one "
+		               "engine per --dsn, or leave --dsn out to compare throwaway ones",
+		               p->n[K_ENGINE]);
 	for (i = 0; i < steps; i++) {
 		struct knobs k;
 

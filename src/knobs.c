@@ -16,7 +16,8 @@ static const char *const key_orders[] = { "seq", "rand", "few", "uuid7", "uuid4"
 static const char *const pks[] = { "int", "uuid7", "uuid4", NULL };
 static const char *const syncs[] = { "off", "normal", "full", "extra", NULL };
 static const char *const journals[] = { "delete", "truncate", "wal", "memory", "off", NULL };
-static const char *const ops[] = { "insert", "update", "update-indexed", "delete", NULL };
+static const char *const ops[] = { "insert",      "update", "update-indexed",
+	                           "update-keys", "delete", NULL };
 static const char *const formats[] = { "text", "csv", "json", NULL };
 static const char *const onoff[] = { "off", "on", NULL };
 static const struct knob_word commit_words[] = { { "row", 1 }, { "all", COMMIT_ALL }, { NULL, 0 } };
@@ -61,7 +62,7 @@ const struct knob_def knob_table[K_COUNT] = {
 	                "SQLite journal mode: a rollback journal or a write-ahead log" },
 	[K_OP] = { "op", KNOB_CHOICE, 0, 0, ops, NULL, "insert", "", ENG_ALL, 0,
 	           "what each row does: update changes the unindexed hot column, update-indexed "
-	           "k1" },
+	           "k1, update-keys every key column k1..k8" },
 	[K_ROWS] = { "rows", KNOB_INT, 1, 1000000000, NULL, NULL, "100000", "rows", ENG_ALL,
 	             KF_HEADLESS | KF_LOG,
 	             "operations measured in each step (dashboard: inserts start over at this "

@@ -95,7 +95,7 @@ enum key_order { KO_SEQ, KO_RAND, KO_FEW, KO_UUID7, KO_UUID4 };
 enum pk_kind { PK_INT, PK_UUID7, PK_UUID4 };
 enum sync_mode { SYNC_OFF, SYNC_NORMAL, SYNC_FULL, SYNC_EXTRA };
 enum journal_mode { J_DELETE, J_TRUNCATE, J_WAL, J_MEMORY, J_OFF };
-enum op_kind { OP_INSERT, OP_UPDATE, OP_UPDATE_INDEXED, OP_DELETE };
+enum op_kind { OP_INSERT, OP_UPDATE, OP_UPDATE_INDEXED, OP_UPDATE_KEYS, OP_DELETE };
 enum format_kind { FMT_TEXT, FMT_CSV, FMT_JSON };
 #define COMMIT_ALL   0LL  /* commit = all: one transaction for the step */
 #define PREFILL_AUTO -1LL /* prefill = auto: rows for update/delete, else 0 */

@@ -63,9 +63,10 @@ static const int record_metrics[] = {
 	M_HOT_PCT,
 	M_FPI_BYTES_PER_ROW,
 	M_CHECKPOINT_IN_WINDOW,
-	M_CACHE_BYTES,
-	M_CACHE_DIRTY_PCT,
 };
+/* Metrics added later go after every other field, so the column numbers
+ * of existing CSV scripts stay put. */
+static const int later_metrics[] = { M_CACHE_BYTES, M_CACHE_DIRTY_PCT };
 
 static struct field *add(struct record *r, const char *name, const char *label)
 {
@@ -110,6 +111,22 @@ static const char *field_name(int id)
 	return names[id];
 }
 
+static void add_metrics(struct record *r, const struct window *w, const int *ids, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct metric_def *d = &metric_table[ids[i]];
+		struct mval v = metric_compute(ids[i], w);
+		struct field *f = add(r, d->field, d->label);
+
+		f->unit = d->unit;
+		f->decimals = d->decimals;
+		f->kind = v.state == MV_OK ? F_NUM : v.state == MV_NA ? F_NA : F_UNSETTLED;
+		f->d = v.v;
+	}
+}
+
 static void build(struct record *r, const struct knobs *k, const struct window *w, const char *kind,
                   long step, int interrupted)
 {
@@ -134,16 +151,7 @@ static void build(struct record *r, const struct knobs *k, const struct window *
 		add_str(r, field_name(id), knob_table[id].name, buf);
 	}
 	add_int(r, "rows", "rows", (long long)(b->v[C_ROWS] - a->v[C_ROWS]));
-	for (i = 0; i < sizeof record_metrics / sizeof record_metrics[0]; i++) {
-		const struct metric_def *d = &metric_table[record_metrics[i]];
-		struct mval v = metric_compute(record_metrics[i], w);
-		struct field *f = add(r, d->field, d->label);
-
-		f->unit = d->unit;
-		f->decimals = d->decimals;
-		f->kind = v.state == MV_OK ? F_NUM : v.state == MV_NA ? F_NA : F_UNSETTLED;
-		f->d = v.v;
-	}
+	add_metrics(r, w, record_metrics, sizeof record_metrics / sizeof record_metrics[0]);
 	if ((knob_table[K_FILLFACTOR].engines >> k->v[K_ENGINE]) & 1)
 		add_int(r, "fillfactor", "fillfactor", k->v[K_FILLFACTOR]);
 	else
@@ -166,6 +174,7 @@ static void build(struct record *r, const struct knobs *k, const struct window *
 	add_str(r, "record", "record", kind);
 	add_int(r, "step", "step", step + 1);
 	add_int(r, "interrupted", "interrupted", interrupted);
+	add_metrics(r, w, later_metrics, sizeof later_metrics / sizeof later_metrics[0]);
 }
 
 static const struct field *find(const struct record *r, const char *name)

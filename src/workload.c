@@ -46,6 +46,7 @@ struct workload {
 	int rewrite; /* a rewrite was asked for */
 	/* worker-private */
 	const struct engine_ops *ops;
+	long long engine; /* the K_ENGINE value ops and en are for */
 	struct engine *en;
 	uint64_t rows, commits;
 	uint64_t budget;
@@ -205,6 +206,37 @@ fail:
 	return -1;
 }
 
+/* Open the engine k names; w->ops and w->en are set only on success. */
+static int open_engine(struct workload *w, const struct knobs *k, struct err *e)
+{
+	const char *name = knob_table[K_ENGINE].choices[k->v[K_ENGINE]];
+	const struct engine_ops *ops = engine_find(name);
+
+	if (!ops)
+		return err_set(
+		    e, ERR_USAGE,
+		    "engine %s is not built into this idxlab: its library was missing at "
+		    "build time (make deps, then make)",
+		    name);
+	if (ops->open(&w->en, k, &w->stop, e) < 0) {
+		w->en = NULL;
+		return -1;
+	}
+	w->ops = ops;
+	w->engine = k->v[K_ENGINE];
+	pthread_mutex_lock(&w->mu);
+	snprintf(w->live.where, sizeof w->live.where, "%s", ops->where(w->en));
+	pthread_mutex_unlock(&w->mu);
+	return 0;
+}
+
+static void close_engine(struct workload *w)
+{
+	if (w->ops && w->en)
+		w->ops->close(w->en);
+	w->en = NULL;
+}
+
 static int run_plan(struct workload *w, struct err *e)
 {
 	struct knobs k;
@@ -212,6 +244,12 @@ static int run_plan(struct workload *w, struct err *e)
 
 	for (i = 0; i < w->plan->steps && !atomic_load(&w->stop); i++) {
 		plan_step(w->plan, i, &k);
+		/* A sweep over engines: the engine knob varies slowest. */
+		if (k.v[K_ENGINE] != w->engine) {
+			close_engine(w);
+			if (open_engine(w, &k, e) < 0)
+				return -1;
+		}
 		if (run_step(w, i, &k, e) < 0)
 			return -1;
 	}
@@ -452,28 +490,16 @@ static void *worker(void *arg)
 		plan_step(w->plan, 0, &k);
 	else
 		k = w->want;
-	w->ops = engine_find(knob_table[K_ENGINE].choices[k.v[K_ENGINE]]);
-	if (!w->ops) {
-		rc = err_set(&e, ERR_USAGE,
-		             "engine %s is not built into this idxlab: its library was missing at "
-		             "build time (make deps, then make)",
-		             knob_table[K_ENGINE].choices[k.v[K_ENGINE]]);
-	} else if (w->ops->open(&w->en, &k, &w->stop, &e) < 0) {
+	if (open_engine(w, &k, &e) < 0)
 		rc = -1;
-	} else {
-		pthread_mutex_lock(&w->mu);
-		snprintf(w->live.where, sizeof w->live.where, "%s", w->ops->where(w->en));
-		pthread_mutex_unlock(&w->mu);
+	else
 		rc = w->plan ? run_plan(w, &e) : run_live(w, &e);
-	}
 	if (rc < 0 && atomic_load(&w->stop) && w->plan) {
 		rc = 0; /* stopped by the user inside a long statement */
 	}
 	if (rc < 0 && e.cls == ERR_NONE)
 		err_set(&e, ERR_RUNTIME, "the workload failed");
-	if (w->ops && w->en)
-		w->ops->close(w->en);
-	w->en = NULL;
+	close_engine(w);
 	pthread_mutex_lock(&w->mu);
 	w->state = rc < 0 ? -1 : 1;
 	w->err = e;

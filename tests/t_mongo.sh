@@ -150,6 +150,11 @@ else
 	mrun --dsn "$URI" --op update-indexed --indexes 1 --rows 10 --prefill 10 --commit 10 \
 		--format csv >/dev/null 2>"$T/err" || bad mongo/wire-update-indexed-run "$(cat "$T/err")"
 	qcheck mongo/wire-update-indexed-set-k1 'all(list(u["u"]) == ["$set"] and list(u["u"]["$set"]) == ["k1"] and "$numberLong" in u["u"]["$set"]["k1"] for d in cmds("update", "t") for u in d["updates"]) and len(cmds("update", "t")) == 1'
+	# update-keys = $set of k1..k8.
+	: >"$LOG"
+	mrun --dsn "$URI" --op update-keys --indexes 5 --rows 10 --prefill 10 --commit 10 \
+		--format csv >/dev/null 2>"$T/err" || bad mongo/wire-update-keys-run "$(cat "$T/err")"
+	qcheck mongo/wire-update-keys-set-k1-k8 'all(list(u["u"]) == ["$set"] and list(u["u"]["$set"]) == ["k%d" % i for i in range(1, 9)] for d in cmds("update", "t") for u in d["updates"]) and sum(len(d["updates"]) for d in cmds("update", "t")) == 10'
 	: >"$LOG"
 	mrun --dsn "$URI" --op delete --rows 10 --prefill 10 --commit 10 --format csv >"$T/del.csv" 2>"$T/err" ||
 		bad mongo/wire-delete-run "$(cat "$T/err")"

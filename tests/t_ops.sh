@@ -1,8 +1,8 @@
-# Operations and key types: update, update-indexed and delete visit existing
+# Operations and key types: update, update-indexed, update-keys and delete visit existing
 # rows; uuid primary keys make a clustered table; all of it at every key order.
 . "$(dirname "$0")/lib.sh"
 
-for op in update update-indexed delete; do
+for op in update update-indexed update-keys delete; do
 	if "$IDXLAB" run --op $op --rows 2000 --indexes 2 --format csv >"$T/$op.csv" 2>"$T/err" &&
 		[ "$(field "$T/$op.csv" rows 1)" = 2000 ]; then
 		ok ops/$op
@@ -17,7 +17,7 @@ check ops/delete-all "$(field "$T/del.csv" rows 1) == 5000"
 
 for pk in int uuid7 uuid4; do
 	for ko in seq rand few uuid7 uuid4; do
-		if ! "$IDXLAB" run --pk $pk --key-order $ko --rows 300 --indexes 1 --op insert,update-indexed,delete \
+		if ! "$IDXLAB" run --pk $pk --key-order $ko --rows 300 --indexes 1 --op insert,update-keys,delete \
 			--prefill 300 --format csv >"$T/k.csv" 2>"$T/err"; then
 			bad ops/pk-$pk-keys-$ko "$(cat "$T/err")"
 			continue

@@ -51,4 +51,15 @@ if head -1 "$T/t.txt" | grep -q '^# engine=sqlite' && sed -n 2p "$T/t.txt" | gre
 	[ "$(wc -l <"$T/t.txt")" -eq 4 ]; then
 	ok output/text-table
 else bad output/text-table "$(cat "$T/t.txt")"; fi
+# A sweep over engines: each engine opens in turn, its rows say which, and
+# each measures what it can (WiredTiger counts checkpoints, SQLite cannot).
+"$IDXLAB" run --engine sqlite,wiredtiger --indexes 0,1 --rows 2000 --format csv >"$T/eng.csv" 2>"$T/err"
+engines=$(awk -F, 'NR > 1 { printf "%s ", $1 }' "$T/eng.csv")
+if [ "$engines" = "sqlite sqlite wiredtiger wiredtiger " ] &&
+	[ -z "$(field "$T/eng.csv" checkpoint_in_window 1)" ] &&
+	[ -n "$(field "$T/eng.csv" checkpoint_in_window 3)" ] && grep -q 'wiredtiger: closed' "$T/err"; then
+	ok output/engine-sweep
+else bad output/engine-sweep "engines '$engines': $(cat "$T/err")"; fi
+expect_exit output/engine-sweep-one-dsn 2 'names one database, but the sweep has 2 engines' \
+	"$IDXLAB" run --engine sqlite,wiredtiger --dsn "$T/x.db" --rows 10
 no_leftovers output/temp-dir-removed

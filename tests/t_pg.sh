@@ -37,6 +37,16 @@ echo "  HOT %: ff 25 $h25, ff 100 $h100, update of k1 $hk1"
 check pg/hot-fillfactor-25 "$h25 >= 99"
 check pg/hot-fillfactor-100 "$h100 != \"\" && $h100 <= 5"
 check pg/hot-indexed-column "$hk1 != \"\" && $hk1 == 0"
+# Updating every key column: HOT with no index on them, never with one, and
+# then every index gets an entry (about 75 B of WAL each).
+pgrun --op update-keys --fillfactor 25 --indexes 0,1,5 --rows 20000 --format csv >"$T/hotk.csv" 2>"$T/err" ||
+	bad pg/update-keys-run "$(cat "$T/err")"
+hka=$(field "$T/hotk.csv" hot_pct 1) hkb=$(field "$T/hotk.csv" hot_pct 2)
+wka=$(field "$T/hotk.csv" wal_bytes_per_row 1) wkb=$(field "$T/hotk.csv" wal_bytes_per_row 2)
+wkc=$(field "$T/hotk.csv" wal_bytes_per_row 3)
+echo "  update-keys at 0/1/5 indexes: HOT % $hka $hkb; WAL B/row $wka $wkb $wkc"
+check pg/update-keys-hot-only-unindexed "$hka >= 99 && $hkb == 0"
+check pg/update-keys-wal-per-index "$wkc - $wkb >= 4 * 50"
 
 # --- fsyncs per commit ----------------------------------------------------
 pgrun --commit row --sync full,off --rows 500 --format csv >"$T/fs.csv" 2>"$T/err" ||

@@ -121,9 +121,12 @@ verify wt/rollback-delete-tables-sound "$T/rb" 2 0 0 10000
 wt --dsn "$T/rb" --pk uuid4 --key-order uuid7 --indexes 3 --rows 5000 --commit 500 --format csv \
 	>"$T/u.csv" 2>"$T/u.err" || bad wt/uuid-run "$(cat "$T/u.err")"
 verify wt/uuid-tables-sound "$T/rb" 3 1 1 5000
+wt --dsn "$T/rb" --pk uuid4 --key-order uuid7 --indexes 3 --op update-keys --prefill 3000 --rows 5000 \
+	--commit 500 --format csv >"$T/u.csv" 2>"$T/u.err" || bad wt/update-keys-run "$(cat "$T/u.err")"
+verify wt/update-keys-tables-sound "$T/rb" 3 1 1 3000
 
 # --- what an index costs: log bytes per row -------------------------------
-wt --op insert,update,update-indexed --indexes 0,1,5 --key-order rand --rows 10000 --commit 1000 \
+wt --op insert,update,update-indexed,update-keys --indexes 0,1,5 --key-order rand --rows 10000 --commit 1000 \
 	--cache 64MiB --format csv >"$T/wal.csv" 2>"$T/err" || { bad wt/wal-run "$(cat "$T/err")"; exit 1; }
 # w OP N: log bytes per row of op OP at N indexes
 w() {
@@ -134,10 +137,13 @@ w() {
 i0=$(w insert 0) i1=$(w insert 1) i5=$(w insert 5)
 u0=$(w update 0) u1=$(w update 1) u5=$(w update 5)
 k0=$(w update-indexed 0) k1=$(w update-indexed 1) k5=$(w update-indexed 5)
-echo "  log B/row at 0/1/5 indexes: insert $i0 $i1 $i5; update hot $u0 $u1 $u5; update k1 $k0 $k1 $k5"
+a0=$(w update-keys 0) a1=$(w update-keys 1) a5=$(w update-keys 5)
+echo "  log B/row at 0/1/5 indexes: insert $i0 $i1 $i5; update hot $u0 $u1 $u5; update k1 $k0 $k1 $k5; update k1..k8 $a0 $a1 $a5"
 check wt/update-hot-free-of-indexes "$u5 <= 1.05 * $u0 && $u5 >= 0.95 * $u0"
 check wt/insert-pays-per-index "$i5 - $i0 >= 5 * 10 && $i1 - $i0 >= 10"
 check wt/update-k1-pays-one-index "$k0 <= 1.05 * $u0 && $k1 >= $u1 + 20 && $k5 <= 1.05 * $k1 && $k5 >= 0.95 * $k1"
+# Updating every key column: each of the 5 indexes moves an entry.
+check wt/update-keys-pays-every-index "$a1 - $a0 >= 20 && $a5 - $a0 >= 4 * ($a1 - $a0)"
 
 # --- --dsn: someone else's directory is refused and left as it was -------
 mkdir -p "$T/foreign"

@@ -658,6 +658,25 @@ static void test_mongo(void)
 	      bson_iter_int64(&sub) == keys_int(7, KO_RAND, 1, 3, 2) &&
 	      bson_iter_int64(&sub) != keys_int(7, KO_RAND, 1, 3, 0));
 	bson_destroy(&upd);
+	/* update-keys: $set of k1..k8, in order, at the new version. */
+	bson_init(&upd);
+	mongo_doc_update(&upd, &k, OP_UPDATE_KEYS, 3, 2);
+	{
+		int col = 0, good = 1;
+
+		if (bson_iter_init_find(&it, &upd, "$set") && bson_iter_recurse(&it, &sub))
+			while (bson_iter_next(&sub) && col < 8) {
+				char name[16];
+
+				col++;
+				snprintf(name, sizeof name, "k%d", col);
+				good &= strcmp(bson_iter_key(&sub), name) == 0 &&
+				        BSON_ITER_HOLDS_INT64(&sub) &&
+				        bson_iter_int64(&sub) == keys_int(7, KO_RAND, col, 3, 2);
+			}
+		CHECK(col == 8 && good && !bson_iter_next(&sub));
+	}
+	bson_destroy(&upd);
 
 	/* Write concerns: sync off/normal/full/extra. */
 	wc = mongo_doc_write_concern(SYNC_OFF);

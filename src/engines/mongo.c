@@ -884,7 +884,11 @@ static int add_op(struct engine *en, long long op, uint64_t row, uint64_t versio
 static int flush(struct engine *en, long long op, struct step_out *out, struct hist *lat,
                  struct err *e)
 {
-	static const char *const counted[] = { "nInserted", "nMatched", "nMatched", "nRemoved" };
+	static const char *const counted[] = {
+		[OP_INSERT] = "nInserted",        [OP_UPDATE] = "nMatched",
+		[OP_UPDATE_INDEXED] = "nMatched", [OP_UPDATE_KEYS] = "nMatched",
+		[OP_DELETE] = "nRemoved",
+	};
 	uint64_t t0, n = en->bulk_ops, got = 0;
 	bson_error_t be;
 	bson_iter_t it;

@@ -23,6 +23,8 @@ void mongo_doc_append_id(bson_t *b, const char *key, const struct knobs *k, uint
 	BSON_APPEND_BINARY(b, key, BSON_SUBTYPE_UUID, u, KEYS_UUID_LEN);
 }
 
+static const char *const key_names[] = { "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8" };
+
 /* Column col (1..8) of row n at version (0: as inserted). */
 static void append_key(bson_t *b, const char *key, const struct knobs *k, int col, uint64_t row,
                        uint64_t version)
@@ -42,12 +44,11 @@ static void append_key(bson_t *b, const char *key, const struct knobs *k, int co
 void mongo_doc_row(bson_t *doc, const struct knobs *k, uint64_t row, const char *payload,
                    size_t payload_len)
 {
-	static const char *const names[] = { "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8" };
 	int c;
 
 	mongo_doc_append_id(doc, "_id", k, row);
 	for (c = 1; c <= 8; c++)
-		append_key(doc, names[c - 1], k, c, row, 0);
+		append_key(doc, key_names[c - 1], k, c, row, 0);
 	BSON_APPEND_INT32(doc, "hot", 0);
 	bson_append_utf8(doc, "payload", 7, payload, (int)payload_len);
 }
@@ -62,9 +63,12 @@ void mongo_doc_update(bson_t *doc, const struct knobs *k, long long op, uint64_t
 {
 	bson_t child;
 
-	if (op == OP_UPDATE_INDEXED) {
+	if (op == OP_UPDATE_INDEXED || op == OP_UPDATE_KEYS) {
+		int c;
+
 		BSON_APPEND_DOCUMENT_BEGIN(doc, "$set", &child);
-		append_key(&child, "k1", k, 1, row, version);
+		for (c = 1; c <= (op == OP_UPDATE_KEYS ? 8 : 1); c++)
+			append_key(&child, key_names[c - 1], k, c, row, version);
 	} else {
 		BSON_APPEND_DOCUMENT_BEGIN(doc, "$inc", &child);
 		BSON_APPEND_INT32(&child, "hot", 1);

@@ -709,9 +709,14 @@ static const char *const op_sql[] = {
 	              "payload) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10)",
 	[OP_UPDATE] = "UPDATE idxlab.idxlab_t SET hot = hot + 1 WHERE id = $1",
 	[OP_UPDATE_INDEXED] = "UPDATE idxlab.idxlab_t SET k1 = $2 WHERE id = $1",
+	[OP_UPDATE_KEYS] = "UPDATE idxlab.idxlab_t SET k1 = $2, k2 = $3, k3 = $4, k4 = $5, "
+	                   "k5 = $6, k6 = $7, k7 = $8, k8 = $9 WHERE id = $1",
 	[OP_DELETE] = "DELETE FROM idxlab.idxlab_t WHERE id = $1",
 };
-static const int op_nparams[] = { 10, 1, 2, 1 };
+static const int op_nparams[] = {
+	[OP_INSERT] = 10,     [OP_UPDATE] = 1, [OP_UPDATE_INDEXED] = 2,
+	[OP_UPDATE_KEYS] = 9, [OP_DELETE] = 1,
+};
 
 static int prepare_op(struct engine *en, struct err *e)
 {
@@ -976,7 +981,7 @@ static int send_op(struct engine *en, long long op, uint64_t row, uint64_t versi
 	}
 	vals[0] = buf[0];
 	for (c = 1; c < 9 && c < n; c++) {
-		/* insert: k1..k8 of the row; update-indexed: a new k1 */
+		/* insert: k1..k8 of the row; updates: their new keys */
 		uint64_t v = op == OP_INSERT ? 0 : version;
 
 		if (is_uuid_key(ko)) {

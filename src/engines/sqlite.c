@@ -439,6 +439,8 @@ static const char *const op_sql[] = {
 	              "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,0,?10)",
 	[OP_UPDATE] = "UPDATE idxlab_t SET hot = hot + 1 WHERE id = ?1",
 	[OP_UPDATE_INDEXED] = "UPDATE idxlab_t SET k1 = ?2 WHERE id = ?1",
+	[OP_UPDATE_KEYS] = "UPDATE idxlab_t SET k1 = ?2, k2 = ?3, k3 = ?4, k4 = ?5, k5 = ?6, "
+	                   "k6 = ?7, k7 = ?8, k8 = ?9 WHERE id = ?1",
 	[OP_DELETE] = "DELETE FROM idxlab_t WHERE id = ?1",
 };
 
@@ -466,8 +468,9 @@ static int do_op(struct engine *en, long long op, uint64_t row, uint64_t version
 	} else if (op == OP_INSERT) {
 		for (c = 1; c <= 8; c++)
 			bind_key(en, c + 1, c, row, 0);
-	} else if (op == OP_UPDATE_INDEXED) {
-		bind_key(en, 2, 1, row, version);
+	} else if (op == OP_UPDATE_INDEXED || op == OP_UPDATE_KEYS) {
+		for (c = 1; c <= (op == OP_UPDATE_KEYS ? 8 : 1); c++)
+			bind_key(en, c + 1, c, row, version);
 	}
 	rc = sqlite3_step(en->op);
 	sqlite3_reset(en->op);

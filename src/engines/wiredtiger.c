@@ -689,31 +689,42 @@ static int op_update(struct engine *en, uint64_t row)
 	return rc;
 }
 
-static int op_update_indexed(struct engine *en, uint64_t row, uint64_t version)
+/* Set key columns k1..k<ncols> of row to their values at version; the
+ * indexes on the ones that changed move their entry, like mongod's $set. */
+static int op_update_keys(struct engine *en, uint64_t row, uint64_t version, int ncols)
 {
-	unsigned char old[KEYS_UUID_LEN], now[KEYS_UUID_LEN];
+	unsigned char old[8 * KEYS_UUID_LEN], now[8 * KEYS_UUID_LEN];
+	size_t klen = en->key_len, len = (size_t)ncols * klen;
 	WT_MODIFY m;
 	WT_ITEM val;
 	int64_t recid;
-	int rc = find_row(en, row, &recid, &val);
+	int c, rc = find_row(en, row, &recid, &val);
 
 	if (rc)
 		return rc;
 	if (val.size < en->off_payload)
 		return E_MISSING;
-	memcpy(old, (const unsigned char *)val.data + off_key(en, 1), en->key_len);
-	make_key(en, 1, row, version, now);
+	/* k1..k8 lie side by side in the record. */
+	memcpy(old, (const unsigned char *)val.data + off_key(en, 1), len);
+	for (c = 1; c <= ncols; c++)
+		make_key(en, c, row, version, now + (size_t)(c - 1) * klen);
 	m.data.data = now;
-	m.data.size = en->key_len;
+	m.data.size = len;
 	m.offset = off_key(en, 1);
-	m.size = en->key_len;
+	m.size = len;
 	rc = en->coll->modify(en->coll, &m, 1);
 	en->coll->reset(en->coll);
-	if (rc || en->nidx < 1 || memcmp(old, now, en->key_len) == 0)
-		return rc;
-	if ((rc = index_remove(en, 1, old, recid)) != 0)
-		return rc == WT_NOTFOUND ? E_MISSING : rc;
-	return index_insert(en, 1, now, recid);
+	for (c = 1; !rc && c <= ncols && c <= en->nidx; c++) {
+		const unsigned char *o = old + (size_t)(c - 1) * klen,
+		                    *n = now + (size_t)(c - 1) * klen;
+
+		if (memcmp(o, n, klen) == 0)
+			continue;
+		if ((rc = index_remove(en, c, o, recid)) != 0)
+			return rc == WT_NOTFOUND ? E_MISSING : rc;
+		rc = index_insert(en, c, n, recid);
+	}
+	return rc;
 }
 
 static int op_delete(struct engine *en, uint64_t row)
@@ -750,7 +761,9 @@ static int do_op(struct engine *en, long long op, uint64_t row, uint64_t version
 	case OP_UPDATE:
 		return op_update(en, row);
 	case OP_UPDATE_INDEXED:
-		return op_update_indexed(en, row, version);
+		return op_update_keys(en, row, version, 1);
+	case OP_UPDATE_KEYS:
+		return op_update_keys(en, row, version, 8);
 	default:
 		return op_delete(en, row);
 	}
