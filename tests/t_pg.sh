@@ -2,7 +2,8 @@
 # PostgreSQL: a real throwaway cluster that idxlab starts itself (as user
 # postgres when we are root), and a second server this test starts for the
 # --dsn cases. Covers the published numbers (WAL per index, HOT, fsyncs per
-# commit) and the failures (a killed server, a foreign schema, no server).
+# commit) and the failures (a killed server, a killed idxlab's leftovers, a
+# foreign schema, no server, a TMPDIR too long for the socket).
 . "$(dirname "$0")/lib.sh"
 
 bindir=""
@@ -118,6 +119,14 @@ else bad pg/leftover-postmaster-killed "state '$st': $(cat "$T/sw.err")"; fi
 kill -9 $outlived 2>/dev/null
 wait $outlived 2>/dev/null
 no_leftovers pg/sweep-leaves-nothing
+
+# A TMPDIR too long for the server's socket path: said before any server
+# starts, and nothing left there.
+long=$T/$(printf 'x%.0s' $(seq 1 90))
+mkdir -p "$long"
+expect_exit pg/tmpdir-too-long 1 "TMPDIR=$long is too long to hold the server's unix socket \(at most [0-9]+ characters\)" \
+	env TMPDIR="$long" "$IDXLAB" run --engine postgres --rows 10
+[ -z "$(ls -A "$long")" ] && ok pg/tmpdir-too-long-nothing-left || bad pg/tmpdir-too-long-nothing-left "$(ls -A "$long")"
 
 # --- our own server for the --dsn cases -----------------------------------
 mkdir -p "$T/own"

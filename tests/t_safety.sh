@@ -1,5 +1,6 @@
 # idxlab never touches what it did not create, and says what to do when it
-# cannot write.
+# cannot write; the temp dir of a killed run is removed by the next one, and
+# nothing else is.
 . "$(dirname "$0")/lib.sh"
 
 sum() { sha256sum "$1" | cut -d' ' -f1; }
