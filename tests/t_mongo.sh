@@ -311,7 +311,7 @@ FAKE
 	gone && ok mongo/throwaway-sigint-stopped || bad mongo/throwaway-sigint-stopped "$(pgrep -af "$TMPDIR/idxlab-mongo")"
 	no_leftovers mongo/throwaway-sigint-removed
 	# kill -9 of idxlab: the server dies with it (PR_SET_PDEATHSIG); its
-	# directory stays behind.
+	# directory stays behind, and the next start removes it.
 	fake_bg --rows 3000000 --commit 100 --format csv >/dev/null 2>&1
 	pid=$!
 	sleep $((2 * slow))
@@ -319,7 +319,38 @@ FAKE
 	wait $pid 2>/dev/null
 	sleep 0.5
 	gone && ok mongo/throwaway-dies-with-idxlab || bad mongo/throwaway-dies-with-idxlab "$(pgrep -af "$TMPDIR/idxlab-mongo")"
-	rm -rf "$TMPDIR"/idxlab-mongo.*
+	left=$(ls -d "$TMPDIR"/idxlab-mongo.* 2>/dev/null | head -1)
+	[ -n "$left" ] && [ "$(cat "$left/owner.pid")" = $pid ] && [ -s "$left/mongod.pid" ] &&
+		ok mongo/throwaway-killed-dir-left || bad mongo/throwaway-killed-dir-left "$(ls -A "$TMPDIR" "$left")"
+	# running PID: alive and not a zombie (the stand-ins below are our children)
+	running() { st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) && [ -n "$st" ] && [ "$st" != Z ]; }
+	# A leftover whose mongod outlived its idxlab (a copy of sleep named
+	# mongod, run from the dir): killed. One whose recorded pid runs a mongod
+	# elsewhere (the pid was reused): not killed, the dir still removed.
+	mkdir -p "$TMPDIR/idxlab-mongo.outliv" "$T/elsewhere"
+	cp "$(command -v sleep)" "$TMPDIR/idxlab-mongo.outliv/mongod"
+	cp "$(command -v sleep)" "$T/elsewhere/mongod"
+	"$TMPDIR/idxlab-mongo.outliv/mongod" 120 &
+	outlived=$!
+	"$T/elsewhere/mongod" 120 &
+	other=$!
+	sh -c 'echo $$' >"$TMPDIR/idxlab-mongo.outliv/owner.pid"
+	echo $outlived >"$TMPDIR/idxlab-mongo.outliv/mongod.pid"
+	mkdir "$TMPDIR/idxlab-mongo.reused"
+	sh -c 'echo $$' >"$TMPDIR/idxlab-mongo.reused/owner.pid"
+	echo $other >"$TMPDIR/idxlab-mongo.reused/mongod.pid"
+	fake --rows 100 --commit 10 --format csv >/dev/null 2>"$T/sw.err" || bad mongo/sweep-run "$(cat "$T/sw.err")"
+	[ -n "$left" ] && [ ! -e "$left" ] && grep -q "removed the leftovers of a killed idxlab: $left\$" "$T/sw.err" &&
+		ok mongo/throwaway-leftover-removed || bad mongo/throwaway-leftover-removed "$(ls -A "$TMPDIR"); $(cat "$T/sw.err")"
+	sleep 0.2
+	! running $outlived && [ ! -e "$TMPDIR/idxlab-mongo.outliv" ] &&
+		grep -q "killed mongod (pid $outlived), left running by a killed idxlab" "$T/sw.err" &&
+		ok mongo/leftover-mongod-killed || bad mongo/leftover-mongod-killed "$(ls -A "$TMPDIR"); $(cat "$T/sw.err")"
+	running $other && [ ! -e "$TMPDIR/idxlab-mongo.reused" ] && ok mongo/leftover-reused-pid-spared ||
+		bad mongo/leftover-reused-pid-spared "$(ls -A "$TMPDIR"); $(cat "$T/sw.err")"
+	kill -9 $outlived $other 2>/dev/null
+	wait $outlived $other 2>/dev/null
+	no_leftovers mongo/throwaway-sweep-leaves-nothing
 
 	# The dashboard: live index builds and drops go to the server.
 	if command -v tmux >/dev/null; then

@@ -2,7 +2,8 @@
 # PostgreSQL: a real throwaway cluster that idxlab starts itself (as user
 # postgres when we are root), and a second server this test starts for the
 # --dsn cases. Covers the published numbers (WAL per index, HOT, fsyncs per
-# commit) and the failures (a killed server, a foreign schema, no server).
+# commit) and the failures (a killed server, a killed idxlab's leftovers, a
+# foreign schema, no server, a TMPDIR too long for the socket).
 . "$(dirname "$0")/lib.sh"
 
 bindir=""
@@ -81,6 +82,61 @@ else bad pg/killed-server-exit-1 "exit $rc: $(cat "$T/k.err")"; fi
 sleep 0.5
 if pgrep -f "$TMPDIR/idxlab-pg\." >/dev/null; then bad pg/killed-server-no-processes "$(pgrep -af "$TMPDIR/idxlab-pg")"; else ok pg/killed-server-no-processes; fi
 no_leftovers pg/killed-server-no-temp-dir
+
+# --- a killed idxlab: its server dies with it, its dir (and shared memory)
+# stay, and the next start removes them, with a postmaster still running in
+# a leftover (a copy of sleep named postgres, run from the dir) -------------
+"$IDXLAB" run --engine postgres --commit row --rows 200000 --format csv >/dev/null 2>&1 &
+pid=$!
+i=0
+pm=""
+while [ $i -lt 100 ] && [ -z "$pm" ]; do
+	sleep 0.1
+	pm=$(pgrep -P $pid -x postgres | head -1)
+	i=$((i + 1))
+done
+sleep 1
+kill -9 $pid
+wait $pid 2>/dev/null
+sleep 0.5
+left=$(ls -d "$TMPDIR"/idxlab-pg.* 2>/dev/null | head -1)
+shm=$(sed -n 7p "$left/data/postmaster.pid" 2>/dev/null | awk '{ print $2 }')
+if [ -n "$pm" ] && [ -n "$left" ] && ! pgrep -f "$left/" >/dev/null && [ "$(cat "$left/owner.pid")" = $pid ]; then
+	ok pg/killed-idxlab-dir-left
+else bad pg/killed-idxlab-dir-left "postmaster '$pm', dir '$left': $(pgrep -af "$TMPDIR/idxlab-pg")"; fi
+has_shm() { ipcs -m 2>/dev/null | awk -v id="$1" '$2 == id { f = 1 } END { exit !f }'; }
+[ -n "$shm" ] && has_shm "$shm" || shm="" # none to drop
+mkdir -p "$TMPDIR/idxlab-pg.outliv/data"
+cp "$(command -v sleep)" "$TMPDIR/idxlab-pg.outliv/postgres"
+"$TMPDIR/idxlab-pg.outliv/postgres" 120 &
+outlived=$!
+sh -c 'echo $$' >"$TMPDIR/idxlab-pg.outliv/owner.pid"
+echo $outlived >"$TMPDIR/idxlab-pg.outliv/data/postmaster.pid"
+pgrun --rows 100 --format csv >/dev/null 2>"$T/sw.err" || bad pg/sweep-run "$(cat "$T/sw.err")"
+if [ -n "$left" ] && [ ! -e "$left" ] && grep -q "removed the leftovers of a killed idxlab: $left\$" "$T/sw.err"; then
+	ok pg/killed-idxlab-dir-removed
+else bad pg/killed-idxlab-dir-removed "$(ls -A "$TMPDIR"); $(cat "$T/sw.err")"; fi
+if [ -z "$shm" ]; then
+	skip pg/killed-idxlab-shm-dropped "no System V segment was left (ipcs missing?)"
+elif ! has_shm "$shm"; then
+	ok pg/killed-idxlab-shm-dropped
+else bad pg/killed-idxlab-shm-dropped "segment $shm is still there"; fi
+sleep 0.2
+st=$(awk '{ print $3 }' /proc/$outlived/stat 2>/dev/null)
+if { [ -z "$st" ] || [ "$st" = Z ]; } && grep -q "killed the PostgreSQL server (pid $outlived)" "$T/sw.err"; then
+	ok pg/leftover-postmaster-killed
+else bad pg/leftover-postmaster-killed "state '$st': $(cat "$T/sw.err")"; fi
+kill -9 $outlived 2>/dev/null
+wait $outlived 2>/dev/null
+no_leftovers pg/sweep-leaves-nothing
+
+# A TMPDIR too long for the server's socket path: said before any server
+# starts, and nothing left there.
+long=$T/$(printf 'x%.0s' $(seq 1 90))
+mkdir -p "$long"
+expect_exit pg/tmpdir-too-long 1 "TMPDIR=$long is too long to hold the server's unix socket \(at most [0-9]+ characters\)" \
+	env TMPDIR="$long" "$IDXLAB" run --engine postgres --rows 10
+[ -z "$(ls -A "$long")" ] && ok pg/tmpdir-too-long-nothing-left || bad pg/tmpdir-too-long-nothing-left "$(ls -A "$long")"
 
 # --- our own server for the --dsn cases -----------------------------------
 mkdir -p "$T/own"

@@ -1,5 +1,6 @@
 # idxlab never touches what it did not create, and says what to do when it
-# cannot write.
+# cannot write; the temp dir of a killed run is removed by the next one, and
+# nothing else is.
 . "$(dirname "$0")/lib.sh"
 
 sum() { sha256sum "$1" | cut -d' ' -f1; }
@@ -83,3 +84,97 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=1m tmpfs "$T/full" 2>/dev/null; 
 else
 	skip safety/disk-full "needs root and permission to mount a 1 MiB tmpfs"
 fi
+
+# --- a killed idxlab's temp dir: left behind, removed by the next start ----
+# In a TMPDIR of their own. The sweep must remove only what is a dead
+# idxlab's own: not a live one's, not another kind's, not a stranger's, and
+# never through a symlink.
+S=$T/sweep
+mkdir -p "$S"
+dead_pid() { sh -c 'echo $$'; } # a process that has just ended
+in_s() { env TMPDIR="$S" "$IDXLAB" run "$@"; }
+
+# killed NAME ENGINE KIND: kill -9 a run; its dir stays, the next run removes
+# it and says so.
+killed() {
+	env TMPDIR="$S" "$IDXLAB" run --engine "$2" --rows 3000000 --commit 100 --format csv \
+		>/dev/null 2>&1 &
+	pid=$!
+	i=0
+	left=""
+	while [ $i -lt $((100 * slow)) ] && [ ! -s "$left/owner.pid" ]; do
+		sleep 0.1
+		left=$(ls -d "$S/idxlab-$3".* 2>/dev/null | head -1)
+		i=$((i + 1))
+	done
+	sleep 0.5
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	if [ -n "$left" ] && [ -d "$left" ] && [ "$(cat "$left/owner.pid")" = "$pid" ]; then
+		ok "safety/$1-killed-leaves-dir"
+	else bad "safety/$1-killed-leaves-dir" "no $S/idxlab-$3.* with owner.pid $pid: $(ls -A "$S")"; fi
+	in_s --engine "$2" --rows 100 --format csv >/dev/null 2>"$T/sweep.err"
+	if [ -n "$left" ] && [ ! -e "$left" ] &&
+		grep -q "removed the leftovers of a killed idxlab: $left\$" "$T/sweep.err"; then
+		ok "safety/$1-next-run-removes-it"
+	else bad "safety/$1-next-run-removes-it" "$(ls -A "$S"); stderr: $(cat "$T/sweep.err")"; fi
+	[ -z "$(ls -A "$S")" ] && ok "safety/$1-sweep-leaves-nothing" ||
+		bad "safety/$1-sweep-leaves-nothing" "left in $S: $(ls -A "$S")"
+}
+killed sqlite sqlite sqlite
+if "$IDXLAB" --version | grep -q 'engine wiredtiger: not built'; then
+	skip safety/wiredtiger-killed "idxlab was built without WiredTiger"
+else
+	killed wiredtiger wiredtiger wt
+fi
+
+# What the sweep must leave alone, next to what it must remove.
+leftover() { # leftover NAME OWNER-PID|"": a dir named like an SQLite leftover
+	mkdir "$S/idxlab-sqlite.$1"
+	[ -n "$2" ] && echo "$2" >"$S/idxlab-sqlite.$1/owner.pid"
+	echo data >"$S/idxlab-sqlite.$1/idxlab.db"
+	touch -d '10 minutes ago' "$S/idxlab-sqlite.$1"
+}
+leftover alive $$
+leftover dead1 "$(dead_pid)"
+leftover noown "" # killed before it wrote owner.pid, 10 minutes ago
+leftover young ""
+touch "$S/idxlab-sqlite.young" # ... or being made right now
+mkdir "$T/outside"
+echo precious >"$T/outside/keep"
+ln -s "$T/outside" "$S/idxlab-sqlite.dead1/link" # inside a leftover: unlinked, not followed
+echo "$(dead_pid)" >"$T/outside/owner.pid"
+ln -s "$T/outside" "$S/idxlab-sqlite.symlnk" # a symlink named like a leftover
+mkdir "$S/idxlab-wt.other" "$S/idxlab.oldstyle"
+echo "$(dead_pid)" >"$S/idxlab-wt.other/owner.pid"
+echo "$(dead_pid)" >"$S/idxlab.oldstyle/owner.pid"
+if [ "$(id -u)" = 0 ]; then
+	leftover stranger "$(dead_pid)"
+	chown -R 65534:65534 "$S/idxlab-sqlite.stranger"
+fi
+in_s --rows 100 --format csv >/dev/null 2>"$T/sweep.err" || bad safety/sweep-run "$(cat "$T/sweep.err")"
+gone_() { # gone_ NAME DIR: DIR was removed and the removal reported
+	if [ ! -e "$2" ] && grep -q "removed the leftovers of a killed idxlab: $2\$" "$T/sweep.err"; then
+		ok "$1"
+	else bad "$1" "$2 is still there, or not reported: $(cat "$T/sweep.err")"; fi
+}
+kept() { # kept NAME PATH: PATH is untouched and no removal of it was reported
+	if [ -e "$2" ] && ! grep -q "leftovers of a killed idxlab: $2\$" "$T/sweep.err"; then
+		ok "$1"
+	else bad "$1" "$2 was removed: $(cat "$T/sweep.err")"; fi
+}
+gone_ safety/sweep-dead-owner "$S/idxlab-sqlite.dead1"
+gone_ safety/sweep-no-owner-old "$S/idxlab-sqlite.noown"
+kept safety/sweep-keeps-live-owner "$S/idxlab-sqlite.alive/idxlab.db"
+kept safety/sweep-keeps-young-no-owner "$S/idxlab-sqlite.young/idxlab.db"
+kept safety/sweep-keeps-other-kind "$S/idxlab-wt.other/owner.pid"
+kept safety/sweep-keeps-old-style-name "$S/idxlab.oldstyle/owner.pid"
+[ -L "$S/idxlab-sqlite.symlnk" ] && [ "$(cat "$T/outside/keep" 2>/dev/null)" = precious ] &&
+	[ -e "$T/outside/owner.pid" ] && ok safety/sweep-symlinks-not-followed ||
+	bad safety/sweep-symlinks-not-followed "$(ls -la "$S" "$T/outside")"
+if [ "$(id -u)" = 0 ]; then
+	kept safety/sweep-keeps-strangers "$S/idxlab-sqlite.stranger/idxlab.db"
+else
+	skip safety/sweep-keeps-strangers "needs root to make a directory of another user"
+fi
+rm -rf "$S"

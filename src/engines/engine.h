@@ -70,7 +70,7 @@ struct engine_ops {
 	/* Database and index sizes now. */
 	int (*sizes)(struct engine *en, struct sizes *s, struct err *e);
 
-	/* Where the data lives, for messages ("/tmp/idxlab.X/idxlab.db"). */
+	/* Where the data lives, for messages ("/tmp/idxlab-sqlite.X/idxlab.db"). */
 	const char *(*where)(struct engine *en);
 
 	void (*close)(struct engine *en);

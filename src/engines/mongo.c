@@ -1,10 +1,13 @@
 /* mongo.c - the MongoDB engine (libmongoc).
  *
  * Where: --dsn mongodb://... or else $MONGODB_URI; with neither, a throwaway
- * mongod from $PATH (a temp dbpath, a free 127.0.0.1 port, no auth) that is
- * killed and removed when the engine closes, and dies with idxlab even on
- * kill -9 (PR_SET_PDEATHSIG). Unless the URI sets them, server selection and
- * connecting give up after 3 s, so a wrong address fails fast.
+ * mongod from $PATH (a free 127.0.0.1 port, no auth) in a temp dir
+ * $TMPDIR/idxlab-mongo.XXXXXX (tmpdir.h: data/, mongod.log, mongod.pid)
+ * that is killed and removed when the engine closes, and dies with idxlab
+ * even on kill -9 (PR_SET_PDEATHSIG); the dir a killed idxlab leaves is
+ * removed by the next start, which also kills its mongod should it still
+ * run. Unless the URI sets them, server selection and connecting give up
+ * after 3 s, so a wrong address fails fast.
  *
  * What: collection `t` in database `idxlab`. The database is idxlab's when
  * idxlab_meta holds { _id: "created_by", v: "idxlab" }; idxlab writes that
@@ -32,7 +35,6 @@
  * Threads: one single-threaded mongoc_client_t, used by the worker only. */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <mongoc/mongoc.h>
 #include <netinet/in.h>
@@ -57,6 +59,7 @@
 #include "engine.h"
 #include "mongo_doc.h"
 #include "rowset.h"
+#include "tmpdir.h"
 
 #define DB_NAME        "idxlab"
 #define COLL_NAME      "t"
@@ -69,6 +72,7 @@
 #define CODE_ATLAS     8000            /* AtlasError: a command a shared tier forbids */
 #define CODE_DUP_KEY   11000
 #define CODE_DISK_FULL 14031 /* OutOfDiskSpace */
+#define MONGOD_PID     "mongod.pid"
 
 struct engine {
 	mongoc_uri_t *uri;
@@ -185,14 +189,27 @@ static int port_open(int port)
 	return ok;
 }
 
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+/* A killed idxlab's mongod, should it have outlived it (it normally dies
+ * with idxlab): only if that pid still runs a mongod in dir. */
+static void clean_leftover(const char *dir)
 {
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
+	char file[PATH_MAX];
+	pid_t pid;
+
+	if (tmpdir_join(file, sizeof file, dir, MONGOD_PID) < 0)
+		return;
+	pid = tmpdir_read_pid(file);
+	if (tmpdir_runs_in(pid, "mongod", dir) && kill(pid, SIGKILL) == 0)
+		evlog_add(EV_INFO, "killed mongod (pid %d), left running by a killed idxlab in %s",
+		          (int)pid, dir);
 }
+
+static const struct tmpdir_kind mongo_tmpdir = {
+	.name = "mongo",
+	.what = "a throwaway mongod",
+	.alt = "point idxlab at a server with --dsn",
+	.clean = clean_leftover,
+};
 
 /* 1 while the throwaway mongod runs; reaps it when it has exited. */
 static int mongod_alive(struct engine *en)
@@ -220,10 +237,7 @@ static void mongod_stop(struct engine *en)
 			;
 		en->mongod = 0;
 	}
-	if (en->mongod_dir[0]) {
-		nftw(en->mongod_dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
-		en->mongod_dir[0] = 0;
-	}
+	tmpdir_remove(en->mongod_dir);
 }
 
 /* The last line of the throwaway server's log, for messages. */
@@ -247,26 +261,16 @@ static void log_tail(const struct engine *en, char *out, size_t len)
 /* Start mongod (bin) on a free port; *port gets it. */
 static int mongod_start(struct engine *en, const char *bin, int *port, struct err *e)
 {
-	const char *tmp = getenv("TMPDIR");
-	char data[PATH_MAX + 8], logp[PATH_MAX + 16], portbuf[16], tail[512];
+	char data[PATH_MAX + 8], logp[PATH_MAX + 16], pidf[PATH_MAX + 16], portbuf[16];
+	char tail[512], pidtext[32];
 	const char *argv[20];
 	pid_t parent = getpid();
 	int i, n = 0, devnull;
 
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
-	if ((size_t)snprintf(en->mongod_dir, sizeof en->mongod_dir, "%s/idxlab-mongo.XXXXXX",
-	                     tmp) >= sizeof en->mongod_dir ||
-	    !mkdtemp(en->mongod_dir)) {
-		int err = errno;
-
-		en->mongod_dir[0] = 0;
-		return err_set(e, ERR_RUNTIME,
-		               "cannot make a temp dir for a throwaway mongod in %s: %s - set "
-		               "TMPDIR to a writable directory",
-		               tmp, strerror(err));
-	}
+	if (tmpdir_make(en->mongod_dir, sizeof en->mongod_dir, &mongo_tmpdir, (uid_t)-1, e) < 0)
+		return -1;
 	snprintf(data, sizeof data, "%s/data", en->mongod_dir);
+	snprintf(pidf, sizeof pidf, "%s/" MONGOD_PID, en->mongod_dir);
 	snprintf(logp, sizeof logp, "%s/mongod.log", en->mongod_dir);
 	if (mkdir(data, 0700) < 0)
 		return err_set(e, ERR_RUNTIME, "cannot make %s: %s", data, strerror(errno));
@@ -313,6 +317,9 @@ static int mongod_start(struct engine *en, const char *bin, int *port, struct er
 		_exit(127);
 	}
 	close(devnull);
+	/* For the sweep, should idxlab be killed and this mongod outlive it. */
+	snprintf(pidtext, sizeof pidtext, "%d\n", (int)en->mongod);
+	(void)tmpdir_write_file(pidf, pidtext);
 	for (i = 0; i < START_TIMEOUT * 20; i++) {
 		if (!mongod_alive(en)) {
 			log_tail(en, tail, sizeof tail);

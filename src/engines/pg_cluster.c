@@ -25,8 +25,9 @@
  *
  * Leftovers: a cluster whose idxlab was killed leaves its temp dir (and, the
  * postmaster having died by SIGKILL, a small System V shared memory segment).
- * Each start removes those of dead owners (owner.pid names no process);
- * a dir whose owner lives is never touched.
+ * Each start removes those of dead owners (owner.pid names no process; the
+ * rules are tmpdir.c's), killing a postmaster that still runs there and
+ * dropping its segment first; a dir whose owner lives is never touched.
  *
  * Stopping: SIGQUIT (immediate shutdown: the postmaster stops its children
  * and exits without a checkpoint; we throw the data away). If it is not gone
@@ -56,21 +57,21 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../evlog.h"
 #include "pg_cluster.h"
+#include "tmpdir.h"
 
-#define PGC_PORT         5432
-#define PGC_PREFIX       "idxlab-pg."
-#define MIN_MAJOR        10     /* --no-sync, the postmaster.pid layout */
-#define MIN_SHARED_KB    128    /* the server's own minimum */
-#define POLL_MS          10     /* readiness polling */
-#define READY_MS         10000  /* start to accepting connections */
-#define RECOVERY_MS      120000 /* ... after an immediate shutdown: WAL replay */
-#define FAST_STOP_MS     10000  /* restart: fast shutdown writes a checkpoint */
-#define QUIT_MS          300    /* stop: immediate shutdown, then SIGKILL */
-#define KILL_MS          2000   /* reaping after SIGKILL */
-#define NO_OWNER_GRACE_S 60     /* a dir without owner.pid may be being made */
-#define TAIL_LINES       10
-#define TAIL_CHARS       640 /* of the 1024 in struct err */
+#define PGC_PORT      5432
+#define MIN_MAJOR     10     /* --no-sync, the postmaster.pid layout */
+#define MIN_SHARED_KB 128    /* the server's own minimum */
+#define POLL_MS       10     /* readiness polling */
+#define READY_MS      10000  /* start to accepting connections */
+#define RECOVERY_MS   120000 /* ... after an immediate shutdown: WAL replay */
+#define FAST_STOP_MS  10000  /* restart: fast shutdown writes a checkpoint */
+#define QUIT_MS       300    /* stop: immediate shutdown, then SIGKILL */
+#define KILL_MS       2000   /* reaping after SIGKILL */
+#define TAIL_LINES    10
+#define TAIL_CHARS    640 /* of the 1024 in struct err */
 
 struct pg_cluster {
 	pid_t pid;  /* the postmaster; 0: none running */
@@ -105,20 +106,12 @@ static void sleep_ms(long ms)
 		;
 }
 
-/* a + "/" + b into buf; -1 if it does not fit. */
-static int join(char *buf, size_t n, const char *a, const char *b)
-{
-	int len = snprintf(buf, n, "%s/%s", a, b);
-
-	return len < 0 || (size_t)len >= n ? -1 : 0;
-}
-
 static int is_exec_file(const char *dir, const char *name)
 {
 	char path[PATH_MAX];
 	struct stat st;
 
-	if (join(path, sizeof path, dir, name) < 0 || stat(path, &st) < 0)
+	if (tmpdir_join(path, sizeof path, dir, name) < 0 || stat(path, &st) < 0)
 		return 0;
 	return S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 }
@@ -126,69 +119,6 @@ static int is_exec_file(const char *dir, const char *name)
 static int has_server(const char *dir)
 {
 	return dir[0] == '/' && is_exec_file(dir, "initdb") && is_exec_file(dir, "postgres");
-}
-
-/* Read a small file into buf (NUL-terminated); bytes read or -1. */
-static ssize_t read_small(const char *path, char *buf, size_t n)
-{
-	ssize_t len, got = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	while ((size_t)got < n - 1) {
-		len = read(fd, buf + got, n - 1 - (size_t)got);
-		if (len < 0 && errno == EINTR)
-			continue;
-		if (len <= 0)
-			break;
-		got += len;
-	}
-	close(fd);
-	buf[got] = 0;
-	return got;
-}
-
-static int write_file(const char *path, const char *text)
-{
-	size_t n = strlen(text);
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644), ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, text, n) == (ssize_t)n;
-	if (close(fd) < 0 || !ok)
-		return -1;
-	return 0;
-}
-
-static pid_t read_pid(const char *path)
-{
-	char buf[64], *end;
-	long v;
-
-	if (read_small(path, buf, sizeof buf) <= 0)
-		return 0;
-	errno = 0;
-	v = strtol(buf, &end, 10);
-	if (errno || end == buf || v <= 0 || v > INT_MAX)
-		return 0;
-	return (pid_t)v;
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0; /* keep going: remove what can be removed */
-}
-
-/* rm -rf, never following symlinks nor crossing into other file systems. */
-static void remove_tree(const char *path)
-{
-	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 }
 
 /* nftw has no user pointer; one thread walks at a time per thread. */
@@ -530,7 +460,7 @@ static int find_in_path(const char *name, char *buf, size_t n)
 		memcpy(dir, p, len);
 		dir[len] = 0;
 		if (is_exec_file(dir, name))
-			return join(buf, n, dir, name);
+			return tmpdir_join(buf, n, dir, name);
 	}
 	return -1;
 }
@@ -657,7 +587,7 @@ static int server_major(const char *bindir, struct err *e)
 	const char *p;
 	long major;
 
-	if (join(path, sizeof path, bindir, "postgres") < 0)
+	if (tmpdir_join(path, sizeof path, bindir, "postgres") < 0)
 		return err_set(e, ERR_RUNTIME, "path too long: %s", bindir);
 	major = major_from_binary(path);
 	if (major >= MIN_MAJOR && major < 1000)
@@ -720,8 +650,8 @@ static void drop_shm(const char *data)
 	long key, id;
 	int i;
 
-	if (join(path, sizeof path, data, "postmaster.pid") < 0 ||
-	    read_small(path, buf, sizeof buf) <= 0)
+	if (tmpdir_join(path, sizeof path, data, "postmaster.pid") < 0 ||
+	    tmpdir_read_small(path, buf, sizeof buf) <= 0)
 		return;
 	for (i = 1; i < 7 && line; i++) {
 		nl = strchr(line, '\n');
@@ -733,58 +663,48 @@ static void drop_shm(const char *data)
 		shmctl((int)id, IPC_RMID, NULL);
 }
 
-static int is_postgres(pid_t pid)
-{
-	char path[64], comm[64];
-
-	snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
-	return read_small(path, comm, sizeof comm) > 0 && strstr(comm, "postgres");
-}
-
-/* Remove the temp dir of a dead idxlab, and its server if it still runs. */
+/* Before tmpdir.c removes a dead idxlab's temp dir: its server, should it
+ * still run (only if that pid runs a postgres in dir), and its shared
+ * memory. */
 static void clean_leftover(const char *dir)
 {
 	char data[PATH_MAX], pidfile[PATH_MAX];
 	pid_t pm;
 
-	if (join(data, sizeof data, dir, "data") == 0 &&
-	    join(pidfile, sizeof pidfile, data, "postmaster.pid") == 0) {
-		pm = read_pid(pidfile);
-		if (pm > 0 && kill(pm, 0) == 0 && is_postgres(pm))
-			kill(pm, SIGKILL);
-		drop_shm(data);
-	}
-	remove_tree(dir);
+	if (tmpdir_join(data, sizeof data, dir, "data") < 0 ||
+	    tmpdir_join(pidfile, sizeof pidfile, data, "postmaster.pid") < 0)
+		return;
+	pm = tmpdir_read_pid(pidfile);
+	if (tmpdir_runs_in(pm, "postgres", dir) && kill(pm, SIGKILL) == 0)
+		evlog_add(EV_INFO,
+		          "killed the PostgreSQL server (pid %d) left running by a killed idxlab "
+		          "in %s",
+		          (int)pm, dir);
+	drop_shm(data);
 }
 
-static void sweep_leftovers(const char *tmp, const struct pg_cluster *c)
-{
-	char dir[PATH_MAX], file[PATH_MAX];
-	struct dirent *de;
-	struct stat st;
-	pid_t owner;
-	DIR *d = opendir(tmp);
+static const struct tmpdir_kind pg_tmpdir = {
+	.name = "pg", /* idxlab-pg.XXXXXX, as ever */
+	.what = "the PostgreSQL server",
+	.alt = "point idxlab at a server with --dsn",
+	.clean = clean_leftover,
+};
 
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		if (strncmp(de->d_name, PGC_PREFIX, strlen(PGC_PREFIX)) != 0 ||
-		    join(dir, sizeof dir, tmp, de->d_name) < 0 || lstat(dir, &st) < 0 ||
-		    !S_ISDIR(st.st_mode))
-			continue;
-		/* Only dirs we (or our server user) made: never rm -rf a stranger's. */
-		if (st.st_uid != geteuid() && !(c->drop && st.st_uid == c->uid))
-			continue;
-		if (join(file, sizeof file, dir, "owner.pid") < 0)
-			continue;
-		owner = read_pid(file);
-		if (owner > 0 && (kill(owner, 0) == 0 || errno != ESRCH))
-			continue; /* alive (or not ours to signal) */
-		if (owner <= 0 && time(NULL) - st.st_mtime < NO_OWNER_GRACE_S)
-			continue; /* being created right now? */
-		clean_leftover(dir);
-	}
-	closedir(d);
+/* The server's socket, c->dir/.s.PGSQL.<port>, must fit a sockaddr_un. */
+static int check_socket_path(const struct pg_cluster *c, struct err *e)
+{
+	static const char sock[] = "/.s.PGSQL.99999";
+	size_t room = sizeof(((struct sockaddr_un *)0)->sun_path) - 1;
+	size_t len = strlen(c->dir) + strlen(sock);
+	const char *base = strrchr(c->dir, '/');
+	size_t parent = base ? (size_t)(base - c->dir) : 0;
+
+	if (len <= room)
+		return 0;
+	return err_set(e, ERR_RUNTIME,
+	               "TMPDIR=%.*s is too long to hold the server's unix socket (at most %zu "
+	               "characters): set TMPDIR to a shorter path, e.g. TMPDIR=/tmp",
+	               (int)parent, c->dir, room > len - parent ? room - (len - parent) : 0);
 }
 
 /* ---- the server log --------------------------------------------------- */
@@ -894,12 +814,12 @@ static int data_from_template(const struct pg_cluster *c, const char *data)
 	char tmpl[PATH_MAX], file[PATH_MAX], ver[32];
 
 	if (template_path(c, tmpl, sizeof tmpl) < 0 ||
-	    join(file, sizeof file, tmpl, "PG_VERSION") < 0 ||
-	    read_small(file, ver, sizeof ver) <= 0 || atoi(ver) != c->major)
+	    tmpdir_join(file, sizeof file, tmpl, "PG_VERSION") < 0 ||
+	    tmpdir_read_small(file, ver, sizeof ver) <= 0 || atoi(ver) != c->major)
 		return -1;
 	if (cp_a(tmpl, data) < 0 || (c->drop && chown_tree(data, c->uid, c->gid) < 0) ||
 	    chmod(data, 0700) < 0) {
-		remove_tree(data);
+		tmpdir_remove_tree(data);
 		return -1;
 	}
 	return 0;
@@ -928,22 +848,22 @@ static void template_save(const struct pg_cluster *c, const char *data, int repl
 		    (strncmp(rest, "tmp.", 4) != 0 && strncmp(rest, "old.", 4) != 0))
 			continue;
 		if (kill((pid_t)atoi(rest + 4), 0) < 0 && errno == ESRCH &&
-		    join(stale, sizeof stale, cdir, de->d_name) == 0)
-			remove_tree(stale);
+		    tmpdir_join(stale, sizeof stale, cdir, de->d_name) == 0)
+			tmpdir_remove_tree(stale);
 	}
 	if (d)
 		closedir(d);
 	snprintf(tmp, sizeof tmp, "%s.tmp.%d", tmpl, (int)getpid());
 	snprintf(old, sizeof old, "%s.old.%d", tmpl, (int)getpid());
-	remove_tree(tmp);
+	tmpdir_remove_tree(tmp);
 	if (cp_a(data, tmp) < 0) {
-		remove_tree(tmp);
+		tmpdir_remove_tree(tmp);
 		return;
 	}
 	if (replace && rename(tmpl, old) == 0)
-		remove_tree(old);
+		tmpdir_remove_tree(old);
 	if (rename(tmp, tmpl) < 0)
-		remove_tree(tmp); /* another idxlab was first: fine */
+		tmpdir_remove_tree(tmp); /* another idxlab was first: fine */
 }
 
 /* A template made by another build of this major version (other block or
@@ -971,7 +891,7 @@ static int run_initdb(struct pg_cluster *c, const char *data, struct err *e)
 		           .gid = c->gid,
 		           .user = c->user };
 
-	if (join(prog, sizeof prog, c->bindir, "initdb") < 0)
+	if (tmpdir_join(prog, sizeof prog, c->bindir, "initdb") < 0)
 		return err_set(e, ERR_RUNTIME, "path too long: %s", c->bindir);
 	c->log_from = lseek(c->log_fd, 0, SEEK_END);
 	if (run(&s, prog, e) == 0)
@@ -1025,7 +945,7 @@ static int pidfile_ready(const struct pg_cluster *c)
 	int i;
 
 	if (snprintf(path, sizeof path, "%s/data/postmaster.pid", c->dir) >= (int)sizeof path ||
-	    read_small(path, buf, sizeof buf) <= 0 || atoi(buf) != c->pid)
+	    tmpdir_read_small(path, buf, sizeof buf) <= 0 || atoi(buf) != c->pid)
 		return 0;
 	for (i = 1; i < 8 && line; i++) {
 		nl = strchr(line, '\n');
@@ -1087,8 +1007,8 @@ static int boot(struct pg_cluster *c, long long shared_buffers, long ready_ms, s
 		           .user = c->user };
 	pid_t pid;
 
-	if (join(prog, sizeof prog, c->bindir, "postgres") < 0 ||
-	    join(data, sizeof data, c->dir, "data") < 0)
+	if (tmpdir_join(prog, sizeof prog, c->bindir, "postgres") < 0 ||
+	    tmpdir_join(data, sizeof data, c->dir, "data") < 0)
 		return err_set(e, ERR_RUNTIME, "path too long: %s", c->dir);
 	snprintf(port, sizeof port, "%d", PGC_PORT);
 	len = snprintf(sock, sizeof sock, "unix_socket_directories=");
@@ -1151,7 +1071,7 @@ static void kill_tree(pid_t pid)
 		if (*p || child <= 0)
 			continue;
 		snprintf(path, sizeof path, "/proc/%ld/stat", child);
-		if (read_small(path, line, sizeof line) <= 0 || !(p = strrchr(line, ')')))
+		if (tmpdir_read_small(path, line, sizeof line) <= 0 || !(p = strrchr(line, ')')))
 			continue;
 		/* "pid (comm) state ppid ..." */
 		if (sscanf(p + 1, " %*c %d", &ppid) == 1 && ppid == pid)
@@ -1184,8 +1104,8 @@ static void forget_dead_server(const struct pg_cluster *c)
 {
 	char data[PATH_MAX], path[PATH_MAX];
 
-	if (c->dir[0] && join(data, sizeof data, c->dir, "data") == 0 &&
-	    join(path, sizeof path, data, "postmaster.pid") == 0) {
+	if (c->dir[0] && tmpdir_join(data, sizeof data, c->dir, "data") == 0 &&
+	    tmpdir_join(path, sizeof path, data, "postmaster.pid") == 0) {
 		drop_shm(data);
 		unlink(path);
 	}
@@ -1212,9 +1132,7 @@ static void halt_now(struct pg_cluster *c)
 int pg_cluster_start(struct pg_cluster **out, long long shared_buffers, struct err *e)
 {
 	struct pg_cluster *c;
-	char tmp[PATH_MAX], path[PATH_MAX], data[PATH_MAX], host[PATH_MAX + 8], pid[32];
-	const char *env = getenv("TMPDIR");
-	int len;
+	char path[PATH_MAX], data[PATH_MAX], host[PATH_MAX + 8];
 
 	if (!out)
 		return err_set(e, ERR_RUNTIME, "pg_cluster_start: no place for the result");
@@ -1224,50 +1142,18 @@ int pg_cluster_start(struct pg_cluster **out, long long shared_buffers, struct e
 		return err_set(e, ERR_RUNTIME, "out of memory");
 	c->log_fd = -1;
 
-	/* Where: an absolute TMPDIR short enough for a socket path. */
-	if (!realpath(env && *env ? env : "/tmp", tmp)) {
-		err_set(e, ERR_RUNTIME,
-		        "cannot use TMPDIR=%s for the PostgreSQL server: %s: set TMPDIR to a "
-		        "writable directory, e.g. TMPDIR=/tmp",
-		        env && *env ? env : "/tmp", strerror(errno));
+	/* The temp dir (a killed idxlab's, of our user or the server's, are
+	 * swept first), short enough for the socket path. */
+	if (pick_user(c, e) < 0 ||
+	    tmpdir_make(c->dir, sizeof c->dir, &pg_tmpdir, c->drop ? c->uid : (uid_t)-1, e) < 0 ||
+	    check_socket_path(c, e) < 0)
 		goto fail;
-	}
-	if (strlen(tmp) + strlen("/" PGC_PREFIX "XXXXXX/.s.PGSQL.99999") >=
-	    sizeof(((struct sockaddr_un *)0)->sun_path)) {
-		err_set(e, ERR_RUNTIME,
-		        "TMPDIR=%s is too long to hold the server's unix socket (at most %zu "
-		        "characters): set TMPDIR to a shorter path, e.g. TMPDIR=/tmp",
-		        tmp,
-		        sizeof(((struct sockaddr_un *)0)->sun_path) -
-		            strlen("/" PGC_PREFIX "XXXXXX/.s.PGSQL.99999") - 1);
-		goto fail;
-	}
-
-	if (pick_user(c, e) < 0)
-		goto fail;
-	sweep_leftovers(tmp, c);
 	if (find_server(c->bindir, sizeof c->bindir, e) < 0)
 		goto fail;
 	c->major = server_major(c->bindir, e);
 	if (c->major < 0)
 		goto fail;
-
-	/* The temp dir, owner.pid first so a sweeper sees whose it is. */
-	len = snprintf(c->dir, sizeof c->dir, "%s/" PGC_PREFIX "XXXXXX", tmp);
-	if (len < 0 || (size_t)len >= sizeof c->dir || !mkdtemp(c->dir)) {
-		err_set(e, ERR_RUNTIME,
-		        "cannot create a temp dir for the PostgreSQL server in %s: %s: set TMPDIR "
-		        "to a writable directory",
-		        tmp, strerror(errno));
-		c->dir[0] = 0;
-		goto fail;
-	}
-	snprintf(pid, sizeof pid, "%d\n", (int)getpid());
-	if (join(path, sizeof path, c->dir, "owner.pid") < 0 || write_file(path, pid) < 0) {
-		err_set(e, ERR_RUNTIME, "cannot write %s: %s", path, strerror(errno));
-		goto fail;
-	}
-	if (join(path, sizeof path, c->dir, "server.log") < 0 ||
+	if (tmpdir_join(path, sizeof path, c->dir, "server.log") < 0 ||
 	    (c->log_fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600)) < 0) {
 		err_set(e, ERR_RUNTIME, "cannot create %s: %s", path, strerror(errno));
 		goto fail;
@@ -1299,7 +1185,7 @@ int pg_cluster_start(struct pg_cluster **out, long long shared_buffers, struct e
 	         host, PGC_PORT);
 
 	/* The data dir: a copy of the cached template, else initdb (and cache it). */
-	if (join(data, sizeof data, c->dir, "data") < 0) {
+	if (tmpdir_join(data, sizeof data, c->dir, "data") < 0) {
 		err_set(e, ERR_RUNTIME, "path too long: %s", c->dir);
 		goto fail;
 	}
@@ -1310,7 +1196,7 @@ int pg_cluster_start(struct pg_cluster **out, long long shared_buffers, struct e
 		}
 		if (c->pid > 0 || !template_refused(c))
 			goto fail;
-		remove_tree(data);
+		tmpdir_remove_tree(data);
 		if (run_initdb(c, data, e) < 0)
 			goto fail;
 		template_save(c, data, 1);
@@ -1384,7 +1270,6 @@ void pg_cluster_stop(struct pg_cluster *c)
 		forget_dead_server(c); /* in case it died by SIGKILL earlier */
 	if (c->log_fd >= 0)
 		close(c->log_fd);
-	if (c->dir[0])
-		remove_tree(c->dir);
+	tmpdir_remove(c->dir);
 	free(c);
 }

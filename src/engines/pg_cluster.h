@@ -9,7 +9,8 @@
  * A fresh data dir is cached in $XDG_CACHE_HOME/idxlab/pg-template-<major>
  * (default ~/.cache/idxlab) so that later starts skip initdb.
  *
- * Nothing here prints: errors go into struct err only.
+ * Nothing here prints: errors go into struct err only (and the event log
+ * notes the removal of a killed idxlab's leftovers, see tmpdir.h).
  *
  * Threads: call everything from one thread, and keep that thread alive while
  * the cluster runs: the kernel's parent-death signal follows the thread that

@@ -1,10 +1,12 @@
 /* sqlite.c - the SQLite engine (embedded, the zero-setup default).
  *
- * By default the database lives in a fresh temp dir that close() removes;
- * with --dsn FILE it lives in FILE, which must be new or a file idxlab made
- * (it carries an idxlab_meta table with created_by = idxlab). A foreign file
- * is inspected through an immutable read-only URI, so it is never modified,
- * not even by a hot-journal rollback.
+ * By default the database lives in a fresh temp dir
+ * $TMPDIR/idxlab-sqlite.XXXXXX (tmpdir.h) that close() removes (and that
+ * the next start removes if idxlab was killed); with --dsn FILE it lives in
+ * FILE, which must be new or a file idxlab made (it carries an idxlab_meta
+ * table with created_by = idxlab). A foreign file is inspected through an
+ * immutable read-only URI, so it is never modified, not even by a
+ * hot-journal rollback.
  *
  * Each step starts from a fresh idxlab_t: the temp file is deleted and
  * recreated; a --dsn file has its idxlab_t dropped and is vacuumed. Prefill
@@ -17,7 +19,6 @@
  * file kind come from the counting VFS shim (probes/sqlite_vfs.c); fsyncs
  * from the interposer (probes/sync_count.c); wchar/write_bytes from
  * /proc/self/io. */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <sqlite3.h>
@@ -38,8 +39,15 @@
 #include "../probes/sync_count.h"
 #include "engine.h"
 #include "rowset.h"
+#include "tmpdir.h"
 
 #define PREFILL_CACHE_KIB 262144 /* 256 MiB while loading: the load is not measured */
+
+static const struct tmpdir_kind sqlite_tmpdir = {
+	.name = "sqlite",
+	.what = "the SQLite database",
+	.alt = "pass --dsn FILE",
+};
 
 struct engine {
 	sqlite3 *db;
@@ -262,25 +270,7 @@ static void sqlite_close(struct engine *en)
 		(void)sqlite3_exec(en->db, "ROLLBACK", NULL, NULL, NULL);
 	if (en->db && sqlite3_close(en->db) != SQLITE_OK)
 		evlog_add(EV_WARN, "sqlite: close: %s", sqlite3_errmsg(en->db));
-	if (en->dir[0]) {
-		DIR *d;
-
-		remove_files(en);
-		d = opendir(en->dir);
-		if (d) {
-			struct dirent *de;
-			char p[PATH_MAX + 256];
-
-			while ((de = readdir(d)))
-				if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-					snprintf(p, sizeof p, "%s/%s", en->dir, de->d_name);
-					(void)unlink(p);
-				}
-			closedir(d);
-		}
-		if (rmdir(en->dir) < 0)
-			evlog_add(EV_WARN, "could not remove %s: %s", en->dir, strerror(errno));
-	}
+	tmpdir_remove(en->dir);
 	rowset_free(&en->rs);
 	free(en->payload);
 	free(en);
@@ -313,20 +303,9 @@ static int sqlite_open(struct engine **out, const struct knobs *k, const atomic_
 		return err_set(e, ERR_RUNTIME, "cannot register the counting VFS shim");
 	}
 	if (!k->dsn || !*k->dsn) {
-		const char *tmp = getenv("TMPDIR");
-
-		if (!tmp || !*tmp)
-			tmp = "/tmp";
-		snprintf(en->dir, sizeof en->dir, "%s/idxlab.XXXXXX", tmp);
-		if (!mkdtemp(en->dir)) {
-			int saved = errno;
-
-			en->dir[0] = 0;
+		if (tmpdir_make(en->dir, sizeof en->dir, &sqlite_tmpdir, (uid_t)-1, e) < 0) {
 			sqlite_close(en);
-			return err_set(e, ERR_RUNTIME,
-			               "cannot create a temp dir in %s: %s - set TMPDIR to a "
-			               "writable directory or pass --dsn FILE",
-			               tmp, strerror(saved));
+			return -1;
 		}
 		snprintf(en->path, sizeof en->path, "%s/idxlab.db", en->dir);
 	} else {

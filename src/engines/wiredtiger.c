@@ -17,9 +17,11 @@
  * update of k1 also moves k1's index entry; a delete removes the record
  * and its index entries.
  *
- * Where: by default a temp dir that close() removes; --dsn DIR is a
- * directory that is new, empty, or was made by idxlab (it holds the marker
- * file idxlab.marker); anything else is refused and left untouched. One
+ * Where: by default a temp dir $TMPDIR/idxlab-wt.XXXXXX (tmpdir.h) that
+ * close() removes (and that the next start removes if idxlab was killed);
+ * --dsn DIR is a directory that is new, empty, or was made by idxlab (it
+ * holds the marker file idxlab.marker); anything else is refused and left
+ * untouched, and DIR itself is never removed. One
  * connection lives as long as the engine; each setup drops the tables and
  * makes them again, then loads the prefill with a big cache, checkpoints and
  * shrinks the cache to the knob, so the window sees only measured work.
@@ -73,6 +75,7 @@
 #include "../units.h"
 #include "engine.h"
 #include "rowset.h"
+#include "tmpdir.h"
 
 #define MARKER            "idxlab.marker"
 #define MARKER_TEXT       "created by idxlab (--engine wiredtiger)\n"
@@ -89,6 +92,12 @@
 #define PAGE_UNIT         4096 /* WiredTiger's default allocation size */
 #define BUSY_TRIES        200  /* x 25 ms: drops wait for a running checkpoint */
 #define SQUEEZE_TRIES     250  /* x 20 ms: the cache empties after the load */
+
+static const struct tmpdir_kind wt_tmpdir = {
+	.name = "wt",
+	.what = "WiredTiger",
+	.alt = "pass --dsn DIR",
+};
 
 /* The counters read from the statistics cursor. */
 enum wt_stat {
@@ -341,25 +350,6 @@ static int claim_dir(const char *dir, struct err *e)
 		               "directory",
 		               dir, MARKER);
 	return write_marker(dir, e);
-}
-
-static void remove_tmp_dir(struct engine *en)
-{
-	char p[PATH_MAX + 256];
-	struct dirent *de;
-	DIR *d;
-
-	d = opendir(en->home);
-	if (d) {
-		while ((de = readdir(d)))
-			if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-				snprintf(p, sizeof p, "%s/%s", en->home, de->d_name);
-				(void)unlink(p);
-			}
-		closedir(d);
-	}
-	if (rmdir(en->home) < 0)
-		evlog_add(EV_WARN, "could not remove %s: %s", en->home, strerror(errno));
 }
 
 /* ---- statistics ------------------------------------------------------- */
@@ -1194,7 +1184,7 @@ static void wt_close(struct engine *en)
 		en->conn = NULL;
 	}
 	if (en->tmp)
-		remove_tmp_dir(en);
+		tmpdir_remove(en->home);
 	rowset_free(&en->rs);
 	free(en->row);
 	free(en);
@@ -1219,19 +1209,9 @@ static int wt_open(struct engine **out, const struct knobs *k, const atomic_int 
 	en->probes = (int)k->v[K_PROBES];
 	en->k = *k;
 	if (!k->dsn || !*k->dsn) {
-		const char *tmp = getenv("TMPDIR");
-
-		if (!tmp || !*tmp)
-			tmp = "/tmp";
-		snprintf(en->home, sizeof en->home, "%s/idxlab.XXXXXX", tmp);
-		if (!mkdtemp(en->home)) {
-			int saved = errno;
-
+		if (tmpdir_make(en->home, sizeof en->home, &wt_tmpdir, (uid_t)-1, e) < 0) {
 			free(en);
-			return err_set(e, ERR_RUNTIME,
-			               "cannot create a temp dir in %s: %s - set TMPDIR to a "
-			               "writable directory or pass --dsn DIR",
-			               tmp, strerror(saved));
+			return -1;
 		}
 		en->tmp = 1;
 		if (write_marker(en->home, e) < 0) {

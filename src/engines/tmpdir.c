@@ -1,0 +1,243 @@
+/* tmpdir.c - making, sweeping and removing idxlab's throwaway directories.
+ *
+ * Whose is a leftover: the sweep must never remove what a live idxlab uses
+ * nor what is not idxlab's, so it goes by what only idxlab writes. A dir
+ * counts as a dead idxlab's only if it is a real directory (lstat: a symlink
+ * named like one is skipped, never followed), owned by us (or by the extra
+ * user the caller names), and its owner.pid names a process that does not
+ * exist (kill(pid, 0) fails with ESRCH; EPERM means someone's process lives
+ * there). owner.pid is written right after mkdtemp, so a dir without one is
+ * either being made or was left by an idxlab killed in between: it is
+ * removed only once it is a minute old. A recycled pid keeps a leftover
+ * until that process ends; that errs on the safe side.
+ *
+ * Removal is nftw with FTW_PHYS (symlinks inside are unlinked, not
+ * followed) and FTW_MOUNT (a file system mounted below is not entered), so
+ * a bad leftover cannot make us remove anything outside it.
+ *
+ * TMPDIR is resolved with realpath(): the dirs' paths are absolute, which a
+ * server's socket and messages need, and the sweep does not depend on the
+ * current directory. */
+#include "tmpdir.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../evlog.h"
+
+#define NO_OWNER_GRACE_S 60 /* a dir without owner.pid may be being made */
+
+/* ---- shared file helpers ---------------------------------------------- */
+
+int tmpdir_join(char *buf, size_t n, const char *a, const char *b)
+{
+	int len = snprintf(buf, n, "%s/%s", a, b);
+
+	return len < 0 || (size_t)len >= n ? -1 : 0;
+}
+
+ssize_t tmpdir_read_small(const char *path, char *buf, size_t n)
+{
+	ssize_t len, got = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	while ((size_t)got < n - 1) {
+		len = read(fd, buf + got, n - 1 - (size_t)got);
+		if (len < 0 && errno == EINTR)
+			continue;
+		if (len <= 0)
+			break;
+		got += len;
+	}
+	close(fd);
+	buf[got] = 0;
+	return got;
+}
+
+int tmpdir_write_file(const char *path, const char *text)
+{
+	size_t n = strlen(text);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644), saved;
+	ssize_t w;
+
+	if (fd < 0)
+		return -1;
+	w = write(fd, text, n);
+	saved = w < 0 ? errno : (size_t)w < n ? ENOSPC : 0;
+	if (close(fd) < 0 && !saved)
+		saved = errno;
+	errno = saved;
+	return saved ? -1 : 0;
+}
+
+pid_t tmpdir_read_pid(const char *path)
+{
+	char buf[64], *end;
+	long v;
+
+	if (tmpdir_read_small(path, buf, sizeof buf) <= 0)
+		return 0;
+	errno = 0;
+	v = strtol(buf, &end, 10);
+	if (errno || end == buf || v <= 0 || v > INT_MAX)
+		return 0;
+	return (pid_t)v;
+}
+
+/* nftw has no user pointer; one walk at a time per thread. */
+static _Thread_local int remove_errno;
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	if (remove(path) < 0 && !remove_errno)
+		remove_errno = errno;
+	return 0; /* keep going: remove what can be removed */
+}
+
+int tmpdir_remove_tree(const char *path)
+{
+	struct stat st;
+
+	remove_errno = 0;
+	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	if (lstat(path, &st) < 0 && errno == ENOENT)
+		return 0;
+	errno = remove_errno ? remove_errno : EBUSY; /* EBUSY: a mount below it */
+	return -1;
+}
+
+/* ---- leftovers -------------------------------------------------------- */
+
+int tmpdir_runs_in(pid_t pid, const char *comm, const char *dir)
+{
+	char path[64], name[64], cmd[4096], where[PATH_MAX + 1];
+	ssize_t len, i;
+
+	if (pid <= 0)
+		return 0;
+	snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
+	if (tmpdir_read_small(path, name, sizeof name) <= 0 || !strstr(name, comm))
+		return 0;
+	snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
+	len = tmpdir_read_small(path, cmd, sizeof cmd);
+	for (i = 0; i < len; i++)
+		if (cmd[i] == 0)
+			cmd[i] = ' '; /* arguments are NUL-separated */
+	/* dir + "/": its data dir, not a dir whose name merely starts the same. */
+	snprintf(where, sizeof where, "%s/", dir);
+	return len > 0 && strstr(cmd, where) != NULL;
+}
+
+/* Is dir the leftover of a dead idxlab, and ours to remove? */
+static int is_leftover(const char *dir, uid_t also)
+{
+	char file[PATH_MAX];
+	struct stat st;
+	pid_t owner;
+
+	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	/* Only dirs we (or our server user) made: never rm -rf a stranger's. */
+	if (st.st_uid != geteuid() && !(also != (uid_t)-1 && st.st_uid == also))
+		return 0;
+	if (tmpdir_join(file, sizeof file, dir, TMPDIR_OWNER) < 0)
+		return 0;
+	owner = tmpdir_read_pid(file);
+	if (owner > 0 && (kill(owner, 0) == 0 || errno != ESRCH))
+		return 0; /* alive (or not ours to signal) */
+	if (owner <= 0 && time(NULL) - st.st_mtime < NO_OWNER_GRACE_S)
+		return 0; /* being made right now? */
+	return 1;
+}
+
+static void sweep(const char *parent, const struct tmpdir_kind *kind, uid_t also)
+{
+	char prefix[64], dir[PATH_MAX];
+	struct dirent *de;
+	size_t plen;
+	DIR *d;
+
+	snprintf(prefix, sizeof prefix, TMPDIR_PREFIX "%s.", kind->name);
+	plen = strlen(prefix);
+	d = opendir(parent);
+	if (!d)
+		return; /* mkdtemp will say what is wrong with it */
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, prefix, plen) != 0 ||
+		    tmpdir_join(dir, sizeof dir, parent, de->d_name) < 0 || !is_leftover(dir, also))
+			continue;
+		if (kind->clean)
+			kind->clean(dir);
+		if (tmpdir_remove_tree(dir) == 0)
+			evlog_add(EV_INFO, "removed the leftovers of a killed idxlab: %s", dir);
+		else
+			evlog_add(EV_WARN,
+			          "could not remove the leftovers of a killed idxlab: %s: %s", dir,
+			          strerror(errno));
+	}
+	closedir(d);
+}
+
+/* ---- the API ---------------------------------------------------------- */
+
+int tmpdir_make(char *buf, size_t n, const struct tmpdir_kind *kind, uid_t also, struct err *e)
+{
+	const char *env = getenv("TMPDIR"), *tmp = env && *env ? env : "/tmp";
+	const char *sep = kind->alt ? " or " : "", *alt = kind->alt ? kind->alt : "";
+	char parent[PATH_MAX], file[PATH_MAX], pid[32];
+	int len, saved;
+
+	buf[0] = 0;
+	if (!realpath(tmp, parent))
+		return err_set(e, ERR_RUNTIME,
+		               "cannot use TMPDIR=%s for %s: %s - set TMPDIR to a writable "
+		               "directory%s%s",
+		               tmp, kind->what, strerror(errno), sep, alt);
+	sweep(parent, kind, also);
+	len = snprintf(buf, n, "%s/" TMPDIR_PREFIX "%s.XXXXXX", parent, kind->name);
+	if (len < 0 || (size_t)len >= n || !mkdtemp(buf)) {
+		saved = len < 0 || (size_t)len >= n ? ENAMETOOLONG : errno;
+		buf[0] = 0;
+		return err_set(e, ERR_RUNTIME,
+		               "cannot create a temp dir in %s for %s: %s - set TMPDIR to a "
+		               "writable directory%s%s",
+		               parent, kind->what, strerror(saved), sep, alt);
+	}
+	/* owner.pid first: from now on a sweeper can tell whose the dir is. */
+	snprintf(pid, sizeof pid, "%d\n", (int)getpid());
+	if (tmpdir_join(file, sizeof file, buf, TMPDIR_OWNER) < 0)
+		errno = ENAMETOOLONG;
+	else if (tmpdir_write_file(file, pid) == 0)
+		return 0;
+	saved = errno;
+	tmpdir_remove_tree(buf);
+	err_set(e, ERR_RUNTIME,
+	        "cannot write %s/%s: %s - set TMPDIR to a writable directory with free space%s%s",
+	        buf, TMPDIR_OWNER, strerror(saved), sep, alt);
+	buf[0] = 0;
+	return -1;
+}
+
+void tmpdir_remove(char *dir)
+{
+	if (!dir || !dir[0])
+		return;
+	if (tmpdir_remove_tree(dir) < 0)
+		evlog_add(EV_WARN, "could not remove %s: %s", dir, strerror(errno));
+	dir[0] = 0;
+}
