@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "engines/tmpdir.h"
 #include "keys.h"
 #include "knobs.h"
 #include "metrics.h"
@@ -721,19 +722,44 @@ static void test_mongo(void)
 	      strstr(e.msg, "mongodb://") != NULL);
 }
 
+/* The end of a server log, for messages about a server that died. */
+static void test_log_tail(void)
+{
+	char dir[] = "/tmp/idxlab-unit.XXXXXX", path[64], buf[64];
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0);
+		return;
+	}
+	snprintf(path, sizeof path, "%s/x.log", dir);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs("one\n\ntwo\nthree\n\n", f);
+	fclose(f);
+	tmpdir_log_tail(dir, "x.log", 2, buf, sizeof buf);
+	CHECK(strcmp(buf, "two | three") == 0);
+	tmpdir_log_tail(dir, "x.log", 9, buf, sizeof buf);
+	CHECK(strcmp(buf, "one | two | three") == 0);
+	tmpdir_log_tail(dir, "x.log", 9, buf, 8); /* cut to fit */
+	CHECK(strlen(buf) < 8 && strncmp(buf, "one", 3) == 0);
+	tmpdir_log_tail(dir, "none.log", 2, buf, sizeof buf);
+	CHECK(buf[0] == 0);
+	unlink(path);
+	rmdir(dir);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } tests[] = {
-	{ "unit/units", test_units },
-	{ "unit/knobs", test_knobs },
-	{ "unit/config", test_config },
-	{ "unit/metrics", test_metrics },
-	{ "unit/histogram", test_hist },
-	{ "unit/proc_io", test_proc_io },
-	{ "unit/keys", test_keys },
-	{ "unit/sparkline-gauge", test_spark },
-	{ "unit/sliders-labels", test_slider },
+	{ "unit/log-tail", test_log_tail },     { "unit/units", test_units },
+	{ "unit/knobs", test_knobs },           { "unit/config", test_config },
+	{ "unit/metrics", test_metrics },       { "unit/histogram", test_hist },
+	{ "unit/proc_io", test_proc_io },       { "unit/keys", test_keys },
+	{ "unit/sparkline-gauge", test_spark }, { "unit/sliders-labels", test_slider },
 	{ "unit/mongo", test_mongo },
 };
 

@@ -240,24 +240,6 @@ static void mongod_stop(struct engine *en)
 	tmpdir_remove(en->mongod_dir);
 }
 
-/* The last line of the throwaway server's log, for messages. */
-static void log_tail(const struct engine *en, char *out, size_t len)
-{
-	char path[PATH_MAX + 16], line[512];
-	FILE *f;
-
-	out[0] = 0;
-	snprintf(path, sizeof path, "%s/mongod.log", en->mongod_dir);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	while (fgets(line, sizeof line, f))
-		if (line[0] != '\n')
-			snprintf(out, len, "%s", line);
-	fclose(f);
-	out[strcspn(out, "\n")] = 0;
-}
-
 /* Start mongod (bin) on a free port; *port gets it. */
 static int mongod_start(struct engine *en, const char *bin, int *port, struct err *e)
 {
@@ -322,7 +304,7 @@ static int mongod_start(struct engine *en, const char *bin, int *port, struct er
 	(void)tmpdir_write_file(pidf, pidtext);
 	for (i = 0; i < START_TIMEOUT * 20; i++) {
 		if (!mongod_alive(en)) {
-			log_tail(en, tail, sizeof tail);
+			tmpdir_log_tail(en->mongod_dir, "mongod.log", 2, tail, sizeof tail);
 			return err_set(e, ERR_RUNTIME,
 			               "the throwaway mongod (%s) exited while starting%s%s - try "
 			               "running it by hand, or use --dsn",
@@ -334,10 +316,25 @@ static int mongod_start(struct engine *en, const char *bin, int *port, struct er
 			return err_set(e, ERR_RUNTIME, "stopped while mongod was starting");
 		usleep(50000);
 	}
+	tmpdir_log_tail(en->mongod_dir, "mongod.log", 2, tail, sizeof tail);
 	return err_set(e, ERR_RUNTIME,
-	               "the throwaway mongod (%s) did not listen on 127.0.0.1:%d within %d s "
-	               "(its log: %s)",
-	               bin, *port, START_TIMEOUT, logp);
+	               "the throwaway mongod (%s) did not listen on 127.0.0.1:%d within %d s; "
+	               "its log ends: %s",
+	               bin, *port, START_TIMEOUT, tail[0] ? tail : "(empty)");
+}
+
+/* The throwaway server is gone: say so with the end of its log, quoted now
+ * since its directory goes at exit. */
+static int mongod_died(struct engine *en, struct err *e, const char *what, const char *why)
+{
+	char tail[512];
+
+	tmpdir_log_tail(en->mongod_dir, "mongod.log", 2, tail, sizeof tail);
+	return err_set(e, ERR_RUNTIME,
+	               "%s%sthe throwaway mongod died%s%s - it was killed or crashed; its log "
+	               "ends: %s",
+	               what, *what ? ": " : "", why ? ": " : "", why ? why : "",
+	               tail[0] ? tail : "(empty)");
 }
 
 /* ---- errors ---------------------------------------------------------------- */
@@ -370,10 +367,7 @@ static int mongo_fail(struct engine *en, const bson_error_t *be, struct err *e, 
 	}
 	if (en->mongod_dir[0] && !mongod_alive(en) && en->mongod_died) {
 		en->lost = 1;
-		return err_set(e, ERR_RUNTIME,
-		               "%s%sthe throwaway mongod died: %s - it was killed or crashed (its "
-		               "log: %s/mongod.log)",
-		               what, sep, be->message, en->mongod_dir);
+		return mongod_died(en, e, what, be->message);
 	}
 	switch (be->domain) {
 	case MONGOC_ERROR_SERVER_SELECTION:
@@ -1038,10 +1032,7 @@ static int checkpoint(struct engine *en, struct err *e)
 static int check_server(struct engine *en, struct err *e)
 {
 	if (en->mongod_dir[0] && !mongod_alive(en))
-		return err_set(e, ERR_RUNTIME,
-		               "the throwaway mongod died - it was killed or crashed (its log: "
-		               "%s/mongod.log)",
-		               en->mongod_dir);
+		return mongod_died(en, e, "", NULL);
 	return 0;
 }
 

@@ -36,6 +36,7 @@
 #include "../probes/proc_tree.h"
 #include "engine.h"
 #include "pg_cluster.h"
+#include "tmpdir.h"
 #include "rowset.h"
 
 #define SCHEMA_MARK "created by idxlab"
@@ -112,37 +113,6 @@ static const char *trim(const char *msg, char *buf, size_t len)
 	return buf;
 }
 
-/* The last lines of dir/server.log, on one line, into buf. */
-static void log_tail(const char *dir, char *buf, size_t len)
-{
-	char path[PATH_MAX], raw[1024], *p, *w;
-	FILE *f;
-	size_t n = 0;
-
-	buf[0] = 0;
-	snprintf(path, sizeof path, "%s/server.log", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fseek(f, -(long)(sizeof raw - 1), SEEK_END) < 0)
-		rewind(f);
-	n = fread(raw, 1, sizeof raw - 1, f);
-	fclose(f);
-	raw[n] = 0;
-	while (n && (raw[n - 1] == '\n' || raw[n - 1] == ' '))
-		raw[--n] = 0;
-	p = raw + n;
-	for (int lines = 0; p > raw && lines < 3; p--)
-		if (p[-1] == '\n')
-			lines++;
-	for (w = p; *w; w++)
-		if (*w == '\n')
-			*w = '|';
-	while (*p == '|')
-		p++;
-	snprintf(buf, len, "%.*s", (int)len - 1, p);
-}
-
 /* An error a person can act on, from a result (may be NULL) or the conn. */
 static int pg_fail(struct engine *en, const PGresult *res, struct err *e, const char *what)
 {
@@ -164,7 +134,7 @@ static int pg_fail(struct engine *en, const PGresult *res, struct err *e, const 
 		char tail[400];
 
 		/* The log goes with the temp dir at exit: quote its end now. */
-		log_tail(pg_cluster_dir(en->cluster), tail, sizeof tail);
+		tmpdir_log_tail(pg_cluster_dir(en->cluster), "server.log", 3, tail, sizeof tail);
 		return err_set(e, ERR_RUNTIME,
 		               "%s: the throwaway PostgreSQL server died: %s - it was killed or "
 		               "crashed; its log ends: %s",

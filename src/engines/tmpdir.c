@@ -241,3 +241,45 @@ void tmpdir_remove(char *dir)
 		evlog_add(EV_WARN, "could not remove %s: %s", dir, strerror(errno));
 	dir[0] = 0;
 }
+
+void tmpdir_log_tail(const char *dir, const char *name, int lines, char *buf, size_t len)
+{
+	char path[PATH_MAX], raw[2048], *p;
+	size_t n, o = 0;
+	ssize_t got;
+	int fd, seen = 0;
+	off_t end;
+
+	buf[0] = 0;
+	if (tmpdir_join(path, sizeof path, dir, name) < 0 ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	end = lseek(fd, 0, SEEK_END);
+	got = end < 0 ? -1
+	              : pread(fd, raw, sizeof raw - 1,
+	                      end > (off_t)sizeof raw - 1 ? end - (off_t)(sizeof raw - 1) : 0);
+	close(fd);
+	if (got <= 0)
+		return;
+	n = (size_t)got;
+	raw[n] = 0;
+	/* Back from the end over `lines` non-empty lines. */
+	while (n && (raw[n - 1] == '\n' || raw[n - 1] == ' '))
+		raw[--n] = 0;
+	for (p = raw + n; p > raw; p--)
+		if (p[-1] == '\n' && p[0] != '\n' && ++seen == lines)
+			break;
+	/* Join them, skipping empty lines. */
+	while (*p && o + 4 < len) {
+		size_t l = strcspn(p, "\n");
+
+		if (l) {
+			int w = snprintf(buf + o, len - o, "%s%.*s", o ? " | " : "", (int)l, p);
+
+			o = w < 0 || (size_t)w >= len - o ? len - 1 : o + (size_t)w;
+		}
+		p += l;
+		while (*p == '\n')
+			p++;
+	}
+}

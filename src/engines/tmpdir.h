@@ -65,6 +65,10 @@ int tmpdir_write_file(const char *path, const char *text);
 /* The process id in a pid file, or 0 if there is none. */
 pid_t tmpdir_read_pid(const char *path);
 
+/* The last `lines` non-empty lines of dir/name (a server's log), joined by
+ * " | ", into buf; "" when there is no such file. */
+void tmpdir_log_tail(const char *dir, const char *name, int lines, char *buf, size_t len);
+
 /* rm -rf: never following symlinks nor crossing into other file systems;
  * removes what it can. 0 if path is gone afterwards, else -1 with errno. */
 int tmpdir_remove_tree(const char *path);
