@@ -49,6 +49,16 @@ echo "  update-keys at 0/1/5 indexes: HOT % $hka $hkb; WAL B/row $wka $wkb $wkc"
 check pg/update-keys-hot-only-unindexed "$hka >= 99 && $hkb == 0"
 check pg/update-keys-wal-per-index "$wkc - $wkb >= 4 * 50"
 
+# --- the cache gauges (pg_buffercache): a small pool fills and stays dirty,
+# a big one holds the table with room to spare.
+pgrun --indexes 5 --key-order rand --rows 50000 --cache 16MiB,1GiB --format csv >"$T/bc.csv" 2>"$T/err" ||
+	bad pg/cache-gauges-run "$(cat "$T/err")"
+u16=$(field "$T/bc.csv" cache_bytes 1) d16=$(field "$T/bc.csv" cache_dirty_pct 1)
+u1g=$(field "$T/bc.csv" cache_bytes 2) d1g=$(field "$T/bc.csv" cache_dirty_pct 2)
+echo "  shared_buffers 16MiB: used $u16 B, dirty $d16 %; 1GiB: used $u1g B, dirty $d1g %"
+check pg/cache-gauges-small-pool-full "$u16 > 0.8 * 16777216 && $u16 <= 16777216 && $d16 > 50"
+check pg/cache-gauges-big-pool-roomy "$u1g > 1000000 && $u1g < 0.25 * 1073741824 && $d1g < 25"
+
 # --- fsyncs per commit ----------------------------------------------------
 pgrun --commit row --sync full,off --rows 500 --format csv >"$T/fs.csv" 2>"$T/err" ||
 	bad pg/fsync-run "$(cat "$T/err")"
@@ -157,9 +167,33 @@ else
 	# Works on a user's server, and leaves it as it was.
 	if pgrun --dsn "$dsn" --rows 2000 --indexes 1 --format csv >"$T/d.csv" 2>"$T/err" &&
 		[ "$(field "$T/d.csv" rows 1)" = 2000 ] &&
-		[ "$(psql_ "SELECT count(*) FROM pg_namespace WHERE nspname = 'idxlab'")" = 0 ]; then
+		[ "$(psql_ "SELECT count(*) FROM pg_namespace WHERE nspname = 'idxlab'")" = 0 ] &&
+		[ "$(psql_ "SELECT count(*) FROM pg_extension WHERE extname <> 'plpgsql'")" = 0 ]; then
 		ok pg/dsn-runs-and-cleans-up
-	else bad pg/dsn-runs-and-cleans-up "$(cat "$T/err") $(psql_ '\dn')"; fi
+	else bad pg/dsn-runs-and-cleans-up "$(cat "$T/err") $(psql_ '\dn') $(psql_ '\dx')"; fi
+	# Killed there: its marked schema stays, with the extensions it made in
+	# it (pg_buffercache, pg_walinspect); the next run takes it over and
+	# leaves nothing.
+	"$IDXLAB" run --engine postgres --dsn "$dsn" --rows 100000000 --format csv >/dev/null 2>&1 &
+	pid=$!
+	sleep 0.5
+	# While it runs, a second idxlab on the same database is refused.
+	expect_exit pg/dsn-second-idxlab-refused 1 "another idxlab is working in schema idxlab" \
+		pgrun --dsn "$dsn" --rows 100
+	i=0
+	while [ $i -lt 100 ] && [ "$(psql_ "SELECT count(*) FROM pg_extension WHERE extname = 'pg_buffercache'")" != 1 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.5
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	exts=$(psql_ "SELECT count(*) FROM pg_extension x JOIN pg_namespace n ON n.oid = x.extnamespace WHERE n.nspname = 'idxlab'")
+	if [ "$exts" = 2 ] && pgrun --dsn "$dsn" --rows 100 --format csv >/dev/null 2>"$T/err" &&
+		[ "$(psql_ "SELECT count(*) FROM pg_namespace WHERE nspname = 'idxlab'")" = 0 ] &&
+		[ "$(psql_ "SELECT count(*) FROM pg_extension WHERE extname <> 'plpgsql'")" = 0 ]; then
+		ok pg/dsn-killed-run-taken-over
+	else bad pg/dsn-killed-run-taken-over "extensions left by the killed run: '$exts'; $(cat "$T/err") $(psql_ '\dx')"; fi
 	# A schema named idxlab that is not ours: refused, untouched.
 	psql_ "CREATE SCHEMA idxlab; CREATE TABLE idxlab.foo(x int); INSERT INTO idxlab.foo VALUES (42)" >/dev/null
 	expect_exit pg/foreign-schema-refused 2 "schema named idxlab that idxlab did not create" \

@@ -39,11 +39,13 @@
 #include "tmpdir.h"
 #include "rowset.h"
 
-#define SCHEMA_MARK "created by idxlab"
-#define PIPE_CHUNK  1000 /* queries in flight before a sync */
-#define OID_INT8    20
-#define OID_TEXT    25
-#define OID_UUID    2950
+#define SCHEMA_MARK          "created by idxlab"
+#define PIPE_CHUNK           1000 /* queries in flight before a sync */
+#define OID_INT8             20
+#define OID_TEXT             25
+#define BUFFERCACHE_EVERY_NS 1000000000ULL
+#define ADVISORY_KEY         "115880238014818" /* "idxlab" in ASCII, as a number */
+#define OID_UUID             2950
 
 enum tag { T_BEGIN, T_OP, T_COMMIT, T_OTHER };
 
@@ -58,11 +60,15 @@ struct engine {
 	char conninfo[1024];
 	char where[300];
 	int superuser;
-	int walinspect;          /* pg_get_wal_stats() usable */
-	int made_walinspect;     /* we created the extension: drop it at close */
 	int claimed;             /* schema idxlab is ours: close may clean it up */
+	int walinspect;          /* pg_get_wal_records_info() usable */
+	int walinspect_ours;     /* in schema idxlab: dropped at close */
 	char walinspect_fn[160]; /* schema-qualified pg_get_wal_records_info */
-	const atomic_int *stop;  /* borrowed */
+	int buffercache;         /* the pg_buffercache view usable */
+	int buffercache_ours;    /* in schema idxlab: dropped at close */
+	char buffercache_view[160];
+	uint64_t bc_t, bc_used, bc_dirty; /* its last reading: when (ns), buffers */
+	const atomic_int *stop;           /* borrowed */
 	struct knobs k;
 	struct rowset rs;
 	int pipeline;
@@ -147,6 +153,11 @@ static int pg_fail(struct engine *en, const PGresult *res, struct err *e, const 
 		               "stopped or restarted?",
 		               what, msg);
 	}
+	if (state && strcmp(state, "55P03") == 0)
+		return err_set(e, ERR_RUNTIME,
+		               "%s: %s - another session holds a lock on idxlab's table; end it "
+		               "(pg_stat_activity shows which) or use another database",
+		               what, msg);
 	if (state && strcmp(state, "53100") == 0)
 		return err_set(e, ERR_RUNTIME,
 		               "%s: the server's disk is full: %s - free space there or lower "
@@ -296,7 +307,7 @@ static int connect_to(struct engine *en, const char *conninfo, struct err *e)
 	PQsetNoticeProcessor(en->conn, notice_cb, NULL);
 	return exec(en,
 	            "SET client_min_messages = warning; SET stats_fetch_consistency = none; "
-	            "SET search_path = idxlab, pg_catalog",
+	            "SET search_path = idxlab, pg_catalog; SET lock_timeout = '10s'",
 	            e);
 }
 
@@ -328,6 +339,8 @@ static int claim_schema(struct engine *en, struct err *e)
 	               " WHERE c.relnamespace = 'idxlab'::regnamespace AND c.relname NOT IN"
 	               " ('idxlab_t', 'idxlab_t_pkey', 'idxlab_k1', 'idxlab_k2', 'idxlab_k3',"
 	               " 'idxlab_k4', 'idxlab_k5', 'idxlab_k6', 'idxlab_k7', 'idxlab_k8')"
+	               " AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid ="
+	               " 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')"
 	               " UNION ALL SELECT p.proname || '()' FROM pg_proc p"
 	               " WHERE p.pronamespace = 'idxlab'::regnamespace AND NOT EXISTS"
 	               " (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass"
@@ -342,36 +355,64 @@ static int claim_schema(struct engine *en, struct err *e)
 	return 0;
 }
 
-/* pg_walinspect for exact full-page-image bytes: needs superuser. */
-static void find_walinspect(struct engine *en)
+/* Find extension name, for its object obj (function fn must be callable):
+ * "schema.obj" into qual. Creates it in schema idxlab when it is missing
+ * and we are superuser; *ours says it lives in idxlab's schema (so close
+ * drops it). why: what is n/a without it, for the event log. 1: usable. */
+static int find_extension(struct engine *en, const char *name, const char *obj, const char *fn,
+                          char *qual, size_t len, int *ours, const char *why)
 {
-	char schema[128];
+	char schema[128], sql[256], buf[16];
 	struct err e = { ERR_NONE, "" };
-	const char *const where =
-	    "SELECT coalesce(max(quote_ident(n.nspname)), '') FROM pg_extension x "
-	    "JOIN pg_namespace n ON n.oid = x.extnamespace "
-	    "WHERE x.extname = 'pg_walinspect'";
 
-	en->walinspect = 0;
-	if (!en->superuser) {
+	snprintf(sql, sizeof sql,
+	         "SELECT coalesce(max(quote_ident(n.nspname)), '') FROM pg_extension x "
+	         "JOIN pg_namespace n ON n.oid = x.extnamespace WHERE x.extname = '%s'",
+	         name);
+	*ours = 0;
+	if (query_text(en, sql, schema, sizeof schema, &e) < 0)
+		return 0;
+	if (!*schema && en->superuser) {
+		char create[128];
+
+		snprintf(create, sizeof create, "CREATE EXTENSION %s SCHEMA idxlab", name);
+		if (exec(en, create, &e) < 0 || query_text(en, sql, schema, sizeof schema, &e) < 0)
+			schema[0] = 0;
+	}
+	if (!*schema) {
+		evlog_add(EV_INFO, "%s are n/a: %s is %s", why, name,
+		          en->superuser ? "not available (the contrib package)"
+		                        : "not installed, and installing it needs a superuser");
+		return 0;
+	}
+	*ours = strcmp(schema, "idxlab") == 0;
+	snprintf(qual, len, "%s.%s", schema, obj);
+	/* Installed is not usable: its functions may be granted to others only. */
+	snprintf(sql, sizeof sql, "SELECT has_function_privilege('%s.%s', 'EXECUTE')", schema, fn);
+	if (query_text(en, sql, buf, sizeof buf, &e) < 0 || strcmp(buf, "t") != 0) {
+		evlog_add(EV_INFO, "%s are n/a: this user may not use %s (grant pg_monitor)", why,
+		          name);
+		return 0;
+	}
+	return 1;
+}
+
+/* pg_walinspect for exact full-page-image bytes; pg_buffercache for the
+ * cache gauges. */
+static void find_extensions(struct engine *en)
+{
+	en->walinspect =
+	    en->superuser &&
+	    find_extension(en, "pg_walinspect", "pg_get_wal_records_info",
+	                   "pg_get_wal_records_info(pg_lsn, pg_lsn)", en->walinspect_fn,
+	                   sizeof en->walinspect_fn, &en->walinspect_ours, "full-page-image bytes");
+	if (!en->superuser)
 		evlog_add(EV_INFO,
 		          "full-page-image bytes are n/a: pg_walinspect needs a superuser");
-		return;
-	}
-	if (query_text(en, where, schema, sizeof schema, &e) < 0)
-		return;
-	if (!*schema) {
-		if (exec(en, "CREATE EXTENSION pg_walinspect SCHEMA idxlab", &e) < 0 ||
-		    query_text(en, where, schema, sizeof schema, &e) < 0 || !*schema) {
-			evlog_add(EV_INFO, "full-page-image bytes are n/a: pg_walinspect is not "
-			                   "available (the contrib package)");
-			return;
-		}
-		en->made_walinspect = 1;
-	}
-	/* Wherever it lives (the user may have installed it elsewhere). */
-	snprintf(en->walinspect_fn, sizeof en->walinspect_fn, "%s.pg_get_wal_records_info", schema);
-	en->walinspect = 1;
+	en->buffercache = find_extension(
+	    en, "pg_buffercache", "pg_buffercache", "pg_buffercache_pages()", en->buffercache_view,
+	    sizeof en->buffercache_view, &en->buffercache_ours, "the cache gauges");
+	en->bc_t = 0;
 }
 
 static int read_shared_buffers(struct engine *en, struct err *e)
@@ -442,10 +483,20 @@ static int start_session(struct engine *en, struct err *e)
 	               sizeof buf, e) < 0)
 		return -1;
 	en->superuser = strcmp(buf, "t") == 0;
+	/* One idxlab per database: a second would drop the first one's table.
+	 * The lock is the session's: it goes when the connection does, even
+	 * when idxlab is killed. */
+	if (query_text(en, "SELECT pg_try_advisory_lock(" ADVISORY_KEY ")", buf, sizeof buf, e) < 0)
+		return -1;
+	if (strcmp(buf, "t") != 0)
+		return err_set(e, ERR_RUNTIME,
+		               "another idxlab is working in schema idxlab of this database (it "
+		               "holds advisory lock " ADVISORY_KEY "): wait for it to finish, or "
+		               "point --dsn at another database");
 	if (claim_schema(en, e) < 0)
 		return -1;
 	en->claimed = 1;
-	find_walinspect(en);
+	find_extensions(en);
 	find_server_processes(en);
 	if (read_shared_buffers(en, e) < 0)
 		return -1;
@@ -471,8 +522,10 @@ static void pg_close(struct engine *en)
 		if (PQtransactionStatus(en->conn) != PQTRANS_IDLE)
 			(void)exec(en, "ROLLBACK", &e);
 		(void)exec(en, "DROP TABLE IF EXISTS idxlab.idxlab_t", &e);
-		if (en->made_walinspect)
+		if (en->walinspect_ours)
 			(void)exec(en, "DROP EXTENSION IF EXISTS pg_walinspect", &e);
+		if (en->buffercache_ours)
+			(void)exec(en, "DROP EXTENSION IF EXISTS pg_buffercache", &e);
 		(void)exec(en, "DROP SCHEMA IF EXISTS idxlab", &e);
 	}
 	PQfinish(en->conn);
@@ -755,6 +808,7 @@ static int set_cache(struct engine *en, const struct knobs *k, struct err *e)
 	    read_shared_buffers(en, e) < 0)
 		return -1;
 	find_server_processes(en);
+	en->bc_t = 0; /* a new buffer pool */
 	return set_session(en, k, e);
 }
 
@@ -1164,6 +1218,30 @@ static int sample_fpi(struct engine *en)
 	return ok;
 }
 
+/* The buffers in use and dirty, from pg_buffercache. It visits every
+ * buffer header, a few ms per GiB of shared_buffers on the workload's own
+ * connection: at most once a second. */
+static int sample_buffers(struct engine *en, struct err *e)
+{
+	char sql[256];
+	uint64_t t = now_ns();
+	PGresult *res;
+
+	if (en->bc_t && t - en->bc_t < BUFFERCACHE_EVERY_NS)
+		return 0;
+	snprintf(sql, sizeof sql,
+	         "SELECT count(relfilenode), count(*) FILTER (WHERE isdirty) FROM %s",
+	         en->buffercache_view);
+	res = pipeline_query(en, sql, 0, NULL, e);
+	if (!res)
+		return -1;
+	en->bc_used = to_u64(PQgetvalue(res, 0, 0));
+	en->bc_dirty = to_u64(PQgetvalue(res, 0, 1));
+	en->bc_t = t;
+	PQclear(res);
+	return 0;
+}
+
 static int pg_sample(struct engine *en, struct counters *c, struct err *e)
 {
 	PGresult *res;
@@ -1199,6 +1277,14 @@ static int pg_sample(struct engine *en, struct counters *c, struct err *e)
 	if (en->walinspect && sample_fpi(en)) {
 		c->v[C_FPI_BYTES] = en->fpi_bytes;
 		c->valid |= 1u << C_FPI_BYTES;
+	}
+	if (en->buffercache && sample_buffers(en, e) < 0)
+		return -1;
+	if (en->bc_t) {
+		c->v[C_CACHE_USED] = en->bc_used * 8192;
+		c->v[C_CACHE_DIRTY] = en->bc_dirty * 8192;
+		c->v[C_CACHE_MAX] = (uint64_t)en->shared_buffers;
+		c->valid |= 1u << C_CACHE_USED | 1u << C_CACHE_DIRTY | 1u << C_CACHE_MAX;
 	}
 	if (en->has_server_io && proc_tree_sample(&en->tree, &io) == 0) {
 		c->v[C_WCHAR] = io.wchar;
