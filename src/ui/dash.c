@@ -494,18 +494,21 @@ static void draw_knobs(struct dash *d, int y0, int h)
 		char val[64];
 		const char *locked = knob_locked(d, id);
 		attr_t a = locked ? A_DIM : A_NORMAL;
-		int fixed = (knob_table[id].flags & KF_FIXED) != 0;
+		int fixed, wide;
 
 		knob_format(id, d->want.v[id], val, sizeof val);
+		/* A fixed knob (the engine) has no bar, and a long value
+		 * (update-indexed) takes the bar's room rather than be cut. */
+		fixed = (knob_table[id].flags & KF_FIXED) != 0;
+		wide = fixed || strlen(val) > 9;
 		if (i == d->sel)
 			a |= A_REVERSE;
 		attron(a);
-		/* A fixed knob (the engine) has no bar: its value may use that room. */
 		mvprintw(y, 1, "%s%-10.10s %-*.*s", i == d->sel ? ">" : " ", knob_table[id].name,
-		         fixed ? KNOB_W - 14 : 9, fixed ? KNOB_W - 14 : 9, val);
+		         wide ? KNOB_W - 14 : 9, wide ? KNOB_W - 14 : 9, val);
 		attroff(a);
-		if (fixed)
-			continue; /* nothing to slide */
+		if (wide)
+			continue; /* nothing to slide, or no room */
 		cells = (int)lround(knob_position(id, d->want.v[id]) * bar_w);
 		move(y, 22);
 		attron(col(d, C_GAUGE));
