@@ -8,7 +8,8 @@
 # REPS_A / REPS_B (the same for one case), ROWS_A (default 500000), ROWS_B
 # (default 200000), BARE_ARGS (extra bare_wt options for the bare side),
 # TMPDIR (where the databases go: a private dir is made in it and removed
-# at exit).
+# at exit), IR=1 (add (c), below; ROWS_IR_A, default 100000, ROWS_IR_B,
+# default 20000).
 #
 # Two cases, each with three sides run alternately: idxlab with --probes
 # off, idxlab with --probes on (the default), and the bare loop:
@@ -26,6 +27,13 @@
 # on (what a default run costs). Not judged: the rows/s lost with probes
 # on, in %, and the whole-process wall and CPU time (start-up, table
 # creation, the final checkpoint at close and cleanup included).
+# (c) with IR=1, and valgrind: instructions executed (callgrind) in the
+#     measured part only (bare_load; idxlab's wt_step + wt_finish), each
+#     side once per case, at fewer rows. Not judged: instructions are not
+#     time (cache misses, contention with the eviction threads and system
+#     calls are not weighted), but they do not depend on what else the
+#     machine is doing, so on a busy machine they tell a real difference
+#     from noise. ~2 minutes.
 #
 # The order of the sides rotates every repetition so drift (page cache, CPU
 # frequency, other work on the machine) hits them alike; figures are
@@ -253,6 +261,65 @@ say "    bare_wt --rows $ROWS_B $B_OPTS${BARE_ARGS:+ $BARE_ARGS}"
 run_case b "$REPS_B" "$ROWS_B"
 load1=$(load_now)
 
+# ---- (c) instruction counts (IR=1) -----------------------------------------
+
+# ir_run NAME CMD...: run CMD under callgrind, counting only inside the
+# measured functions (bare_load; idxlab's wt_step and wt_finish, called by
+# the worker thread for the step's rows and its last commit); prints the
+# instructions (Ir), or n/a (it runs in a subshell: the caller sets failed).
+ir_run() {
+	name=$1
+	shift
+	case $name in
+	*bare*) set -- '--toggle-collect=bare_load*' "$@" ;;
+	*) set -- --toggle-collect=wt_step --toggle-collect=wt_finish "$@" ;;
+	esac
+	if ! TMPDIR=$work valgrind --tool=callgrind --callgrind-out-file="$out/ir-$name.cg" \
+		"$@" >"$out/ir-$name.out" 2>"$out/ir-$name.err"; then
+		echo "wt.sh: (c) $name failed under valgrind: $*" >&2
+		echo n/a
+		return
+	fi
+	callgrind_annotate "$out/ir-$name.cg" 2>/dev/null |
+		awk '/PROGRAM TOTALS/ { gsub(/,/, "", $1); print $1; found = 1 }
+			END { if (!found) print "n/a" }'
+}
+
+# ir_case CASE ROWS: the three sides once each; prints "bare off on".
+# shellcheck disable=SC2086 # the option lists are word lists
+ir_case() {
+	case $1 in
+	a) opts=$A_OPTS ;;
+	*) opts=$B_OPTS ;;
+	esac
+	echo "$(ir_run "$1-bare" "$BARE" --rows "$2" $opts $BARE_ARGS)" \
+		"$(ir_run "$1-idxlab-off" "$IDXLAB" run --engine wiredtiger --op insert \
+			--rows "$2" $opts --format csv --probes off)" \
+		"$(ir_run "$1-idxlab-on" "$IDXLAB" run --engine wiredtiger --op insert \
+			--rows "$2" $opts --format csv --probes on)"
+}
+
+ROWS_IR_A=${ROWS_IR_A:-100000}
+ROWS_IR_B=${ROWS_IR_B:-20000}
+if [ "${IR:-0}" = 1 ]; then
+	if command -v valgrind >/dev/null 2>&1 && command -v callgrind_annotate >/dev/null 2>&1; then
+		say "(c) instructions (callgrind), the measured part only: (a) at $ROWS_IR_A rows," \
+			"(b) at $ROWS_IR_B"
+		read -r ir_a_bare ir_a_off ir_a_on <<EOF
+$(ir_case a "$ROWS_IR_A")
+EOF
+		read -r ir_b_bare ir_b_off ir_b_on <<EOF
+$(ir_case b "$ROWS_IR_B")
+EOF
+		case "$ir_a_bare $ir_a_off $ir_a_on $ir_b_bare $ir_b_off $ir_b_on" in
+		*n/a*) failed=1 ;; # ir_run ran in a subshell: say it here
+		esac
+	else
+		say "(c) skipped: valgrind (callgrind) is not installed"
+		IR=0
+	fi
+fi
+
 # ---- summary ---------------------------------------------------------------
 
 # Field numbers in raw.csv.
@@ -302,6 +369,14 @@ widen() {
 	widest=$(calc "(100 * ($2 - $1) / $3 > $widest ? 100 * ($2 - $1) / $3 : $widest)")
 }
 
+# ir_row CASE ROWS BARE OFF ON: instructions per row and idxlab / bare.
+ir_row() {
+	say "$(printf '  (%s) per row: bare %s, idxlab-off %s (x%s), idxlab-on %s (x%s)' "$1" \
+		"$(fmt "$(calc "$3 / $2")" %.0f)" "$(fmt "$(calc "$4 / $2")" %.0f)" \
+		"$(fmt "$(calc "$4 / $3")" %.3f)" "$(fmt "$(calc "$5 / $2")" %.0f)" \
+		"$(fmt "$(calc "$5 / $3")" %.3f)")"
+}
+
 # summarize CASE ROWS REPS TITLE
 summarize() {
 	read -r b_s b_min b_max b_w b_c <<EOF
@@ -340,6 +415,12 @@ say ""
 say "== summary ===================================================================="
 summarize a "$ROWS_A" "$REPS_A" "$ROWS_A rows, 0 indexes, commit 1000, sync off"
 summarize b "$ROWS_B" "$REPS_B" "$ROWS_B rows, 5 indexes, rand keys, commit 1000, sync off, 1GiB"
+if [ "${IR:-0}" = 1 ]; then
+	say ""
+	say "(c) instructions executed in the measured part (callgrind); not judged"
+	ir_row a "$ROWS_IR_A" "$ir_a_bare" "$ir_a_off" "$ir_a_on"
+	ir_row b "$ROWS_IR_B" "$ir_b_bare" "$ir_b_off" "$ir_b_on"
+fi
 say ""
 say "  load average at the start: $load0; at the end: $load1"
 if awk -v w="$widest" 'BEGIN { exit !(w + 0 > 10) }'; then
