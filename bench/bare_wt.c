@@ -25,6 +25,10 @@
  * Only that loop and its last commit are timed (CLOCK_MONOTONIC), like
  * idxlab's measured `seconds` of the step. No statistics cursor, no event
  * handler, no rowset, no thread: the fastest honest loop, the ceiling.
+ * Two setup differences that are not work: idxlab opens a second session
+ * (for its statistics cursor; idle with --probes off), and its setup
+ * reconfigures cache_size and checkpoint wait (0 while creating the tables,
+ * then the knob's value) where this opens with the final values.
  *
  * "Honest" means the same durability and work: no log off, no bigger cache,
  * no bulk cursors, no overwrite=true (which skips the duplicate check), no
