@@ -102,8 +102,9 @@ check: deps-check
 		sh tests/run.sh threads
 
 bench: deps-check
-	@$(MAKE) --no-print-directory idxlab $(BUILD)/bench/bare_sqlite
+	@$(MAKE) --no-print-directory idxlab $(BUILD)/bench/bare_sqlite $(BUILD)/bench/bare_wt
 	@IDXLAB=$(CURDIR)/idxlab BARE=$(CURDIR)/$(BUILD)/bench/bare_sqlite sh bench/run.sh
+	@IDXLAB=$(CURDIR)/idxlab BARE=$(CURDIR)/$(BUILD)/bench/bare_wt sh bench/wt.sh
 	@IDXLAB=$(CURDIR)/idxlab sh bench/pg.sh
 	@IDXLAB=$(CURDIR)/idxlab sh bench/dash.sh
 
@@ -111,6 +112,11 @@ $(BUILD)/bench/bare_sqlite: bench/bare_sqlite.c $(BUILD)/src/keys.o $(BUILD)/src
 		$(BUILD)/src/units.o $(BUILD)/src/err.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ $^ $(LDLIBS)
+
+$(BUILD)/bench/bare_wt: bench/bare_wt.c $(BUILD)/src/keys.o $(BUILD)/src/knobs.o \
+		$(BUILD)/src/units.o $(BUILD)/src/err.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ $^ -lwiredtiger -lm
 
 # ---- lint / install -------------------------------------------------------
 

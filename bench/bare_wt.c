@@ -1,0 +1,378 @@
+/* bare_wt.c - the plain C insert loop idxlab's WiredTiger engine is judged against.
+ *
+ * It does the work `idxlab run --engine wiredtiger --op insert` measures, and
+ * nothing else: a fresh home directory in a fresh temp dir, the connection
+ * opened with the configuration string src/engines/wiredtiger.c (wt_open)
+ * uses - cache_size, the log (journal) on with archive and 100MB files, a
+ * checkpoint every --checkpoint seconds, 4 eviction threads, dirty target
+ * 5 % / trigger 20 %, eviction target 80 % / trigger 95 %, fsync as the sync
+ * method - but statistics=(none), as idxlab opens it with --probes off
+ * (--stats on gives statistics=(fast), as with --probes on). Then the same
+ * tables with the same configuration strings, created in the same order:
+ *   table:collection-idxlab   key_format=q, value_format=u: the record id
+ *                             (row + 1) -> id | k1..k8 | hot | payload,
+ *                             all int64 in host order, payload bytes last
+ *   table:index-idxlab-_id    key_format=q, value_format=q: id -> record id
+ *   table:index-idxlab-kN     key_format=qq, value_format=u: (kN, record
+ *                             id) -> empty, for N = 1..--indexes
+ * one session and cursors opened with idxlab's options (cache_cursors=false,
+ * overwrite=false), a checkpoint of the empty tables, then the timed part:
+ * begin_transaction("isolation=snapshot") before the first row of each
+ * transaction, per row one insert into the collection, _id and each kN (in
+ * that order), commit_transaction("sync=off") - or "sync=on" for any other
+ * --sync, as idxlab does - every --commit rows and after the last row. Row
+ * values are src/keys.c's (keys_int, keys_payload), as idxlab writes them.
+ * Only that loop and its last commit are timed (CLOCK_MONOTONIC), like
+ * idxlab's measured `seconds` of the step. No statistics cursor, no event
+ * handler, no rowset, no thread: the fastest honest loop, the ceiling.
+ * Two setup differences that are not work: idxlab opens a second session
+ * (for its statistics cursor; idle with --probes off), and its setup
+ * reconfigures cache_size and checkpoint wait (0 while creating the tables,
+ * then the knob's value) where this opens with the final values.
+ *
+ * "Honest" means the same durability and work: no log off, no bigger cache,
+ * no bulk cursors, no overwrite=true (which skips the duplicate check), no
+ * skipped index. When src/engines/wiredtiger.c changes a table or connection
+ * setting, change it here too (the strings below are copied from it).
+ *
+ *   bare_wt [--rows N] [--indexes N] [--key-order seq|rand|few]
+ *           [--commit row|N|all] [--sync off|normal|full|extra]
+ *           [--cache SIZE] [--payload BYTES] [--seed N] [--checkpoint S]
+ *           [--stats off|on] [--format text|csv]
+ *
+ * Values use idxlab's syntax and ranges (knob_parse), so the same strings
+ * can be passed to both; the defaults are idxlab's for --engine wiredtiger
+ * (cache 256MiB, commit all, sync full, checkpoint 60). The temp dir
+ * ($TMPDIR/bare_wt.XXXXXX) is removed at exit, also after SIGINT/SIGTERM/
+ * SIGHUP (a second signal exits at once). Output (text): "ROWS SECONDS".
+ * Exit status: 0 ok, 1 runtime failure, 2 usage error. */
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <wiredtiger.h>
+
+#include "err.h"
+#include "keys.h"
+#include "knobs.h"
+
+#define COLL_URI  "table:collection-idxlab"
+#define MIN_CACHE (1024LL * 1024) /* WiredTiger refuses less; idxlab raises it too */
+#define COLL_CFG                                                                                   \
+	"key_format=q,value_format=u,memory_page_max=10m,split_pct=90,leaf_value_max=64MB,"        \
+	"checksum=on"
+#define INDEX_CFG ",internal_page_max=16k,leaf_page_max=16k,checksum=on,prefix_compression=true"
+
+struct bare {
+	uint64_t rows, seed, per_commit;
+	long long payload_len, cache_bytes, indexes, checkpoint;
+	enum key_order ko;
+	int csv, stats, sync;
+	char dir[PATH_MAX - 64];
+	WT_CONNECTION *conn;
+	WT_SESSION *s;
+	WT_CURSOR *coll, *idx[9]; /* idx[0] is _id, idx[i] is ki */
+	size_t row_len;
+	unsigned char *row;
+};
+
+static volatile sig_atomic_t stop_sig;
+
+static void usage(FILE *f)
+{
+	fputs("usage: bare_wt [--rows N] [--indexes N] [--key-order seq|rand|few]\n"
+	      "               [--commit row|N|all] [--sync off|normal|full|extra]\n"
+	      "               [--cache SIZE] [--payload BYTES] [--seed N] [--checkpoint S]\n"
+	      "               [--stats off|on] [--format text|csv]\n"
+	      "Inserts N rows into fresh WiredTiger tables laid out as idxlab's\n"
+	      "(collection, _id index, k1..kN indexes) and prints \"ROWS SECONDS\" for\n"
+	      "the insert loop and its commits alone. Defaults are idxlab's for\n"
+	      "--engine wiredtiger: 100000 rows, 0 indexes, seq, commit all, sync full,\n"
+	      "256MiB, 100 bytes, seed 1, checkpoint 60; --stats off is\n"
+	      "statistics=(none) (idxlab --probes off), on is statistics=(fast).\n",
+	      f);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* The first SIGINT/SIGTERM/SIGHUP asks the loop to stop, so the connection
+ * closes and the directory goes; a second one exits at once. */
+static void on_signal(int sig)
+{
+	if (stop_sig)
+		_exit(128 + sig);
+	stop_sig = sig;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if ((flag == FTW_DP ? rmdir(path) : unlink(path)) < 0)
+		fprintf(stderr, "bare_wt: could not remove %s: %s\n", path, strerror(errno));
+	return 0;
+}
+
+/* Close the connection and remove the directory (safe to call twice). */
+static void cleanup(struct bare *b)
+{
+	if (b->conn)
+		b->conn->close(b->conn, NULL); /* closes the session and cursors */
+	b->conn = NULL;
+	b->s = NULL;
+	if (b->dir[0])
+		(void)nftw(b->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	b->dir[0] = 0;
+	free(b->row);
+	b->row = NULL;
+}
+
+static int fail(struct bare *b, const char *what, int rc)
+{
+	if (rc)
+		fprintf(stderr, "bare_wt: %s: %s (WiredTiger error %d)\n", what,
+		        wiredtiger_strerror(rc), rc);
+	else
+		fprintf(stderr, "bare_wt: %s\n", what);
+	cleanup(b);
+	return stop_sig ? 128 + stop_sig : 1;
+}
+
+/* Parse argv with idxlab's own knob parser; 0, or 2 for a usage error. */
+static int parse_args(struct bare *b, int argc, char **argv)
+{
+	static const struct {
+		const char *opt;
+		int knob;
+	} opts[] = {
+		{ "--rows", K_ROWS },
+		{ "--indexes", K_INDEXES },
+		{ "--key-order", K_KEY_ORDER },
+		{ "--commit", K_COMMIT },
+		{ "--sync", K_SYNC },
+		{ "--cache", K_CACHE },
+		{ "--payload", K_PAYLOAD },
+		{ "--seed", K_SEED },
+		{ "--checkpoint", K_CHECKPOINT },
+		{ "--stats", K_PROBES },
+		{ "--format", K_FORMAT },
+	};
+	struct knobs k;
+	struct err e = { ERR_NONE, "" };
+	int i;
+
+	knobs_defaults(&k);
+	k.v[K_ENGINE] = E_WIREDTIGER;
+	knobs_engine_defaults(&k, NULL); /* cache 256MiB */
+	k.v[K_PROBES] = 0;               /* --stats borrows K_PROBES: on|off, default off */
+	for (i = 1; i < argc; i += 2) {
+		size_t j, n = sizeof opts / sizeof opts[0];
+
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			usage(stdout);
+			exit(0);
+		}
+		for (j = 0; j < n && strcmp(argv[i], opts[j].opt) != 0; j++)
+			;
+		if (j == n || i + 1 >= argc) {
+			fprintf(stderr, "bare_wt: %s %s\n", argv[i],
+			        j == n ? "is not an option" : "needs a value");
+			usage(stderr);
+			return 2;
+		}
+		if (knob_parse(opts[j].knob, argv[i + 1], &k.v[opts[j].knob], &e) < 0) {
+			fprintf(stderr, "bare_wt: %s: %s\n", argv[i], e.msg);
+			return 2;
+		}
+	}
+	if (k.v[K_KEY_ORDER] != KO_SEQ && k.v[K_KEY_ORDER] != KO_RAND &&
+	    k.v[K_KEY_ORDER] != KO_FEW) {
+		fprintf(stderr, "bare_wt: --key-order: seq, rand or few (integer keys)\n");
+		return 2;
+	}
+	if (k.v[K_FORMAT] == FMT_JSON) {
+		fprintf(stderr, "bare_wt: --format: text or csv\n");
+		return 2;
+	}
+	b->rows = (uint64_t)k.v[K_ROWS];
+	b->seed = (uint64_t)k.v[K_SEED];
+	b->per_commit = k.v[K_COMMIT] == COMMIT_ALL ? UINT64_MAX : (uint64_t)k.v[K_COMMIT];
+	b->payload_len = k.v[K_PAYLOAD];
+	b->cache_bytes = k.v[K_CACHE] < MIN_CACHE ? MIN_CACHE : k.v[K_CACHE];
+	b->indexes = k.v[K_INDEXES];
+	b->checkpoint = k.v[K_CHECKPOINT];
+	b->ko = (enum key_order)k.v[K_KEY_ORDER];
+	b->csv = k.v[K_FORMAT] == FMT_CSV;
+	b->stats = (int)k.v[K_PROBES];
+	b->sync = k.v[K_SYNC] != SYNC_OFF;
+	return 0;
+}
+
+/* Create uri with cfg and open a cursor on it the way idxlab does. */
+static int create_open(struct bare *b, const char *uri, const char *cfg, WT_CURSOR **c)
+{
+	int rc = b->s->create(b->s, uri, cfg);
+
+	if (rc == 0)
+		rc = b->s->open_cursor(b->s, uri, NULL, "overwrite=false", c);
+	return rc;
+}
+
+/* A fresh home, idxlab's connection, tables and cursors, and the row buffer.
+ * 0, a WiredTiger error, or -1 (no temp dir: said already). */
+static int setup(struct bare *b)
+{
+	const char *tmp = getenv("TMPDIR");
+	char cfg[768], uri[64];
+	long long i;
+	int rc;
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	snprintf(b->dir, sizeof b->dir, "%s/bare_wt.XXXXXX", tmp);
+	if (!mkdtemp(b->dir)) {
+		fprintf(stderr, "bare_wt: cannot create a temp dir in %s: %s\n", tmp,
+		        strerror(errno));
+		b->dir[0] = 0;
+		return -1;
+	}
+	/* src/engines/wiredtiger.c wt_open(), with statistics as --stats says. */
+	snprintf(cfg, sizeof cfg,
+	         "create,cache_size=%lld,config_base=false,use_environment=false,"
+	         "statistics=(%s),log=(enabled=true,archive=true,file_max=100MB),"
+	         "checkpoint=(wait=%lld),eviction=(threads_min=4,threads_max=4),"
+	         "eviction_dirty_target=%d,eviction_dirty_trigger=%d,eviction_target=%d,"
+	         "eviction_trigger=%d,transaction_sync=(enabled=true,method=fsync)",
+	         b->cache_bytes, b->stats ? "fast" : "none", b->checkpoint, 5, 20, 80, 95);
+	if ((rc = wiredtiger_open(b->dir, NULL, cfg, &b->conn)) != 0) {
+		b->conn = NULL;
+		return rc;
+	}
+	if ((rc = b->conn->open_session(b->conn, NULL, "cache_cursors=false", &b->s)) != 0 ||
+	    (rc = create_open(b, COLL_URI, COLL_CFG, &b->coll)) != 0 ||
+	    (rc = create_open(b, "table:index-idxlab-_id", "key_format=q,value_format=q" INDEX_CFG,
+	                      &b->idx[0])) != 0)
+		return rc;
+	for (i = 1; i <= b->indexes; i++) {
+		snprintf(uri, sizeof uri, "table:index-idxlab-k%lld", i);
+		if ((rc = create_open(b, uri, "key_format=qq,value_format=u" INDEX_CFG,
+		                      &b->idx[i])) != 0)
+			return rc;
+	}
+	/* idxlab checkpoints the new tables before its window opens. */
+	if ((rc = b->s->checkpoint(b->s, NULL)) != 0)
+		return rc;
+	/* id | k1..k8 | hot | payload; hot stays 0, the payload never changes. */
+	b->row_len = 10 * sizeof(int64_t) + (size_t)b->payload_len;
+	b->row = calloc(1, b->row_len);
+	if (!b->row)
+		abort();
+	keys_payload((char *)b->row + 10 * sizeof(int64_t), (size_t)b->payload_len);
+	return 0;
+}
+
+/* The measured part: the rows, a transaction every per_commit of them, and
+ * the last commit. Never inlined, so a profile (perf report, callgrind)
+ * can show its cost by name. 0 (also when a signal stopped it: stop_sig is
+ * set, *seconds is not) or a WiredTiger error. */
+static __attribute__((noinline)) int bare_load(struct bare *b, double *seconds)
+{
+	static const WT_ITEM empty = { .data = "", .size = 0 };
+	const char *commit_cfg = b->sync ? "sync=on" : "sync=off";
+	WT_SESSION *s = b->s;
+	WT_CURSOR *coll = b->coll, *id_c = b->idx[0];
+	WT_ITEM val = { .data = b->row, .size = b->row_len };
+	int64_t keys[9];
+	uint64_t t0, row, in_txn = 0;
+	int c, rc;
+
+	t0 = now_ns();
+	for (row = 0; row < b->rows; row++) {
+		int64_t recid = (int64_t)row + 1;
+
+		if (stop_sig)
+			return 0; /* the transaction is rolled back at close */
+		if (!in_txn && (rc = s->begin_transaction(s, "isolation=snapshot")) != 0)
+			return rc;
+		keys[0] = recid; /* id: the record id, as idxlab's integer pk */
+		for (c = 1; c <= 8; c++)
+			keys[c] = keys_int(b->seed, b->ko, c, row, 0);
+		memcpy(b->row, keys, sizeof keys);
+		coll->set_key(coll, recid);
+		coll->set_value(coll, &val);
+		if ((rc = coll->insert(coll)) != 0)
+			return rc;
+		id_c->set_key(id_c, keys[0]);
+		id_c->set_value(id_c, recid);
+		if ((rc = id_c->insert(id_c)) != 0)
+			return rc;
+		for (c = 1; c <= b->indexes; c++) {
+			WT_CURSOR *ic = b->idx[c];
+
+			ic->set_key(ic, keys[c], recid);
+			ic->set_value(ic, &empty);
+			if ((rc = ic->insert(ic)) != 0)
+				return rc;
+		}
+		if (++in_txn >= b->per_commit) {
+			if ((rc = s->commit_transaction(s, commit_cfg)) != 0)
+				return rc;
+			in_txn = 0;
+		}
+	}
+	if (in_txn && (rc = s->commit_transaction(s, commit_cfg)) != 0)
+		return rc;
+	*seconds = (double)(now_ns() - t0) / 1e9;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct bare b;
+	double seconds = 0;
+	int rc;
+
+	memset(&b, 0, sizeof b);
+	install_signals();
+	rc = parse_args(&b, argc, argv);
+	if (rc)
+		return rc;
+	if ((rc = setup(&b)) != 0)
+		return fail(&b, "setup", rc == -1 ? 0 : rc);
+	if (!stop_sig && (rc = bare_load(&b, &seconds)) != 0)
+		return fail(&b, "insert", rc);
+	if (stop_sig)
+		return fail(&b, "interrupted", 0);
+	cleanup(&b);
+	if (b.csv)
+		printf("rows,seconds,rows_per_s,us_per_row\n%llu,%.6f,%.1f,%.4f\n",
+		       (unsigned long long)b.rows, seconds, (double)b.rows / seconds,
+		       seconds * 1e6 / (double)b.rows);
+	else
+		printf("%llu %.6f\n", (unsigned long long)b.rows, seconds);
+	return 0;
+}
