@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "engines/rowset.h"
 #include "engines/tmpdir.h"
 #include "keys.h"
 #include "knobs.h"
@@ -722,6 +723,42 @@ static void test_mongo(void)
 	      strstr(e.msg, "mongodb://") != NULL);
 }
 
+/* A rolled-back transaction's rows: rewound as if never touched. */
+static void test_rowset(void)
+{
+	struct rowset rs;
+	struct rowset_mark m;
+	uint64_t row, v, first[3], i;
+
+	memset(&rs, 0, sizeof rs);
+	rowset_reset(&rs, 10);
+	rowset_prepare(&rs, OP_DELETE, 1);
+	rowset_mark(&rs, &m);
+	for (i = 0; i < 3; i++) {
+		CHECK(rowset_next(&rs, OP_DELETE, &row, &v) == 1);
+		first[i] = row;
+		rowset_done(&rs, OP_DELETE, row);
+	}
+	CHECK(rs.live_rows == 7);
+	rowset_rewind(&rs, &m, OP_DELETE);
+	CHECK(rs.live_rows == 10);
+	/* The same rows come again, and are there to delete once more. */
+	for (i = 0; i < 3; i++) {
+		CHECK(rowset_next(&rs, OP_DELETE, &row, &v) == 1 && row == first[i]);
+		rowset_done(&rs, OP_DELETE, row);
+	}
+	rowset_prepare(&rs, OP_DELETE, 1);
+	CHECK(rs.norder == 7); /* the three deleted rows are gone from the order */
+	/* Inserts: the row numbers are handed out again. */
+	rowset_prepare(&rs, OP_INSERT, 1);
+	rowset_mark(&rs, &m);
+	CHECK(rowset_next(&rs, OP_INSERT, &row, &v) == 1 && row == 10);
+	rowset_done(&rs, OP_INSERT, row);
+	rowset_rewind(&rs, &m, OP_INSERT);
+	CHECK(rowset_next(&rs, OP_INSERT, &row, &v) == 1 && row == 10 && rs.live_rows == 7);
+	rowset_free(&rs);
+}
+
 /* The end of a server log, for messages about a server that died. */
 static void test_log_tail(void)
 {
@@ -755,11 +792,17 @@ static const struct {
 	const char *name;
 	void (*fn)(void);
 } tests[] = {
-	{ "unit/log-tail", test_log_tail },     { "unit/units", test_units },
-	{ "unit/knobs", test_knobs },           { "unit/config", test_config },
-	{ "unit/metrics", test_metrics },       { "unit/histogram", test_hist },
-	{ "unit/proc_io", test_proc_io },       { "unit/keys", test_keys },
-	{ "unit/sparkline-gauge", test_spark }, { "unit/sliders-labels", test_slider },
+	{ "unit/log-tail", test_log_tail },
+	{ "unit/rowset", test_rowset },
+	{ "unit/units", test_units },
+	{ "unit/knobs", test_knobs },
+	{ "unit/config", test_config },
+	{ "unit/metrics", test_metrics },
+	{ "unit/histogram", test_hist },
+	{ "unit/proc_io", test_proc_io },
+	{ "unit/keys", test_keys },
+	{ "unit/sparkline-gauge", test_spark },
+	{ "unit/sliders-labels", test_slider },
 	{ "unit/mongo", test_mongo },
 };
 

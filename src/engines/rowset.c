@@ -89,3 +89,30 @@ void rowset_done(struct rowset *rs, long long op, uint64_t row)
 		rs->live_rows--;
 	}
 }
+
+void rowset_mark(const struct rowset *rs, struct rowset_mark *m)
+{
+	m->next_row = rs->next_row;
+	m->live_rows = rs->live_rows;
+	m->visit = rs->visit;
+	m->passes = rs->passes;
+}
+
+void rowset_rewind(struct rowset *rs, const struct rowset_mark *m, long long op)
+{
+	uint64_t i;
+
+	/* Deletes do not wrap, so the rows they marked are order[m->visit ..
+	 * visit). */
+	if (op == OP_DELETE)
+		for (i = m->visit; i < rs->visit && i < rs->norder; i++) {
+			uint64_t row = rs->order[i];
+
+			if (row < rs->ndeleted_bits)
+				rs->deleted[row / 8] &= (unsigned char)~(1u << (row % 8));
+		}
+	rs->next_row = m->next_row;
+	rs->live_rows = m->live_rows;
+	rs->visit = m->visit;
+	rs->passes = m->passes;
+}

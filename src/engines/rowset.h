@@ -35,6 +35,17 @@ int rowset_next(struct rowset *rs, long long op, uint64_t *row, uint64_t *versio
 /* op on the row rowset_next() returned is done. */
 void rowset_done(struct rowset *rs, long long op, uint64_t row);
 
+/* Where a rowset stands, to undo a transaction the engine rolled back. */
+struct rowset_mark {
+	uint64_t next_row, live_rows, visit, passes;
+};
+
+void rowset_mark(const struct rowset *rs, struct rowset_mark *m);
+
+/* Put the rowset back where m was taken, op having run since: the rows of
+ * a rolled-back transaction were never inserted, updated or deleted. */
+void rowset_rewind(struct rowset *rs, const struct rowset_mark *m, long long op);
+
 void rowset_free(struct rowset *rs);
 
 #endif

@@ -129,11 +129,6 @@ static const int stat_key[S_COUNT] = {
 	[S_CACHE_MAX] = WT_STAT_CONN_CACHE_BYTES_MAX,
 };
 
-/* Where a rowset stood at BEGIN, to undo a rolled-back transaction. */
-struct rs_mark {
-	uint64_t next_row, live_rows, visit, passes;
-};
-
 struct engine {
 	WT_EVENT_HANDLER handler; /* first: the callbacks find the engine from it */
 	atomic_int quiet;         /* expected errors (EBUSY while dropping): say nothing */
@@ -160,8 +155,8 @@ struct engine {
 	int in_txn;
 	long long txn_op; /* the operation the open transaction runs */
 	uint64_t txn_rows, txn_t0;
-	struct rs_mark mark;
-	uint64_t cap; /* rows per transaction after a rollback; 0: no cap */
+	struct rowset_mark mark; /* the rowset at BEGIN */
+	uint64_t cap;            /* rows per transaction after a rollback; 0: no cap */
 	long long cache;
 	/* bookkeeping for the event log */
 	uint64_t rollbacks, replayed, last_rb_log;
@@ -492,34 +487,6 @@ static int drop_index(struct engine *en, int i, struct err *e)
 
 /* ---- rows ------------------------------------------------------------- */
 
-static void rs_save(const struct rowset *rs, struct rs_mark *m)
-{
-	m->next_row = rs->next_row;
-	m->live_rows = rs->live_rows;
-	m->visit = rs->visit;
-	m->passes = rs->passes;
-}
-
-/* Put the rowset back where m was taken: a rolled-back transaction's rows
- * were never inserted, updated or deleted. Deletes do not wrap, so the rows
- * they marked are order[m->visit .. visit). */
-static void rs_restore(struct rowset *rs, const struct rs_mark *m, long long op)
-{
-	uint64_t i;
-
-	if (op == OP_DELETE)
-		for (i = m->visit; i < rs->visit && i < rs->norder; i++) {
-			uint64_t row = rs->order[i];
-
-			if (row < rs->ndeleted_bits)
-				rs->deleted[row / 8] &= (unsigned char)~(1u << (row % 8));
-		}
-	rs->next_row = m->next_row;
-	rs->live_rows = m->live_rows;
-	rs->visit = m->visit;
-	rs->passes = m->passes;
-}
-
 static size_t off_key(const struct engine *en, int col)
 {
 	return en->id_len + (size_t)(col - 1) * en->key_len;
@@ -786,7 +753,7 @@ static int begin(struct engine *en, long long op, struct err *e)
 	en->txn_op = op;
 	en->txn_rows = 0;
 	en->txn_t0 = now_ns();
-	rs_save(&en->rs, &en->mark);
+	rowset_mark(&en->rs, &en->mark);
 	return 0;
 }
 
@@ -796,7 +763,7 @@ static void abort_txn(struct engine *en)
 	if (!en->in_txn)
 		return;
 	(void)en->s->rollback_transaction(en->s, NULL);
-	rs_restore(&en->rs, &en->mark, en->txn_op);
+	rowset_rewind(&en->rs, &en->mark, en->txn_op);
 	en->in_txn = 0;
 	en->txn_rows = 0;
 }
@@ -809,7 +776,7 @@ static int commit_raw(struct engine *en, struct step_out *out, struct hist *lat)
 	    en->s->commit_transaction(en->s, en->k.v[K_SYNC] == SYNC_OFF ? "sync=off" : "sync=on");
 
 	if (rc) {
-		rs_restore(&en->rs, &en->mark, en->txn_op);
+		rowset_rewind(&en->rs, &en->mark, en->txn_op);
 		en->in_txn = 0;
 		en->txn_rows = 0;
 		return rc;
