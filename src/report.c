@@ -355,6 +355,13 @@ static int is_varying(const struct report *rp, int id)
 	return 0;
 }
 
+/* A swept rows knob is its own column: the measured rows are not printed
+ * twice (the column shows them, "(interrupted)" says when they fall short). */
+static int skip_text_col(const struct report *rp, size_t i)
+{
+	return strcmp(text_cols[i], "rows") == 0 && is_varying(rp, K_ROWS);
+}
+
 /* Column width for a varying knob: its name or its longest value. */
 static int knob_width(const struct report *rp, int id)
 {
@@ -397,6 +404,8 @@ static void text_header(struct report *rp, const struct knobs *k)
 	for (i = 0; i < sizeof text_cols / sizeof text_cols[0]; i++) {
 		int m;
 
+		if (skip_text_col(rp, i))
+			continue;
 		for (m = 0; m < M_COUNT && strcmp(metric_table[m].field, text_cols[i]); m++)
 			;
 		fprintf(rp->out, "%12s ", m < M_COUNT ? metric_table[m].label : text_cols[i]);
@@ -417,12 +426,17 @@ static void write_text(struct report *rp, const struct record *r, const struct k
 	for (id = 0; id < K_COUNT; id++) {
 		if (!is_varying(rp, id))
 			continue;
-		knob_text(id, k, buf, sizeof buf);
+		if (id == K_ROWS)
+			text_value(rp, find(r, "rows"), buf, sizeof buf, 1);
+		else
+			knob_text(id, k, buf, sizeof buf);
 		fprintf(rp->out, "%*s ", knob_width(rp, id), buf);
 	}
 	for (i = 0; i < sizeof text_cols / sizeof text_cols[0]; i++) {
 		const struct field *f = find(r, text_cols[i]);
 
+		if (skip_text_col(rp, i))
+			continue;
 		text_value(rp, f, buf, sizeof buf, 1);
 		fprintf(rp->out, "%12s ", buf);
 	}
