@@ -163,6 +163,12 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 	pthread_mutex_unlock(&w->mu);
 	if (w->ops->setup(w->en, k, e) < 0 || sample(w, &r->a, e) < 0)
 		goto fail;
+	if (w->ops->in_force) {
+		w->ops->in_force(w->en, &r->knobs);
+		pthread_mutex_lock(&w->mu);
+		w->live.knobs = r->knobs;
+		pthread_mutex_unlock(&w->mu);
+	}
 	pthread_mutex_lock(&w->mu);
 	w->live.step = index;
 	pthread_mutex_unlock(&w->mu);

@@ -171,6 +171,13 @@ else
 		[ "$(psql_ "SELECT count(*) FROM pg_extension WHERE extname <> 'plpgsql'")" = 0 ]; then
 		ok pg/dsn-runs-and-cleans-up
 	else bad pg/dsn-runs-and-cleans-up "$(cat "$T/err") $(psql_ '\dn') $(psql_ '\dx')"; fi
+	# The cache knob cannot change a user's server: the records say what ran.
+	kib=$(psql_ "SELECT setting::bigint * 8 FROM pg_settings WHERE name = 'shared_buffers'")
+	if [ $((kib % 1024)) -eq 0 ]; then want="$((kib / 1024))MiB"; else want="${kib}KiB"; fi
+	pgrun --dsn "$dsn" --rows 100 --cache 1GiB --format csv >"$T/dc.csv" 2>"$T/err"
+	got=$(field "$T/dc.csv" cache 1)
+	[ "$got" = "$want" ] && grep -q "cache is read-only on your server" "$T/err" &&
+		ok pg/dsn-cache-in-force || bad pg/dsn-cache-in-force "cache field '$got', shared_buffers $want: $(cat "$T/err")"
 	# Killed there: its marked schema stays, with the extensions it made in
 	# it (pg_buffercache, pg_walinspect); the next run takes it over and
 	# leaves nothing.

@@ -70,6 +70,11 @@ struct engine_ops {
 	/* Database and index sizes now. */
 	int (*sizes)(struct engine *en, struct sizes *s, struct err *e);
 
+	/* Overwrite in k the knobs the engine runs with other values than k's
+	 * (a server's cache it may not change, a cache below the engine's
+	 * least): what reports show is what ran. NULL: k is what runs. */
+	void (*in_force)(struct engine *en, struct knobs *k);
+
 	/* Where the data lives, for messages ("/tmp/idxlab-sqlite.X/idxlab.db"). */
 	const char *(*where)(struct engine *en);
 

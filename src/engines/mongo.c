@@ -1223,6 +1223,13 @@ static const char *mongo_version(void)
 	return buf;
 }
 
+/* The WiredTiger cache the server has: it may not let idxlab change it. */
+static void mongo_in_force(struct engine *en, struct knobs *k)
+{
+	if (en->cache_now > 0)
+		k->v[K_CACHE] = en->cache_now;
+}
+
 const struct engine_ops mongo_engine = {
 	.name = "mongo",
 	.bit = ENG_MONGO,
@@ -1236,6 +1243,7 @@ const struct engine_ops mongo_engine = {
 	.finish = mongo_finish,
 	.sample = mongo_sample,
 	.sizes = mongo_sizes,
+	.in_force = mongo_in_force,
 	.where = mongo_where,
 	.close = mongo_close,
 };

@@ -1306,6 +1306,13 @@ static int settle(struct engine *en, struct err *e)
 	return 0;
 }
 
+/* shared_buffers as the server has it: a server of the user's keeps its own. */
+static void pg_in_force(struct engine *en, struct knobs *k)
+{
+	if (en->shared_buffers > 0)
+		k->v[K_CACHE] = en->shared_buffers;
+}
+
 static int pg_sizes(struct engine *en, struct sizes *s, struct err *e)
 {
 	PGresult *res;
@@ -1366,6 +1373,7 @@ const struct engine_ops postgres_engine = {
 	.finish = pg_finish,
 	.sample = pg_sample,
 	.sizes = pg_sizes,
+	.in_force = pg_in_force,
 	.where = pg_where,
 	.close = pg_close,
 };

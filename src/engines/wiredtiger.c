@@ -1457,6 +1457,12 @@ static const char *wt_version(void)
 	return buf;
 }
 
+/* cache_size as set: WiredTiger takes no less than 1 MiB. */
+static void wt_in_force(struct engine *en, struct knobs *k)
+{
+	k->v[K_CACHE] = en->cache;
+}
+
 const struct engine_ops wiredtiger_engine = {
 	.name = "wiredtiger",
 	.bit = ENG_WIREDTIGER,
@@ -1470,6 +1476,7 @@ const struct engine_ops wiredtiger_engine = {
 	.finish = wt_finish,
 	.sample = wt_sample,
 	.sizes = wt_sizes,
+	.in_force = wt_in_force,
 	.where = wt_where,
 	.close = wt_close,
 };
