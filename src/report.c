@@ -8,7 +8,8 @@
 
 #include "units.h"
 
-#define MAX_FIELDS 48
+#define MAX_FIELDS   48
+#define SHORT_STEP_S 1.0
 
 enum fkind { F_STR, F_INT, F_NUM, F_NA, F_UNSETTLED };
 
@@ -35,7 +36,8 @@ struct report {
 	int header_done;
 	int saw_unsettled;
 	int saw_interrupted;
-	double t0; /* time of the first interval window */
+	int saw_short; /* a step shorter than SHORT_STEP_S */
+	double t0;     /* time of the first interval window */
 };
 
 /* Knobs that go into every record, in contract order. */
@@ -443,6 +445,9 @@ static void write_text(struct report *rp, const struct record *r, const struct k
 	if (find(r, "interrupted")->i) {
 		fprintf(rp->out, " (interrupted)");
 		rp->saw_interrupted = 1;
+	} else if (find(r, "seconds")->kind == F_NUM && find(r, "seconds")->d < SHORT_STEP_S) {
+		fprintf(rp->out, " (short)");
+		rp->saw_short = 1;
 	}
 	fputc('\n', rp->out);
 }
@@ -537,6 +542,12 @@ void report_free(struct report *rp)
 		fprintf(rp->out, "# ... = not settled: no completed row or commit in the window\n");
 	if (rp->format == FMT_TEXT && rp->saw_interrupted)
 		fprintf(rp->out, "# interrupted: a partial step, stopped by a signal\n");
+	if (rp->format == FMT_TEXT && rp->saw_short)
+		fprintf(
+		    rp->out,
+		    "# short: under %.0f s, a step's rows/s moves by a fifth from run to run on a "
+		    "busy machine; raise --rows for steadier ratios\n",
+		    SHORT_STEP_S);
 	fflush(rp->out);
 	free(rp);
 }
