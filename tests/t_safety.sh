@@ -80,6 +80,10 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=1m tmpfs "$T/full" 2>/dev/null; 
 	else
 		skip safety/disk-full-file-sound "python3 is not installed"
 	fi
+	# WiredTiger: a log write fails, it panics; the message says why.
+	rm -f "$T/full"/x.db*
+	expect_exit safety/disk-full-wiredtiger 1 "$T/full/wt.*full.*free space there or lower --rows" \
+		"$IDXLAB" run --engine wiredtiger --dsn "$T/full/wt" --rows 200000
 	umount "$T/full"
 else
 	skip safety/disk-full "needs root and permission to mount a 1 MiB tmpfs"

@@ -132,6 +132,7 @@ static const int stat_key[S_COUNT] = {
 struct engine {
 	WT_EVENT_HANDLER handler; /* first: the callbacks find the engine from it */
 	atomic_int quiet;         /* expected errors (EBUSY while dropping): say nothing */
+	atomic_int first_errno;   /* ENOSPC once WiredTiger reported one */
 	WT_CONNECTION *conn;
 	WT_SESSION *s;  /* the workload's session */
 	WT_SESSION *ss; /* statistics: outside the workload's transactions */
@@ -207,6 +208,9 @@ static int on_error(WT_EVENT_HANDLER *h, WT_SESSION *session, int error, const c
 	(void)session;
 	if (atomic_load(&en->quiet) && error == EBUSY)
 		return 0;
+	/* The cause of a panic that follows (a log write that found no room). */
+	if (error == ENOSPC)
+		atomic_store(&en->first_errno, ENOSPC);
 	/* Rollbacks are handled (retried smaller) and reported by the engine. */
 	evlog_add(error == WT_ROLLBACK || error == WT_CACHE_FULL ? EV_INFO : EV_WARN,
 	          "wiredtiger: %s", strip_prefix(message));
@@ -269,6 +273,12 @@ static int wt_fail(struct engine *en, struct err *e, const char *what, int rc)
 		               "cache (%s) cannot hold what one row changes - raise --cache",
 		               what, cache);
 	case WT_PANIC:
+		if (atomic_load(&en->first_errno) == ENOSPC)
+			return err_set(e, ERR_RUNTIME,
+			               "%s: the disk holding %s is full, and WiredTiger stopped "
+			               "(a panic: the database there is unusable) - free space "
+			               "there or lower --rows/--prefill",
+			               what, en->home);
 		return err_set(e, ERR_RUNTIME,
 		               "%s: WiredTiger panicked (see the event log) - the database in %s "
 		               "is unusable; is the disk full or failing?",
