@@ -108,19 +108,19 @@ bench: deps-check
 	@IDXLAB=$(CURDIR)/idxlab sh bench/pg.sh
 	@IDXLAB=$(CURDIR)/idxlab sh bench/dash.sh
 
-$(BUILD)/bench/bare_sqlite: bench/bare_sqlite.c $(BUILD)/src/keys.o $(BUILD)/src/knobs.o \
+$(BUILD)/bench/bare_sqlite: bench/bare_sqlite.c bench/bare_args.c $(BUILD)/src/keys.o $(BUILD)/src/knobs.o \
 		$(BUILD)/src/units.o $(BUILD)/src/err.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ $^ $(LDLIBS)
 
-$(BUILD)/bench/bare_wt: bench/bare_wt.c $(BUILD)/src/keys.o $(BUILD)/src/knobs.o \
+$(BUILD)/bench/bare_wt: bench/bare_wt.c bench/bare_args.c $(BUILD)/src/keys.o $(BUILD)/src/knobs.o \
 		$(BUILD)/src/units.o $(BUILD)/src/err.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ $^ -lwiredtiger -lm
 
 # ---- lint / install -------------------------------------------------------
 
-FORMAT_SRC = $(SRC) $(wildcard src/*.h src/*/*.h tests/*.c bench/*.c)
+FORMAT_SRC = $(SRC) $(wildcard src/*.h src/*/*.h tests/*.c bench/*.c bench/*.h)
 lint:
 	clang-format --dry-run --Werror $(FORMAT_SRC)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \

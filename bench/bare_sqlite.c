@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bare_args.h"
 #include "err.h"
 #include "keys.h"
 #include "knobs.h"
@@ -64,14 +65,6 @@ static void usage(FILE *f)
 	      "Defaults are idxlab's: 100000 rows, 100 bytes, seq, 2000KiB, 0 indexes,\n"
 	      "seed 1.\n",
 	      f);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
 /* For the signal handler: what to remove when interrupted. */
@@ -140,49 +133,18 @@ static int exec(struct bare *b, const char *sql)
 /* Parse argv with idxlab's own knob parser; 0, or 2 for a usage error. */
 static int parse_args(struct bare *b, int argc, char **argv)
 {
-	static const struct {
-		const char *opt;
-		int knob;
-	} opts[] = {
+	static const struct bare_opt opts[] = {
 		{ "--rows", K_ROWS },           { "--payload", K_PAYLOAD },
 		{ "--key-order", K_KEY_ORDER }, { "--cache", K_CACHE },
 		{ "--indexes", K_INDEXES },     { "--seed", K_SEED },
 		{ "--format", K_FORMAT },       { "--memstatus", K_PROBES },
 	};
 	struct knobs k;
-	struct err e = { ERR_NONE, "" };
-	int i;
 
 	knobs_defaults(&k); /* --memstatus borrows K_PROBES: on|off, default on */
-	for (i = 1; i < argc; i += 2) {
-		size_t j, n = sizeof opts / sizeof opts[0];
-
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			usage(stdout);
-			exit(0);
-		}
-		for (j = 0; j < n && strcmp(argv[i], opts[j].opt) != 0; j++)
-			;
-		if (j == n || i + 1 >= argc) {
-			fprintf(stderr, "bare_sqlite: %s %s\n", argv[i],
-			        j == n ? "is not an option" : "needs a value");
-			usage(stderr);
-			return 2;
-		}
-		if (knob_parse(opts[j].knob, argv[i + 1], &k.v[opts[j].knob], &e) < 0) {
-			fprintf(stderr, "bare_sqlite: %s: %s\n", argv[i], e.msg);
-			return 2;
-		}
-	}
-	if (k.v[K_KEY_ORDER] != KO_SEQ && k.v[K_KEY_ORDER] != KO_RAND &&
-	    k.v[K_KEY_ORDER] != KO_FEW) {
-		fprintf(stderr, "bare_sqlite: --key-order: seq, rand or few (integer keys)\n");
+	if (bare_parse_args("bare_sqlite", argc, argv, opts, sizeof opts / sizeof opts[0], &k,
+	                    usage))
 		return 2;
-	}
-	if (k.v[K_FORMAT] == FMT_JSON) {
-		fprintf(stderr, "bare_sqlite: --format: text or csv\n");
-		return 2;
-	}
 	b->rows = (uint64_t)k.v[K_ROWS];
 	b->seed = (uint64_t)k.v[K_SEED];
 	b->payload_len = k.v[K_PAYLOAD];
@@ -251,7 +213,7 @@ static __attribute__((noinline)) int bare_load(struct bare *b, double *seconds)
 	uint64_t t0, row;
 	int c;
 
-	t0 = now_ns();
+	t0 = bare_now_ns();
 	if (exec(b, "BEGIN") < 0)
 		return -1;
 	for (row = 0; row < b->rows; row++) {
@@ -266,7 +228,7 @@ static __attribute__((noinline)) int bare_load(struct bare *b, double *seconds)
 	}
 	if (exec(b, "COMMIT") < 0)
 		return -1;
-	*seconds = (double)(now_ns() - t0) / 1e9;
+	*seconds = (double)(bare_now_ns() - t0) / 1e9;
 	return 0;
 }
 

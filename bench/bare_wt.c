@@ -58,6 +58,7 @@
 #include <unistd.h>
 #include <wiredtiger.h>
 
+#include "bare_args.h"
 #include "err.h"
 #include "keys.h"
 #include "knobs.h"
@@ -97,14 +98,6 @@ static void usage(FILE *f)
 	      "256MiB, 100 bytes, seed 1, checkpoint 60; --stats off is\n"
 	      "statistics=(none) (idxlab --probes off), on is statistics=(fast).\n",
 	      f);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
 /* The first SIGINT/SIGTERM/SIGHUP asks the loop to stop, so the connection
@@ -165,10 +158,7 @@ static int fail(struct bare *b, const char *what, int rc)
 /* Parse argv with idxlab's own knob parser; 0, or 2 for a usage error. */
 static int parse_args(struct bare *b, int argc, char **argv)
 {
-	static const struct {
-		const char *opt;
-		int knob;
-	} opts[] = {
+	static const struct bare_opt opts[] = {
 		{ "--rows", K_ROWS },
 		{ "--indexes", K_INDEXES },
 		{ "--key-order", K_KEY_ORDER },
@@ -182,42 +172,13 @@ static int parse_args(struct bare *b, int argc, char **argv)
 		{ "--format", K_FORMAT },
 	};
 	struct knobs k;
-	struct err e = { ERR_NONE, "" };
-	int i;
 
 	knobs_defaults(&k);
 	k.v[K_ENGINE] = E_WIREDTIGER;
 	knobs_engine_defaults(&k, NULL); /* cache 256MiB */
 	k.v[K_PROBES] = 0;               /* --stats borrows K_PROBES: on|off, default off */
-	for (i = 1; i < argc; i += 2) {
-		size_t j, n = sizeof opts / sizeof opts[0];
-
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			usage(stdout);
-			exit(0);
-		}
-		for (j = 0; j < n && strcmp(argv[i], opts[j].opt) != 0; j++)
-			;
-		if (j == n || i + 1 >= argc) {
-			fprintf(stderr, "bare_wt: %s %s\n", argv[i],
-			        j == n ? "is not an option" : "needs a value");
-			usage(stderr);
-			return 2;
-		}
-		if (knob_parse(opts[j].knob, argv[i + 1], &k.v[opts[j].knob], &e) < 0) {
-			fprintf(stderr, "bare_wt: %s: %s\n", argv[i], e.msg);
-			return 2;
-		}
-	}
-	if (k.v[K_KEY_ORDER] != KO_SEQ && k.v[K_KEY_ORDER] != KO_RAND &&
-	    k.v[K_KEY_ORDER] != KO_FEW) {
-		fprintf(stderr, "bare_wt: --key-order: seq, rand or few (integer keys)\n");
+	if (bare_parse_args("bare_wt", argc, argv, opts, sizeof opts / sizeof opts[0], &k, usage))
 		return 2;
-	}
-	if (k.v[K_FORMAT] == FMT_JSON) {
-		fprintf(stderr, "bare_wt: --format: text or csv\n");
-		return 2;
-	}
 	b->rows = (uint64_t)k.v[K_ROWS];
 	b->seed = (uint64_t)k.v[K_SEED];
 	b->per_commit = k.v[K_COMMIT] == COMMIT_ALL ? UINT64_MAX : (uint64_t)k.v[K_COMMIT];
@@ -310,7 +271,7 @@ static __attribute__((noinline)) int bare_load(struct bare *b, double *seconds)
 	uint64_t t0, row, in_txn = 0;
 	int c, rc;
 
-	t0 = now_ns();
+	t0 = bare_now_ns();
 	for (row = 0; row < b->rows; row++) {
 		int64_t recid = (int64_t)row + 1;
 
@@ -346,7 +307,7 @@ static __attribute__((noinline)) int bare_load(struct bare *b, double *seconds)
 	}
 	if (in_txn && (rc = s->commit_transaction(s, commit_cfg)) != 0)
 		return rc;
-	*seconds = (double)(now_ns() - t0) / 1e9;
+	*seconds = (double)(bare_now_ns() - t0) / 1e9;
 	return 0;
 }
 

@@ -38,6 +38,8 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+work="" # the measured runs use TMPDIR as it is
 : "${IDXLAB:?set IDXLAB to the idxlab binary}"
 : "${BARE:?set BARE to the bare_sqlite binary}"
 REPS=${REPS:-7}
@@ -56,122 +58,6 @@ mkdir -p "$out" || exit 1
 raw="$out/raw.csv"
 summary="$out/summary.txt"
 failed=0
-
-# Nanosecond wall clock (GNU date); without it wall times are n/a.
-case $(date +%N 2>/dev/null) in
-'' | *N*) have_ns=0 ;;
-*) have_ns=1 ;;
-esac
-now_ns() {
-	if [ $have_ns = 1 ]; then date +%s%N; else echo 0; fi
-}
-
-say() {
-	printf '%s\n' "$*" | tee -a "$summary"
-}
-
-# The value of column $2 in the CSV file $1 (header line + first data line).
-csv_field() {
-	awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
-		NR == 2 { if (c) print $c; exit }' "$1"
-}
-
-# Median, minimum and maximum of the numbers on stdin, as "med min max".
-stats() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (NR == 0) { print "n/a n/a n/a"; exit }
-		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		printf "%.9g %.9g %.9g\n", m, v[1], v[NR] }'
-}
-
-# calc EXPR: floating point arithmetic ("n/a" in, "n/a" out).
-calc() {
-	case "$*" in
-	*n/a*) echo n/a ;;
-	*) awk "BEGIN { printf \"%.9g\n\", $* }" ;;
-	esac
-}
-
-# fmt VALUE PRINTF-FORMAT
-fmt() {
-	case "$1" in
-	n/a) echo n/a ;;
-	*) awk -v v="$1" -v f="$2" 'BEGIN { printf f, v }' ;;
-	esac
-}
-
-# verdict VALUE TARGET [GOAL]: PASS (with whether the goal is met) or MISS.
-verdict() {
-	case "$1" in
-	n/a) echo "n/a" ;;
-	*) awk -v v="$1" -v t="$2" -v g="${3:-}" 'BEGIN {
-		if (v > t) print "MISS"
-		else if (g != "") print "PASS" (v <= g ? " (goal met)" : " (goal missed)")
-		else print "PASS" }' ;;
-	esac
-}
-
-# Children's user+sys CPU seconds in the file `times` wrote (its 2nd line,
-# "1m2.345s 0m0.678s"; clock-tick resolution, 0.01 s in dash).
-cpu_of() {
-	awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); t += p[1] * 60 + p[2] }
-		printf "%.3f\n", t }' "$1"
-}
-
-# run_one PART REP SIDE CMD...: run CMD, keep its output, append a raw line:
-# part,rep,side,rows,seconds,rows_per_s,wall_s,cpu_s
-# SIDE bare* means the output is "ROWS SECONDS", else idxlab's CSV.
-run_one() {
-	part=$1 rep=$2 side=$3
-	shift 3
-	base="$out/$part-$side-$rep"
-	# `times` must run in this shell, not in a $(...) subshell.
-	times >"$out/.cpu0"
-	t0=$(now_ns)
-	"$@" >"$base.out" 2>"$base.err"
-	rc=$?
-	t1=$(now_ns)
-	times >"$out/.cpu1"
-	cpu=$(calc "$(cpu_of "$out/.cpu1") - $(cpu_of "$out/.cpu0")")
-	if [ $rc -ne 0 ]; then
-		echo "run.sh: $part $side rep $rep exited $rc: $*" >&2
-		sed 's/^/  | /' "$base.err" >&2
-		failed=1
-		return
-	fi
-	case $side in
-	bare*)
-		read -r rows secs <"$base.out"
-		rps=$(calc "$rows / $secs")
-		;;
-	*)
-		# idxlab prints `seconds` with 3 decimals; rows / rows_per_s is finer.
-		rows=$(csv_field "$base.out" rows)
-		rps=$(csv_field "$base.out" rows_per_s)
-		secs=$(calc "$rows / $rps")
-		;;
-	esac
-	if [ $have_ns = 1 ]; then
-		wall=$(calc "($t1 - $t0) / 1e9")
-	else
-		wall=n/a
-	fi
-	echo "$part,$rep,$side,$rows,$secs,$rps,$wall,$cpu" >>"$raw"
-}
-
-# col PART SIDE FIELD: one raw column of the counted runs, one per line.
-col() {
-	awk -F, -v p="$1" -v s="$2" -v f="$3" \
-		'NR > 1 && $1 == p && $3 == s && $2 > 0 && $f != "n/a" { print $f }' "$raw"
-}
-
-# pairs PART SIDE1 SIDE2 FIELD: SIDE1/SIDE2 per repetition, one per line.
-pairs() {
-	awk -F, -v p="$1" -v a="$2" -v b="$3" -v f="$4" '
-		NR > 1 && $1 == p && $2 > 0 && $f != "n/a" { v[$2, $3] = $f; r[$2] = 1 }
-		END { for (i in r) if (((i, a) in v) && ((i, b) in v) && v[i, b] > 0)
-			print v[i, a] / v[i, b] }' "$raw"
-}
 
 echo "part,rep,side,rows,seconds,rows_per_s,wall_s,cpu_s" >"$raw"
 
@@ -358,13 +244,6 @@ noise_a=$(calc "100 * (($i_s_max - $i_s_min) / $i_s > ($b_s_max - $b_s_min) / $b
 	($i_s_max - $i_s_min) / $i_s : ($b_s_max - $b_s_min) / $b_s)")
 noise_b=$(calc "100 * (($on_r_max - $on_r_min) / $on_r > ($off_r_max - $off_r_min) / $off_r ? \
 	($on_r_max - $on_r_min) / $on_r : ($off_r_max - $off_r_min) / $off_r)")
-
-us() {
-	case "$1" in n/a) echo n/a ;; *) fmt "$(calc "$1 * 1e6 / $2")" "%.3f" ;; esac
-}
-spread() {
-	echo "$(fmt "$1" %.3f)..$(fmt "$2" %.3f)"
-}
 
 say ""
 say "== summary ===================================================================="

@@ -1,0 +1,28 @@
+/* bare_args.h - what the bare loops of bench/ share: their command line,
+ * parsed with idxlab's own knob parser so both sides take the same strings,
+ * and the clock. */
+#ifndef IDXLAB_BARE_ARGS_H
+#define IDXLAB_BARE_ARGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "knobs.h"
+
+struct bare_opt {
+	const char *opt; /* "--rows" */
+	int knob;        /* the knob whose syntax and range it takes */
+};
+
+/* Parse "--opt value" pairs of argv into k (the caller sets its defaults);
+ * integer key orders and text/csv output only. -h/--help prints usage to
+ * stdout and exits 0. 0, or 2 after saying why on stderr. prog names the
+ * program in messages. */
+int bare_parse_args(const char *prog, int argc, char **argv, const struct bare_opt *opts,
+                    size_t nopts, struct knobs *k, void (*usage)(FILE *));
+
+/* CLOCK_MONOTONIC in ns. */
+uint64_t bare_now_ns(void);
+
+#endif
