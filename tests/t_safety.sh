@@ -82,8 +82,12 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=1m tmpfs "$T/full" 2>/dev/null; 
 	fi
 	# WiredTiger: a log write fails, it panics; the message says why.
 	rm -f "$T/full"/x.db*
-	expect_exit safety/disk-full-wiredtiger 1 "$T/full/wt.*full.*free space there or lower --rows" \
-		"$IDXLAB" run --engine wiredtiger --dsn "$T/full/wt" --rows 200000
+	if [ -n "${IDXLAB_SANITIZED:-}" ]; then
+		skip safety/disk-full-wiredtiger "not under sanitizers: after a panic WiredTiger cannot free its memory, which LeakSanitizer reports"
+	else
+		expect_exit safety/disk-full-wiredtiger 1 "$T/full/wt.*full.*free space there or lower --rows" \
+			"$IDXLAB" run --engine wiredtiger --dsn "$T/full/wt" --rows 200000
+	fi
 	umount "$T/full"
 else
 	skip safety/disk-full "needs root and permission to mount a 1 MiB tmpfs"
