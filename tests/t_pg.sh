@@ -3,7 +3,8 @@
 # postgres when we are root), and a second server this test starts for the
 # --dsn cases. Covers the published numbers (WAL per index, HOT, fsyncs per
 # commit) and the failures (a killed server, a killed idxlab's leftovers, a
-# foreign schema, no server, a TMPDIR too long for the socket).
+# foreign schema, a second idxlab on one database, a full disk, no server, a
+# TMPDIR too long for the socket).
 . "$(dirname "$0")/lib.sh"
 
 bindir=""
@@ -214,6 +215,18 @@ else
 	[ "$(psql_ 'SELECT x FROM idxlab.foo')" = 42 ] && ok pg/foreign-table-untouched ||
 		bad pg/foreign-table-untouched "$(psql_ 'SELECT x FROM idxlab.foo')"
 	$as "$bindir/pg_ctl" -D "$T/own/data" -m immediate stop >/dev/null 2>&1
+fi
+
+# --- a full disk under the throwaway server: exit 1, said, nothing left --
+mkdir "$T/pgfull"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=80m tmpfs "$T/pgfull" 2>/dev/null; then
+	chmod 1777 "$T/pgfull"
+	expect_exit pg/disk-full 1 "disk is full.*No space left on device.*free space there or lower --rows" \
+		env TMPDIR="$T/pgfull" "$IDXLAB" run --engine postgres --rows 2000000 --indexes 4 --key-order rand
+	[ -z "$(ls -A "$T/pgfull")" ] && ok pg/disk-full-nothing-left || bad pg/disk-full-nothing-left "$(ls -A "$T/pgfull")"
+	umount "$T/pgfull"
+else
+	skip pg/disk-full "needs root and permission to mount an 80 MiB tmpfs"
 fi
 
 # --- no server there: a clear error, fast --------------------------------
