@@ -16,6 +16,19 @@ if [ -z "$bindir" ]; then
 	exit 0
 fi
 pgrun() { "$IDXLAB" run --engine postgres "$@"; }
+# start_with_server OUT ERR: a long run in the background; sets pid, and pm
+# to its throwaway server's postmaster once that runs (empty after 10 s).
+start_with_server() {
+	"$IDXLAB" run --engine postgres --commit row --rows 200000 --format csv >"$1" 2>"$2" &
+	pid=$!
+	i=0
+	pm=""
+	while [ $i -lt 100 ] && [ -z "$pm" ]; do
+		sleep 0.1
+		pm=$(pgrep -P $pid -x postgres | head -1)
+		i=$((i + 1))
+	done
+}
 
 # --- WAL per row grows by one index entry per index (FPI excluded) ------
 pgrun --indexes 0,1,2,4 --key-order rand --rows 50000 --format csv >"$T/wal.csv" 2>"$T/err" ||
@@ -70,15 +83,7 @@ check pg/fsync-on-1-per-commit "$fon >= 0.95 && $fon <= 1.05"
 check pg/fsync-off-about-0 "$foff < 0.1"
 
 # --- a killed server: exit 1, a message, nothing left behind -------------
-"$IDXLAB" run --engine postgres --commit row --rows 200000 --format csv >"$T/k.csv" 2>"$T/k.err" &
-pid=$!
-i=0
-pm=""
-while [ $i -lt 100 ] && [ -z "$pm" ]; do
-	sleep 0.1
-	pm=$(pgrep -P $pid -x postgres | head -1)
-	i=$((i + 1))
-done
+start_with_server "$T/k.csv" "$T/k.err"
 sleep 1
 if [ -n "$pm" ]; then
 	kill -9 "$pm"
@@ -97,15 +102,7 @@ no_leftovers pg/killed-server-no-temp-dir
 # --- a killed idxlab: its server dies with it, its dir (and shared memory)
 # stay, and the next start removes them, with a postmaster still running in
 # a leftover (a copy of sleep named postgres, run from the dir) -------------
-"$IDXLAB" run --engine postgres --commit row --rows 200000 --format csv >/dev/null 2>&1 &
-pid=$!
-i=0
-pm=""
-while [ $i -lt 100 ] && [ -z "$pm" ]; do
-	sleep 0.1
-	pm=$(pgrep -P $pid -x postgres | head -1)
-	i=$((i + 1))
-done
+start_with_server /dev/null /dev/null
 sleep 1
 kill -9 $pid
 wait $pid 2>/dev/null

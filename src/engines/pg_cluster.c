@@ -224,6 +224,21 @@ struct spawn {
 	const char *user; /* their name, for messages */
 };
 
+/* A server program of c's (initdb, postgres): run as the server's user,
+ * in c's dir, its output to server.log. */
+static struct spawn as_server(const struct pg_cluster *c, const char *const *argv)
+{
+	struct spawn s = { .argv = argv,
+		           .cwd = c->dir,
+		           .out = c->log_fd,
+		           .drop = c->drop,
+		           .uid = c->uid,
+		           .gid = c->gid,
+		           .user = c->user };
+
+	return s;
+}
+
 /* The environment of every child: nothing of ours (no PGDATA, PGOPTIONS, a
  * locale we do not control) but the search path and the time zone. */
 struct child_env {
@@ -883,13 +898,7 @@ static int run_initdb(struct pg_cluster *c, const char *data, struct err *e)
 	char prog[PATH_MAX], tail[TAIL_CHARS], why[256];
 	const char *argv[] = { prog, "-D",   data,         "-U",        "idxlab", "--auth=trust",
 		               "-E", "UTF8", "--locale=C", "--no-sync", NULL };
-	struct spawn s = { .argv = argv,
-		           .cwd = c->dir,
-		           .out = c->log_fd,
-		           .drop = c->drop,
-		           .uid = c->uid,
-		           .gid = c->gid,
-		           .user = c->user };
+	struct spawn s = as_server(c, argv);
 
 	if (tmpdir_join(prog, sizeof prog, c->bindir, "initdb") < 0)
 		return err_set(e, ERR_RUNTIME, "path too long: %s", c->bindir);
@@ -998,13 +1007,7 @@ static int boot(struct pg_cluster *c, long long shared_buffers, long ready_ms, s
 	char prog[PATH_MAX], data[PATH_MAX], sock[PATH_MAX + 64], sb[64], port[16];
 	const char *argv[48];
 	int n = 0, len;
-	struct spawn s = { .argv = argv,
-		           .cwd = c->dir,
-		           .out = c->log_fd,
-		           .drop = c->drop,
-		           .uid = c->uid,
-		           .gid = c->gid,
-		           .user = c->user };
+	struct spawn s = as_server(c, argv);
 	pid_t pid;
 
 	if (tmpdir_join(prog, sizeof prog, c->bindir, "postgres") < 0 ||

@@ -119,6 +119,18 @@ static const char *trim(const char *msg, char *buf, size_t len)
 	return buf;
 }
 
+/* What to say of the errors a user can cause or fix, by SQLSTATE. */
+static const struct {
+	const char *state, *lead, *todo;
+} advice[] = {
+	{ "55P03", "",
+	  "another session holds a lock on idxlab's table; end it (pg_stat_activity shows "
+	  "which) or use another database" },
+	{ "53100", "the server's disk is full: ", "free space there or lower --rows/--prefill" },
+	{ "42501", "missing privilege: ",
+	  "use a role that may create schemas and tables in this database, or grant it" },
+};
+
 /* An error a person can act on, from a result (may be NULL) or the conn. */
 static int pg_fail(struct engine *en, const PGresult *res, struct err *e, const char *what)
 {
@@ -153,21 +165,10 @@ static int pg_fail(struct engine *en, const PGresult *res, struct err *e, const 
 		               "stopped or restarted?",
 		               what, msg);
 	}
-	if (state && strcmp(state, "55P03") == 0)
-		return err_set(e, ERR_RUNTIME,
-		               "%s: %s - another session holds a lock on idxlab's table; end it "
-		               "(pg_stat_activity shows which) or use another database",
-		               what, msg);
-	if (state && strcmp(state, "53100") == 0)
-		return err_set(e, ERR_RUNTIME,
-		               "%s: the server's disk is full: %s - free space there or lower "
-		               "--rows/--prefill",
-		               what, msg);
-	if (state && strcmp(state, "42501") == 0)
-		return err_set(e, ERR_RUNTIME,
-		               "%s: missing privilege: %s - use a role that may create schemas and "
-		               "tables in this database, or grant it",
-		               what, msg);
+	for (size_t i = 0; state && i < sizeof advice / sizeof advice[0]; i++)
+		if (strcmp(state, advice[i].state) == 0)
+			return err_set(e, ERR_RUNTIME, "%s: %s%s - %s", what, advice[i].lead, msg,
+			               advice[i].todo);
 	if (state && strcmp(state, "57014") == 0)
 		return err_set(e, ERR_RUNTIME, "%s: stopped", what);
 	return err_set(e, ERR_RUNTIME, "%s: %s", what, msg);

@@ -75,23 +75,20 @@
 #include "../units.h"
 #include "engine.h"
 #include "rowset.h"
+#include "wt_layout.h"
 #include "tmpdir.h"
 
-#define MARKER            "idxlab.marker"
-#define MARKER_TEXT       "created by idxlab (--engine wiredtiger)\n"
-#define COLL_URI          "table:collection-idxlab"
-#define NIDX              9               /* _id + k1..k8 */
-#define MIN_CACHE         (1024LL * 1024) /* WiredTiger refuses less */
-#define LOAD_CACHE        (256LL * 1024 * 1024)
-#define LOAD_TXN_BYTES    (8LL * 1024 * 1024)
-#define LOAD_TXN_ROWS     10000
-#define DIRTY_TARGET_PCT  5
-#define DIRTY_TRIGGER_PCT 20
-#define EVICT_TARGET_PCT  80
-#define EVICT_TRIGGER_PCT 95
-#define PAGE_UNIT         4096 /* WiredTiger's default allocation size */
-#define BUSY_TRIES        200  /* x 25 ms: drops wait for a running checkpoint */
-#define SQUEEZE_TRIES     250  /* x 20 ms: the cache empties after the load */
+#define MARKER         "idxlab.marker"
+#define MARKER_TEXT    "created by idxlab (--engine wiredtiger)\n"
+#define COLL_URI       WT_COLL_URI
+#define NIDX           9 /* _id + k1..k8 */
+#define MIN_CACHE      WT_MIN_CACHE
+#define LOAD_CACHE     (256LL * 1024 * 1024)
+#define LOAD_TXN_BYTES (8LL * 1024 * 1024)
+#define LOAD_TXN_ROWS  10000
+#define PAGE_UNIT      4096 /* WiredTiger's default allocation size */
+#define BUSY_TRIES     200  /* x 25 ms: drops wait for a running checkpoint */
+#define SQUEEZE_TRIES  250  /* x 20 ms: the cache empties after the load */
 
 static const struct tmpdir_kind wt_tmpdir = {
 	.name = "wt",
@@ -473,7 +470,7 @@ static int create_index(struct engine *en, int i, struct err *e)
 	else
 		snprintf(cfg, sizeof cfg, "key_format=%s,value_format=u",
 		         en->uuid_keys ? "uq" : "qq");
-	strcat(cfg, ",internal_page_max=16k,leaf_page_max=16k,checksum=on,prefix_compression=true");
+	strcat(cfg, WT_INDEX_CONFIG);
 	rc = en->s->create(en->s, uri, cfg);
 	if (rc) {
 		char what[128];
@@ -583,7 +580,8 @@ static int index_remove(struct engine *en, int i, const unsigned char *key, int6
 #define E_MISSING (-1)
 
 /* Find row n's record the way mongod does (through _id); its record id and
- * its value (valid until the next operation on the collection cursor). */
+ * its value (valid until the next operation on the collection cursor).
+ * E_MISSING when it is not there, or not a record idxlab wrote. */
 static int find_row(struct engine *en, uint64_t row, int64_t *recid, WT_ITEM *val)
 {
 	unsigned char id[KEYS_UUID_LEN];
@@ -608,6 +606,8 @@ static int find_row(struct engine *en, uint64_t row, int64_t *recid, WT_ITEM *va
 		return E_MISSING;
 	if (rc == 0)
 		rc = en->coll->get_value(en->coll, val);
+	if (rc == 0 && val->size < en->off_payload)
+		return E_MISSING; /* not a record idxlab wrote */
 	return rc;
 }
 
@@ -644,8 +644,6 @@ static int op_update(struct engine *en, uint64_t row)
 
 	if (rc)
 		return rc;
-	if (val.size < en->off_payload)
-		return E_MISSING;
 	memcpy(&hot, (const unsigned char *)val.data + en->off_hot, sizeof hot);
 	hot++;
 	m.data.data = &hot;
@@ -670,8 +668,6 @@ static int op_update_keys(struct engine *en, uint64_t row, uint64_t version, int
 
 	if (rc)
 		return rc;
-	if (val.size < en->off_payload)
-		return E_MISSING;
 	/* k1..k8 lie side by side in the record. */
 	memcpy(old, (const unsigned char *)val.data + off_key(en, 1), len);
 	for (c = 1; c <= ncols; c++)
@@ -704,8 +700,6 @@ static int op_delete(struct engine *en, uint64_t row)
 
 	if (rc)
 		return rc;
-	if (val.size < en->off_payload)
-		return E_MISSING;
 	memcpy(id, val.data, en->id_len);
 	for (c = 1; c <= en->nidx; c++)
 		memcpy(keys[c - 1], (const unsigned char *)val.data + off_key(en, c), en->key_len);
@@ -958,13 +952,13 @@ static int set_cache(struct engine *en, long long bytes, int say, struct err *e)
 	en->cache = bytes;
 	if (say) {
 		cache_text(bytes, c, sizeof c);
-		cache_text(bytes * DIRTY_TARGET_PCT / 100, dt, sizeof dt);
-		cache_text(bytes * DIRTY_TRIGGER_PCT / 100, dg, sizeof dg);
+		cache_text(bytes * WT_DIRTY_TARGET_PCT / 100, dt, sizeof dt);
+		cache_text(bytes * WT_DIRTY_TRIGGER_PCT / 100, dg, sizeof dg);
 		evlog_add(EV_INFO,
 		          "wiredtiger: cache %s: eviction threads write dirty pages beyond %s "
 		          "(dirty target %d%%), the workload itself beyond %s (dirty trigger "
 		          "%d%%)",
-		          c, dt, DIRTY_TARGET_PCT, dg, DIRTY_TRIGGER_PCT);
+		          c, dt, WT_DIRTY_TARGET_PCT, dg, WT_DIRTY_TRIGGER_PCT);
 	}
 	return 0;
 }
@@ -1203,16 +1197,7 @@ static int wt_open(struct engine **out, const struct knobs *k, const atomic_int 
 		}
 	}
 	en->cache = k->v[K_CACHE] < MIN_CACHE ? MIN_CACHE : k->v[K_CACHE];
-	/* mongod's settings where they matter here: the journal, a checkpoint
-	 * every N s, 4 eviction threads; commit sync is chosen per commit. */
-	snprintf(cfg, sizeof cfg,
-	         "create,cache_size=%lld,config_base=false,use_environment=false,"
-	         "statistics=(%s),log=(enabled=true,archive=true,file_max=100MB),"
-	         "checkpoint=(wait=%lld),eviction=(threads_min=4,threads_max=4),"
-	         "eviction_dirty_target=%d,eviction_dirty_trigger=%d,eviction_target=%d,"
-	         "eviction_trigger=%d,transaction_sync=(enabled=true,method=fsync)",
-	         en->cache, en->probes ? "fast" : "none", k->v[K_CHECKPOINT], DIRTY_TARGET_PCT,
-	         DIRTY_TRIGGER_PCT, EVICT_TARGET_PCT, EVICT_TRIGGER_PCT);
+	wt_open_config(cfg, sizeof cfg, en->cache, en->probes, k->v[K_CHECKPOINT]);
 	rc = wiredtiger_open(en->home, &en->handler, cfg, &en->conn);
 	if (rc) {
 		en->conn = NULL;
@@ -1271,9 +1256,7 @@ static int wt_setup(struct engine *en, const struct knobs *k, struct err *e)
 	}
 	if (set_cache(en, k->v[K_CACHE], 1, e) < 0 || set_checkpoint(en, 0, e) < 0)
 		return -1;
-	rc = en->s->create(en->s, COLL_URI,
-	                   "key_format=q,value_format=u,memory_page_max=10m,split_pct=90,"
-	                   "leaf_value_max=64MB,checksum=on");
+	rc = en->s->create(en->s, COLL_URI, WT_COLL_CONFIG);
 	if (rc)
 		return wt_fail(en, e, "create " COLL_URI, rc);
 	if (open_cursor(en, COLL_URI, &en->coll, e) < 0 || create_index(en, 0, e) < 0)
