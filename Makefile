@@ -108,15 +108,16 @@ bench: deps-check
 	@IDXLAB=$(CURDIR)/idxlab sh bench/pg.sh
 	@IDXLAB=$(CURDIR)/idxlab sh bench/dash.sh
 
-$(BUILD)/bench/bare_sqlite: bench/bare_sqlite.c bench/bare_args.c $(BUILD)/src/keys.o $(BUILD)/src/knobs.o \
-		$(BUILD)/src/units.o $(BUILD)/src/err.o
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ $^ $(LDLIBS)
+BARE_DEPS := bench/bare_args.c bench/bare_args.h $(BUILD)/src/keys.o $(BUILD)/src/knobs.o \
+	$(BUILD)/src/units.o $(BUILD)/src/err.o
 
-$(BUILD)/bench/bare_wt: bench/bare_wt.c bench/bare_args.c $(BUILD)/src/keys.o $(BUILD)/src/knobs.o \
-		$(BUILD)/src/units.o $(BUILD)/src/err.o
+$(BUILD)/bench/bare_sqlite: bench/bare_sqlite.c $(BARE_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ $^ -lwiredtiger -lm
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+
+$(BUILD)/bench/bare_wt: bench/bare_wt.c src/engines/wt_layout.h $(BARE_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ $(filter %.c %.o,$^) -lwiredtiger -lm
 
 # ---- lint / install -------------------------------------------------------
 

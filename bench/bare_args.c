@@ -1,6 +1,7 @@
 /* bare_args.c - see bare_args.h. */
 #include "bare_args.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -51,4 +52,26 @@ uint64_t bare_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void bare_on_signals(void (*handler)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+void bare_print(int csv, uint64_t rows, double seconds)
+{
+	if (csv)
+		printf("rows,seconds,rows_per_s,us_per_row\n%llu,%.6f,%.1f,%.4f\n",
+		       (unsigned long long)rows, seconds, (double)rows / seconds,
+		       seconds * 1e6 / (double)rows);
+	else
+		printf("%llu %.6f\n", (unsigned long long)rows, seconds);
 }

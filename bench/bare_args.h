@@ -1,6 +1,6 @@
 /* bare_args.h - what the bare loops of bench/ share: their command line,
  * parsed with idxlab's own knob parser so both sides take the same strings,
- * and the clock. */
+ * their signals, their result line and the clock. */
 #ifndef IDXLAB_BARE_ARGS_H
 #define IDXLAB_BARE_ARGS_H
 
@@ -21,6 +21,12 @@ struct bare_opt {
  * program in messages. */
 int bare_parse_args(const char *prog, int argc, char **argv, const struct bare_opt *opts,
                     size_t nopts, struct knobs *k, void (*usage)(FILE *));
+
+/* Send SIGINT, SIGTERM and SIGHUP to handler. */
+void bare_on_signals(void (*handler)(int));
+
+/* The result on stdout: "ROWS SECONDS", or CSV with rate columns. */
+void bare_print(int csv, uint64_t rows, double seconds);
 
 /* CLOCK_MONOTONIC in ns. */
 uint64_t bare_now_ns(void);

@@ -82,18 +82,6 @@ static void on_signal(int sig)
 	_exit(128 + sig);
 }
 
-static void install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
 /* Remove the database, its journal and the temp dir (safe to call twice). */
 static void cleanup(struct bare *b)
 {
@@ -239,7 +227,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	memset(&b, 0, sizeof b);
-	install_signals();
+	bare_on_signals(on_signal);
 	rc = parse_args(&b, argc, argv);
 	if (rc)
 		return rc;
@@ -254,11 +242,6 @@ int main(int argc, char **argv)
 		return fail(&b, "insert");
 	cleanup(&b);
 	free(b.payload);
-	if (b.csv)
-		printf("rows,seconds,rows_per_s,us_per_row\n%llu,%.6f,%.1f,%.4f\n",
-		       (unsigned long long)b.rows, seconds, (double)b.rows / seconds,
-		       seconds * 1e6 / (double)b.rows);
-	else
-		printf("%llu %.6f\n", (unsigned long long)b.rows, seconds);
+	bare_print(b.csv, b.rows, seconds);
 	return 0;
 }

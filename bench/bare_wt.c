@@ -2,8 +2,8 @@
  *
  * It does the work `idxlab run --engine wiredtiger --op insert` measures, and
  * nothing else: a fresh home directory in a fresh temp dir, the connection
- * opened with the configuration string src/engines/wiredtiger.c (wt_open)
- * uses - cache_size, the log (journal) on with archive and 100MB files, a
+ * opened with the configuration idxlab's engine uses (wt_open_config() of
+ * src/engines/wt_layout.h, shared with it) - cache_size, the log (journal) on with archive and 100MB files, a
  * checkpoint every --checkpoint seconds, 4 eviction threads, dirty target
  * 5 % / trigger 20 %, eviction target 80 % / trigger 95 %, fsync as the sync
  * method - but statistics=(none), as idxlab opens it with --probes off
@@ -32,8 +32,8 @@
  *
  * "Honest" means the same durability and work: no log off, no bigger cache,
  * no bulk cursors, no overwrite=true (which skips the duplicate check), no
- * skipped index. When src/engines/wiredtiger.c changes a table or connection
- * setting, change it here too (the strings below are copied from it).
+ * skipped index. The connection and table configuration strings come from
+ * src/engines/wt_layout.h, which the engine uses too, so they cannot drift.
  *
  *   bare_wt [--rows N] [--indexes N] [--key-order seq|rand|few]
  *           [--commit row|N|all] [--sync off|normal|full|extra]
@@ -61,14 +61,8 @@
 #include "bare_args.h"
 #include "err.h"
 #include "keys.h"
+#include "engines/wt_layout.h"
 #include "knobs.h"
-
-#define COLL_URI  "table:collection-idxlab"
-#define MIN_CACHE (1024LL * 1024) /* WiredTiger refuses less; idxlab raises it too */
-#define COLL_CFG                                                                                   \
-	"key_format=q,value_format=u,memory_page_max=10m,split_pct=90,leaf_value_max=64MB,"        \
-	"checksum=on"
-#define INDEX_CFG ",internal_page_max=16k,leaf_page_max=16k,checksum=on,prefix_compression=true"
 
 struct bare {
 	uint64_t rows, seed, per_commit;
@@ -107,18 +101,6 @@ static void on_signal(int sig)
 	if (stop_sig)
 		_exit(128 + sig);
 	stop_sig = sig;
-}
-
-static void install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 }
 
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -183,7 +165,7 @@ static int parse_args(struct bare *b, int argc, char **argv)
 	b->seed = (uint64_t)k.v[K_SEED];
 	b->per_commit = k.v[K_COMMIT] == COMMIT_ALL ? UINT64_MAX : (uint64_t)k.v[K_COMMIT];
 	b->payload_len = k.v[K_PAYLOAD];
-	b->cache_bytes = k.v[K_CACHE] < MIN_CACHE ? MIN_CACHE : k.v[K_CACHE];
+	b->cache_bytes = k.v[K_CACHE] < WT_MIN_CACHE ? WT_MIN_CACHE : k.v[K_CACHE];
 	b->indexes = k.v[K_INDEXES];
 	b->checkpoint = k.v[K_CHECKPOINT];
 	b->ko = (enum key_order)k.v[K_KEY_ORDER];
@@ -221,26 +203,20 @@ static int setup(struct bare *b)
 		b->dir[0] = 0;
 		return -1;
 	}
-	/* src/engines/wiredtiger.c wt_open(), with statistics as --stats says. */
-	snprintf(cfg, sizeof cfg,
-	         "create,cache_size=%lld,config_base=false,use_environment=false,"
-	         "statistics=(%s),log=(enabled=true,archive=true,file_max=100MB),"
-	         "checkpoint=(wait=%lld),eviction=(threads_min=4,threads_max=4),"
-	         "eviction_dirty_target=%d,eviction_dirty_trigger=%d,eviction_target=%d,"
-	         "eviction_trigger=%d,transaction_sync=(enabled=true,method=fsync)",
-	         b->cache_bytes, b->stats ? "fast" : "none", b->checkpoint, 5, 20, 80, 95);
+	/* idxlab's connection (engines/wt_layout.h), statistics as --stats says. */
+	wt_open_config(cfg, sizeof cfg, b->cache_bytes, b->stats, b->checkpoint);
 	if ((rc = wiredtiger_open(b->dir, NULL, cfg, &b->conn)) != 0) {
 		b->conn = NULL;
 		return rc;
 	}
 	if ((rc = b->conn->open_session(b->conn, NULL, "cache_cursors=false", &b->s)) != 0 ||
-	    (rc = create_open(b, COLL_URI, COLL_CFG, &b->coll)) != 0 ||
-	    (rc = create_open(b, "table:index-idxlab-_id", "key_format=q,value_format=q" INDEX_CFG,
-	                      &b->idx[0])) != 0)
+	    (rc = create_open(b, WT_COLL_URI, WT_COLL_CONFIG, &b->coll)) != 0 ||
+	    (rc = create_open(b, "table:index-idxlab-_id",
+	                      "key_format=q,value_format=q" WT_INDEX_CONFIG, &b->idx[0])) != 0)
 		return rc;
 	for (i = 1; i <= b->indexes; i++) {
 		snprintf(uri, sizeof uri, "table:index-idxlab-k%lld", i);
-		if ((rc = create_open(b, uri, "key_format=qq,value_format=u" INDEX_CFG,
+		if ((rc = create_open(b, uri, "key_format=qq,value_format=u" WT_INDEX_CONFIG,
 		                      &b->idx[i])) != 0)
 			return rc;
 	}
@@ -318,7 +294,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	memset(&b, 0, sizeof b);
-	install_signals();
+	bare_on_signals(on_signal);
 	rc = parse_args(&b, argc, argv);
 	if (rc)
 		return rc;
@@ -329,11 +305,6 @@ int main(int argc, char **argv)
 	if (stop_sig)
 		return fail(&b, "interrupted", 0);
 	cleanup(&b);
-	if (b.csv)
-		printf("rows,seconds,rows_per_s,us_per_row\n%llu,%.6f,%.1f,%.4f\n",
-		       (unsigned long long)b.rows, seconds, (double)b.rows / seconds,
-		       seconds * 1e6 / (double)b.rows);
-	else
-		printf("%llu %.6f\n", (unsigned long long)b.rows, seconds);
+	bare_print(b.csv, b.rows, seconds);
 	return 0;
 }

@@ -1,7 +1,18 @@
 # bench/lib.sh - what the benchmarks share (sourced by run.sh and wt.sh).
-# The caller sets out (its results dir), raw (the raw CSV: part,rep,side,
-# rows,seconds,rows_per_s,wall_s,cpu_s), summary (the summary file) and
-# failed=0; it may set work (a private TMPDIR for the measured runs).
+# The caller sets here (bench/), calls bench_begin, and may set work (a
+# private TMPDIR for the measured runs).
+
+# bench_begin PREFIX: a results dir bench/out/PREFIX<timestamp>/ with an
+# empty raw CSV; sets start_s, out, raw, summary and failed=0.
+bench_begin() {
+	start_s=$(date +%s)
+	out="$here/out/$1$(date +%Y%m%d-%H%M%S)"
+	mkdir -p "$out" || exit 1
+	raw="$out/raw.csv"
+	summary="$out/summary.txt"
+	failed=0
+	echo "part,rep,side,rows,seconds,rows_per_s,wall_s,cpu_s" >"$raw"
+}
 
 # Nanosecond wall clock (GNU date); without it wall times are n/a.
 case $(date +%N 2>/dev/null) in

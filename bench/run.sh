@@ -51,15 +51,7 @@ TARGET_A=1.10
 GOAL_A=1.05
 TARGET_B=3.0
 
-start_s=$(date +%s)
-stamp=$(date +%Y%m%d-%H%M%S)
-out="$here/out/$stamp"
-mkdir -p "$out" || exit 1
-raw="$out/raw.csv"
-summary="$out/summary.txt"
-failed=0
-
-echo "part,rep,side,rows,seconds,rows_per_s,wall_s,cpu_s" >"$raw"
+bench_begin ""
 
 tmp=${TMPDIR:-/tmp}
 fstype=$(stat -f -c %T "$tmp" 2>/dev/null || echo unknown)

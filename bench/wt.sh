@@ -59,13 +59,7 @@ ROWS_B=${ROWS_B:-200000}
 BARE_ARGS=${BARE_ARGS:-}
 TARGET=1.10
 
-start_s=$(date +%s)
-stamp=$(date +%Y%m%d-%H%M%S)
-out="$here/out/wt-$stamp"
-mkdir -p "$out" || exit 1
-raw="$out/raw.csv"
-summary="$out/summary.txt"
-failed=0
+bench_begin wt-
 
 # Both sides' databases in one private dir (same file system; idxlab's
 # sweep of dead idxlabs' leftovers only ever sees ours).
@@ -78,8 +72,6 @@ trap 'exit 129' HUP
 load_now() {
 	cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?'
 }
-
-echo "part,rep,side,rows,seconds,rows_per_s,wall_s,cpu_s" >"$raw"
 
 fstype=$(stat -f -c %T "$work" 2>/dev/null || echo unknown)
 load0=$(load_now)
