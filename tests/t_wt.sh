@@ -102,14 +102,28 @@ else
 fi
 
 # --- WT_ROLLBACK: one transaction far bigger than a 1 MiB cache -----------
-wt --dsn "$T/rb" --commit all --rows 30000 --indexes 2 --cache 1MiB --payload 200 --format csv \
-	>"$T/rb.csv" 2>"$T/rb.err" || { bad wt/rollback-run "$(cat "$T/rb.err")"; exit 1; }
+# WiredTiger decides when a stuck cache rolls the oldest transaction back,
+# and cache overflow sometimes carries a whole transaction through instead
+# (seen once in ~40 runs of 30000 rows; never in 20 of 100000). So the
+# transaction is 100000 rows (~30 MiB) and up to 3 runs are made to see the
+# rollback; every run must keep every row.
+lost=
+for attempt in 1 2 3; do
+	rm -rf "$T/rb"
+	wt --dsn "$T/rb" --commit all --rows 100000 --indexes 2 --cache 1MiB --payload 200 --format csv \
+		>"$T/rb.csv" 2>"$T/rb.err" || { bad wt/rollback-run "$(cat "$T/rb.err")"; exit 1; }
+	rows=$(field "$T/rb.csv" rows 1)
+	[ "$rows" = 100000 ] || lost="$lost run $attempt: $rows rows;"
+	grep -q 'WT_ROLLBACK: a [0-9]*-row transaction overflowed .*retried smaller' "$T/rb.err" && break
+	echo "  run $attempt: WiredTiger carried the transaction through without a rollback"
+done
 echo "  $(grep -m1 'WT_ROLLBACK' "$T/rb.err" | cut -c1-150)"
 if grep -q 'WT_ROLLBACK: a [0-9]*-row transaction overflowed .*retried smaller' "$T/rb.err"; then
 	ok wt/rollback-said
-else bad wt/rollback-said "no rollback in the event log: $(cat "$T/rb.err")"; fi
-check wt/rollback-all-rows "$(field "$T/rb.csv" rows 1) == 30000 && $(field "$T/rb.csv" commits 1) > 1"
-verify wt/rollback-tables-sound "$T/rb" 2 0 0 30000
+else bad wt/rollback-said "no rollback in the event log in 3 runs: $(cat "$T/rb.err")"; fi
+if [ -z "$lost" ]; then ok wt/rollback-all-rows; else bad wt/rollback-all-rows "100000 asked:$lost"; fi
+check wt/rollback-replayed "$(field "$T/rb.csv" commits 1) > 1"
+verify wt/rollback-tables-sound "$T/rb" 2 0 0 100000
 
 # Deletes rolled back and replayed: the rows deleted are exactly the rows asked.
 wt --dsn "$T/rb" --op delete --commit all --prefill 20000 --rows 10000 --indexes 2 --cache 1MiB \
