@@ -142,6 +142,19 @@ static int finish(struct workload *w, struct hist *lat, struct err *e)
 	return 0;
 }
 
+/* Publish k, as the engine runs it (in_force), as the setting in force;
+ * gen is the live-mode generation it answers (plan mode: unchanged). */
+static void set_in_force(struct workload *w, struct knobs *k, const unsigned long *gen)
+{
+	if (w->ops->in_force)
+		w->ops->in_force(w->en, k);
+	pthread_mutex_lock(&w->mu);
+	w->live.knobs = *k;
+	if (gen)
+		w->live.knobs_gen = *gen;
+	pthread_mutex_unlock(&w->mu);
+}
+
 /* ---- plan mode ---------------------------------------------------------- */
 
 /* Run one step; queues its result. */
@@ -163,12 +176,7 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 	pthread_mutex_unlock(&w->mu);
 	if (w->ops->setup(w->en, k, e) < 0 || sample(w, &r->a, e) < 0)
 		goto fail;
-	if (w->ops->in_force) {
-		w->ops->in_force(w->en, &r->knobs);
-		pthread_mutex_lock(&w->mu);
-		w->live.knobs = r->knobs;
-		pthread_mutex_unlock(&w->mu);
-	}
+	set_in_force(w, &r->knobs, NULL);
 	pthread_mutex_lock(&w->mu);
 	w->live.step = index;
 	pthread_mutex_unlock(&w->mu);
@@ -300,10 +308,7 @@ static int take_change(struct workload *w, struct knobs *cur, unsigned long *gen
 	}
 	*cur = next;
 	*gen = g;
-	pthread_mutex_lock(&w->mu);
-	w->live.knobs = next;
-	w->live.knobs_gen = g;
-	pthread_mutex_unlock(&w->mu);
+	set_in_force(w, &next, &g);
 	w->budget = 16;
 	return 0;
 }
@@ -365,10 +370,11 @@ static int run_live(struct workload *w, struct err *e)
 		free(lat);
 		return -1;
 	}
-	pthread_mutex_lock(&w->mu);
-	w->live.knobs = cur;
-	w->live.knobs_gen = gen;
-	pthread_mutex_unlock(&w->mu);
+	{
+		struct knobs in_force = cur;
+
+		set_in_force(w, &in_force, &gen);
+	}
 	publish(w, &c, &c, lat);
 	refresh_sizes(w, e);
 	set_state(w, LS_RUNNING, "running");
@@ -526,7 +532,7 @@ static int start(struct workload **out, const struct plan *p, const struct knobs
 	w->plan = p;
 	if (k) {
 		w->want = *k;
-		w->want_gen = 1;
+		w->want_gen = WORKLOAD_FIRST_GEN;
 		w->live.knobs = *k;
 	}
 	w->live.step = -1;

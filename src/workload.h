@@ -58,7 +58,9 @@ struct workload;
 /* Start the worker on plan p (borrowed: must outlive the workload). */
 int workload_start(struct workload **out, const struct plan *p, struct err *e);
 
-/* Start the worker in live mode on setting k (copied; k->dsn borrowed). */
+/* Start the worker in live mode on setting k (copied; k->dsn borrowed),
+ * which is generation WORKLOAD_FIRST_GEN (see live.knobs_gen). */
+#define WORKLOAD_FIRST_GEN 1UL
 int workload_start_live(struct workload **out, const struct knobs *k, struct err *e);
 
 /* Live mode: post a new setting; returns its generation (see live.knobs_gen). */

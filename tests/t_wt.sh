@@ -191,6 +191,12 @@ else
 	if wait_for wtdash 'built table:index-idxlab-k1' 10; then
 		ok wt/dash-builds-index
 	else bad wt/dash-builds-index "$(cap wtdash)"; fi
+	# A cache below WiredTiger's least: the slider shows what runs, 1MiB.
+	tm send-keys -t wtdash Down Down Down Enter
+	tm send-keys -t wtdash '512KiB' Enter
+	if wait_for wtdash '│>cache +1MiB ' 8 && wait_for wtdash 'cache 64MiB → 1MiB' 2; then
+		ok wt/dash-cache-in-force
+	else bad wt/dash-cache-in-force "$(cap wtdash)"; fi
 	tm send-keys -t wtdash q
 	code=$(wait_exit wtdash)
 	[ "$code" = EXIT=0 ] && ok wt/dash-q-exits-0 || bad wt/dash-q-exits-0 "got '$code'"

@@ -66,6 +66,7 @@ struct dash {
 	struct knobs confirm_to; /* a change that needs a rebuild, awaiting y/n */
 	struct knobs applied;    /* the setting the worker last reported in force */
 	unsigned long applied_gen;
+	unsigned long posted_gen; /* workload_set()'s answer to the last post */
 	int confirming;
 	int sel;
 	int ids[K_COUNT], nids;
@@ -75,6 +76,7 @@ struct dash {
 	int prompting;
 	char input[128];
 	size_t input_len;
+	int input_fresh; /* input is still the knob's value: typing replaces it */
 	int dragging;
 	char flash[200];
 	double flash_t;
@@ -348,7 +350,7 @@ static void add_marker(struct dash *d, int knob, const char *label)
 static void post(struct dash *d, const struct knobs *to)
 {
 	d->want = *to;
-	workload_set(d->w, &d->want);
+	d->posted_gen = workload_set(d->w, &d->want);
 }
 
 /* When the worker applies a new setting: a marker and an event, labelled
@@ -372,6 +374,12 @@ static void note_applied(struct dash *d)
 	}
 	d->applied = d->live->knobs;
 	d->applied_gen = d->live->knobs_gen;
+	/* The engine runs some knob at another value than asked (WiredTiger's
+	 * least cache, a server's shared_buffers; the engine says why in the
+	 * event log): the slider shows what runs. */
+	if (d->applied_gen != d->posted_gen)
+		return; /* a newer setting is on its way */
+	d->want = d->applied;
 }
 
 static void say(struct dash *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -704,12 +712,23 @@ static void draw_hints(struct dash *d, int y)
 	               "step  Enter type  Space pause  r reset  W rewrite  ? help  q quit";
 
 	if (d->prompting) {
-		char line[256];
+		char head[64];
+		const char *tail = d->input_fresh ? "_   (type to replace, Enter sets, Esc cancels)"
+		                                  : "_   (Enter sets, Esc cancels)";
+		int x;
 
-		snprintf(line, sizeof line, " %s = %s_   (Enter sets, Esc cancels)",
-		         knob_table[d->ids[d->sel]].name, d->input);
+		snprintf(head, sizeof head, " %s = ", knob_table[d->ids[d->sel]].name);
+		x = (int)strlen(head);
 		attron(A_BOLD);
-		put_clipped(y, 0, d->W, line);
+		put_clipped(y, 0, d->W, head);
+		if (d->input_fresh)
+			attron(A_REVERSE);
+		if (x < d->W)
+			put_clipped(y, x, d->W - x, d->input);
+		attroff(A_REVERSE);
+		x += (int)d->input_len;
+		if (x < d->W)
+			put_clipped(y, x, d->W - x, tail);
 		attroff(A_BOLD);
 		return;
 	}
@@ -728,7 +747,7 @@ static const struct key_help key_table[] = {
 	{ "Up/Down, k/j", "select a knob" },
 	{ "Left/Right, h/l", "move the selected knob one step" },
 	{ "PgUp/PgDn", "move it a big step up/down" },
-	{ "Enter", "type an exact value for it" },
+	{ "Enter", "type an exact value for it (typing replaces the value shown)" },
 	{ "mouse", "click a knob, click or drag its bar (--no-mouse: off)" },
 	{ "Space", "pause / resume the workload" },
 	{ "r", "reset the measurement window (history and markers)" },
@@ -821,6 +840,7 @@ static void start_prompt(struct dash *d)
 	d->prompting = 1;
 	knob_format(id, d->want.v[id], d->input, sizeof d->input);
 	d->input_len = strlen(d->input);
+	d->input_fresh = 1;
 }
 
 static void prompt_key(struct dash *d, int ch)
@@ -838,13 +858,21 @@ static void prompt_key(struct dash *d, int ch)
 			say(d, "%s: %s", knob_table[id].name, e.msg);
 		else
 			set_knob(d, id, v);
+	} else if (ch == 21 || ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && d->input_fresh)) {
+		d->input_len = 0; /* Ctrl-U, or Backspace on the whole value */
+		d->input[0] = 0;
 	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
 		if (d->input_len)
 			d->input[--d->input_len] = 0;
-	} else if (ch >= 32 && ch < 127 && d->input_len + 1 < sizeof d->input) {
-		d->input[d->input_len++] = (char)ch;
-		d->input[d->input_len] = 0;
+	} else if (ch >= 32 && ch < 127) {
+		if (d->input_fresh)
+			d->input_len = 0;
+		if (d->input_len + 1 < sizeof d->input) {
+			d->input[d->input_len++] = (char)ch;
+			d->input[d->input_len] = 0;
+		}
 	}
+	d->input_fresh = 0;
 }
 
 static void reset_window(struct dash *d)
@@ -1044,6 +1072,7 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 		free(d);
 		return 1;
 	}
+	d->posted_gen = WORKLOAD_FIRST_GEN;
 	if (!newterm(NULL, stdout, stdin)) {
 		workload_free(d->w);
 		fprintf(stderr, "idxlab: cannot start the dashboard on TERM=%s: use `idxlab run`\n",
