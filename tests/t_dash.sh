@@ -66,11 +66,27 @@ tm send-keys -t nocolor q
 wait_exit nocolor >/dev/null
 
 # --ascii: not one byte outside ASCII on the screen.
-start ascii TMPDIR="$TMPDIR" "$IDXLAB" --ascii --rows 100000
-wait_for ascii '││rows/s +[0-9]' 5
+start ascii TMPDIR="$TMPDIR" "$IDXLAB" --ascii --rows 400000
+wait_for ascii '[|][|]rows/s +[0-9]' 5
 sleep 1
 n=$(cap ascii | tr -d '\000-\177' | wc -c)
 [ "$n" -eq 0 ] && cap ascii | grep -q 'knobs' && ok dash/ascii || bad dash/ascii "$n non-ASCII bytes: $(cap ascii | head -5)"
+
+# b pins a baseline: every metric then shows now/baseline, the title what
+# changed since; B unpins it.
+tm send-keys -t ascii b
+if wait_for ascii 'baseline pinned: [0-9.]+[kM]? rows/s over [0-9.]+ s' 3 &&
+	wait_for ascii 'now/base \(same knobs\)' 2 && wait_for ascii 'rows/s .* [0-9.]+x ' 2; then
+	ok dash/baseline-pinned
+else bad dash/baseline-pinned "$(cap ascii)"; fi
+tm send-keys -t ascii Right
+if wait_for ascii 'now/base \(\+1 idx\)' 6 && wait_for ascii 'idx size .* from 0 ' 6; then
+	ok dash/baseline-ratios
+else bad dash/baseline-ratios "$(cap ascii)"; fi
+tm send-keys -t ascii B
+if wait_for ascii 'baseline unpinned' 3 && ! cap ascii | grep -q 'now/base ('; then
+	ok dash/baseline-unpinned
+else bad dash/baseline-unpinned "$(cap ascii)"; fi
 tm send-keys -t ascii q
 wait_exit ascii >/dev/null
 

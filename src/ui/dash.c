@@ -41,6 +41,7 @@
 #define HIST_CAP    600 /* 150 s of history */
 #define SPARK_SPAN  120.0
 #define VALUE_SPAN  1.0
+#define BASE_SPAN   10.0 /* a pinned baseline: the mean over up to this long */
 #define MAX_MARKERS 64
 #define EV_KEEP     64
 
@@ -77,6 +78,9 @@ struct dash {
 	char input[128];
 	size_t input_len;
 	int input_fresh; /* input is still the knob's value: typing replaces it */
+	int base_on;     /* a baseline is pinned (b): ratios now/baseline shown */
+	double base[64]; /* per dash_metrics[] entry; NAN: unknown */
+	struct knobs base_knobs;
 	int dragging;
 	char flash[200];
 	double flash_t;
@@ -119,6 +123,9 @@ static const int dash_metrics[] = {
 	M_DB_BYTES,
 };
 #define NMETRICS ((int)(sizeof dash_metrics / sizeof dash_metrics[0]))
+_Static_assert(sizeof dash_metrics / sizeof dash_metrics[0] <=
+                   sizeof((struct dash *)0)->base / sizeof(double),
+               "struct dash's base[] holds every metric");
 
 static double now_s(void)
 {
@@ -429,6 +436,8 @@ static void hline_at(const struct dash *d, int y, int x, int w)
 	}
 }
 
+static void put_clipped(int y, int x, int w, const char *s);
+
 static void box_at(const struct dash *d, int y, int x, int h, int w, const char *title)
 {
 	int i;
@@ -445,11 +454,24 @@ static void box_at(const struct dash *d, int y, int x, int h, int w, const char 
 	mvaddch(y, x + w - 1, d->ascii ? '+' : ACS_URCORNER);
 	mvaddch(y + h - 1, x, d->ascii ? '+' : ACS_LLCORNER);
 	mvaddch(y + h - 1, x + w - 1, d->ascii ? '+' : ACS_LRCORNER);
-	if (title) {
+	if (title && w > 6) {
 		attron(A_BOLD);
-		mvprintw(y, x + 2, " %s ", title);
+		mvaddch(y, x + 2, ' ');
+		put_clipped(y, x + 3, w - 6, title);
+		addch(' ');
 		attroff(A_BOLD);
 	}
+}
+
+/* The display columns of the first len bytes of s (1-column glyphs). */
+static int cols_of(const char *s, size_t len)
+{
+	int c = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		c += (s[i] & 0xc0) != 0x80;
+	return c;
 }
 
 /* Print at most w display columns of s (s is ASCII or UTF-8 of 1-column glyphs). */
@@ -564,6 +586,64 @@ static void format_value(int m, double v, int na, char *buf, size_t len)
 	}
 }
 
+/* Metric m over the last `back` history periods, as the value column shows
+ * it (sizes: the latest); NAN when unknown, *na when the engine cannot tell. */
+static double metric_over(const struct dash *d, int m, int back, int *na)
+{
+	if (metric_table[m].kind == MK_INDEX_BYTES || metric_table[m].kind == MK_DB_BYTES)
+		back = 1;
+	if (back > d->ring_n - 1)
+		back = d->ring_n - 1;
+	return metric_between(d, m, back, 0, na);
+}
+
+void dash_format_ratio(double v, double base, char *buf, size_t len)
+{
+	double r;
+
+	if (isnan(v) || isnan(base) || (base == 0 && v == 0)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (base == 0) {
+		snprintf(buf, len, "from 0");
+		return;
+	}
+	r = v / base;
+	snprintf(buf, len, r >= 9.995 ? "%.0fx" : "%.2fx", r);
+}
+
+/* b: pin the metrics of the setting in force as the baseline - each the mean
+ * since the last knob change, over at most BASE_SPAN. */
+static void pin_baseline(struct dash *d)
+{
+	double since = d->nmarkers ? d->markers[d->nmarkers - 1].t : 0;
+	int back = 0, most = (int)lround(BASE_SPAN / HIST_PERIOD), i;
+	const struct sample *s;
+	char rate[32] = "?";
+
+	while (back < most && (s = ring_at(d, back + 1)) != NULL && s->c.t >= since)
+		back++;
+	if (back < (int)lround(VALUE_SPAN / HIST_PERIOD)) {
+		say(d, "baseline: wait a second after a change, then press b again");
+		return;
+	}
+	for (i = 0; i < NMETRICS; i++) {
+		int na = 0;
+		double v = metric_over(d, dash_metrics[i], back, &na);
+
+		d->base[i] = na ? NAN : v;
+		if (dash_metrics[i] == M_ROWS_PER_S)
+			format_value(M_ROWS_PER_S, d->base[i], na, rate, sizeof rate);
+	}
+	d->base_on = 1;
+	d->base_knobs = d->applied;
+	evlog_add(EV_INFO,
+	          "baseline pinned: %s rows/s over %.1f s; each metric shows now/baseline (B "
+	          "unpins)",
+	          rate, back * HIST_PERIOD);
+}
+
 static int is_pct(int m)
 {
 	return metric_table[m].kind == MK_PCT || metric_table[m].kind == MK_GAUGE_PCT;
@@ -571,12 +651,12 @@ static int is_pct(int m)
 
 static void draw_metrics(struct dash *d, int y0, int x0, int h, int w)
 {
-	int label_w = 13, value_w = 9, gauge_w = 8;
-	int spark_w = w - 2 - label_w - value_w - gauge_w - 3;
+	int label_w = 13, value_w = 9, gauge_w = 8, ratio_w = d->base_on ? 7 : 0;
+	int spark_w = w - 2 - label_w - value_w - gauge_w - ratio_w - 3;
 	int frames_value = (int)lround(VALUE_SPAN / HIST_PERIOD);
 	int per_col, i, j;
 	double vals[256];
-	char title[64];
+	char title[256];
 
 	if (spark_w > 256)
 		spark_w = 256;
@@ -585,6 +665,16 @@ static void draw_metrics(struct dash *d, int y0, int x0, int h, int w)
 	per_col = (int)ceil(SPARK_SPAN / HIST_PERIOD / spark_w);
 	snprintf(title, sizeof title, "metrics (last %.0f s | %.0f s)", VALUE_SPAN,
 	         per_col * HIST_PERIOD * spark_w);
+	if (d->base_on) {
+		char diff[160];
+
+		dash_change_label(&d->base_knobs, &d->applied, d->ascii, diff, sizeof diff);
+		snprintf(title, sizeof title, "metrics (last %.0f s | %.0f s)  now/base (%s)",
+		         VALUE_SPAN, per_col * HIST_PERIOD * spark_w, *diff ? diff : "same knobs");
+		if (cols_of(title, strlen(title)) > w - 6) /* what changed matters more */
+			snprintf(title, sizeof title, "metrics  now/base (%s)",
+			         *diff ? diff : "same knobs");
+	}
 	box_at(d, y0, x0, h, w, title);
 	for (i = 0; i < NMETRICS && i < h - 2; i++) {
 		int m = dash_metrics[i], y = y0 + 1 + i, na = 0, cells;
@@ -592,12 +682,7 @@ static void draw_metrics(struct dash *d, int y0, int x0, int h, int w)
 		char buf[64];
 		const struct sample *latest = ring_at(d, 0);
 
-		if (metric_table[m].kind == MK_INDEX_BYTES || metric_table[m].kind == MK_DB_BYTES)
-			v = metric_between(d, m, 1, 0, &na);
-		else
-			v = metric_between(
-			    d, m, frames_value < d->ring_n - 1 ? frames_value : d->ring_n - 1, 0,
-			    &na);
+		v = metric_over(d, m, frames_value, &na);
 		for (j = 0; j < spark_w; j++) {
 			int newer = (spark_w - 1 - j) * per_col, older = newer + per_col;
 
@@ -620,7 +705,13 @@ static void draw_metrics(struct dash *d, int y0, int x0, int h, int w)
 		for (j = 0; j < gauge_w; j++)
 			addstr(j < cells ? (d->ascii ? "=" : "\u25a0") : " ");
 		attroff(col(d, C_GAUGE));
-		move(y, x0 + 3 + label_w + value_w + gauge_w);
+		if (d->base_on) {
+			dash_format_ratio(na ? NAN : v, d->base[i], buf, sizeof buf);
+			attron(A_BOLD);
+			mvprintw(y, x0 + 2 + label_w + value_w + gauge_w, "%*s", ratio_w, buf);
+			attroff(A_BOLD);
+		}
+		move(y, x0 + 3 + label_w + value_w + gauge_w + ratio_w);
 		for (j = 0; j < spark_w; j++) {
 			int newer = (spark_w - 1 - j) * per_col, older = newer + per_col;
 			const struct sample *sa = ring_at(d, older), *sb = ring_at(d, newer);
@@ -751,45 +842,99 @@ static const struct key_help key_table[] = {
 	{ "mouse", "click a knob, click or drag its bar (--no-mouse: off)" },
 	{ "Space", "pause / resume the workload" },
 	{ "r", "reset the measurement window (history and markers)" },
+	{ "b", "pin a baseline: the metrics since the last change (up to 10 s); each metric "
+	       "then also shows now/baseline (0.19x), the title what changed since" },
+	{ "B", "unpin the baseline" },
 	{ "W", "rewrite the table in place (VACUUM FULL / VACUUM): repacks every page with the "
 	       "current fillfactor" },
 	{ "?, F1", "this help (Up/Down scroll, any other key closes)" },
 	{ "q, F10", "quit" },
 };
 
+/* The help's lines, each at most `width` columns: "head text", text
+ * word-wrapped, its continuation lines indented under its first word. */
+struct help_lines {
+	char (*line)[256];
+	int n, cap, width;
+};
+
+static void help_add(struct help_lines *hl, int bold, const char *head, const char *text)
+{
+	int indent = cols_of(head, strlen(head)), room = hl->width - indent;
+	const char *p = text;
+
+	if (room < 20) /* too narrow to wrap usefully: one clipped line */
+		room = 1 << 20;
+	do {
+		size_t len = strlen(p), cut = len;
+		char *l;
+
+		if (hl->n == hl->cap)
+			return;
+		if (cols_of(p, len) > room) {
+			/* the last space within room columns; none: cut at room */
+			size_t i, last = 0;
+			int c = 0;
+
+			for (i = 0; p[i] && c <= room; i++) {
+				if (p[i] == ' ')
+					last = i;
+				c += (p[i] & 0xc0) != 0x80;
+			}
+			cut = last ? last : i - 1;
+			while (cut > 1 && (p[cut] & 0xc0) == 0x80)
+				cut--; /* not inside a UTF-8 sequence */
+		}
+		l = hl->line[hl->n++];
+		if (p == text)
+			snprintf(l, sizeof hl->line[0], "%c%s%.*s", bold ? '*' : ' ', head,
+			         (int)cut, p);
+		else
+			snprintf(l, sizeof hl->line[0], "%c%*s%.*s", bold ? '*' : ' ', indent, "",
+			         (int)cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+	} while (*p);
+}
+
 static void draw_help(struct dash *d)
 {
-	char lines[128][256];
-	int n = 0, i, h = d->H - 4, w = d->W - 6, id;
+	static char store[400][256];
+	struct help_lines hl = { store, 0, 400, 0 };
+	int i, h = d->H - 4, w = d->W - 6, id;
+	char head[64];
 
-	snprintf(lines[n++], sizeof lines[0], "Keys");
-	for (i = 0; i < (int)(sizeof key_table / sizeof key_table[0]); i++)
-		snprintf(lines[n++], sizeof lines[0], "  %-16s %s", key_table[i].keys,
-		         key_table[i].what);
-	snprintf(lines[n++], sizeof lines[0], " ");
-	snprintf(lines[n++], sizeof lines[0], "Knobs");
-	for (id = 0; id < K_COUNT && n < 120; id++)
-		if (!(knob_table[id].flags & KF_OPTION))
-			snprintf(lines[n++], sizeof lines[0], "  %-12s %s", knob_table[id].name,
-			         knob_table[id].why);
-	snprintf(lines[n++], sizeof lines[0], " ");
-	snprintf(lines[n++], sizeof lines[0],
-	         "Metrics (n/a: the engine cannot measure it; "
-	         "...: not settled yet)");
-	for (i = 0; i < NMETRICS && n < 127; i++)
-		snprintf(lines[n++], sizeof lines[0], "  %-14s %s",
-		         metric_table[dash_metrics[i]].label, metric_table[dash_metrics[i]].why);
-	if (d->help_top > n - (h - 2))
-		d->help_top = n - (h - 2) > 0 ? n - (h - 2) : 0;
+	hl.width = w - 4;
+	help_add(&hl, 1, "", "Keys");
+	for (i = 0; i < (int)(sizeof key_table / sizeof key_table[0]); i++) {
+		snprintf(head, sizeof head, "  %-16s ", key_table[i].keys);
+		help_add(&hl, 0, head, key_table[i].what);
+	}
+	help_add(&hl, 0, "", " ");
+	help_add(&hl, 1, "", "Knobs");
+	for (id = 0; id < K_COUNT; id++)
+		if (!(knob_table[id].flags & KF_OPTION)) {
+			snprintf(head, sizeof head, "  %-12s ", knob_table[id].name);
+			help_add(&hl, 0, head, knob_table[id].why);
+		}
+	help_add(&hl, 0, "", " ");
+	help_add(&hl, 1, "", "Metrics (n/a: the engine cannot measure it; ...: not settled yet)");
+	for (i = 0; i < NMETRICS; i++) {
+		snprintf(head, sizeof head, "  %-14s ", metric_table[dash_metrics[i]].label);
+		help_add(&hl, 0, head, metric_table[dash_metrics[i]].why);
+	}
+	if (d->help_top > hl.n - (h - 2))
+		d->help_top = hl.n - (h - 2) > 0 ? hl.n - (h - 2) : 0;
 	for (i = 0; i < h; i++)
 		mvhline(2 + i, 3, ' ', w);
 	box_at(d, 2, 3, h, w, "help");
-	for (i = 0; i < h - 2 && d->help_top + i < n; i++) {
-		const char *s = lines[d->help_top + i];
+	for (i = 0; i < h - 2 && d->help_top + i < hl.n; i++) {
+		const char *s = hl.line[d->help_top + i];
 
-		if (s[0] != ' ')
+		if (s[0] == '*')
 			attron(A_BOLD);
-		put_clipped(3 + i, 5, w - 4, s);
+		put_clipped(3 + i, 5, w - 4, s + 1);
 		attroff(A_BOLD);
 	}
 }
@@ -985,6 +1130,14 @@ static void key(struct dash *d, int ch)
 		break;
 	case 'r':
 		reset_window(d);
+		break;
+	case 'b':
+		pin_baseline(d);
+		break;
+	case 'B':
+		if (d->base_on)
+			evlog_add(EV_INFO, "baseline unpinned");
+		d->base_on = 0;
 		break;
 	case 'W':
 		workload_rewrite(d->w);
