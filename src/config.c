@@ -127,24 +127,22 @@ int plan_set(struct plan *p, int id, const char *text, struct err *e)
 	return rc;
 }
 
-int plan_load_file(struct plan *p, const char *path, struct err *e)
+int config_read(const char *path, config_line_fn *fn, void *ctx, struct err *e)
 {
 	char line[4096];
 	FILE *f = fopen(path, "r");
-	int lineno = 0;
+	int lineno = 0, rc = 0;
 
 	if (!f)
-		return err_set(e, ERR_USAGE, "cannot read config file %s: %s", path,
-		               strerror(errno));
-	while (fgets(line, sizeof line, f)) {
-		char *s = line, *eq, *key, *val, *end;
-		int id;
+		return err_set(e, ERR_USAGE, "cannot read %s: %s", path, strerror(errno));
+	while (rc == 0 && fgets(line, sizeof line, f)) {
+		char *s = line, *end;
 
 		lineno++;
 		if (!strchr(line, '\n') && !feof(f)) {
-			fclose(f);
-			return err_set(e, ERR_USAGE, "%s:%d: line too long (4095 bytes at most)",
-			               path, lineno);
+			rc = err_set(e, ERR_USAGE, "%s:%d: line too long (4095 bytes at most)",
+			             path, lineno);
+			break;
 		}
 		for (char *c = s; *c; c++) {
 			if (*c == '#' && (c == s || isspace((unsigned char)c[-1]))) {
@@ -157,42 +155,61 @@ int plan_load_file(struct plan *p, const char *path, struct err *e)
 		end = s + strlen(s);
 		while (end > s && isspace((unsigned char)end[-1]))
 			*--end = 0;
-		if (!*s)
-			continue;
-		eq = strchr(s, '=');
-		if (!eq) {
-			fclose(f);
-			return err_set(e, ERR_USAGE,
-			               "%s:%d: expected 'key = value', got '%s' (see idxlab --help "
-			               "for the keys)",
-			               path, lineno, s);
-		}
-		*eq = 0;
-		key = s;
-		val = eq + 1;
-		for (end = eq; end > key && isspace((unsigned char)end[-1]);)
-			*--end = 0;
-		while (isspace((unsigned char)*val))
-			val++;
-		id = knob_find(key);
-		if (id < 0) {
-			const char *hint = closest_knob(key);
-
-			fclose(f);
-			if (hint)
-				return err_set(e, ERR_USAGE,
-				               "%s:%d: unknown key '%s' (did you mean '%s'?)", path,
-				               lineno, key, hint);
-			return err_set(e, ERR_USAGE,
-			               "%s:%d: unknown key '%s' (idxlab --help lists the keys)",
-			               path, lineno, key);
-		}
-		if (plan_set(p, id, val, e) < 0) {
-			fclose(f);
-			return err_prefix(e, "%s:%d: %s", path, lineno, knob_table[id].name);
-		}
+		if (*s && fn(s, lineno, ctx, e) < 0)
+			rc = err_prefix(e, "%s:%d", path, lineno);
 	}
 	fclose(f);
+	return rc;
+}
+
+int config_knob_line(char *s, int *id, char **val, struct err *e)
+{
+	char *eq = strchr(s, '='), *end;
+
+	if (!eq)
+		return err_set(e, ERR_USAGE,
+		               "expected 'key = value', got '%s' (see idxlab --help for the keys)",
+		               s);
+	*eq = 0;
+	for (end = eq; end > s && isspace((unsigned char)end[-1]);)
+		*--end = 0;
+	*val = eq + 1;
+	while (isspace((unsigned char)**val))
+		(*val)++;
+	*id = knob_find(s);
+	if (*id < 0) {
+		const char *hint = closest_knob(s);
+
+		if (hint)
+			return err_set(e, ERR_USAGE, "unknown key '%s' (did you mean '%s'?)", s,
+			               hint);
+		return err_set(e, ERR_USAGE, "unknown key '%s' (idxlab --help lists the keys)", s);
+	}
+	return 0;
+}
+
+/* One config file line: a knob of p. */
+static int plan_line(char *s, int lineno, void *ctx, struct err *e)
+{
+	struct plan *p = ctx;
+	char *val;
+	int id;
+
+	(void)lineno;
+	if (config_knob_line(s, &id, &val, e) < 0)
+		return -1;
+	if (plan_set(p, id, val, e) < 0)
+		return err_prefix(e, "%s", knob_table[id].name);
+	return 0;
+}
+
+int plan_load_file(struct plan *p, const char *path, struct err *e)
+{
+	if (access(path, R_OK) < 0)
+		return err_set(e, ERR_USAGE, "cannot read config file %s: %s", path,
+		               strerror(errno));
+	if (config_read(path, plan_line, p, e) < 0)
+		return -1;
 	free(p->config_path);
 	p->config_path = xstrdup(path);
 	return 0;
@@ -230,21 +247,59 @@ static int unknown_option(const char *arg, struct err *e)
 	return err_set(e, ERR_USAGE, "unknown option '%s' (idxlab --help lists them)", arg);
 }
 
-int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
+/* argv[*i] is the file option long/short (-c/--config, --demo)? *file: its
+ * file name (from "--opt=FILE" or the next argument, *i then moves on). */
+static int file_option(int argc, char **argv, int *i, const char *longopt, const char *shortopt,
+                       const char **file, struct err *e)
 {
-	const char *config = NULL;
+	const char *a = argv[*i];
+	size_t n = strlen(longopt);
+
+	if (strcmp(a, longopt) == 0 || (shortopt && strcmp(a, shortopt) == 0)) {
+		if (*i + 1 >= argc)
+			return err_set(e, ERR_USAGE, "%s needs a file name", a);
+		*file = argv[++*i];
+		return 1;
+	}
+	if (strncmp(a, longopt, n) == 0 && a[n] == '=') {
+		*file = a + n + 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* The demo's starting setting goes into the plan like a config file's. */
+static int load_demo(struct plan *p, const char *path, struct err *e)
+{
 	int i;
 
+	p->demo = calloc(1, sizeof *p->demo);
+	if (!p->demo)
+		abort();
+	if (demo_load(p->demo, path, e) < 0)
+		return -1;
+	for (i = 0; i < p->demo->header; i++) {
+		const struct cue *c = &p->demo->cues[i];
+
+		if (plan_set(p, c->knob, c->text, e) < 0)
+			return err_prefix(e, "demo: %s:%d: %s", path, c->line,
+			                  knob_table[c->knob].name);
+	}
+	return 0;
+}
+
+int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
+{
+	const char *config = NULL, *demo = NULL;
+	int i, got;
+
 	plan_defaults(p);
-	/* The config file comes first so the command line can override it. */
+	/* The config file and the demo's starting setting come first, so the
+	 * command line can override them. */
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-c") == 0 || strcmp(argv[i], "--config") == 0) {
-			if (i + 1 >= argc)
-				return err_set(e, ERR_USAGE, "%s needs a file name", argv[i]);
-			config = argv[++i];
-		} else if (strncmp(argv[i], "--config=", 9) == 0) {
-			config = argv[i] + 9;
-		}
+		if ((got = file_option(argc, argv, &i, "--config", "-c", &config, e)) < 0 ||
+		    (got == 0 && file_option(argc, argv, &i, "--demo", NULL, &demo, e) < 0))
+			return -1;
 	}
 	if (config) {
 		if (plan_load_file(p, config, e) < 0)
@@ -260,16 +315,15 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 				return -1;
 		}
 	}
+	if (demo && load_demo(p, demo, e) < 0)
+		return -1;
 	for (i = 1; i < argc; i++) {
-		const char *arg = argv[i], *val;
+		const char *arg = argv[i], *val, *file;
 		char name[128];
 		int id;
 
-		if (strcmp(arg, "-c") == 0 || strcmp(arg, "--config") == 0) {
-			i++;
-			continue;
-		}
-		if (strncmp(arg, "--config=", 9) == 0)
+		if (file_option(argc, argv, &i, "--config", "-c", &file, e) ||
+		    file_option(argc, argv, &i, "--demo", NULL, &file, e))
 			continue;
 		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
 			p->mode = MODE_HELP;
@@ -315,7 +369,17 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 		if (plan_set(p, id, val, e) < 0)
 			return err_prefix(e, "--%s", knob_table[id].name);
 	}
-	return plan_validate(p, e);
+	if (plan_validate(p, e) < 0)
+		return -1;
+	if (p->demo) {
+		if (p->mode == MODE_RUN)
+			return err_set(e, ERR_USAGE,
+			               "--demo plays in the dashboard; `idxlab run` is headless");
+		if (p->n[K_ENGINE] > 1)
+			return err_set(e, ERR_USAGE, "--demo plays on one engine, not a sweep");
+		return demo_check(p->demo, (int)p->vals[K_ENGINE][0], e);
+	}
+	return 0;
 }
 
 void plan_step(const struct plan *p, long i, struct knobs *out)
@@ -392,6 +456,9 @@ void plan_print(const struct plan *p, FILE *f)
 		fprintf(f, "# idxlab effective settings (config file: %s)\n", p->config_path);
 	else
 		fprintf(f, "# idxlab effective settings (no config file)\n");
+	if (p->demo)
+		fprintf(f, "# demo %s: %d cues after the %d lines of its starting setting\n",
+		        p->demo->path, p->demo->n - p->demo->header, p->demo->header);
 	for (id = 0; id < K_COUNT; id++) {
 		fprintf(f, "%s = ", knob_table[id].name);
 		if (knob_table[id].kind == KNOB_STRING) {
@@ -423,4 +490,8 @@ void plan_free(struct plan *p)
 	free(p->dsn);
 	free(p->config_path);
 	p->dsn = p->config_path = NULL;
+	if (p->demo)
+		demo_free(p->demo);
+	free(p->demo);
+	p->demo = NULL;
 }

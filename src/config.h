@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "demo.h"
 #include "err.h"
 #include "knobs.h"
 
@@ -31,6 +32,7 @@ struct plan {
 	int set[K_COUNT];  /* given in a config file or on the command line */
 	char *dsn;         /* owned */
 	char *config_path; /* owned; the config file that was read, or NULL */
+	struct demo *demo; /* owned; --demo FILE, or NULL */
 	long steps;        /* number of knob combinations */
 };
 
@@ -40,6 +42,16 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e);
 
 /* Read a config file into p; errors name the file and line. */
 int plan_load_file(struct plan *p, const char *path, struct err *e);
+
+/* Read a file of idxlab's line syntax: `#` starts a comment at the start of
+ * a line or after whitespace; blank lines are skipped; fn gets each other
+ * line, trimmed, and its number. An error of fn is prefixed "path:line". */
+typedef int config_line_fn(char *line, int lineno, void *ctx, struct err *e);
+int config_read(const char *path, config_line_fn *fn, void *ctx, struct err *e);
+
+/* Split a `key = value` line in place: *id the knob (unknown keys get a
+ * "did you mean"), *val the trimmed value. */
+int config_knob_line(char *s, int *id, char **val, struct err *e);
 
 /* Set knob id from text, a comma list unless the knob is KF_NOSWEEP. */
 int plan_set(struct plan *p, int id, const char *text, struct err *e);

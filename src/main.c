@@ -52,7 +52,7 @@ static void usage(FILE *f)
 	fprintf(f,
 	        "idxlab %s - see what indexes cost a write workload\n"
 	        "\n"
-	        "usage: idxlab [run] [-c FILE] [--KNOB VALUE ...]\n"
+	        "usage: idxlab [run] [-c FILE] [--demo FILE] [--KNOB VALUE ...]\n"
 	        "  idxlab              the dashboard on a terminal (headless when piped)\n"
 	        "  idxlab run          headless: one result row per step of the sweep\n"
 	        "\n"
@@ -75,6 +75,8 @@ static void usage(FILE *f)
 	        "  -c, --config FILE   read knobs from FILE (default: $XDG_CONFIG_HOME/idxlab/"
 	        "idxlab.conf\n"
 	        "                      or ~/.config/idxlab/idxlab.conf if present)\n"
+	        "  --demo FILE         play a scripted demo in the dashboard: knob changes,\n"
+	        "                      captions, waits (Space: next cue); see man idxlab\n"
 	        "  --print-config      print the effective settings and exit\n"
 	        "  -h, --help          this help;  -V, --version  the version\n"
 	        "\n"
@@ -230,6 +232,11 @@ int main(int argc, char **argv)
 				break;
 			}
 			code = dash_run(&plan, &got_signal);
+		} else if (plan.demo) {
+			fprintf(stderr,
+			        "idxlab: --demo plays in the dashboard: run it on a terminal "
+			        "(standard input and output)\n");
+			code = 2;
 		} else {
 			code = run_headless(&plan);
 		}

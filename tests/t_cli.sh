@@ -59,3 +59,22 @@ for f in "$dir"/*.conf; do
 	"$IDXLAB" --print-config -c "$f" >/dev/null 2>"$T/perr" || bad="$bad $(basename "$f"): $(cat "$T/perr")"
 done
 [ -z "$bad" ] && ok cli/presets-parse || bad cli/presets-parse "$bad"
+
+# Every shipped demo script parses and plays on its engine.
+bad="" n=0
+for f in "$dir"/*.demo; do
+	n=$((n + 1))
+	"$IDXLAB" --print-config --demo "$f" >"$T/pout" 2>"$T/perr" && grep -q '^# demo .*: [1-9][0-9]* cues' "$T/pout" ||
+		bad="$bad $(basename "$f"): $(cat "$T/perr")"
+done
+[ -z "$bad" ] && [ $n -ge 2 ] && ok cli/demos-parse || bad cli/demos-parse "$n demos;$bad"
+
+# A bad demo line: exit 2, the file and line named, before any screen.
+printf 'say hello\nwait 2\nindexs = 2\n' >"$T/typo.demo"
+expect_exit cli/demo-bad-line 2 "typo.demo:3: unknown key 'indexs' \(did you mean 'indexes'\?\)" \
+	"$IDXLAB" --demo "$T/typo.demo"
+printf 'say hello\n' >"$T/ok.demo"
+expect_exit cli/demo-headless 2 "--demo plays in the dashboard; .idxlab run. is headless" \
+	"$IDXLAB" run --demo "$T/ok.demo"
+expect_exit cli/demo-needs-terminal 2 "--demo plays in the dashboard: run it on a terminal" \
+	"$IDXLAB" --demo "$T/ok.demo"

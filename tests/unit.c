@@ -802,21 +802,122 @@ static void test_log_tail(void)
 	rmdir(dir);
 }
 
+/* Demo scripts: the parser, the starting setting in the plan, and time. */
+static void test_demo(void)
+{
+	struct demo dm;
+	struct plan p;
+	struct err e = { ERR_NONE, "" };
+	const struct cue *c;
+	char *path = write_file("# a talk\nengine = wiredtiger\nrows = 5000 # small\n\n"
+	                        "say one # two\nwait 1.5\nindexes = 2\npin\nwait key\n"
+	                        "say\nunpin\n");
+
+	CHECK(demo_load(&dm, path, &e) == 0);
+	CHECK(dm.n == 9 && dm.header == 2 && dm.next == 2);
+	CHECK(dm.cues[0].kind == CUE_SET && dm.cues[0].knob == K_ENGINE &&
+	      dm.cues[0].value == E_WIREDTIGER && dm.cues[0].line == 2);
+	CHECK(dm.cues[2].kind == CUE_SAY && strcmp(dm.cues[2].text, "one") == 0 &&
+	      dm.cues[2].line == 5);
+	CHECK(dm.cues[3].kind == CUE_WAIT && dm.cues[3].seconds == 1.5);
+	CHECK(demo_check(&dm, E_WIREDTIGER, &e) == 0);
+	/* Time: the say at once, then nothing for 1.5 s, then the knob. */
+	c = demo_next(&dm, 100.0);
+	CHECK(c && c->kind == CUE_SAY);
+	CHECK(demo_next(&dm, 100.0) == NULL);
+	CHECK(demo_next(&dm, 101.4) == NULL);
+	{
+		double left = 0;
+
+		CHECK(demo_waiting(&dm, 101.0, &left) && left > 0.49 && left < 0.51);
+	}
+	c = demo_next(&dm, 101.5);
+	CHECK(c && c->kind == CUE_SET && c->knob == K_INDEXES && c->value == 2);
+	c = demo_next(&dm, 101.5);
+	CHECK(c && c->kind == CUE_PIN);
+	demo_unget(&dm); /* could not pin yet: the same cue again */
+	c = demo_next(&dm, 101.6);
+	CHECK(c && c->kind == CUE_PIN);
+	/* wait key: nothing until Space, however long. */
+	CHECK(demo_next(&dm, 1e6) == NULL && !demo_done(&dm));
+	CHECK(demo_skip(&dm) == 1);
+	c = demo_next(&dm, 1e6);
+	CHECK(c && c->kind == CUE_SAY && *c->text == 0);
+	c = demo_next(&dm, 1e6);
+	CHECK(c && c->kind == CUE_UNPIN && !demo_next(&dm, 1e6) && demo_done(&dm));
+	CHECK(demo_skip(&dm) == 0);
+	demo_free(&dm);
+
+	/* The starting setting goes into the plan; the command line wins. */
+	{
+		char *argv[] = { (char *)"idxlab", (char *)"--demo", path, (char *)"--rows=7",
+			         NULL };
+
+		CHECK(plan_from_args(&p, 4, argv, &e) == 0 && p.demo);
+		CHECK(p.vals[K_ENGINE][0] == E_WIREDTIGER && p.vals[K_ROWS][0] == 7);
+		plan_free(&p);
+		argv[3] = (char *)"--engine=sqlite,wiredtiger";
+		CHECK(plan_from_args(&p, 4, argv, &e) < 0 && strstr(e.msg, "one engine"));
+		plan_free(&p);
+	}
+	unlink(path);
+
+	/* Bad lines name the line. */
+	{
+		static const struct {
+			const char *text, *msg;
+		} bad[] = {
+			{ "say x\nwait soon\n", ":2: wait takes seconds" },
+			{ "say x\nwait 0\n", ":2: wait takes seconds" },
+			{ "say x\npin now\n", ":2: 'pin' takes nothing" },
+			{ "say x\ndance\n", ":2: 'dance' is not a cue" },
+			{ "indxes = 2\nsay x\n",
+			  ":1: unknown key 'indxes' (did you mean 'indexes'?)" },
+			{ "say x\nindexes = 9\n", ":2: indexes: 9 is out of range" },
+			{ "say x\nformat = csv\n", ":2: format is a run option" },
+			{ "indexes = 2\n", "has no cue to play" },
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+			char *f = write_file(bad[i].text);
+
+			CHECK(demo_load(&dm, f, &e) < 0 && e.cls == ERR_USAGE);
+			if (!strstr(e.msg, bad[i].msg))
+				printf("  demo case %zu: got '%s'\n", i, e.msg);
+			CHECK(strstr(e.msg, bad[i].msg) != NULL);
+			demo_free(&dm);
+			unlink(f);
+		}
+	}
+	/* After the starting setting: only knobs the dashboard changes live,
+	 * and only the engine's. */
+	{
+		char *f = write_file("say x\nengine = postgres\n");
+
+		CHECK(demo_load(&dm, f, &e) == 0 && demo_check(&dm, E_SQLITE, &e) < 0 &&
+		      strstr(e.msg, ":2: engine cannot change while the dashboard runs"));
+		demo_free(&dm);
+		unlink(f);
+		f = write_file("say x\nfillfactor = 50\n");
+		CHECK(demo_load(&dm, f, &e) == 0 && demo_check(&dm, E_SQLITE, &e) < 0 &&
+		      strstr(e.msg, ":2: sqlite has no fillfactor knob"));
+		CHECK(demo_check(&dm, E_POSTGRES, &e) == 0);
+		demo_free(&dm);
+		unlink(f);
+	}
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } tests[] = {
-	{ "unit/log-tail", test_log_tail },
-	{ "unit/rowset", test_rowset },
-	{ "unit/units", test_units },
-	{ "unit/knobs", test_knobs },
-	{ "unit/config", test_config },
-	{ "unit/metrics", test_metrics },
-	{ "unit/histogram", test_hist },
-	{ "unit/proc_io", test_proc_io },
-	{ "unit/keys", test_keys },
-	{ "unit/sparkline-gauge", test_spark },
-	{ "unit/sliders-labels", test_slider },
+	{ "unit/log-tail", test_log_tail },     { "unit/rowset", test_rowset },
+	{ "unit/units", test_units },           { "unit/knobs", test_knobs },
+	{ "unit/config", test_config },         { "unit/demo", test_demo },
+	{ "unit/metrics", test_metrics },       { "unit/histogram", test_hist },
+	{ "unit/proc_io", test_proc_io },       { "unit/keys", test_keys },
+	{ "unit/sparkline-gauge", test_spark }, { "unit/sliders-labels", test_slider },
 	{ "unit/mongo", test_mongo },
 };
 

@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../demo.h"
 #include "../evlog.h"
 #include "../knobs.h"
 #include "../metrics.h"
@@ -81,6 +82,8 @@ struct dash {
 	int base_on;     /* a baseline is pinned (b): ratios now/baseline shown */
 	double base[64]; /* per dash_metrics[] entry; NAN: unknown */
 	struct knobs base_knobs;
+	struct demo *demo; /* --demo: the plan's, borrowed; NULL: none */
+	char caption[400]; /* the demo's last `say` */
 	int dragging;
 	char flash[200];
 	double flash_t;
@@ -489,6 +492,12 @@ static void put_clipped(int y, int x, int w, const char *s)
 	mvaddnstr(y, x, s, (int)(p - s));
 }
 
+/* A --demo has cues left to play. */
+static int demo_playing(const struct dash *d)
+{
+	return d->demo && !demo_done(d->demo);
+}
+
 static const char *state_name(enum live_state s)
 {
 	static const char *const names[] = { "starting", "running", "paused", "applying",
@@ -614,8 +623,9 @@ void dash_format_ratio(double v, double base, char *buf, size_t len)
 }
 
 /* b: pin the metrics of the setting in force as the baseline - each the mean
- * since the last knob change, over at most BASE_SPAN. */
-static void pin_baseline(struct dash *d)
+ * since the last knob change, over at most BASE_SPAN. -1: too soon after a
+ * change (said unless quiet). */
+static int pin_baseline(struct dash *d, int quiet)
 {
 	double since = d->nmarkers ? d->markers[d->nmarkers - 1].t : 0;
 	int back = 0, most = (int)lround(BASE_SPAN / HIST_PERIOD), i;
@@ -625,8 +635,9 @@ static void pin_baseline(struct dash *d)
 	while (back < most && (s = ring_at(d, back + 1)) != NULL && s->c.t >= since)
 		back++;
 	if (back < (int)lround(VALUE_SPAN / HIST_PERIOD)) {
-		say(d, "baseline: wait a second after a change, then press b again");
-		return;
+		if (!quiet)
+			say(d, "baseline: wait a second after a change, then press b again");
+		return -1;
 	}
 	for (i = 0; i < NMETRICS; i++) {
 		int na = 0;
@@ -642,6 +653,7 @@ static void pin_baseline(struct dash *d)
 	          "baseline pinned: %s rows/s over %.1f s; each metric shows now/baseline (B "
 	          "unpins)",
 	          rate, back * HIST_PERIOD);
+	return 0;
 }
 
 static int is_pct(int m)
@@ -787,6 +799,14 @@ static void draw_status(struct dash *d, int y)
 		attroff(col(d, C_WARN) | A_BOLD);
 		return;
 	}
+	if (d->demo && *d->caption) {
+		attron(A_BOLD | A_REVERSE);
+		mvhline(y, 0, ' ', d->W);
+		snprintf(line, sizeof line, " %s %s", d->ascii ? ">" : "\u25b6", d->caption);
+		put_clipped(y, 0, d->W, line);
+		attroff(A_BOLD | A_REVERSE);
+		return;
+	}
 	snprintf(line, sizeof line, " %s: %s%s%s", knob_table[id].name, knob_table[id].why,
 	         locked ? " - " : "", locked ? locked : "");
 	attron(locked ? A_DIM : A_NORMAL);
@@ -823,6 +843,27 @@ static void draw_hints(struct dash *d, int y)
 		attroff(A_BOLD);
 		return;
 	}
+	if (demo_playing(d)) {
+		char line[256];
+		double left;
+
+		if (!demo_waiting(d->demo, now_s(), &left))
+			snprintf(line, sizeof line, " demo %d/%d  playing",
+			         d->demo->next - d->demo->header, d->demo->n - d->demo->header);
+		else if (left > 0)
+			snprintf(line, sizeof line, " demo %d/%d  next cue in %.0f s: Space now",
+			         d->demo->next - d->demo->header, d->demo->n - d->demo->header,
+			         ceil(left));
+		else
+			snprintf(line, sizeof line, " demo %d/%d  Space: next cue",
+			         d->demo->next - d->demo->header, d->demo->n - d->demo->header);
+		snprintf(line + strlen(line), sizeof line - strlen(line),
+		         "  p pause  b pin  ? help  q quit");
+		attron(A_BOLD);
+		put_clipped(y, 0, d->W, line);
+		attroff(A_BOLD);
+		return;
+	}
 	attron(A_DIM);
 	put_clipped(y, 0, d->W, hints);
 	attroff(A_DIM);
@@ -840,7 +881,8 @@ static const struct key_help key_table[] = {
 	{ "PgUp/PgDn", "move it a big step up/down" },
 	{ "Enter", "type an exact value for it (typing replaces the value shown)" },
 	{ "mouse", "click a knob, click or drag its bar (--no-mouse: off)" },
-	{ "Space", "pause / resume the workload" },
+	{ "p, Space", "pause / resume the workload (while a --demo plays, Space is its next cue)" },
+	{ "n", "a --demo's next cue: ends the wait in progress" },
 	{ "r", "reset the measurement window (history and markers)" },
 	{ "b", "pin a baseline: the metrics since the last change (up to 10 s); each metric "
 	       "then also shows now/baseline (0.19x), the title what changed since" },
@@ -1124,6 +1166,16 @@ static void key(struct dash *d, int ch)
 		start_prompt(d);
 		break;
 	case ' ':
+	case 'n':
+		if (demo_playing(d)) {
+			if (!demo_skip(d->demo))
+				say(d, "demo: the last cue is still being carried out");
+			break;
+		}
+		if (ch == 'n')
+			break;
+		/* fall through */
+	case 'p':
 		d->paused = !d->paused;
 		workload_pause(d->w, d->paused);
 		evlog_add(EV_INFO, "%s", d->paused ? "paused" : "resumed");
@@ -1132,7 +1184,7 @@ static void key(struct dash *d, int ch)
 		reset_window(d);
 		break;
 	case 'b':
-		pin_baseline(d);
+		(void)pin_baseline(d, 0);
 		break;
 	case 'B':
 		if (d->base_on)
@@ -1148,6 +1200,49 @@ static void key(struct dash *d, int ch)
 		break;
 	default:
 		break;
+	}
+}
+
+/* ---- a scripted demo (--demo) ------------------------------------------- */
+
+/* Play the demo's cues that are due: each once the workload runs with the
+ * setting before it (an index build, a rebuild, a failed step hold it). */
+static void play_demo(struct dash *d)
+{
+	const struct cue *c;
+
+	while (demo_playing(d) && d->live->state == LS_RUNNING && d->applied_gen == d->posted_gen &&
+	       (c = demo_next(d->demo, now_s())) != NULL) {
+		struct knobs to;
+
+		switch (c->kind) {
+		case CUE_SET:
+			to = d->want;
+			to.v[c->knob] = c->value;
+			if (to.v[c->knob] != d->want.v[c->knob])
+				post(d, &to); /* a rebuild too: the script is the consent */
+			break;
+		case CUE_SAY:
+			snprintf(d->caption, sizeof d->caption, "%s", c->text);
+			if (*c->text)
+				evlog_add(EV_INFO, "%s %s", d->ascii ? ">" : "\u25b6", c->text);
+			break;
+		case CUE_PIN:
+			if (pin_baseline(d, 1) < 0) {
+				demo_unget(d->demo); /* too soon after a change: again later */
+				return;
+			}
+			break;
+		case CUE_UNPIN:
+			d->base_on = 0;
+			break;
+		case CUE_WAIT:
+		case CUE_WAIT_KEY:
+			break; /* demo_next() keeps the time */
+		}
+		if (demo_done(d->demo))
+			evlog_add(EV_INFO,
+			          "the demo is over: the knobs are yours (Space pauses again)");
 	}
 }
 
@@ -1217,6 +1312,7 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 	build_knob_list(d);
 	d->sel = 1; /* indexes: the knob people come for */
 	d->t0 = now_s();
+	d->demo = p->demo;
 
 	if (workload_start_live(&d->w, &d->want, &e) < 0) {
 		fprintf(stderr, "idxlab: %s\n", e.msg);
@@ -1265,6 +1361,7 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 
 		workload_live(d->w, d->live);
 		note_applied(d);
+		play_demo(d);
 		if (d->live->gen && (t - d->last_push >= HIST_PERIOD || !d->ring_n)) {
 			ring_push(d, d->live);
 			d->last_push = t;

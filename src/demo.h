@@ -1,0 +1,72 @@
+/* demo.h - scripted demos for talks: a file of cues the dashboard plays.
+ *
+ * A demo file has idxlab's line syntax (config.h: `#` comments, blank lines
+ * skipped). Each line is one cue, played in order:
+ *
+ *   key = value    set a knob, as the sliders would (the next cue waits until
+ *                  the workload runs with it: an index build, a rebuild)
+ *   say TEXT       the caption shown under the panels, until the next say
+ *                  (`say` alone clears it)
+ *   wait SECONDS   let the audience watch (Space cuts it short)
+ *   wait key       until Space is pressed
+ *   pin / unpin    pin the metrics as the baseline / unpin it (keys b / B)
+ *
+ * The `key = value` lines before the first other cue are the demo's starting
+ * setting: they go into the plan like a config file's (so engine, rows or a
+ * dsn may be set there); later ones must be knobs the dashboard can change
+ * live. This module is pure: it parses and keeps time, the dashboard acts. */
+#ifndef IDXLAB_DEMO_H
+#define IDXLAB_DEMO_H
+
+#include "err.h"
+#include "knobs.h"
+
+enum cue_kind { CUE_SET, CUE_SAY, CUE_WAIT, CUE_WAIT_KEY, CUE_PIN, CUE_UNPIN };
+
+struct cue {
+	enum cue_kind kind;
+	int line;        /* in the file, for messages */
+	int knob;        /* CUE_SET */
+	char *text;      /* CUE_SET: the value as written; CUE_SAY: the caption */
+	long long value; /* CUE_SET: parsed */
+	double seconds;  /* CUE_WAIT */
+};
+
+struct demo {
+	char *path;
+	struct cue *cues;
+	int n;
+	int header;        /* cues[0..header) are the starting setting */
+	int next;          /* the cue to play next */
+	double wait_until; /* a CUE_WAIT in progress: when it ends; 0: none */
+	int skip;          /* Space pressed: end the current wait */
+};
+
+/* Parse path into dm. Errors name the file and line (ERR_USAGE);
+ * demo_free() is safe afterwards either way. */
+int demo_load(struct demo *dm, const char *path, struct err *e);
+
+/* Check the cues after the header against engine: each knob must exist on
+ * it and be one the dashboard changes live. */
+int demo_check(const struct demo *dm, int engine, struct err *e);
+
+/* The next cue to act on at time now (seconds, any monotonic clock), or
+ * NULL while a wait lasts or when the demo is over. Waits are handled here:
+ * they are never returned. Call again after acting on a cue. */
+const struct cue *demo_next(struct demo *dm, double now);
+
+/* Put back the cue demo_next() just gave (it could not be carried out yet). */
+void demo_unget(struct demo *dm);
+
+/* Space: end the wait in progress (or the `wait key`) now. 0 when nothing
+ * was waiting (the demo is over, or a cue is still being acted on). */
+int demo_skip(struct demo *dm);
+
+/* Waiting for Space (a `wait key`, or a timed wait: *left its seconds). */
+int demo_waiting(const struct demo *dm, double now, double *left);
+
+int demo_done(const struct demo *dm);
+
+void demo_free(struct demo *dm);
+
+#endif
