@@ -438,6 +438,10 @@ static void test_slider(void)
 	CHECK(buf[0] == 0);
 	dash_format_ratio(20.2e3, 244e3, buf, sizeof buf);
 	CHECK(strcmp(buf, "0.08x") == 0);
+	dash_format_ratio(105, 240e3, buf, sizeof buf);
+	CHECK(strcmp(buf, "0.0004x") == 0);
+	dash_format_ratio(0, 240e3, buf, sizeof buf);
+	CHECK(strcmp(buf, "0.00x") == 0);
 	dash_format_ratio(9.99, 1, buf, sizeof buf);
 	CHECK(strcmp(buf, "9.99x") == 0);
 	dash_format_ratio(217.4, 1, buf, sizeof buf);

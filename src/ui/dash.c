@@ -619,7 +619,7 @@ void dash_format_ratio(double v, double base, char *buf, size_t len)
 		return;
 	}
 	r = v / base;
-	snprintf(buf, len, r >= 9.995 ? "%.0fx" : "%.2fx", r);
+	snprintf(buf, len, r >= 9.995 ? "%.0fx" : r >= 0.01 || r == 0 ? "%.2fx" : "%.1gx", r);
 }
 
 /* b: pin the metrics of the setting in force as the baseline - each the mean
@@ -1206,13 +1206,14 @@ static void key(struct dash *d, int ch)
 /* ---- a scripted demo (--demo) ------------------------------------------- */
 
 /* Play the demo's cues that are due: each once the workload runs with the
- * setting before it (an index build, a rebuild, a failed step hold it). */
+ * setting before it (an index build, a rebuild, a failed step - until the
+ * user changes a knob - hold it; a pause holds it too). */
 static void play_demo(struct dash *d)
 {
 	const struct cue *c;
 
-	while (demo_playing(d) && d->live->state == LS_RUNNING && d->applied_gen == d->posted_gen &&
-	       (c = demo_next(d->demo, now_s())) != NULL) {
+	while (demo_playing(d) && (d->live->state == LS_RUNNING || d->live->state == LS_IDLE) &&
+	       d->applied_gen == d->posted_gen && (c = demo_next(d->demo, now_s())) != NULL) {
 		struct knobs to;
 
 		switch (c->kind) {

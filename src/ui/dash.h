@@ -20,7 +20,8 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig);
 void dash_change_label(const struct knobs *a, const struct knobs *b, int ascii, char *buf,
                        size_t len);
 
-/* A metric now over its pinned baseline: "0.19x", "13x" (from 9.995x up);
+/* A metric now over its pinned baseline: "0.19x", "13x" (from 9.995x up),
+ * "0.0004x" (one significant digit below 0.01);
  * "from 0" when the baseline is 0 and now is not; "-" when either is
  * unknown (NAN) or both are 0. Pure: unit-tested. */
 void dash_format_ratio(double v, double base, char *buf, size_t len);
