@@ -816,11 +816,11 @@ static void draw_status(struct dash *d, int y)
 
 static void draw_hints(struct dash *d, int y)
 {
-	const char *hints =
-	    d->ascii ? " up/down select  left/right adjust  PgUp/PgDn big step  "
-	               "Enter type  Space pause  r reset  W rewrite  ? help  q quit"
-	             : " \u2191\u2193 select  \u2190\u2192 adjust  PgUp/PgDn big "
-	               "step  Enter type  Space pause  r reset  W rewrite  ? help  q quit";
+	const char *hints = d->ascii
+	                        ? " up/down select  left/right adjust  PgUp/Dn  Enter type  "
+	                          "Space pause  b pin  r reset  W rewrite  ? help  q quit"
+	                        : " \u2191\u2193 select  \u2190\u2192 adjust  PgUp/Dn  Enter type  "
+	                          "Space pause  b pin  r reset  W rewrite  ? help  q quit";
 
 	if (d->prompting) {
 		char head[64];
