@@ -325,6 +325,17 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 		if (file_option(argc, argv, &i, "--config", "-c", &file, e) ||
 		    file_option(argc, argv, &i, "--demo", NULL, &file, e))
 			continue;
+		if ((got = file_option(argc, argv, &i, "--record", NULL, &file, e)) != 0 ||
+		    (got = file_option(argc, argv, &i, "--replay", NULL, &file, e)) != 0) {
+			char **to =
+			    strncmp(arg, "--record", 8) == 0 ? &p->record_path : &p->replay_path;
+
+			if (got < 0)
+				return -1;
+			free(*to);
+			*to = xstrdup(file);
+			continue;
+		}
 		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
 			p->mode = MODE_HELP;
 			return 0;
@@ -371,6 +382,17 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 	}
 	if (plan_validate(p, e) < 0)
 		return -1;
+	if ((p->record_path || p->replay_path) && p->mode == MODE_RUN)
+		return err_set(e, ERR_USAGE,
+		               "--%s works in the dashboard; `idxlab run` is headless",
+		               p->record_path ? "record" : "replay");
+	if (p->replay_path && (p->record_path || p->demo))
+		return err_set(e, ERR_USAGE, "--replay shows a recording as it was: it takes no %s",
+		               p->demo ? "--demo" : "--record");
+	if (p->record_path && p->steps > 1)
+		return err_set(e, ERR_USAGE,
+		               "--record records the dashboard, which takes one value "
+		               "per knob");
 	if (p->demo) {
 		if (p->mode == MODE_RUN)
 			return err_set(e, ERR_USAGE,
@@ -489,7 +511,9 @@ void plan_free(struct plan *p)
 		return;
 	free(p->dsn);
 	free(p->config_path);
-	p->dsn = p->config_path = NULL;
+	free(p->record_path);
+	free(p->replay_path);
+	p->dsn = p->config_path = p->record_path = p->replay_path = NULL;
 	if (p->demo)
 		demo_free(p->demo);
 	free(p->demo);

@@ -33,6 +33,8 @@ struct plan {
 	char *dsn;         /* owned */
 	char *config_path; /* owned; the config file that was read, or NULL */
 	struct demo *demo; /* owned; --demo FILE, or NULL */
+	char *record_path; /* owned; --record FILE, or NULL */
+	char *replay_path; /* owned; --replay FILE, or NULL */
 	long steps;        /* number of knob combinations */
 };
 

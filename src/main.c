@@ -52,7 +52,8 @@ static void usage(FILE *f)
 	fprintf(f,
 	        "idxlab %s - see what indexes cost a write workload\n"
 	        "\n"
-	        "usage: idxlab [run] [-c FILE] [--demo FILE] [--KNOB VALUE ...]\n"
+	        "usage: idxlab [run] [-c FILE] [--demo FILE] [--record FILE] [--KNOB VALUE ...]\n"
+	        "       idxlab --replay FILE\n"
 	        "  idxlab              the dashboard on a terminal (headless when piped)\n"
 	        "  idxlab run          headless: one result row per step of the sweep\n"
 	        "\n"
@@ -77,6 +78,8 @@ static void usage(FILE *f)
 	        "                      or ~/.config/idxlab/idxlab.conf if present)\n"
 	        "  --demo FILE         play a scripted demo in the dashboard: knob changes,\n"
 	        "                      captions, waits (Space: next cue); see man idxlab\n"
+	        "  --record FILE       dashboard: also write what it shows to FILE (JSON lines)\n"
+	        "  --replay FILE       show a recording again, with no engine (offline talks)\n"
 	        "  --print-config      print the effective settings and exit\n"
 	        "  -h, --help          this help;  -V, --version  the version\n"
 	        "\n"
@@ -232,10 +235,13 @@ int main(int argc, char **argv)
 				break;
 			}
 			code = dash_run(&plan, &got_signal);
-		} else if (plan.demo) {
+		} else if (plan.demo || plan.record_path || plan.replay_path) {
 			fprintf(stderr,
-			        "idxlab: --demo plays in the dashboard: run it on a terminal "
-			        "(standard input and output)\n");
+			        "idxlab: --%s in the dashboard: run it on a terminal "
+			        "(standard input and output)\n",
+			        plan.demo          ? "demo plays"
+			        : plan.record_path ? "record works"
+			                           : "replay works");
 			code = 2;
 		} else {
 			code = run_headless(&plan);

@@ -10,6 +10,26 @@
 
 #define BIT(c) (1u << (c))
 
+const char *const ctr_names[C_COUNT] = {
+	[C_ROWS] = "rows",
+	[C_COMMITS] = "commits",
+	[C_FSYNCS] = "fsyncs",
+	[C_SPILLS] = "spills",
+	[C_MISSES] = "misses",
+	[C_HITS] = "hits",
+	[C_WAL_BYTES] = "wal_bytes",
+	[C_DB_WRITE_BYTES] = "db_write_bytes",
+	[C_WCHAR] = "wchar",
+	[C_WRITE_BYTES] = "write_bytes",
+	[C_UPDATES] = "updates",
+	[C_HOT_UPDATES] = "hot_updates",
+	[C_FPI_BYTES] = "fpi_bytes",
+	[C_CHECKPOINTS] = "checkpoints",
+	[C_CACHE_USED] = "cache_used",
+	[C_CACHE_DIRTY] = "cache_dirty",
+	[C_CACHE_MAX] = "cache_max",
+};
+
 const struct metric_def metric_table[M_COUNT] = {
 	[M_SECONDS] = { "seconds", "sec", "s", MK_SECONDS, C_ROWS, 0, 3,
 	                "length of the measured window" },

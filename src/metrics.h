@@ -32,6 +32,9 @@ enum ctr {
 	C_COUNT
 };
 
+/* Each counter's name in recordings ("rows", "wal_bytes", ...). */
+extern const char *const ctr_names[C_COUNT];
+
 struct counters {
 	double t; /* CLOCK_MONOTONIC seconds */
 	uint64_t v[C_COUNT];

@@ -559,6 +559,14 @@ int workload_start_live(struct workload **out, const struct knobs *k, struct err
 	return start(out, NULL, k, e);
 }
 
+const char *live_state_name(enum live_state s)
+{
+	static const char *const names[LS_DONE + 1] = { "starting", "running", "paused", "applying",
+		                                        "idle",     "failed",  "stopped" };
+
+	return s >= 0 && s <= LS_DONE ? names[s] : "?";
+}
+
 unsigned long workload_set(struct workload *w, const struct knobs *k)
 {
 	unsigned long g;

@@ -53,6 +53,10 @@ struct live {
 	char where[256];       /* where the data lives */
 };
 
+/* "running", "applying", ... (as the dashboard's title bar and recordings
+ * say it). */
+const char *live_state_name(enum live_state s);
+
 struct workload;
 
 /* Start the worker on plan p (borrowed: must outlive the workload). */

@@ -109,7 +109,7 @@ code=$(wait_exit ctrlc)
 # user's again (Space pauses).
 printf '%s\n' '# a test talk' 'rows = 400000' 'say first caption' 'wait 1' 'indexes = 1' \
 	'say second caption' 'wait 1.5' 'pin' 'wait key' 'say third caption' >"$T/talk.demo"
-start demo TMPDIR="$TMPDIR" "$IDXLAB" --demo "$T/talk.demo"
+start demo TMPDIR="$TMPDIR" "$IDXLAB" --demo "$T/talk.demo" --record "$T/talk.rec"
 if wait_for demo '▶ first caption' 4 && cap demo | grep -q 'demo 1/8  next cue in'; then
 	ok dash/demo-caption
 else bad dash/demo-caption "$(cap demo)"; fi
@@ -128,6 +128,70 @@ if wait_for demo '│ +[0-9.]+s  paused' 3; then ok dash/demo-over-space-pauses;
 tm send-keys -t demo q
 code=$(wait_exit demo)
 [ "$code" = EXIT=0 ] && ok dash/demo-q-exits-0 || bad dash/demo-q-exits-0 "got '$code'"
+
+# --record wrote the session; --replay shows it again with no engine: the
+# captions, the index build, the pin, the knobs as they were, then the end.
+if cap demo | grep -q "recorded [0-9]* s ([0-9]* lines) to $T/talk.rec" &&
+	grep -q '"caption":"second caption"' "$T/talk.rec" && grep -q '"pin":true' "$T/talk.rec"; then
+	ok dash/record-written
+else bad dash/record-written "$(cap demo) $(head -c 300 "$T/talk.rec")"; fi
+start replay TMPDIR="$TMPDIR" "$IDXLAB" --replay "$T/talk.rec"
+if wait_for replay 'REPLAY sqlite' 3 && wait_for replay '▶ first caption' 3 &&
+	wait_for replay 'built idxlab_k1 on' 8 && wait_for replay 'now/base \(same knobs\)' 8 &&
+	cap replay | grep -q '>indexes    1'; then
+	ok dash/replay-plays
+else bad dash/replay-plays "$(cap replay)"; fi
+tm send-keys -t replay Right
+if wait_for replay 'a replay shows the knobs as they were recorded' 2; then
+	ok dash/replay-knobs-locked
+else bad dash/replay-knobs-locked "$(cap replay)"; fi
+if wait_for replay 'the recording is over' 15 && wait_for replay 'REPLAY sqlite  over' 2; then
+	ok dash/replay-over
+else bad dash/replay-over "$(cap replay)"; fi
+tm send-keys -t replay q
+code=$(wait_exit replay)
+[ "$code" = EXIT=0 ] && ok dash/replay-q-exits-0 || bad dash/replay-q-exits-0 "got '$code'"
+
+# A recording is never overwritten; a file that is no recording is refused
+# before the screen; a line cut short stops the replay there, and says so.
+start recexists TMPDIR="$TMPDIR" "$IDXLAB" --record "$T/talk.rec"
+code=$(wait_exit recexists)
+if [ "$code" = EXIT=2 ] && cap recexists | grep -q 'File exists (idxlab overwrites'; then
+	ok dash/record-no-overwrite
+else bad dash/record-no-overwrite "$code $(cap recexists)"; fi
+start notrec TMPDIR="$TMPDIR" "$IDXLAB" --replay "$T/talk.demo"
+code=$(wait_exit notrec)
+if [ "$code" = EXIT=2 ] && cap notrec | grep -q 'talk.demo:1: not JSON'; then
+	ok dash/replay-not-a-recording
+else bad dash/replay-not-a-recording "$code $(cap notrec)"; fi
+head -n 12 "$T/talk.rec" >"$T/cut.rec"
+printf '{"t":9,"ev":"cut sho' >>"$T/cut.rec"
+start cutrec TMPDIR="$TMPDIR" "$IDXLAB" --replay "$T/cut.rec"
+if wait_for cutrec 'the replay stops here: .*cut.rec:13: not JSON' 10; then
+	ok dash/replay-cut-short
+else bad dash/replay-cut-short "$(cap cutrec)"; fi
+tm send-keys -t cutrec q
+wait_exit cutrec >/dev/null
+
+# A full disk under the recording: it stops, says so, the dashboard goes on,
+# and the exit status says the recording is incomplete.
+mkdir -p "$T/recfull"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$T/recfull" 2>/dev/null; then
+	start recfull TMPDIR="$TMPDIR" "$IDXLAB" --rows 100000 --record "$T/recfull/a.rec"
+	if wait_for recfull 'recording stopped: writing' 20 &&
+		wait_for recfull '││rows/s +[0-9]' 3; then
+		ok dash/record-disk-full
+	else bad dash/record-disk-full "$(cap recfull)"; fi
+	tm send-keys -t recfull q
+	code=$(wait_exit recfull)
+	if [ "$code" = EXIT=1 ] && cap recfull | grep -q 'stopped early' &&
+		tail -c 1 "$T/recfull/a.rec" | od -c | grep -q '\\n'; then
+		ok dash/record-disk-full-exit
+	else bad dash/record-disk-full-exit "$code $(cap recfull)"; fi
+	umount "$T/recfull"
+else
+	skip dash/record-disk-full "needs root and permission to mount a 64 KiB tmpfs"
+fi
 
 # TERM=dumb: say to use idxlab run.
 start dumb TERM=dumb "$IDXLAB"

@@ -29,11 +29,16 @@
 
 #include "../demo.h"
 #include "../evlog.h"
+#include "../recording.h"
 #include "../knobs.h"
 #include "../metrics.h"
 #include "../units.h"
 #include "../workload.h"
 #include "spark.h"
+
+#ifndef IDXLAB_VERSION
+#define IDXLAB_VERSION "0.0.0"
+#endif
 
 #define MIN_W       80
 #define MIN_H       24
@@ -84,6 +89,20 @@ struct dash {
 	struct knobs base_knobs;
 	struct demo *demo; /* --demo: the plan's, borrowed; NULL: none */
 	char caption[400]; /* the demo's last `say` */
+	/* --record: what the dashboard shows goes to rec as it comes */
+	struct recorder *rec;
+	unsigned long rec_gen; /* the last sample written */
+	enum live_state rec_state;
+	char rec_err[300]; /* why recording stopped, for the exit message */
+	long rec_items;
+	/* --replay: the figures come from rp instead of a worker */
+	struct replay *rp;
+	struct rec_head rp_head;
+	struct rec_item *rp_next; /* read, not yet due; NULL at the end */
+	double rp_t0, rp_paused;  /* the replay clock: now - rp_t0 - rp_paused */
+	double rp_pause_start;
+	unsigned long rp_gen;
+	int rp_pin; /* a recorded pin not yet possible (its second of history lags) */
 	int dragging;
 	char flash[200];
 	double flash_t;
@@ -323,6 +342,8 @@ static int knob_supported(const struct dash *d, int id)
 /* Why a knob cannot be moved here, or NULL. */
 static const char *knob_locked(const struct dash *d, int id)
 {
+	if (d->rp)
+		return "a replay shows the knobs as they were recorded";
 	if (!knob_supported(d, id))
 		return "this engine does not have this knob";
 	if (knob_table[id].flags & KF_HEADLESS)
@@ -379,7 +400,8 @@ static void note_applied(struct dash *d)
 				knob = id;
 		if (*label) {
 			add_marker(d, knob, label);
-			evlog_add(EV_INFO, "%s %s", d->ascii ? "*" : "\u25b2", label);
+			if (!d->rp) /* a recording has the line already */
+				evlog_add(EV_INFO, "%s %s", d->ascii ? "*" : "\u25b2", label);
 		}
 	}
 	d->applied = d->live->knobs;
@@ -498,14 +520,6 @@ static int demo_playing(const struct dash *d)
 	return d->demo && !demo_done(d->demo);
 }
 
-static const char *state_name(enum live_state s)
-{
-	static const char *const names[] = { "starting", "running", "paused", "applying",
-		                             "idle",     "failed",  "stopped" };
-
-	return names[s];
-}
-
 static void draw_title(struct dash *d)
 {
 	const struct live *l = d->live;
@@ -513,8 +527,9 @@ static void draw_title(struct dash *d)
 	const char *right = "? help  q quit";
 
 	units_human((double)l->table_rows, "", rows, sizeof rows);
-	snprintf(line, sizeof line, " idxlab  %s  %s  %s rows in table  %s",
-	         knob_table[K_ENGINE].choices[d->want.v[K_ENGINE]], state_name(l->state), rows,
+	snprintf(line, sizeof line, " idxlab  %s%s  %s  %s rows in table  %s",
+	         d->rp ? "REPLAY " : "", knob_table[K_ENGINE].choices[d->want.v[K_ENGINE]],
+	         d->rp && !d->rp_next ? "over" : live_state_name(l->state), rows,
 	         *l->where ? l->where : "(opening)");
 	attron(A_REVERSE | A_BOLD);
 	mvhline(0, 0, ' ', d->W);
@@ -625,6 +640,10 @@ void dash_format_ratio(double v, double base, char *buf, size_t len)
 /* b: pin the metrics of the setting in force as the baseline - each the mean
  * since the last knob change, over at most BASE_SPAN. -1: too soon after a
  * change (said unless quiet). */
+enum { PIN_NO_FLASH = 1, PIN_NO_EVENT = 2 };
+
+static void record(struct dash *d, enum rec_kind kind, const char *text);
+
 static int pin_baseline(struct dash *d, int quiet)
 {
 	double since = d->nmarkers ? d->markers[d->nmarkers - 1].t : 0;
@@ -635,7 +654,7 @@ static int pin_baseline(struct dash *d, int quiet)
 	while (back < most && (s = ring_at(d, back + 1)) != NULL && s->c.t >= since)
 		back++;
 	if (back < (int)lround(VALUE_SPAN / HIST_PERIOD)) {
-		if (!quiet)
+		if (!(quiet & PIN_NO_FLASH))
 			say(d, "baseline: wait a second after a change, then press b again");
 		return -1;
 	}
@@ -649,10 +668,13 @@ static int pin_baseline(struct dash *d, int quiet)
 	}
 	d->base_on = 1;
 	d->base_knobs = d->applied;
-	evlog_add(EV_INFO,
-	          "baseline pinned: %s rows/s over %.1f s; each metric shows now/baseline (B "
-	          "unpins)",
-	          rate, back * HIST_PERIOD);
+	record(d, REC_PIN, NULL);
+	if (!(quiet & PIN_NO_EVENT))
+		evlog_add(
+		    EV_INFO,
+		    "baseline pinned: %s rows/s over %.1f s; each metric shows now/baseline (B "
+		    "unpins)",
+		    rate, back * HIST_PERIOD);
 	return 0;
 }
 
@@ -799,7 +821,7 @@ static void draw_status(struct dash *d, int y)
 		attroff(col(d, C_WARN) | A_BOLD);
 		return;
 	}
-	if (d->demo && *d->caption) {
+	if (*d->caption) { /* a --demo's, or a replayed one */
 		attron(A_BOLD | A_REVERSE);
 		mvhline(y, 0, ' ', d->W);
 		snprintf(line, sizeof line, " %s %s", d->ascii ? ">" : "\u25b6", d->caption);
@@ -1177,8 +1199,14 @@ static void key(struct dash *d, int ch)
 		/* fall through */
 	case 'p':
 		d->paused = !d->paused;
-		workload_pause(d->w, d->paused);
-		evlog_add(EV_INFO, "%s", d->paused ? "paused" : "resumed");
+		if (d->rp && d->paused)
+			d->rp_pause_start = now_s();
+		else if (d->rp)
+			d->rp_paused += now_s() - d->rp_pause_start;
+		else
+			workload_pause(d->w, d->paused);
+		evlog_add(EV_INFO, "%s%s", d->rp ? "replay " : "",
+		          d->paused ? "paused" : "resumed");
 		break;
 	case 'r':
 		reset_window(d);
@@ -1187,11 +1215,17 @@ static void key(struct dash *d, int ch)
 		(void)pin_baseline(d, 0);
 		break;
 	case 'B':
-		if (d->base_on)
+		if (d->base_on) {
 			evlog_add(EV_INFO, "baseline unpinned");
+			record(d, REC_UNPIN, NULL);
+		}
 		d->base_on = 0;
 		break;
 	case 'W':
+		if (d->rp) {
+			say(d, "W: a replay shows the table as it was recorded");
+			break;
+		}
 		workload_rewrite(d->w);
 		evlog_add(EV_INFO, "rewrite asked for");
 		break;
@@ -1225,6 +1259,7 @@ static void play_demo(struct dash *d)
 			break;
 		case CUE_SAY:
 			snprintf(d->caption, sizeof d->caption, "%s", c->text);
+			record(d, REC_CAPTION, c->text);
 			if (*c->text)
 				evlog_add(EV_INFO, "%s %s", d->ascii ? ">" : "\u25b6", c->text);
 			break;
@@ -1236,6 +1271,7 @@ static void play_demo(struct dash *d)
 			break;
 		case CUE_UNPIN:
 			d->base_on = 0;
+			record(d, REC_UNPIN, NULL);
 			break;
 		case CUE_WAIT:
 		case CUE_WAIT_KEY:
@@ -1245,6 +1281,162 @@ static void play_demo(struct dash *d)
 			evlog_add(EV_INFO,
 			          "the demo is over: the knobs are yours (Space pauses again)");
 	}
+}
+
+/* ---- --record and --replay ------------------------------------------------ */
+
+/* Write one item (times from the start of the dashboard); a failed write
+ * stops the recording - the lines so far stay whole - and says so. */
+static void record_item(struct dash *d, struct rec_item *it)
+{
+	struct err e = { ERR_NONE, "" };
+
+	if (!d->rec)
+		return;
+	it->t = now_s() - d->t0;
+	if (rec_write(d->rec, it, &e) == 0) {
+		d->rec_items++;
+		return;
+	}
+	snprintf(d->rec_err, sizeof d->rec_err, "%s", e.msg);
+	(void)rec_finish(d->rec, NULL);
+	d->rec = NULL;
+	evlog_add(EV_ERROR, "recording stopped: %s (the lines before are intact)", d->rec_err);
+}
+
+static void record(struct dash *d, enum rec_kind kind, const char *text)
+{
+	static struct rec_item it; /* the UI thread's only; struct live is big */
+
+	if (!d->rec)
+		return;
+	memset(&it, 0, sizeof it);
+	it.kind = kind;
+	if (text)
+		snprintf(it.text, sizeof it.text, "%s", text);
+	record_item(d, &it);
+}
+
+/* A new sample, or a new state, since the last one written. */
+static void record_live(struct dash *d)
+{
+	static struct rec_item it;
+
+	if (!d->rec || (d->live->gen == d->rec_gen && d->live->state == d->rec_state))
+		return;
+	memset(&it, 0, sizeof it);
+	it.kind = REC_SAMPLE;
+	it.live = *d->live;
+	it.live.c.t -= d->t0;
+	it.live.activity_t0 -= d->t0;
+	d->rec_gen = d->live->gen;
+	d->rec_state = d->live->state;
+	record_item(d, &it);
+}
+
+static void record_event(struct dash *d, const struct ev *ev)
+{
+	static struct rec_item it;
+
+	if (!d->rec)
+		return;
+	memset(&it, 0, sizeof it);
+	it.kind = REC_EVENT;
+	it.level = ev->level;
+	snprintf(it.text, sizeof it.text, "%s", ev->text);
+	record_item(d, &it);
+}
+
+static double replay_clock(const struct dash *d)
+{
+	double now = d->paused ? d->rp_pause_start : now_s();
+
+	return now - d->rp_t0 - d->rp_paused;
+}
+
+/* Read the next item into rp_next; at the end (or a bad line, said) NULL. */
+static void replay_read(struct dash *d)
+{
+	struct err e = { ERR_NONE, "" };
+	int rc = rec_read(d->rp, d->rp_next, &e);
+
+	if (rc > 0)
+		return;
+	if (rc < 0)
+		evlog_add(EV_ERROR, "the replay stops here: %s", e.msg);
+	else
+		evlog_add(EV_INFO, "the recording is over: q quits, b pins, r resets");
+	free(d->rp_next);
+	d->rp_next = NULL;
+}
+
+/* Play what is due on the replay clock, as the worker and the user did. */
+static void replay_advance(struct dash *d)
+{
+	double base = d->rp_t0 + d->rp_paused;
+	struct rec_item *it;
+
+	while ((it = d->rp_next) != NULL && it->t <= replay_clock(d)) {
+		switch (it->kind) {
+		case REC_SAMPLE:
+			*d->live = it->live;
+			d->live->c.t += base;
+			d->live->activity_t0 += base;
+			d->live->gen = ++d->rp_gen;
+			d->posted_gen = d->live->knobs_gen; /* the sliders follow */
+			break;
+		case REC_EVENT:
+			evlog_add(it->level, "%s", it->text);
+			break;
+		case REC_CAPTION:
+			snprintf(d->caption, sizeof d->caption, "%s", it->text);
+			break;
+		case REC_PIN:
+			d->rp_pin = 1;
+			break;
+		case REC_UNPIN:
+			d->base_on = d->rp_pin = 0;
+			break;
+		}
+		replay_read(d);
+	}
+	if (d->rp_pin && pin_baseline(d, PIN_NO_FLASH | PIN_NO_EVENT) == 0)
+		d->rp_pin = 0;
+}
+
+/* Open --replay or create --record before the screen; 0, or -1 said. */
+static int open_recording(struct dash *d, const struct plan *p)
+{
+	struct err e = { ERR_NONE, "" };
+
+	if (p->record_path) {
+		d->rec =
+		    rec_create(p->record_path, knob_table[K_ENGINE].choices[d->want.v[K_ENGINE]],
+		               IDXLAB_VERSION, &e);
+		if (!d->rec)
+			goto fail;
+	}
+	if (p->replay_path) {
+		d->rp = rec_open(p->replay_path, &d->rp_head, &e);
+		if (!d->rp)
+			goto fail;
+		d->rp_next = malloc(sizeof *d->rp_next);
+		if (!d->rp_next)
+			abort();
+		if (rec_read(d->rp, d->rp_next, &e) <= 0) {
+			if (!*e.msg)
+				snprintf(e.msg, sizeof e.msg, "%s has no sample to show",
+				         p->replay_path);
+			goto fail;
+		}
+		if (d->rp_next->kind == REC_SAMPLE)
+			d->want = d->rp_next->live.knobs;
+		d->rp_t0 = now_s();
+	}
+	return 0;
+fail:
+	fprintf(stderr, "idxlab: %s\n", e.msg);
+	return -1;
 }
 
 /* ---- the loop ----------------------------------------------------------- */
@@ -1262,6 +1454,7 @@ static void pull_events(struct dash *d)
 			}
 			d->evs[d->nevs++] = evs[i];
 			d->ev_seen = evs[i].seq;
+			record_event(d, &evs[i]);
 		}
 	}
 }
@@ -1315,22 +1508,21 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 	d->t0 = now_s();
 	d->demo = p->demo;
 
-	if (workload_start_live(&d->w, &d->want, &e) < 0) {
+	if (open_recording(d, p) < 0) {
+		code = 2;
+		goto out;
+	}
+	if (!d->rp && workload_start_live(&d->w, &d->want, &e) < 0) {
 		fprintf(stderr, "idxlab: %s\n", e.msg);
-		free(d->ring);
-		free(d->live);
-		free(d);
-		return 1;
+		code = 1;
+		goto out;
 	}
 	d->posted_gen = WORKLOAD_FIRST_GEN;
 	if (!newterm(NULL, stdout, stdin)) {
-		workload_free(d->w);
 		fprintf(stderr, "idxlab: cannot start the dashboard on TERM=%s: use `idxlab run`\n",
 		        getenv("TERM"));
-		free(d->ring);
-		free(d->live);
-		free(d);
-		return 1;
+		code = 1;
+		goto out;
 	}
 	curses_on = 1;
 	memset(&sa, 0, sizeof sa);
@@ -1360,9 +1552,13 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 		double t = now_s();
 		int ch;
 
-		workload_live(d->w, d->live);
+		if (d->rp)
+			replay_advance(d);
+		else
+			workload_live(d->w, d->live);
 		note_applied(d);
 		play_demo(d);
+		record_live(d);
 		if (d->live->gen && (t - d->last_push >= HIST_PERIOD || !d->ring_n)) {
 			ring_push(d, d->live);
 			d->last_push = t;
@@ -1370,7 +1566,7 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 		drain_stderr(d);
 		pull_events(d);
 		draw(d);
-		state = workload_state(d->w, &e);
+		state = d->rp ? 0 : workload_state(d->w, &e);
 		if (state != 0)
 			break;
 		ch = getch();
@@ -1383,8 +1579,9 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 		}
 		timeout(d->refresh_ms);
 	}
-	state = workload_state(d->w, &e);
+	state = d->rp ? 0 : workload_state(d->w, &e);
 	workload_free(d->w);
+	d->w = NULL;
 	restore_terminal();
 	if (d->err_fd >= 0)
 		close(d->err_fd);
@@ -1393,6 +1590,27 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 		fprintf(stderr, "idxlab: %s\n", e.msg);
 		code = e.cls == ERR_USAGE ? 2 : 1;
 	}
+out:
+	workload_free(d->w);
+	if (p->record_path && (d->rec || *d->rec_err)) {
+		struct err re = { ERR_NONE, "" };
+
+		if (d->rec && rec_finish(d->rec, &re) < 0)
+			snprintf(d->rec_err, sizeof d->rec_err, "%s", re.msg);
+		if (*d->rec_err)
+			fprintf(stderr, "idxlab: the recording %s stopped early: %s\n",
+			        p->record_path, d->rec_err);
+		else
+			fprintf(
+			    stderr,
+			    "idxlab: recorded %.0f s (%ld lines) to %s: idxlab --replay %s shows "
+			    "it again\n",
+			    now_s() - d->t0, d->rec_items, p->record_path, p->record_path);
+		if (*d->rec_err && !code)
+			code = 1;
+	}
+	rec_close(d->rp);
+	free(d->rp_next);
 	free(d->ring);
 	free(d->live);
 	free(d);

@@ -1,0 +1,422 @@
+/* recording.c - dashboard sessions as JSON lines (jansson), and back. */
+#include "recording.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdio_ext.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "knobs.h"
+
+struct recorder {
+	FILE *f;
+	char *path;
+	int failed; /* a write failed: nothing more is written */
+	off_t good; /* the file's length up to its last whole line */
+};
+
+struct replay {
+	FILE *f;
+	char *path;
+	int line;
+	char *buf;
+	size_t cap;
+};
+
+static const char *const level_names[] = { "info", "warn", "error" };
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		abort();
+	return d;
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+static json_t *sample_json(const struct live *l)
+{
+	json_t *o = json_object(), *knobs = json_object(), *c = json_object(), *lat = json_object();
+	json_t *b = json_array(), *sizes = json_object(), *pages = json_array();
+	char buf[64];
+	int i;
+
+	json_object_set_new(o, "state", json_string(live_state_name(l->state)));
+	json_object_set_new(o, "activity", json_string(l->activity));
+	json_object_set_new(o, "activity_t", json_real(l->activity_t0));
+	json_object_set_new(o, "knobs_gen", json_integer((json_int_t)l->knobs_gen));
+	for (i = 0; i < K_COUNT; i++) {
+		if (knob_table[i].kind == KNOB_STRING)
+			continue; /* the dsn: it may hold a password */
+		knob_format(i, l->knobs.v[i], buf, sizeof buf);
+		json_object_set_new(knobs, knob_table[i].name, json_string(buf));
+	}
+	json_object_set_new(o, "knobs", knobs);
+	json_object_set_new(o, "table_rows", json_integer((json_int_t)l->table_rows));
+	json_object_set_new(c, "t", json_real(l->c.t));
+	for (i = 0; i < C_COUNT; i++)
+		if (l->c.valid & (1u << i))
+			json_object_set_new(c, ctr_names[i], json_integer((json_int_t)l->c.v[i]));
+	json_object_set_new(o, "c", c);
+	json_object_set_new(lat, "n", json_integer((json_int_t)l->lat.n));
+	json_object_set_new(lat, "max_ns", json_integer((json_int_t)l->lat.max_ns));
+	for (i = 0; i < HIST_BUCKETS; i++)
+		if (l->lat.b[i])
+			json_array_append_new(b, json_pack("[iI]", i, (json_int_t)l->lat.b[i]));
+	json_object_set_new(lat, "b", b);
+	json_object_set_new(o, "lat", lat);
+	json_object_set_new(sizes, "db_bytes", json_integer(l->sizes.db_bytes));
+	json_object_set_new(sizes, "index_bytes", json_integer(l->sizes.index_bytes));
+	for (i = 0; i < l->sizes.nindex && i < SIZES_MAX_INDEXES; i++)
+		json_array_append_new(pages, json_integer(l->sizes.index_pages[i]));
+	json_object_set_new(sizes, "index_pages", pages);
+	json_object_set_new(o, "sizes", sizes);
+	json_object_set_new(o, "where", json_string(l->where));
+	return o;
+}
+
+static int put_line(struct recorder *r, json_t *o, struct err *e)
+{
+	char *text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(10));
+	int bad;
+
+	json_decref(o);
+	if (!text)
+		abort();
+	bad = fputs(text, r->f) == EOF || fputc('\n', r->f) == EOF || fflush(r->f) == EOF;
+	free(text);
+	if (bad) {
+		int saved = errno;
+
+		/* A part of the line may be out: cut it, the lines before stay
+		 * whole; and drop what stdio still holds. */
+		r->failed = 1;
+		if (ftruncate(fileno(r->f), r->good) < 0) {
+			/* then the last line stays cut short: a replay stops there */
+		}
+		__fpurge(r->f);
+		return err_set(e, ERR_RUNTIME, "writing %s: %s", r->path, strerror(saved));
+	}
+	r->good = ftello(r->f);
+	return 0;
+}
+
+struct recorder *rec_create(const char *path, const char *engine, const char *idxlab_version,
+                            struct err *e)
+{
+	struct recorder *r;
+	char started[40];
+	time_t now = time(NULL);
+	struct tm tm;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		err_set(e, ERR_USAGE, "cannot create the recording %s: %s%s", path, strerror(errno),
+		        errno == EEXIST
+		            ? " (idxlab overwrites nothing: remove it or choose another "
+		              "name)"
+		            : "");
+		return NULL;
+	}
+	r = calloc(1, sizeof *r);
+	if (!r)
+		abort();
+	r->f = fdopen(fd, "w");
+	if (!r->f)
+		abort();
+	r->path = xstrdup(path);
+	gmtime_r(&now, &tm);
+	strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (put_line(r,
+	             json_pack("{sissssss}", "idxlab_recording", REC_VERSION, "idxlab",
+	                       idxlab_version, "engine", engine, "started", started),
+	             e) < 0) {
+		(void)rec_finish(r, NULL);
+		return NULL;
+	}
+	return r;
+}
+
+int rec_write(struct recorder *r, const struct rec_item *it, struct err *e)
+{
+	json_t *o;
+
+	if (r->failed)
+		return err_set(e, ERR_RUNTIME, "writing %s failed before", r->path);
+	switch (it->kind) {
+	case REC_SAMPLE:
+		o = sample_json(&it->live);
+		break;
+	case REC_EVENT:
+		o = json_pack("{ssss}", "ev", it->text, "level", level_names[it->level]);
+		break;
+	case REC_CAPTION:
+		o = json_pack("{ss}", "caption", it->text);
+		break;
+	case REC_PIN:
+	case REC_UNPIN:
+	default:
+		o = json_pack("{sb}", it->kind == REC_PIN ? "pin" : "unpin", 1);
+		break;
+	}
+	if (!o)
+		abort(); /* a bad json_pack format: a bug */
+	json_object_set_new(o, "t", json_real(it->t));
+	return put_line(r, o, e);
+}
+
+int rec_finish(struct recorder *r, struct err *e)
+{
+	int rc = r->failed ? -1 : 0;
+
+	if (r->failed) { /* said already; the file ends at its last whole line */
+		fclose(r->f);
+		free(r->path);
+		free(r);
+		return -1;
+	}
+	if (fflush(r->f) == EOF || fsync(fileno(r->f)) < 0) {
+		if (!rc)
+			err_set(e, ERR_RUNTIME, "writing %s: %s", r->path, strerror(errno));
+		rc = -1;
+	}
+	if (fclose(r->f) == EOF && !rc) {
+		err_set(e, ERR_RUNTIME, "writing %s: %s", r->path, strerror(errno));
+		rc = -1;
+	}
+	free(r->path);
+	free(r);
+	return rc;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+static int bad_line(struct replay *p, struct err *e, const char *what)
+{
+	return err_set(e, ERR_USAGE, "%s:%d: %s", p->path, p->line, what);
+}
+
+/* The next non-empty line as JSON; NULL at the end (*eof) or on an error. */
+static json_t *next_json(struct replay *p, int *eof, struct err *e)
+{
+	json_error_t je;
+	json_t *o;
+	ssize_t n;
+
+	*eof = 0;
+	do {
+		n = getline(&p->buf, &p->cap, p->f);
+		if (n < 0) {
+			if (ferror(p->f))
+				err_set(e, ERR_RUNTIME, "reading %s: %s", p->path, strerror(errno));
+			else
+				*eof = 1;
+			return NULL;
+		}
+		p->line++;
+	} while (strspn(p->buf, " \t\r\n") == (size_t)n);
+	o = json_loads(p->buf, 0, &je);
+	if (!o) {
+		char msg[256];
+
+		snprintf(msg, sizeof msg, "not JSON (%s): was the file cut short?", je.text);
+		bad_line(p, e, msg);
+		return NULL;
+	}
+	if (!json_is_object(o)) {
+		json_decref(o);
+		bad_line(p, e, "not a JSON object");
+		return NULL;
+	}
+	return o;
+}
+
+static uint64_t u64_of(json_t *v)
+{
+	json_int_t i = json_is_integer(v) ? json_integer_value(v) : 0;
+
+	return i > 0 ? (uint64_t)i : 0;
+}
+
+static int sample_from(struct replay *p, json_t *o, struct live *l, struct err *e)
+{
+	json_t *knobs = json_object_get(o, "knobs"), *c = json_object_get(o, "c");
+	json_t *lat = json_object_get(o, "lat"), *sizes = json_object_get(o, "sizes"), *v;
+	const char *key, *state = json_string_value(json_object_get(o, "state"));
+	size_t i;
+	int k;
+
+	memset(l, 0, sizeof *l);
+	knobs_defaults(&l->knobs);
+	l->state = LS_RUNNING;
+	for (k = 0; state && k <= LS_DONE; k++)
+		if (strcmp(state, live_state_name((enum live_state)k)) == 0)
+			l->state = (enum live_state)k;
+	snprintf(l->activity, sizeof l->activity, "%s",
+	         json_string_value(json_object_get(o, "activity"))
+	             ? json_string_value(json_object_get(o, "activity"))
+	             : "");
+	l->activity_t0 = json_number_value(json_object_get(o, "activity_t"));
+	l->knobs_gen = (unsigned long)u64_of(json_object_get(o, "knobs_gen"));
+	json_object_foreach(knobs, key, v)
+	{
+		int id = knob_find(key);
+		struct err ke = { ERR_NONE, "" };
+
+		if (id < 0 || !json_is_string(v))
+			continue; /* a knob of another version of idxlab */
+		if (knob_parse(id, json_string_value(v), &l->knobs.v[id], &ke) < 0) {
+			char msg[300];
+
+			snprintf(msg, sizeof msg, "knob %s: %s", key, ke.msg);
+			return bad_line(p, e, msg);
+		}
+	}
+	l->table_rows = u64_of(json_object_get(o, "table_rows"));
+	if (!json_is_object(c) || !json_is_number(json_object_get(c, "t")))
+		return bad_line(p, e, "a sample without its counters (\"c\" with \"t\")");
+	l->c.t = json_number_value(json_object_get(c, "t"));
+	for (k = 0; k < C_COUNT; k++) {
+		v = json_object_get(c, ctr_names[k]);
+		if (v) {
+			l->c.v[k] = u64_of(v);
+			l->c.valid |= 1u << k;
+		}
+	}
+	l->lat.n = u64_of(json_object_get(lat, "n"));
+	l->lat.max_ns = u64_of(json_object_get(lat, "max_ns"));
+	json_array_foreach(json_object_get(lat, "b"), i, v)
+	{
+		json_int_t at = json_integer_value(json_array_get(v, 0));
+
+		if (at < 0 || at >= HIST_BUCKETS)
+			return bad_line(p, e, "a latency bucket out of range");
+		l->lat.b[at] = u64_of(json_array_get(v, 1));
+	}
+	l->sizes.db_bytes = json_is_integer(json_object_get(sizes, "db_bytes"))
+	                        ? json_integer_value(json_object_get(sizes, "db_bytes"))
+	                        : -1;
+	l->sizes.index_bytes = json_is_integer(json_object_get(sizes, "index_bytes"))
+	                           ? json_integer_value(json_object_get(sizes, "index_bytes"))
+	                           : -1;
+	json_array_foreach(json_object_get(sizes, "index_pages"), i, v)
+	{
+		if (i >= SIZES_MAX_INDEXES)
+			break;
+		l->sizes.index_pages[i] = json_integer_value(v);
+		l->sizes.nindex = (int)i + 1;
+	}
+	snprintf(l->where, sizeof l->where, "%s",
+	         json_string_value(json_object_get(o, "where"))
+	             ? json_string_value(json_object_get(o, "where"))
+	             : "");
+	return 0;
+}
+
+struct replay *rec_open(const char *path, struct rec_head *h, struct err *e)
+{
+	struct replay *p = calloc(1, sizeof *p);
+	json_t *o;
+	int eof;
+
+	if (!p)
+		abort();
+	p->path = xstrdup(path);
+	p->f = fopen(path, "r");
+	if (!p->f) {
+		err_set(e, ERR_USAGE, "cannot read the recording %s: %s", path, strerror(errno));
+		rec_close(p);
+		return NULL;
+	}
+	o = next_json(p, &eof, e);
+	if (!o || !json_is_integer(json_object_get(o, "idxlab_recording"))) {
+		if (o || eof)
+			bad_line(p, e, "not an idxlab recording (made with idxlab --record FILE)");
+		json_decref(o);
+		rec_close(p);
+		return NULL;
+	}
+	memset(h, 0, sizeof *h);
+	h->version = (int)json_integer_value(json_object_get(o, "idxlab_recording"));
+	snprintf(h->engine, sizeof h->engine, "%s",
+	         json_string_value(json_object_get(o, "engine"))
+	             ? json_string_value(json_object_get(o, "engine"))
+	             : "?");
+	snprintf(h->idxlab, sizeof h->idxlab, "%s",
+	         json_string_value(json_object_get(o, "idxlab"))
+	             ? json_string_value(json_object_get(o, "idxlab"))
+	             : "?");
+	snprintf(h->started, sizeof h->started, "%s",
+	         json_string_value(json_object_get(o, "started"))
+	             ? json_string_value(json_object_get(o, "started"))
+	             : "?");
+	json_decref(o);
+	if (h->version > REC_VERSION) {
+		err_set(e, ERR_USAGE,
+		        "%s is a version %d recording (by idxlab %s); this idxlab reads version "
+		        "%d: update idxlab",
+		        path, h->version, h->idxlab, REC_VERSION);
+		rec_close(p);
+		return NULL;
+	}
+	return p;
+}
+
+int rec_read(struct replay *p, struct rec_item *it, struct err *e)
+{
+	json_t *o, *v;
+	int eof, rc = 1;
+
+	o = next_json(p, &eof, e);
+	if (!o)
+		return eof ? 0 : -1;
+	memset(it, 0, sizeof *it);
+	if (!json_is_number(json_object_get(o, "t"))) {
+		json_decref(o);
+		return bad_line(p, e, "a line without its time (\"t\")");
+	}
+	it->t = json_number_value(json_object_get(o, "t"));
+	if ((v = json_object_get(o, "ev")) != NULL) {
+		const char *level = json_string_value(json_object_get(o, "level"));
+		int i;
+
+		it->kind = REC_EVENT;
+		snprintf(it->text, sizeof it->text, "%s",
+		         json_string_value(v) ? json_string_value(v) : "");
+		for (i = 0; level && i < 3; i++)
+			if (strcmp(level, level_names[i]) == 0)
+				it->level = (enum ev_level)i;
+	} else if ((v = json_object_get(o, "caption")) != NULL) {
+		it->kind = REC_CAPTION;
+		snprintf(it->text, sizeof it->text, "%s",
+		         json_string_value(v) ? json_string_value(v) : "");
+	} else if (json_object_get(o, "pin")) {
+		it->kind = REC_PIN;
+	} else if (json_object_get(o, "unpin")) {
+		it->kind = REC_UNPIN;
+	} else {
+		it->kind = REC_SAMPLE;
+		if (sample_from(p, o, &it->live, e) < 0)
+			rc = -1;
+	}
+	json_decref(o);
+	return rc;
+}
+
+void rec_close(struct replay *p)
+{
+	if (!p)
+		return;
+	if (p->f)
+		fclose(p->f);
+	free(p->buf);
+	free(p->path);
+	free(p);
+}

@@ -1,0 +1,67 @@
+/* recording.h - a dashboard session as JSON lines, and reading it back.
+ *
+ * `idxlab --record FILE` writes what the dashboard saw, so that
+ * `idxlab --replay FILE` can show it again with no engine at all (a talk on
+ * a laptop whose demo must work offline). One JSON object per line:
+ *
+ *   {"idxlab_recording":1,"idxlab":"0.1.0","engine":"sqlite","started":"..."}
+ *   {"t":1.25,"state":"running","knobs":{"indexes":"1",...},"c":{...},...}
+ *   {"t":2.5,"ev":"built idxlab_k1 on 40000 rows in 0.05 s","level":"info"}
+ *   {"t":3.0,"caption":"one random index"}      (a --demo caption)
+ *   {"t":9.0,"pin":true}  {"t":12.0,"unpin":true}
+ *
+ * A sample holds the cumulative counters (by name, only those the engine
+ * measures), the cumulative commit-latency histogram (non-empty buckets),
+ * the sizes, the knobs in force (as text, the dsn never: it may hold a
+ * password) and the worker's state. t counts seconds from the start of the
+ * recording; so do the counters' and the activity's times. */
+#ifndef IDXLAB_RECORDING_H
+#define IDXLAB_RECORDING_H
+
+#include "err.h"
+#include "evlog.h"
+#include "workload.h"
+
+#define REC_VERSION 1
+
+enum rec_kind { REC_SAMPLE, REC_EVENT, REC_CAPTION, REC_PIN, REC_UNPIN };
+
+struct rec_item {
+	enum rec_kind kind;
+	double t;
+	struct live live;      /* REC_SAMPLE */
+	enum ev_level level;   /* REC_EVENT */
+	char text[EVLOG_LINE]; /* REC_EVENT, REC_CAPTION */
+};
+
+struct rec_head {
+	int version;
+	char engine[32];
+	char idxlab[32];
+	char started[40];
+};
+
+struct recorder;
+struct replay;
+
+/* Create path (refused when it exists: nothing is overwritten) and write
+ * the header. */
+struct recorder *rec_create(const char *path, const char *engine, const char *idxlab_version,
+                            struct err *e);
+
+/* Append one item; -1 (e filled, e.g. a full disk) leaves the lines so far
+ * whole. */
+int rec_write(struct recorder *r, const struct rec_item *it, struct err *e);
+
+/* Flush, sync and close; -1 when a write failed. Frees r either way. */
+int rec_finish(struct recorder *r, struct err *e);
+
+/* Open a recording and read its header; errors name the file and line. */
+struct replay *rec_open(const char *path, struct rec_head *h, struct err *e);
+
+/* The next item: 1, 0 at the end, -1 on a bad line (e: "FILE:LINE: ..."). */
+int rec_read(struct replay *p, struct rec_item *it, struct err *e);
+
+void rec_close(struct replay *p);
+
+#endif
