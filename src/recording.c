@@ -268,16 +268,10 @@ static int sample_from(struct replay *p, json_t *o, struct live *l, struct err *
 	json_object_foreach(knobs, key, v)
 	{
 		int id = knob_find(key);
-		struct err ke = { ERR_NONE, "" };
-
 		if (id < 0 || !json_is_string(v))
 			continue; /* a knob of another version of idxlab */
-		if (knob_parse(id, json_string_value(v), &l->knobs.v[id], &ke) < 0) {
-			char msg[300];
-
-			snprintf(msg, sizeof msg, "knob %s: %s", key, ke.msg);
-			return bad_line(p, e, msg);
-		}
+		if (knob_parse(id, json_string_value(v), &l->knobs.v[id], e) < 0)
+			return err_prefix(e, "%s:%d: knob %s", p->path, p->line, key);
 	}
 	l->table_rows = u64_of(json_object_get(o, "table_rows"));
 	if (!json_is_object(c) || !json_is_number(json_object_get(c, "t")))

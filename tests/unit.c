@@ -437,24 +437,28 @@ static void test_slider(void)
 	CHECK(strcmp(buf, "+2 idx, cache 2000KiB -> 1GiB, commit all -> 1000") == 0);
 	dash_change_label(&a, &a, 0, buf, sizeof buf);
 	CHECK(buf[0] == 0);
-	dash_format_ratio(20.2e3, 244e3, buf, sizeof buf);
-	CHECK(strcmp(buf, "0.08x") == 0);
-	dash_format_ratio(105, 240e3, buf, sizeof buf);
-	CHECK(strcmp(buf, "0.0004x") == 0);
-	dash_format_ratio(0, 240e3, buf, sizeof buf);
-	CHECK(strcmp(buf, "0.00x") == 0);
-	dash_format_ratio(9.99, 1, buf, sizeof buf);
-	CHECK(strcmp(buf, "9.99x") == 0);
-	dash_format_ratio(217.4, 1, buf, sizeof buf);
-	CHECK(strcmp(buf, "217x") == 0);
-	dash_format_ratio(0.57, 0, buf, sizeof buf);
-	CHECK(strcmp(buf, "from 0") == 0);
-	dash_format_ratio(0, 0, buf, sizeof buf);
-	CHECK(strcmp(buf, "-") == 0);
-	dash_format_ratio(NAN, 3, buf, sizeof buf);
-	CHECK(strcmp(buf, "-") == 0);
-	dash_format_ratio(3, NAN, buf, sizeof buf);
-	CHECK(strcmp(buf, "-") == 0);
+	{
+		static const struct {
+			double v, base;
+			const char *text;
+		} ratios[] = {
+			{ 20.2e3, 244e3, "0.08x" },
+			{ 105, 240e3, "0.0004x" },
+			{ 0, 240e3, "0.00x" },
+			{ 9.99, 1, "9.99x" },
+			{ 217.4, 1, "217x" },
+			{ 0.57, 0, "from 0" },
+			{ 0, 0, "-" },
+			{ NAN, 3, "-" },
+			{ 3, NAN, "-" },
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof ratios / sizeof ratios[0]; i++) {
+			dash_format_ratio(ratios[i].v, ratios[i].base, buf, sizeof buf);
+			CHECK(strcmp(buf, ratios[i].text) == 0);
+		}
+	}
 }
 
 /* ---- MongoDB: serverStatus / $collStats parsers and BSON builders -------

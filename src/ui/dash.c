@@ -93,7 +93,8 @@ struct dash {
 	struct recorder *rec;
 	unsigned long rec_gen; /* the last sample written */
 	enum live_state rec_state;
-	char rec_err[300]; /* why recording stopped, for the exit message */
+	char
+	    rec_err[sizeof((struct err *)0)->msg]; /* why recording stopped, for the exit message */
 	long rec_items;
 	/* --replay: the figures come from rp instead of a worker */
 	struct replay *rp;
