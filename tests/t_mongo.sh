@@ -320,7 +320,7 @@ FAKE
 	sleep 0.5
 	gone && ok mongo/throwaway-dies-with-idxlab || bad mongo/throwaway-dies-with-idxlab "$(pgrep -af "$TMPDIR/idxlab-mongo")"
 	left=$(ls -d "$TMPDIR"/idxlab-mongo.* 2>/dev/null | head -1)
-	[ -n "$left" ] && [ "$(cat "$left/owner.pid")" = $pid ] && [ -s "$left/mongod.pid" ] &&
+	[ -n "$left" ] && [ "$(cut -d" " -f1 "$left/owner.pid")" = $pid ] && [ -s "$left/mongod.pid" ] &&
 		ok mongo/throwaway-killed-dir-left || bad mongo/throwaway-killed-dir-left "$(ls -A "$TMPDIR" "$left")"
 	# running PID: alive and not a zombie (the stand-ins below are our children)
 	running() { st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) && [ -n "$st" ] && [ "$st" != Z ]; }

@@ -109,7 +109,7 @@ wait $pid 2>/dev/null
 sleep 0.5
 left=$(ls -d "$TMPDIR"/idxlab-pg.* 2>/dev/null | head -1)
 shm=$(sed -n 7p "$left/data/postmaster.pid" 2>/dev/null | awk '{ print $2 }')
-if [ -n "$pm" ] && [ -n "$left" ] && ! pgrep -f "$left/" >/dev/null && [ "$(cat "$left/owner.pid")" = $pid ]; then
+if [ -n "$pm" ] && [ -n "$left" ] && ! pgrep -f "$left/" >/dev/null && [ "$(cut -d" " -f1 "$left/owner.pid")" = $pid ]; then
 	ok pg/killed-idxlab-dir-left
 else bad pg/killed-idxlab-dir-left "postmaster '$pm', dir '$left': $(pgrep -af "$TMPDIR/idxlab-pg")"; fi
 has_shm() { ipcs -m 2>/dev/null | awk -v id="$1" '$2 == id { f = 1 } END { exit !f }'; }

@@ -118,7 +118,7 @@ killed() {
 	sleep 0.5
 	kill -9 $pid
 	wait $pid 2>/dev/null
-	if [ -n "$left" ] && [ -d "$left" ] && [ "$(cat "$left/owner.pid")" = "$pid" ]; then
+	if [ -n "$left" ] && [ -d "$left" ] && [ "$(cut -d' ' -f1 "$left/owner.pid")" = "$pid" ]; then
 		ok "safety/$1-killed-leaves-dir"
 	else bad "safety/$1-killed-leaves-dir" "no $S/idxlab-$3.* with owner.pid $pid: $(ls -A "$S")"; fi
 	in_s --engine "$2" --rows 100 --format csv >/dev/null 2>"$T/sweep.err"
@@ -146,6 +146,12 @@ leftover() { # leftover NAME OWNER-PID|"": a dir named like an SQLite leftover
 leftover alive $$
 leftover dead1 "$(dead_pid)"
 leftover noown "" # killed before it wrote owner.pid, 10 minutes ago
+# A dead pid of this PID namespace and boot (as idxlab writes owner.pid) goes;
+# one of another namespace (a container sharing TMPDIR) or boot stays.
+here="$(readlink /proc/self/ns/pid) $(cat /proc/sys/kernel/random/boot_id)"
+leftover deadhere "$(dead_pid) $here"
+leftover otherns "$(dead_pid) pid:[1] $(cat /proc/sys/kernel/random/boot_id)"
+leftover otherboot "$(dead_pid) $(readlink /proc/self/ns/pid) 00000000-0000-0000-0000-000000000000"
 leftover young ""
 touch "$S/idxlab-sqlite.young" # ... or being made right now
 mkdir "$T/outside"
@@ -173,6 +179,9 @@ kept() { # kept NAME PATH: PATH is untouched and no removal of it was reported
 }
 gone_ safety/sweep-dead-owner "$S/idxlab-sqlite.dead1"
 gone_ safety/sweep-no-owner-old "$S/idxlab-sqlite.noown"
+gone_ safety/sweep-dead-owner-here "$S/idxlab-sqlite.deadhere"
+kept safety/sweep-keeps-other-pid-namespace "$S/idxlab-sqlite.otherns/idxlab.db"
+kept safety/sweep-keeps-other-boot "$S/idxlab-sqlite.otherboot/idxlab.db"
 kept safety/sweep-keeps-live-owner "$S/idxlab-sqlite.alive/idxlab.db"
 kept safety/sweep-keeps-young-no-owner "$S/idxlab-sqlite.young/idxlab.db"
 kept safety/sweep-keeps-other-kind "$S/idxlab-wt.other/owner.pid"

@@ -9,7 +9,10 @@
  * there). owner.pid is written right after mkdtemp, so a dir without one is
  * either being made or was left by an idxlab killed in between: it is
  * removed only once it is a minute old. A recycled pid keeps a leftover
- * until that process ends; that errs on the safe side.
+ * until that process ends; that errs on the safe side. owner.pid also
+ * names the PID namespace and the boot its pid belongs to ("PID
+ * pid:[INODE] BOOT_ID"): a TMPDIR shared with a container, or another boot,
+ * holds dirs whose pid means nothing here, and those are never judged dead.
  *
  * Removal is nftw with FTW_PHYS (symlinks inside are unlinked, not
  * followed) and FTW_MOUNT (a file system mounted below is not entered), so
@@ -143,6 +146,34 @@ int tmpdir_runs_in(pid_t pid, const char *comm, const char *dir)
 	return len > 0 && strstr(cmd, where) != NULL;
 }
 
+/* "PID pid:[INODE] BOOT_ID\n": this process, where its pid means it. */
+static void owner_line(char *buf, size_t n)
+{
+	char ns[64] = "-", boot[64] = "-";
+	ssize_t len = readlink("/proc/self/ns/pid", ns, sizeof ns - 1);
+
+	ns[len > 0 ? len : 1] = 0;
+	if (tmpdir_read_small("/proc/sys/kernel/random/boot_id", boot, sizeof boot) <= 0)
+		snprintf(boot, sizeof boot, "-");
+	boot[strcspn(boot, "\n")] = 0;
+	snprintf(buf, n, "%d %s %s\n", (int)getpid(), ns, boot);
+}
+
+/* Does owner.pid's pid mean a process of this PID namespace and boot? An
+ * old owner.pid (a pid alone) is taken to. */
+static int owner_is_here(const char *file)
+{
+	char line[256], mine[256], ns[64], boot[64], my_ns[64], my_boot[64];
+
+	if (tmpdir_read_small(file, line, sizeof line) <= 0 ||
+	    sscanf(line, "%*d %63s %63s", ns, boot) != 2)
+		return 1;
+	owner_line(mine, sizeof mine);
+	if (sscanf(mine, "%*d %63s %63s", my_ns, my_boot) != 2)
+		return 1;
+	return strcmp(ns, my_ns) == 0 && strcmp(boot, my_boot) == 0;
+}
+
 /* Is dir the leftover of a dead idxlab, and ours to remove? */
 static int is_leftover(const char *dir, uid_t also)
 {
@@ -158,6 +189,8 @@ static int is_leftover(const char *dir, uid_t also)
 	if (tmpdir_join(file, sizeof file, dir, TMPDIR_OWNER) < 0)
 		return 0;
 	owner = tmpdir_read_pid(file);
+	if (owner > 0 && !owner_is_here(file))
+		return 0; /* another container's or boot's pid: cannot tell */
 	if (owner > 0 && (kill(owner, 0) == 0 || errno != ESRCH))
 		return 0; /* alive (or not ours to signal) */
 	if (owner <= 0 && time(NULL) - st.st_mtime < NO_OWNER_GRACE_S)
@@ -199,7 +232,7 @@ int tmpdir_make(char *buf, size_t n, const struct tmpdir_kind *kind, uid_t also,
 {
 	const char *env = getenv("TMPDIR"), *tmp = env && *env ? env : "/tmp";
 	const char *sep = kind->alt ? " or " : "", *alt = kind->alt ? kind->alt : "";
-	char parent[PATH_MAX], file[PATH_MAX], pid[32];
+	char parent[PATH_MAX], file[PATH_MAX], pid[256];
 	int len, saved;
 
 	buf[0] = 0;
@@ -219,7 +252,7 @@ int tmpdir_make(char *buf, size_t n, const struct tmpdir_kind *kind, uid_t also,
 		               parent, kind->what, strerror(saved), sep, alt);
 	}
 	/* owner.pid first: from now on a sweeper can tell whose the dir is. */
-	snprintf(pid, sizeof pid, "%d\n", (int)getpid());
+	owner_line(pid, sizeof pid);
 	if (tmpdir_join(file, sizeof file, buf, TMPDIR_OWNER) < 0)
 		errno = ENAMETOOLONG;
 	else if (tmpdir_write_file(file, pid) == 0)
