@@ -84,6 +84,11 @@ const struct knob_def knob_table[K_COUNT] = {
 	               KF_OPTION | KF_NOSWEEP | KF_FIXED,
 	               "off skips the VFS shim, cache status and /proc reads (to measure their "
 	               "cost)" },
+	[K_WARMUP] = { "warmup", KNOB_CHOICE, 0, 0, onoff, NULL, "off", "", ENG_ALL,
+	               KF_OPTION | KF_NOSWEEP | KF_FIXED,
+	               "headless: run each engine's first step once, unmeasured, before it (the "
+	               "first step after opening an engine also pays for growing its heap and "
+	               "journal files)" },
 	[K_REFRESH] = { "refresh", KNOB_INT, 50, 10000, NULL, NULL, "250", "ms", ENG_ALL,
 	                KF_OPTION | KF_NOSWEEP | KF_FIXED,
 	                "dashboard: milliseconds between frames" },
@@ -398,6 +403,7 @@ static const struct {
 	{ K_CACHE, E_POSTGRES, "128MiB" },
 	{ K_CACHE, E_MONGO, "256MiB" },
 	{ K_CACHE, E_WIREDTIGER, "256MiB" },
+	{ K_WARMUP, E_WIREDTIGER, "on" },
 };
 
 void knobs_engine_defaults(struct knobs *k, const int *set)

@@ -33,6 +33,7 @@ enum knob_id {
 	K_FORMAT,
 	K_INTERVAL,
 	K_PROBES,
+	K_WARMUP,
 	K_REFRESH,
 	K_ASCII,
 	K_NO_COLOR,

@@ -157,7 +157,9 @@ static void set_in_force(struct workload *w, struct knobs *k, const unsigned lon
 
 /* ---- plan mode ---------------------------------------------------------- */
 
-/* Run one step; queues its result. */
+/* Run one step; queues its result. index < 0: a warm-up run of the step
+ * -index - 1, measured by no one (its result is dropped, no interval
+ * record is printed for it). */
 static int run_step(struct workload *w, long index, const struct knobs *k, struct err *e)
 {
 	struct node *n = calloc(1, sizeof *n);
@@ -206,6 +208,14 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 	if (w->ops->sizes(w->en, &r->sizes, e) < 0)
 		goto fail;
 	r->interrupted = done < target;
+	if (index < 0) {
+		evlog_add(EV_INFO,
+		          "warm-up: step %ld ran once unmeasured (%.2f s) before it is measured "
+		          "(--warmup)",
+		          -index, r->b.t - r->a.t);
+		free(n);
+		return 0;
+	}
 	pthread_mutex_lock(&w->mu);
 	if (w->tail)
 		w->tail->next = n;
@@ -255,6 +265,7 @@ static int run_plan(struct workload *w, struct err *e)
 {
 	struct knobs k;
 	long i;
+	int warm = 0; /* the engine open now has had its warm-up run */
 
 	for (i = 0; i < w->plan->steps && !atomic_load(&w->stop); i++) {
 		plan_step(w->plan, i, &k);
@@ -263,7 +274,11 @@ static int run_plan(struct workload *w, struct err *e)
 			close_engine(w);
 			if (open_engine(w, &k, e) < 0)
 				return -1;
+			warm = 0;
 		}
+		if (k.v[K_WARMUP] && !warm && run_step(w, -(i + 1), &k, e) < 0)
+			return -1;
+		warm = 1;
 		if (run_step(w, i, &k, e) < 0)
 			return -1;
 	}
