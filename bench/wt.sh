@@ -13,7 +13,8 @@
 #
 # Two cases, each with three sides run alternately: idxlab with --probes
 # off, idxlab with --probes on (the default), and the bare loop:
-#   idxlab run --engine wiredtiger --op insert --format csv --probes on|off ...
+#   idxlab run --engine wiredtiger --op insert --format csv --probes on|off \
+#       --warmup off ...   (cold, as the bare loop runs: the same work)
 #   bare_wt ...   (the same options: it takes idxlab's syntax)
 # (a) ROWS_A rows, 0 indexes, --commit 1000 --sync off (default cache
 #     256MiB, seq keys, 100-byte payload): the per-row cost of the engine's
@@ -108,7 +109,7 @@ side() {
 	case $3 in
 	bare) run_one "$1" "$2" bare "$BARE" --rows "$4" $opts $BARE_ARGS ;;
 	*) run_one "$1" "$2" "$3" "$IDXLAB" run --engine wiredtiger --op insert --rows "$4" \
-		$opts --format csv --probes "${3#idxlab-}" ;;
+		$opts --format csv --probes "${3#idxlab-}" --warmup off ;;
 	esac
 }
 
@@ -174,9 +175,9 @@ ir_case() {
 	esac
 	echo "$(ir_run "$1-bare" "$BARE" --rows "$2" $opts $BARE_ARGS)" \
 		"$(ir_run "$1-idxlab-off" "$IDXLAB" run --engine wiredtiger --op insert \
-			--rows "$2" $opts --format csv --probes off)" \
+			--rows "$2" $opts --format csv --probes off --warmup off)" \
 		"$(ir_run "$1-idxlab-on" "$IDXLAB" run --engine wiredtiger --op insert \
-			--rows "$2" $opts --format csv --probes on)"
+			--rows "$2" $opts --format csv --probes on --warmup off)"
 }
 
 ROWS_IR_A=${ROWS_IR_A:-100000}
