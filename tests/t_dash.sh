@@ -108,9 +108,10 @@ code=$(wait_exit ctrlc)
 # for its index build, a pin, a wait for Space; then the knobs are the
 # user's again (Space pauses).
 printf '%s\n' '# a test talk' 'rows = 400000' 'say first caption' 'wait 1' 'indexes = 1' \
-	'say second caption' 'wait 1.5' 'pin' 'wait key' 'say third caption' >"$T/talk.demo"
+	'say second caption' 'wait 1.5' 'pin' 'wait key' 'say third caption' 'wait key' \
+	'say fourth caption' >"$T/talk.demo"
 start demo TMPDIR="$TMPDIR" "$IDXLAB" --demo "$T/talk.demo" --record "$T/talk.rec"
-if wait_for demo '▶ first caption' 4 && cap demo | grep -q 'demo 1/8  next cue in'; then
+if wait_for demo '▶ first caption' 4 && cap demo | grep -q 'demo 1/10  next cue in'; then
 	ok dash/demo-caption
 else bad dash/demo-caption "$(cap demo)"; fi
 if wait_for demo 'built idxlab_k1 on' 8 && wait_for demo '▶ second caption' 3 &&
@@ -120,9 +121,17 @@ else bad dash/demo-knob-pin-wait "$(cap demo)"; fi
 sleep 1
 if cap demo | grep -q '▶ second caption'; then ok dash/demo-waits-for-key; else bad dash/demo-waits-for-key "$(cap demo)"; fi
 tm send-keys -t demo Space
-if wait_for demo '▶ third caption' 3 && wait_for demo 'the demo is over' 2; then
-	ok dash/demo-space-next
-else bad dash/demo-space-next "$(cap demo)"; fi
+if wait_for demo '▶ third caption' 3; then ok dash/demo-space-next; else bad dash/demo-space-next "$(cap demo)"; fi
+# A presenter's clicker: PgUp moves no knob, PgDn is the next cue.
+tm send-keys -t demo PgUp
+if wait_for demo 'cues only go forward' 2 && cap demo | grep -q '>indexes    1 '; then
+	ok dash/demo-pgup-moves-nothing
+else bad dash/demo-pgup-moves-nothing "$(cap demo)"; fi
+tm send-keys -t demo PgDn
+if wait_for demo '▶ fourth caption' 3 && wait_for demo 'the demo is over' 2 &&
+	cap demo | grep -q '>indexes    1 '; then
+	ok dash/demo-pgdn-next
+else bad dash/demo-pgdn-next "$(cap demo)"; fi
 tm send-keys -t demo Space
 if wait_for demo '│ +[0-9.]+s  paused' 3; then ok dash/demo-over-space-pauses; else bad dash/demo-over-space-pauses "$(cap demo)"; fi
 tm send-keys -t demo q

@@ -905,7 +905,8 @@ static const struct key_help key_table[] = {
 	{ "Enter", "type an exact value for it (typing replaces the value shown)" },
 	{ "mouse", "click a knob, click or drag its bar (--no-mouse: off)" },
 	{ "p, Space", "pause / resume the workload (while a --demo plays, Space is its next cue)" },
-	{ "n", "a --demo's next cue: ends the wait in progress" },
+	{ "n, PgDn", "a --demo's next cue: ends the wait in progress (a presenter's clicker "
+	             "sends PgDn)" },
 	{ "r", "reset the measurement window (history and markers)" },
 	{ "b", "pin a baseline: the metrics since the last change (up to 10 s); each metric "
 	       "then also shows now/baseline (0.19x), the title what changed since" },
@@ -1171,12 +1172,22 @@ static void key(struct dash *d, int ch)
 	case 'j':
 		d->sel = (d->sel + 1) % d->nids;
 		break;
+	case KEY_PPAGE:
+	case KEY_NPAGE:
+		/* A presenter's clicker sends PgDn/PgUp: while a demo plays they
+		 * are its cues, never a big step of whatever knob is selected. */
+		if (demo_playing(d)) {
+			if (ch == KEY_PPAGE)
+				say(d, "demo: cues only go forward (PgDn, Space or n)");
+			else if (!demo_skip(d->demo))
+				say(d, "demo: the last cue is still being carried out");
+			break;
+		}
+		/* fall through */
 	case KEY_LEFT:
 	case 'h':
 	case KEY_RIGHT:
-	case 'l':
-	case KEY_PPAGE:
-	case KEY_NPAGE: {
+	case 'l': {
 		int dir = ch == KEY_LEFT || ch == 'h' || ch == KEY_NPAGE ? -1 : 1;
 		int big = ch == KEY_PPAGE || ch == KEY_NPAGE;
 
