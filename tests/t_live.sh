@@ -25,6 +25,20 @@ if [ $rc -eq 130 ]; then ok live/ctrl-c-exit-130; else bad live/ctrl-c-exit-130 
 grep -q 'interrupted' "$T/p.txt" && ok live/ctrl-c-partial-result || bad live/ctrl-c-partial-result "$(cat "$T/p.txt")"
 grep -q '^progress: step 1' "$T/p.err" && ok live/progress-lines || bad live/progress-lines "$(cat "$T/p.err")"
 
+# Ctrl-C in the middle of one big transaction (commit all): the worker stops
+# between rows and commits, so the partial result is there, and no statement
+# was cut (no "interrupted" warning from SQLite).
+"$IDXLAB" run --rows 50000000 --format csv >"$T/big.csv" 2>"$T/big.err" &
+pid=$!
+sleep 1.5
+kill -INT $pid
+wait $pid
+rc=$?
+if [ $rc -eq 130 ] && [ "$(field "$T/big.csv" interrupted 1)" = 1 ] &&
+	[ "$(field "$T/big.csv" rows 1)" -gt 0 ] && ! grep -q 'interrupted (code 9)' "$T/big.err"; then
+	ok live/ctrl-c-one-transaction-partial-result
+else bad live/ctrl-c-one-transaction-partial-result "exit $rc: $(cat "$T/big.csv" "$T/big.err")"; fi
+
 "$IDXLAB" run --commit row --rows 100000 --format csv >"$T/q.csv" 2>"$T/q.err" &
 pid=$!
 sleep 1

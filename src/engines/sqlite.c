@@ -61,6 +61,7 @@ struct engine {
 	int live;               /* knobs have been applied live: log what changes */
 	int fresh;              /* our temp file, just created: setup need not recreate it */
 	const atomic_int *stop; /* borrowed: set when the user wants out */
+	int abortable;          /* a statement a stop may abort is running */
 	uint64_t spills, misses, hits;
 	unsigned char *payload;
 	struct knobs k;
@@ -127,9 +128,18 @@ static int sql_fail(struct engine *en, struct err *e, const char *what)
 	}
 }
 
+/* Run sql. A stop aborts it (CREATE INDEX on a big table, VACUUM, a load
+ * may take long) - unless it is the COMMIT that keeps a stopped step's
+ * rows: the worker stops between rows, and the step's partial result
+ * needs its transaction committed, not rolled back. */
 static int exec(struct engine *en, const char *sql, struct err *e)
 {
-	if (sqlite3_exec(en->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+	int rc;
+
+	en->abortable = strcmp(sql, "COMMIT") != 0;
+	rc = sqlite3_exec(en->db, sql, NULL, NULL, NULL);
+	en->abortable = 0;
+	if (rc != SQLITE_OK)
 		return sql_fail(en, e, sql);
 	return 0;
 }
@@ -216,12 +226,13 @@ static int check_existing(const char *path, struct err *e)
 	return 0;
 }
 
-/* Long statements (CREATE INDEX on a big table) give up when asked to stop. */
+/* Long statements (CREATE INDEX on a big table) give up when asked to
+ * stop; the per-row statements are never cut (see exec()). */
 static int progress_cb(void *arg)
 {
 	const struct engine *en = arg;
 
-	return en->stop && atomic_load(en->stop);
+	return en->abortable && en->stop && atomic_load(en->stop);
 }
 
 static int open_db(struct engine *en, struct err *e)

@@ -100,8 +100,11 @@ struct dash {
 	struct replay *rp;
 	struct rec_head rp_head;
 	struct rec_item *rp_next; /* read, not yet due; NULL at the end */
-	double rp_t0, rp_paused;  /* the replay clock: now - rp_t0 - rp_paused */
-	double rp_pause_start;
+	/* The replay clock, in seconds of the recording: rp_pos at wall time
+	 * rp_mark, running at rp_speed (1x..16x) unless paused. A recorded time
+	 * t is shown as rp_t0 + t, on the clock the counters' times use. */
+	double rp_t0, rp_pos, rp_mark;
+	int rp_speed;
 	unsigned long rp_gen;
 	int rp_pin; /* a recorded pin not yet possible (its second of history lags) */
 	int dragging;
@@ -149,6 +152,16 @@ static const int dash_metrics[] = {
 _Static_assert(sizeof dash_metrics / sizeof dash_metrics[0] <=
                    sizeof((struct dash *)0)->base / sizeof(double),
                "struct dash's base[] holds every metric");
+
+static double now_s(void);
+static double replay_clock(const struct dash *d);
+
+/* Now, on the clock of the figures shown: the monotonic clock, or in a
+ * replay the recording's (which may run faster, or stand still). */
+static double dash_now(const struct dash *d)
+{
+	return d->rp ? d->rp_t0 + replay_clock(d) : now_s();
+}
 
 static double now_s(void)
 {
@@ -366,7 +379,7 @@ static void build_knob_list(struct dash *d)
 
 static void add_marker(struct dash *d, int knob, const char *label)
 {
-	double t = now_s();
+	double t = dash_now(d);
 	struct marker *m;
 
 	if (d->nmarkers == MAX_MARKERS) {
@@ -524,12 +537,14 @@ static int demo_playing(const struct dash *d)
 static void draw_title(struct dash *d)
 {
 	const struct live *l = d->live;
-	char rows[32], line[512];
+	char rows[32], line[512], replay[32] = "";
 	const char *right = "? help  q quit";
 
+	if (d->rp)
+		snprintf(replay, sizeof replay, "REPLAY %dx ", d->rp_speed);
 	units_human((double)l->table_rows, "", rows, sizeof rows);
-	snprintf(line, sizeof line, " idxlab  %s%s  %s  %s rows in table  %s",
-	         d->rp ? "REPLAY " : "", knob_table[K_ENGINE].choices[d->want.v[K_ENGINE]],
+	snprintf(line, sizeof line, " idxlab  %s%s  %s  %s rows in table  %s", replay,
+	         knob_table[K_ENGINE].choices[d->want.v[K_ENGINE]],
 	         d->rp && !d->rp_next ? "over" : live_state_name(l->state), rows,
 	         *l->where ? l->where : "(opening)");
 	attron(A_REVERSE | A_BOLD);
@@ -644,6 +659,7 @@ void dash_format_ratio(double v, double base, char *buf, size_t len)
 enum { PIN_NO_FLASH = 1, PIN_NO_EVENT = 2 };
 
 static void record(struct dash *d, enum rec_kind kind, const char *text);
+static void replay_speed(struct dash *d, int faster);
 
 static int pin_baseline(struct dash *d, int quiet)
 {
@@ -652,6 +668,9 @@ static int pin_baseline(struct dash *d, int quiet)
 	const struct sample *s;
 	char rate[32] = "?";
 
+	/* BASE_SPAN on the figures' clock: a 4x replay's history runs 4x. */
+	if (d->rp)
+		most = most / d->rp_speed > 4 ? most / d->rp_speed : 4;
 	while (back < most && (s = ring_at(d, back + 1)) != NULL && s->c.t >= since)
 		back++;
 	if (back < (int)lround(VALUE_SPAN / HIST_PERIOD)) {
@@ -675,7 +694,7 @@ static int pin_baseline(struct dash *d, int quiet)
 		    EV_INFO,
 		    "baseline pinned: %s rows/s over %.1f s; each metric shows now/baseline (B "
 		    "unpins)",
-		    rate, back * HIST_PERIOD);
+		    rate, ring_at(d, 0)->c.t - ring_at(d, back)->c.t);
 	return 0;
 }
 
@@ -689,8 +708,8 @@ static void draw_metrics(struct dash *d, int y0, int x0, int h, int w)
 	int label_w = 13, value_w = 9, gauge_w = 8, ratio_w = d->base_on ? 7 : 0;
 	int spark_w = w - 2 - label_w - value_w - gauge_w - ratio_w - 3;
 	int frames_value = (int)lround(VALUE_SPAN / HIST_PERIOD);
-	int per_col, i, j;
-	double vals[256];
+	int per_col, i, j, speed = d->rp ? d->rp_speed : 1;
+	double vals[256], value_span, spark_span;
 	char title[256];
 
 	if (spark_w > 256)
@@ -698,14 +717,16 @@ static void draw_metrics(struct dash *d, int y0, int x0, int h, int w)
 	if (spark_w < 4)
 		spark_w = 4;
 	per_col = (int)ceil(SPARK_SPAN / HIST_PERIOD / spark_w);
-	snprintf(title, sizeof title, "metrics (last %.0f s | %.0f s)", VALUE_SPAN,
-	         per_col * HIST_PERIOD * spark_w);
+	/* The spans in seconds of the figures' own clock (a fast replay's). */
+	value_span = VALUE_SPAN * speed;
+	spark_span = per_col * HIST_PERIOD * spark_w * speed;
+	snprintf(title, sizeof title, "metrics (last %.0f s | %.0f s)", value_span, spark_span);
 	if (d->base_on) {
 		char diff[160];
 
 		dash_change_label(&d->base_knobs, &d->applied, d->ascii, diff, sizeof diff);
 		snprintf(title, sizeof title, "metrics (last %.0f s | %.0f s)  now/base (%s)",
-		         VALUE_SPAN, per_col * HIST_PERIOD * spark_w, *diff ? diff : "same knobs");
+		         value_span, spark_span, *diff ? diff : "same knobs");
 		if (cols_of(title, strlen(title)) > w - 6) /* what changed matters more */
 			snprintf(title, sizeof title, "metrics  now/base (%s)",
 			         *diff ? diff : "same knobs");
@@ -810,7 +831,7 @@ static void draw_status(struct dash *d, int y)
 	    l->state == LS_IDLE) {
 		snprintf(line, sizeof line, " %s%s (%.1f s)",
 		         l->state == LS_FAILED ? "FAILED: " : "", l->activity,
-		         now_s() - l->activity_t0);
+		         dash_now(d) - l->activity_t0);
 		attron(A_BOLD | (l->state == LS_FAILED ? col(d, C_ERR) : 0));
 		put_clipped(y, 0, d->W, line);
 		attroff(A_BOLD | (l->state == LS_FAILED ? col(d, C_ERR) : 0));
@@ -913,6 +934,7 @@ static const struct key_help key_table[] = {
 	{ "B", "unpin the baseline" },
 	{ "W", "rewrite the table in place (VACUUM FULL / VACUUM): repacks every page with the "
 	       "current fillfactor" },
+	{ "<, >", "a --replay: half or twice as fast (1x to 16x)" },
 	{ "?, F1", "this help (Up/Down scroll, any other key closes)" },
 	{ "q, F10", "quit" },
 };
@@ -1211,12 +1233,15 @@ static void key(struct dash *d, int ch)
 		/* fall through */
 	case 'p':
 		d->paused = !d->paused;
-		if (d->rp && d->paused)
-			d->rp_pause_start = now_s();
-		else if (d->rp)
-			d->rp_paused += now_s() - d->rp_pause_start;
-		else
+		if (d->rp && d->paused) {
+			d->paused = 0;
+			d->rp_pos = replay_clock(d);
+			d->paused = 1;
+		} else if (d->rp) {
+			d->rp_mark = now_s();
+		} else {
 			workload_pause(d->w, d->paused);
+		}
 		evlog_add(EV_INFO, "%s%s", d->rp ? "replay " : "",
 		          d->paused ? "paused" : "resumed");
 		break;
@@ -1232,6 +1257,13 @@ static void key(struct dash *d, int ch)
 			record(d, REC_UNPIN, NULL);
 		}
 		d->base_on = 0;
+		break;
+	case '>':
+	case '<':
+		if (d->rp)
+			replay_speed(d, ch == '>');
+		else
+			say(d, "< and >: the speed of a --replay");
 		break;
 	case 'W':
 		if (d->rp) {
@@ -1361,9 +1393,22 @@ static void record_event(struct dash *d, const struct ev *ev)
 
 static double replay_clock(const struct dash *d)
 {
-	double now = d->paused ? d->rp_pause_start : now_s();
+	return d->paused ? d->rp_pos : d->rp_pos + (now_s() - d->rp_mark) * d->rp_speed;
+}
 
-	return now - d->rp_t0 - d->rp_paused;
+/* > and <: the replay twice as fast or as slow, 1x to 16x. */
+static void replay_speed(struct dash *d, int faster)
+{
+	int to = faster ? d->rp_speed * 2 : d->rp_speed / 2;
+
+	if (to < 1 || to > 16) {
+		say(d, "replay: %dx is as %s as it goes", d->rp_speed, faster ? "fast" : "slow");
+		return;
+	}
+	d->rp_pos = replay_clock(d);
+	d->rp_mark = now_s();
+	d->rp_speed = to;
+	say(d, "replay at %dx", to);
 }
 
 /* Read the next item into rp_next; at the end (or a bad line, said) NULL. */
@@ -1385,7 +1430,7 @@ static void replay_read(struct dash *d)
 /* Play what is due on the replay clock, as the worker and the user did. */
 static void replay_advance(struct dash *d)
 {
-	double base = d->rp_t0 + d->rp_paused;
+	double base = d->rp_t0;
 	struct rec_item *it;
 
 	while ((it = d->rp_next) != NULL && it->t <= replay_clock(d)) {
@@ -1443,7 +1488,8 @@ static int open_recording(struct dash *d, const struct plan *p)
 		}
 		if (d->rp_next->kind == REC_SAMPLE)
 			d->want = d->rp_next->live.knobs;
-		d->rp_t0 = now_s();
+		d->rp_t0 = d->rp_mark = now_s();
+		d->rp_speed = 1;
 	}
 	return 0;
 fail:
