@@ -279,6 +279,11 @@ static int run_plan(struct workload *w, struct err *e)
 		if (k.v[K_WARMUP] && !warm && run_step(w, -(i + 1), &k, e) < 0)
 			return -1;
 		warm = 1;
+		if (atomic_load(&w->stop)) {
+			evlog_add(EV_INFO, "stopped in the warm-up of step %ld: nothing measured",
+			          i + 1);
+			break;
+		}
 		if (run_step(w, i, &k, e) < 0)
 			return -1;
 	}

@@ -140,6 +140,31 @@ if [ -z "$lost" ]; then ok wt/rollback-all-rows; else bad wt/rollback-all-rows "
 check wt/rollback-replayed "$(field "$T/rb.csv" commits 1) > 1"
 verify wt/rollback-tables-sound "$T/rb" 2 0 0 100000
 
+# Ctrl-C in a run whose transactions roll back and replay: the partial
+# result is printed (interrupted=1) with the rows really done; Ctrl-C in the
+# warm-up: nothing measured, nothing printed.
+# (idxlab itself in the background: a backgrounded shell function would be
+# a subshell, and the signal would go to it.)
+"$IDXLAB" run --engine wiredtiger --warmup off --commit all --rows 50000000 --cache 1MiB \
+	--payload 200 --format csv >"$T/rbi.csv" 2>"$T/rbi.err" &
+pid=$!
+sleep $((2 * slow))
+kill -INT $pid
+wait $pid
+rc=$?
+if [ $rc -eq 130 ] && [ "$(field "$T/rbi.csv" interrupted 1)" = 1 ] && [ "$(field "$T/rbi.csv" rows 1)" -gt 0 ]; then
+	ok wt/ctrl-c-partial-result
+else bad wt/ctrl-c-partial-result "exit $rc: $(cat "$T/rbi.csv" "$T/rbi.err")"; fi
+"$IDXLAB" run --engine wiredtiger --rows 50000000 --format csv >"$T/wi.csv" 2>"$T/wi.err" &
+pid=$!
+sleep $((2 * slow))
+kill -INT $pid
+wait $pid
+rc=$?
+if [ $rc -eq 130 ] && [ ! -s "$T/wi.csv" ] && grep -q 'stopped in the warm-up of step 1: nothing measured' "$T/wi.err"; then
+	ok wt/ctrl-c-in-warmup
+else bad wt/ctrl-c-in-warmup "exit $rc: $(cat "$T/wi.csv" "$T/wi.err")"; fi
+
 # Deletes rolled back and replayed: the rows deleted are exactly the rows asked.
 wt --dsn "$T/rb" --op delete --commit all --prefill 20000 --rows 10000 --indexes 2 --cache 1MiB \
 	--payload 200 --format csv >"$T/rd.csv" 2>"$T/rd.err" || { bad wt/rollback-delete-run "$(cat "$T/rd.err")"; exit 1; }

@@ -794,23 +794,29 @@ static int commit_raw(struct engine *en, struct step_out *out, struct hist *lat)
 
 /* A transaction of n rows (its last operation may have failed: it is then
  * one of the n) was rolled back for the cache, and the rowset with it:
- * replay the same rows in transactions half as big, down to one row. */
+ * replay the same rows in transactions half as big, down to one row. A stop
+ * waits for the replay (n is at most what fills the cache: seconds), so the
+ * rows counted as done are done and the step's partial result is right. */
 static int replay(struct engine *en, uint64_t n, struct step_out *out, struct hist *lat,
                   struct err *e)
 {
 	long long op = en->txn_op;
 	uint64_t chunk = n / 2 ? n / 2 : 1, done = 0, ntx = 0, t0 = now_ns(), row = 0;
-	int ones = 0, rc = 0, in_commit;
+	int ones = 0, rc = 0, in_commit, said = 0;
 	char cache[32];
 
 	en->rollbacks++;
 	while (done < n) {
 		uint64_t c = n - done < chunk ? n - done : chunk, j, version;
 
-		if (en->stop && atomic_load(en->stop))
-			return err_set(e, ERR_RUNTIME,
-			               "stopped while retrying a rolled-back "
-			               "transaction");
+		if (!said && en->stop && atomic_load(en->stop)) {
+			evlog_add(
+			    EV_INFO,
+			    "wiredtiger: stopping after the replay of a rolled-back "
+			    "transaction (%llu of %llu rows to go; a second Ctrl-C quits now)",
+			    (unsigned long long)(n - done), (unsigned long long)n);
+			said = 1;
+		}
 		if (begin(en, op, e) < 0)
 			return -1;
 		for (j = 0; j < c; j++) {
@@ -881,6 +887,13 @@ static int commit(struct engine *en, struct step_out *out, struct hist *lat, str
 
 static int wt_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e)
 {
+	/* Stopping with a transaction that has filled the cache: its commit
+	 * waits for eviction, which cannot free its own pages - seen to spin
+	 * for minutes. The user wants out: let the commit's wait for cache
+	 * space give up after a second (WiredTiger then lets the cache run
+	 * over), so the rows done are committed and reported. */
+	if (en->in_txn && en->stop && atomic_load(en->stop))
+		(void)en->conn->reconfigure(en->conn, "cache_max_wait_ms=1000");
 	return commit(en, out, lat, e);
 }
 
