@@ -14,6 +14,26 @@ bench_begin() {
 	echo "part,rep,side,rows,seconds,rows_per_s,wall_s,cpu_s" >"$raw"
 }
 
+# bench_end WIDEST KNOBS: the closing lines, and the exit status. WIDEST is
+# the largest spread of one side's runs around their median, in % (a noise
+# note above 10 %); KNOBS names the variables that raise the repetitions.
+bench_end() {
+	if awk -v w="$1" 'BEGIN { exit !(w + 0 > 10) }'; then
+		say ""
+		say "NOTE: the runs of one side spread over up to $(fmt "$1" %.0f) % of their median:"
+		say "      differences smaller than that are noise. Rerun on an idle machine, or raise"
+		say "      $2."
+	fi
+	rm -f "$out/.cpu0" "$out/.cpu1"
+	say ""
+	say "bench took $(($(date +%s) - start_s)) s; raw results and each run's output: $out"
+	if [ "$failed" = 1 ]; then
+		say "some runs FAILED: see the messages above and $out/*.err"
+		exit 1
+	fi
+	exit 0
+}
+
 # Nanosecond wall clock (GNU date); without it wall times are n/a.
 case $(date +%N 2>/dev/null) in
 '' | *N*) have_ns=0 ;;

@@ -283,18 +283,5 @@ if [ "${IR:-0}" = 1 ]; then
 	say "$(printf '  (b) whole process: probes on %s, off %s: %s %% more with probes on' \
 		"$ir_on_w" "$ir_off_w" "$(fmt "$(calc "($ir_on_w - $ir_off_w) / $ir_off_w * 100")" %.2f)")"
 fi
-if awk -v a="$noise_a" -v b="$noise_b" 'BEGIN { exit !(a + 0 > 10 || b + 0 > 10) }'; then
-	say ""
-	say "NOTE: the runs of one side spread over up to $(fmt "$noise_a" %.0f) % (a) and" \
-		"$(fmt "$noise_b" %.0f) % (b) of their median:"
-	say "      differences smaller than that are noise. Rerun on an idle machine, or raise"
-	say "      REPS / REPS_B."
-fi
-rm -f "$out/.cpu0" "$out/.cpu1"
-say ""
-say "bench took $(($(date +%s) - start_s)) s; raw results and each run's output: $out"
-if [ $failed = 1 ]; then
-	say "some runs FAILED: see the messages above and $out/*.err"
-	exit 1
-fi
-exit 0
+widest=$(awk -v a="$noise_a" -v b="$noise_b" 'BEGIN { print (a + 0 > b + 0) ? a : b }')
+bench_end "$widest" "REPS / REPS_B"

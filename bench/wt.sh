@@ -298,18 +298,4 @@ if [ "${IR:-0}" = 1 ]; then
 fi
 say ""
 say "  load average at the start: $load0; at the end: $load1"
-if awk -v w="$widest" 'BEGIN { exit !(w + 0 > 10) }'; then
-	say ""
-	say "NOTE: the runs of one side spread over up to $(fmt "$widest" %.0f) % of their" \
-		"median:"
-	say "      differences smaller than that are noise. Rerun on an idle machine, or raise"
-	say "      REPS."
-fi
-rm -f "$out/.cpu0" "$out/.cpu1"
-say ""
-say "bench took $(($(date +%s) - start_s)) s; raw results and each run's output: $out"
-if [ $failed = 1 ]; then
-	say "some runs FAILED: see the messages above and $out/*.err"
-	exit 1
-fi
-exit 0
+bench_end "$widest" REPS
