@@ -1348,47 +1348,54 @@ static void record_item(struct dash *d, struct rec_item *it)
 	evlog_add(EV_ERROR, "recording stopped: %s (the lines before are intact)", d->rec_err);
 }
 
+/* A cleared item of that kind: the UI thread's one (struct live is big). */
+static struct rec_item *rec_blank(enum rec_kind kind)
+{
+	static struct rec_item it;
+
+	memset(&it, 0, sizeof it);
+	it.kind = kind;
+	return &it;
+}
+
 static void record(struct dash *d, enum rec_kind kind, const char *text)
 {
-	static struct rec_item it; /* the UI thread's only; struct live is big */
+	struct rec_item *it;
 
 	if (!d->rec)
 		return;
-	memset(&it, 0, sizeof it);
-	it.kind = kind;
+	it = rec_blank(kind);
 	if (text)
-		snprintf(it.text, sizeof it.text, "%s", text);
-	record_item(d, &it);
+		snprintf(it->text, sizeof it->text, "%s", text);
+	record_item(d, it);
 }
 
 /* A new sample, or a new state, since the last one written. */
 static void record_live(struct dash *d)
 {
-	static struct rec_item it;
+	struct rec_item *it;
 
 	if (!d->rec || (d->live->gen == d->rec_gen && d->live->state == d->rec_state))
 		return;
-	memset(&it, 0, sizeof it);
-	it.kind = REC_SAMPLE;
-	it.live = *d->live;
-	it.live.c.t -= d->t0;
-	it.live.activity_t0 -= d->t0;
+	it = rec_blank(REC_SAMPLE);
+	it->live = *d->live;
+	it->live.c.t -= d->t0;
+	it->live.activity_t0 -= d->t0;
 	d->rec_gen = d->live->gen;
 	d->rec_state = d->live->state;
-	record_item(d, &it);
+	record_item(d, it);
 }
 
 static void record_event(struct dash *d, const struct ev *ev)
 {
-	static struct rec_item it;
+	struct rec_item *it;
 
 	if (!d->rec)
 		return;
-	memset(&it, 0, sizeof it);
-	it.kind = REC_EVENT;
-	it.level = ev->level;
-	snprintf(it.text, sizeof it.text, "%s", ev->text);
-	record_item(d, &it);
+	it = rec_blank(REC_EVENT);
+	it->level = ev->level;
+	snprintf(it->text, sizeof it->text, "%s", ev->text);
+	record_item(d, it);
 }
 
 static double replay_clock(const struct dash *d)
