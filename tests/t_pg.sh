@@ -222,6 +222,17 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=80m tmpfs "$T/pgfull" 2>/dev/nul
 		env TMPDIR="$T/pgfull" "$IDXLAB" run --engine postgres --rows 2000000 --indexes 4 --key-order rand
 	[ -z "$(ls -A "$T/pgfull")" ] && ok pg/disk-full-nothing-left || bad pg/disk-full-nothing-left "$(ls -A "$T/pgfull")"
 	umount "$T/pgfull"
+	# Too small for the data dir itself: said first, naming the dir, with
+	# and without a cached template to copy.
+	mount -t tmpfs -o size=20m tmpfs "$T/pgfull" && chmod 1777 "$T/pgfull"
+	for how in template initdb; do
+		[ $how = initdb ] && h=$T/no-template || h=$HOME
+		expect_exit "pg/disk-full-data-dir-$how" 1 \
+			"^idxlab: cannot create the PostgreSQL data dir in $T/pgfull: the disk is full \(No space left on device\) - free space there" \
+			env HOME="$h" TMPDIR="$T/pgfull" "$IDXLAB" run --engine postgres --rows 10
+	done
+	[ -z "$(ls -A "$T/pgfull")" ] && ok pg/disk-full-data-dir-nothing-left || bad pg/disk-full-data-dir-nothing-left "$(ls -A "$T/pgfull")"
+	umount "$T/pgfull"
 else
 	skip pg/disk-full "needs root and permission to mount an 80 MiB tmpfs"
 fi

@@ -191,14 +191,10 @@ static int port_open(int port)
 
 /* A killed idxlab's mongod, should it have outlived it (it normally dies
  * with idxlab): only if that pid still runs a mongod in dir. */
-static void clean_leftover(const char *dir)
+static void clean_leftover(const char *dir, int fd)
 {
-	char file[PATH_MAX];
-	pid_t pid;
+	pid_t pid = tmpdir_read_pid_at(fd, MONGOD_PID);
 
-	if (tmpdir_join(file, sizeof file, dir, MONGOD_PID) < 0)
-		return;
-	pid = tmpdir_read_pid(file);
 	if (tmpdir_runs_in(pid, "mongod", dir) && kill(pid, SIGKILL) == 0)
 		evlog_add(EV_INFO, "killed mongod (pid %d), left running by a killed idxlab in %s",
 		          (int)pid, dir);

@@ -7,8 +7,7 @@
  *
  * Speed: initdb takes a second or two, so its result is kept as a template
  * in $XDG_CACHE_HOME/idxlab/pg-template-<major> (written to a temp name and
- * renamed, so two idxlabs never see half a template) and later runs copy it
- * with cp -a. Any trouble with the cache only costs the initdb, and a
+ * renamed, so two idxlabs never see half a template) and later runs copy it. Any trouble with the cache only costs the initdb, and a
  * template the server refuses (made by another build of the same major
  * version) is replaced. The major version is read from the postgres binary
  * itself: running postgres --version loads some forty libraries.
@@ -22,6 +21,15 @@
  * child makes only async-signal-safe calls (we may be one thread of many):
  * argv and the environment are built before the fork, and a failure is
  * reported through a close-on-exec pipe as (step, errno).
+ *
+ * Root over the server user's tree: as root, the temp dir belongs to the
+ * server user, who can rename, swap or link anything in it at any moment.
+ * So the dir is opened once (before it is handed over) and everything root
+ * does in it goes through that fd and fstree.h's walks, which never follow
+ * a link: the template is copied in as root's own (0700) and handed over
+ * only when complete; a fresh data dir is saved as a template only from
+ * files the server user owns; removal checks it is still our dir. Programs
+ * that must work by path (initdb, the server) run as the server user.
  *
  * Leftovers: a cluster whose idxlab was killed leaves its temp dir (and, the
  * postmaster having died by SIGKILL, a small System V shared memory segment).
@@ -37,7 +45,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <grp.h>
 #include <libpq-fe.h>
 #include <limits.h>
@@ -58,6 +65,7 @@
 #include <unistd.h>
 
 #include "../evlog.h"
+#include "fstree.h"
 #include "pg_cluster.h"
 #include "tmpdir.h"
 
@@ -70,6 +78,7 @@
 #define FAST_STOP_MS  10000  /* restart: fast shutdown writes a checkpoint */
 #define QUIT_MS       300    /* stop: immediate shutdown, then SIGKILL */
 #define KILL_MS       2000   /* reaping after SIGKILL */
+#define SHM_WAIT_MS   1000   /* for a killed server's processes to detach */
 #define TAIL_LINES    10
 #define TAIL_CHARS    640 /* of the 1024 in struct err */
 
@@ -84,6 +93,7 @@ struct pg_cluster {
 	int log_fd;     /* server.log, appended to; -1: not open */
 	off_t log_from; /* where the output of the last program started */
 	char dir[PATH_MAX];
+	int dir_fd; /* dir, opened before it was handed to the server user */
 	char bindir[PATH_MAX];
 	char conninfo[PATH_MAX + 128];
 };
@@ -119,33 +129,6 @@ static int is_exec_file(const char *dir, const char *name)
 static int has_server(const char *dir)
 {
 	return dir[0] == '/' && is_exec_file(dir, "initdb") && is_exec_file(dir, "postgres");
-}
-
-/* nftw has no user pointer; one thread walks at a time per thread. */
-static _Thread_local uid_t chown_uid;
-static _Thread_local gid_t chown_gid;
-static _Thread_local int chown_errno;
-
-static int chown_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)flag;
-	(void)ftw;
-	if ((st->st_uid != chown_uid || st->st_gid != chown_gid) &&
-	    lchown(path, chown_uid, chown_gid) < 0 && !chown_errno)
-		chown_errno = errno;
-	return 0;
-}
-
-/* chown -R; 0 or -1 with errno set. */
-static int chown_tree(const char *path, uid_t uid, gid_t gid)
-{
-	chown_uid = uid;
-	chown_gid = gid;
-	chown_errno = 0;
-	if (nftw(path, chown_entry, 16, FTW_PHYS | FTW_MOUNT) < 0)
-		return -1;
-	errno = chown_errno;
-	return chown_errno ? -1 : 0;
 }
 
 /* mkdir -p with mode 0700 for what it creates. */
@@ -656,46 +639,92 @@ static int pick_user(struct pg_cluster *c, struct err *e)
 
 /* ---- leftovers -------------------------------------------------------- */
 
-/* postmaster.pid line 7 is "<shm key> <shm id>": drop that System V segment
- * (it is removed once the last process detaches). Only for a dead server. */
-static void drop_shm(const char *data)
+/* A dead server's System V segment: postmaster.pid (below the temp dir fd
+ * dir) says "<pid>" on line 1 and "<shm key> <shm id>" on line 7. That file
+ * is the server user's to write, so it proves nothing: the segment goes only
+ * if it is the server's (owned by server_uid, made by that pid, which is
+ * gone, and attached by no one); otherwise it stays and the log says why. */
+/* pid has ended (gone, or a zombie no one reaped yet). */
+static int proc_gone(pid_t pid)
 {
-	char path[PATH_MAX], buf[1024], *line = buf, *nl;
-	struct shmid_ds ds;
-	long key, id;
-	int i;
+	char path[64], stat[256], *p;
 
-	if (tmpdir_join(path, sizeof path, data, "postmaster.pid") < 0 ||
-	    tmpdir_read_small(path, buf, sizeof buf) <= 0)
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return 1;
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	return tmpdir_read_small(path, stat, sizeof stat) > 0 && (p = strrchr(stat, ')')) &&
+	       p[1] == ' ' && p[2] == 'Z';
+}
+
+static void drop_shm(int dir, uid_t server_uid)
+{
+	char buf[1024], *line = buf, *nl, why[96];
+	struct shmid_ds ds;
+	long key, id, pm;
+	int i, tries;
+
+	if (fstree_read(dir, "data/postmaster.pid", buf, sizeof buf) <= 0)
 		return;
+	pm = strtol(buf, NULL, 10);
 	for (i = 1; i < 7 && line; i++) {
 		nl = strchr(line, '\n');
 		line = nl ? nl + 1 : NULL;
 	}
-	if (!line || sscanf(line, "%ld %ld", &key, &id) != 2 || id < 0)
+	if (!line || sscanf(line, "%ld %ld", &key, &id) != 2 || id < 0 || id > INT_MAX)
 		return;
-	if (shmctl((int)id, IPC_STAT, &ds) == 0 && ds.shm_perm.__key == (key_t)key)
-		shmctl((int)id, IPC_RMID, NULL);
+	/* A server just killed: its children take a moment to see it and detach. */
+	for (tries = 0;; tries++) {
+		if (shmctl((int)id, IPC_STAT, &ds) < 0 || ds.shm_perm.__key != (key_t)key)
+			return; /* no such segment (any more) */
+		if (tries == SHM_WAIT_MS / POLL_MS || ds.shm_perm.uid != server_uid ||
+		    (ds.shm_nattch == 0 && pm > 0 && proc_gone((pid_t)pm)))
+			break;
+		sleep_ms(POLL_MS);
+	}
+	if (ds.shm_perm.uid != server_uid)
+		snprintf(why, sizeof why, "it belongs to uid %d, not the server's %d",
+		         (int)ds.shm_perm.uid, (int)server_uid);
+	else if (pm <= 0 || ds.shm_cpid != (pid_t)pm)
+		snprintf(why, sizeof why, "it was made by pid %d, not by the server (pid %ld)",
+		         (int)ds.shm_cpid, pm);
+	else if (!proc_gone((pid_t)pm))
+		snprintf(why, sizeof why, "its server (pid %ld) still runs", pm);
+	else if (ds.shm_nattch != 0)
+		snprintf(why, sizeof why, "%lu processes still use it",
+		         (unsigned long)ds.shm_nattch);
+	else if (shmctl((int)id, IPC_RMID, NULL) == 0)
+		return;
+	else
+		snprintf(why, sizeof why, "%s", strerror(errno));
+	evlog_add(EV_WARN, "left the System V shared memory segment %ld (key %ld) alone: %s", id,
+	          key, why);
+}
+
+/* Who the data dir below dir fd belongs to (the server ran as its owner),
+ * or (uid_t)-1. */
+static uid_t data_owner(int dir)
+{
+	struct stat st;
+
+	return fstatat(dir, "data", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)
+	           ? st.st_uid
+	           : (uid_t)-1;
 }
 
 /* Before tmpdir.c removes a dead idxlab's temp dir: its server, should it
  * still run (only if that pid runs a postgres in dir), and its shared
  * memory. */
-static void clean_leftover(const char *dir)
+static void clean_leftover(const char *dir, int fd)
 {
-	char data[PATH_MAX], pidfile[PATH_MAX];
-	pid_t pm;
+	pid_t pm = tmpdir_read_pid_at(fd, "data/postmaster.pid");
 
-	if (tmpdir_join(data, sizeof data, dir, "data") < 0 ||
-	    tmpdir_join(pidfile, sizeof pidfile, data, "postmaster.pid") < 0)
-		return;
-	pm = tmpdir_read_pid(pidfile);
-	if (tmpdir_runs_in(pm, "postgres", dir) && kill(pm, SIGKILL) == 0)
+	if (tmpdir_runs_in(pm, "postgres", dir) && kill(pm, SIGKILL) == 0) {
 		evlog_add(EV_INFO,
 		          "killed the PostgreSQL server (pid %d) left running by a killed idxlab "
 		          "in %s",
 		          (int)pm, dir);
-	drop_shm(data);
+	}
+	drop_shm(fd, data_owner(fd));
 }
 
 static const struct tmpdir_kind pg_tmpdir = {
@@ -811,74 +840,86 @@ static int template_path(const struct pg_cluster *c, char *buf, size_t n)
 	return len < 0 || (size_t)len >= n ? -1 : 0;
 }
 
-static int cp_a(const char *from, const char *to)
+/* Hand the tree open as fd to the server user (as root): its entries
+ * first, the top last, so the user cannot enter before it is all theirs. */
+static int hand_over(const struct pg_cluster *c, int fd)
 {
-	const char *argv[] = { "/bin/cp", "-a", "--", from, to, NULL };
-	struct spawn s = { .argv = argv, .out = -1 };
-	struct err e;
-
-	if (access(argv[0], X_OK) < 0)
-		argv[0] = "/usr/bin/cp";
-	return run(&s, "cp", &e);
+	return c->drop ? fstree_chown(fd, c->uid, c->gid) : 0;
 }
 
-/* Copy the cached template into data; 0, or -1 if there is none (or it is
- * not usable) and initdb must run. */
-static int data_from_template(const struct pg_cluster *c, const char *data)
+/* Copy the cached template into data (below our dir fd); 0, or -1 if there
+ * is none (or it is not usable) and initdb must run. The copy is ours
+ * (0700) until it is complete, then handed over. */
+static int data_from_template(const struct pg_cluster *c)
 {
-	char tmpl[PATH_MAX], file[PATH_MAX], ver[32];
+	char tmpl[PATH_MAX], ver[32];
+	int from, data, rc = -1, saved;
 
 	if (template_path(c, tmpl, sizeof tmpl) < 0 ||
-	    tmpdir_join(file, sizeof file, tmpl, "PG_VERSION") < 0 ||
-	    tmpdir_read_small(file, ver, sizeof ver) <= 0 || atoi(ver) != c->major)
+	    (from = open(tmpl, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		return -1;
-	if (cp_a(tmpl, data) < 0 || (c->drop && chown_tree(data, c->uid, c->gid) < 0) ||
-	    chmod(data, 0700) < 0) {
-		tmpdir_remove_tree(data);
-		return -1;
+	errno = 0;
+	if (fstree_read(from, "PG_VERSION", ver, sizeof ver) > 0 && atoi(ver) == c->major &&
+	    fstree_copy(from, c->dir_fd, "data", (uid_t)-1) == 0) {
+		/* Ours now (a "data" someone else made fails the copy: EEXIST). */
+		data = fstree_open_dir(c->dir_fd, "data");
+		rc = data >= 0 && fchmod(data, 0700) == 0 && hand_over(c, data) == 0 ? 0 : -1;
+		if (data >= 0)
+			close(data);
+		saved = errno;
+		if (rc < 0)
+			fstree_remove(c->dir_fd, "data", NULL);
+		errno = saved;
 	}
-	return 0;
+	saved = errno;
+	close(from);
+	errno = saved;
+	return rc;
 }
 
-/* Put a fresh initdb'd data dir into the cache, replacing a template the
- * server refused if replace; any trouble: no cache. Readers copying from a
- * template while it is replaced fail their copy and run initdb. */
-static void template_save(const struct pg_cluster *c, const char *data, int replace)
+/* Put the fresh initdb'd data dir into the cache, replacing a template the
+ * server refused if replace; any trouble: no cache. As root, only files the
+ * server user owns are copied (it could have put anything there), and the
+ * template is root's own. Readers copying from a template while it is
+ * replaced fail their copy and run initdb. */
+static void template_save(const struct pg_cluster *c, int replace)
 {
-	char cdir[PATH_MAX], tmpl[PATH_MAX], tmp[PATH_MAX + 32], old[PATH_MAX + 32];
-	char stale[PATH_MAX], prefix[64];
+	char cdir[PATH_MAX], name[64], tmp[96], old[96], prefix[72];
 	struct dirent *de;
 	const char *rest;
+	int at, data;
 	DIR *d;
 
-	if (cache_dir(cdir, sizeof cdir) < 0 || template_path(c, tmpl, sizeof tmpl) < 0 ||
-	    mkdir_p(cdir) < 0)
+	if (cache_dir(cdir, sizeof cdir) < 0 || mkdir_p(cdir) < 0 ||
+	    (at = open(cdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return;
+	snprintf(name, sizeof name, "pg-template-%d", c->major);
 	/* Left by idxlabs killed while saving: pg-template-N.{tmp,old}.<pid> */
-	snprintf(prefix, sizeof prefix, "pg-template-%d.", c->major);
-	d = opendir(cdir);
+	snprintf(prefix, sizeof prefix, "%s.", name);
+	d = fdopendir(dup(at));
 	while (d && (de = readdir(d))) {
 		rest = de->d_name + strlen(prefix);
 		if (strncmp(de->d_name, prefix, strlen(prefix)) != 0 ||
 		    (strncmp(rest, "tmp.", 4) != 0 && strncmp(rest, "old.", 4) != 0))
 			continue;
-		if (kill((pid_t)atoi(rest + 4), 0) < 0 && errno == ESRCH &&
-		    tmpdir_join(stale, sizeof stale, cdir, de->d_name) == 0)
-			tmpdir_remove_tree(stale);
+		if (kill((pid_t)atoi(rest + 4), 0) < 0 && errno == ESRCH)
+			fstree_remove(at, de->d_name, NULL);
 	}
 	if (d)
 		closedir(d);
-	snprintf(tmp, sizeof tmp, "%s.tmp.%d", tmpl, (int)getpid());
-	snprintf(old, sizeof old, "%s.old.%d", tmpl, (int)getpid());
-	tmpdir_remove_tree(tmp);
-	if (cp_a(data, tmp) < 0) {
-		tmpdir_remove_tree(tmp);
-		return;
+	snprintf(tmp, sizeof tmp, "%s.tmp.%d", name, (int)getpid());
+	snprintf(old, sizeof old, "%s.old.%d", name, (int)getpid());
+	fstree_remove(at, tmp, NULL);
+	data = fstree_open_dir(c->dir_fd, "data");
+	if (data >= 0 && fstree_copy(data, at, tmp, c->drop ? c->uid : (uid_t)-1) == 0) {
+		if (replace && renameat(at, name, at, old) == 0)
+			fstree_remove(at, old, NULL);
+		if (renameat(at, tmp, at, name) < 0)
+			fstree_remove(at, tmp, NULL); /* another idxlab was first: fine */
 	}
-	if (replace && rename(tmpl, old) == 0)
-		tmpdir_remove_tree(old);
-	if (rename(tmp, tmpl) < 0)
-		tmpdir_remove_tree(tmp); /* another idxlab was first: fine */
+	if (data >= 0)
+		close(data);
+	close(at);
 }
 
 /* A template made by another build of this major version (other block or
@@ -893,6 +934,19 @@ static int template_refused(const struct pg_cluster *c)
 	       strstr(tail, "pg_control") || strstr(tail, "checkpoint record");
 }
 
+/* The data dir did not fit in TMPDIR: say that first, and where. */
+static int disk_full(const struct pg_cluster *c, struct err *e)
+{
+	const char *slash = strrchr(c->dir, '/');
+
+	return err_set(e, ERR_RUNTIME,
+	               "cannot create the PostgreSQL data dir in %.*s: the disk is full (No space "
+	               "left on device) - free space there (a fresh data dir needs about 40 MB), "
+	               "set TMPDIR to a directory with room, or point idxlab at a server with "
+	               "--dsn",
+	               slash ? (int)(slash - c->dir) : (int)strlen(c->dir), c->dir);
+}
+
 static int run_initdb(struct pg_cluster *c, const char *data, struct err *e)
 {
 	char prog[PATH_MAX], tail[TAIL_CHARS], why[256];
@@ -905,6 +959,8 @@ static int run_initdb(struct pg_cluster *c, const char *data, struct err *e)
 	c->log_from = lseek(c->log_fd, 0, SEEK_END);
 	if (run(&s, prog, e) == 0)
 		return 0;
+	if (strstr(log_tail(c, tail, sizeof tail), "No space left on device"))
+		return disk_full(c, e);
 	snprintf(why, sizeof why, "%.250s", e ? e->msg : "initdb failed");
 	return err_set(e, ERR_RUNTIME, "cannot create the PostgreSQL data dir: %s; its output: %s",
 	               why, log_tail(c, tail, sizeof tail));
@@ -950,11 +1006,11 @@ static void list_item(char *out, size_t n, const char *v)
  * connections (PostgreSQL 10 and later). */
 static int pidfile_ready(const struct pg_cluster *c)
 {
-	char path[PATH_MAX], buf[1024], *line = buf, *nl;
+	char buf[1024], *line = buf, *nl;
 	int i;
 
-	if (snprintf(path, sizeof path, "%s/data/postmaster.pid", c->dir) >= (int)sizeof path ||
-	    tmpdir_read_small(path, buf, sizeof buf) <= 0 || atoi(buf) != c->pid)
+	if (fstree_read(c->dir_fd, "data/postmaster.pid", buf, sizeof buf) <= 0 ||
+	    atoi(buf) != c->pid)
 		return 0;
 	for (i = 1; i < 8 && line; i++) {
 		nl = strchr(line, '\n');
@@ -1105,12 +1161,15 @@ static int halt(struct pg_cluster *c, int sig, long ms)
  * shared memory segment and lock file. */
 static void forget_dead_server(const struct pg_cluster *c)
 {
-	char data[PATH_MAX], path[PATH_MAX];
+	int data;
 
-	if (c->dir[0] && tmpdir_join(data, sizeof data, c->dir, "data") == 0 &&
-	    tmpdir_join(path, sizeof path, data, "postmaster.pid") == 0) {
-		drop_shm(data);
-		unlink(path);
+	if (c->dir_fd < 0)
+		return;
+	drop_shm(c->dir_fd, c->drop ? c->uid : geteuid());
+	data = fstree_open_dir(c->dir_fd, "data");
+	if (data >= 0) {
+		unlinkat(data, "postmaster.pid", 0);
+		close(data);
 	}
 }
 
@@ -1135,7 +1194,7 @@ static void halt_now(struct pg_cluster *c)
 int pg_cluster_start(struct pg_cluster **out, long long shared_buffers, struct err *e)
 {
 	struct pg_cluster *c;
-	char path[PATH_MAX], data[PATH_MAX], host[PATH_MAX + 8];
+	char data[PATH_MAX], host[PATH_MAX + 8];
 
 	if (!out)
 		return err_set(e, ERR_RUNTIME, "pg_cluster_start: no place for the result");
@@ -1144,6 +1203,7 @@ int pg_cluster_start(struct pg_cluster **out, long long shared_buffers, struct e
 	if (!c)
 		return err_set(e, ERR_RUNTIME, "out of memory");
 	c->log_fd = -1;
+	c->dir_fd = -1;
 
 	/* The temp dir (a killed idxlab's, of our user or the server's, are
 	 * swept first), short enough for the socket path. */
@@ -1156,12 +1216,14 @@ int pg_cluster_start(struct pg_cluster **out, long long shared_buffers, struct e
 	c->major = server_major(c->bindir, e);
 	if (c->major < 0)
 		goto fail;
-	if (tmpdir_join(path, sizeof path, c->dir, "server.log") < 0 ||
-	    (c->log_fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600)) < 0) {
-		err_set(e, ERR_RUNTIME, "cannot create %s: %s", path, strerror(errno));
+	if ((c->dir_fd = fstree_open_dir(AT_FDCWD, c->dir)) < 0 ||
+	    (c->log_fd =
+	         openat(c->dir_fd, "server.log",
+	                O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0) {
+		err_set(e, ERR_RUNTIME, "cannot create %s/server.log: %s", c->dir, strerror(errno));
 		goto fail;
 	}
-	if (c->drop && chown_tree(c->dir, c->uid, c->gid) < 0) {
+	if (hand_over(c, c->dir_fd) < 0) {
 		err_set(e, ERR_RUNTIME,
 		        "cannot hand %s to user %s, who runs the PostgreSQL server: %s: set TMPDIR "
 		        "to a local directory (chown must work there)",
@@ -1192,21 +1254,25 @@ int pg_cluster_start(struct pg_cluster **out, long long shared_buffers, struct e
 		err_set(e, ERR_RUNTIME, "path too long: %s", c->dir);
 		goto fail;
 	}
-	if (data_from_template(c, data) == 0) {
+	if (data_from_template(c) == 0) {
 		if (boot(c, shared_buffers, READY_MS, e) == 0) {
 			*out = c;
 			return 0;
 		}
 		if (c->pid > 0 || !template_refused(c))
 			goto fail;
-		tmpdir_remove_tree(data);
+		fstree_remove(c->dir_fd, "data", NULL);
 		if (run_initdb(c, data, e) < 0)
 			goto fail;
-		template_save(c, data, 1);
+		template_save(c, 1);
 	} else {
+		if (errno == ENOSPC) {
+			disk_full(c, e);
+			goto fail;
+		}
 		if (run_initdb(c, data, e) < 0)
 			goto fail;
-		template_save(c, data, 0);
+		template_save(c, 0);
 	}
 	if (boot(c, shared_buffers, READY_MS, e) < 0)
 		goto fail;
@@ -1273,6 +1339,8 @@ void pg_cluster_stop(struct pg_cluster *c)
 		forget_dead_server(c); /* in case it died by SIGKILL earlier */
 	if (c->log_fd >= 0)
 		close(c->log_fd);
-	tmpdir_remove(c->dir);
+	tmpdir_remove_same(c->dir, c->dir_fd);
+	if (c->dir_fd >= 0)
+		close(c->dir_fd);
 	free(c);
 }

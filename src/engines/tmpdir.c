@@ -14,9 +14,11 @@
  * pid:[INODE] BOOT_ID"): a TMPDIR shared with a container, or another boot,
  * holds dirs whose pid means nothing here, and those are never judged dead.
  *
- * Removal is nftw with FTW_PHYS (symlinks inside are unlinked, not
- * followed) and FTW_MOUNT (a file system mounted below is not entered), so
- * a bad leftover cannot make us remove anything outside it.
+ * The sweep runs as root over a TMPDIR others can write, on dirs another
+ * account (the server's) owns and can change while we look: every leftover
+ * is opened once as a dir fd (O_NOFOLLOW), judged through that fd (owner,
+ * owner.pid), and removed through it (fstree.h): what is swapped for a link
+ * or another dir meanwhile is left alone, and nothing outside is reached.
  *
  * TMPDIR is resolved with realpath(): the dirs' paths are absolute, which a
  * server's socket and messages need, and the sweep does not depend on the
@@ -26,7 +28,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -37,6 +38,7 @@
 #include <unistd.h>
 
 #include "../evlog.h"
+#include "fstree.h"
 
 #define NO_OWNER_GRACE_S 60 /* a dir without owner.pid may be being made */
 
@@ -52,7 +54,7 @@ int tmpdir_join(char *buf, size_t n, const char *a, const char *b)
 ssize_t tmpdir_read_small(const char *path, char *buf, size_t n)
 {
 	ssize_t len, got = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0)
 		return -1;
@@ -85,12 +87,12 @@ int tmpdir_write_file(const char *path, const char *text)
 	return saved ? -1 : 0;
 }
 
-pid_t tmpdir_read_pid(const char *path)
+static pid_t parse_pid(const char *buf, ssize_t len)
 {
-	char buf[64], *end;
+	char *end;
 	long v;
 
-	if (tmpdir_read_small(path, buf, sizeof buf) <= 0)
+	if (len <= 0)
 		return 0;
 	errno = 0;
 	v = strtol(buf, &end, 10);
@@ -99,29 +101,52 @@ pid_t tmpdir_read_pid(const char *path)
 	return (pid_t)v;
 }
 
-/* nftw has no user pointer; one walk at a time per thread. */
-static _Thread_local int remove_errno;
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+pid_t tmpdir_read_pid(const char *path)
 {
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	if (remove(path) < 0 && !remove_errno)
-		remove_errno = errno;
-	return 0; /* keep going: remove what can be removed */
+	char buf[64] = "";
+
+	return parse_pid(buf, tmpdir_read_small(path, buf, sizeof buf));
+}
+
+pid_t tmpdir_read_pid_at(int fd, const char *rel)
+{
+	char buf[64] = "";
+
+	return parse_pid(buf, fstree_read(fd, rel, buf, sizeof buf));
+}
+
+/* The parent of path (trusted: TMPDIR, or a dir the caller names) as a dir
+ * fd, and path's last component into base; -1 if path has none. */
+static int open_parent(const char *path, char *base, size_t n)
+{
+	char parent[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	size_t plen;
+
+	if (!slash || !slash[1] || strlen(slash + 1) >= n ||
+	    (size_t)(slash - path) >= sizeof parent) {
+		errno = EINVAL;
+		return -1;
+	}
+	snprintf(base, n, "%s", slash + 1);
+	plen = slash == path ? 1 : (size_t)(slash - path);
+	memcpy(parent, path, plen);
+	parent[plen] = 0;
+	return open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 }
 
 int tmpdir_remove_tree(const char *path)
 {
-	struct stat st;
+	char base[NAME_MAX + 1];
+	int at = open_parent(path, base, sizeof base), rc, saved;
 
-	remove_errno = 0;
-	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
-	if (lstat(path, &st) < 0 && errno == ENOENT)
-		return 0;
-	errno = remove_errno ? remove_errno : EBUSY; /* EBUSY: a mount below it */
-	return -1;
+	if (at < 0)
+		return -1;
+	rc = fstree_remove(at, base, NULL);
+	saved = errno;
+	close(at);
+	errno = saved;
+	return rc;
 }
 
 /* ---- leftovers -------------------------------------------------------- */
@@ -159,14 +184,13 @@ static void owner_line(char *buf, size_t n)
 	snprintf(buf, n, "%d %s %s\n", (int)getpid(), ns, boot);
 }
 
-/* Does owner.pid's pid mean a process of this PID namespace and boot? An
- * old owner.pid (a pid alone) is taken to. */
-static int owner_is_here(const char *file)
+/* Does owner.pid's pid (its text in line) mean a process of this PID
+ * namespace and boot? An old owner.pid (a pid alone) is taken to. */
+static int owner_is_here(const char *line)
 {
-	char line[256], mine[256], ns[64], boot[64], my_ns[64], my_boot[64];
+	char mine[256], ns[64], boot[64], my_ns[64], my_boot[64];
 
-	if (tmpdir_read_small(file, line, sizeof line) <= 0 ||
-	    sscanf(line, "%*d %63s %63s", ns, boot) != 2)
+	if (sscanf(line, "%*d %63s %63s", ns, boot) != 2)
 		return 1;
 	owner_line(mine, sizeof mine);
 	if (sscanf(mine, "%*d %63s %63s", my_ns, my_boot) != 2)
@@ -174,26 +198,22 @@ static int owner_is_here(const char *file)
 	return strcmp(ns, my_ns) == 0 && strcmp(boot, my_boot) == 0;
 }
 
-/* Is dir the leftover of a dead idxlab, and ours to remove? */
-static int is_leftover(const char *dir, uid_t also)
+/* Is the dir open as fd (st: its fstat) the leftover of a dead idxlab, and
+ * ours to remove? */
+static int is_leftover(int fd, const struct stat *st, uid_t also)
 {
-	char file[PATH_MAX];
-	struct stat st;
+	char line[256] = "";
 	pid_t owner;
 
-	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
-		return 0;
 	/* Only dirs we (or our server user) made: never rm -rf a stranger's. */
-	if (st.st_uid != geteuid() && !(also != (uid_t)-1 && st.st_uid == also))
+	if (st->st_uid != geteuid() && !(also != (uid_t)-1 && st->st_uid == also))
 		return 0;
-	if (tmpdir_join(file, sizeof file, dir, TMPDIR_OWNER) < 0)
-		return 0;
-	owner = tmpdir_read_pid(file);
-	if (owner > 0 && !owner_is_here(file))
+	owner = parse_pid(line, fstree_read(fd, TMPDIR_OWNER, line, sizeof line));
+	if (owner > 0 && !owner_is_here(line))
 		return 0; /* another container's or boot's pid: cannot tell */
 	if (owner > 0 && (kill(owner, 0) == 0 || errno != ESRCH))
 		return 0; /* alive (or not ours to signal) */
-	if (owner <= 0 && time(NULL) - st.st_mtime < NO_OWNER_GRACE_S)
+	if (owner <= 0 && time(NULL) - st->st_mtime < NO_OWNER_GRACE_S)
 		return 0; /* being made right now? */
 	return 1;
 }
@@ -202,21 +222,35 @@ static void sweep(const char *parent, const struct tmpdir_kind *kind, uid_t also
 {
 	char prefix[64], dir[PATH_MAX];
 	struct dirent *de;
+	struct stat st;
 	size_t plen;
+	int at, fd;
 	DIR *d;
 
 	snprintf(prefix, sizeof prefix, TMPDIR_PREFIX "%s.", kind->name);
 	plen = strlen(prefix);
-	d = opendir(parent);
-	if (!d)
+	at = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d = at < 0 ? NULL : fdopendir(dup(at));
+	if (!d) {
+		if (at >= 0)
+			close(at);
 		return; /* mkdtemp will say what is wrong with it */
+	}
 	while ((de = readdir(d))) {
 		if (strncmp(de->d_name, prefix, plen) != 0 ||
-		    tmpdir_join(dir, sizeof dir, parent, de->d_name) < 0 || !is_leftover(dir, also))
+		    tmpdir_join(dir, sizeof dir, parent, de->d_name) < 0)
 			continue;
+		fd = fstree_open_dir(at, de->d_name); /* a symlink is refused here */
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) < 0 || !is_leftover(fd, &st, also)) {
+			close(fd);
+			continue;
+		}
 		if (kind->clean)
-			kind->clean(dir);
-		if (tmpdir_remove_tree(dir) == 0)
+			kind->clean(dir, fd);
+		close(fd);
+		if (fstree_remove(at, de->d_name, &st) == 0)
 			evlog_add(EV_INFO, "removed the leftovers of a killed idxlab: %s", dir);
 		else
 			evlog_add(EV_WARN,
@@ -224,6 +258,7 @@ static void sweep(const char *parent, const struct tmpdir_kind *kind, uid_t also
 			          strerror(errno));
 	}
 	closedir(d);
+	close(at);
 }
 
 /* ---- the API ---------------------------------------------------------- */
@@ -272,6 +307,30 @@ void tmpdir_remove(char *dir)
 		return;
 	if (tmpdir_remove_tree(dir) < 0)
 		evlog_add(EV_WARN, "could not remove %s: %s", dir, strerror(errno));
+	dir[0] = 0;
+}
+
+void tmpdir_remove_same(char *dir, int fd)
+{
+	char base[NAME_MAX + 1];
+	struct stat st;
+	int at, rc = -1;
+
+	if (fd < 0) {
+		tmpdir_remove(dir);
+		return;
+	}
+	if (!dir || !dir[0])
+		return;
+	if (fstat(fd, &st) == 0 && (at = open_parent(dir, base, sizeof base)) >= 0) {
+		rc = fstree_remove(at, base, &st);
+		close(at);
+	}
+	if (rc < 0)
+		evlog_add(EV_WARN, "could not remove %s: %s", dir,
+		          errno == EXDEV ? "it was replaced by something idxlab did not make: left "
+		                           "alone"
+		                         : strerror(errno));
 	dir[0] = 0;
 }
 

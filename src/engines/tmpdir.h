@@ -30,9 +30,11 @@ struct tmpdir_kind {
 	const char *what; /* in messages: "the SQLite database" */
 	const char *alt;  /* what else the user can do, "pass --dsn FILE"; NULL: none */
 	/* Before a dead idxlab's dir is removed: stop what it left running
-	 * there (a server that outlived it). dir is valid during the call
+	 * there (a server that outlived it). dir (its path, for messages and
+	 * /proc matching) and fd (the dir itself, opened without following a
+	 * link: read files through it, fstree.h) are valid during the call
 	 * only. NULL: nothing to do. */
-	void (*clean)(const char *dir);
+	void (*clean)(const char *dir, int fd);
 };
 
 /* Sweep the leftovers of kind, then make a fresh dir of that kind and write
@@ -45,6 +47,11 @@ int tmpdir_make(char *buf, size_t n, const struct tmpdir_kind *kind, uid_t also,
  * a warning goes to the event log if some of it stays. Nothing on "". */
 void tmpdir_remove(char *dir);
 
+/* tmpdir_remove, for a dir another user can change: only if it is still
+ * the dir open as fd (fd < 0: as tmpdir_remove); a dir swapped in its place
+ * is left alone (a warning says so). fd stays open. */
+void tmpdir_remove_same(char *dir, int fd);
+
 /* 1 if pid is alive, its name (/proc/PID/comm) contains comm and its
  * command line contains dir: a server started in a leftover dir, not a
  * process that was given its pid later. */
@@ -56,7 +63,7 @@ int tmpdir_runs_in(pid_t pid, const char *comm, const char *dir);
 int tmpdir_join(char *buf, size_t n, const char *a, const char *b);
 
 /* Read the start of a small file into buf (n > 0, NUL-terminated); bytes
- * read or -1. */
+ * read or -1. A symlink as the last component is refused (ELOOP). */
 ssize_t tmpdir_read_small(const char *path, char *buf, size_t n);
 
 /* Create path (it must not exist) holding text; 0 or -1 with errno set. */
@@ -64,13 +71,17 @@ int tmpdir_write_file(const char *path, const char *text);
 
 /* The process id in a pid file, or 0 if there is none. */
 pid_t tmpdir_read_pid(const char *path);
+/* ... in the file rel below dir fd fd, following no link (fstree_open). */
+pid_t tmpdir_read_pid_at(int fd, const char *rel);
 
 /* The last `lines` non-empty lines of dir/name (a server's log), joined by
  * " | ", into buf; "" when there is no such file. */
 void tmpdir_log_tail(const char *dir, const char *name, int lines, char *buf, size_t len);
 
-/* rm -rf: never following symlinks nor crossing into other file systems;
- * removes what it can. 0 if path is gone afterwards, else -1 with errno. */
+/* rm -rf through directory fds (fstree_remove): never following symlinks,
+ * at any depth or at any moment of the walk, nor crossing into other file
+ * systems; removes what it can. path's parent is trusted (opened as it is).
+ * 0 if path is gone afterwards, else -1 with errno. */
 int tmpdir_remove_tree(const char *path);
 
 #endif
