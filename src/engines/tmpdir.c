@@ -344,7 +344,7 @@ void tmpdir_log_tail(const char *dir, const char *name, int lines, char *buf, si
 
 	buf[0] = 0;
 	if (tmpdir_join(path, sizeof path, dir, name) < 0 ||
-	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	    (fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0)
 		return;
 	end = lseek(fd, 0, SEEK_END);
 	got = end < 0 ? -1
