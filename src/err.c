@@ -5,6 +5,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "redact.h"
+
+/* Every message passes here: none may show a password (redact.h). */
+static void scrub(struct err *e)
+{
+	char raw[sizeof e->msg];
+
+	memcpy(raw, e->msg, sizeof raw);
+	redact_text(raw, e->msg, sizeof e->msg);
+}
+
 int err_set(struct err *e, enum err_class cls, const char *fmt, ...)
 {
 	va_list ap;
@@ -15,6 +26,7 @@ int err_set(struct err *e, enum err_class cls, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
 	va_end(ap);
+	scrub(e);
 	return -1;
 }
 
@@ -32,5 +44,6 @@ int err_prefix(struct err *e, const char *fmt, ...)
 	/* A too-long message is cut at the end, never at the front. */
 	if (snprintf(e->msg, sizeof e->msg, "%s: %.*s", head, (int)(sizeof e->msg - 1), old) < 0)
 		e->msg[0] = 0;
+	scrub(e);
 	return -1;
 }

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "redact.h"
+
 #define RING 256
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -33,7 +35,11 @@ void evlog_add(enum ev_level level, const char *fmt, ...)
 	struct ev *e;
 	va_list ap;
 	double t = now();
+	char raw[EVLOG_LINE];
 
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof raw, fmt, ap);
+	va_end(ap);
 	pthread_mutex_lock(&lock);
 	if (t0 < 0)
 		t0 = t;
@@ -41,9 +47,7 @@ void evlog_add(enum ev_level level, const char *fmt, ...)
 	e->seq = next_seq++;
 	e->t = t - t0;
 	e->level = level;
-	va_start(ap, fmt);
-	vsnprintf(e->text, sizeof e->text, fmt, ap);
-	va_end(ap);
+	redact_text(raw, e->text, sizeof e->text);
 	pthread_mutex_unlock(&lock);
 }
 
