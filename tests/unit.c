@@ -1140,6 +1140,12 @@ static void test_redact(void)
 	evlog_add(EV_WARN, "libpq says: \"%s\"", "SECRETPW");
 	n = evlog_since(0, ev, 256);
 	CHECK(n > 0 && strcmp(ev[n - 1].text, "libpq says: \"***\"") == 0);
+	/* A message cut to fit is masked first: no part of a password is left. */
+	err_set(&e, ERR_USAGE, "%*s postgres://u:%s@h", (int)sizeof e.msg - 20, "x", "SECRETPW");
+	CHECK(strstr(e.msg, "SECR") == NULL && strlen(e.msg) == sizeof e.msg - 1);
+	evlog_add(EV_WARN, "%*s mongodb://u:%s@h", EVLOG_LINE - 20, "x", "SECRETPW");
+	n = evlog_since(0, ev, 256);
+	CHECK(n > 0 && strstr(ev[n - 1].text, "SECR") == NULL);
 	redact_forget();
 	redact_text("SECRETPW", buf, sizeof buf);
 	CHECK(strcmp(buf, "SECRETPW") == 0);
