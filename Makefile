@@ -109,7 +109,7 @@ bench: deps-check
 	@IDXLAB=$(CURDIR)/idxlab sh bench/dash.sh
 
 BARE_DEPS := bench/bare_args.c bench/bare_args.h $(BUILD)/src/keys.o $(BUILD)/src/knobs.o \
-	$(BUILD)/src/units.o $(BUILD)/src/err.o
+	$(BUILD)/src/units.o $(BUILD)/src/err.o $(BUILD)/src/redact.o
 
 $(BUILD)/bench/bare_sqlite: bench/bare_sqlite.c $(BARE_DEPS)
 	@mkdir -p $(dir $@)

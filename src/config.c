@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "redact.h"
+
 static void *xstrdup(const char *s)
 {
 	char *d = strdup(s);
@@ -91,6 +93,7 @@ int plan_set(struct plan *p, int id, const char *text, struct err *e)
 	if (d->kind == KNOB_STRING) {
 		free(p->dsn);
 		p->dsn = xstrdup(text);
+		redact_learn(text); /* no message may show its password */
 		p->set[id] = 1;
 		return 0;
 	}
@@ -379,6 +382,8 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 		}
 		if (plan_set(p, id, val, e) < 0)
 			return err_prefix(e, "--%s", knob_table[id].name);
+		if (knob_table[id].kind == KNOB_STRING) /* ps must not show its password */
+			redact_in_place(argv[i] + (val - argv[i]));
 	}
 	if (plan_validate(p, e) < 0)
 		return -1;
@@ -486,7 +491,7 @@ void plan_print(const struct plan *p, FILE *f)
 		if (knob_table[id].kind == KNOB_STRING) {
 			char buf[1024];
 
-			knobs_redact_dsn(p->dsn, buf, sizeof buf);
+			redact_dsn(p->dsn, buf, sizeof buf);
 			fprintf(f, "%s", buf);
 		} else if (!p->set[id] && p->n[id] == 1) {
 			char buf[64];

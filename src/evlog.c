@@ -4,7 +4,10 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
+
+#include "redact.h"
 
 #define RING 256
 
@@ -33,7 +36,13 @@ void evlog_add(enum ev_level level, const char *fmt, ...)
 	struct ev *e;
 	va_list ap;
 	double t = now();
+	char raw[4 * EVLOG_LINE], shown[EVLOG_LINE];
 
+	/* Masked before it is cut to fit: no cut leaves part of a password. */
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof raw, fmt, ap);
+	va_end(ap);
+	redact_text(raw, shown, sizeof shown);
 	pthread_mutex_lock(&lock);
 	if (t0 < 0)
 		t0 = t;
@@ -41,9 +50,7 @@ void evlog_add(enum ev_level level, const char *fmt, ...)
 	e->seq = next_seq++;
 	e->t = t - t0;
 	e->level = level;
-	va_start(ap, fmt);
-	vsnprintf(e->text, sizeof e->text, fmt, ap);
-	va_end(ap);
+	memcpy(e->text, shown, sizeof e->text);
 	pthread_mutex_unlock(&lock);
 }
 

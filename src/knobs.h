@@ -145,10 +145,6 @@ long long knob_at_position(int id, double pos);
  * between integer and uuid values) */
 int knobs_need_rebuild(const struct knobs *a, const struct knobs *b);
 
-/* A dsn fit to show: a password in a URI (user:pw@) or a conninfo
- * (password=...) replaced by ***. */
-void knobs_redact_dsn(const char *dsn, char *buf, size_t len);
-
 /* Describe the valid values of knob id ("0..8", "seq|rand|few"). */
 void knob_range_text(int id, char *buf, size_t len);
 

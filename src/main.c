@@ -16,6 +16,7 @@
 #include "evlog.h"
 #include "knobs.h"
 #include "metrics.h"
+#include "redact.h"
 #include "report.h"
 #include "ui/dash.h"
 #include "workload.h"
@@ -198,6 +199,7 @@ int main(int argc, char **argv)
 	struct err e = { ERR_NONE, "" };
 	int code;
 
+	redact_learn(getenv("MONGODB_URI")); /* idxlab may quote it */
 	if (plan_from_args(&plan, argc, argv, &e) < 0) {
 		fprintf(stderr, "idxlab: %s\n", e.msg);
 		plan_free(&plan);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "knobs.h"
+#include "redact.h"
 
 struct recorder {
 	FILE *f;
@@ -41,6 +42,21 @@ static char *xstrdup(const char *s)
 
 /* ---- writing ------------------------------------------------------------ */
 
+/* A text of the session as a JSON string, with no password in it. */
+static json_t *shown_string(const char *s)
+{
+	size_t n = redact_text(s, NULL, 0) + 1;
+	char *buf = malloc(n);
+	json_t *v;
+
+	if (!buf)
+		abort();
+	redact_text(s, buf, n);
+	v = json_string(buf);
+	free(buf);
+	return v;
+}
+
 static json_t *sample_json(const struct live *l)
 {
 	json_t *o = json_object(), *knobs = json_object(), *c = json_object(), *lat = json_object();
@@ -49,7 +65,7 @@ static json_t *sample_json(const struct live *l)
 	int i;
 
 	json_object_set_new(o, "state", json_string(live_state_name(l->state)));
-	json_object_set_new(o, "activity", json_string(l->activity));
+	json_object_set_new(o, "activity", shown_string(l->activity));
 	json_object_set_new(o, "activity_t", json_real(l->activity_t0));
 	json_object_set_new(o, "knobs_gen", json_integer((json_int_t)l->knobs_gen));
 	for (i = 0; i < K_COUNT; i++) {
@@ -78,7 +94,7 @@ static json_t *sample_json(const struct live *l)
 		json_array_append_new(pages, json_integer(l->sizes.index_pages[i]));
 	json_object_set_new(sizes, "index_pages", pages);
 	json_object_set_new(o, "sizes", sizes);
-	json_object_set_new(o, "where", json_string(l->where));
+	json_object_set_new(o, "where", shown_string(l->where));
 	return o;
 }
 
@@ -155,10 +171,11 @@ int rec_write(struct recorder *r, const struct rec_item *it, struct err *e)
 		o = sample_json(&it->live);
 		break;
 	case REC_EVENT:
-		o = json_pack("{ssss}", "ev", it->text, "level", level_names[it->level]);
+		o = json_pack("{soss}", "ev", shown_string(it->text), "level",
+		              level_names[it->level]);
 		break;
 	case REC_CAPTION:
-		o = json_pack("{ss}", "caption", it->text);
+		o = json_pack("{so}", "caption", shown_string(it->text));
 		break;
 	case REC_PIN:
 	case REC_UNPIN:

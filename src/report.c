@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "redact.h"
 #include "units.h"
 
 #define MAX_FIELDS   48
@@ -391,7 +392,7 @@ static void text_header(struct report *rp, const struct knobs *k)
 			continue; /* run options, columns, and knobs this engine lacks */
 		if (knob_table[id].kind == KNOB_STRING) {
 			if (*k->dsn) {
-				knobs_redact_dsn(k->dsn, buf, sizeof buf);
+				redact_dsn(k->dsn, buf, sizeof buf);
 				fprintf(rp->out, " %s=%s", knob_table[id].name, buf);
 			}
 			continue;

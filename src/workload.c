@@ -17,6 +17,7 @@
 
 #include "engines/engine.h"
 #include "evlog.h"
+#include "redact.h"
 
 #define PUBLISH_EVERY 0.05 /* seconds */
 #define SIZES_EVERY   2.0  /* seconds, live mode */
@@ -249,7 +250,7 @@ static int open_engine(struct workload *w, const struct knobs *k, struct err *e)
 	w->ops = ops;
 	w->engine = k->v[K_ENGINE];
 	pthread_mutex_lock(&w->mu);
-	snprintf(w->live.where, sizeof w->live.where, "%s", ops->where(w->en));
+	redact_text(ops->where(w->en), w->live.where, sizeof w->live.where);
 	pthread_mutex_unlock(&w->mu);
 	return 0;
 }

@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "evlog.h"
 #include "recording.h"
+#include "redact.h"
 #include "engines/fstree.h"
 #include "engines/rowset.h"
 #include "engines/tmpdir.h"
@@ -1048,6 +1050,111 @@ static void test_recording(void)
 	unlink(path);
 }
 
+static void test_redact(void)
+{
+	/* Every form a secret takes, by pattern alone (redact_dsn). */
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "host=h password=pw user=u", "host=h password=*** user=u" },
+		{ "password=pw", "password=***" },
+		{ "host=h password = pw", "host=h password = ***" },
+		{ "host=h password='a b' user=u", "host=h password=*** user=u" },
+		{ "host=h password='it\\'s x' user=u", "host=h password=*** user=u" },
+		{ "host=h password='unterminated", "host=h password=***" },
+		{ "host=h PASSWORD=pw", "host=h PASSWORD=***" },
+		{ "host=h sslpassword=pw", "host=h sslpassword=***" },
+		{ "host=h password=", "host=h password=" },
+		{ "host=h mypassword=pw", "host=h mypassword=pw" },
+		{ "postgres://u:pw@h/d", "postgres://u:***@h/d" },
+		{ "postgresql://u:p@ss@h:5432/d", "postgresql://u:***@h:5432/d" },
+		{ "postgres://u:p/w@h/d", "postgres://u:***@h/d" },
+		{ "postgres://u@h/d", "postgres://u@h/d" },
+		{ "postgres://h:5432/d", "postgres://h:5432/d" },
+		{ "postgres://u@h/d?password=pw", "postgres://u@h/d?password=***" },
+		{ "postgres://u@h/d?sslmode=require&password=pw&x=1",
+		  "postgres://u@h/d?sslmode=require&password=***&x=1" },
+		{ "postgres://u:pw@h/d?password=pw2", "postgres://u:***@h/d?password=***" },
+		{ "mongodb://u:pw@h1,h2/?replicaSet=r", "mongodb://u:***@h1,h2/?replicaSet=r" },
+		{ "mongodb+srv://u:pw@c.example/", "mongodb+srv://u:***@c.example/" },
+		{ "mongodb://h/?authMechanism=MONGODB-AWS&authMechanismProperties=AWS_SESSION_"
+		  "TOKEN:tok,X:y&w=1",
+		  "mongodb://h/?authMechanism=MONGODB-AWS&authMechanismProperties=***&w=1" },
+		{ "mongodb://h/?tlsCertificateKeyFilePassword=pw",
+		  "mongodb://h/?tlsCertificateKeyFilePassword=***" },
+		/* in messages that quote a dsn */
+		{ "URI: \"postgres://u:pw@[::1/d\" - check",
+		  "URI: \"postgres://u:***@[::1/d\" - check" },
+		{ "'mongodb://u:pw@h:99999/' is not", "'mongodb://u:***@h:99999/' is not" },
+		{ "argument 'password=pw' (the", "argument 'password=***' (the" },
+		{ "--dsn 'host=x password=pw' holds", "--dsn 'host=x password=***' holds" },
+		{ "write mongodb://[user:password@]host[:port]",
+		  "write mongodb://[user:password@]host[:port]" },
+		{ "/data/password=1/x.db", "/data/password=1/x.db" },
+		{ "", "" },
+	};
+	char buf[256], arg[64];
+	struct err e = { ERR_NONE, "" };
+	struct ev ev[256];
+	size_t i, n;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		redact_dsn(cases[i].in, buf, sizeof buf);
+		if (strcmp(buf, cases[i].out) != 0) {
+			printf("  redact_dsn(%s) = %s, want %s\n", cases[i].in, buf, cases[i].out);
+			failed_checks++;
+		}
+		CHECK(redact_has_secret(cases[i].in) == (strcmp(cases[i].in, cases[i].out) != 0));
+	}
+	/* Cut at the end, and the full length returned. */
+	CHECK(redact_dsn("password=secret x", buf, 12) == strlen("password=*** x") &&
+	      strcmp(buf, "password=**") == 0);
+
+	/* Learnt secrets: masked wherever a message quotes them, as written and
+	 * as the library reads them; short ones only by pattern. */
+	redact_forget();
+	redact_learn("postgres://u:SECR%45TPW@h/d?x=1");
+	redact_learn("host=h password='it\\'s longer' user=u");
+	redact_learn("mongodb://h/?authMechanismProperties=AWS_SESSION_TOKEN:TOKEN123,B:x");
+	redact_learn("password=ab");
+	redact_learn(NULL);
+	redact_text("token: \"SECR%45TPW\", decoded SECRETPW", buf, sizeof buf);
+	CHECK(strcmp(buf, "token: \"***\", decoded ***") == 0);
+	redact_text("it's longer or it\\'s longer", buf, sizeof buf);
+	CHECK(strcmp(buf, "*** or ***") == 0);
+	redact_text("token TOKEN123; ab stays", buf, sizeof buf);
+	CHECK(strcmp(buf, "token ***; ab stays") == 0);
+	CHECK(redact_text("SECRETPW", NULL, 0) == 3);
+
+	/* argv in place: never longer, the rest NUL. */
+	snprintf(arg, sizeof arg, "host=h password=SECRETPW user=u");
+	n = strlen(arg);
+	redact_in_place(arg);
+	CHECK(strcmp(arg, "host=h password=*** user=u") == 0);
+	CHECK(memchr(arg, 'S', n) == NULL && arg[n - 1] == 0);
+	snprintf(arg, sizeof arg, "password=a");
+	redact_in_place(arg);
+	CHECK(strcmp(arg, "password=*") == 0);
+
+	/* Every message: err_set, err_prefix, the event log. */
+	err_set(&e, ERR_USAGE, "bad '%s'", "postgres://u:SECRETPW@[::1/d");
+	CHECK(strcmp(e.msg, "bad 'postgres://u:***@[::1/d'") == 0);
+	err_prefix(&e, "--dsn %s", "SECRETPW");
+	CHECK(strstr(e.msg, "SECRETPW") == NULL && strstr(e.msg, "--dsn ***: bad"));
+	evlog_add(EV_WARN, "libpq says: \"%s\"", "SECRETPW");
+	n = evlog_since(0, ev, 256);
+	CHECK(n > 0 && strcmp(ev[n - 1].text, "libpq says: \"***\"") == 0);
+	/* A message cut to fit is masked first: no part of a password is left. */
+	err_set(&e, ERR_USAGE, "%*s postgres://u:%s@h", (int)sizeof e.msg - 20, "x", "SECRETPW");
+	CHECK(strstr(e.msg, "SECR") == NULL && strlen(e.msg) == sizeof e.msg - 1);
+	evlog_add(EV_WARN, "%*s mongodb://u:%s@h", EVLOG_LINE - 20, "x", "SECRETPW");
+	n = evlog_since(0, ev, 256);
+	CHECK(n > 0 && strstr(ev[n - 1].text, "SECR") == NULL);
+	redact_forget();
+	redact_text("SECRETPW", buf, sizeof buf);
+	CHECK(strcmp(buf, "SECRETPW") == 0);
+}
+
 /* fstree: a link inside a tree is copied and removed as a link, never
  * followed; a path through a link is refused. */
 static void test_fstree(void)
@@ -1104,7 +1211,7 @@ static const struct {
 	{ "unit/proc_io", test_proc_io },       { "unit/keys", test_keys },
 	{ "unit/sparkline-gauge", test_spark }, { "unit/sliders-labels", test_slider },
 	{ "unit/mongo", test_mongo },           { "unit/recording", test_recording },
-	{ "unit/fstree", test_fstree },
+	{ "unit/fstree", test_fstree },         { "unit/redact", test_redact },
 };
 
 int main(int argc, char **argv)

@@ -37,6 +37,7 @@
 #include "../probes/proc_io.h"
 #include "../probes/sqlite_vfs.h"
 #include "../probes/sync_count.h"
+#include "../redact.h"
 #include "engine.h"
 #include "rowset.h"
 #include "tmpdir.h"
@@ -319,6 +320,14 @@ static int sqlite_open(struct engine **out, const struct knobs *k, const atomic_
 			return -1;
 		}
 		snprintf(en->path, sizeof en->path, "%s/idxlab.db", en->dir);
+	} else if (redact_has_secret(k->dsn)) {
+		/* A connection string: as a file name it would put the password on disk. */
+		sqlite_close(en);
+		return err_set(
+		    e, ERR_USAGE,
+		    "--dsn '%s' holds a password: SQLite takes a file name, not a "
+		    "connection string - give a file name, or --engine postgres or mongo",
+		    k->dsn);
 	} else {
 		snprintf(en->path, sizeof en->path, "%s", k->dsn);
 		if (stat(en->path, &st) == 0) {

@@ -72,6 +72,7 @@
 #include "../probes/fs_kind.h"
 #include "../probes/proc_io.h"
 #include "../probes/sync_count.h"
+#include "../redact.h"
 #include "../units.h"
 #include "engine.h"
 #include "rowset.h"
@@ -1202,6 +1203,14 @@ static int wt_open(struct engine **out, const struct knobs *k, const atomic_int 
 			wt_close(en);
 			return -1;
 		}
+	} else if (redact_has_secret(k->dsn)) {
+		/* A connection string: as a directory it would put the password on disk. */
+		free(en);
+		return err_set(
+		    e, ERR_USAGE,
+		    "--dsn '%s' holds a password: WiredTiger takes a directory, not a "
+		    "connection string - give a directory, or --engine postgres or mongo",
+		    k->dsn);
 	} else {
 		snprintf(en->home, sizeof en->home, "%s", k->dsn);
 		if (claim_dir(en->home, e) < 0) {
