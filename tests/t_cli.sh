@@ -85,3 +85,39 @@ expect_exit cli/replay-headless 2 "--replay works in the dashboard; .idxlab run.
 expect_exit cli/replay-no-demo 2 "--replay shows a recording as it was: it takes no --demo" \
 	"$IDXLAB" --replay "$T/x.rec" --demo "$T/ok.demo"
 [ ! -e "$T/x.rec" ] && ok cli/record-refused-writes-nothing || bad cli/record-refused-writes-nothing "$T/x.rec exists"
+
+# make run checks (and installs) only what building and running need; the
+# PostgreSQL server and the test and lint tools are make test's and make
+# lint's (make -n prints the dpkg-query line that lists a target's packages).
+top=$(cd "$(dirname "$0")/.." && pwd)
+if command -v make >/dev/null && command -v dpkg-query >/dev/null && [ -f "$top/Makefile" ]; then
+	for tg in run test lint; do
+		make -n -C "$top" --no-print-directory "$tg" 2>/dev/null | grep 'dpkg-query' >"$T/mk.$tg"
+	done
+	words() { tr -s ' \t\\' '\n\n\n' <"$1"; }
+	if words "$T/mk.run" | grep -qx libsqlite3-dev && words "$T/mk.run" | grep -qx pkg-config &&
+		! words "$T/mk.run" | grep -Eqx 'postgresql(-[0-9]+)?|tmux|cppcheck|clang-format|strace|python3-mockupdb'; then
+		ok cli/make-run-deps
+	else bad cli/make-run-deps "make run checks: $(cat "$T/mk.run")"; fi
+	if words "$T/mk.test" | grep -Eqx 'postgresql(-[0-9]+)?' && words "$T/mk.test" | grep -qx tmux &&
+		words "$T/mk.test" | grep -qx python3-mockupdb && words "$T/mk.test" | grep -qx libsqlite3-dev &&
+		words "$T/mk.lint" | grep -qx cppcheck && words "$T/mk.lint" | grep -qx clang-format; then
+		ok cli/make-test-lint-deps
+	else bad cli/make-test-lint-deps "make test checks: $(cat "$T/mk.test"); make lint: $(cat "$T/mk.lint")"; fi
+	# make deps installs with a policy-rc.d in place (Debian's postgresql
+	# package would start a system server), then removes it: apt-get and
+	# dpkg here are stand-ins that note what they saw.
+	if [ "$(id -u)" = 0 ]; then
+		mkdir -p "$T/fakebin"
+		printf '#!/bin/sh\nexit 1\n' >"$T/fakebin/dpkg"
+		printf '#!/bin/sh\n[ "$1" = install ] || exit 0\n[ -x "$POLICY_RC" ] && "$POLICY_RC" postgresql start >/dev/null\necho "policy $?: $*" >>"%s/apt.log"\n' "$T" >"$T/fakebin/apt-get"
+		chmod 755 "$T/fakebin/dpkg" "$T/fakebin/apt-get"
+		PATH="$T/fakebin:$PATH" make -s -C "$top" --no-print-directory deps DEPS="postgresql tmux" \
+			POLICY_RC="$T/policy-rc.d" >"$T/deps.out" 2>&1
+		if grep -q '^policy 101: install .*postgresql tmux' "$T/apt.log" 2>/dev/null && [ ! -e "$T/policy-rc.d" ]; then
+			ok cli/deps-start-no-service
+		else bad cli/deps-start-no-service "$(cat "$T/deps.out" "$T/apt.log" 2>&1)"; fi
+	fi
+else
+	skip cli/make-run-deps "needs make, dpkg-query and the source tree's Makefile"
+fi
