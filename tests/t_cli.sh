@@ -29,6 +29,59 @@ printf 'rows 100\n' >"$T/noeq.conf"
 expect_exit cli/config-no-equals 2 "noeq.conf:1: expected 'key = value'" "$IDXLAB" run -c "$T/noeq.conf"
 expect_exit cli/config-missing 2 "cannot read config file $T/none.conf" "$IDXLAB" run -c "$T/none.conf"
 
+printf 'rows = 100\nindexes = 1\000\n' >"$T/nul.conf"
+expect_exit cli/config-nul-byte 2 "nul.conf:2: a NUL byte" "$IDXLAB" run -c "$T/nul.conf"
+expect_exit cli/empty-list-item 2 "^idxlab: --indexes: an empty item in the list '1,,2'" "$IDXLAB" run --indexes 1,,2
+expect_exit cli/empty-list-item-end 2 "^idxlab: --indexes: an empty item in the list '1,'" "$IDXLAB" run --indexes 1,
+printf 'key-order = seq, ,rand\n' >"$T/empty.conf"
+expect_exit cli/config-empty-list-item 2 "empty.conf:1: key-order: an empty item in the list" \
+	"$IDXLAB" run -c "$T/empty.conf"
+
+# Control characters in what the user typed show escaped, in one line; a
+# dsn holding one is refused, so --print-config always prints a file that
+# reads back as it was.
+nl='
+'
+one_line() { # NAME PATTERN CMD...: exit 2, stderr one line matching PATTERN
+	name=$1 pat=$2
+	shift 2
+	expect_exit "$name" 2 "$pat" "$@"
+	[ "$(wc -l <"$T/err")" -eq 1 ] || bad "$name-one-line" "$(cat "$T/err")"
+}
+one_line cli/value-newline-escaped "indexes: '1\\\\n2' is not a whole number" "$IDXLAB" run --indexes "1${nl}2"
+one_line cli/option-newline-escaped "unknown option '--ind\\\\nexes'" "$IDXLAB" run "--ind${nl}exes" 2
+one_line cli/dsn-newline-refused "^idxlab: --dsn: .*/a\\\\nb\.db.* control character" \
+	"$IDXLAB" --print-config --dsn "$T/a${nl}b.db"
+printf 'dsn = %s/a\033b.db\n' "$T" >"$T/esc.conf"
+one_line cli/config-dsn-escape-refused "esc.conf:1: dsn: .*/a\\\\x1bb\.db.* control character" \
+	"$IDXLAB" --print-config -c "$T/esc.conf"
+mkdir -p "$T/c${nl}d"
+printf 'rows = 7\ndsn = %s/x#y.db\n' "$T" >"$T/c${nl}d/ok.conf"
+if "$IDXLAB" --print-config -c "$T/c${nl}d/ok.conf" >"$T/printed.conf" 2>"$T/err" &&
+	"$IDXLAB" --print-config -c "$T/printed.conf" | tail -n +2 >"$T/again.conf" &&
+	tail -n +2 "$T/printed.conf" | cmp -s - "$T/again.conf" && grep -q "^dsn = $T/x#y.db\$" "$T/again.conf" &&
+	[ "$(grep -c '^#' "$T/printed.conf")" -eq 1 ]; then
+	ok cli/print-config-rereads
+else bad cli/print-config-rereads "$(cat "$T/err" "$T/printed.conf")"; fi
+
+# A symbolic link as --dsn whose target does not exist: refused, nothing
+# created where it points (SQLite would make the file, WiredTiger's mkdir
+# failed with 'File exists').
+ln -s "$T/gone.db" "$T/link.db"
+expect_exit cli/sqlite-dangling-link 2 "link.db is a symbolic link to $T/gone.db, which does not exist" \
+	"$IDXLAB" run --dsn "$T/link.db" --rows 10
+[ ! -e "$T/gone.db" ] && ok cli/sqlite-dangling-link-creates-nothing || bad cli/sqlite-dangling-link-creates-nothing "$(ls -l "$T/gone.db")"
+ln -s "$T/gone-wt" "$T/link-wt"
+expect_exit cli/wt-dangling-link 2 "link-wt is a symbolic link to $T/gone-wt, which does not exist" \
+	"$IDXLAB" run --engine wiredtiger --dsn "$T/link-wt" --rows 10
+[ ! -e "$T/gone-wt" ] && ok cli/wt-dangling-link-creates-nothing || bad cli/wt-dangling-link-creates-nothing "$(ls -ld "$T/gone-wt")"
+# A link to a file idxlab made is used (through the link).
+"$IDXLAB" run --dsn "$T/real.db" --rows 10 >/dev/null 2>&1
+ln -s "$T/real.db" "$T/good-link.db"
+if "$IDXLAB" run --dsn "$T/good-link.db" --rows 10 --format csv >"$T/gl.csv" 2>"$T/err" && [ "$(field "$T/gl.csv" rows)" = 10 ]; then
+	ok cli/sqlite-link-to-ours
+else bad cli/sqlite-link-to-ours "$(cat "$T/err")"; fi
+
 # A config file drives a sweep; the command line overrides it.
 printf 'indexes = 0,1 # two steps\nrows = 500\nformat = csv\n' >"$T/sweep.conf"
 "$IDXLAB" run -c "$T/sweep.conf" --rows 300 >"$T/sweep.csv" 2>"$T/err"
