@@ -1,12 +1,12 @@
 # idxlab - GNU Makefile.
 #
 #   make            build ./idxlab
-#   make run        install missing packages, build, run on SQLite
-#   make test       install missing packages, build, run the test suite
+#   make run        install missing build packages, build, run on SQLite
+#   make test       install missing build and test packages, build, run the test suite
 #   make check      the tests under ASan+UBSan, and the threaded ones under TSan
 #   make lint       clang-format (check mode), cppcheck, groff -ww -z on the man page
 #   make bench      benchmarks (bench/)
-#   make deps       install the Debian packages idxlab needs (apt-get; sudo if not root)
+#   make deps       install all the Debian packages below (apt-get; sudo if not root)
 #   make install PREFIX=/usr/local
 
 VERSION := 0.1.0
@@ -14,10 +14,16 @@ PREFIX ?= /usr/local
 CC ?= cc
 PKGS := ncursesw sqlite3 libpq libmongoc-1.0 jansson wiredtiger
 
-# Debian packages: libraries (pkg-config name -> package) and tools.
-DEB_LIBS := pkg-config libncurses-dev libsqlite3-dev libpq-dev libmongoc-dev libbson-dev \
+# Debian packages, by what needs them. Building and running (make run):
+# pkg-config and the libraries of PKGS.
+DEB_RUN := pkg-config libncurses-dev libsqlite3-dev libpq-dev libmongoc-dev libbson-dev \
 	libjansson-dev libwiredtiger-dev
-DEB_TOOLS := strace tmux groff-base cppcheck clang-format procps postgresql python3 python3-mockupdb util-linux
+# The tests (make test, check, bench): the PostgreSQL server for the
+# throwaway servers (make run opens SQLite), tmux to drive the dashboard,
+# strace, pgrep, setpriv and mount, python3 and the MongoDB wire-protocol peer.
+DEB_TEST := postgresql tmux strace procps util-linux python3 python3-mockupdb
+# make lint.
+DEB_LINT := clang-format cppcheck groff-base
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
 	-Wwrite-strings
@@ -60,35 +66,56 @@ $(BUILD)/tests/unit: tests/unit.c $(LIB_OBJ)
 
 # ---- packages -------------------------------------------------------------
 
+# make deps installs those of DEPS (default: all) that are missing. Debian's
+# postgresql package starts a system server (port 5432) as it installs;
+# idxlab starts its own, so while the install runs a policy-rc.d (unless the
+# system has one) tells the packages to start no service.
+DEPS = $(DEB_RUN) $(DEB_TEST) $(DEB_LINT)
+POLICY_RC := /usr/sbin/policy-rc.d
 deps:
 	@missing=""; \
-	for p in $(DEB_LIBS) $(DEB_TOOLS); do \
+	for p in $(DEPS); do \
 		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; \
 	done; \
 	if [ -z "$$missing" ]; then echo "deps: all packages present"; exit 0; fi; \
 	echo "deps: installing:$$missing"; \
 	if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi; \
+	made=""; \
+	if [ ! -e $(POLICY_RC) ]; then \
+		printf '#!/bin/sh\n# make deps (idxlab): start no service while installing\nexit 101\n' | \
+			$$SUDO tee $(POLICY_RC) >/dev/null && $$SUDO chmod 755 $(POLICY_RC) && made=1; \
+	fi; \
 	$$SUDO apt-get update -qq && \
-	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing
+	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	rc=$$?; \
+	if [ -n "$$made" ]; then $$SUDO rm -f $(POLICY_RC); fi; \
+	exit $$rc
 
-# Install packages only when one is missing (one dpkg-query: fast when all is there).
-deps-check:
-	@n=$$(dpkg-query -W -f='$${db:Status-Status}\n' $(DEB_LIBS) $(DEB_TOOLS) 2>/dev/null | \
+# $(call deps_check,PACKAGES): install them only when one is missing (one
+# dpkg-query: fast when all are there).
+deps_check = @n=$$(dpkg-query -W -f='$${db:Status-Status}\n' $(1) 2>/dev/null | \
 		grep -c '^installed$$'); \
-	[ "$$n" -eq $(words $(DEB_LIBS) $(DEB_TOOLS)) ] || $(MAKE) --no-print-directory deps
+	[ "$$n" -eq $(words $(1)) ] || $(MAKE) --no-print-directory deps DEPS="$(strip $(1))"
+
+deps-run:
+	$(call deps_check,$(DEB_RUN))
+deps-test:
+	$(call deps_check,$(DEB_RUN) $(DEB_TEST))
+deps-lint:
+	$(call deps_check,$(DEB_LINT))
 
 # ---- run / test -----------------------------------------------------------
 
-run: deps-check
+run: deps-run
 	@$(MAKE) --no-print-directory idxlab
 	./idxlab
 
-test: deps-check
+test: deps-test
 	@$(MAKE) --no-print-directory idxlab $(BUILD)/tests/unit
 	@IDXLAB=$(CURDIR)/idxlab UNIT=$(CURDIR)/$(BUILD)/tests/unit sh tests/run.sh
 
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-check: deps-check
+check: deps-test
 	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="-O1 -g $(SAN)" WERROR=1 \
 		LDFLAGS="$(SAN)" build-asan/idxlab build-asan/tests/unit
 	@echo "== ASan+UBSan: the whole suite"
@@ -101,7 +128,7 @@ check: deps-check
 	@IDXLAB=$(CURDIR)/build-tsan/idxlab TSAN_OPTIONS=halt_on_error=1 IDXLAB_SANITIZED=1 \
 		sh tests/run.sh threads
 
-bench: deps-check
+bench: deps-test
 	@$(MAKE) --no-print-directory idxlab $(BUILD)/bench/bare_sqlite $(BUILD)/bench/bare_wt
 	@IDXLAB=$(CURDIR)/idxlab BARE=$(CURDIR)/$(BUILD)/bench/bare_sqlite sh bench/run.sh
 	@IDXLAB=$(CURDIR)/idxlab BARE=$(CURDIR)/$(BUILD)/bench/bare_wt sh bench/wt.sh
@@ -122,7 +149,7 @@ $(BUILD)/bench/bare_wt: bench/bare_wt.c src/engines/wt_layout.h $(BARE_DEPS)
 # ---- lint / install -------------------------------------------------------
 
 FORMAT_SRC = $(SRC) $(wildcard src/*.h src/*/*.h tests/*.c bench/*.c bench/*.h)
-lint:
+lint: deps-lint
 	clang-format --dry-run --Werror $(FORMAT_SRC)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
 		--inline-suppr --std=c11 -D__GNUC__ -Isrc $(SRC)
@@ -140,4 +167,4 @@ install: idxlab
 clean:
 	rm -rf build build-asan build-tsan idxlab
 
-.PHONY: all deps deps-check run test check bench lint format install clean
+.PHONY: all deps deps-run deps-test deps-lint run test check bench lint format install clean

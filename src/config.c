@@ -87,10 +87,17 @@ int plan_set(struct plan *p, int id, const char *text, struct err *e)
 {
 	const struct knob_def *d = &knob_table[id];
 	long long vals[PLAN_MAX_VALUES];
-	char *copy, *item, *save = NULL;
+	char *copy, *item, *next;
 	int n = 0, rc = 0;
 
 	if (d->kind == KNOB_STRING) {
+		/* One line of text, so --print-config can write it back. */
+		for (const char *c = text; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				return err_set(e, ERR_USAGE,
+				               "'%s' holds a control character (byte %d): write it "
+				               "without one",
+				               text, (int)(c - text) + 1);
 		free(p->dsn);
 		p->dsn = xstrdup(text);
 		redact_learn(text); /* no message may show its password */
@@ -102,12 +109,20 @@ int plan_set(struct plan *p, int id, const char *text, struct err *e)
 	if (d->flags & KF_NOSWEEP && strchr(text, ','))
 		return err_set(e, ERR_USAGE, "takes one value, not a list");
 	copy = xstrdup(text);
-	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+	for (next = copy; (item = strsep(&next, ","));) {
 		while (isspace((unsigned char)*item))
 			item++;
 		for (char *end = item + strlen(item);
 		     end > item && isspace((unsigned char)end[-1]);)
 			*--end = 0;
+		if (!*item) {
+			rc = strchr(text, ',') ? err_set(e, ERR_USAGE,
+			                                 "an empty item in the list '%s': write a "
+			                                 "value between every two commas",
+			                                 text)
+			                       : err_set(e, ERR_USAGE, "a value is needed");
+			break;
+		}
 		if (n == PLAN_MAX_VALUES) {
 			rc =
 			    err_set(e, ERR_USAGE, "at most %d values in one list", PLAN_MAX_VALUES);
@@ -120,8 +135,6 @@ int plan_set(struct plan *p, int id, const char *text, struct err *e)
 		n++;
 	}
 	free(copy);
-	if (rc == 0 && n == 0)
-		rc = err_set(e, ERR_USAGE, "a value is needed");
 	if (rc == 0) {
 		memcpy(p->vals[id], vals, sizeof vals[0] * (size_t)n);
 		p->n[id] = n;
@@ -132,17 +145,26 @@ int plan_set(struct plan *p, int id, const char *text, struct err *e)
 
 int config_read(const char *path, config_line_fn *fn, void *ctx, struct err *e)
 {
-	char line[4096];
+	char *line = NULL;
+	size_t size = 0;
+	ssize_t len;
 	FILE *f = fopen(path, "r");
 	int lineno = 0, rc = 0;
 
 	if (!f)
 		return err_set(e, ERR_USAGE, "cannot read %s: %s", path, strerror(errno));
-	while (rc == 0 && fgets(line, sizeof line, f)) {
+	while (rc == 0 && (len = getline(&line, &size, f)) >= 0) {
 		char *s = line, *end;
 
 		lineno++;
-		if (!strchr(line, '\n') && !feof(f)) {
+		if (memchr(line, 0, (size_t)len)) {
+			rc = err_set(e, ERR_USAGE,
+			             "%s:%d: a NUL byte: this is no text file (a config file is "
+			             "'key = value' lines)",
+			             path, lineno);
+			break;
+		}
+		if (len - (line[len - 1] == '\n') > 4095) {
 			rc = err_set(e, ERR_USAGE, "%s:%d: line too long (4095 bytes at most)",
 			             path, lineno);
 			break;
@@ -161,6 +183,7 @@ int config_read(const char *path, config_line_fn *fn, void *ctx, struct err *e)
 		if (*s && fn(s, lineno, ctx, e) < 0)
 			rc = err_prefix(e, "%s:%d", path, lineno);
 	}
+	free(line);
 	fclose(f);
 	return rc;
 }
@@ -476,16 +499,20 @@ void plan_warn_unused(const struct plan *p, FILE *f)
 void plan_print(const struct plan *p, FILE *f)
 {
 	struct knobs first;
+	char path[1024]; /* the comments stay one line each */
 	int id, j;
 
 	plan_step(p, 0, &first); /* engine defaults for what the user left unset */
+	err_escape(p->config_path ? p->config_path : "", path, sizeof path);
 	if (p->config_path)
-		fprintf(f, "# idxlab effective settings (config file: %s)\n", p->config_path);
+		fprintf(f, "# idxlab effective settings (config file: %s)\n", path);
 	else
 		fprintf(f, "# idxlab effective settings (no config file)\n");
-	if (p->demo)
-		fprintf(f, "# demo %s: %d cues after the %d lines of its starting setting\n",
-		        p->demo->path, p->demo->n - p->demo->header, p->demo->header);
+	if (p->demo) {
+		err_escape(p->demo->path, path, sizeof path);
+		fprintf(f, "# demo %s: %d cues after the %d lines of its starting setting\n", path,
+		        p->demo->n - p->demo->header, p->demo->header);
+	}
 	for (id = 0; id < K_COUNT; id++) {
 		fprintf(f, "%s = ", knob_table[id].name);
 		if (knob_table[id].kind == KNOB_STRING) {

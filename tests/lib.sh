@@ -2,9 +2,20 @@
 # A test prints PASS/FAIL/SKIP lines through ok/bad/skip; run.sh tallies them.
 set -u
 : "${IDXLAB:?set IDXLAB to the idxlab binary}"
-T=$(mktemp -d "${TMPDIR:-/tmp}/idxlab-test.XXXXXX")
+# The test dir's name is padded to 64 characters (when TMPDIR is short), so
+# every run sees what a user with a long TMPDIR sees: paths in messages wrap
+# in the 100-column tmux pane and get cut at the dashboard's box edges. (cap
+# joins wrapped lines; nothing may depend on where one wraps.) Not longer:
+# the throwaway PostgreSQL's socket needs TMPDIR of at most 75 characters,
+# and t_pg.sh gives idxlab TMPDIR=$T/pgfull (so a TMPDIR of up to 57
+# characters still runs every test).
+base=${TMPDIR:-/tmp}
+pad=""
+while [ $((${#base} + ${#pad} + 11)) -lt 64 ]; do pad=${pad}x; done
+T=$(mktemp -d "$base/idxlab.${pad}XXX")
+unset base pad
 chmod 755 "$T"
-export TMPDIR="$T/tmp"
+export TMPDIR="$T/t"
 mkdir -p "$TMPDIR"
 chmod 1777 "$TMPDIR"
 # Never read the developer's own config file.
@@ -60,15 +71,17 @@ tm() { tmux -S "$SOCK" "$@"; }
 slow=1
 [ -n "${IDXLAB_SANITIZED:-}" ] && slow=3
 
-# start NAME ARGS...: idxlab in a 100x30 session; its exit code and the
-# terminal settings afterwards land in $T/NAME.exit and $T/NAME.stty.
+# start NAME ARGS...: idxlab in a 100x30 session, in the directory $T; its
+# exit code and the terminal settings afterwards land in $T/NAME.exit and
+# $T/NAME.stty.
 start() {
 	name=$1
 	shift
-	tm new-session -d -s "$name" -x 100 -y 30 \
+	tm new-session -d -s "$name" -x 100 -y 30 -c "$T" \
 		"env $* ; echo EXIT=\$? >$T/$name.exit; stty -a >$T/$name.stty 2>&1; sleep 60"
 }
-cap() { tm capture-pane -p -t "$1"; }
+# The pane's text, a line the terminal wrapped joined again (-J).
+cap() { tm capture-pane -p -J -t "$1"; }
 # wait_for SESSION PATTERN SECONDS
 wait_for() {
 	i=0

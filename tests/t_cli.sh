@@ -29,6 +29,62 @@ printf 'rows 100\n' >"$T/noeq.conf"
 expect_exit cli/config-no-equals 2 "noeq.conf:1: expected 'key = value'" "$IDXLAB" run -c "$T/noeq.conf"
 expect_exit cli/config-missing 2 "cannot read config file $T/none.conf" "$IDXLAB" run -c "$T/none.conf"
 
+printf 'rows = 100\nindexes = 1\000\n' >"$T/nul.conf"
+expect_exit cli/config-nul-byte 2 "nul.conf:2: a NUL byte" "$IDXLAB" run -c "$T/nul.conf"
+expect_exit cli/empty-list-item 2 "^idxlab: --indexes: an empty item in the list '1,,2'" "$IDXLAB" run --indexes 1,,2
+expect_exit cli/empty-list-item-end 2 "^idxlab: --indexes: an empty item in the list '1,'" "$IDXLAB" run --indexes 1,
+printf 'key-order = seq, ,rand\n' >"$T/empty.conf"
+expect_exit cli/config-empty-list-item 2 "empty.conf:1: key-order: an empty item in the list" \
+	"$IDXLAB" run -c "$T/empty.conf"
+
+# Control characters in what the user typed show escaped, in one line; a
+# dsn holding one is refused, so --print-config always prints a file that
+# reads back as it was.
+nl='
+'
+# one_line NAME PATTERN CMD...: exit 2, and stderr is one line matching
+# PATTERN (not counting libmongoc's own log lines, which it may print at
+# start: "mongoc: Falling back to malloc for counters").
+one_line() {
+	name=$1 pat=$2
+	shift 2
+	expect_exit "$name" 2 "$pat" "$@"
+	[ "$(grep -v ' mongoc: ' "$T/err" | wc -l)" -eq 1 ] || bad "$name-one-line" "$(cat "$T/err")"
+}
+one_line cli/value-newline-escaped "indexes: '1\\\\n2' is not a whole number" "$IDXLAB" run --indexes "1${nl}2"
+one_line cli/option-newline-escaped "unknown option '--ind\\\\nexes'" "$IDXLAB" run "--ind${nl}exes" 2
+one_line cli/dsn-newline-refused "^idxlab: --dsn: .*/a\\\\nb\.db.* control character" \
+	"$IDXLAB" --print-config --dsn "$T/a${nl}b.db"
+printf 'dsn = %s/a\033b.db\n' "$T" >"$T/esc.conf"
+one_line cli/config-dsn-escape-refused "esc.conf:1: dsn: .*/a\\\\x1bb\.db.* control character" \
+	"$IDXLAB" --print-config -c "$T/esc.conf"
+mkdir -p "$T/c${nl}d"
+printf 'rows = 7\ndsn = %s/x#y.db\n' "$T" >"$T/c${nl}d/ok.conf"
+if "$IDXLAB" --print-config -c "$T/c${nl}d/ok.conf" >"$T/printed.conf" 2>"$T/err" &&
+	"$IDXLAB" --print-config -c "$T/printed.conf" | tail -n +2 >"$T/again.conf" &&
+	tail -n +2 "$T/printed.conf" | cmp -s - "$T/again.conf" && grep -q "^dsn = $T/x#y.db\$" "$T/again.conf" &&
+	[ "$(grep -c '^#' "$T/printed.conf")" -eq 1 ]; then
+	ok cli/print-config-rereads
+else bad cli/print-config-rereads "$(cat "$T/err" "$T/printed.conf")"; fi
+
+# A symbolic link as --dsn whose target does not exist: refused, nothing
+# created where it points (SQLite would make the file, WiredTiger's mkdir
+# failed with 'File exists').
+ln -s "$T/gone.db" "$T/link.db"
+expect_exit cli/sqlite-dangling-link 2 "link.db is a symbolic link to $T/gone.db, which does not exist" \
+	"$IDXLAB" run --dsn "$T/link.db" --rows 10
+[ ! -e "$T/gone.db" ] && ok cli/sqlite-dangling-link-creates-nothing || bad cli/sqlite-dangling-link-creates-nothing "$(ls -l "$T/gone.db")"
+ln -s "$T/gone-wt" "$T/link-wt"
+expect_exit cli/wt-dangling-link 2 "link-wt is a symbolic link to $T/gone-wt, which does not exist" \
+	"$IDXLAB" run --engine wiredtiger --dsn "$T/link-wt" --rows 10
+[ ! -e "$T/gone-wt" ] && ok cli/wt-dangling-link-creates-nothing || bad cli/wt-dangling-link-creates-nothing "$(ls -ld "$T/gone-wt")"
+# A link to a file idxlab made is used (through the link).
+"$IDXLAB" run --dsn "$T/real.db" --rows 10 >/dev/null 2>&1
+ln -s "$T/real.db" "$T/good-link.db"
+if "$IDXLAB" run --dsn "$T/good-link.db" --rows 10 --format csv >"$T/gl.csv" 2>"$T/err" && [ "$(field "$T/gl.csv" rows)" = 10 ]; then
+	ok cli/sqlite-link-to-ours
+else bad cli/sqlite-link-to-ours "$(cat "$T/err")"; fi
+
 # A config file drives a sweep; the command line overrides it.
 printf 'indexes = 0,1 # two steps\nrows = 500\nformat = csv\n' >"$T/sweep.conf"
 "$IDXLAB" run -c "$T/sweep.conf" --rows 300 >"$T/sweep.csv" 2>"$T/err"
@@ -85,3 +141,39 @@ expect_exit cli/replay-headless 2 "--replay works in the dashboard; .idxlab run.
 expect_exit cli/replay-no-demo 2 "--replay shows a recording as it was: it takes no --demo" \
 	"$IDXLAB" --replay "$T/x.rec" --demo "$T/ok.demo"
 [ ! -e "$T/x.rec" ] && ok cli/record-refused-writes-nothing || bad cli/record-refused-writes-nothing "$T/x.rec exists"
+
+# make run checks (and installs) only what building and running need; the
+# PostgreSQL server and the test and lint tools are make test's and make
+# lint's (make -n prints the dpkg-query line that lists a target's packages).
+top=$(cd "$(dirname "$0")/.." && pwd)
+if command -v make >/dev/null && command -v dpkg-query >/dev/null && [ -f "$top/Makefile" ]; then
+	for tg in run test lint; do
+		make -n -C "$top" --no-print-directory "$tg" 2>/dev/null | grep 'dpkg-query' >"$T/mk.$tg"
+	done
+	words() { tr -s ' \t\\' '\n\n\n' <"$1"; }
+	if words "$T/mk.run" | grep -qx libsqlite3-dev && words "$T/mk.run" | grep -qx pkg-config &&
+		! words "$T/mk.run" | grep -Eqx 'postgresql(-[0-9]+)?|tmux|cppcheck|clang-format|strace|python3-mockupdb'; then
+		ok cli/make-run-deps
+	else bad cli/make-run-deps "make run checks: $(cat "$T/mk.run")"; fi
+	if words "$T/mk.test" | grep -Eqx 'postgresql(-[0-9]+)?' && words "$T/mk.test" | grep -qx tmux &&
+		words "$T/mk.test" | grep -qx python3-mockupdb && words "$T/mk.test" | grep -qx libsqlite3-dev &&
+		words "$T/mk.lint" | grep -qx cppcheck && words "$T/mk.lint" | grep -qx clang-format; then
+		ok cli/make-test-lint-deps
+	else bad cli/make-test-lint-deps "make test checks: $(cat "$T/mk.test"); make lint: $(cat "$T/mk.lint")"; fi
+	# make deps installs with a policy-rc.d in place (Debian's postgresql
+	# package would start a system server), then removes it: apt-get and
+	# dpkg here are stand-ins that note what they saw.
+	if [ "$(id -u)" = 0 ]; then
+		mkdir -p "$T/fakebin"
+		printf '#!/bin/sh\nexit 1\n' >"$T/fakebin/dpkg"
+		printf '#!/bin/sh\n[ "$1" = install ] || exit 0\n[ -x "$POLICY_RC" ] && "$POLICY_RC" postgresql start >/dev/null\necho "policy $?: $*" >>"%s/apt.log"\n' "$T" >"$T/fakebin/apt-get"
+		chmod 755 "$T/fakebin/dpkg" "$T/fakebin/apt-get"
+		PATH="$T/fakebin:$PATH" make -s -C "$top" --no-print-directory deps DEPS="postgresql tmux" \
+			POLICY_RC="$T/policy-rc.d" >"$T/deps.out" 2>&1
+		if grep -q '^policy 101: install .*postgresql tmux' "$T/apt.log" 2>/dev/null && [ ! -e "$T/policy-rc.d" ]; then
+			ok cli/deps-start-no-service
+		else bad cli/deps-start-no-service "$(cat "$T/deps.out" "$T/apt.log" 2>&1)"; fi
+	fi
+else
+	skip cli/make-run-deps "needs make, dpkg-query and the source tree's Makefile"
+fi

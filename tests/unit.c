@@ -182,6 +182,46 @@ static void test_config(void)
 	CHECK(load("op = delete\nrows = 10\nprefill = 5\n", &p, &e) < 0 &&
 	      strstr(e.msg, "exceeds prefill"));
 	plan_free(&p);
+	/* An empty list item is refused, not skipped. */
+	CHECK(load("rows = 10\nindexes = 1,,2\n", &p, &e) < 0 &&
+	      strstr(e.msg, ":2: indexes: an empty item in the list '1,,2'"));
+	plan_free(&p);
+	CHECK(load("indexes = ,1\n", &p, &e) < 0 && strstr(e.msg, "an empty item"));
+	plan_free(&p);
+	CHECK(load("indexes = 1,2\n", &p, &e) == 0 && p.n[K_INDEXES] == 2);
+	plan_free(&p);
+	/* A control character: refused in a dsn, escaped in every message. */
+	CHECK(load("dsn = /tmp/a\033b.db\n", &p, &e) < 0 && strstr(e.msg, "'/tmp/a\\x1bb.db'") &&
+	      strstr(e.msg, "control character") && !strchr(e.msg, '\033'));
+	plan_free(&p);
+	CHECK(load("key-order = seq\rx\n", &p, &e) < 0 && strstr(e.msg, "'seq\\rx' is not one of"));
+	plan_free(&p);
+	{
+		/* A NUL byte is said as such, not as a line too long. */
+		char *path = write_file("");
+		FILE *f = fopen(path, "w");
+		char *argv[] = { (char *)"idxlab", (char *)"-c", path, NULL };
+
+		fwrite("rows = 5\nindexes = 1\0\n", 1, 22, f);
+		fclose(f);
+		CHECK(plan_from_args(&p, 3, argv, &e) < 0 && strstr(e.msg, ":2: a NUL byte") &&
+		      !strstr(e.msg, "too long"));
+		plan_free(&p);
+		unlink(path);
+	}
+	{
+		char buf[16];
+		struct err x;
+
+		err_escape("a\nb\tc\001", buf, sizeof buf);
+		CHECK(strcmp(buf, "a\\nb\\tc\\x01") == 0);
+		err_escape("abc\n", buf, 5); /* cut, never half an escape */
+		CHECK(strcmp(buf, "abc") == 0);
+		err_set(&x, ERR_USAGE, "bad '%s'", "x\ny");
+		CHECK(strcmp(x.msg, "bad 'x\\ny'") == 0);
+		err_prefix(&x, "%s:%d", "f\n", 3);
+		CHECK(strcmp(x.msg, "f\\n:3: bad 'x\\ny'") == 0);
+	}
 	{
 		char *argv[] = { (char *)"idxlab", (char *)"run", (char *)"-c",
 			         (char *)"/nonexistent/idxlab.conf", NULL };

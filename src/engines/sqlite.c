@@ -348,6 +348,9 @@ static int sqlite_open(struct engine **out, const struct knobs *k, const atomic_
 			sqlite_close(en);
 			return err_set(e, ERR_RUNTIME, "cannot use %s: %s", k->dsn,
 			               strerror(saved));
+		} else if (tmpdir_refuse_dangling(en->path, e) < 0) {
+			sqlite_close(en);
+			return -1;
 		}
 	}
 	if (open_db(en, e) < 0) {

@@ -71,6 +71,23 @@ ssize_t tmpdir_read_small(const char *path, char *buf, size_t n)
 	return got;
 }
 
+int tmpdir_refuse_dangling(const char *path, struct err *e)
+{
+	char to[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+
+	if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode) || stat(path, &st) == 0 || errno != ENOENT)
+		return 0;
+	n = readlink(path, to, sizeof to - 1);
+	to[n < 0 ? 0 : n] = 0;
+	return err_set(e, ERR_USAGE,
+	               "%s is a symbolic link to %s, which does not exist; idxlab does not "
+	               "create a link's target - give --dsn the target's own name or a new "
+	               "name",
+	               path, to);
+}
+
 int tmpdir_write_file(const char *path, const char *text)
 {
 	size_t n = strlen(text);

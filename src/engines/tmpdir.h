@@ -66,6 +66,11 @@ int tmpdir_join(char *buf, size_t n, const char *a, const char *b);
  * read or -1. A symlink as the last component is refused (ELOOP). */
 ssize_t tmpdir_read_small(const char *path, char *buf, size_t n);
 
+/* 0, unless path (a --dsn) is a symbolic link whose target does not exist:
+ * then -1 and a message. An engine would create the target, a place the
+ * user never named. */
+int tmpdir_refuse_dangling(const char *path, struct err *e);
+
 /* Create path (it must not exist) holding text; 0 or -1 with errno set. */
 int tmpdir_write_file(const char *path, const char *text);
 

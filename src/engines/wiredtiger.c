@@ -323,6 +323,8 @@ static int claim_dir(const char *dir, struct err *e)
 	if (stat(dir, &st) < 0) {
 		if (errno != ENOENT)
 			return err_set(e, ERR_RUNTIME, "cannot use %s: %s", dir, strerror(errno));
+		if (tmpdir_refuse_dangling(dir, e) < 0)
+			return -1;
 		if (mkdir(dir, 0755) < 0)
 			return err_set(e, ERR_RUNTIME,
 			               "cannot create the directory %s: %s - give --dsn a "
