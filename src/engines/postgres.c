@@ -144,6 +144,28 @@ static const struct {
 	  "use a role that may create schemas and tables in this database, or grant it" },
 };
 
+/* A full disk can make any server process PANIC (the WAL writer as often
+ * as our backend), and the server then restarts or stops with our
+ * connection lost: the throwaway server's log says which. 1 with e filled. */
+static int log_says_disk_full(struct engine *en, const char *what, struct err *e)
+{
+	static const char nospace[] = "No space left on device";
+	char log[2000], *full, *from;
+
+	tmpdir_log_tail(pg_cluster_dir(en->cluster), "server.log", 20, log, sizeof log);
+	full = strstr(log, nospace);
+	if (!full)
+		return 0;
+	for (from = full; from > log && from[-1] != '|'; from--)
+		;
+	while (*from == ' ')
+		from++;
+	err_set(e, ERR_RUNTIME,
+	        "%s: the server's disk is full: %.*s - free space there or lower --rows/--prefill",
+	        what, (int)(full - from + sizeof nospace - 1), from);
+	return 1;
+}
+
 /* An error a person can act on, from a result (may be NULL) or the conn. */
 static int pg_fail(struct engine *en, const PGresult *res, struct err *e, const char *what)
 {
@@ -161,6 +183,10 @@ static int pg_fail(struct engine *en, const PGresult *res, struct err *e, const 
 	                pg_cluster_alive(en->cluster) && i < 20;
 	     i++)
 		usleep(10000);
+	if (en->cluster &&
+	    (!en->conn || PQstatus(en->conn) == CONNECTION_BAD || !pg_cluster_alive(en->cluster)) &&
+	    log_says_disk_full(en, what, e))
+		return -1;
 	if (en->cluster && !pg_cluster_alive(en->cluster)) {
 		char tail[400];
 
