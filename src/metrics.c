@@ -25,6 +25,7 @@ const char *const ctr_names[C_COUNT] = {
 	[C_HOT_UPDATES] = "hot_updates",
 	[C_FPI_BYTES] = "fpi_bytes",
 	[C_CHECKPOINTS] = "checkpoints",
+	[C_FPI_GAPS] = "fpi_gaps",
 	[C_CACHE_USED] = "cache_used",
 	[C_CACHE_DIRTY] = "cache_dirty",
 	[C_CACHE_MAX] = "cache_max",
@@ -213,6 +214,11 @@ struct mval metrics_ratio(double num, double den)
 	return r;
 }
 
+/* A counter whose source can be lost (the WAL it is read from recycled
+ * before it was read), and the count of such losses: a window with a loss
+ * in it has no figure (0 means none: C_ROWS is never lost). */
+static const enum ctr lost_in[C_COUNT] = { [C_FPI_BYTES] = C_FPI_GAPS };
+
 static struct mval na(void)
 {
 	struct mval r = { MV_NA, 0 };
@@ -232,6 +238,8 @@ struct mval metric_compute(int m, const struct window *w)
 	struct mval r = { MV_OK, 0 };
 
 	if (!(valid & BIT(d->num)))
+		return na();
+	if (lost_in[d->num] && b->v[lost_in[d->num]] != a->v[lost_in[d->num]])
 		return na();
 	switch (d->kind) {
 	case MK_SECONDS:

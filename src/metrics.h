@@ -25,6 +25,7 @@ enum ctr {
 	C_HOT_UPDATES,    /* of those, heap-only (no index entry written) */
 	C_FPI_BYTES,      /* full-page-image bytes inside the WAL bytes */
 	C_CHECKPOINTS,    /* checkpoints completed */
+	C_FPI_GAPS,       /* times WAL went before its full-page images were counted */
 	/* Gauges: the value at the sample, not a running total. */
 	C_CACHE_USED,  /* bytes the engine's cache holds */
 	C_CACHE_DIRTY, /* of those, modified and not yet written */

@@ -38,7 +38,8 @@ struct report {
 	int saw_unsettled;
 	int saw_interrupted;
 	int saw_short; /* a step shorter than SHORT_STEP_S */
-	double t0;     /* time of the first interval window */
+	int saw_checkpoint;
+	double t0; /* time of the first interval window */
 };
 
 /* Knobs that go into every record, in contract order. */
@@ -416,6 +417,14 @@ static void text_header(struct report *rp, const struct knobs *k)
 	fputc('\n', rp->out);
 }
 
+/* A checkpoint completed in the record's window (checkpoint_in_window). */
+static int had_checkpoint(const struct record *r)
+{
+	const struct field *f = find(r, "checkpoint_in_window");
+
+	return f->kind == F_NUM && f->d > 0;
+}
+
 static void write_text(struct report *rp, const struct record *r, const struct knobs *k)
 {
 	char buf[160];
@@ -450,6 +459,10 @@ static void write_text(struct report *rp, const struct record *r, const struct k
 		fprintf(rp->out, " (short)");
 		rp->saw_short = 1;
 	}
+	if (had_checkpoint(r)) {
+		fprintf(rp->out, " (checkpoint)");
+		rp->saw_checkpoint = 1;
+	}
 	fputc('\n', rp->out);
 }
 
@@ -470,6 +483,8 @@ static void write_progress(struct report *rp, const struct record *r, double ela
 		text_value(rp, f, buf, sizeof buf, 0);
 		fprintf(rp->diag, ", %s %s", f->label, buf);
 	}
+	if (had_checkpoint(r))
+		fprintf(rp->diag, ", a checkpoint completed");
 	fputc('\n', rp->diag);
 	fflush(rp->diag);
 }
@@ -549,6 +564,12 @@ void report_free(struct report *rp)
 		    "# short: under %.0f s, a step's rows/s moves by a fifth from run to run on a "
 		    "busy machine; raise --rows for steadier ratios\n",
 		    SHORT_STEP_S);
+	if (rp->format == FMT_TEXT && rp->saw_checkpoint)
+		fprintf(
+		    rp->out,
+		    "# checkpoint: a checkpoint completed during the step (checkpoint_in_window): "
+		    "the first change to each page after it logs the whole page again, so WAL "
+		    "B/row is higher, and its own writes and syncs are in the figures\n");
 	fflush(rp->out);
 	free(rp);
 }

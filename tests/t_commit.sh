@@ -39,5 +39,22 @@ else
 	else
 		bad commit/strace-equal "rc=$rc idxlab=$ours strace=$theirs: $(cat "$T/strace.txt")"
 	fi
+	# WAL mode: closing the last connection checkpoints the WAL into the
+	# database and syncs both, after the last record; idxlab says how many.
+	strace -f -c -e trace=fsync,fdatasync -o "$T/strace.txt" \
+		"$IDXLAB" run --commit row --journal wal --sync full --rows 200 --format csv \
+		>"$T/s.csv" 2>"$T/err"
+	rc=$?
+	ours=$(field "$T/s.csv" fsyncs_total 1)
+	theirs=$(awk '$NF == "fsync" || $NF == "fdatasync" { n += $4 } END { print n + 0 }' "$T/strace.txt")
+	closing=$(sed -n 's/.*sqlite: closed: \([0-9]*\) fsync+fdatasync calls while closing.*/\1/p' "$T/err")
+	all=$(sed -n 's/.*sqlite: closed: .*, \([0-9]*\) in all since idxlab started.*/\1/p' "$T/err")
+	echo "  WAL mode: idxlab $ours at the report + ${closing:-?} while closing = ${all:-?}, strace $theirs"
+	if [ $rc -eq 0 ] && [ -n "$closing" ] && [ "$closing" -gt 0 ] && [ "$all" -eq "$theirs" ] &&
+		[ $((ours + closing)) -eq "$theirs" ]; then
+		ok commit/strace-equal-wal-close
+	else
+		bad commit/strace-equal-wal-close "rc=$rc idxlab=$ours+$closing=$all strace=$theirs: $(cat "$T/err")"
+	fi
 fi
 no_leftovers commit/temp-dir-removed

@@ -53,6 +53,18 @@ if head -1 "$T/t.txt" | grep -q '^# engine=sqlite' && sed -n 2p "$T/t.txt" | gre
 	tail -1 "$T/t.txt" | grep -q '^# short: under 1 s'; then
 	ok output/text-table
 else bad output/text-table "$(cat "$T/t.txt")"; fi
+# write() bytes are the engine's, not idxlab's own output: in one big
+# transaction with a cache that holds it, SQLite writes nothing until the
+# commit, so the interval records in between (printed while the step runs,
+# each itself a write of some 300 bytes) must show 0 write() bytes per row.
+"$IDXLAB" run --commit all --cache 1GiB --payload 20000 --rows 15000 --interval 0.05 --format csv \
+	>"$T/iv.csv" 2>"$T/err" || bad output/wchar-run "$(cat "$T/err")"
+mid=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "wchar_per_row") w = i; if ($i == "record") r = i } next }
+	$r == "interval" { v[++n] = $w } END { for (i = 2; i < n; i++) printf "%s ", v[i] }' "$T/iv.csv")
+echo "  write() B/row of the interval records inside the transaction: $mid"
+if [ "$(echo "$mid" | wc -w)" -ge 3 ] && [ -z "$(echo "$mid" | tr ' ' '\n' | grep -v '^0\.0$' | grep .)" ]; then
+	ok output/wchar-excludes-own-output
+else bad output/wchar-excludes-own-output "interval wchar_per_row: '$mid'"; fi
 # A sweep over engines: each engine opens in turn, its rows say which, and
 # each measures what it can (WiredTiger counts checkpoints, SQLite cannot).
 "$IDXLAB" run --engine sqlite,wiredtiger --indexes 0,1 --rows 2000 --format csv >"$T/eng.csv" 2>"$T/err"

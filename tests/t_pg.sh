@@ -88,6 +88,58 @@ echo "  fsyncs/commit: sync on $fon, off $foff"
 check pg/fsync-on-1-per-commit "$fon >= 0.95 && $fon <= 1.05"
 check pg/fsync-off-about-0 "$foff < 0.1"
 
+# --- spills: dirty buffers the workload's own statements wrote out to make
+# room. Not pg_stat_bgwriter.buffers_backend, which also counts relation
+# extensions and is published in lumps of 8192: 0.0410/row here.
+pgrun --indexes 4 --key-order rand --rows 200000 --cache 128MiB --format csv >"$T/sp1.csv" 2>"$T/err" ||
+	bad pg/spills-run "$(cat "$T/err")"
+pgrun --indexes 4 --key-order rand --rows 30000 --cache 512kB --format csv >"$T/sp2.csv" 2>"$T/err" ||
+	bad pg/spills-run "$(cat "$T/err")"
+sbig=$(field "$T/sp1.csv" spills_per_row 1) ssmall=$(field "$T/sp2.csv" spills_per_row 1)
+echo "  spills/row: 128MiB $sbig, 512kB $ssmall"
+check pg/spills-none-when-it-fits "\"$sbig\" != \"\" && $sbig == 0"
+check pg/spills-tiny-cache-thrashes "\"$ssmall\" != \"\" && $ssmall > 1"
+
+# --- a checkpoint in the middle of a step marks its row, in every format;
+# the full-page-image figure its WAL recycling loses says why it is empty.
+# forced_checkpoint FORMAT OUT: a one-transaction step, and a CHECKPOINT
+# from psql once 40 MB of WAL were written since the set-up's checkpoint.
+forced_checkpoint() {
+	"$IDXLAB" run --engine postgres --rows 600000 --format "$1" >"$2" 2>"$2.err" &
+	cpid=$!
+	i=0
+	done=""
+	while [ $i -lt 300 ] && [ -z "$done" ] && kill -0 $cpid 2>/dev/null; do
+		sleep 0.1
+		i=$((i + 1))
+		d=$(ls -d "$TMPDIR"/idxlab-pg.* 2>/dev/null | head -1)
+		[ -n "$d" ] && [ -S "$d/.s.PGSQL.5432" ] || continue
+		far=$("$bindir/psql" -X -q -t -A -h "$d" -U idxlab -d postgres -c \
+			"SELECT pg_current_wal_insert_lsn() - redo_lsn > 40000000 AND
+			 EXISTS (SELECT 1 FROM pg_stat_activity WHERE query LIKE 'INSERT INTO idxlab%')
+			 FROM pg_control_checkpoint()" 2>/dev/null)
+		[ "$far" = t ] && "$bindir/psql" -X -q -h "$d" -U idxlab -d postgres -c CHECKPOINT 2>>"$2.err" && done=1
+	done
+	wait $cpid
+	echo "${done:-0}"
+}
+if [ "$(forced_checkpoint csv "$T/ck.csv")" = 1 ]; then
+	ck=$(field "$T/ck.csv" checkpoint_in_window 1) fpi=$(field "$T/ck.csv" fpi_bytes_per_row 1)
+	echo "  forced CHECKPOINT: checkpoint_in_window $ck, fpi_bytes_per_row '$fpi'"
+	check pg/checkpoint-marks-row "\"$ck\" == 1"
+	if [ -z "$fpi" ] && grep -q "full-page-image bytes are n/a .*removed" "$T/ck.csv.err"; then
+		ok pg/fpi-lost-says-why
+	elif [ -n "$fpi" ]; then ok pg/fpi-lost-says-why # the WAL was read before it went
+	else bad pg/fpi-lost-says-why "fpi_bytes_per_row empty and no reason: $(cat "$T/ck.csv.err")"; fi
+else bad pg/checkpoint-marks-row "could not force a checkpoint mid-step: $(cat "$T/ck.csv.err")"; fi
+if [ "$(forced_checkpoint text "$T/ck.txt")" = 1 ] && grep -q ' (checkpoint)$' "$T/ck.txt" &&
+	grep -q '^# checkpoint: ' "$T/ck.txt"; then
+	ok pg/checkpoint-marks-text-row
+else bad pg/checkpoint-marks-text-row "$(cat "$T/ck.txt" "$T/ck.txt.err")"; fi
+# No checkpoint in the window, none flagged (every step starts right after one).
+flags=$(awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) if ($i == "checkpoint_in_window") c = i; next } { printf "%s", $c }' "$T/wal.csv" "$T/sp1.csv" "$T/sp2.csv" | tr -d '\n')
+[ "$flags" = 000000 ] && ok pg/no-checkpoint-no-flag || bad pg/no-checkpoint-no-flag "checkpoint_in_window: $flags"
+
 # --- a killed server: exit 1, a message, nothing left behind -------------
 start_with_server "$T/k.csv" "$T/k.err"
 sleep 1
@@ -293,6 +345,10 @@ if command -v tmux >/dev/null; then
 	if wait_for pgdash '││rows/s +[0-9]' 15 && cap pgdash | grep -q 'fillfactor 100'; then
 		ok pg/dashboard-live
 	else bad pg/dashboard-live "$(cap pgdash)"; fi
+	# A checkpoint while it runs is marked over the figures it is in.
+	d=$(ls -d "$TMPDIR"/idxlab-pg.* 2>/dev/null | head -1)
+	"$bindir/psql" -X -q -h "$d" -U idxlab -d postgres -c CHECKPOINT >/dev/null 2>&1
+	if wait_for pgdash 'metrics .*CHECKPOINT in the last' 10; then ok pg/dashboard-checkpoint-marked; else bad pg/dashboard-checkpoint-marked "$(cap pgdash)"; fi
 	tm send-keys -t pgdash Right
 	if wait_for pgdash 'built idxlab_k1 on' 10; then ok pg/dashboard-index-build; else bad pg/dashboard-index-build "$(cap pgdash)"; fi
 	tm send-keys -t pgdash W

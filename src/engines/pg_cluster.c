@@ -1057,6 +1057,25 @@ static int wait_ready(struct pg_cluster *c, long ms, struct err *e)
 	}
 }
 
+/* pg_stat_statements is installed with this server (Debian: the server
+ * package; elsewhere contrib): 1, and postgres.c reads the workload's own
+ * buffer writes from it. Its library must be preloaded at start. */
+static int has_stat_statements(const struct pg_cluster *c)
+{
+	char pg_config[PATH_MAX], lib[PATH_MAX], *nl;
+	const char *argv[] = { pg_config, "--pkglibdir", NULL };
+	struct stat st;
+
+	if (tmpdir_join(pg_config, sizeof pg_config, c->bindir, "pg_config") < 0 ||
+	    !is_exec_file(c->bindir, "pg_config") || capture(argv, lib, sizeof lib) < 0)
+		return 0;
+	nl = strchr(lib, '\n');
+	if (nl)
+		*nl = 0;
+	return tmpdir_join(pg_config, sizeof pg_config, lib, "pg_stat_statements.so") == 0 &&
+	       stat(pg_config, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 /* Start the postmaster on our data dir and wait until it is ready. */
 static int boot(struct pg_cluster *c, long long shared_buffers, long ready_ms, struct err *e)
 {
@@ -1097,6 +1116,10 @@ static int boot(struct pg_cluster *c, long long shared_buffers, long ready_ms, s
 		SET("track_wal_io_timing=on");
 	SET("track_io_timing=on");
 	SET("max_connections=20");
+	if (has_stat_statements(c)) {
+		SET("shared_preload_libraries=pg_stat_statements");
+		SET("pg_stat_statements.save=off"); /* nothing to keep: the server goes */
+	}
 	if (shared_buffers > 0) {
 		long long kb = (shared_buffers + 512) / 1024;
 

@@ -15,10 +15,11 @@
  * Counters (see metrics.md): WAL bytes from pg_current_wal_insert_lsn()
  * deltas (live, mid-transaction too); full-page-image bytes from
  * pg_walinspect over the flushed WAL (superuser only; n/a otherwise);
- * fsyncs from pg_stat_wal.wal_sync; spills from buffers_backend; misses from
+ * fsyncs from pg_stat_wal.wal_sync; spills: the buffers idxlab's own
+ * statements wrote out to make room (sample_spills); misses from
  * pg_statio blks_read; HOT from pg_stat_user_tables (these lag to the end of
- * a transaction; a step's end forces the flush); checkpoints from
- * pg_stat_bgwriter; write() and device bytes from /proc of the server's
+ * a transaction; a step's end forces the flush); checkpoints from the
+ * control file (pg_control_checkpoint()); write() and device bytes from /proc of the server's
  * processes when the server is local and readable. */
 #include <errno.h>
 #include <libpq-fe.h>
@@ -46,6 +47,7 @@
 #define BUFFERCACHE_EVERY_NS 1000000000ULL
 #define ADVISORY_KEY         "115880238014818" /* "idxlab" in ASCII, as a number */
 #define OID_UUID             2950
+#define SPILL_RELS           32 /* relfilenodes of the table, its indexes, TOAST */
 
 enum tag { T_BEGIN, T_OP, T_COMMIT, T_OTHER };
 
@@ -67,6 +69,15 @@ struct engine {
 	int buffercache;         /* the pg_buffercache view usable */
 	int buffercache_ours;    /* in schema idxlab: dropped at close */
 	char buffercache_view[160];
+	int statements;              /* pg_stat_statements usable: spills measured */
+	int statements_ours;         /* in schema idxlab: dropped at close */
+	char statements_fn[160];     /* schema-qualified pg_stat_statements */
+	uint64_t spills, ss_written; /* spills so far; the last shared_blks_written */
+	int ss_seen;                 /* ss_written and rels hold a reading */
+	int nrels;
+	struct {
+		uint64_t node, blocks;
+	} rels[SPILL_RELS]; /* idxlab's relations by relfilenode, at the last reading */
 	uint64_t bc_t, bc_used, bc_dirty; /* its last reading: when (ns), buffers */
 	const atomic_int *stop;           /* borrowed */
 	struct knobs k;
@@ -78,6 +89,8 @@ struct engine {
 	size_t npend, cap_pend;
 	uint64_t lsn0, lsn_now;
 	uint64_t fpi_bytes, fpi_lsn;
+	uint64_t fpi_gaps;                        /* times the WAL to read FPIs from was gone */
+	uint64_t checkpoints, ckpt_lsn, redo_lsn; /* note_checkpoint() */
 	/* Per-table counters restart with every new table: carry them over. */
 	uint64_t upd_acc, hot_acc, read_acc, upd_last, hot_last, read_last;
 	int has_server_io;
@@ -131,6 +144,28 @@ static const struct {
 	  "use a role that may create schemas and tables in this database, or grant it" },
 };
 
+/* A full disk can make any server process PANIC (the WAL writer as often
+ * as our backend), and the server then restarts or stops with our
+ * connection lost: the throwaway server's log says which. 1 with e filled. */
+static int log_says_disk_full(struct engine *en, const char *what, struct err *e)
+{
+	static const char nospace[] = "No space left on device";
+	char log[2000], *full, *from;
+
+	tmpdir_log_tail(pg_cluster_dir(en->cluster), "server.log", 20, log, sizeof log);
+	full = strstr(log, nospace);
+	if (!full)
+		return 0;
+	for (from = full; from > log && from[-1] != '|'; from--)
+		;
+	while (*from == ' ')
+		from++;
+	err_set(e, ERR_RUNTIME,
+	        "%s: the server's disk is full: %.*s - free space there or lower --rows/--prefill",
+	        what, (int)(full - from + sizeof nospace - 1), from);
+	return 1;
+}
+
 /* An error a person can act on, from a result (may be NULL) or the conn. */
 static int pg_fail(struct engine *en, const PGresult *res, struct err *e, const char *what)
 {
@@ -148,6 +183,10 @@ static int pg_fail(struct engine *en, const PGresult *res, struct err *e, const 
 	                pg_cluster_alive(en->cluster) && i < 20;
 	     i++)
 		usleep(10000);
+	if (en->cluster &&
+	    (!en->conn || PQstatus(en->conn) == CONNECTION_BAD || !pg_cluster_alive(en->cluster)) &&
+	    log_says_disk_full(en, what, e))
+		return -1;
 	if (en->cluster && !pg_cluster_alive(en->cluster)) {
 		char tail[400];
 
@@ -398,8 +437,37 @@ static int find_extension(struct engine *en, const char *name, const char *obj, 
 	return 1;
 }
 
+/* pg_stat_statements, for spills: its library must be preloaded (the
+ * throwaway server is started so), and it must track statements. */
+static void find_statements(struct engine *en)
+{
+	static const char why[] = "cache spills (the buffers idxlab's statements wrote out)";
+	char track[64];
+	struct err e = { ERR_NONE, "" };
+
+	en->statements = 0;
+	if (query_text(en,
+	               "SELECT coalesce((SELECT setting FROM pg_settings WHERE name = "
+	               "'pg_stat_statements.track'), '')",
+	               track, sizeof track, &e) < 0)
+		return;
+	if (!*track || strcmp(track, "none") == 0) {
+		evlog_add(EV_INFO,
+		          "%s are n/a: pg_stat_statements is %s on this server (%s); "
+		          "pg_stat_bgwriter.buffers_backend is no substitute: it counts relation "
+		          "extensions too",
+		          why, *track ? "set to track nothing" : "not loaded",
+		          *track ? "set pg_stat_statements.track = top"
+		                 : "add it to shared_preload_libraries and restart the server");
+		return;
+	}
+	en->statements = find_extension(en, "pg_stat_statements", "pg_stat_statements",
+	                                "pg_stat_statements(boolean)", en->statements_fn,
+	                                sizeof en->statements_fn, &en->statements_ours, why);
+}
+
 /* pg_walinspect for exact full-page-image bytes; pg_buffercache for the
- * cache gauges. */
+ * cache gauges; pg_stat_statements for spills. */
 static void find_extensions(struct engine *en)
 {
 	en->walinspect =
@@ -414,6 +482,7 @@ static void find_extensions(struct engine *en)
 	    en, "pg_buffercache", "pg_buffercache", "pg_buffercache_pages()", en->buffercache_view,
 	    sizeof en->buffercache_view, &en->buffercache_ours, "the cache gauges");
 	en->bc_t = 0;
+	find_statements(en);
 }
 
 static int read_shared_buffers(struct engine *en, struct err *e)
@@ -527,6 +596,8 @@ static void pg_close(struct engine *en)
 			(void)exec(en, "DROP EXTENSION IF EXISTS pg_walinspect", &e);
 		if (en->buffercache_ours)
 			(void)exec(en, "DROP EXTENSION IF EXISTS pg_buffercache", &e);
+		if (en->statements_ours)
+			(void)exec(en, "DROP EXTENSION IF EXISTS pg_stat_statements", &e);
 		(void)exec(en, "DROP SCHEMA IF EXISTS idxlab", &e);
 	}
 	PQfinish(en->conn);
@@ -1191,10 +1262,14 @@ static PGresult *pipeline_query(struct engine *en, const char *sql, int nparams,
  * still being written: walinspect then finds no record; we look again
  * later). The next look starts where the last record seen ended, on a
  * record boundary. WAL not yet flushed (synchronous_commit off) is counted
- * in a later window; a commit with sync on flushes everything before it. */
+ * in a later window; a commit with sync on flushes everything before it.
+ * A checkpoint since the last look may have removed the WAL from there on
+ * (one long transaction gives no chance to look): what it held is lost, so
+ * the count goes on from the checkpoint's redo point and fpi_gaps makes
+ * the windows around the loss n/a, with the reason in the event log. */
 static int sample_fpi(struct engine *en)
 {
-	char start[32], sql[512];
+	char start[32], sql[512], why[300];
 	const char *params[1] = { start };
 	PGresult *res;
 	struct err ignore;
@@ -1202,14 +1277,31 @@ static int sample_fpi(struct engine *en)
 
 	if (en->in_txn)
 		return 0;
-	snprintf(start, sizeof start, "%X/%X", (unsigned)(en->fpi_lsn >> 32),
-	         (unsigned)en->fpi_lsn);
 	snprintf(sql, sizeof sql,
 	         "SELECT coalesce(sum(fpi_length), 0), max(end_lsn) - '0/0'::pg_lsn "
 	         "FROM %s($1::pg_lsn, nullif(greatest(pg_current_wal_flush_lsn(), "
 	         "$1::pg_lsn), $1::pg_lsn))", /* strict: NULL = nothing new, no error */
 	         en->walinspect_fn);
+	snprintf(start, sizeof start, "%X/%X", (unsigned)(en->fpi_lsn >> 32),
+	         (unsigned)en->fpi_lsn);
 	res = pipeline_query(en, sql, 1, params, &ignore);
+	if (!res && en->fpi_lsn < en->redo_lsn) {
+		char redo[32];
+
+		snprintf(redo, sizeof redo, "%X/%X", (unsigned)(en->redo_lsn >> 32),
+		         (unsigned)en->redo_lsn);
+		const char *said = strstr(trim(ignore.msg, why, sizeof why), "ERROR:");
+
+		evlog_add(EV_WARN,
+		          "full-page-image bytes are n/a in this window: a checkpoint removed the "
+		          "WAL from %s on before idxlab read it (%s); counted again from its redo "
+		          "point %s",
+		          start, said ? said + 8 : why, redo);
+		en->fpi_lsn = en->redo_lsn;
+		en->fpi_gaps++;
+		snprintf(start, sizeof start, "%s", redo);
+		res = pipeline_query(en, sql, 1, params, &ignore);
+	}
 	ok = res != NULL;
 	if (res && PQntuples(res) && !PQgetisnull(res, 0, 1)) {
 		en->fpi_bytes += to_u64(PQgetvalue(res, 0, 0));
@@ -1243,6 +1335,88 @@ static int sample_buffers(struct engine *en, struct err *e)
 	return 0;
 }
 
+/* The pages of relfilenode node at the last reading; 0 when not there. */
+static int rel_blocks(const struct engine *en, uint64_t node, uint64_t *blocks)
+{
+	for (int i = 0; i < en->nrels; i++)
+		if (en->rels[i].node == node) {
+			*blocks = en->rels[i].blocks;
+			return 1;
+		}
+	return 0;
+}
+
+/* Spills: the dirty buffers idxlab's own statements wrote out to make room
+ * in shared_buffers. pg_stat_statements' shared_blks_written counts them,
+ * and also every page those statements added to a relation (an extension
+ * is counted as a write on every version), so the growth of the table's
+ * and its indexes' files since the last reading is taken off. Growth is
+ * compared by relfilenode: a relation made or rewritten since (an index
+ * build, VACUUM FULL) is not the statements' doing. Unlike
+ * pg_stat_bgwriter.buffers_backend it is current at every statement's end. */
+static int sample_spills(struct engine *en, struct err *e)
+{
+	char sql[1400];
+	PGresult *res;
+	uint64_t written, grown = 0, was, w;
+	int i, n;
+
+	snprintf(sql, sizeof sql,
+	         "WITH r AS (SELECT c.relfilenode::bigint AS node, (pg_relation_size(c.oid, "
+	         "'main') + pg_relation_size(c.oid, 'fsm') + pg_relation_size(c.oid, 'vm')) / "
+	         "8192 AS blocks FROM pg_class c WHERE c.relfilenode <> 0 AND (c.oid = "
+	         "to_regclass('idxlab.idxlab_t') OR c.oid IN (SELECT indexrelid FROM pg_index "
+	         "WHERE indrelid = to_regclass('idxlab.idxlab_t')) OR c.oid = (SELECT "
+	         "reltoastrelid FROM pg_class WHERE oid = to_regclass('idxlab.idxlab_t')) OR "
+	         "c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid = (SELECT "
+	         "reltoastrelid FROM pg_class WHERE oid = to_regclass('idxlab.idxlab_t')))) "
+	         "LIMIT %d) "
+	         "SELECT (SELECT coalesce(sum(s.shared_blks_written), 0) FROM %s(true) s "
+	         "WHERE s.dbid = (SELECT oid FROM pg_database WHERE datname = "
+	         "current_database()) AND s.userid = (SELECT oid FROM pg_roles WHERE rolname "
+	         "= current_user) AND s.query LIKE ANY (ARRAY['INSERT INTO idxlab.idxlab_t %%', "
+	         "'UPDATE idxlab.idxlab_t %%', 'DELETE FROM idxlab.idxlab_t %%'])), "
+	         "r.node, r.blocks FROM (SELECT 1) one LEFT JOIN r ON true",
+	         SPILL_RELS, en->statements_fn);
+	res = pipeline_query(en, sql, 0, NULL, e);
+	if (!res)
+		return -1;
+	n = PQgetisnull(res, 0, 1) ? 0 : PQntuples(res);
+	written = to_u64(PQgetvalue(res, 0, 0));
+	for (i = 0; i < n; i++) {
+		uint64_t node = to_u64(PQgetvalue(res, i, 1)), now = to_u64(PQgetvalue(res, i, 2));
+
+		if (en->ss_seen && rel_blocks(en, node, &was) && now > was)
+			grown += now - was;
+	}
+	for (i = 0; i < n; i++) {
+		en->rels[i].node = to_u64(PQgetvalue(res, i, 1));
+		en->rels[i].blocks = to_u64(PQgetvalue(res, i, 2));
+	}
+	en->nrels = n;
+	PQclear(res);
+	/* The counters restart with the server (a restart for a new cache). */
+	w = !en->ss_seen ? 0 : written >= en->ss_written ? written - en->ss_written : written;
+	en->spills += w > grown ? w - grown : 0;
+	en->ss_written = written;
+	en->ss_seen = 1;
+	return 0;
+}
+
+/* Checkpoints, decided exactly: the control file names the record of the
+ * last completed checkpoint, and it changes the moment one completes. So
+ * the count moves between two samples exactly when a checkpoint completed
+ * between them (pg_stat_bgwriter's counts are published late, and after a
+ * restart could land in the next window). Its redo point is kept for the
+ * full-page-image count, whose WAL a checkpoint may recycle. */
+static void note_checkpoint(struct engine *en, uint64_t lsn, uint64_t redo)
+{
+	if (en->ckpt_lsn && lsn != en->ckpt_lsn)
+		en->checkpoints++;
+	en->ckpt_lsn = lsn;
+	en->redo_lsn = redo;
+}
+
 static int pg_sample(struct engine *en, struct counters *c, struct err *e)
 {
 	PGresult *res;
@@ -1250,10 +1424,10 @@ static int pg_sample(struct engine *en, struct counters *c, struct err *e)
 
 	res = pipeline_query(en,
 	                     "SELECT pg_current_wal_insert_lsn() - '0/0'::pg_lsn, w.wal_sync, "
-	                     "b.buffers_backend, b.checkpoints_timed + b.checkpoints_req, "
+	                     "k.checkpoint_lsn - '0/0'::pg_lsn, k.redo_lsn - '0/0'::pg_lsn, "
 	                     "coalesce(t.n_tup_upd, 0), coalesce(t.n_tup_hot_upd, 0), "
 	                     "coalesce(s.heap_blks_read, 0) + coalesce(s.idx_blks_read, 0) "
-	                     "FROM pg_stat_wal w, pg_stat_bgwriter b "
+	                     "FROM pg_stat_wal w, pg_control_checkpoint() k "
 	                     "LEFT JOIN pg_stat_user_tables t ON t.relid = "
 	                     "to_regclass('idxlab.idxlab_t') "
 	                     "LEFT JOIN pg_statio_user_tables s ON s.relid = "
@@ -1264,8 +1438,8 @@ static int pg_sample(struct engine *en, struct counters *c, struct err *e)
 	en->lsn_now = to_u64(PQgetvalue(res, 0, 0));
 	c->v[C_WAL_BYTES] = en->lsn_now - en->lsn0;
 	c->v[C_FSYNCS] = to_u64(PQgetvalue(res, 0, 1));
-	c->v[C_SPILLS] = to_u64(PQgetvalue(res, 0, 2));
-	c->v[C_CHECKPOINTS] = to_u64(PQgetvalue(res, 0, 3));
+	note_checkpoint(en, to_u64(PQgetvalue(res, 0, 2)), to_u64(PQgetvalue(res, 0, 3)));
+	c->v[C_CHECKPOINTS] = en->checkpoints;
 	en->upd_last = to_u64(PQgetvalue(res, 0, 4));
 	en->hot_last = to_u64(PQgetvalue(res, 0, 5));
 	en->read_last = to_u64(PQgetvalue(res, 0, 6));
@@ -1273,11 +1447,18 @@ static int pg_sample(struct engine *en, struct counters *c, struct err *e)
 	c->v[C_UPDATES] = en->upd_acc + en->upd_last;
 	c->v[C_HOT_UPDATES] = en->hot_acc + en->hot_last;
 	c->v[C_MISSES] = en->read_acc + en->read_last;
-	c->valid |= 1u << C_WAL_BYTES | 1u << C_FSYNCS | 1u << C_SPILLS | 1u << C_CHECKPOINTS |
-	            1u << C_UPDATES | 1u << C_HOT_UPDATES | 1u << C_MISSES;
+	c->valid |= 1u << C_WAL_BYTES | 1u << C_FSYNCS | 1u << C_CHECKPOINTS | 1u << C_UPDATES |
+	            1u << C_HOT_UPDATES | 1u << C_MISSES;
+	if (en->statements) {
+		if (sample_spills(en, e) < 0)
+			return -1;
+		c->v[C_SPILLS] = en->spills;
+		c->valid |= 1u << C_SPILLS;
+	}
 	if (en->walinspect && sample_fpi(en)) {
 		c->v[C_FPI_BYTES] = en->fpi_bytes;
-		c->valid |= 1u << C_FPI_BYTES;
+		c->v[C_FPI_GAPS] = en->fpi_gaps;
+		c->valid |= 1u << C_FPI_BYTES | 1u << C_FPI_GAPS;
 	}
 	if (en->buffercache && sample_buffers(en, e) < 0)
 		return -1;

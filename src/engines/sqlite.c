@@ -18,7 +18,7 @@
  * they are read with reset and accumulated in 64 bits; bytes written per
  * file kind come from the counting VFS shim (probes/sqlite_vfs.c); fsyncs
  * from the interposer (probes/sync_count.c); wchar/write_bytes from
- * /proc/self/io. */
+ * /proc/self/io less the main thread's (proc_io_read_engine). */
 #include <errno.h>
 #include <limits.h>
 #include <sqlite3.h>
@@ -280,8 +280,20 @@ static void sqlite_close(struct engine *en)
 	 * file is left consistent and its journal removed. */
 	if (en->db && !sqlite3_get_autocommit(en->db))
 		(void)sqlite3_exec(en->db, "ROLLBACK", NULL, NULL, NULL);
-	if (en->db && sqlite3_close(en->db) != SQLITE_OK)
-		evlog_add(EV_WARN, "sqlite: close: %s", sqlite3_errmsg(en->db));
+	if (en->db) {
+		/* After the last record: in WAL mode the last connection to close
+		 * checkpoints the WAL into the database and syncs both. */
+		uint64_t before = sync_count_total();
+
+		if (sqlite3_close(en->db) != SQLITE_OK)
+			evlog_add(EV_WARN, "sqlite: close: %s", sqlite3_errmsg(en->db));
+		evlog_add(EV_INFO,
+		          "sqlite: closed: %llu fsync+fdatasync calls while closing (in WAL mode "
+		          "the checkpoint of the WAL into the database), %llu in all since idxlab "
+		          "started",
+		          (unsigned long long)(sync_count_total() - before),
+		          (unsigned long long)sync_count_total());
+	}
 	tmpdir_remove(en->dir);
 	rowset_free(&en->rs);
 	free(en->payload);
@@ -756,7 +768,7 @@ static int sqlite_sample(struct engine *en, struct counters *c, struct err *e)
 			c->v[C_CACHE_USED] = (uint64_t)cur;
 			c->valid |= 1u << C_CACHE_USED;
 		}
-		if (proc_io_read(0, &io) == 0) {
+		if (proc_io_read_engine(&io) == 0) {
 			c->v[C_WCHAR] = io.wchar;
 			c->v[C_WRITE_BYTES] = io.write_bytes;
 			c->valid |= 1u << C_WCHAR | 1u << C_WRITE_BYTES;

@@ -50,7 +50,8 @@
  *               through libc, so its log syncs (LOG_SYNC), its file syncs
  *               (FSYNC_IO) and directory syncs are all counted exactly; the
  *               engine's own LOG_SYNC/FSYNC_IO go to the event log per table.
- *   wchar, write_bytes from /proc/self/io.
+ *   wchar, write_bytes from /proc/self/io less the main thread's, which
+ *               writes idxlab's own output (proc_io_read_engine).
  * Sizes are file sizes of the .wt files (like mongod's storageStats): they
  * grow when eviction or a checkpoint writes pages. index_pages are 4 KiB
  * units, WiredTiger's allocation size. */
@@ -1414,7 +1415,7 @@ static int wt_sample(struct engine *en, struct counters *c, struct err *e)
 	c->valid |= 1u << C_SPILLS | 1u << C_MISSES | 1u << C_HITS | 1u << C_WAL_BYTES |
 	            1u << C_DB_WRITE_BYTES | 1u << C_CHECKPOINTS | 1u << C_CACHE_USED |
 	            1u << C_CACHE_DIRTY | 1u << C_CACHE_MAX;
-	if (proc_io_read(0, &io) == 0) {
+	if (proc_io_read_engine(&io) == 0) {
 		c->v[C_WCHAR] = io.wchar;
 		c->v[C_WRITE_BYTES] = io.write_bytes;
 		c->valid |= 1u << C_WCHAR | 1u << C_WRITE_BYTES;

@@ -40,16 +40,12 @@ int proc_io_parse(const char *text, struct proc_io *out)
 	return 0;
 }
 
-int proc_io_read(pid_t pid, struct proc_io *out)
+static int read_path(const char *path, struct proc_io *out)
 {
-	char path[64], buf[1024];
+	char buf[1024];
 	ssize_t n;
 	int fd;
 
-	if (pid)
-		snprintf(path, sizeof path, "/proc/%d/io", (int)pid);
-	else
-		snprintf(path, sizeof path, "/proc/self/io");
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -62,5 +58,30 @@ int proc_io_read(pid_t pid, struct proc_io *out)
 		errno = EINVAL;
 		return -1;
 	}
+	return 0;
+}
+
+int proc_io_read(pid_t pid, struct proc_io *out)
+{
+	char path[64];
+
+	if (pid)
+		snprintf(path, sizeof path, "/proc/%d/io", (int)pid);
+	else
+		snprintf(path, sizeof path, "/proc/self/io");
+	return read_path(path, out);
+}
+
+int proc_io_read_engine(struct proc_io *out)
+{
+	struct proc_io all, main_thread;
+	char path[64];
+
+	/* The main thread is the one whose thread id is the process id. */
+	snprintf(path, sizeof path, "/proc/self/task/%d/io", (int)getpid());
+	if (read_path("/proc/self/io", &all) < 0 || read_path(path, &main_thread) < 0)
+		return -1;
+	out->wchar = all.wchar - main_thread.wchar;
+	out->write_bytes = all.write_bytes - main_thread.write_bytes;
 	return 0;
 }

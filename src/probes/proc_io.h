@@ -21,4 +21,12 @@ int proc_io_parse(const char *text, struct proc_io *out);
 /* Read /proc/<pid>/io (pid 0: this process). 0 or -1 (errno set). */
 int proc_io_read(pid_t pid, struct proc_io *out);
 
+/* This process's bytes less its main thread's: what an embedded engine
+ * wrote. idxlab's own output - records, messages, the dashboard's
+ * terminal, recordings - is written by the main thread only, and the
+ * engine runs in the worker thread and threads of its own (WiredTiger's
+ * eviction and log threads), which all count, as do threads that ended.
+ * 0 or -1 (errno set). */
+int proc_io_read_engine(struct proc_io *out);
+
 #endif

@@ -47,6 +47,7 @@
 #define HIST_CAP    600 /* 150 s of history */
 #define SPARK_SPAN  120.0
 #define VALUE_SPAN  1.0
+#define CKPT_SPAN   10.0 /* seconds a checkpoint stays marked in the metrics title */
 #define BASE_SPAN   10.0 /* a pinned baseline: the mean over up to this long */
 #define MAX_MARKERS 64
 #define EV_KEEP     64
@@ -730,6 +731,18 @@ static void draw_metrics(struct dash *d, int y0, int x0, int h, int w)
 		if (cols_of(title, strlen(title)) > w - 6) /* what changed matters more */
 			snprintf(title, sizeof title, "metrics  now/base (%s)",
 			         *diff ? diff : "same knobs");
+	}
+	{
+		/* A checkpoint in the value window: its full-page images and
+		 * writes are in the figures (checkpoint_in_window). */
+		int na = 0;
+		size_t used = strlen(title);
+
+		if (metric_over(d, M_CHECKPOINT_IN_WINDOW, (int)lround(CKPT_SPAN / HIST_PERIOD),
+		                &na) > 0 &&
+		    !na)
+			snprintf(title + used, sizeof title - used,
+			         "  CHECKPOINT in the last %.0f s", CKPT_SPAN * speed);
 	}
 	box_at(d, y0, x0, h, w, title);
 	for (i = 0; i < NMETRICS && i < h - 2; i++) {
