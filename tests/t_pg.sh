@@ -280,6 +280,15 @@ if command -v tmux >/dev/null; then
 	if wait_for pgdash 'built idxlab_k1 on' 10; then ok pg/dashboard-index-build; else bad pg/dashboard-index-build "$(cap pgdash)"; fi
 	tm send-keys -t pgdash W
 	if wait_for pgdash 'rewrote idxlab_t \(VACUUM FULL\)' 10; then ok pg/dashboard-rewrite; else bad pg/dashboard-rewrite "$(cap pgdash)"; fi
+	# The cache knob restarts the throwaway server: the workload goes on,
+	# on a new connection that has its statement prepared again.
+	tm send-keys -t pgdash Down Down Down Enter C-u
+	tm send-keys -t pgdash BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace '256MiB' Enter
+	if wait_for pgdash 'restarting the throwaway server with shared_buffers = 262144kB' 10 &&
+		wait_for pgdash 'cache 128MiB . 256MiB' 15; then
+		ok pg/dashboard-cache-restart
+	else bad pg/dashboard-cache-restart "$(cap pgdash)"; fi
+	rows_flow pg/dashboard-cache-change-rows-flow pgdash
 	pm=$(pgrep -f "postgres -D $TMPDIR/idxlab-pg\..*/data" | head -1)
 	[ -n "$pm" ] && kill -9 "$pm"
 	if wait_for pgdash 'FAILED: .*died' 10 && cap pgdash | grep -q 'knobs'; then

@@ -73,6 +73,7 @@ struct engine {
 	struct rowset rs;
 	int pipeline;
 	int in_txn;
+	int prepared; /* idxlab_op exists (on this connection) */
 	uint64_t txn_rows, txn_t0;
 	struct pending *pend;
 	size_t npend, cap_pend;
@@ -742,7 +743,8 @@ static const int op_nparams[] = {
 	[OP_UPDATE_KEYS] = 9, [OP_DELETE] = 1,
 };
 
-static int prepare_op(struct engine *en, struct err *e)
+/* The statement of the op, on the server (a new connection has none). */
+static int prepare_statement(struct engine *en, struct err *e)
 {
 	Oid id_t = en->k.v[K_PK] == PK_INT ? OID_INT8 : OID_UUID;
 	Oid key_t = is_uuid_key(en->k.v[K_KEY_ORDER]) ? OID_UUID : OID_INT8;
@@ -764,7 +766,16 @@ static int prepare_op(struct engine *en, struct err *e)
 		return -1;
 	}
 	PQclear(res);
-	rowset_prepare(&en->rs, op, (uint64_t)en->k.v[K_SEED]);
+	en->prepared = 1;
+	return 0;
+}
+
+/* The op's statement and the order of the rows it visits. */
+static int prepare_op(struct engine *en, struct err *e)
+{
+	if (prepare_statement(en, e) < 0)
+		return -1;
+	rowset_prepare(&en->rs, en->k.v[K_OP], (uint64_t)en->k.v[K_SEED]);
 	return 0;
 }
 
@@ -783,6 +794,19 @@ static int set_session(struct engine *en, const struct knobs *k, struct err *e)
 	            k->v[K_SYNC] == SYNC_OFF ? "SET synchronous_commit = off"
 	                                     : "SET synchronous_commit = on",
 	            e);
+}
+
+/* A new connection to the throwaway server, after a restart: the session's
+ * state as the old one had it (settings, sync, the prepared statement,
+ * the figures read from the server). The one place that sets it up again. */
+static int reconnect(struct engine *en, struct err *e)
+{
+	if (connect_to(en, en->conninfo, e) < 0 || read_shared_buffers(en, e) < 0 ||
+	    set_session(en, &en->k, e) < 0 || (en->prepared && prepare_statement(en, e) < 0))
+		return -1;
+	find_server_processes(en);
+	en->bc_t = 0; /* a new buffer pool */
+	return 0;
 }
 
 /* shared_buffers = cache: restart a throwaway server; a user's is read-only. */
@@ -805,12 +829,7 @@ static int set_cache(struct engine *en, const struct knobs *k, struct err *e)
 	PQfinish(en->conn);
 	en->conn = NULL;
 	en->pipeline = 0;
-	if (pg_cluster_restart(en->cluster, want, e) < 0 || connect_to(en, en->conninfo, e) < 0 ||
-	    read_shared_buffers(en, e) < 0)
-		return -1;
-	find_server_processes(en);
-	en->bc_t = 0; /* a new buffer pool */
-	return set_session(en, k, e);
+	return pg_cluster_restart(en->cluster, want, e) < 0 ? -1 : reconnect(en, e);
 }
 
 static int settle(struct engine *en, struct err *e);
@@ -833,10 +852,9 @@ static int pg_setup(struct engine *en, const struct knobs *k, struct err *e)
 		evlog_add(EV_WARN, "the throwaway server had died: starting it again");
 		PQfinish(en->conn);
 		en->conn = NULL;
-		if (pg_cluster_restart(en->cluster, k->v[K_CACHE], e) < 0 ||
-		    connect_to(en, en->conninfo, e) < 0 || read_shared_buffers(en, e) < 0)
+		en->prepared = 0; /* its table is made again below, then the statement */
+		if (pg_cluster_restart(en->cluster, k->v[K_CACHE], e) < 0 || reconnect(en, e) < 0)
 			return -1;
-		find_server_processes(en);
 	}
 	if (leave_pipeline(en, e) < 0)
 		return -1;
