@@ -158,9 +158,23 @@ static void set_in_force(struct workload *w, struct knobs *k, const unsigned lon
 
 /* ---- plan mode ---------------------------------------------------------- */
 
+static void queue_result(struct workload *w, struct node *n)
+{
+	pthread_mutex_lock(&w->mu);
+	if (w->tail)
+		w->tail->next = n;
+	else
+		w->head = n;
+	w->tail = n;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
 /* Run one step; queues its result. index < 0: a warm-up run of the step
  * -index - 1, measured by no one (its result is dropped, no interval
- * record is printed for it). */
+ * record is printed for it). A stop that the engine cannot finish (a
+ * server that no longer answers) still queues the partial result, up to
+ * the last sample that succeeded, and says why in the event log. */
 static int run_step(struct workload *w, long index, const struct knobs *k, struct err *e)
 {
 	struct node *n = calloc(1, sizeof *n);
@@ -168,6 +182,7 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 	uint64_t target = (uint64_t)k->v[K_ROWS], done = 0;
 	double last_pub;
 	struct counters c;
+	int measuring = 0;
 
 	if (!n)
 		abort();
@@ -185,6 +200,8 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 	pthread_mutex_unlock(&w->mu);
 	publish(w, &r->a, &r->a, &r->lat);
 	last_pub = r->a.t;
+	r->b = r->a; /* the last good sample, should the step end early */
+	measuring = 1;
 	w->budget = 16;
 	while (done < target && !atomic_load(&w->stop)) {
 		int64_t got = batch(w, k, target - done, &r->lat, e);
@@ -200,11 +217,13 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 			if (sample(w, &c, e) < 0)
 				goto fail;
 			publish(w, NULL, &c, &r->lat);
+			r->b = c;
 			last_pub = t;
 		}
 	}
-	if (finish(w, &r->lat, e) < 0 || sample(w, &r->b, e) < 0)
+	if (finish(w, &r->lat, e) < 0 || sample(w, &c, e) < 0)
 		goto fail;
+	r->b = c;
 	publish(w, NULL, &r->b, &r->lat);
 	if (w->ops->sizes(w->en, &r->sizes, e) < 0)
 		goto fail;
@@ -217,16 +236,17 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 		free(n);
 		return 0;
 	}
-	pthread_mutex_lock(&w->mu);
-	if (w->tail)
-		w->tail->next = n;
-	else
-		w->head = n;
-	w->tail = n;
-	pthread_cond_broadcast(&w->cv);
-	pthread_mutex_unlock(&w->mu);
+	queue_result(w, n);
 	return 0;
 fail:
+	if (measuring && index >= 0 && atomic_load(&w->stop)) {
+		evlog_add(EV_WARN, "%s - the result covers the step up to %.2f s in", e->msg,
+		          r->b.t - r->a.t);
+		r->sizes.db_bytes = r->sizes.index_bytes = -1;
+		r->interrupted = 1;
+		queue_result(w, n);
+		return 0;
+	}
 	free(n);
 	return -1;
 }

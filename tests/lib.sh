@@ -93,6 +93,15 @@ wait_for() {
 	done
 	return 1
 }
+# rows_flow NAME SESSION: after a live change, the workload runs again:
+# no FAILED line, and a rows/s above 0 on a screen captured well after the
+# change (the 1 s window then holds only rows done since).
+rows_flow() {
+	sleep $((2 * slow))
+	if wait_for "$2" '││rows/s +[0-9.]*[1-9]' 10 && ! cap "$2" | grep -q 'FAILED'; then
+		ok "$1"
+	else bad "$1" "$(cap "$2")"; fi
+}
 wait_exit() {
 	i=0
 	while [ $i -lt $((100 * slow)) ] && [ ! -s "$T/$1.exit" ]; do

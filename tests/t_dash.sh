@@ -49,6 +49,7 @@ tm send-keys -t main BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace '1G
 if wait_for main 'cache      1GiB' 3 && wait_for main 'cache 2000KiB . 1GiB' 4; then
 	ok dash/enter-exact-value
 else bad dash/enter-exact-value "$(cap main)"; fi
+rows_flow dash/cache-change-rows-flow main
 
 # W rewrites the table in place, between batches.
 tm send-keys -t main W

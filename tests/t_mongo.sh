@@ -215,6 +215,51 @@ else
 		mrun --dsn "$URI" --rows 100 --commit 10
 	unpeer
 
+	# The server stops answering mid-run (the peer stopped: the kernel still
+	# takes the connection, nothing replies): one signal ends idxlab within
+	# the bound (2 s; 5 s allowed here), with the partial result and why.
+	for sig in TERM INT; do
+		peer stall normal
+		"$IDXLAB" run --engine mongo --dsn "$URI" --rows 100000000 --commit 100 --format csv \
+			>"$T/st.csv" 2>"$T/st.err" &
+		pid=$!
+		i=0
+		while [ $i -lt 100 ] && [ "$(grep -c '"cmd": "insert", "db": "idxlab", "doc": {"insert": "t"' "$LOG")" -lt 5 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		sleep 0.5
+		kill -STOP "$PEER"
+		sleep 0.3
+		t0=$(now_ms)
+		kill -$sig $pid
+		i=0
+		while [ $i -lt 100 ] && kill -0 $pid 2>/dev/null; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		took=$(($(now_ms) - t0))
+		if kill -0 $pid 2>/dev/null; then
+			kill -9 $pid
+			rc=killed
+		else
+			wait $pid
+			rc=$?
+		fi
+		wait $pid 2>/dev/null
+		# (SIGKILL: a SIGTERM right after SIGCONT may reach a thread of the
+		# peer other than the one whose handler exits)
+		kill -9 "$PEER"
+		unpeer
+		[ $sig = TERM ] && code=143 || code=130
+		echo "  SIG$sig with the server silent: exit $rc after $took ms"
+		if [ "$rc" = $code ] && [ $took -lt 5000 ] && [ "$(field "$T/st.csv" interrupted 1)" = 1 ] &&
+			[ "$(field "$T/st.csv" rows 1)" -gt 0 ] &&
+			grep -q "did not answer within 1.0 s of the stop" "$T/st.err"; then
+			ok mongo/wire-silent-sig$sig-ends
+		else bad mongo/wire-silent-sig$sig-ends "exit $rc after $took ms; stdout: $(cat "$T/st.csv"); stderr: $(tail -5 "$T/st.err")"; fi
+	done
+
 	# A database idxlab that is not ours: refused, nothing sent that writes.
 	peer foreign foreign
 	expect_exit mongo/wire-foreign-refused 2 "database idxlab that idxlab did not create.*untouched" \

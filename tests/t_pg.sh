@@ -36,6 +36,52 @@ start_with_server() {
 	done
 }
 
+# stop_unanswered NAME SIG CODE BACKEND [POSTMASTER]: idxlab ($pid, its
+# output in $T/su.csv and $T/su.err) works against a server; SIGSTOP its
+# backend (and the postmaster: no cancel request is served either), send
+# idxlab SIG, and it must end within the bound (2 s; 5 s allowed here),
+# with CODE, the partial result row on stdout and the reason on stderr.
+stop_unanswered() {
+	name=$1 sig=$2 code=$3 be=$4 pmx=${5:-}
+	if [ -z "$be" ]; then
+		bad "$name" "found no backend serving idxlab: $(cat "$T/su.err")"
+		kill -9 $pid 2>/dev/null
+		wait $pid 2>/dev/null
+		return
+	fi
+	kill -STOP "$be" $pmx
+	sleep 0.3
+	t0=$(date +%s.%N)
+	kill -"$sig" $pid
+	i=0
+	while [ $i -lt 100 ] && kill -0 $pid 2>/dev/null; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	t1=$(date +%s.%N)
+	if kill -0 $pid 2>/dev/null; then
+		kill -CONT "$be" $pmx
+		kill -9 $pid
+		wait $pid 2>/dev/null
+		bad "$name" "still running 10 s after one SIG$sig: $(tail -3 "$T/su.err")"
+		return
+	fi
+	wait $pid
+	rc=$?
+	kill -CONT "$be" $pmx
+	took=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+	echo "  $name: SIG$sig with the server stopped: exit $rc after $took s"
+	if [ $rc -eq "$code" ] && awk "BEGIN { exit !($took < 5) }" &&
+		[ "$(field "$T/su.csv" interrupted 1)" = 1 ] && [ "$(field "$T/su.csv" rows 1)" -gt 0 ] &&
+		grep -q "did not answer within 1.0 s of the stop" "$T/su.err"; then
+		ok "$name"
+	else bad "$name" "exit $rc after $took s; stdout: $(cat "$T/su.csv"); stderr: $(tail -5 "$T/su.err")"; fi
+}
+su_run() {
+	"$IDXLAB" run --engine postgres --commit 100 --rows 100000000 --format csv "$@" >"$T/su.csv" 2>"$T/su.err" &
+	pid=$!
+}
+
 # --- WAL per row grows by one index entry per index (FPI excluded) ------
 pgrun --indexes 0,1,2,4 --key-order rand --rows 50000 --format csv >"$T/wal.csv" 2>"$T/err" ||
 	{ bad pg/wal-run "$(cat "$T/err")"; exit 1; }
@@ -157,6 +203,31 @@ sleep 0.5
 if pgrep -f "$TMPDIR/idxlab-pg\." >/dev/null; then bad pg/killed-server-no-processes "$(pgrep -af "$TMPDIR/idxlab-pg")"; else ok pg/killed-server-no-processes; fi
 no_leftovers pg/killed-server-no-temp-dir
 
+# --- a throwaway server whose backend stops answering: one signal ends
+# idxlab within the bound, with the partial result; nothing is left --------
+for sig in TERM INT; do
+	su_run
+	i=0
+	be=""
+	# The backend that serves the workload: one still there a while later
+	# (the server's readiness ping makes a backend that ends at once).
+	while [ $i -lt 100 ] && { [ -z "$be" ] || ! kill -0 "$be" 2>/dev/null; }; do
+		sleep 0.3
+		pmt=$(pgrep -P $pid -x postgres | head -1)
+		be=""
+		[ -n "$pmt" ] && be=$(pgrep -P "$pmt" -f '^postgres: idxlab ' | head -1)
+		[ -n "$be" ] && sleep 0.5
+		i=$((i + 1))
+	done
+	sleep 0.5 # into the measurement
+	[ $sig = TERM ] && code=143 || code=130
+	stop_unanswered pg/stopped-backend-sig$sig-ends $sig $code "$be"
+	kill -9 "$be" 2>/dev/null
+done
+sleep 0.5
+if pgrep -f "$TMPDIR/idxlab-pg\." >/dev/null; then bad pg/stopped-backend-no-processes "$(pgrep -af "$TMPDIR/idxlab-pg")"; else ok pg/stopped-backend-no-processes; fi
+no_leftovers pg/stopped-backend-no-temp-dir
+
 # --- a killed idxlab: its server dies with it, its dir (and shared memory)
 # stay, and the next start removes them, with a postmaster still running in
 # a leftover (a copy of sleep named postgres, run from the dir) -------------
@@ -257,6 +328,35 @@ else
 		[ "$(psql_ "SELECT count(*) FROM pg_extension WHERE extname <> 'plpgsql'")" = 0 ]; then
 		ok pg/dsn-killed-run-taken-over
 	else bad pg/dsn-killed-run-taken-over "extensions left by the killed run: '$exts'; $(cat "$T/err") $(psql_ '\dx')"; fi
+	# The server stops answering (backend and postmaster stopped, so even
+	# the cancel request waits): one signal still ends idxlab in time.
+	for sig in TERM INT; do
+		i=0
+		while [ $i -lt 100 ] && [ "$(psql_ "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'idxlab'")" != 0 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		su_run --dsn "$dsn"
+		i=0
+		be=""
+		while [ $i -lt 100 ] && [ -z "$be" ]; do
+			sleep 0.1
+			be=$(psql_ "SELECT pid FROM pg_stat_activity WHERE application_name = 'idxlab'" | head -1)
+			i=$((i + 1))
+		done
+		sleep 1 # into the measurement
+		[ $sig = TERM ] && code=143 || code=130
+		stop_unanswered pg/dsn-server-stopped-sig$sig-ends $sig $code "$be" "$(head -1 "$T/own/data/postmaster.pid")"
+	done
+	i=0
+	while [ $i -lt 100 ] && [ "$(psql_ "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'idxlab'")" != 0 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if pgrun --dsn "$dsn" --rows 100 --format csv >/dev/null 2>"$T/err" &&
+		[ "$(psql_ "SELECT count(*) FROM pg_namespace WHERE nspname = 'idxlab'")" = 0 ]; then
+		ok pg/dsn-after-stopped-server-taken-over
+	else bad pg/dsn-after-stopped-server-taken-over "$(cat "$T/err") $(psql_ '\dn')"; fi
 	# A schema named idxlab that is not ours: refused, untouched.
 	psql_ "CREATE SCHEMA idxlab; CREATE TABLE idxlab.foo(x int); INSERT INTO idxlab.foo VALUES (42)" >/dev/null
 	expect_exit pg/foreign-schema-refused 2 "schema named idxlab that idxlab did not create" \
@@ -353,6 +453,15 @@ if command -v tmux >/dev/null; then
 	if wait_for pgdash 'built idxlab_k1 on' 10; then ok pg/dashboard-index-build; else bad pg/dashboard-index-build "$(cap pgdash)"; fi
 	tm send-keys -t pgdash W
 	if wait_for pgdash 'rewrote idxlab_t \(VACUUM FULL\)' 10; then ok pg/dashboard-rewrite; else bad pg/dashboard-rewrite "$(cap pgdash)"; fi
+	# The cache knob restarts the throwaway server: the workload goes on,
+	# on a new connection that has its statement prepared again.
+	tm send-keys -t pgdash Down Down Down Enter C-u
+	tm send-keys -t pgdash BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace '256MiB' Enter
+	if wait_for pgdash 'restarting the throwaway server with shared_buffers = 262144kB' 10 &&
+		wait_for pgdash 'cache 128MiB . 256MiB' 15; then
+		ok pg/dashboard-cache-restart
+	else bad pg/dashboard-cache-restart "$(cap pgdash)"; fi
+	rows_flow pg/dashboard-cache-change-rows-flow pgdash
 	pm=$(pgrep -f "postgres -D $TMPDIR/idxlab-pg\..*/data" | head -1)
 	[ -n "$pm" ] && kill -9 "$pm"
 	if wait_for pgdash 'FAILED: .*died' 10 && cap pgdash | grep -q 'knobs'; then

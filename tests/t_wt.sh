@@ -237,6 +237,7 @@ else
 	if wait_for wtdash '│>cache +1MiB ' 8 && wait_for wtdash 'cache 64MiB → 1MiB' 2; then
 		ok wt/dash-cache-in-force
 	else bad wt/dash-cache-in-force "$(cap wtdash)"; fi
+	rows_flow wt/dash-cache-change-rows-flow wtdash
 	tm send-keys -t wtdash q
 	code=$(wait_exit wtdash)
 	[ "$code" = EXIT=0 ] && ok wt/dash-q-exits-0 || bad wt/dash-q-exits-0 "got '$code'"

@@ -58,6 +58,7 @@
 #include "../units.h"
 #include "engine.h"
 #include "mongo_doc.h"
+#include "mongo_stream.h"
 #include "rowset.h"
 #include "tmpdir.h"
 
@@ -82,7 +83,8 @@ struct engine {
 	mongoc_write_concern_t *wc;
 	mongoc_bulk_operation_t *bulk; /* the open batch, or NULL */
 	uint64_t bulk_ops;
-	const atomic_int *stop; /* borrowed */
+	const atomic_int *stop;       /* borrowed */
+	struct mongo_stream_ctx sctx; /* the client's streams: a stop bounds their reads */
 	struct knobs k;
 	struct rowset rs;
 	char *payload;
@@ -354,6 +356,13 @@ static int mongo_fail(struct engine *en, const bson_error_t *be, struct err *e, 
 
 	if (!what)
 		what = "";
+	if (en->sctx.unanswered) {
+		en->lost = 1;
+		return err_set(e, ERR_RUNTIME,
+		               "%s%sthe MongoDB server at %s did not answer within %.1f s of the "
+		               "stop; idxlab gave up on it",
+		               what, sep, en->hosts, MONGO_STREAM_STOP_MS / 1000.0);
+	}
 	if (en->mongod_dir[0] && is_connection(be)) {
 		int i;
 
@@ -719,6 +728,10 @@ static int mongo_open(struct engine **out, const struct knobs *k, const atomic_i
 		return -1;
 	}
 	mongoc_client_set_error_api(en->client, MONGOC_ERROR_API_VERSION_2);
+	en->sctx.stop = stop;
+	if (!mongo_stream_install(en->client, en->uri, &en->sctx))
+		evlog_add(EV_INFO, "a TLS connection: a stop waits for the server's answer up to "
+		                   "socketTimeoutMS");
 	en->db = mongoc_client_get_database(en->client, DB_NAME);
 	en->coll = mongoc_database_get_collection(en->db, COLL_NAME);
 	en->wc = mongo_doc_write_concern(k->v[K_SYNC]);

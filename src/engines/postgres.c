@@ -12,6 +12,12 @@
  * after one sync, so a batch of N rows costs one round trip. Parameters are
  * sent in binary (int8, uuid, text).
  *
+ * The connection is non-blocking and every wait for the server goes
+ * through await(): after the user's stop a statement is cancelled (from a
+ * thread: PQcancel itself waits for the server) and a server silent for
+ * STOP_ANSWER_MS is given up on, so a stop ends idxlab in time even when
+ * the server no longer answers.
+ *
  * Counters (see metrics.md): WAL bytes from pg_current_wal_insert_lsn()
  * deltas (live, mid-transaction too); full-page-image bytes from
  * pg_walinspect over the flushed WAL (superuser only; n/a otherwise);
@@ -24,11 +30,12 @@
 #include <errno.h>
 #include <libpq-fe.h>
 #include <limits.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/select.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -47,7 +54,11 @@
 #define BUFFERCACHE_EVERY_NS 1000000000ULL
 #define ADVISORY_KEY         "115880238014818" /* "idxlab" in ASCII, as a number */
 #define OID_UUID             2950
-#define SPILL_RELS           32 /* relfilenodes of the table, its indexes, TOAST */
+#define SPILL_RELS           32    /* relfilenodes of the table, its indexes, TOAST */
+#define STOP_GRACE_MS        300   /* a stop lets a short statement end before cancelling it */
+#define STOP_ANSWER_MS       1000  /* ... and gives up on a server silent that long after it */
+#define STATS_TIMEOUT        "10s" /* statement_timeout of idxlab's own statistics queries */
+#define WAIT_SLICE_MS        50
 
 enum tag { T_BEGIN, T_OP, T_COMMIT, T_OTHER };
 
@@ -84,6 +95,7 @@ struct engine {
 	struct rowset rs;
 	int pipeline;
 	int in_txn;
+	int prepared; /* idxlab_op exists (on this connection) */
 	uint64_t txn_rows, txn_t0;
 	struct pending *pend;
 	size_t npend, cap_pend;
@@ -98,6 +110,11 @@ struct engine {
 	char *payload;
 	long long shared_buffers; /* bytes in force on the server */
 	uint64_t t_started;       /* ns the throwaway server took to start */
+	int cancelled;            /* the cancel request went out */
+	int closing;              /* close's clean-up: not to be cancelled */
+	int unanswered;           /* given up on the server: touch it no more */
+	char unanswered_msg[400];
+	char stmt_timeout[64]; /* statement_timeout of the session, as the server has it */
 };
 
 static uint64_t now_ns(void)
@@ -243,61 +260,138 @@ static int enter_pipeline(struct engine *en, struct err *e)
 	return 0;
 }
 
-/* Run sql and wait for it, giving up (PQcancel) when the user stops idxlab.
- * Returns the last result (caller clears it), or NULL with e filled. */
+/* PQcancel waits for the server to close the cancel connection, for ever
+ * when the server is stopped: it runs on a detached thread of its own, so
+ * no wait of idxlab's depends on it (process exit ends a stuck one). */
+static void *cancel_main(void *arg)
+{
+	char buf[256];
+
+	PQcancel(arg, buf, sizeof buf);
+	PQfreeCancel(arg);
+	return NULL;
+}
+
+static void send_cancel(struct engine *en)
+{
+	PGcancel *c = PQgetCancel(en->conn);
+	pthread_attr_t attr;
+	pthread_t t;
+
+	en->cancelled = 1;
+	if (!c)
+		return;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&t, &attr, cancel_main, c) != 0)
+		PQfreeCancel(c);
+	pthread_attr_destroy(&attr);
+}
+
+/* Wait until PQgetResult will not block: sends what is queued, reads what
+ * came (the connection is non-blocking). Every wait is bounded once the user
+ * stops idxlab: a statement still running grace_ms later is cancelled, and a
+ * server silent for STOP_ANSWER_MS is given up on (en->unanswered: no
+ * statement is sent to it again). 0, or -1 with e filled. */
+static int await(struct engine *en, const char *what, long grace_ms, struct err *e)
+{
+	uint64_t t0 = 0;
+
+	if (en->unanswered)
+		return err_set(e, ERR_RUNTIME, "%s: %s", what, en->unanswered_msg);
+	for (;;) {
+		int flush = PQflush(en->conn);
+		struct pollfd pfd;
+
+		/* A lost connection: PQgetResult returns what came before it (the
+		 * server's last error says more than the loss), then the loss. */
+		if (flush < 0 || PQconsumeInput(en->conn) != 1 ||
+		    PQstatus(en->conn) == CONNECTION_BAD)
+			return 0;
+		if (!flush && !PQisBusy(en->conn))
+			return 0;
+		if (en->stop && atomic_load(en->stop)) {
+			uint64_t t = now_ns(), waited;
+
+			if (!t0)
+				t0 = t;
+			waited = (t - t0) / 1000000;
+			if (!en->cancelled && grace_ms < STOP_ANSWER_MS &&
+			    waited >= (uint64_t)grace_ms)
+				send_cancel(en);
+			if (waited >= STOP_ANSWER_MS) {
+				en->unanswered = 1;
+				snprintf(
+				    en->unanswered_msg, sizeof en->unanswered_msg,
+				    "the server did not answer within %.1f s of the stop%s; idxlab "
+				    "gave up on it%s",
+				    STOP_ANSWER_MS / 1000.0,
+				    en->cancelled ? ", even after a cancel request" : "",
+				    en->cluster ? ""
+				                : " (schema idxlab stays on the server: the next "
+				                  "run takes it over)");
+				return err_set(e, ERR_RUNTIME, "%s: %s", what, en->unanswered_msg);
+			}
+		}
+		pfd.fd = PQsocket(en->conn);
+		pfd.events = (short)(POLLIN | (flush ? POLLOUT : 0));
+		pfd.revents = 0;
+		if (pfd.fd < 0)
+			return 0;
+		(void)poll(&pfd, 1, WAIT_SLICE_MS);
+	}
+}
+
+/* The results of what was sent (outside pipeline mode): the last one
+ * (caller clears it), or NULL with e filled. grace_ms: see await. */
+static PGresult *collect(struct engine *en, const char *what, long grace_ms, struct err *e)
+{
+	PGresult *res, *last = NULL;
+
+	for (;;) {
+		if (await(en, what, grace_ms, e) < 0) {
+			PQclear(last);
+			return NULL;
+		}
+		res = PQgetResult(en->conn);
+		if (!res)
+			break;
+		PQclear(last);
+		last = res;
+		if (PQresultStatus(res) == PGRES_COPY_IN)
+			break; /* the caller sends the rows */
+	}
+	if (!last) {
+		pg_fail(en, NULL, e, what);
+		return NULL;
+	}
+	if (PQresultStatus(last) != PGRES_COMMAND_OK && PQresultStatus(last) != PGRES_TUPLES_OK &&
+	    PQresultStatus(last) != PGRES_COPY_IN) {
+		pg_fail(en, last, e, what);
+		PQclear(last);
+		return NULL;
+	}
+	return last;
+}
+
+/* Run sql and wait for it, cancelling it (PQcancel) when the user stops
+ * idxlab. Returns the last result (caller clears it), or NULL with e filled. */
 static PGresult *run(struct engine *en, const char *sql, int nparams, const char *const *params,
                      struct err *e)
 {
-	PGresult *res, *last = NULL;
-	int sock;
-
 	if (leave_pipeline(en, e) < 0)
 		return NULL;
+	if (en->unanswered) {
+		err_set(e, ERR_RUNTIME, "%s: %s", sql, en->unanswered_msg);
+		return NULL;
+	}
 	/* The simple protocol takes several statements; parameters need the other. */
 	if (!(nparams ? PQsendQueryParams(en->conn, sql, nparams, NULL, params, NULL, NULL, 0)
 	              : PQsendQuery(en->conn, sql))) {
 		pg_fail(en, NULL, e, sql);
 		return NULL;
 	}
-	sock = PQsocket(en->conn);
-	for (;;) {
-		fd_set fds;
-		struct timeval tv = { 0, 50000 };
-
-		if (PQconsumeInput(en->conn) != 1) {
-			pg_fail(en, NULL, e, sql);
-			PQclear(last);
-			return NULL;
-		}
-		if (!PQisBusy(en->conn))
-			break;
-		if (en->stop && atomic_load(en->stop)) {
-			PGcancel *c = PQgetCancel(en->conn);
-			char buf[256];
-
-			if (c) {
-				PQcancel(c, buf, sizeof buf);
-				PQfreeCancel(c);
-			}
-		}
-		FD_ZERO(&fds);
-		FD_SET(sock, &fds);
-		select(sock + 1, &fds, NULL, NULL, &tv);
-	}
-	while ((res = PQgetResult(en->conn))) {
-		PQclear(last);
-		last = res;
-	}
-	if (!last) {
-		pg_fail(en, NULL, e, sql);
-		return NULL;
-	}
-	if (PQresultStatus(last) != PGRES_COMMAND_OK && PQresultStatus(last) != PGRES_TUPLES_OK) {
-		pg_fail(en, last, e, sql);
-		PQclear(last);
-		return NULL;
-	}
-	return last;
+	return collect(en, sql, en->closing ? STOP_ANSWER_MS : 0, e);
 }
 
 static int exec(struct engine *en, const char *sql, struct err *e)
@@ -329,9 +423,14 @@ static uint64_t to_u64(const char *s)
 
 static int connect_to(struct engine *en, const char *conninfo, struct err *e)
 {
-	/* connect_timeout first, so one in the user's conninfo wins. */
-	const char *keys[] = { "connect_timeout", "dbname", "application_name", NULL };
-	const char *vals[] = { "5", conninfo, "idxlab", NULL };
+	/* connect_timeout and the TCP keepalives first, so the user's conninfo
+	 * wins. Keepalives find a peer that is gone (a network cut) in about
+	 * 25 s where the kernel alone would take hours. */
+	const char *keys[] = { "connect_timeout",  "keepalives",
+		               "keepalives_idle",  "keepalives_interval",
+		               "keepalives_count", "dbname",
+		               "application_name", NULL };
+	const char *vals[] = { "5", "1", "10", "5", "3", conninfo, "idxlab", NULL };
 	char msg[600];
 
 	PQfinish(en->conn);
@@ -345,10 +444,17 @@ static int connect_to(struct engine *en, const char *conninfo, struct err *e)
 		               "or postgres:// URI), the PG* variables and ~/.pgpass",
 		               trim(PQerrorMessage(en->conn), msg, sizeof msg));
 	PQsetNoticeProcessor(en->conn, notice_cb, NULL);
-	return exec(en,
-	            "SET client_min_messages = warning; SET stats_fetch_consistency = none; "
-	            "SET search_path = idxlab, pg_catalog; SET lock_timeout = '10s'",
-	            e);
+	/* Non-blocking: no send waits for a server that stopped reading (await). */
+	if (PQsetnonblocking(en->conn, 1) != 0)
+		return pg_fail(en, NULL, e, "connecting");
+	if (exec(en,
+	         "SET client_min_messages = warning; SET stats_fetch_consistency = none; "
+	         "SET search_path = idxlab, pg_catalog; SET lock_timeout = '10s'",
+	         e) < 0)
+		return -1;
+	/* idxlab's statistics queries run under STATS_TIMEOUT and then put this back. */
+	return query_text(en, "SELECT current_setting('statement_timeout')", en->stmt_timeout,
+	                  sizeof en->stmt_timeout, e);
 }
 
 /* The schema is idxlab's, or we refuse. Creates it when absent. */
@@ -582,11 +688,14 @@ static void pg_close(struct engine *en)
 {
 	if (!en)
 		return;
-	if (en->conn && PQstatus(en->conn) == CONNECTION_OK && !en->cluster && en->claimed) {
+	if (en->conn && PQstatus(en->conn) == CONNECTION_OK && !en->cluster && en->claimed &&
+	    !en->unanswered) {
 		struct err e = { ERR_NONE, "" };
 
 		/* Leave the user's server as we found it - only ever after the
-		 * schema was found to be idxlab's own (claimed). */
+		 * schema was found to be idxlab's own (claimed). After a stop
+		 * these are bounded too (await), but never cancelled. */
+		en->closing = 1;
 		if (en->pipeline)
 			(void)leave_pipeline(en, &e);
 		if (PQtransactionStatus(en->conn) != PQTRANS_IDLE)
@@ -733,14 +842,14 @@ static int load(struct engine *en, uint64_t rows, struct err *e)
 	uint64_t n;
 	int ok = 1;
 
-	if (leave_pipeline(en, e) < 0)
+	res = run(
+	    en, "COPY idxlab.idxlab_t(id, k1, k2, k3, k4, k5, k6, k7, k8, hot, payload) FROM STDIN",
+	    0, NULL, e);
+	if (!res)
 		return -1;
-	res = PQexec(en->conn, "COPY idxlab.idxlab_t(id, k1, k2, k3, k4, k5, k6, k7, k8, hot, "
-	                       "payload) FROM STDIN");
-	if (!res || PQresultStatus(res) != PGRES_COPY_IN) {
-		pg_fail(en, res, e, "COPY");
+	if (PQresultStatus(res) != PGRES_COPY_IN) {
 		PQclear(res);
-		return -1;
+		return err_set(e, ERR_RUNTIME, "COPY: the server did not start copying");
 	}
 	PQclear(res);
 	buf = malloc(cap + linecap);
@@ -749,27 +858,22 @@ static int load(struct engine *en, uint64_t rows, struct err *e)
 	for (n = 0; n < rows && ok; n++) {
 		used += copy_line(en, n, buf + used, linecap);
 		if (used >= cap || n + 1 == rows) {
-			ok = PQputCopyData(en->conn, buf, (int)used) == 1;
+			/* Queued, then sent as far as the server takes it (bounded). */
+			ok = PQputCopyData(en->conn, buf, (int)used) == 1 &&
+			     await(en, "loading the table", 0, e) == 0;
 			used = 0;
 			if (en->stop && atomic_load(en->stop))
 				break;
 		}
 	}
 	free(buf);
+	if (en->unanswered)
+		return -1;
 	if (PQputCopyEnd(en->conn, ok && n == rows ? NULL : "stopped") != 1)
 		return pg_fail(en, NULL, e, "COPY");
-	res = PQgetResult(en->conn);
-	if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
-		pg_fail(en, res, e, "loading the table");
-		PQclear(res);
-		while ((res = PQgetResult(en->conn)))
-			PQclear(res);
-		return -1;
-	}
+	res = collect(en, "loading the table", 0, e);
 	PQclear(res);
-	while ((res = PQgetResult(en->conn)))
-		PQclear(res);
-	return 0;
+	return res ? 0 : -1;
 }
 
 static int set_indexes(struct engine *en, long long from, long long to, int live, struct err *e)
@@ -813,7 +917,8 @@ static const int op_nparams[] = {
 	[OP_UPDATE_KEYS] = 9, [OP_DELETE] = 1,
 };
 
-static int prepare_op(struct engine *en, struct err *e)
+/* The statement of the op, on the server (a new connection has none). */
+static int prepare_statement(struct engine *en, struct err *e)
 {
 	Oid id_t = en->k.v[K_PK] == PK_INT ? OID_INT8 : OID_UUID;
 	Oid key_t = is_uuid_key(en->k.v[K_KEY_ORDER]) ? OID_UUID : OID_INT8;
@@ -828,14 +933,22 @@ static int prepare_op(struct engine *en, struct err *e)
 	for (i = 1; i < 9; i++)
 		types[i] = key_t;
 	types[9] = OID_TEXT;
-	res = PQprepare(en->conn, "idxlab_op", op_sql[op], op_nparams[op], types);
-	if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
-		pg_fail(en, res, e, "prepare");
-		PQclear(res);
+	if (!PQsendPrepare(en->conn, "idxlab_op", op_sql[op], op_nparams[op], types))
+		return pg_fail(en, NULL, e, "prepare");
+	res = collect(en, "prepare", 0, e);
+	if (!res)
 		return -1;
-	}
 	PQclear(res);
-	rowset_prepare(&en->rs, op, (uint64_t)en->k.v[K_SEED]);
+	en->prepared = 1;
+	return 0;
+}
+
+/* The op's statement and the order of the rows it visits. */
+static int prepare_op(struct engine *en, struct err *e)
+{
+	if (prepare_statement(en, e) < 0)
+		return -1;
+	rowset_prepare(&en->rs, en->k.v[K_OP], (uint64_t)en->k.v[K_SEED]);
 	return 0;
 }
 
@@ -854,6 +967,19 @@ static int set_session(struct engine *en, const struct knobs *k, struct err *e)
 	            k->v[K_SYNC] == SYNC_OFF ? "SET synchronous_commit = off"
 	                                     : "SET synchronous_commit = on",
 	            e);
+}
+
+/* A new connection to the throwaway server, after a restart: the session's
+ * state as the old one had it (settings, sync, the prepared statement,
+ * the figures read from the server). The one place that sets it up again. */
+static int reconnect(struct engine *en, struct err *e)
+{
+	if (connect_to(en, en->conninfo, e) < 0 || read_shared_buffers(en, e) < 0 ||
+	    set_session(en, &en->k, e) < 0 || (en->prepared && prepare_statement(en, e) < 0))
+		return -1;
+	find_server_processes(en);
+	en->bc_t = 0; /* a new buffer pool */
+	return 0;
 }
 
 /* shared_buffers = cache: restart a throwaway server; a user's is read-only. */
@@ -876,12 +1002,7 @@ static int set_cache(struct engine *en, const struct knobs *k, struct err *e)
 	PQfinish(en->conn);
 	en->conn = NULL;
 	en->pipeline = 0;
-	if (pg_cluster_restart(en->cluster, want, e) < 0 || connect_to(en, en->conninfo, e) < 0 ||
-	    read_shared_buffers(en, e) < 0)
-		return -1;
-	find_server_processes(en);
-	en->bc_t = 0; /* a new buffer pool */
-	return set_session(en, k, e);
+	return pg_cluster_restart(en->cluster, want, e) < 0 ? -1 : reconnect(en, e);
 }
 
 static int settle(struct engine *en, struct err *e);
@@ -904,10 +1025,9 @@ static int pg_setup(struct engine *en, const struct knobs *k, struct err *e)
 		evlog_add(EV_WARN, "the throwaway server had died: starting it again");
 		PQfinish(en->conn);
 		en->conn = NULL;
-		if (pg_cluster_restart(en->cluster, k->v[K_CACHE], e) < 0 ||
-		    connect_to(en, en->conninfo, e) < 0 || read_shared_buffers(en, e) < 0)
+		en->prepared = 0; /* its table is made again below, then the statement */
+		if (pg_cluster_restart(en->cluster, k->v[K_CACHE], e) < 0 || reconnect(en, e) < 0)
 			return -1;
-		find_server_processes(en);
 	}
 	if (leave_pipeline(en, e) < 0)
 		return -1;
@@ -1111,6 +1231,11 @@ static int drain(struct engine *en, struct step_out *out, struct hist *lat, stru
 	for (;;) {
 		ExecStatusType st;
 
+		if (await(en, knob_table[K_OP].choices[en->k.v[K_OP]], STOP_GRACE_MS, e) < 0) {
+			en->npend = 0;
+			en->in_txn = 0;
+			return -1;
+		}
 		res = PQgetResult(en->conn);
 		if (!res) {
 			if (PQstatus(en->conn) == CONNECTION_BAD) {
@@ -1154,7 +1279,7 @@ static int drain(struct engine *en, struct step_out *out, struct hist *lat, stru
 	en->npend = 0;
 	if (failed) {
 		en->in_txn = 0;
-		if (PQstatus(en->conn) == CONNECTION_OK) {
+		if (PQstatus(en->conn) == CONNECTION_OK && !en->unanswered) {
 			/* Leave no aborted transaction behind. */
 			struct err ignore;
 
@@ -1219,31 +1344,44 @@ static int pg_finish(struct engine *en, struct step_out *out, struct hist *lat, 
 
 /* ---- counters ------------------------------------------------------------ */
 
-/* Run a read-only query inside the pipeline (mid-transaction is fine). */
+/* Run one of idxlab's own read-only queries inside the pipeline
+ * (mid-transaction is fine), under statement_timeout STATS_TIMEOUT, which
+ * it then sets back (set_config local: to the end of the transaction). */
 static PGresult *pipeline_query(struct engine *en, const char *sql, int nparams,
                                 const char *const *params, struct err *e)
 {
+	const char *const set = "SELECT set_config('statement_timeout', $1, true)";
+	const char *const limit[1] = { STATS_TIMEOUT }, *const back[1] = { en->stmt_timeout };
 	PGresult *res, *keep = NULL;
+	int n = 0;
 
 	if (enter_pipeline(en, e) < 0)
 		return NULL;
-	if (!PQsendQueryParams(en->conn, sql, nparams, NULL, params, NULL, NULL, 0) ||
+	if (!PQsendQueryParams(en->conn, set, 1, NULL, limit, NULL, NULL, 0) ||
+	    !PQsendQueryParams(en->conn, sql, nparams, NULL, params, NULL, NULL, 0) ||
+	    !PQsendQueryParams(en->conn, set, 1, NULL, back, NULL, NULL, 0) ||
 	    PQpipelineSync(en->conn) != 1) {
 		pg_fail(en, NULL, e, "sampling");
 		return NULL;
 	}
 	for (;;) {
+		if (await(en, "sampling the server's statistics", STOP_GRACE_MS, e) < 0) {
+			PQclear(keep);
+			return NULL;
+		}
 		res = PQgetResult(en->conn);
 		if (!res) {
 			if (PQstatus(en->conn) == CONNECTION_BAD)
 				break;
+			n++; /* the end of one query's results */
 			continue;
 		}
 		if (PQresultStatus(res) == PGRES_PIPELINE_SYNC) {
 			PQclear(res);
 			break;
 		}
-		if (!keep)
+		/* The query's result, or the first error (the rest is aborted). */
+		if (!keep && (n == 1 || PQresultStatus(res) == PGRES_FATAL_ERROR))
 			keep = res;
 		else
 			PQclear(res);
