@@ -74,7 +74,8 @@ wait_for() {
 	i=0
 	limit=$(($3 * slow * 10))
 	while [ $i -lt $limit ]; do
-		cap "$1" | grep -qE -- "$2" && return 0
+		cap "$1" 2>/dev/null | grep -qE -- "$2" && return 0
+		tm has-session -t "$1" 2>/dev/null || return 1
 		sleep 0.1
 		i=$((i + 1))
 	done

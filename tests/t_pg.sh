@@ -272,7 +272,7 @@ fi
 # --- the dashboard on PostgreSQL: live numbers; a killed server is shown,
 # the UI stays up, and q still quits cleanly --------------------------------
 if command -v tmux >/dev/null; then
-	start pgdash TMPDIR="$TMPDIR" "$IDXLAB" --engine postgres --commit 100
+	start pgdash TMPDIR="$TMPDIR" "$IDXLAB" --engine postgres --commit 100 "2>$T/pgdash.err"
 	if wait_for pgdash '││rows/s +[0-9]' 15 && cap pgdash | grep -q 'fillfactor 100'; then
 		ok pg/dashboard-live
 	else bad pg/dashboard-live "$(cap pgdash)"; fi
@@ -285,11 +285,15 @@ if command -v tmux >/dev/null; then
 	if wait_for pgdash 'FAILED: .*died' 10 && cap pgdash | grep -q 'knobs'; then
 		ok pg/dashboard-survives-killed-server
 	else bad pg/dashboard-survives-killed-server "$(cap pgdash)"; fi
+	# Quitting while failed: exit 1, and the failure said once the screen is closed.
 	tm send-keys -t pgdash q
 	code=$(wait_exit pgdash)
-	[ "$code" = EXIT=0 ] || [ "$code" = EXIT=1 ] && ok pg/dashboard-quits || bad pg/dashboard-quits "got '$code'"
+	if [ "$code" = EXIT=1 ] && grep -q '^idxlab: .*throwaway PostgreSQL server.*died' "$T/pgdash.err"; then
+		ok pg/dashboard-failed-exit-1
+	else bad pg/dashboard-failed-exit-1 "got '$code', stderr: $(cat "$T/pgdash.err")"; fi
 	sleep 0.5
 	pgrep -f "$TMPDIR/idxlab-pg\." >/dev/null && bad pg/dashboard-no-processes "$(pgrep -af "$TMPDIR/idxlab-pg")" || ok pg/dashboard-no-processes
+	no_leftovers pg/dashboard-temp-dir-removed
 else
 	skip pg/dashboard "tmux is not installed"
 fi

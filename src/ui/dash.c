@@ -1644,7 +1644,11 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 		}
 		timeout(d->refresh_ms);
 	}
-	state = d->rp ? 0 : workload_state(d->w, &e);
+	/* How the worker ended: a run quit while FAILED ends failed. */
+	state = 0;
+	workload_stop(d->w);
+	while (d->w && (state = workload_state(d->w, &e)) == 0)
+		workload_wait(d->w, 0.1);
 	workload_free(d->w);
 	d->w = NULL;
 	restore_terminal();
