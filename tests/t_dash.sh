@@ -240,6 +240,18 @@ else
 	skip dash/disk-full "needs root and permission to mount a 72 MiB tmpfs"
 fi
 
+# A closed terminal (SIGHUP): idxlab stops as on SIGTERM, removes its temp
+# dir, writes nothing to the terminal that is gone, and exits 129.
+mkdir -p "$T/hup"
+start_hup hup TMPDIR="$T/hup" "$IDXLAB" --rows 400000
+pid=$(owner_pid "$T/hup/idxlab-sqlite")
+wait_for hup '││rows/s +[0-9]' 5
+tm kill-session -t hup
+if [ -n "$pid" ] && gone "$pid"; then ok dash/sighup-ends; else bad dash/sighup-ends "pid '$pid' still runs"; fi
+code=$(wait_exit hup)
+[ "$code" = EXIT=129 ] && ok dash/sighup-exit-129 || bad dash/sighup-exit-129 "got '$code'"
+[ -z "$(ls -A "$T/hup")" ] && ok dash/sighup-nothing-left || bad dash/sighup-nothing-left "left in $T/hup: $(ls -A "$T/hup")"
+
 # TERM=dumb: say to use idxlab run.
 start dumb TERM=dumb "$IDXLAB"
 code=$(wait_exit dumb)
