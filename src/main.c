@@ -1,8 +1,9 @@
 /* main.c - argv, config, the worker, the reporter, exit codes.
  *
  * Only this file calls exit(). Exit codes: 0 ok, 1 runtime failure, 2 usage
- * or config error, 130 after Ctrl-C (143 after SIGTERM); a stopped run still
- * prints the partial result of the step it was in. */
+ * or config error, 130 after Ctrl-C (129 after SIGHUP, 131 after SIGQUIT,
+ * 143 after SIGTERM); a stopped run still prints the partial result of the
+ * step it was in. */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,14 +28,17 @@
 
 static volatile sig_atomic_t got_signal;
 
+/* A hangup sticks: once the terminal is gone, a later signal must not make
+ * the dashboard write to it. */
 static void on_signal(int sig)
 {
-	got_signal = sig;
+	if (got_signal != SIGHUP)
+		got_signal = sig;
 }
 
 static void install_signals(void)
 {
-	struct sigaction sa;
+	struct sigaction sa, old;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
@@ -42,6 +46,13 @@ static void install_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	/* A closed terminal or a dropped ssh session sends SIGHUP, often more
+	 * than once (to the shell, then to its foreground job): every one is
+	 * caught. Under nohup (SIGHUP ignored) it stays ignored. */
+	sa.sa_flags = 0;
+	if (sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
 
@@ -85,7 +96,8 @@ static void usage(FILE *f)
 	        "  -h, --help          this help;  -V, --version  the version\n"
 	        "\n"
 	        "Exit status: 0 ok, 1 runtime failure, 2 usage or config error, 130 after Ctrl-C,\n"
-	        "143 after SIGTERM (the partial result of the step is printed).\n"
+	        "129 after SIGHUP (a closed terminal), 131 after SIGQUIT, 143 after SIGTERM\n"
+	        "(the partial result of the step is printed).\n"
 	        "Output fields and every knob in detail: man idxlab.\n");
 }
 

@@ -376,10 +376,33 @@ static void enter_failed(struct workload *w, const struct err *e)
 	pthread_mutex_unlock(&w->mu);
 }
 
-/* Wait (paused, idle or failed) until a change, a resume or a stop. */
-static void wait_for_user(struct workload *w, unsigned long gen)
+/* What the UI asked for (workload_set/pause/rewrite), copied under the lock
+ * once per turn of the live loop: the worker never reads these fields of
+ * struct workload without it. */
+struct requests {
+	unsigned long gen; /* want_gen */
+	int paused;
+	int rewrite; /* taken: the flag is cleared */
+};
+
+/* A rewrite is taken only when take_rewrite (else it stays asked for). */
+static void read_requests(struct workload *w, struct requests *rq, int take_rewrite)
+{
+	pthread_mutex_lock(&w->mu);
+	rq->gen = w->want_gen;
+	rq->paused = w->paused;
+	rq->rewrite = take_rewrite && w->rewrite;
+	if (rq->rewrite)
+		w->rewrite = 0;
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* Wait (paused, idle or failed) until a change, a resume or a stop; returns
+ * the generation asked for by then. */
+static unsigned long wait_for_user(struct workload *w, unsigned long gen)
 {
 	struct timespec ts;
+	unsigned long g;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	ts.tv_nsec += 100 * 1000000L;
@@ -388,7 +411,9 @@ static void wait_for_user(struct workload *w, unsigned long gen)
 	pthread_mutex_lock(&w->mu);
 	if (w->want_gen == gen && !atomic_load(&w->stop))
 		pthread_cond_timedwait(&w->cv, &w->mu, &ts);
+	g = w->want_gen;
 	pthread_mutex_unlock(&w->mu);
+	return g;
 }
 
 static int run_live(struct workload *w, struct err *e)
@@ -421,25 +446,21 @@ static int run_live(struct workload *w, struct err *e)
 	set_state(w, LS_RUNNING, "running");
 	w->budget = 16;
 	while (!atomic_load(&w->stop)) {
-		int paused, rewrite;
+		struct requests rq;
 		int64_t got;
 		double t;
 
-		pthread_mutex_lock(&w->mu);
-		paused = w->paused;
-		pthread_mutex_unlock(&w->mu);
+		read_requests(w, &rq, !failed);
 		if (failed) {
-			unsigned long before = gen;
-
 			/* A failed run resumes on a knob change or on resume. */
-			if (w->want_gen == gen && paused) {
+			if (rq.gen == gen && rq.paused) {
 				wait_for_user(w, gen);
 				continue;
 			}
 			failed = 0;
 			set_state(w, LS_APPLYING, "rebuilding the table after the error");
-			if ((w->want_gen != before && take_change(w, &cur, &gen, lat, e) < 0) ||
-			    (w->want_gen == before && w->ops->setup(w->en, &cur, e) < 0)) {
+			if ((rq.gen != gen ? take_change(w, &cur, &gen, lat, e)
+			                   : w->ops->setup(w->en, &cur, e)) < 0) {
 				enter_failed(w, e);
 				failed = 1;
 				continue;
@@ -448,20 +469,16 @@ static int run_live(struct workload *w, struct err *e)
 		}
 		if (take_change(w, &cur, &gen, lat, e) < 0)
 			goto failure;
-		pthread_mutex_lock(&w->mu);
-		rewrite = w->rewrite;
-		w->rewrite = 0;
-		pthread_mutex_unlock(&w->mu);
-		if (rewrite) {
+		if (rq.rewrite) {
 			if (finish(w, lat, e) < 0)
 				goto failure;
 			set_state(w, LS_APPLYING, "rewriting the table");
 			if (w->ops->rewrite(w->en, e) < 0)
 				goto failure;
-			set_state(w, paused ? LS_PAUSED : LS_RUNNING,
-			          paused ? "paused" : "running");
+			set_state(w, rq.paused ? LS_PAUSED : LS_RUNNING,
+			          rq.paused ? "paused" : "running");
 		}
-		if (paused) {
+		if (rq.paused) {
 			if (finish(w, lat, e) < 0)
 				goto failure;
 			if (w->live.state != LS_PAUSED)
@@ -497,8 +514,8 @@ static int run_live(struct workload *w, struct err *e)
 			          knob_table[K_OP].choices[cur.v[K_OP]]);
 			evlog_add(EV_WARN, "no rows left to %s: change op or table size",
 			          knob_table[K_OP].choices[cur.v[K_OP]]);
-			while (!atomic_load(&w->stop) && w->want_gen == gen)
-				wait_for_user(w, gen);
+			while (!atomic_load(&w->stop) && wait_for_user(w, gen) == gen)
+				;
 			continue;
 		}
 		if (t - last_pub >= PUBLISH_EVERY) {
@@ -524,7 +541,8 @@ static int run_live(struct workload *w, struct err *e)
 		enter_failed(w, e);
 		failed = 1;
 	}
-	if (!failed && finish(w, lat, e) < 0)
+	/* Stopped while failed: that failure (still in e) is how the run ended. */
+	if (failed || finish(w, lat, e) < 0)
 		rc = -1;
 	free(lat);
 	return rc;

@@ -86,7 +86,8 @@ void workload_live(struct workload *w, struct live *out);
 /* Pop the oldest queued step result into out: 1, or 0 when none. */
 int workload_pop(struct workload *w, struct step_result *out);
 
-/* 0 while running; 1 when finished; -1 when it failed (e filled). */
+/* 0 while running; 1 when finished; -1 when it failed (e filled). Live
+ * mode: a run stopped while it is failed (LS_FAILED) ends failed. */
 int workload_state(struct workload *w, struct err *e);
 
 /* Ask the worker to stop after the current batch (async: see state). */

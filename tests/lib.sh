@@ -80,6 +80,39 @@ start() {
 	tm new-session -d -s "$name" -x 100 -y 30 -c "$T" \
 		"env $* ; echo EXIT=\$? >$T/$name.exit; stty -a >$T/$name.stty 2>&1; sleep 60"
 }
+# start_hup NAME ARGS...: like start, for a hangup (tm kill-session -t NAME,
+# as when a terminal window closes or ssh drops): the pane's shell dies and
+# idxlab gets SIGHUP; a shell between them outlives the hangup and writes
+# idxlab's exit status to $T/NAME.exit (ARGS hold no single quote).
+start_hup() {
+	name=$1
+	shift
+	tm new-session -d -s "$name" -x 100 -y 30 -c "$T" \
+		"sh -c 'trap : HUP; env $* ; echo EXIT=\$? >$T/$name.exit'; exit"
+}
+# owner_pid PREFIX: the pid in PREFIX.*/owner.pid (in the dir idxlab made,
+# e.g. "$TMPDIR/idxlab-sqlite"), waiting for it to appear; "" if none did.
+owner_pid() {
+	i=0
+	f=""
+	while [ $i -lt $((100 * slow)) ] && [ -z "$f" ]; do
+		f=$(ls "$1".*/owner.pid 2>/dev/null | head -1)
+		[ -s "$f" ] || { f="" && sleep 0.1; }
+		i=$((i + 1))
+	done
+	[ -n "$f" ] && cut -d' ' -f1 "$f"
+}
+# gone PID: wait up to 5 s (more under sanitizers) for PID to end; 0 when it did.
+gone() {
+	i=0
+	while [ $i -lt $((50 * slow)) ]; do
+		st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)
+		[ -z "$st" ] || [ "$st" = Z ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
 # The pane's text, a line the terminal wrapped joined again (-J).
 cap() { tm capture-pane -p -J -t "$1"; }
 # wait_for SESSION PATTERN SECONDS
@@ -87,7 +120,8 @@ wait_for() {
 	i=0
 	limit=$(($3 * slow * 10))
 	while [ $i -lt $limit ]; do
-		cap "$1" | grep -qE -- "$2" && return 0
+		cap "$1" 2>/dev/null | grep -qE -- "$2" && return 0
+		tm has-session -t "$1" 2>/dev/null || return 1
 		sleep 0.1
 		i=$((i + 1))
 	done

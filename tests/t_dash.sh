@@ -209,6 +209,51 @@ else
 	skip dash/record-disk-full "needs root and permission to mount a 64 KiB tmpfs"
 fi
 
+# A full disk under the dashboard: FAILED, the UI stays. Resuming rebuilds
+# the table, and a knob moved meanwhile (the UI thread posts it while the
+# worker rebuilds: the request state the worker reads under the lock, which
+# TSan checks here) is applied after it. Quitting while failed exits 1 and
+# says why once the screen is closed.
+mkdir -p "$T/dfull"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=72m tmpfs "$T/dfull" 2>/dev/null; then
+	chmod 1777 "$T/dfull"
+	start dfull TMPDIR="$T/dfull" "$IDXLAB" --prefill 300000 --indexes 3 "2>$T/dfull.err"
+	if wait_for dfull 'FAILED: .*disk full' 60 && cap dfull | grep -q 'knobs'; then
+		ok dash/disk-full-shown
+	else bad dash/disk-full-shown "$(cap dfull)"; fi
+	tm send-keys -t dfull p # the worker paused itself: the first p pauses the dashboard too
+	sleep 0.3
+	tm send-keys -t dfull p
+	if wait_for dfull 'rebuilding the table after the error' 10; then
+		tm send-keys -t dfull Right
+		if wait_for dfull 'built idxlab_k4 on' 60 && wait_for dfull 'FAILED: .*disk full' 60; then
+			ok dash/disk-full-resume-and-knob
+		else bad dash/disk-full-resume-and-knob "$(cap dfull)"; fi
+	else bad dash/disk-full-resume-and-knob "no rebuild: $(cap dfull)"; fi
+	tm send-keys -t dfull q
+	code=$(wait_exit dfull)
+	if [ "$code" = EXIT=1 ] && grep -q '^idxlab: .*disk full.*free space there' "$T/dfull.err"; then
+		ok dash/disk-full-exit-1
+	else bad dash/disk-full-exit-1 "got '$code', stderr: $(cat "$T/dfull.err")"; fi
+	[ -z "$(ls -A "$T/dfull")" ] && ok dash/disk-full-nothing-left || bad dash/disk-full-nothing-left "$(ls -A "$T/dfull")"
+	tm kill-session -t dfull
+	umount "$T/dfull"
+else
+	skip dash/disk-full "needs root and permission to mount a 72 MiB tmpfs"
+fi
+
+# A closed terminal (SIGHUP): idxlab stops as on SIGTERM, removes its temp
+# dir, writes nothing to the terminal that is gone, and exits 129.
+mkdir -p "$T/hup"
+start_hup hup TMPDIR="$T/hup" "$IDXLAB" --rows 400000
+pid=$(owner_pid "$T/hup/idxlab-sqlite")
+wait_for hup '││rows/s +[0-9]' 5
+tm kill-session -t hup
+if [ -n "$pid" ] && gone "$pid"; then ok dash/sighup-ends; else bad dash/sighup-ends "pid '$pid' still runs"; fi
+code=$(wait_exit hup)
+[ "$code" = EXIT=129 ] && ok dash/sighup-exit-129 || bad dash/sighup-exit-129 "got '$code'"
+[ -z "$(ls -A "$T/hup")" ] && ok dash/sighup-nothing-left || bad dash/sighup-nothing-left "left in $T/hup: $(ls -A "$T/hup")"
+
 # TERM=dumb: say to use idxlab run.
 start dumb TERM=dumb "$IDXLAB"
 code=$(wait_exit dumb)

@@ -48,6 +48,45 @@ rc=$?
 [ $rc -eq 143 ] && [ "$(field "$T/q.csv" interrupted 1)" = 1 ] && ok live/sigterm ||
 	bad live/sigterm "exit $rc: $(cat "$T/q.csv" "$T/q.err")"
 
+# SIGQUIT (Ctrl-\) too: the partial result, exit 131, the temp dir removed.
+"$IDXLAB" run --commit row --rows 100000 --format csv >"$T/qu.csv" 2>"$T/qu.err" &
+pid=$!
+sleep 1
+kill -QUIT $pid
+wait $pid
+rc=$?
+[ $rc -eq 131 ] && [ "$(field "$T/qu.csv" interrupted 1)" = 1 ] && ok live/sigquit ||
+	bad live/sigquit "exit $rc: $(cat "$T/qu.csv" "$T/qu.err")"
+no_leftovers live/sigquit-temp-dir-removed
+
+# A headless run in a terminal that closes (SIGHUP): the same, exit 129.
+if command -v tmux >/dev/null; then
+	start_hup hup TMPDIR="$TMPDIR" "$IDXLAB" run --commit row --rows 1000000 --format csv ">$T/hup.csv"
+	pid=$(owner_pid "$TMPDIR/idxlab-sqlite")
+	sleep 1
+	tm kill-session -t hup
+	code=$(wait_exit hup)
+	if [ -n "$pid" ] && gone "$pid" && [ "$code" = EXIT=129 ] &&
+		[ "$(field "$T/hup.csv" interrupted 1)" = 1 ]; then
+		ok live/sighup
+	else bad live/sighup "pid '$pid', $code: $(cat "$T/hup.csv")"; fi
+	no_leftovers live/sighup-temp-dir-removed
+else
+	skip live/sighup "tmux is not installed"
+fi
+# ... unless SIGHUP is ignored (nohup): then the run goes on.
+(
+	trap '' HUP
+	exec "$IDXLAB" run --commit row --rows 1000000 --format csv >/dev/null 2>&1
+) &
+pid=$!
+sleep 1
+kill -HUP $pid
+sleep 0.5
+if kill -0 $pid 2>/dev/null; then ok live/nohup-ignores-sighup; else bad live/nohup-ignores-sighup "it ended"; fi
+kill -TERM $pid
+wait $pid
+
 
 # Interval windows tile the step: they never add up to more than the step
 # (a window may hold no row at all: a long commit, a slow machine).

@@ -441,7 +441,7 @@ fi
 # --- the dashboard on PostgreSQL: live numbers; a killed server is shown,
 # the UI stays up, and q still quits cleanly --------------------------------
 if command -v tmux >/dev/null; then
-	start pgdash TMPDIR="$TMPDIR" "$IDXLAB" --engine postgres --commit 100
+	start pgdash TMPDIR="$TMPDIR" "$IDXLAB" --engine postgres --commit 100 "2>$T/pgdash.err"
 	if wait_for pgdash '││rows/s +[0-9]' 15 && cap pgdash | grep -q 'fillfactor 100'; then
 		ok pg/dashboard-live
 	else bad pg/dashboard-live "$(cap pgdash)"; fi
@@ -467,11 +467,35 @@ if command -v tmux >/dev/null; then
 	if wait_for pgdash 'FAILED: .*died' 10 && cap pgdash | grep -q 'knobs'; then
 		ok pg/dashboard-survives-killed-server
 	else bad pg/dashboard-survives-killed-server "$(cap pgdash)"; fi
+	# Quitting while failed: exit 1, and the failure said once the screen is closed.
 	tm send-keys -t pgdash q
 	code=$(wait_exit pgdash)
-	[ "$code" = EXIT=0 ] || [ "$code" = EXIT=1 ] && ok pg/dashboard-quits || bad pg/dashboard-quits "got '$code'"
+	if [ "$code" = EXIT=1 ] && grep -q '^idxlab: .*throwaway PostgreSQL server.*died' "$T/pgdash.err"; then
+		ok pg/dashboard-failed-exit-1
+	else bad pg/dashboard-failed-exit-1 "got '$code', stderr: $(cat "$T/pgdash.err")"; fi
 	sleep 0.5
 	pgrep -f "$TMPDIR/idxlab-pg\." >/dev/null && bad pg/dashboard-no-processes "$(pgrep -af "$TMPDIR/idxlab-pg")" || ok pg/dashboard-no-processes
+	no_leftovers pg/dashboard-temp-dir-removed
+
+	# A closed terminal (SIGHUP): the server stopped, its shared memory
+	# segment and its dir removed, exit 129.
+	start_hup pghup TMPDIR="$TMPDIR" "$IDXLAB" --engine postgres --commit 100
+	pid=$(owner_pid "$TMPDIR/idxlab-pg")
+	wait_for pghup '││rows/s +[0-9]' 15
+	data=$(ls -d "$TMPDIR"/idxlab-pg.*/data 2>/dev/null | head -1)
+	pm=$(head -1 "$data/postmaster.pid" 2>/dev/null)
+	shm=$(sed -n 7p "$data/postmaster.pid" 2>/dev/null | awk '{ print $2 }')
+	tm kill-session -t pghup
+	code=$(wait_exit pghup)
+	if [ -n "$pid" ] && gone "$pid" && [ -n "$pm" ] && gone "$pm" && [ "$code" = EXIT=129 ]; then
+		ok pg/sighup-stops-server
+	else bad pg/sighup-stops-server "idxlab '$pid', postmaster '$pm', $code: $(pgrep -af "$TMPDIR/idxlab-pg")"; fi
+	if [ -z "$shm" ]; then
+		skip pg/sighup-shm-dropped "the server made no System V segment (ipcs missing?)"
+	elif ! ipcs -m 2>/dev/null | awk -v id="$shm" '$2 == id { f = 1 } END { exit !f }'; then
+		ok pg/sighup-shm-dropped
+	else bad pg/sighup-shm-dropped "segment $shm is still there"; fi
+	no_leftovers pg/sighup-temp-dir-removed
 else
 	skip pg/dashboard "tmux is not installed"
 fi

@@ -45,6 +45,47 @@ if "$IDXLAB" run --dsn "$T/mine.db" --rows 500 --indexes 1,2 --format csv >"$T/a
 	ok safety/own-file-reused
 else bad safety/own-file-reused "$(cat "$T/err")"; fi
 
+# Two idxlabs on one --dsn file: the second is told the file is in use (by
+# which pid) and exits 1; the first runs on unharmed. A killed first run
+# blocks nobody.
+"$IDXLAB" run --dsn "$T/shared.db" --commit row --rows 3000 --format csv >"$T/first.csv" 2>"$T/first.err" &
+pid=$!
+i=0
+while [ $i -lt $((50 * slow)) ] && [ ! -s "$T/shared.db" ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 0.3
+expect_exit safety/sqlite-second-idxlab-refused 1 "$T/shared.db is in use by another idxlab \(pid $pid\)" \
+	"$IDXLAB" run --dsn "$T/shared.db" --rows 10
+wait $pid
+rc=$?
+if [ $rc -eq 0 ] && [ "$(field "$T/first.csv" rows 1)" = 3000 ]; then
+	ok safety/sqlite-first-idxlab-unharmed
+else bad safety/sqlite-first-idxlab-unharmed "exit $rc: $(cat "$T/first.err")"; fi
+if command -v tmux >/dev/null; then
+	start shdash "$IDXLAB" --dsn "$T/shared.db" --commit row
+	wait_for shdash '││rows/s +[0-9]' 5
+	expect_exit safety/sqlite-dashboard-in-use 1 "$T/shared.db is in use by another idxlab \(pid [0-9]+\)" \
+		"$IDXLAB" run --dsn "$T/shared.db" --rows 10
+	if wait_for shdash 'running' 2 && ! cap shdash | grep -q 'FAILED'; then
+		tm send-keys -t shdash q
+		code=$(wait_exit shdash)
+		[ "$code" = EXIT=0 ] && ok safety/sqlite-dashboard-unharmed || bad safety/sqlite-dashboard-unharmed "got '$code'"
+	else bad safety/sqlite-dashboard-unharmed "$(cap shdash)"; fi
+else
+	skip safety/sqlite-dashboard-in-use "tmux is not installed"
+fi
+"$IDXLAB" run --dsn "$T/shared.db" --commit row --rows 1000000 --format csv >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -9 $pid
+wait $pid 2>/dev/null
+if "$IDXLAB" run --dsn "$T/shared.db" --rows 100 --format csv >"$T/after.csv" 2>"$T/err" &&
+	[ "$(field "$T/after.csv" rows 1)" = 100 ] && [ ! -e "$T/shared.db-idxlab-lock" ]; then
+	ok safety/sqlite-killed-idxlab-blocks-nobody
+else bad safety/sqlite-killed-idxlab-blocks-nobody "$(cat "$T/err")"; fi
+
 # An unwritable directory: exit 1 and say what to do. Root ignores
 # permissions, so run as nobody when we are root.
 mkdir "$T/ro"

@@ -6,7 +6,10 @@
  * FILE, which must be new or a file idxlab made (it carries an idxlab_meta
  * table with created_by = idxlab). A foreign file is inspected through an
  * immutable read-only URI, so it is never modified, not even by a
- * hot-journal rollback.
+ * hot-journal rollback. One idxlab at a time works on a --dsn file: it
+ * holds an flock on FILE-idxlab-lock (holding its pid) from before it reads
+ * FILE until it has closed it, and removes it then; a second idxlab is told
+ * who has the file, and the kernel drops the lock of a killed one.
  *
  * Each step starts from a fresh idxlab_t: the temp file is deleted and
  * recreated; a --dsn file has its idxlab_t dropped and is vacuumed. Prefill
@@ -20,6 +23,7 @@
  * from the interposer (probes/sync_count.c); wchar/write_bytes from
  * /proc/self/io less the main thread's (proc_io_read_engine). */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <sqlite3.h>
 #include <stdatomic.h>
@@ -27,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -54,6 +59,7 @@ struct engine {
 	sqlite3 *db;
 	char path[PATH_MAX];
 	char dir[PATH_MAX - 64]; /* our temp dir, or "" when the user named the file */
+	int lock_fd;             /* the flocked FILE-idxlab-lock of a --dsn file, or -1 */
 	int probes;
 	sqlite3_stmt *op;
 	int in_txn;
@@ -227,6 +233,83 @@ static int check_existing(const char *path, struct err *e)
 	return 0;
 }
 
+/* The lock file beside a --dsn FILE: FILE-idxlab-lock. */
+static void lock_path(const struct engine *en, char *out, size_t len)
+{
+	snprintf(out, len, "%s-idxlab-lock", en->path);
+}
+
+/* Take the --dsn file's lock: 0, or -1 when another idxlab has it (or the
+ * lock file cannot be made). Retries when the holder removed the file
+ * between our open and our flock (we would hold a lock on nothing). */
+static int lock_dsn(struct engine *en, struct err *e)
+{
+	char lp[PATH_MAX + 16];
+	struct stat a, b;
+	int tries;
+
+	lock_path(en, lp, sizeof lp);
+	for (tries = 0; tries < 10; tries++) {
+		int fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+		if (fd < 0)
+			return err_set(
+			    e, ERR_RUNTIME,
+			    "cannot write %s: cannot create its lock file %s: %s - choose "
+			    "a writable place with --dsn FILE",
+			    en->path, lp, strerror(errno));
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			char buf[32] = "", who[48] = "";
+			long pid;
+
+			if (errno != EWOULDBLOCK) {
+				evlog_add(
+				    EV_WARN,
+				    "sqlite: cannot lock %s (%s): a second idxlab on %s would "
+				    "not be stopped",
+				    lp, strerror(errno), en->path);
+				en->lock_fd = fd; /* removed at close all the same */
+				return 0;
+			}
+			pid = read(fd, buf, sizeof buf - 1) > 0 ? strtol(buf, NULL, 10) : 0;
+			close(fd);
+			if (pid > 0)
+				snprintf(who, sizeof who, " (pid %ld)", pid);
+			return err_set(
+			    e, ERR_RUNTIME,
+			    "%s is in use by another idxlab%s: wait for it to end, or give "
+			    "--dsn another file name",
+			    en->path, who);
+		}
+		if (fstat(fd, &a) == 0 && stat(lp, &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino) {
+			char pid[32];
+			int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+
+			if (ftruncate(fd, 0) < 0 || write(fd, pid, (size_t)n) != n)
+				evlog_add(EV_WARN, "sqlite: cannot write idxlab's pid into %s", lp);
+			en->lock_fd = fd;
+			return 0;
+		}
+		close(fd);
+	}
+	return err_set(e, ERR_RUNTIME, "cannot lock %s: its lock file %s keeps changing", en->path,
+	               lp);
+}
+
+/* Remove the lock file while still holding the lock, then let go. */
+static void unlock_dsn(struct engine *en)
+{
+	char lp[PATH_MAX + 16];
+
+	if (en->lock_fd < 0)
+		return;
+	lock_path(en, lp, sizeof lp);
+	(void)unlink(lp);
+	close(en->lock_fd);
+	en->lock_fd = -1;
+}
+
 /* Long statements (CREATE INDEX on a big table) give up when asked to
  * stop; the per-row statements are never cut (see exec()). */
 static int progress_cb(void *arg)
@@ -295,6 +378,7 @@ static void sqlite_close(struct engine *en)
 		          (unsigned long long)sync_count_total());
 	}
 	tmpdir_remove(en->dir);
+	unlock_dsn(en);
 	rowset_free(&en->rs);
 	free(en->payload);
 	free(en);
@@ -322,6 +406,7 @@ static int sqlite_open(struct engine **out, const struct knobs *k, const atomic_
 		abort();
 	en->probes = (int)k->v[K_PROBES];
 	en->stop = stop;
+	en->lock_fd = -1;
 	if (en->probes && sqlite_vfs_register() != SQLITE_OK) {
 		free(en);
 		return err_set(e, ERR_RUNTIME, "cannot register the counting VFS shim");
@@ -350,10 +435,6 @@ static int sqlite_open(struct engine **out, const struct knobs *k, const atomic_
 				    "%s is not a regular file - give --dsn a new file name",
 				    k->dsn);
 			}
-			if (check_existing(en->path, e) < 0) {
-				sqlite_close(en);
-				return -1;
-			}
 		} else if (errno != ENOENT) {
 			int saved = errno;
 
@@ -361,6 +442,13 @@ static int sqlite_open(struct engine **out, const struct knobs *k, const atomic_
 			return err_set(e, ERR_RUNTIME, "cannot use %s: %s", k->dsn,
 			               strerror(saved));
 		} else if (tmpdir_refuse_dangling(en->path, e) < 0) {
+			sqlite_close(en);
+			return -1;
+		}
+		/* The lock before the first read: a file another idxlab is
+		 * writing looks foreign to an immutable read. */
+		if (lock_dsn(en, e) < 0 ||
+		    (stat(en->path, &st) == 0 && check_existing(en->path, e) < 0)) {
 			sqlite_close(en);
 			return -1;
 		}

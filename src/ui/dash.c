@@ -8,10 +8,11 @@
  * of two history samples: the value over the last second, and one
  * sparkline column per slice of the last two minutes.
  *
- * The terminal is always restored: on q, on Ctrl-C/SIGTERM (main's handler
- * sets *sig and the loop ends), on a fatal signal (crash_handler), and at
- * exit. While the dashboard runs, fd 2 is a pipe the loop drains into the
- * event log, so nothing a library prints lands on the screen. */
+ * The terminal is always restored: on q, on Ctrl-C/SIGTERM/SIGQUIT (main's
+ * handler sets *sig and the loop ends), on a fatal signal (crash_handler),
+ * and at exit; after SIGHUP it is gone, and nothing more is sent to it.
+ * While the dashboard runs, fd 2 is a pipe the loop drains into the event
+ * log, so nothing a library prints lands on the screen. */
 #include "dash.h"
 
 #include <curses.h>
@@ -201,11 +202,13 @@ void dash_change_label(const struct knobs *a, const struct knobs *b, int ascii, 
 
 /* ---- terminal set-up and restoration ---------------------------------------- */
 
-static void restore_terminal(void)
+/* tty_gone (SIGHUP): endwin() would only write to a terminal that is no more. */
+static void restore_terminal(int tty_gone)
 {
 	if (curses_on) {
 		curses_on = 0;
-		endwin();
+		if (!tty_gone)
+			endwin();
 	}
 	if (crash_saved_stderr >= 0) {
 		dup2(crash_saved_stderr, STDERR_FILENO);
@@ -216,7 +219,7 @@ static void restore_terminal(void)
 
 static void crash_handler(int sig)
 {
-	restore_terminal();
+	restore_terminal(0);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -1657,10 +1660,14 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 		}
 		timeout(d->refresh_ms);
 	}
-	state = d->rp ? 0 : workload_state(d->w, &e);
+	/* How the worker ended: a run quit while FAILED ends failed. */
+	state = 0;
+	workload_stop(d->w);
+	while (d->w && (state = workload_state(d->w, &e)) == 0)
+		workload_wait(d->w, 0.1);
 	workload_free(d->w);
 	d->w = NULL;
-	restore_terminal();
+	restore_terminal(*sig == SIGHUP);
 	if (d->err_fd >= 0)
 		close(d->err_fd);
 	pull_events(d);
