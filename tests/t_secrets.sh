@@ -68,6 +68,12 @@ postgresql://u:$PW@localhost:1/d
 postgresql://u@/d?host=$T/nosock&password=$PW
 postgresql://u@/d?password=$PW&host=$T/nosock
 mongodb://u@h/?authMechanism=MONGODB-AWS&authMechanismProperties=AWS_SESSION_TOKEN:$PW
+host=$T/nosock user=u password=	$PW
+host=$T/nosock user=u password	=$PW
+host=$T/nosock user=u password=a\\ $PW
+postgresql://u:a $PW@/d?host=$T/nosock
+postgresql://u:a'$PW@/d?host=$T/nosock
+postgresql://u@/d?host=$T/nosock&password=a $PW
 EOF
 # What the mask leaves is still the dsn the user gave.
 "$IDXLAB" --print-config --engine postgres --dsn "host=h password='$PW x' user=u" >"$T/pc"
