@@ -117,6 +117,26 @@ else bad rootwalk/template-copy-not-redirected "root copied into $victim_dir: $(
 [ -z "$(ls -A "$S")" ] && ok rootwalk/template-race-leaves-nothing ||
 	bad rootwalk/template-race-leaves-nothing "exit $rc, left in $S: $(ls -A "$S"): $(cat "$T/tmpl.err")"
 
+# --- 1. the template cache in a dir another user can write -----------------
+# XDG_CACHE_HOME (or HOME) under a world-writable dir: postgres made the
+# cache dir first, or a symlink in its place to a root-only dir. Root must
+# neither write a template there (postgres could change it for root's next
+# run) nor follow the link; the run still works (initdb, no cache).
+victim3=$T/victim3
+mkdir -m 700 "$victim3"
+$as_pg mkdir -p "$S/c1" "$S/c2/idxlab"
+$as_pg ln -s "$victim3" "$S/c1/idxlab"
+$as_pg ln -s "$victim3" "$S/c3"
+for c in c1 c2 c3; do
+	XDG_CACHE_HOME=$S/$c pgrun >/dev/null 2>"$T/cache-$c.err"
+	echo "exit $?" >>"$T/cache-$c.err"
+done
+if [ -z "$(ls -A "$victim3")" ] && [ -z "$(ls -A "$S/c2/idxlab")" ] &&
+	[ "$(cat "$T"/cache-c?.err | grep -c 'exit 0')" = 3 ]; then
+	ok rootwalk/template-cache-of-another-user-unused
+else bad rootwalk/template-cache-of-another-user-unused "in $victim3: $(ls -A "$victim3"); in $S/c2/idxlab: $(ls -A "$S/c2/idxlab"); $(cat "$T"/cache-c?.err)"; fi
+rm -rf "$S/c1" "$S/c2" "$S/c3"
+
 # --- 1. the server's log: root never reads through a link -----------------
 echo 'root secret' >"$T/secret"
 chmod 600 "$T/secret"
