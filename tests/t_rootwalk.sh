@@ -149,6 +149,30 @@ pgrun >/dev/null 2>"$T/ln.err"
 [ ! -e "$L" ] && [ "$(cat "$T/secret")" = 'root secret' ] && ok rootwalk/sweep-reads-no-link ||
 	bad rootwalk/sweep-reads-no-link "$(ls -la "$L" 2>&1); $(cat "$T/ln.err")"
 
+# --- 1. a dead server's log: the temp dir swapped for a link meanwhile -----
+# postgres owns the running server's temp dir in a sticky TMPDIR, so it can
+# rename it and leave a symlink to a root-only dir in its place, then kill
+# its server: the message quoting the server's log must not read root's.
+mkdir -m 700 "$T/victim4"
+echo 'root only log secret' >"$T/victim4/server.log"
+pgrun --rows 100000000 >/dev/null 2>"$T/swaplog.err" &
+run=$!
+i=0
+while [ $i -lt 200 ] && ! ls "$S"/idxlab-pg.*/data/postmaster.pid >/dev/null 2>&1; do
+	sleep 0.05
+	i=$((i + 1))
+done
+sleep 0.5
+L=$(ls -d "$S"/idxlab-pg.* | head -1)
+pm=$(head -1 "$L/data/postmaster.pid")
+$as_pg sh -c "mv '$L' '$S/moved' && ln -s '$T/victim4' '$L' && kill -9 $pm"
+wait $run
+if grep -q 'the throwaway PostgreSQL server died' "$T/swaplog.err" &&
+	! grep -q 'root only log secret' "$T/swaplog.err"; then
+	ok rootwalk/dead-server-log-not-through-link
+else bad rootwalk/dead-server-log-not-through-link "$(cat "$T/swaplog.err")"; fi
+rm -rf "$L" "$S/moved"
+
 # --- 2. System V shared memory named by a forged postmaster.pid ------------
 # shm AS: make a segment as AS (root or postgres) in a process that then
 # exits; prints "pid key id".
