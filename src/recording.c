@@ -262,6 +262,13 @@ static uint64_t u64_of(json_t *v)
 	return i > 0 ? (uint64_t)i : 0;
 }
 
+/* A recorded text as shown: a recording by an older idxlab, or edited by
+ * hand, may hold a password. "" for what is not a string. */
+static void shown_text(const json_t *v, char *out, size_t n)
+{
+	redact_text(json_string_value(v) ? json_string_value(v) : "", out, n);
+}
+
 static int sample_from(struct replay *p, json_t *o, struct live *l, struct err *e)
 {
 	json_t *knobs = json_object_get(o, "knobs"), *c = json_object_get(o, "c");
@@ -276,10 +283,7 @@ static int sample_from(struct replay *p, json_t *o, struct live *l, struct err *
 	for (k = 0; state && k <= LS_DONE; k++)
 		if (strcmp(state, live_state_name((enum live_state)k)) == 0)
 			l->state = (enum live_state)k;
-	snprintf(l->activity, sizeof l->activity, "%s",
-	         json_string_value(json_object_get(o, "activity"))
-	             ? json_string_value(json_object_get(o, "activity"))
-	             : "");
+	shown_text(json_object_get(o, "activity"), l->activity, sizeof l->activity);
 	l->activity_t0 = json_number_value(json_object_get(o, "activity_t"));
 	l->knobs_gen = (unsigned long)u64_of(json_object_get(o, "knobs_gen"));
 	json_object_foreach(knobs, key, v)
@@ -324,10 +328,7 @@ static int sample_from(struct replay *p, json_t *o, struct live *l, struct err *
 		l->sizes.index_pages[i] = json_integer_value(v);
 		l->sizes.nindex = (int)i + 1;
 	}
-	snprintf(l->where, sizeof l->where, "%s",
-	         json_string_value(json_object_get(o, "where"))
-	             ? json_string_value(json_object_get(o, "where"))
-	             : "");
+	shown_text(json_object_get(o, "where"), l->where, sizeof l->where);
 	return 0;
 }
 
@@ -399,15 +400,13 @@ int rec_read(struct replay *p, struct rec_item *it, struct err *e)
 		int i;
 
 		it->kind = REC_EVENT;
-		snprintf(it->text, sizeof it->text, "%s",
-		         json_string_value(v) ? json_string_value(v) : "");
+		shown_text(v, it->text, sizeof it->text);
 		for (i = 0; level && i < 3; i++)
 			if (strcmp(level, level_names[i]) == 0)
 				it->level = (enum ev_level)i;
 	} else if ((v = json_object_get(o, "caption")) != NULL) {
 		it->kind = REC_CAPTION;
-		snprintf(it->text, sizeof it->text, "%s",
-		         json_string_value(v) ? json_string_value(v) : "");
+		shown_text(v, it->text, sizeof it->text);
 	} else if (json_object_get(o, "pin")) {
 		it->kind = REC_PIN;
 	} else if (json_object_get(o, "unpin")) {

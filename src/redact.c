@@ -66,28 +66,42 @@ static int inside_quote(const char *s, size_t i, char c)
 	return open;
 }
 
-/* Is there a secret at s + i? Its form, and its bytes s[*from, *to). */
-static enum form secret_at(const char *s, size_t i, size_t *from, size_t *to)
+/* Does s start with a scheme ("postgresql://")? */
+static int is_uri(const char *s)
+{
+	size_t n = 0;
+
+	while (isalnum((unsigned char)s[n]) || s[n] == '+')
+		n++;
+	return n > 0 && strncmp(s + n, "://", 3) == 0;
+}
+
+/* Is there a secret at s + i? Its form, and its bytes s[*from, *to). dsn:
+ * s is a dsn, not a message: a URI that starts it is all of it, so its
+ * password and ?password= may hold spaces and quotes (libpq takes them). */
+static enum form secret_at(const char *s, size_t i, size_t *from, size_t *to, int dsn)
 {
 	char q;
 	size_t k;
+	int whole;
 
 	if (s[i] == ':' && s[i + 1] == '/' && s[i + 2] == '/') {
 		size_t u = i + 3, at, scheme = i;
 
-		u += strcspn(s + u, ":@/?#[] \t\n'\"");
-		if (s[u] != ':')
-			return F_NONE;
 		while (scheme > 0 &&
 		       (isalnum((unsigned char)s[scheme - 1]) || s[scheme - 1] == '+'))
 			scheme--;
-		q = opening_quote(s, scheme);
-		at = value_end(s, u + 1, "@", q);
+		whole = dsn && scheme == 0 && is_uri(s);
+		u += strcspn(s + u, whole ? ":@/?#[]" : ":@/?#[] \t\n'\"");
+		if (s[u] != ':')
+			return F_NONE;
+		q = whole ? 0 : opening_quote(s, scheme);
+		at = whole ? u + 1 + strcspn(s + u + 1, "@") : value_end(s, u + 1, "@", q);
 		if (s[at] != '@')
 			return F_NONE;
 		/* A later '@' before the host ends is the password's own. */
-		for (k = at + 1;
-		     s[k] && !isspace((unsigned char)s[k]) && s[k] != q && !strchr("/?#", s[k]);
+		for (k = at + 1; s[k] && (whole || (!isspace((unsigned char)s[k]) && s[k] != q)) &&
+		                 !strchr("/?#", s[k]);
 		     k++)
 			if (s[k] == '@')
 				at = k;
@@ -102,7 +116,7 @@ static enum form secret_at(const char *s, size_t i, size_t *from, size_t *to)
 
 		if (strncasecmp(s + i, secret_keys[k], n) != 0)
 			continue;
-		while (s[v] == ' ')
+		while (isspace((unsigned char)s[v])) /* libpq skips any, as around '=' */
 			v++;
 		if (s[v] != '=')
 			continue;
@@ -110,18 +124,23 @@ static enum form secret_at(const char *s, size_t i, size_t *from, size_t *to)
 		q = opening_quote(s, i);
 		if (i > 0 && (s[i - 1] == '?' || s[i - 1] == '&')) {
 			*from = v;
-			*to = value_end(s, v, "&#", q);
+			*to =
+			    dsn && is_uri(s) ? v + strcspn(s + v, "&#") : value_end(s, v, "&#", q);
 			return F_QUERY;
 		}
-		while (s[v] == ' ')
+		while (isspace((unsigned char)s[v]))
 			v++;
 		*from = v;
 		if (s[v] != '\'') {
-			/* "--dsn 'host=h password=PW' is": the quote ends it */
-			for (*to = v; s[*to] && !isspace((unsigned char)s[*to]) && s[*to] != q;
-			     ++*to)
-				if ((s[*to] == '\'' || s[*to] == '"') && inside_quote(s, i, s[*to]))
+			/* "--dsn 'host=h password=PW' is": the quote ends it; "a\ b" is
+			 * one value */
+			for (*to = v; s[*to] && !isspace((unsigned char)s[*to]); ++*to) {
+				if (s[*to] == '\\' && s[*to + 1])
+					++*to;
+				else if (s[*to] == q || ((s[*to] == '\'' || s[*to] == '"') &&
+				                         inside_quote(s, i, s[*to])))
 					break;
+			}
 			return F_BARE;
 		}
 		for (v++; s[v] && s[v] != '\''; v++)
@@ -172,13 +191,13 @@ static size_t learnt_at(const char *s)
 	return best;
 }
 
-static size_t mask(const char *in, char *out, size_t n, int with_learnt, int same_length)
+static size_t mask(const char *in, char *out, size_t n, int dsn, int with_learnt, int same_length)
 {
 	struct out o = { out, n, 0 };
 	size_t i = 0, from, to, len;
 
 	while (in[i]) {
-		if (secret_at(in, i, &from, &to) != F_NONE && to > from) {
+		if (secret_at(in, i, &from, &to, dsn) != F_NONE && to > from) {
 			/* a learnt secret is longer than the pattern saw: all of it */
 			if (with_learnt && from + (len = learnt_at(in + from)) > to)
 				to = from + len;
@@ -200,7 +219,7 @@ static size_t mask(const char *in, char *out, size_t n, int with_learnt, int sam
 
 size_t redact_dsn(const char *in, char *out, size_t n)
 {
-	return mask(in, out, n, 0, 0);
+	return mask(in, out, n, 1, 0, 0);
 }
 
 int redact_has_secret(const char *dsn)
@@ -208,7 +227,7 @@ int redact_has_secret(const char *dsn)
 	size_t from, to;
 
 	for (size_t i = 0; dsn[i]; i++)
-		if (secret_at(dsn, i, &from, &to) != F_NONE && to > from)
+		if (secret_at(dsn, i, &from, &to, 1) != F_NONE && to > from)
 			return 1;
 	return 0;
 }
@@ -218,7 +237,7 @@ size_t redact_text(const char *in, char *out, size_t n)
 	size_t len;
 
 	pthread_mutex_lock(&lock);
-	len = mask(in, out, n, 1, 0);
+	len = mask(in, out, n, 0, 1, 0);
 	pthread_mutex_unlock(&lock);
 	return len;
 }
@@ -231,9 +250,9 @@ void redact_in_place(char *s)
 	if (!tmp)
 		abort();
 	pthread_mutex_lock(&lock);
-	need = mask(s, tmp, len + 1, 1, 0);
+	need = mask(s, tmp, len + 1, 1, 1, 0);
 	if (need > len)
-		mask(s, tmp, len + 1, 1, 1);
+		mask(s, tmp, len + 1, 1, 1, 1);
 	pthread_mutex_unlock(&lock);
 	memset(s, 0, len);
 	memcpy(s, tmp, strlen(tmp));
@@ -316,7 +335,7 @@ void redact_learn(const char *dsn)
 		return;
 	pthread_mutex_lock(&lock);
 	for (i = 0; dsn[i]; i++) {
-		f = secret_at(dsn, i, &from, &to);
+		f = secret_at(dsn, i, &from, &to, 1);
 		if (f == F_NONE || to <= from)
 			continue;
 		list = strncasecmp(dsn + i, "authMechanismProperties", 23) == 0;

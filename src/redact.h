@@ -2,10 +2,12 @@
  *
  * A dsn carries a secret in one of these forms, each found by pattern in any
  * text (a dsn, or a library's message that quotes one):
- *   conninfo   password=PW, password = PW, password='P W' (\' inside quotes),
- *              sslpassword=PW
+ *   conninfo   password=PW, password = PW (any white space around '=', as
+ *              libpq takes it), password='P W' (\' inside quotes),
+ *              password=P\ W, sslpassword=PW
  *   URI        scheme://user:PW@host (an '@' before the host is the
- *              password's own), ?password=PW, &password=PW
+ *              password's own), ?password=PW, &password=PW; in a dsn that
+ *              is a URI, PW may hold spaces and quotes (libpq takes them)
  *   MongoDB    authMechanismProperties=AWS_SESSION_TOKEN:PW,...,
  *              tlsCertificateKeyFilePassword=PW
  * Each is replaced by "***". Key names match in any case. A secret that a

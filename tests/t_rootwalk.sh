@@ -117,6 +117,26 @@ else bad rootwalk/template-copy-not-redirected "root copied into $victim_dir: $(
 [ -z "$(ls -A "$S")" ] && ok rootwalk/template-race-leaves-nothing ||
 	bad rootwalk/template-race-leaves-nothing "exit $rc, left in $S: $(ls -A "$S"): $(cat "$T/tmpl.err")"
 
+# --- 1. the template cache in a dir another user can write -----------------
+# XDG_CACHE_HOME (or HOME) under a world-writable dir: postgres made the
+# cache dir first, or a symlink in its place to a root-only dir. Root must
+# neither write a template there (postgres could change it for root's next
+# run) nor follow the link; the run still works (initdb, no cache).
+victim3=$T/victim3
+mkdir -m 700 "$victim3"
+$as_pg mkdir -p "$S/c1" "$S/c2/idxlab"
+$as_pg ln -s "$victim3" "$S/c1/idxlab"
+$as_pg ln -s "$victim3" "$S/c3"
+for c in c1 c2 c3; do
+	XDG_CACHE_HOME=$S/$c pgrun >/dev/null 2>"$T/cache-$c.err"
+	echo "exit $?" >>"$T/cache-$c.err"
+done
+if [ -z "$(ls -A "$victim3")" ] && [ -z "$(ls -A "$S/c2/idxlab")" ] &&
+	[ "$(cat "$T"/cache-c?.err | grep -c 'exit 0')" = 3 ]; then
+	ok rootwalk/template-cache-of-another-user-unused
+else bad rootwalk/template-cache-of-another-user-unused "in $victim3: $(ls -A "$victim3"); in $S/c2/idxlab: $(ls -A "$S/c2/idxlab"); $(cat "$T"/cache-c?.err)"; fi
+rm -rf "$S/c1" "$S/c2" "$S/c3"
+
 # --- 1. the server's log: root never reads through a link -----------------
 echo 'root secret' >"$T/secret"
 chmod 600 "$T/secret"
@@ -128,6 +148,30 @@ chown -R postgres:postgres "$L"
 pgrun >/dev/null 2>"$T/ln.err"
 [ ! -e "$L" ] && [ "$(cat "$T/secret")" = 'root secret' ] && ok rootwalk/sweep-reads-no-link ||
 	bad rootwalk/sweep-reads-no-link "$(ls -la "$L" 2>&1); $(cat "$T/ln.err")"
+
+# --- 1. a dead server's log: the temp dir swapped for a link meanwhile -----
+# postgres owns the running server's temp dir in a sticky TMPDIR, so it can
+# rename it and leave a symlink to a root-only dir in its place, then kill
+# its server: the message quoting the server's log must not read root's.
+mkdir -m 700 "$T/victim4"
+echo 'root only log secret' >"$T/victim4/server.log"
+pgrun --rows 100000000 >/dev/null 2>"$T/swaplog.err" &
+run=$!
+i=0
+while [ $i -lt 200 ] && ! ls "$S"/idxlab-pg.*/data/postmaster.pid >/dev/null 2>&1; do
+	sleep 0.05
+	i=$((i + 1))
+done
+sleep 0.5
+L=$(ls -d "$S"/idxlab-pg.* | head -1)
+pm=$(head -1 "$L/data/postmaster.pid")
+$as_pg sh -c "mv '$L' '$S/moved' && ln -s '$T/victim4' '$L' && kill -9 $pm"
+wait $run
+if grep -q 'the throwaway PostgreSQL server died' "$T/swaplog.err" &&
+	! grep -q 'root only log secret' "$T/swaplog.err"; then
+	ok rootwalk/dead-server-log-not-through-link
+else bad rootwalk/dead-server-log-not-through-link "$(cat "$T/swaplog.err")"; fi
+rm -rf "$L" "$S/moved"
 
 # --- 2. System V shared memory named by a forged postmaster.pid ------------
 # shm AS: make a segment as AS (root or postgres) in a process that then

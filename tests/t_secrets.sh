@@ -68,6 +68,12 @@ postgresql://u:$PW@localhost:1/d
 postgresql://u@/d?host=$T/nosock&password=$PW
 postgresql://u@/d?password=$PW&host=$T/nosock
 mongodb://u@h/?authMechanism=MONGODB-AWS&authMechanismProperties=AWS_SESSION_TOKEN:$PW
+host=$T/nosock user=u password=	$PW
+host=$T/nosock user=u password	=$PW
+host=$T/nosock user=u password=a\\ $PW
+postgresql://u:a $PW@/d?host=$T/nosock
+postgresql://u:a'$PW@/d?host=$T/nosock
+postgresql://u@/d?host=$T/nosock&password=a $PW
 EOF
 # What the mask leaves is still the dsn the user gave.
 "$IDXLAB" --print-config --engine postgres --dsn "host=h password='$PW x' user=u" >"$T/pc"
@@ -175,6 +181,19 @@ tm send-keys -t pgdash q
 wait_exit pgdash >/dev/null
 grep -q '"where"' "$T/pg.rec" && shown secrets/dash-server-recording "$T/pg.rec" ||
 	bad secrets/dash-server-recording "no samples recorded: $(head -c 300 "$T/pg.rec")"
+
+# A recording that holds a password (an older idxlab's, or edited by hand):
+# --replay shows none in the title or the caption.
+sed 's|"where":"|"where":"pg://u:'"$PW"'@h |' "$T/pg.rec" >"$T/old.rec"
+printf '{"t":0.5,"caption":"connect with password=%s"}\n' "$PW" >>"$T/old.rec"
+start oldrec TMPDIR="$TMPDIR" "$IDXLAB" --replay "$T/old.rec"
+if wait_for oldrec 'REPLAY 1x postgres .*pg://u:' 10; then
+	sleep 1
+	cap oldrec >"$T/oldrec.txt"
+	shown secrets/replay-old-recording "$T/oldrec.txt"
+else bad secrets/replay-old-recording "$(cap oldrec)"; fi
+tm send-keys -t oldrec q
+wait_exit oldrec >/dev/null
 
 # A failed open in the dashboard: the message on screen and in the recording.
 printf '#!/bin/sh\ncd "%s" && exec "%s" --dsn "host=x password=%s" --record "%s" --rows 100000\n' \

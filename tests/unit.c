@@ -1122,6 +1122,15 @@ static void test_redact(void)
 		  "mongodb://h/?authMechanism=MONGODB-AWS&authMechanismProperties=***&w=1" },
 		{ "mongodb://h/?tlsCertificateKeyFilePassword=pw",
 		  "mongodb://h/?tlsCertificateKeyFilePassword=***" },
+		/* whitespace around '=' as libpq takes it, an escaped space; a URI
+		 * that is the whole dsn ends its password at '@' only */
+		{ "host=h password=\tpw user=u", "host=h password=\t*** user=u" },
+		{ "host=h password\t=pw", "host=h password\t=***" },
+		{ "host=h password=\npw", "host=h password=\n***" },
+		{ "host=h password=a\\ b user=u", "host=h password=*** user=u" },
+		{ "postgresql://u:a b@h/d", "postgresql://u:***@h/d" },
+		{ "postgresql://u:a'b\"c@h/d", "postgresql://u:***@h/d" },
+		{ "postgresql://u@h/d?password=a b&x=1", "postgresql://u@h/d?password=***&x=1" },
 		/* in messages that quote a dsn */
 		{ "URI: \"postgres://u:pw@[::1/d\" - check",
 		  "URI: \"postgres://u:***@[::1/d\" - check" },
@@ -1165,6 +1174,9 @@ static void test_redact(void)
 	redact_text("token TOKEN123; ab stays", buf, sizeof buf);
 	CHECK(strcmp(buf, "token ***; ab stays") == 0);
 	CHECK(redact_text("SECRETPW", NULL, 0) == 3);
+	redact_learn("postgresql://u:SEC RETPW@h/d");
+	redact_text("token \"SEC RETPW\"", buf, sizeof buf);
+	CHECK(strcmp(buf, "token \"***\"") == 0);
 
 	/* argv in place: never longer, the rest NUL. */
 	snprintf(arg, sizeof arg, "host=h password=SECRETPW user=u");
@@ -1172,6 +1184,9 @@ static void test_redact(void)
 	redact_in_place(arg);
 	CHECK(strcmp(arg, "host=h password=*** user=u") == 0);
 	CHECK(memchr(arg, 'S', n) == NULL && arg[n - 1] == 0);
+	snprintf(arg, sizeof arg, "mongodb://u:a b c d@h/");
+	redact_in_place(arg);
+	CHECK(strcmp(arg, "mongodb://u:***@h/") == 0);
 	snprintf(arg, sizeof arg, "password=a");
 	redact_in_place(arg);
 	CHECK(strcmp(arg, "password=*") == 0);

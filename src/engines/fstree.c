@@ -56,6 +56,69 @@ int fstree_open(int at, const char *rel, int flags)
 	}
 }
 
+/* Can only root and we change the entries of the directory st describes
+ * (last: and is it ours)? */
+static int is_private(const struct stat *st, int last)
+{
+	uid_t me = geteuid();
+
+	if (!S_ISDIR(st->st_mode) || (st->st_uid != 0 && st->st_uid != me))
+		return 0;
+	if (last)
+		return st->st_uid == me && !(st->st_mode & (S_IWGRP | S_IWOTH));
+	return !(st->st_mode & (S_IWGRP | S_IWOTH)) || (st->st_mode & S_ISVTX);
+}
+
+int fstree_open_private(const char *path)
+{
+	char part[NAME_MAX + 1];
+	const char *p = path, *slash;
+	struct stat st;
+	size_t len;
+	int fd, next, saved;
+
+	if (path[0] != '/') {
+		errno = EINVAL;
+		return -1;
+	}
+	fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	while (fd >= 0) {
+		while (*p == '/')
+			p++;
+		if (fstat(fd, &st) < 0 || !is_private(&st, *p == 0)) {
+			saved = fstat(fd, &st) < 0 ? errno : EPERM;
+			close(fd);
+			errno = saved;
+			return -1;
+		}
+		if (*p == 0)
+			return fd;
+		slash = strchr(p, '/');
+		len = slash ? (size_t)(slash - p) : strlen(p);
+		if (len > NAME_MAX) {
+			close(fd);
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		memcpy(part, p, len);
+		part[len] = 0;
+		p += len;
+		/* A link in a dir only root and we can write was put there by one
+		 * of us: followed (where it leads is checked next, as the dir it
+		 * opens); in a sticky one anyone may have: not. */
+		next = st.st_mode & (S_IWGRP | S_IWOTH)
+		           ? fstree_open_dir(fd, part)
+		           : openat(fd, part, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (next < 0 && errno == ENOENT && mkdirat(fd, part, 0700) == 0)
+			next = fstree_open_dir(fd, part);
+		saved = next < 0 && (errno == ELOOP || errno == ENOTDIR) ? EPERM : errno;
+		close(fd);
+		errno = saved;
+		fd = next;
+	}
+	return -1;
+}
+
 ssize_t fstree_read(int at, const char *rel, char *buf, size_t n)
 {
 	struct stat st;

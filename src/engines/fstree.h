@@ -30,6 +30,15 @@ int fstree_open_dir(int at, const char *name);
  * The fd, or -1. */
 int fstree_open(int at, const char *rel, int flags);
 
+/* mkdir -p path (absolute; what it makes is 0700) and open it as a dir fd,
+ * only where no other user can change what the path leads to: every
+ * directory on the way belongs to root or to us and, when others may write
+ * it, is sticky (/tmp), and a symlink is followed only from a directory no
+ * one else can write; the last is ours, and writable by us alone. The fd,
+ * or -1 with errno (EPERM: someone else could change it, or it is no
+ * directory). */
+int fstree_open_private(const char *path);
+
 /* Read the start of rel below at (fstree_open, a regular file only) into
  * buf (n > 0, NUL-terminated); bytes read or -1. */
 ssize_t fstree_read(int at, const char *rel, char *buf, size_t n);

@@ -7,7 +7,11 @@
  *
  * Speed: initdb takes a second or two, so its result is kept as a template
  * in $XDG_CACHE_HOME/idxlab/pg-template-<major> (written to a temp name and
- * renamed, so two idxlabs never see half a template) and later runs copy it. Any trouble with the cache only costs the initdb, and a
+ * renamed, so two idxlabs never see half a template) and later runs copy it.
+ * The cache is used only where no other user can change it (a template
+ * planted there would be the server's data dir and config, and as root a
+ * symlink there would send root's copy elsewhere: fstree_open_private).
+ * Any trouble with the cache only costs the initdb, and a
  * template the server refuses (made by another build of the same major
  * version) is replaced. The major version is read from the postgres binary
  * itself: running postgres --version loads some forty libraries.
@@ -129,26 +133,6 @@ static int is_exec_file(const char *dir, const char *name)
 static int has_server(const char *dir)
 {
 	return dir[0] == '/' && is_exec_file(dir, "initdb") && is_exec_file(dir, "postgres");
-}
-
-/* mkdir -p with mode 0700 for what it creates. */
-static int mkdir_p(const char *path)
-{
-	char buf[PATH_MAX];
-	size_t i, n = strlen(path);
-
-	if (n == 0 || n >= sizeof buf)
-		return -1;
-	memcpy(buf, path, n + 1);
-	for (i = 1; i <= n; i++) {
-		if (buf[i] != '/' && buf[i] != 0)
-			continue;
-		buf[i] = 0;
-		if (mkdir(buf, 0700) < 0 && errno != EEXIST)
-			return -1;
-		buf[i] = path[i];
-	}
-	return 0;
 }
 
 /* "exited with status 1", "killed by signal 9 (Killed)" */
@@ -829,15 +813,25 @@ static int cache_dir(char *buf, size_t n)
 	return len < 0 || (size_t)len >= n ? -1 : 0;
 }
 
-static int template_path(const struct pg_cluster *c, char *buf, size_t n)
+/* The cache dir (made if need be) as a dir fd, or -1: only where no other
+ * user can change it (as root, another user's dir on the way could swap in
+ * a template of theirs, or send root's copy elsewhere). say: put a refusal
+ * in the event log. */
+static int cache_open(int say)
 {
 	char dir[PATH_MAX];
-	int len;
+	int fd;
 
 	if (cache_dir(dir, sizeof dir) < 0)
 		return -1;
-	len = snprintf(buf, n, "%s/pg-template-%d", dir, c->major);
-	return len < 0 || (size_t)len >= n ? -1 : 0;
+	fd = fstree_open_private(dir);
+	if (fd < 0 && errno == EPERM && say)
+		evlog_add(EV_WARN,
+		          "the PostgreSQL template cache %s is not used: another user can change "
+		          "it or a directory on its way (each run makes its data dir with initdb; "
+		          "set XDG_CACHE_HOME to a directory of your own)",
+		          dir);
+	return fd;
 }
 
 /* Hand the tree open as fd to the server user (as root): its entries
@@ -852,13 +846,16 @@ static int hand_over(const struct pg_cluster *c, int fd)
  * (0700) until it is complete, then handed over. */
 static int data_from_template(const struct pg_cluster *c)
 {
-	char tmpl[PATH_MAX], ver[32];
-	int from, data, rc = -1, saved;
+	char name[64], ver[32];
+	int cache = cache_open(1), from, data, rc = -1, saved;
 
-	if (template_path(c, tmpl, sizeof tmpl) < 0 ||
-	    (from = open(tmpl, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
-		return -1;
+	snprintf(name, sizeof name, "pg-template-%d", c->major);
+	from = cache < 0 ? -1 : fstree_open_dir(cache, name);
+	if (cache >= 0)
+		close(cache);
 	errno = 0;
+	if (from < 0)
+		return -1;
 	if (fstree_read(from, "PG_VERSION", ver, sizeof ver) > 0 && atoi(ver) == c->major &&
 	    fstree_copy(from, c->dir_fd, "data", (uid_t)-1) == 0) {
 		/* Ours now (a "data" someone else made fails the copy: EEXIST). */
@@ -884,14 +881,13 @@ static int data_from_template(const struct pg_cluster *c)
  * replaced fail their copy and run initdb. */
 static void template_save(const struct pg_cluster *c, int replace)
 {
-	char cdir[PATH_MAX], name[64], tmp[96], old[96], prefix[72];
+	char name[64], tmp[96], old[96], prefix[72];
 	struct dirent *de;
 	const char *rest;
 	int at, data;
 	DIR *d;
 
-	if (cache_dir(cdir, sizeof cdir) < 0 || mkdir_p(cdir) < 0 ||
-	    (at = open(cdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+	if ((at = cache_open(0)) < 0)
 		return;
 	snprintf(name, sizeof name, "pg-template-%d", c->major);
 	/* Left by idxlabs killed while saving: pg-template-N.{tmp,old}.<pid> */

@@ -353,15 +353,26 @@ void tmpdir_remove_same(char *dir, int fd)
 
 void tmpdir_log_tail(const char *dir, const char *name, int lines, char *buf, size_t len)
 {
-	char path[PATH_MAX], raw[2048], *p;
+	char raw[2048], *p;
+	struct stat st;
 	size_t n, o = 0;
 	ssize_t got;
-	int fd, seen = 0;
+	int at, fd, seen = 0;
 	off_t end;
 
+	/* dir may be the server user's now, in a sticky TMPDIR: it can be
+	 * renamed and a link left in its place, or the log be a link (hard:
+	 * a name elsewhere too). Read the server's own log only. */
 	buf[0] = 0;
-	if (tmpdir_join(path, sizeof path, dir, name) < 0 ||
-	    (fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0)
+	at = fstree_open_dir(AT_FDCWD, dir);
+	fd = at < 0 ? -1 : openat(at, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (at >= 0)
+		close(at);
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1)) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0)
 		return;
 	end = lseek(fd, 0, SEEK_END);
 	got = end < 0 ? -1

@@ -80,7 +80,8 @@ pid_t tmpdir_read_pid(const char *path);
 pid_t tmpdir_read_pid_at(int fd, const char *rel);
 
 /* The last `lines` non-empty lines of dir/name (a server's log), joined by
- * " | ", into buf; "" when there is no such file. */
+ * " | ", into buf; "" when there is no such file. Neither dir nor name is
+ * followed if it is a symlink, and a name with other links is not read. */
 void tmpdir_log_tail(const char *dir, const char *name, int lines, char *buf, size_t len);
 
 /* rm -rf through directory fds (fstree_remove): never following symlinks,
