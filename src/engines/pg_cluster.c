@@ -847,6 +847,7 @@ static int hand_over(const struct pg_cluster *c, int fd)
 static int data_from_template(const struct pg_cluster *c)
 {
 	char name[64], ver[32];
+	struct stat st;
 	int cache = cache_open(1), from, data, rc = -1, saved;
 
 	snprintf(name, sizeof name, "pg-template-%d", c->major);
@@ -858,9 +859,13 @@ static int data_from_template(const struct pg_cluster *c)
 		return -1;
 	if (fstree_read(from, "PG_VERSION", ver, sizeof ver) > 0 && atoi(ver) == c->major &&
 	    fstree_copy(from, c->dir_fd, "data", (uid_t)-1) == 0) {
-		/* Ours now (a "data" someone else made fails the copy: EEXIST). */
+		/* Ours now (a "data" someone else made fails the copy: EEXIST),
+		 * and still ours when reopened (the dir around it is not). */
 		data = fstree_open_dir(c->dir_fd, "data");
-		rc = data >= 0 && fchmod(data, 0700) == 0 && hand_over(c, data) == 0 ? 0 : -1;
+		rc = data >= 0 && fstat(data, &st) == 0 && st.st_uid == geteuid() &&
+		             fchmod(data, 0700) == 0 && hand_over(c, data) == 0
+		         ? 0
+		         : -1;
 		if (data >= 0)
 			close(data);
 		saved = errno;
