@@ -51,7 +51,8 @@ i=0
 while IFS= read -r dsn; do
 	i=$((i + 1))
 	"$IDXLAB" --engine postgres --print-config --dsn "$dsn" >"$T/pc" 2>&1
-	if grep -q "^dsn = .*\*\*\*" "$T/pc"; then
+	# (A tab in the dsn is refused: --print-config could not write it back.)
+	if grep -q "^dsn = .*\*\*\*" "$T/pc" || grep -q "holds a control character" "$T/pc"; then
 		shown "secrets/print-config-form-$i" "$T/pc"
 	else bad "secrets/print-config-form-$i" "no masked dsn line for $dsn: $(cat "$T/pc")"; fi
 	# The header names the dsn; the server is absent, so libpq fails.
