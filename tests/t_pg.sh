@@ -298,6 +298,16 @@ else
 		[ "$(psql_ "SELECT count(*) FROM pg_extension WHERE extname <> 'plpgsql'")" = 0 ]; then
 		ok pg/dsn-runs-and-cleans-up
 	else bad pg/dsn-runs-and-cleans-up "$(cat "$T/err") $(psql_ '\dn') $(psql_ '\dx')"; fi
+	# idxlab's own statistics queries make the server write nothing of their
+	# own (write() bytes would count it): reading the FPI bytes of 100k rows
+	# of WAL once spilled pg_walinspect's rows to temp files.
+	tf0=$(psql_ "SELECT temp_files FROM pg_stat_database WHERE datname = 'postgres'")
+	pgrun --dsn "$dsn" --rows 50000 --indexes 2 --key-order rand --format csv >"$T/tf.csv" 2>"$T/err"
+	sleep 0.5 # the backend reports its statistics as it ends
+	tf1=$(psql_ "SELECT temp_files FROM pg_stat_database WHERE datname = 'postgres'")
+	[ -n "$(field "$T/tf.csv" fpi_bytes_per_row 1)" ] && [ "$tf0" = "$tf1" ] &&
+		ok pg/stats-queries-write-no-temp-files ||
+		bad pg/stats-queries-write-no-temp-files "temp files $tf0 -> $tf1, fpi '$(field "$T/tf.csv" fpi_bytes_per_row 1)': $(cat "$T/err")"
 	# The cache knob cannot change a user's server: the records say what ran.
 	kib=$(psql_ "SELECT setting::bigint * 8 FROM pg_settings WHERE name = 'shared_buffers'")
 	if [ $((kib % 1024)) -eq 0 ]; then want="$((kib / 1024))MiB"; else want="${kib}KiB"; fi

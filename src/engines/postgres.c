@@ -54,10 +54,11 @@
 #define BUFFERCACHE_EVERY_NS 1000000000ULL
 #define ADVISORY_KEY         "115880238014818" /* "idxlab" in ASCII, as a number */
 #define OID_UUID             2950
-#define SPILL_RELS           32    /* relfilenodes of the table, its indexes, TOAST */
-#define STOP_GRACE_MS        300   /* a stop lets a short statement end before cancelling it */
-#define STOP_ANSWER_MS       1000  /* ... and gives up on a server silent that long after it */
-#define STATS_TIMEOUT        "10s" /* statement_timeout of idxlab's own statistics queries */
+#define FPI_TAIL             262144 /* bytes of WAL read to find the last record's end */
+#define SPILL_RELS           32     /* relfilenodes of the table, its indexes, TOAST */
+#define STOP_GRACE_MS        300    /* a stop lets a short statement end before cancelling it */
+#define STOP_ANSWER_MS       1000   /* ... and gives up on a server silent that long after it */
+#define STATS_TIMEOUT        "10s"  /* statement_timeout of idxlab's own statistics queries */
 #define WAIT_SLICE_MS        50
 
 enum tag { T_BEGIN, T_OP, T_COMMIT, T_OTHER };
@@ -1339,6 +1340,7 @@ static int pg_finish(struct engine *en, struct step_out *out, struct hist *lat, 
 		if (drain(en, out, lat, e) < 0)
 			return -1;
 	}
+	en->bc_t = 0; /* the next sample ends the step: a fresh buffer reading */
 	return settle(en, e);
 }
 
@@ -1405,24 +1407,52 @@ static PGresult *pipeline_query(struct engine *en, const char *sql, int nparams,
  * (one long transaction gives no chance to look): what it held is lost, so
  * the count goes on from the checkpoint's redo point and fpi_gaps makes
  * the windows around the loss n/a, with the reason in the event log. */
+/* The look itself, from start. pg_get_wal_records_info materialises a row
+ * per record, which the server spills to temp files (150 MB for a 200k-row
+ * step at 4 indexes): writes of idxlab's own, in the server's write()
+ * bytes. So the sum comes from pg_get_wal_stats (a row per resource
+ * manager), and only the end of the last whole record (where the next look
+ * starts: a record may straddle the flush point) from a short tail of
+ * records; tail 0 reads all records instead (a record longer than the
+ * tail, or an older pg_walinspect). */
+static PGresult *fpi_look(struct engine *en, const char *start, int tail, struct err *e)
+{
+	const char *params[1] = { start };
+	const char *fn = en->walinspect_fn, *dot = strrchr(fn, '.');
+	int schema = dot ? (int)(dot - fn + 1) : 0;
+	char sql[1024];
+
+	if (tail)
+		snprintf(sql, sizeof sql,
+		         "WITH f AS (SELECT nullif(greatest(pg_current_wal_flush_lsn(), "
+		         "$1::pg_lsn), $1::pg_lsn) AS e), " /* strict: NULL = nothing new */
+		         "t AS (SELECT max(r.end_lsn) AS e FROM f, LATERAL %s(greatest($1::pg_lsn, "
+		         "f.e - %d), f.e) r) "
+		         "SELECT coalesce((SELECT sum(s.fpi_size) FROM t, LATERAL "
+		         "%.*spg_get_wal_stats($1::pg_lsn, t.e, false) s), 0), "
+		         "(SELECT t.e - '0/0'::pg_lsn FROM t)",
+		         fn, tail, schema, fn);
+	else
+		snprintf(sql, sizeof sql,
+		         "SELECT coalesce(sum(fpi_length), 0), max(end_lsn) - '0/0'::pg_lsn "
+		         "FROM %s($1::pg_lsn, nullif(greatest(pg_current_wal_flush_lsn(), "
+		         "$1::pg_lsn), $1::pg_lsn))",
+		         fn);
+	return pipeline_query(en, sql, 1, params, e);
+}
+
 static int sample_fpi(struct engine *en)
 {
-	char start[32], sql[512], why[300];
-	const char *params[1] = { start };
+	char start[32], why[300];
 	PGresult *res;
 	struct err ignore;
 	int ok;
 
 	if (en->in_txn)
 		return 0;
-	snprintf(sql, sizeof sql,
-	         "SELECT coalesce(sum(fpi_length), 0), max(end_lsn) - '0/0'::pg_lsn "
-	         "FROM %s($1::pg_lsn, nullif(greatest(pg_current_wal_flush_lsn(), "
-	         "$1::pg_lsn), $1::pg_lsn))", /* strict: NULL = nothing new, no error */
-	         en->walinspect_fn);
 	snprintf(start, sizeof start, "%X/%X", (unsigned)(en->fpi_lsn >> 32),
 	         (unsigned)en->fpi_lsn);
-	res = pipeline_query(en, sql, 1, params, &ignore);
+	res = fpi_look(en, start, FPI_TAIL, &ignore);
 	if (!res && en->fpi_lsn < en->redo_lsn) {
 		char redo[32];
 
@@ -1438,8 +1468,10 @@ static int sample_fpi(struct engine *en)
 		en->fpi_lsn = en->redo_lsn;
 		en->fpi_gaps++;
 		snprintf(start, sizeof start, "%s", redo);
-		res = pipeline_query(en, sql, 1, params, &ignore);
+		res = fpi_look(en, start, FPI_TAIL, &ignore);
 	}
+	if (!res && !en->unanswered && !(en->stop && atomic_load(en->stop)))
+		res = fpi_look(en, start, 0, &ignore);
 	ok = res != NULL;
 	if (res && PQntuples(res) && !PQgetisnull(res, 0, 1)) {
 		en->fpi_bytes += to_u64(PQgetvalue(res, 0, 0));
@@ -1451,7 +1483,9 @@ static int sample_fpi(struct engine *en)
 
 /* The buffers in use and dirty, from pg_buffercache. It visits every
  * buffer header, a few ms per GiB of shared_buffers on the workload's own
- * connection: at most once a second. */
+ * connection: at most once a second, and at the end of a step (pg_finish
+ * asks for it: a step shorter than a second would otherwise end with the
+ * reading it began with). */
 static int sample_buffers(struct engine *en, struct err *e)
 {
 	char sql[256];
