@@ -39,6 +39,10 @@ int fstree_open(int at, const char *rel, int flags);
  * directory). */
 int fstree_open_private(const char *path);
 
+/* Read the start of the open file fd into buf (n > 0, NUL-terminated),
+ * then close fd; bytes read. */
+ssize_t fstree_read_fd(int fd, char *buf, size_t n);
+
 /* Read the start of rel below at (fstree_open, a regular file only) into
  * buf (n > 0, NUL-terminated); bytes read or -1. */
 ssize_t fstree_read(int at, const char *rel, char *buf, size_t n);
