@@ -498,6 +498,8 @@ void plan_print(const struct plan *p, FILE *f)
 
 			knob_format(id, first.v[id], buf, sizeof buf);
 			fprintf(f, "%s", buf);
+			if (knob_table[id].dash_def)
+				fprintf(f, "  # dashboard: %s", knob_table[id].dash_def);
 		} else {
 			for (j = 0; j < p->n[id]; j++) {
 				char buf[64];

@@ -85,3 +85,19 @@ expect_exit cli/replay-headless 2 "--replay works in the dashboard; .idxlab run.
 expect_exit cli/replay-no-demo 2 "--replay shows a recording as it was: it takes no --demo" \
 	"$IDXLAB" --replay "$T/x.rec" --demo "$T/ok.demo"
 [ ! -e "$T/x.rec" ] && ok cli/record-refused-writes-nothing || bad cli/record-refused-writes-nothing "$T/x.rec exists"
+
+# Every option --help lists is described in the man page (a .TP heading of
+# its own); --help and --print-config show the dashboard's defaults.
+man="$(dirname "$0")/../man/idxlab.1"
+sed -n '/^\.TP$/{n;s/\\-/-/g;p}' "$man" >"$T/man-heads"
+missing=""
+for o in $("$IDXLAB" --help | sed -n 's/^  \(-[a-zA-Z], \)\{0,1\}\(--[a-z-]*\).*/\2/p'); do
+	grep -qE -- "(^|[ \"])$o([ \"=]|$)" "$T/man-heads" || missing="$missing $o"
+done
+[ -z "$missing" ] && [ -s "$T/man-heads" ] && ok cli/help-options-in-man || bad cli/help-options-in-man "not in $man:$missing"
+if "$IDXLAB" --help | grep -q 'default all; dashboard: 1000\]' &&
+	"$IDXLAB" --help | grep -q 'default 100000; dashboard: 5000000\]' &&
+	"$IDXLAB" --print-config | grep -q '^commit = all  # dashboard: 1000$' &&
+	"$IDXLAB" --print-config --commit 5 | grep -q '^commit = 5$'; then
+	ok cli/dashboard-defaults-shown
+else bad cli/dashboard-defaults-shown "$("$IDXLAB" --help | grep -A1 -- '--commit')"; fi

@@ -1551,12 +1551,7 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 		abort();
 	d->plan = p;
 	plan_step(p, 0, &d->want);
-	/* Dashboard defaults where the user chose nothing: commits a human can
-	 * watch, and a table that starts over before it fills the disk. */
-	if (!p->set[K_COMMIT])
-		d->want.v[K_COMMIT] = 1000;
-	if (!p->set[K_ROWS])
-		d->want.v[K_ROWS] = 5000000;
+	knobs_dash_defaults(&d->want, p->set);
 	evlog_start_clock();
 	d->ring = malloc(sizeof *d->ring * HIST_CAP);
 	d->live = malloc(sizeof *d->live);
