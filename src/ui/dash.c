@@ -34,11 +34,9 @@
 #include "../metrics.h"
 #include "../units.h"
 #include "../workload.h"
+#include "feed.h"
 #include "spark.h"
-
-#ifndef IDXLAB_VERSION
-#define IDXLAB_VERSION "0.0.0"
-#endif
+#include "tape.h"
 
 #define MIN_W       80
 #define MIN_H       24
@@ -68,7 +66,8 @@ struct marker {
 
 struct dash {
 	const struct plan *plan; /* borrowed */
-	struct workload *w;
+	struct feed *feed;       /* the live worker, or a recording */
+	struct tape *tape;       /* --record, or NULL */
 	struct knobs want;       /* what the sliders show */
 	struct knobs confirm_to; /* a change that needs a rebuild, awaiting y/n */
 	struct knobs applied;    /* the setting the worker last reported in force */
@@ -89,24 +88,7 @@ struct dash {
 	struct knobs base_knobs;
 	struct demo *demo; /* --demo: the plan's, borrowed; NULL: none */
 	char caption[400]; /* the demo's last `say` */
-	/* --record: what the dashboard shows goes to rec as it comes */
-	struct recorder *rec;
-	unsigned long rec_gen; /* the last sample written */
-	enum live_state rec_state;
-	char
-	    rec_err[sizeof((struct err *)0)->msg]; /* why recording stopped, for the exit message */
-	long rec_items;
-	/* --replay: the figures come from rp instead of a worker */
-	struct replay *rp;
-	struct rec_head rp_head;
-	struct rec_item *rp_next; /* read, not yet due; NULL at the end */
-	/* The replay clock, in seconds of the recording: rp_pos at wall time
-	 * rp_mark, running at rp_speed (1x..16x) unless paused. A recorded time
-	 * t is shown as rp_t0 + t, on the clock the counters' times use. */
-	double rp_t0, rp_pos, rp_mark;
-	int rp_speed;
-	unsigned long rp_gen;
-	int rp_pin; /* a recorded pin not yet possible (its second of history lags) */
+	int pin_pending;   /* a recorded pin not yet possible (its second of history lags) */
 	int dragging;
 	char flash[200];
 	double flash_t;
@@ -153,22 +135,13 @@ _Static_assert(sizeof dash_metrics / sizeof dash_metrics[0] <=
                    sizeof((struct dash *)0)->base / sizeof(double),
                "struct dash's base[] holds every metric");
 
-static double now_s(void);
-static double replay_clock(const struct dash *d);
+#define now_s feed_wall_s
 
 /* Now, on the clock of the figures shown: the monotonic clock, or in a
  * replay the recording's (which may run faster, or stand still). */
 static double dash_now(const struct dash *d)
 {
-	return d->rp ? d->rp_t0 + replay_clock(d) : now_s();
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return d->feed->ops->now(d->feed);
 }
 
 /* ---- labels --------------------------------------------------------------- */
@@ -356,8 +329,8 @@ static int knob_supported(const struct dash *d, int id)
 /* Why a knob cannot be moved here, or NULL. */
 static const char *knob_locked(const struct dash *d, int id)
 {
-	if (d->rp)
-		return "a replay shows the knobs as they were recorded";
+	if (!d->feed->ops->set)
+		return d->feed->ops->no_set;
 	if (!knob_supported(d, id))
 		return "this engine does not have this knob";
 	if (knob_table[id].flags & KF_HEADLESS)
@@ -395,7 +368,7 @@ static void add_marker(struct dash *d, int knob, const char *label)
 static void post(struct dash *d, const struct knobs *to)
 {
 	d->want = *to;
-	d->posted_gen = workload_set(d->w, &d->want);
+	d->posted_gen = d->feed->ops->set(d->feed, &d->want);
 }
 
 /* When the worker applies a new setting: a marker and an event, labelled
@@ -414,7 +387,7 @@ static void note_applied(struct dash *d)
 				knob = id;
 		if (*label) {
 			add_marker(d, knob, label);
-			if (!d->rp) /* a recording has the line already */
+			if (!d->feed->ops->logs_changes)
 				evlog_add(EV_INFO, "%s %s", d->ascii ? "*" : "\u25b2", label);
 		}
 	}
@@ -423,7 +396,7 @@ static void note_applied(struct dash *d)
 	/* The engine runs some knob at another value than asked (WiredTiger's
 	 * least cache, a server's shared_buffers; the engine says why in the
 	 * event log): the slider shows what runs. */
-	if (d->applied_gen != d->posted_gen)
+	if (d->applied_gen < d->posted_gen)
 		return; /* a newer setting is on its way */
 	d->want = d->applied;
 }
@@ -537,15 +510,13 @@ static int demo_playing(const struct dash *d)
 static void draw_title(struct dash *d)
 {
 	const struct live *l = d->live;
-	char rows[32], line[512], replay[32] = "";
+	char rows[32], line[512];
 	const char *right = "? help  q quit";
 
-	if (d->rp)
-		snprintf(replay, sizeof replay, "REPLAY %dx ", d->rp_speed);
 	units_human((double)l->table_rows, "", rows, sizeof rows);
-	snprintf(line, sizeof line, " idxlab  %s%s  %s  %s rows in table  %s", replay,
+	snprintf(line, sizeof line, " idxlab  %s%s  %s  %s rows in table  %s", d->feed->tag,
 	         knob_table[K_ENGINE].choices[d->want.v[K_ENGINE]],
-	         d->rp && !d->rp_next ? "over" : live_state_name(l->state), rows,
+	         d->feed->over ? "over" : live_state_name(l->state), rows,
 	         *l->where ? l->where : "(opening)");
 	attron(A_REVERSE | A_BOLD);
 	mvhline(0, 0, ' ', d->W);
@@ -658,9 +629,6 @@ void dash_format_ratio(double v, double base, char *buf, size_t len)
  * change (said unless quiet). */
 enum { PIN_NO_FLASH = 1, PIN_NO_EVENT = 2 };
 
-static void record(struct dash *d, enum rec_kind kind, const char *text);
-static void replay_speed(struct dash *d, int faster);
-
 static int pin_baseline(struct dash *d, int quiet)
 {
 	double since = d->nmarkers ? d->markers[d->nmarkers - 1].t : 0;
@@ -669,8 +637,7 @@ static int pin_baseline(struct dash *d, int quiet)
 	char rate[32] = "?";
 
 	/* BASE_SPAN on the figures' clock: a 4x replay's history runs 4x. */
-	if (d->rp)
-		most = most / d->rp_speed > 4 ? most / d->rp_speed : 4;
+	most = most / d->feed->speed > 4 ? most / d->feed->speed : 4;
 	while (back < most && (s = ring_at(d, back + 1)) != NULL && s->c.t >= since)
 		back++;
 	if (back < (int)lround(VALUE_SPAN / HIST_PERIOD)) {
@@ -688,7 +655,7 @@ static int pin_baseline(struct dash *d, int quiet)
 	}
 	d->base_on = 1;
 	d->base_knobs = d->applied;
-	record(d, REC_PIN, NULL);
+	tape_note(d->tape, REC_PIN, NULL);
 	if (!(quiet & PIN_NO_EVENT))
 		evlog_add(
 		    EV_INFO,
@@ -708,7 +675,7 @@ static void draw_metrics(struct dash *d, int y0, int x0, int h, int w)
 	int label_w = 13, value_w = 9, gauge_w = 8, ratio_w = d->base_on ? 7 : 0;
 	int spark_w = w - 2 - label_w - value_w - gauge_w - ratio_w - 3;
 	int frames_value = (int)lround(VALUE_SPAN / HIST_PERIOD);
-	int per_col, i, j, speed = d->rp ? d->rp_speed : 1;
+	int per_col, i, j, speed = d->feed->speed;
 	double vals[256], value_span, spark_span;
 	char title[256];
 
@@ -1233,17 +1200,7 @@ static void key(struct dash *d, int ch)
 		/* fall through */
 	case 'p':
 		d->paused = !d->paused;
-		if (d->rp && d->paused) {
-			d->paused = 0;
-			d->rp_pos = replay_clock(d);
-			d->paused = 1;
-		} else if (d->rp) {
-			d->rp_mark = now_s();
-		} else {
-			workload_pause(d->w, d->paused);
-		}
-		evlog_add(EV_INFO, "%s%s", d->rp ? "replay " : "",
-		          d->paused ? "paused" : "resumed");
+		d->feed->ops->pause(d->feed, d->paused);
 		break;
 	case 'r':
 		reset_window(d);
@@ -1254,24 +1211,26 @@ static void key(struct dash *d, int ch)
 	case 'B':
 		if (d->base_on) {
 			evlog_add(EV_INFO, "baseline unpinned");
-			record(d, REC_UNPIN, NULL);
+			tape_note(d->tape, REC_UNPIN, NULL);
 		}
 		d->base_on = 0;
 		break;
 	case '>':
 	case '<':
-		if (d->rp)
-			replay_speed(d, ch == '>');
-		else
-			say(d, "< and >: the speed of a --replay");
+		if (d->feed->ops->speed) {
+			char msg[80];
+
+			d->feed->ops->speed(d->feed, ch == '>', msg, sizeof msg);
+			say(d, "%s", msg);
+		} else {
+			say(d, "%s", d->feed->ops->no_speed);
+		}
 		break;
 	case 'W':
-		if (d->rp) {
-			say(d, "W: a replay shows the table as it was recorded");
-			break;
-		}
-		workload_rewrite(d->w);
-		evlog_add(EV_INFO, "rewrite asked for");
+		if (d->feed->ops->rewrite)
+			d->feed->ops->rewrite(d->feed);
+		else
+			say(d, "W: %s", d->feed->ops->no_rewrite);
 		break;
 	case KEY_MOUSE:
 		mouse_event(d);
@@ -1291,7 +1250,7 @@ static void play_demo(struct dash *d)
 	const struct cue *c;
 
 	while (demo_playing(d) && (d->live->state == LS_RUNNING || d->live->state == LS_IDLE) &&
-	       d->applied_gen == d->posted_gen && (c = demo_next(d->demo, now_s())) != NULL) {
+	       d->applied_gen >= d->posted_gen && (c = demo_next(d->demo, now_s())) != NULL) {
 		struct knobs to;
 
 		switch (c->kind) {
@@ -1303,7 +1262,7 @@ static void play_demo(struct dash *d)
 			break;
 		case CUE_SAY:
 			snprintf(d->caption, sizeof d->caption, "%s", c->text);
-			record(d, REC_CAPTION, c->text);
+			tape_note(d->tape, REC_CAPTION, c->text);
 			if (*c->text)
 				evlog_add(EV_INFO, "%s %s", d->ascii ? ">" : "\u25b6", c->text);
 			break;
@@ -1315,7 +1274,7 @@ static void play_demo(struct dash *d)
 			break;
 		case CUE_UNPIN:
 			d->base_on = 0;
-			record(d, REC_UNPIN, NULL);
+			tape_note(d->tape, REC_UNPIN, NULL);
 			break;
 		case CUE_WAIT:
 		case CUE_WAIT_KEY:
@@ -1325,183 +1284,6 @@ static void play_demo(struct dash *d)
 			evlog_add(EV_INFO,
 			          "the demo is over: the knobs are yours (Space pauses again)");
 	}
-}
-
-/* ---- --record and --replay ------------------------------------------------ */
-
-/* Write one item (times from the start of the dashboard); a failed write
- * stops the recording - the lines so far stay whole - and says so. */
-static void record_item(struct dash *d, struct rec_item *it)
-{
-	struct err e = { ERR_NONE, "" };
-
-	if (!d->rec)
-		return;
-	it->t = now_s() - d->t0;
-	if (rec_write(d->rec, it, &e) == 0) {
-		d->rec_items++;
-		return;
-	}
-	snprintf(d->rec_err, sizeof d->rec_err, "%s", e.msg);
-	(void)rec_finish(d->rec, NULL);
-	d->rec = NULL;
-	evlog_add(EV_ERROR, "recording stopped: %s (the lines before are intact)", d->rec_err);
-}
-
-/* A cleared item of that kind: the UI thread's one (struct live is big). */
-static struct rec_item *rec_blank(enum rec_kind kind)
-{
-	static struct rec_item it;
-
-	memset(&it, 0, sizeof it);
-	it.kind = kind;
-	return &it;
-}
-
-static void record(struct dash *d, enum rec_kind kind, const char *text)
-{
-	struct rec_item *it;
-
-	if (!d->rec)
-		return;
-	it = rec_blank(kind);
-	if (text)
-		snprintf(it->text, sizeof it->text, "%s", text);
-	record_item(d, it);
-}
-
-/* A new sample, or a new state, since the last one written. */
-static void record_live(struct dash *d)
-{
-	struct rec_item *it;
-
-	if (!d->rec || (d->live->gen == d->rec_gen && d->live->state == d->rec_state))
-		return;
-	it = rec_blank(REC_SAMPLE);
-	it->live = *d->live;
-	it->live.c.t -= d->t0;
-	it->live.activity_t0 -= d->t0;
-	d->rec_gen = d->live->gen;
-	d->rec_state = d->live->state;
-	record_item(d, it);
-}
-
-static void record_event(struct dash *d, const struct ev *ev)
-{
-	struct rec_item *it;
-
-	if (!d->rec)
-		return;
-	it = rec_blank(REC_EVENT);
-	it->level = ev->level;
-	snprintf(it->text, sizeof it->text, "%s", ev->text);
-	record_item(d, it);
-}
-
-static double replay_clock(const struct dash *d)
-{
-	return d->paused ? d->rp_pos : d->rp_pos + (now_s() - d->rp_mark) * d->rp_speed;
-}
-
-/* > and <: the replay twice as fast or as slow, 1x to 16x. */
-static void replay_speed(struct dash *d, int faster)
-{
-	int to = faster ? d->rp_speed * 2 : d->rp_speed / 2;
-
-	if (to < 1 || to > 16) {
-		say(d, "replay: %dx is as %s as it goes", d->rp_speed, faster ? "fast" : "slow");
-		return;
-	}
-	d->rp_pos = replay_clock(d);
-	d->rp_mark = now_s();
-	d->rp_speed = to;
-	say(d, "replay at %dx", to);
-}
-
-/* Read the next item into rp_next; at the end (or a bad line, said) NULL. */
-static void replay_read(struct dash *d)
-{
-	struct err e = { ERR_NONE, "" };
-	int rc = rec_read(d->rp, d->rp_next, &e);
-
-	if (rc > 0)
-		return;
-	if (rc < 0)
-		evlog_add(EV_ERROR, "the replay stops here: %s", e.msg);
-	else
-		evlog_add(EV_INFO, "the recording is over: q quits, b pins, r resets");
-	free(d->rp_next);
-	d->rp_next = NULL;
-}
-
-/* Play what is due on the replay clock, as the worker and the user did. */
-static void replay_advance(struct dash *d)
-{
-	double base = d->rp_t0;
-	struct rec_item *it;
-
-	while ((it = d->rp_next) != NULL && it->t <= replay_clock(d)) {
-		switch (it->kind) {
-		case REC_SAMPLE:
-			*d->live = it->live;
-			d->live->c.t += base;
-			d->live->activity_t0 += base;
-			d->live->gen = ++d->rp_gen;
-			d->posted_gen = d->live->knobs_gen; /* the sliders follow */
-			break;
-		case REC_EVENT:
-			evlog_add(it->level, "%s", it->text);
-			break;
-		case REC_CAPTION:
-			snprintf(d->caption, sizeof d->caption, "%s", it->text);
-			break;
-		case REC_PIN:
-			d->rp_pin = 1;
-			break;
-		case REC_UNPIN:
-			d->base_on = d->rp_pin = 0;
-			break;
-		}
-		replay_read(d);
-	}
-	if (d->rp_pin && pin_baseline(d, PIN_NO_FLASH | PIN_NO_EVENT) == 0)
-		d->rp_pin = 0;
-}
-
-/* Open --replay or create --record before the screen; 0, or -1 said. */
-static int open_recording(struct dash *d, const struct plan *p)
-{
-	struct err e = { ERR_NONE, "" };
-
-	if (p->record_path) {
-		d->rec =
-		    rec_create(p->record_path, knob_table[K_ENGINE].choices[d->want.v[K_ENGINE]],
-		               IDXLAB_VERSION, &e);
-		if (!d->rec)
-			goto fail;
-	}
-	if (p->replay_path) {
-		d->rp = rec_open(p->replay_path, &d->rp_head, &e);
-		if (!d->rp)
-			goto fail;
-		d->rp_next = malloc(sizeof *d->rp_next);
-		if (!d->rp_next)
-			abort();
-		if (rec_read(d->rp, d->rp_next, &e) <= 0) {
-			if (!*e.msg)
-				snprintf(e.msg, sizeof e.msg, "%s has no sample to show",
-				         p->replay_path);
-			goto fail;
-		}
-		if (d->rp_next->kind == REC_SAMPLE)
-			d->want = d->rp_next->live.knobs;
-		d->rp_t0 = d->rp_mark = now_s();
-		d->rp_speed = 1;
-	}
-	return 0;
-fail:
-	fprintf(stderr, "idxlab: %s\n", e.msg);
-	return -1;
 }
 
 /* ---- the loop ----------------------------------------------------------- */
@@ -1519,7 +1301,7 @@ static void pull_events(struct dash *d)
 			}
 			d->evs[d->nevs++] = evs[i];
 			d->ev_seen = evs[i].seq;
-			record_event(d, &evs[i]);
+			tape_event(d->tape, &evs[i]);
 		}
 	}
 }
@@ -1531,6 +1313,28 @@ static int dumb_terminal(void)
 	return !term || !*term || strcmp(term, "dumb") == 0;
 }
 
+/* Open --record, then the feed (a recording, or the live worker), before
+ * the screen; 0, or -1 with the exit code in *code (said on stderr). */
+static int open_sources(struct dash *d, const struct plan *p, int *code)
+{
+	struct err e = { ERR_NONE, "" };
+
+	if (p->record_path &&
+	    tape_open(&d->tape, p->record_path, knob_table[K_ENGINE].choices[d->want.v[K_ENGINE]],
+	              d->t0, &e) < 0) {
+		*code = 2;
+	} else if (p->replay_path) {
+		if (feed_replay_open(&d->feed, p->replay_path, &d->want, &e) < 0)
+			*code = 2;
+	} else if (feed_live_open(&d->feed, &d->want, &e) < 0) {
+		*code = 1;
+	}
+	if (!*code)
+		return 0;
+	fprintf(stderr, "idxlab: %s\n", e.msg);
+	return -1;
+}
+
 int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 {
 	struct dash *d;
@@ -1538,6 +1342,7 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 	struct sigaction sa;
 	int code = 0, state;
 	const char *no_color = getenv("NO_COLOR");
+	char msg[2200];
 
 	if (dumb_terminal()) {
 		fprintf(stderr,
@@ -1568,15 +1373,8 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 	d->t0 = now_s();
 	d->demo = p->demo;
 
-	if (open_recording(d, p) < 0) {
-		code = 2;
+	if (open_sources(d, p, &code) < 0)
 		goto out;
-	}
-	if (!d->rp && workload_start_live(&d->w, &d->want, &e) < 0) {
-		fprintf(stderr, "idxlab: %s\n", e.msg);
-		code = 1;
-		goto out;
-	}
 	d->posted_gen = WORKLOAD_FIRST_GEN;
 	if (!newterm(NULL, stdout, stdin)) {
 		fprintf(stderr, "idxlab: cannot start the dashboard on TERM=%s: use `idxlab run`\n",
@@ -1610,15 +1408,21 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 
 	while (!d->quit && !*sig) {
 		double t = now_s();
+		struct feed_news news = { 0 };
 		int ch;
 
-		if (d->rp)
-			replay_advance(d);
-		else
-			workload_live(d->w, d->live);
+		d->feed->ops->poll(d->feed, d->live, &news);
+		if (news.caption)
+			snprintf(d->caption, sizeof d->caption, "%s", news.text);
+		if (news.unpin)
+			d->base_on = d->pin_pending = 0;
+		if (news.pin)
+			d->pin_pending = 1;
+		if (d->pin_pending && pin_baseline(d, PIN_NO_FLASH | PIN_NO_EVENT) == 0)
+			d->pin_pending = 0;
 		note_applied(d);
 		play_demo(d);
-		record_live(d);
+		tape_sample(d->tape, d->live);
 		if (d->live->gen && (t - d->last_push >= HIST_PERIOD || !d->ring_n)) {
 			ring_push(d, d->live);
 			d->last_push = t;
@@ -1626,7 +1430,7 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 		drain_stderr(d);
 		pull_events(d);
 		draw(d);
-		state = d->rp ? 0 : workload_state(d->w, &e);
+		state = d->feed->ops->state(d->feed, &e);
 		if (state != 0)
 			break;
 		ch = getch();
@@ -1639,9 +1443,9 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 		}
 		timeout(d->refresh_ms);
 	}
-	state = d->rp ? 0 : workload_state(d->w, &e);
-	workload_free(d->w);
-	d->w = NULL;
+	state = d->feed->ops->state(d->feed, &e);
+	d->feed->ops->close(d->feed);
+	d->feed = NULL;
 	restore_terminal();
 	if (d->err_fd >= 0)
 		close(d->err_fd);
@@ -1651,26 +1455,13 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 		code = e.cls == ERR_USAGE ? 2 : 1;
 	}
 out:
-	workload_free(d->w);
-	if (p->record_path && (d->rec || *d->rec_err)) {
-		struct err re = { ERR_NONE, "" };
-
-		if (d->rec && rec_finish(d->rec, &re) < 0)
-			snprintf(d->rec_err, sizeof d->rec_err, "%s", re.msg);
-		if (*d->rec_err)
-			fprintf(stderr, "idxlab: the recording %s stopped early: %s\n",
-			        p->record_path, d->rec_err);
-		else
-			fprintf(
-			    stderr,
-			    "idxlab: recorded %.0f s (%ld lines) to %s: idxlab --replay %s shows "
-			    "it again\n",
-			    now_s() - d->t0, d->rec_items, p->record_path, p->record_path);
-		if (*d->rec_err && !code)
+	if (d->feed)
+		d->feed->ops->close(d->feed);
+	if (d->tape) {
+		if (tape_close(d->tape, msg, sizeof msg) < 0 && !code)
 			code = 1;
+		fprintf(stderr, "idxlab: %s\n", msg);
 	}
-	rec_close(d->rp);
-	free(d->rp_next);
 	free(d->ring);
 	free(d->live);
 	free(d);
