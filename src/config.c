@@ -514,7 +514,11 @@ void plan_print(const struct plan *p, FILE *f)
 		        p->demo->n - p->demo->header, p->demo->header);
 	}
 	for (id = 0; id < K_COUNT; id++) {
-		fprintf(f, "%s = ", knob_table[id].name);
+		/* Left unset, a knob the dashboard gives a default of its own stays
+		 * unset when this is read back: a comment line. */
+		int per_mode = !p->set[id] && p->n[id] == 1 && knob_table[id].dash_def;
+
+		fprintf(f, "%s%s = ", per_mode ? "# " : "", knob_table[id].name);
 		if (knob_table[id].kind == KNOB_STRING) {
 			char buf[1024];
 
@@ -525,6 +529,9 @@ void plan_print(const struct plan *p, FILE *f)
 
 			knob_format(id, first.v[id], buf, sizeof buf);
 			fprintf(f, "%s", buf);
+			if (per_mode)
+				fprintf(f, "  (left unset: the dashboard uses %s)",
+				        knob_table[id].dash_def);
 		} else {
 			for (j = 0; j < p->n[id]; j++) {
 				char buf[64];

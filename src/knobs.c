@@ -26,81 +26,153 @@ static const struct knob_word prefill_words[] = { { "auto", PREFILL_AUTO }, { NU
 #define GiB (1024LL * 1024 * 1024)
 
 const struct knob_def knob_table[K_COUNT] = {
-	[K_ENGINE] = { "engine", KNOB_CHOICE, 0, 0, engines, NULL, "sqlite", "", ENG_ALL, KF_FIXED,
-	               "which database runs the workload (sqlite is embedded: nothing to set up)" },
-	[K_DSN] = { "dsn", KNOB_STRING, 0, 0, NULL, NULL, "", "", ENG_ALL, KF_NOSWEEP | KF_FIXED,
-	            "where: an SQLite file or WiredTiger directory idxlab created, a PostgreSQL "
-	            "conninfo/URI or a mongodb:// URI (default: a throwaway one, removed at "
-	            "exit)" },
-	[K_INDEXES] = { "indexes", KNOB_INT, 0, 8, NULL, NULL, "0", "", ENG_ALL, 0,
-	                "secondary indexes on k1..kN: every one is another btree each row must "
-	                "enter" },
-	[K_KEY_ORDER] = { "key-order", KNOB_CHOICE, 0, 0, key_orders, NULL, "seq", "", ENG_ALL, 0,
-	                  "values written to indexed columns: random keys land on cold leaf "
-	                  "pages" },
-	[K_PK] = { "pk", KNOB_CHOICE, 0, 0, pks, NULL, "int", "", ENG_ALL, KF_REBUILD,
-	           "primary key type; a uuid pk makes the SQLite table clustered (WITHOUT ROWID)" },
-	[K_CACHE] = { "cache", KNOB_SIZE, 64 * 1024, 64 * GiB, NULL, NULL, "2000KiB", "bytes",
-	              ENG_ALL, KF_LOG,
-	              "page cache size (SQLite cache_size, PostgreSQL shared_buffers, "
-	              "WiredTiger/MongoDB cache_size): past it, dirty pages spill" },
-	[K_FILLFACTOR] = { "fillfactor", KNOB_INT, 10, 100, NULL, NULL, "100", "%", ENG_POSTGRES, 0,
-	                   "% of each heap page filled by inserts: the rest keeps updates HOT "
-	                   "(no index entries)" },
-	[K_CHECKPOINT] = { "checkpoint", KNOB_INT, 0, 3600, NULL, NULL, "60", "s", ENG_WIREDTIGER,
-	                   0,
-	                   "seconds between checkpoints, like mongod's 60 (0: only at the end)" },
-	[K_COMMIT] = { "commit", KNOB_INT, 1, 1000000000, NULL, commit_words, "all", "rows",
-	               ENG_ALL, KF_LOG,
-	               "rows per transaction (row|N|all): each commit pays fsyncs and a journal" },
-	[K_SYNC] = { "sync", KNOB_CHOICE, 0, 0, syncs, NULL, "full", "", ENG_ALL, 0,
-	             "durability: SQLite synchronous; PostgreSQL synchronous_commit (off, else "
-	             "on); "
-	             "MongoDB write concern (off j:false, normal/full j:true, extra w:majority); "
-	             "WiredTiger commit sync (off, else on)" },
-	[K_JOURNAL] = { "journal", KNOB_CHOICE, 0, 0, journals, NULL, "delete", "", ENG_SQLITE, 0,
-	                "SQLite journal mode: a rollback journal or a write-ahead log" },
-	[K_OP] = { "op", KNOB_CHOICE, 0, 0, ops, NULL, "insert", "", ENG_ALL, 0,
-	           "what each row does: update changes the unindexed hot column, update-indexed "
-	           "k1, update-keys every key column k1..k8" },
-	[K_ROWS] = { "rows", KNOB_INT, 1, 1000000000, NULL, NULL, "100000", "rows", ENG_ALL,
-	             KF_HEADLESS | KF_LOG,
-	             "operations measured in each step (dashboard: inserts start over at this "
-	             "table size)" },
-	[K_PREFILL] = { "prefill", KNOB_INT, 0, 1000000000, NULL, prefill_words, "auto", "rows",
-	                ENG_ALL, KF_REBUILD | KF_LOG,
-	                "rows in the table before measuring (auto: 0 for insert, rows otherwise)" },
-	[K_PAYLOAD] = { "payload", KNOB_INT, 0, 1048576, NULL, NULL, "100", "bytes", ENG_ALL,
-	                KF_LOG, "bytes of filler per row: wider rows fill table pages sooner" },
-	[K_SEED] = { "seed", KNOB_INT, 0, 0x7fffffffffffffffLL, NULL, NULL, "1", "", ENG_ALL, 0,
-	             "random seed: the same seed writes the same rows in the same order" },
-	[K_FORMAT] = { "format", KNOB_CHOICE, 0, 0, formats, NULL, "text", "", ENG_ALL,
-	               KF_OPTION | KF_NOSWEEP | KF_FIXED,
-	               "headless output: an aligned table, CSV or JSON lines" },
-	[K_INTERVAL] = { "interval", KNOB_MILLIS, 0, 3600 * 1000, NULL, NULL, "0", "s", ENG_ALL,
-	                 KF_OPTION | KF_NOSWEEP | KF_FIXED,
-	                 "also print a live record every S seconds (0: only one row per step)" },
-	[K_PROBES] = { "probes", KNOB_CHOICE, 0, 0, onoff, NULL, "on", "", ENG_ALL,
-	               KF_OPTION | KF_NOSWEEP | KF_FIXED,
-	               "off skips the VFS shim, cache status and /proc reads (to measure their "
-	               "cost)" },
-	[K_WARMUP] = { "warmup", KNOB_CHOICE, 0, 0, onoff, NULL, "off", "", ENG_ALL,
-	               KF_OPTION | KF_NOSWEEP | KF_FIXED,
-	               "headless: run each engine's first step once, unmeasured, before it (the "
-	               "first step after opening an engine also pays for growing its heap and "
-	               "journal files)" },
-	[K_REFRESH] = { "refresh", KNOB_INT, 50, 10000, NULL, NULL, "250", "ms", ENG_ALL,
-	                KF_OPTION | KF_NOSWEEP | KF_FIXED,
-	                "dashboard: milliseconds between frames" },
-	[K_ASCII] = { "ascii", KNOB_BOOL, 0, 1, NULL, NULL, "off", "", ENG_ALL,
-	              KF_OPTION | KF_NOSWEEP | KF_FIXED,
-	              "dashboard: ASCII only (automatic when the locale is not UTF-8)" },
-	[K_NO_COLOR] = { "no-color", KNOB_BOOL, 0, 1, NULL, NULL, "off", "", ENG_ALL,
-	                 KF_OPTION | KF_NOSWEEP | KF_FIXED,
-	                 "dashboard: no colours (also when NO_COLOR is set)" },
-	[K_NO_MOUSE] = { "no-mouse", KNOB_BOOL, 0, 1, NULL, NULL, "off", "", ENG_ALL,
-	                 KF_OPTION | KF_NOSWEEP | KF_FIXED,
-	                 "dashboard: leave the mouse to the terminal (copy and paste)" },
+	[K_ENGINE] = {
+		.name = "engine", .kind = KNOB_CHOICE, .choices = engines,
+		.def = "sqlite", .engines = ENG_ALL, .flags = KF_FIXED,
+		.why = "which database runs the workload (sqlite is embedded: nothing to set up)",
+	},
+	[K_DSN] = {
+		.name = "dsn", .kind = KNOB_STRING,
+		.def = "", .engines = ENG_ALL, .flags = KF_NOSWEEP | KF_FIXED,
+		.why = "where: an SQLite file or WiredTiger directory idxlab created, a "
+		       "PostgreSQL conninfo/URI or a mongodb:// URI (default: a throwaway one, "
+		       "removed at exit)",
+	},
+	[K_INDEXES] = {
+		.name = "indexes", .kind = KNOB_INT,
+		.max = 8,
+		.def = "0", .engines = ENG_ALL,
+		.why = "secondary indexes on k1..kN: every one is another btree each row must "
+		       "enter",
+	},
+	[K_KEY_ORDER] = {
+		.name = "key-order", .kind = KNOB_CHOICE, .choices = key_orders,
+		.def = "seq", .engines = ENG_ALL,
+		.why = "values written to indexed columns: random keys land on cold leaf pages",
+	},
+	[K_PK] = {
+		.name = "pk", .kind = KNOB_CHOICE, .choices = pks,
+		.def = "int", .engines = ENG_ALL, .flags = KF_REBUILD,
+		.why = "primary key type; a uuid pk makes the SQLite table clustered (WITHOUT "
+		       "ROWID)",
+	},
+	[K_CACHE] = {
+		.name = "cache", .kind = KNOB_SIZE,
+		.min = 64 * 1024, .max = 64 * GiB, .unit = "bytes",
+		.def = "2000KiB", .engines = ENG_ALL, .flags = KF_LOG,
+		.why = "page cache size (SQLite cache_size, PostgreSQL shared_buffers, "
+		       "WiredTiger/MongoDB cache_size): past it, dirty pages spill",
+	},
+	[K_FILLFACTOR] = {
+		.name = "fillfactor", .kind = KNOB_INT,
+		.min = 10, .max = 100, .unit = "%",
+		.def = "100", .engines = ENG_POSTGRES,
+		.why = "% of each heap page filled by inserts: the rest keeps updates HOT (no "
+		       "index entries)",
+	},
+	[K_CHECKPOINT] = {
+		.name = "checkpoint", .kind = KNOB_INT,
+		.max = 3600, .unit = "s",
+		.def = "60", .engines = ENG_WIREDTIGER,
+		.why = "seconds between checkpoints, like mongod's 60 (0: only at the end)",
+	},
+	[K_COMMIT] = {
+		.name = "commit", .kind = KNOB_INT, .words = commit_words,
+		.min = 1, .max = 1000000000, .unit = "rows",
+		.def = "all", .dash_def = "1000", .engines = ENG_ALL, .flags = KF_LOG,
+		.why = "rows per transaction (row|N|all): each commit pays fsyncs and a journal",
+	},
+	[K_SYNC] = {
+		.name = "sync", .kind = KNOB_CHOICE, .choices = syncs,
+		.def = "full", .engines = ENG_ALL,
+		.why = "durability: SQLite synchronous; PostgreSQL synchronous_commit (off, "
+		       "else on); MongoDB write concern (off j:false, normal/full j:true, extra "
+		       "w:majority); WiredTiger commit sync (off, else on)",
+	},
+	[K_JOURNAL] = {
+		.name = "journal", .kind = KNOB_CHOICE, .choices = journals,
+		.def = "delete", .engines = ENG_SQLITE,
+		.why = "SQLite journal mode: a rollback journal or a write-ahead log",
+	},
+	[K_OP] = {
+		.name = "op", .kind = KNOB_CHOICE, .choices = ops,
+		.def = "insert", .engines = ENG_ALL,
+		.why = "what each row does: update changes the unindexed hot column, "
+		       "update-indexed k1, update-keys every key column k1..k8",
+	},
+	[K_ROWS] = {
+		.name = "rows", .kind = KNOB_INT,
+		.min = 1, .max = 1000000000, .unit = "rows",
+		.def = "100000", .dash_def = "5000000", .engines = ENG_ALL, .flags = KF_HEADLESS | KF_LOG,
+		.why = "operations measured in each step (dashboard: inserts start over at this "
+		       "table size)",
+	},
+	[K_PREFILL] = {
+		.name = "prefill", .kind = KNOB_INT, .words = prefill_words,
+		.max = 1000000000, .unit = "rows",
+		.def = "auto", .engines = ENG_ALL, .flags = KF_REBUILD | KF_LOG,
+		.why = "rows in the table before measuring (auto: 0 for insert, rows otherwise)",
+	},
+	[K_PAYLOAD] = {
+		.name = "payload", .kind = KNOB_INT,
+		.max = 1048576, .unit = "bytes",
+		.def = "100", .engines = ENG_ALL, .flags = KF_LOG,
+		.why = "bytes of filler per row: wider rows fill table pages sooner",
+	},
+	[K_SEED] = {
+		.name = "seed", .kind = KNOB_INT,
+		.max = 0x7fffffffffffffffLL,
+		.def = "1", .engines = ENG_ALL,
+		.why = "random seed: the same seed writes the same rows in the same order",
+	},
+	[K_FORMAT] = {
+		.name = "format", .kind = KNOB_CHOICE, .choices = formats,
+		.def = "text", .engines = ENG_ALL, .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
+		.why = "headless output: an aligned table, CSV or JSON lines",
+	},
+	[K_INTERVAL] = {
+		.name = "interval", .kind = KNOB_MILLIS,
+		.max = 3600 * 1000, .unit = "s",
+		.def = "0", .engines = ENG_ALL, .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
+		.why = "also print a live record every S seconds (0: only one row per step)",
+	},
+	[K_PROBES] = {
+		.name = "probes", .kind = KNOB_CHOICE, .choices = onoff,
+		.def = "on", .engines = ENG_ALL, .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
+		.why = "off skips the VFS shim, cache status and /proc reads (to measure their "
+		       "cost)",
+	},
+	[K_WARMUP] = {
+		.name = "warmup", .kind = KNOB_CHOICE, .choices = onoff,
+		.def = "off", .engines = ENG_ALL, .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
+		.why = "headless: run each engine's first step once, unmeasured, before it (the "
+		       "first step after opening an engine also pays for growing its heap and "
+		       "journal files)",
+	},
+	[K_REFRESH] = {
+		.name = "refresh", .kind = KNOB_INT,
+		.min = 50, .max = 10000, .unit = "ms",
+		.def = "250", .engines = ENG_ALL, .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
+		.why = "dashboard: milliseconds between frames",
+	},
+	[K_ASCII] = {
+		.name = "ascii", .kind = KNOB_BOOL,
+		.max = 1,
+		.def = "off", .engines = ENG_ALL, .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
+		.why = "dashboard: ASCII only (automatic when the locale is not UTF-8)",
+	},
+	[K_NO_COLOR] = {
+		.name = "no-color", .kind = KNOB_BOOL,
+		.max = 1,
+		.def = "off", .engines = ENG_ALL, .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
+		.why = "dashboard: no colours (also when NO_COLOR is set)",
+	},
+	[K_NO_MOUSE] = {
+		.name = "no-mouse", .kind = KNOB_BOOL,
+		.max = 1,
+		.def = "off", .engines = ENG_ALL, .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
+		.why = "dashboard: leave the mouse to the terminal (copy and paste)",
+	},
 };
 
 int knob_find(const char *name)
@@ -417,12 +489,23 @@ void knobs_engine_defaults(struct knobs *k, const int *set)
 			                 &k->v[engine_defaults[i].knob], NULL);
 }
 
+void knobs_dash_defaults(struct knobs *k, const int *set)
+{
+	int id;
+
+	for (id = 0; id < K_COUNT; id++)
+		if (knob_table[id].dash_def && (!set || !set[id]))
+			(void)knob_parse(id, knob_table[id].dash_def, &k->v[id], NULL);
+}
+
 void knob_default_text(int id, char *buf, size_t len)
 {
 	size_t i, n;
 
 	n = (size_t)snprintf(buf, len, "[default %s",
 	                     *knob_table[id].def ? knob_table[id].def : "(none)");
+	if (knob_table[id].dash_def && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "; dashboard: %s", knob_table[id].dash_def);
 	for (i = 0; i < sizeof engine_defaults / sizeof engine_defaults[0] && n < len; i++)
 		if (engine_defaults[i].knob == id)
 			n += (size_t)snprintf(

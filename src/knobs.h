@@ -1,10 +1,12 @@
 /* knobs.h - the one table of knobs.
  *
- * Every setting idxlab has is a row of knob_table[]: its name (the CLI flag
- * --name and the config key), its kind and range, its default, its unit, the
- * engines that honour it and a one-line "why". The CLI parser, the config
- * parser, validation, --help, the man page's knob list and (later) the slider
- * panel are all generated from it, so a knob is added in exactly one place. */
+ * Every setting idxlab has is a row of knob_table[] (designated fields): its
+ * name (the CLI flag --name and the config key), its kind and range, its
+ * default (and the dashboard's own, where it differs), its unit, the engines
+ * that honour it and a one-line "why". The CLI parser, the config parser,
+ * validation, --help, --print-config and the dashboard's slider panel and
+ * help are all generated from it, so a knob is added in one place (and
+ * described in the man page, which a test checks). */
 #ifndef IDXLAB_KNOBS_H
 #define IDXLAB_KNOBS_H
 
@@ -83,9 +85,10 @@ struct knob_def {
 	const char *const *choices;    /* KNOB_CHOICE: NULL-terminated */
 	const struct knob_word *words; /* KNOB_INT: {NULL} -terminated, may be NULL */
 	const char *def;               /* the default, as a user would type it */
+	const char *dash_def;          /* the dashboard's default, or NULL: def */
 	const char *unit;
-	unsigned engines;
-	unsigned flags;
+	unsigned engines; /* ENG_* bits */
+	unsigned flags;   /* KF_* bits */
 	const char *why;
 };
 
@@ -125,7 +128,12 @@ void knobs_defaults(struct knobs *k);
  * user did not set (set[id] == 0; set may be NULL: none set). */
 void knobs_engine_defaults(struct knobs *k, const int *set);
 
-/* "[default X; postgres: Y]" for --help and the man page. */
+/* The dashboard's defaults (knob_def.dash_def: commits a person can watch,
+ * a table that starts over before it fills the disk) for the knobs in k
+ * that the user did not set (set as above). */
+void knobs_dash_defaults(struct knobs *k, const int *set);
+
+/* "[default X; dashboard: Z; postgres: Y]" for --help. */
 void knob_default_text(int id, char *buf, size_t len);
 
 /* The prefill a step really uses (resolves "auto"). */

@@ -63,7 +63,7 @@ printf 'rows = 7\ndsn = %s/x#y.db\n' "$T" >"$T/c${nl}d/ok.conf"
 if "$IDXLAB" --print-config -c "$T/c${nl}d/ok.conf" >"$T/printed.conf" 2>"$T/err" &&
 	"$IDXLAB" --print-config -c "$T/printed.conf" | tail -n +2 >"$T/again.conf" &&
 	tail -n +2 "$T/printed.conf" | cmp -s - "$T/again.conf" && grep -q "^dsn = $T/x#y.db\$" "$T/again.conf" &&
-	[ "$(grep -c '^#' "$T/printed.conf")" -eq 1 ]; then
+	[ "$(grep -c '^# idxlab' "$T/printed.conf")" -eq 1 ]; then
 	ok cli/print-config-rereads
 else bad cli/print-config-rereads "$(cat "$T/err" "$T/printed.conf")"; fi
 
@@ -177,3 +177,18 @@ if command -v make >/dev/null && command -v dpkg-query >/dev/null && [ -f "$top/
 else
 	skip cli/make-run-deps "needs make, dpkg-query and the source tree's Makefile"
 fi
+# Every option --help lists is described in the man page (a .TP heading of
+# its own); --help and --print-config show the dashboard's defaults.
+man="$(dirname "$0")/../man/idxlab.1"
+sed -n '/^\.TP$/{n;s/\\-/-/g;p}' "$man" >"$T/man-heads"
+missing=""
+for o in $("$IDXLAB" --help | sed -n 's/^  \(-[a-zA-Z], \)\{0,1\}\(--[a-z-]*\).*/\2/p'); do
+	grep -qE -- "(^|[ \"])$o([ \"=]|$)" "$T/man-heads" || missing="$missing $o"
+done
+[ -z "$missing" ] && [ -s "$T/man-heads" ] && ok cli/help-options-in-man || bad cli/help-options-in-man "not in $man:$missing"
+if "$IDXLAB" --help | grep -q 'default all; dashboard: 1000\]' &&
+	"$IDXLAB" --help | grep -q 'default 100000; dashboard: 5000000\]' &&
+	"$IDXLAB" --print-config | grep -qF '# commit = all  (left unset: the dashboard uses 1000)' &&
+	"$IDXLAB" --print-config --commit 5 | grep -q '^commit = 5$'; then
+	ok cli/dashboard-defaults-shown
+else bad cli/dashboard-defaults-shown "$("$IDXLAB" --help | grep -A1 -- '--commit')"; fi

@@ -22,6 +22,9 @@
 #include "metrics.h"
 #include "probes/proc_io.h"
 #include "ui/dash.h"
+#include "ui/history.h"
+#include "ui/input.h"
+#include "ui/layout.h"
 #include "ui/spark.h"
 #include "units.h"
 
@@ -1255,6 +1258,123 @@ static void test_fstree(void)
 	CHECK(rmdir(top) == 0);
 }
 
+/* The dashboard's history without a screen: samples kept one period
+ * apart, rates between them, a baseline refused too soon after a change
+ * and pinned after a second, a reset keeping only the latest. */
+static void test_history(void)
+{
+	struct history *h = history_new();
+	struct live *l = calloc(1, sizeof *l);
+	struct knobs k;
+	double span = 0;
+	int i, na = 1;
+
+	knobs_defaults(&k);
+	CHECK(l && history_at(h, 0) == NULL);
+	for (i = 0; i < 12; i++) {
+		l->gen = (unsigned long)i + 1;
+		l->c.t = 100 + i * HIST_PERIOD;
+		l->c.v[C_ROWS] = (uint64_t)i * 1000;
+		l->c.valid = 1u << C_ROWS;
+		CHECK(history_offer(h, l, l->c.t) == 0);
+		CHECK(history_offer(h, l, l->c.t + 0.01) == 0); /* too soon: not kept */
+	}
+	CHECK(h->n == 12 && history_at(h, 0)->c.t == 100 + 11 * HIST_PERIOD);
+	CHECK(fabs(history_value(h, M_ROWS_PER_S, 4, &na) - 4000) < 1e-6 && na == 0);
+	history_mark(h, 100 + 10 * HIST_PERIOD, K_INDEXES, "+1 idx");
+	CHECK(history_marked(h, 100 + 9 * HIST_PERIOD, 100 + 10 * HIST_PERIOD));
+	CHECK(!history_marked(h, 100 + 10 * HIST_PERIOD, 100 + 11 * HIST_PERIOD));
+	CHECK(history_pin(h, &k, 1, &span) < 0 && !h->base_on); /* a change 1 sample ago */
+	h->nmarkers = 0;
+	CHECK(history_pin(h, &k, 1, &span) == 0 && h->base_on);
+	CHECK(fabs(h->base[M_ROWS_PER_S] - 4000) < 1e-6 && fabs(span - 11 * HIST_PERIOD) < 1e-9);
+	history_reset(h);
+	CHECK(h->n == 1 && h->nmarkers == 0 && history_at(h, 0)->c.v[C_ROWS] == 11000);
+	free(l);
+	history_free(h);
+}
+
+/* The mouse hits what was drawn: knob rows under the title and the box's
+ * top line, bar cells at columns 22..29 of the 32-column knobs panel. */
+static void test_layout(void)
+{
+	struct layout l;
+
+	layout_compute(&l, 100, 30, 15, 15);
+	CHECK(!l.too_small && l.knobs.w == 32 && l.metrics.x == 32 && l.events_on);
+	CHECK(layout_knob_row(&l, 1) == -1 && layout_knob_row(&l, 2) == 0 &&
+	      layout_knob_row(&l, 16) == 14 && layout_knob_row(&l, 17) == -1);
+	CHECK(layout_bar_pos(&l, 21) < 0 && layout_bar_pos(&l, 30) < 0);
+	CHECK(fabs(layout_bar_pos(&l, 22) - 0.5 / 8) < 1e-9 &&
+	      fabs(layout_bar_pos(&l, 29) - 7.5 / 8) < 1e-9);
+	CHECK(layout_in_knobs(&l, 31) && !layout_in_knobs(&l, 32));
+	layout_compute(&l, 79, 30, 15, 15);
+	CHECK(l.too_small);
+}
+
+/* A man page heading line (.B, .BR, .RB ...) as groff prints it. */
+static void man_render(const char *line, char *out, size_t len)
+{
+	int alternate = line[2] != ' ', quoted = 0;
+	size_t n = 0;
+	const char *p = strchr(line, ' ');
+
+	for (p = p ? p + 1 : ""; *p && n + 1 < len; p++) {
+		if (*p == '"') {
+			quoted = !quoted;
+		} else if (*p == ' ' && !quoted) {
+			if (!alternate)
+				out[n++] = ' ';
+		} else if (p[0] == '\\' && p[1] == '-') {
+			out[n++] = '-';
+			p++;
+		} else if (p[0] == '\\' && p[1] == '&') {
+			p++;
+		} else {
+			out[n++] = *p;
+		}
+	}
+	out[n] = 0;
+}
+
+/* Every key of the dashboard's binding table has a heading in the man
+ * page's DASHBOARD section, named as the table names it. */
+static void test_man_keys(void)
+{
+	char path[1024], line[512], heads[64][128];
+	int nheads = 0, in = 0, next = 0;
+	size_t i, j;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/../../man/idxlab.1", fixtures);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	while (fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (strncmp(line, ".SH ", 4) == 0)
+			in = strcmp(line, ".SH DASHBOARD") == 0;
+		if (in && next && nheads < 64)
+			man_render(line, heads[nheads++], sizeof heads[0]);
+		next = in && strcmp(line, ".TP") == 0;
+	}
+	fclose(f);
+	CHECK(nheads >= 10);
+	for (i = 0; i < input_nbindings; i++) {
+		const char *names = input_bindings[i].names;
+		int found = 0;
+
+		if (!names)
+			continue;
+		for (j = 0; j < (size_t)nheads; j++)
+			found |= strcmp(heads[j], names) == 0;
+		if (!found)
+			printf("  the man page's DASHBOARD section has no heading '%s'\n", names);
+		CHECK(found);
+	}
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -1267,6 +1387,8 @@ static const struct {
 	{ "unit/sparkline-gauge", test_spark }, { "unit/sliders-labels", test_slider },
 	{ "unit/mongo", test_mongo },           { "unit/recording", test_recording },
 	{ "unit/fstree", test_fstree },         { "unit/redact", test_redact },
+	{ "unit/history", test_history },       { "unit/layout", test_layout },
+	{ "unit/man-keys", test_man_keys },
 };
 
 int main(int argc, char **argv)

@@ -1,9 +1,10 @@
 /* dash.h - the dashboard: sliders, gauges, sparklines, the event log.
  *
- * This is the only module that calls curses. It knows no engine: the
- * slider panel is generated from the knob table (greyed where the engine
- * does not support a knob), the metrics panel from the metric table, and it
- * drives the worker in live mode through workload_set()/workload_pause(). */
+ * src/ui is the only code that calls curses (ui.h lists its parts). It
+ * knows no engine: the slider panel is generated from the knob table
+ * (greyed where the engine does not support a knob), the metrics panel from
+ * the metric table, and it shows a feed - the live worker, driven through
+ * workload_set()/workload_pause(), or a --replay recording. */
 #ifndef IDXLAB_DASH_H
 #define IDXLAB_DASH_H
 

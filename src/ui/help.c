@@ -1,0 +1,114 @@
+/* help.c - the help overlay: every key (from the binding table), every knob
+ * and every metric the dashboard shows, each with its meaning, word-wrapped
+ * to the overlay and scrolled by the help mode's keys. Reads, never
+ * changes, the dashboard. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../metrics.h"
+#include "input.h"
+#include "paint.h"
+#include "panels.h"
+#include "ui.h"
+
+#define HELP_LINES 400
+
+/* The help's lines, each at most `width` columns: "head text", text
+ * word-wrapped, its continuation lines indented under its first word. A
+ * line starting '*' is bold. */
+struct help_lines {
+	char (*line)[256];
+	int n, cap, width;
+};
+
+static void help_add(struct help_lines *hl, int bold, const char *head, const char *text)
+{
+	int indent = paint_cols(head, strlen(head)), room = hl->width - indent;
+	const char *p = text;
+
+	if (room < 20) /* too narrow to wrap usefully: one clipped line */
+		room = 1 << 20;
+	do {
+		size_t len = strlen(p), cut = len;
+		char *l;
+
+		if (hl->n == hl->cap)
+			return;
+		if (paint_cols(p, len) > room) {
+			/* the last space within room columns; none: cut at room */
+			size_t i, last = 0;
+			int c = 0;
+
+			for (i = 0; p[i] && c <= room; i++) {
+				if (p[i] == ' ')
+					last = i;
+				c += (p[i] & 0xc0) != 0x80;
+			}
+			cut = last ? last : i - 1;
+			while (cut > 1 && (p[cut] & 0xc0) == 0x80)
+				cut--; /* not inside a UTF-8 sequence */
+		}
+		l = hl->line[hl->n++];
+		if (p == text)
+			snprintf(l, sizeof hl->line[0], "%c%s%.*s", bold ? '*' : ' ', head,
+			         (int)cut, p);
+		else
+			snprintf(l, sizeof hl->line[0], "%c%*s%.*s", bold ? '*' : ' ', indent, "",
+			         (int)cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+	} while (*p);
+}
+
+static void help_build(struct help_lines *hl)
+{
+	char head[64];
+	size_t i;
+	int id;
+
+	help_add(hl, 1, "", "Keys");
+	for (i = 0; i < input_nbindings; i++) {
+		if (!input_bindings[i].help)
+			continue;
+		snprintf(head, sizeof head, "  %-16s ", input_bindings[i].names);
+		help_add(hl, 0, head, input_bindings[i].help);
+	}
+	help_add(hl, 0, "", " ");
+	help_add(hl, 1, "", "Knobs");
+	for (id = 0; id < K_COUNT; id++)
+		if (!(knob_table[id].flags & KF_OPTION)) {
+			snprintf(head, sizeof head, "  %-12s ", knob_table[id].name);
+			help_add(hl, 0, head, knob_table[id].why);
+		}
+	help_add(hl, 0, "", " ");
+	help_add(hl, 1, "", "Metrics (n/a: the engine cannot measure it; ...: not settled yet)");
+	for (id = 0; id < panel_nmetrics; id++) {
+		const struct metric_def *md = &metric_table[panel_metric_ids[id]];
+
+		snprintf(head, sizeof head, "  %-14s ", md->label);
+		help_add(hl, 0, head, md->why);
+	}
+}
+
+int help_draw(const struct dash *d, const struct rect *r, int top)
+{
+	static char store[HELP_LINES][256];
+	struct help_lines hl = { .line = store, .cap = HELP_LINES, .width = r->w - 4 };
+	int i, rows = r->h - 2;
+
+	help_build(&hl);
+	if (top > hl.n - rows)
+		top = hl.n - rows > 0 ? hl.n - rows : 0;
+	paint_clear(r);
+	paint_box(d->term.g, r, "help");
+	for (i = 0; i < rows && top + i < hl.n; i++) {
+		const char *s = hl.line[top + i];
+
+		if (s[0] == '*')
+			attron(A_BOLD);
+		paint_clipped(r->y + 1 + i, r->x + 2, r->w - 4, s + 1);
+		attroff(A_BOLD);
+	}
+	return top;
+}

@@ -1,0 +1,100 @@
+/* history.h - what the dashboard remembers: samples, knob changes, a baseline.
+ *
+ * A ring of the worker's snapshots (one per HIST_PERIOD at most, 150 s of
+ * them), the markers of knob changes, and the pinned baseline. Every figure
+ * the panels show is computed here from two samples by metric_compute(), so
+ * the panels only paint. No curses, no clock of its own (times come in):
+ * unit-testable. */
+#ifndef IDXLAB_HISTORY_H
+#define IDXLAB_HISTORY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../knobs.h"
+#include "../metrics.h"
+#include "../workload.h"
+
+#define HIST_PERIOD      0.25 /* seconds between samples kept */
+#define HIST_CAP         600  /* 150 s of them */
+#define HIST_VALUE_SPAN  1.0  /* a value column: the last second */
+#define HIST_SPARK_SPAN  120.0
+#define HIST_BASE_SPAN   10.0 /* a pinned baseline: the mean over up to this long */
+#define HIST_MAX_MARKERS 64
+
+struct sample {
+	struct counters c;
+	struct hist lat;
+	struct sizes sizes;
+	uint64_t table_rows;
+};
+
+struct marker {
+	double t; /* on the figures' clock (the counters' c.t) */
+	int knob; /* the last knob that changed */
+	char label[64];
+};
+
+struct history {
+	struct sample ring[HIST_CAP];
+	int n, head;      /* head: where the next sample goes */
+	double last_push; /* wall time of the last sample kept */
+	struct marker markers[HIST_MAX_MARKERS];
+	int nmarkers;
+	int base_on;          /* a baseline is pinned */
+	double base[M_COUNT]; /* per metric; NAN: unknown */
+	int base_na[M_COUNT]; /* the engine cannot measure it */
+	struct knobs base_knobs;
+};
+
+/* A new, empty history (big: allocated; aborts when memory is short). */
+struct history *history_new(void);
+void history_free(struct history *h);
+
+/* The sample `back` steps before the latest (0: the latest), or NULL. */
+const struct sample *history_at(const struct history *h, int back);
+
+/* Keep l's figures when a period has passed since the last (at wall time
+ * now) or none is kept yet. Returns 1 when a checkpoint completed between
+ * the previous sample and this one, else 0. */
+int history_offer(struct history *h, const struct live *l, double now);
+
+/* Drop all but the latest sample, and the markers. */
+void history_reset(struct history *h);
+
+/* Metric m between samples `older` and `newer` (counted back from the
+ * latest); NAN when unknown or not settled, *na (may be NULL) when the
+ * engine cannot measure it. */
+double history_between(const struct history *h, int m, int older, int newer, int *na);
+
+/* Metric m over the last `back` samples as a value column shows it (sizes:
+ * the latest). */
+double history_value(const struct history *h, int m, int back, int *na);
+
+/* One sparkline: ncols columns of per_col samples each, the last column
+ * ending at the latest sample; vals[j] as history_between (NAN: unknown). */
+void history_series(const struct history *h, int m, int ncols, int per_col, double *vals);
+
+/* marks[j]: a knob changed inside column j of such a sparkline. */
+void history_series_marks(const struct history *h, int ncols, int per_col, int *marks);
+
+/* A knob change at time t. */
+void history_mark(struct history *h, double t, int knob, const char *label);
+
+/* A marker in (t0, t1]. */
+int history_marked(const struct history *h, double t0, double t1);
+
+/* Pin the metrics of the setting in force (knobs) as the baseline: each the
+ * mean since the last marker, over at most HIST_BASE_SPAN seconds of the
+ * figures' clock, which runs `speed` times the wall clock (a fast replay).
+ * -1 when less than a second has passed since the change; else 0 with
+ * *span the seconds the baseline covers. */
+int history_pin(struct history *h, const struct knobs *knobs, int speed, double *span);
+
+void history_unpin(struct history *h);
+
+/* A metric's value as the dashboard prints it: "1.2 ms", "0.0062", "n/a"
+ * (na), "..." (NAN: not settled). */
+void history_format(int m, double v, int na, char *buf, size_t len);
+
+#endif

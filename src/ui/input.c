@@ -1,0 +1,407 @@
+/* input.c - keys and the mouse (see input.h).
+ *
+ * Owns: the binding table, the handlers it names, the prompt's line editing
+ * and the mouse's hit-testing (against the frame's layout). Handlers change
+ * the dashboard through the parts' own calls (dash_set_knob, the feed's
+ * operations, the history); they never draw - the next frame shows what
+ * they did. */
+#include "input.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ui.h"
+
+/* ---- the dashboard (W_MAIN, W_DEMO) ----------------------------------- */
+
+static void select_knob(struct dash *d, int ch)
+{
+	struct sliders *k = &d->k;
+
+	if (ch == KEY_UP || ch == 'k')
+		k->sel = k->sel > 0 ? k->sel - 1 : k->nids - 1;
+	else
+		k->sel = (k->sel + 1) % k->nids;
+}
+
+static void adjust_knob(struct dash *d, int ch)
+{
+	int id = d->k.ids[d->k.sel];
+	int dir = ch == KEY_LEFT || ch == 'h' || ch == KEY_NPAGE ? -1 : 1;
+	int big = ch == KEY_PPAGE || ch == KEY_NPAGE;
+
+	dash_set_knob(d, id, knob_step(id, d->k.want.v[id], dir, big));
+}
+
+static void start_prompt(struct dash *d, int ch)
+{
+	int id = d->k.ids[d->k.sel];
+	const char *why = dash_locked(d, id);
+
+	(void)ch;
+	if (why) {
+		dash_say(d, "%s: %s", knob_table[id].name, why);
+		return;
+	}
+	d->prompt.on = 1;
+	knob_format(id, d->k.want.v[id], d->prompt.text, sizeof d->prompt.text);
+	d->prompt.len = strlen(d->prompt.text);
+	d->prompt.fresh = 1;
+}
+
+/* Click a knob to select it; click or drag its bar to set it. */
+static void mouse(struct dash *d, int ch)
+{
+	MEVENT me;
+	double pos;
+	int row;
+
+	(void)ch;
+	if (getmouse(&me) != OK)
+		return;
+	if (me.bstate & BUTTON1_RELEASED) {
+		d->dragging = 0;
+		return;
+	}
+	if (!(me.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) && !d->dragging)
+		return;
+	row = d->dragging ? d->k.sel : layout_knob_row(&d->lay, me.y);
+	if (row < 0 || row >= d->k.nids || !layout_in_knobs(&d->lay, me.x))
+		return;
+	d->k.sel = row;
+	pos = layout_bar_pos(&d->lay, me.x);
+	if (pos >= 0) {
+		int id = d->k.ids[row];
+
+		d->dragging = (me.bstate & BUTTON1_PRESSED) != 0 || d->dragging;
+		dash_set_knob(d, id, knob_at_position(id, pos));
+	}
+}
+
+static void pause_feed(struct dash *d, int ch)
+{
+	(void)ch;
+	d->paused = !d->paused;
+	d->feed->ops->pause(d->feed, d->paused);
+}
+
+static void next_cue(struct dash *d, int ch)
+{
+	(void)ch;
+	if (!demo_skip(d->demo))
+		dash_say(d, "demo: the last cue is still being carried out");
+}
+
+/* A presenter's clicker sends PgUp/PgDn: while a demo plays they are its
+ * cues, never a big step of whatever knob is selected. */
+static void no_cue_back(struct dash *d, int ch)
+{
+	(void)ch;
+	dash_say(d, "demo: cues only go forward (PgDn, Space or n)");
+}
+
+static void pin(struct dash *d, int ch)
+{
+	(void)ch;
+	(void)dash_pin(d, 0);
+}
+
+static void unpin(struct dash *d, int ch)
+{
+	(void)ch;
+	if (d->hist->base_on) {
+		evlog_add(EV_INFO, "baseline unpinned");
+		tape_note(d->tape, REC_UNPIN, NULL);
+	}
+	history_unpin(d->hist);
+}
+
+static void reset_window(struct dash *d, int ch)
+{
+	(void)ch;
+	history_reset(d->hist);
+	evlog_add(EV_INFO, "measurement window reset");
+}
+
+static void rewrite(struct dash *d, int ch)
+{
+	(void)ch;
+	if (d->feed->ops->rewrite)
+		d->feed->ops->rewrite(d->feed);
+	else
+		dash_say(d, "W: %s", d->feed->ops->no_rewrite);
+}
+
+static void speed(struct dash *d, int ch)
+{
+	char msg[80];
+
+	if (!d->feed->ops->speed) {
+		dash_say(d, "%s", d->feed->ops->no_speed);
+		return;
+	}
+	d->feed->ops->speed(d->feed, ch == '>', msg, sizeof msg);
+	dash_say(d, "%s", msg);
+}
+
+static void open_help(struct dash *d, int ch)
+{
+	(void)ch;
+	d->help = 1;
+	d->help_top = 0;
+}
+
+static void quit(struct dash *d, int ch)
+{
+	(void)ch;
+	d->quit = 1;
+}
+
+/* ---- the help overlay (W_HELP) ---------------------------------------- */
+
+static void scroll_help(struct dash *d, int ch)
+{
+	if (ch == KEY_DOWN || ch == 'j')
+		d->help_top++;
+	else
+		d->help_top = d->help_top > 0 ? d->help_top - 1 : 0;
+}
+
+static void close_help(struct dash *d, int ch)
+{
+	(void)ch;
+	d->help = 0;
+}
+
+/* ---- a rebuild to confirm (W_CONFIRM) --------------------------------- */
+
+static void confirm(struct dash *d, int ch)
+{
+	(void)ch;
+	dash_post(d, &d->k.confirm_to);
+	d->k.confirming = 0;
+}
+
+static void cancel(struct dash *d, int ch)
+{
+	(void)ch;
+	d->k.confirming = 0;
+}
+
+/* ---- typing a value (W_PROMPT) ---------------------------------------- */
+
+static void prompt_cancel(struct dash *d, int ch)
+{
+	(void)ch;
+	d->prompt.on = 0;
+}
+
+static void prompt_enter(struct dash *d, int ch)
+{
+	int id = d->k.ids[d->k.sel];
+	struct err e = { ERR_NONE, "" };
+	long long v;
+
+	(void)ch;
+	d->prompt.on = 0;
+	if (knob_parse(id, d->prompt.text, &v, &e) < 0)
+		dash_say(d, "%s: %s", knob_table[id].name, e.msg);
+	else
+		dash_set_knob(d, id, v);
+}
+
+static void prompt_edit(struct dash *d, int ch)
+{
+	struct prompt *p = &d->prompt;
+	int backspace = ch == KEY_BACKSPACE || ch == 127 || ch == 8;
+
+	if (ch == 21 || (backspace && p->fresh)) {
+		p->len = 0; /* Ctrl-U, or Backspace on the whole value */
+		p->text[0] = 0;
+	} else if (backspace) {
+		if (p->len)
+			p->text[--p->len] = 0;
+	} else if (ch >= 32 && ch < 127) {
+		if (p->fresh)
+			p->len = 0;
+		if (p->len + 1 < sizeof p->text) {
+			p->text[p->len++] = (char)ch;
+			p->text[p->len] = 0;
+		}
+	}
+	p->fresh = 0;
+}
+
+/* ---- the table ---------------------------------------------------------- */
+
+#define LIVE (W_MAIN | W_DEMO)
+
+const struct binding input_bindings[] = {
+	{ .keys = { KEY_UP, KEY_DOWN, 'k', 'j' },
+	  .names = "Up/Down, k/j",
+	  .label = "select",
+	  .label_key = G_UP_DOWN,
+	  .label_in = W_MAIN,
+	  .help = "select a knob",
+	  .when = LIVE,
+	  .handler = select_knob },
+	{ .keys = { KEY_LEFT, KEY_RIGHT, 'h', 'l' },
+	  .names = "Left/Right, h/l",
+	  .label = "adjust",
+	  .label_key = G_LEFT_RIGHT,
+	  .label_in = W_MAIN,
+	  .help = "move the selected knob one step",
+	  .when = LIVE,
+	  .handler = adjust_knob },
+	{ .keys = { KEY_PPAGE, KEY_NPAGE },
+	  .names = "PgUp/PgDn",
+	  .label = "PgUp/Dn",
+	  .label_in = W_MAIN,
+	  .help = "move it a big step up/down",
+	  .when = W_MAIN,
+	  .handler = adjust_knob },
+	{ .keys = { '\n', '\r', KEY_ENTER },
+	  .names = "Enter",
+	  .label = "Enter type",
+	  .label_in = W_MAIN,
+	  .help = "type an exact value for it (typing replaces the value shown)",
+	  .when = LIVE,
+	  .handler = start_prompt },
+	{ .keys = { KEY_MOUSE },
+	  .names = "mouse",
+	  .help = "click a knob, click or drag its bar (--no-mouse: off)",
+	  .when = LIVE,
+	  .handler = mouse },
+	{ .keys = { 'p', ' ' },
+	  .names = "p, Space",
+	  .label = "Space pause",
+	  .label_in = W_MAIN,
+	  .help = "pause / resume the workload (while a --demo plays, Space is its next cue)",
+	  .when = W_MAIN,
+	  .handler = pause_feed },
+	{ .keys = { 'p' },
+	  .label = "p pause",
+	  .label_in = W_DEMO,
+	  .when = W_DEMO,
+	  .handler = pause_feed },
+	{ .keys = { 'n', KEY_NPAGE, ' ' },
+	  .names = "n, PgDn",
+	  .help = "a --demo's next cue: ends the wait in progress (a presenter's clicker sends "
+	          "PgDn)",
+	  .when = W_DEMO,
+	  .handler = next_cue },
+	{ .keys = { KEY_PPAGE }, .when = W_DEMO, .handler = no_cue_back },
+	{ .keys = { 'b' },
+	  .names = "b",
+	  .label = "b pin",
+	  .label_in = LIVE,
+	  .help = "pin a baseline: the metrics since the last change (up to 10 s); each metric "
+	          "then also shows now/baseline (0.19x), the title what changed since",
+	  .when = LIVE,
+	  .handler = pin },
+	{ .keys = { 'B' },
+	  .names = "B",
+	  .help = "unpin the baseline",
+	  .when = LIVE,
+	  .handler = unpin },
+	{ .keys = { 'r' },
+	  .names = "r",
+	  .label = "r reset",
+	  .label_in = W_MAIN,
+	  .help = "reset the measurement window (history and markers)",
+	  .when = LIVE,
+	  .handler = reset_window },
+	{ .keys = { 'W' },
+	  .names = "W",
+	  .label = "W rewrite",
+	  .label_in = W_MAIN,
+	  .help = "rewrite the table in place (VACUUM FULL / VACUUM): repacks every page with "
+	          "the current fillfactor",
+	  .when = LIVE,
+	  .handler = rewrite },
+	{ .keys = { '<', '>' },
+	  .names = "<, >",
+	  .help = "a --replay: half or twice as fast (1x to 16x)",
+	  .when = LIVE,
+	  .handler = speed },
+	{ .keys = { '?', KEY_F(1) },
+	  .names = "?, F1",
+	  .label = "? help",
+	  .label_in = LIVE,
+	  .help = "this help (Up/Down scroll, any other key closes)",
+	  .when = LIVE,
+	  .handler = open_help },
+	{ .keys = { 'q', 'Q', KEY_F(10) },
+	  .names = "q, F10",
+	  .label = "q quit",
+	  .label_in = LIVE,
+	  .help = "quit",
+	  .when = LIVE,
+	  .handler = quit },
+	/* the help overlay */
+	{ .keys = { KEY_UP, KEY_DOWN, 'k', 'j' }, .when = W_HELP, .handler = scroll_help },
+	{ .keys = { 'q', KEY_F(10) }, .when = W_HELP, .handler = quit },
+	{ .keys = { KEY_RESIZE, KEY_MOUSE }, .when = W_HELP },
+	{ .keys = { KEY_OTHER }, .when = W_HELP, .handler = close_help },
+	/* a rebuild to confirm */
+	{ .keys = { 'y', 'Y' }, .names = "y", .when = W_CONFIRM, .handler = confirm },
+	{ .keys = { KEY_OTHER }, .when = W_CONFIRM, .handler = cancel },
+	/* typing a value */
+	{ .keys = { 27 }, .when = W_PROMPT, .handler = prompt_cancel },
+	{ .keys = { '\n', '\r', KEY_ENTER }, .when = W_PROMPT, .handler = prompt_enter },
+	{ .keys = { KEY_OTHER }, .when = W_PROMPT, .handler = prompt_edit },
+};
+const size_t input_nbindings = sizeof input_bindings / sizeof input_bindings[0];
+
+unsigned input_mode(const struct dash *d)
+{
+	if (d->k.confirming)
+		return W_CONFIRM;
+	if (d->prompt.on)
+		return W_PROMPT;
+	if (d->help)
+		return W_HELP;
+	return dash_demo_playing(d) ? W_DEMO : W_MAIN;
+}
+
+static int takes(const struct binding *b, int ch)
+{
+	int i;
+
+	for (i = 0; i < BINDING_KEYS && b->keys[i]; i++)
+		if (b->keys[i] == ch || b->keys[i] == KEY_OTHER)
+			return 1;
+	return 0;
+}
+
+void input_key(struct dash *d, int ch)
+{
+	unsigned mode = input_mode(d);
+	size_t i;
+
+	for (i = 0; i < input_nbindings; i++) {
+		const struct binding *b = &input_bindings[i];
+
+		if ((b->when & mode) && takes(b, ch)) {
+			if (b->handler)
+				b->handler(d, ch);
+			return;
+		}
+	}
+}
+
+void input_hints(const struct glyphs *g, unsigned mode, char *buf, size_t len)
+{
+	size_t i, n = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < input_nbindings && n < len; i++) {
+		const struct binding *b = &input_bindings[i];
+
+		if (!b->label || !(b->label_in & mode))
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s%s%s", n ? "  " : " ",
+		                      g->s[b->label_key], b->label_key ? " " : "", b->label);
+	}
+}

@@ -1,0 +1,27 @@
+/* panels.h - the dashboard's panels, each drawn into its rectangle of the
+ * frame's layout from a struct dash it only reads. */
+#ifndef IDXLAB_PANELS_H
+#define IDXLAB_PANELS_H
+
+#include "layout.h"
+
+struct dash;
+
+/* The metrics the dashboard shows, in the order of their rows. */
+extern const int panel_metric_ids[];
+extern const int panel_nmetrics;
+
+void panel_title(const struct dash *d, const struct rect *r);
+void panel_knobs(const struct dash *d, const struct layout *l);
+void panel_metrics(const struct dash *d, const struct rect *r);
+void panel_status(const struct dash *d, const struct rect *r);
+void panel_events(const struct dash *d, const struct rect *r);
+void panel_hints(const struct dash *d, const struct rect *r);
+/* The screen is under LAYOUT_MIN_W x LAYOUT_MIN_H: say so instead. */
+void panel_too_small(const struct layout *l);
+
+/* help.c: the help overlay from line `top` on (every key, knob and metric
+ * with its meaning); returns top, clamped to what there is to show. */
+int help_draw(const struct dash *d, const struct rect *r, int top);
+
+#endif

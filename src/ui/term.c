@@ -1,0 +1,200 @@
+/* term.c - the terminal owner (see term.h).
+ *
+ * The terminal is always restored: on q, on Ctrl-C/SIGTERM/SIGQUIT (main's
+ * handler sets the flag the dashboard's loop ends on, then term_close), on
+ * a fatal signal (crash_handler), and at exit; after SIGHUP it is gone, and
+ * nothing more is sent to it. The crash handler can only reach
+ * static state, so what it restores lives here, in two statics. Nothing
+ * else in idxlab initialises, colours or ends curses. */
+#include "term.h"
+
+#include <fcntl.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../evlog.h"
+
+/* For the crash handler: what to restore. */
+static int curses_on;
+static int crash_saved_stderr = -1;
+
+/* tty_gone (SIGHUP): endwin() would only write to a terminal that is no more. */
+static void restore_terminal(int tty_gone)
+{
+	if (curses_on) {
+		curses_on = 0;
+		if (!tty_gone)
+			endwin();
+	}
+	if (crash_saved_stderr >= 0) {
+		dup2(crash_saved_stderr, STDERR_FILENO);
+		close(crash_saved_stderr);
+		crash_saved_stderr = -1;
+	}
+}
+
+static void crash_handler(int sig)
+{
+	restore_terminal(0);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void catch_crashes(void)
+{
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGABRT };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = crash_handler;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+		sigaction(fatal[i], &sa, NULL);
+}
+
+/* fd 2 becomes a non-blocking pipe that term_drain empties. */
+static void capture_stderr(struct term *t)
+{
+	int p[2];
+
+	t->err_fd = -1;
+	t->saved_stderr = -1;
+	if (pipe(p) < 0)
+		return;
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
+	fcntl(p[1], F_SETFL, O_NONBLOCK);
+	fcntl(p[0], F_SETFD, FD_CLOEXEC);
+	t->saved_stderr = dup(STDERR_FILENO);
+	fcntl(t->saved_stderr, F_SETFD, FD_CLOEXEC);
+	dup2(p[1], STDERR_FILENO);
+	close(p[1]);
+	t->err_fd = p[0];
+	crash_saved_stderr = t->saved_stderr;
+}
+
+void term_drain(struct term *t)
+{
+	ssize_t n;
+
+	if (t->err_fd < 0)
+		return;
+	while ((n = read(t->err_fd, t->errbuf + t->errlen, sizeof t->errbuf - 1 - t->errlen)) > 0) {
+		char *nl;
+
+		t->errlen += (size_t)n;
+		t->errbuf[t->errlen] = 0;
+		while ((nl = strchr(t->errbuf, '\n')) || t->errlen == sizeof t->errbuf - 1) {
+			size_t cut = nl ? (size_t)(nl - t->errbuf) : t->errlen;
+
+			t->errbuf[cut] = 0;
+			if (cut)
+				evlog_add(EV_WARN, "stderr: %s", t->errbuf);
+			cut += nl ? 1 : 0;
+			memmove(t->errbuf, t->errbuf + cut, t->errlen - cut);
+			t->errlen -= cut;
+			t->errbuf[t->errlen] = 0;
+		}
+	}
+}
+
+static void init_colors(const struct term *t)
+{
+	if (!t->color || !has_colors())
+		return;
+	start_color();
+	use_default_colors(); /* keep the user's background: dark or light */
+	init_pair(C_TITLE, COLOR_BLUE, -1);
+	init_pair(C_SPARK, COLOR_GREEN, -1);
+	init_pair(C_GAUGE, COLOR_CYAN, -1);
+	init_pair(C_MARK, COLOR_MAGENTA, -1);
+	init_pair(C_ERR, COLOR_RED, -1);
+	init_pair(C_WARN, COLOR_MAGENTA, -1);
+	init_pair(C_DIM, -1, -1);
+}
+
+attr_t term_color(const struct term *t, int pair)
+{
+	return t->color && has_colors() ? COLOR_PAIR(pair) : A_NORMAL;
+}
+
+int term_check(struct err *e)
+{
+	const char *term = getenv("TERM");
+
+	if (!term || !*term || strcmp(term, "dumb") == 0)
+		return err_set(
+		    e, ERR_RUNTIME,
+		    "this terminal (TERM=%s) cannot show the dashboard: use `idxlab run` "
+		    "for headless output",
+		    term ? term : "");
+	return 0;
+}
+
+void term_setup(struct term *t, int ascii, int color, int mouse, int refresh_ms)
+{
+	memset(t, 0, sizeof *t);
+	t->saved_stderr = t->err_fd = -1;
+	setlocale(LC_ALL, "");
+	t->g = glyphs_for(ascii || strcmp(nl_langinfo(CODESET), "UTF-8") != 0);
+	t->color = color;
+	t->mouse = mouse;
+	t->refresh_ms = refresh_ms;
+}
+
+int term_open(struct term *t, struct err *e)
+{
+	if (!newterm(NULL, stdout, stdin))
+		return err_set(e, ERR_RUNTIME,
+		               "cannot start the dashboard on TERM=%s: use `idxlab run`",
+		               getenv("TERM"));
+	curses_on = 1;
+	catch_crashes();
+	capture_stderr(t);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(25);
+	timeout(t->refresh_ms);
+	init_colors(t);
+	if (t->mouse) {
+		mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED |
+		              REPORT_MOUSE_POSITION,
+		          NULL);
+		mouseinterval(0);
+	}
+	return 0;
+}
+
+void term_close(struct term *t, int tty_gone)
+{
+	restore_terminal(tty_gone);
+	t->saved_stderr = -1; /* restore_terminal closed it */
+	if (t->err_fd >= 0)
+		close(t->err_fd);
+	t->err_fd = -1;
+}
+
+void term_frame_begin(struct term *t)
+{
+	erase();
+	getmaxyx(stdscr, t->H, t->W);
+}
+
+void term_frame_end(void)
+{
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+int term_key(const struct term *t, int wait)
+{
+	timeout(wait ? t->refresh_ms : 0);
+	return getch();
+}

@@ -1,0 +1,95 @@
+/* ui.h - the dashboard's parts, as struct dash holds them (for src/ui only).
+ *
+ *   term     the terminal: curses, glyphs, colours, fd 2      term.c
+ *   lay      where the panels are this frame                  layout.c
+ *   feed     where the figures come from: worker | recording  feed_*.c
+ *   tape     --record                                         tape.c
+ *   hist     samples, markers, the baseline                   history.c
+ *   k        the sliders: what is wanted, posted, applied     dash.c
+ *   prompt, help, confirming: the input modes                 input.c
+ *   view     what the status line and the events box show     dash.c
+ * Panels (panels.h, help.c) only read a struct dash; input.c's handlers
+ * and dash.c's loop change it. */
+#ifndef IDXLAB_UI_H
+#define IDXLAB_UI_H
+
+#include "../demo.h"
+#include "../evlog.h"
+#include "../knobs.h"
+#include "../workload.h"
+#include "dash.h"
+#include "feed.h"
+#include "history.h"
+#include "layout.h"
+#include "tape.h"
+#include "term.h"
+
+#define VIEW_EVENTS 64 /* event lines kept for the events box */
+
+struct sliders {
+	struct knobs want;       /* what the sliders show */
+	struct knobs confirm_to; /* a change that needs a rebuild, awaiting y/n */
+	struct knobs applied;    /* the setting the feed last reported in force */
+	unsigned long applied_gen;
+	unsigned long posted_gen; /* the feed's answer to the last post */
+	int confirming;
+	int sel;                /* index into ids[] */
+	int ids[K_COUNT], nids; /* the knobs with a slider, in table order */
+};
+
+struct prompt {
+	int on;
+	char text[128];
+	size_t len;
+	int fresh; /* text is still the knob's value: typing replaces it */
+};
+
+struct view {
+	char flash[200]; /* a message for the status line, for a few seconds */
+	double flash_t;
+	char caption[400]; /* the demo's last `say`, or a recording's */
+	struct ev evs[VIEW_EVENTS];
+	int nevs;
+	unsigned long ev_seen;
+};
+
+struct dash {
+	struct term term;
+	struct layout lay;
+	struct feed *feed;
+	struct tape *tape; /* NULL: not recording */
+	struct history *hist;
+	struct live *live; /* the feed's latest snapshot (big: allocated) */
+	struct demo *demo; /* borrowed: the plan's --demo, or NULL */
+	struct sliders k;
+	struct prompt prompt;
+	struct view view;
+	int help, help_top; /* the help overlay, and its first line shown */
+	int paused, dragging, quit;
+	int pin_pending; /* a recorded pin, waiting for a second of history */
+	double t0;       /* the dashboard's start, wall clock */
+};
+
+/* dash.c: the sliders and the baseline, as keys, the mouse and demos move
+ * them. */
+
+/* Why knob id cannot move now, or NULL. */
+const char *dash_locked(const struct dash *d, int id);
+
+/* Move knob id to v: post it, or ask first when it means a rebuild. */
+void dash_set_knob(struct dash *d, int id, long long v);
+
+/* Post setting to as it is (the user or the script consented). */
+void dash_post(struct dash *d, const struct knobs *to);
+
+/* A message on the status line for a few seconds. */
+void dash_say(struct dash *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Pin a baseline (b); -1 too soon after a change. quiet: PIN_* bits. */
+enum { PIN_NO_FLASH = 1, PIN_NO_EVENT = 2 };
+int dash_pin(struct dash *d, int quiet);
+
+/* A --demo has cues left to play. */
+int dash_demo_playing(const struct dash *d);
+
+#endif
