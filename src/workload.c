@@ -123,8 +123,8 @@ int wl_open_engine(struct workload *w, const struct knobs *k, struct err *e)
 		return err_set(
 		    e, ERR_USAGE,
 		    "engine %s is not built into this idxlab: its library was missing at "
-		    "build time (make deps, then make)",
-		    name);
+		    "build time (install %s - make deps does - then make)",
+		    name, engine_package((int)k->v[K_ENGINE]));
 	if (ops->open(&w->en, k, &w->stop, e) < 0) {
 		w->en = NULL;
 		return -1;

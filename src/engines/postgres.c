@@ -1714,9 +1714,14 @@ static const char *pg_version(void)
 	return buf;
 }
 
+/* What differs from knob_table[]'s defaults on this engine. */
+static const struct knob_default pg_defaults[] = {
+	{ K_CACHE, "128MiB" },
+	{ 0, NULL },
+};
+
 const struct engine_ops postgres_engine = {
-	.name = "postgres",
-	.bit = ENG_POSTGRES,
+	.defaults = pg_defaults,
 	.version = pg_version,
 	.open = pg_open,
 	.setup = pg_setup,

@@ -1481,9 +1481,15 @@ static void wt_in_force(struct engine *en, struct knobs *k)
 	k->v[K_CACHE] = en->cache;
 }
 
+/* What differs from knob_table[]'s defaults on this engine. */
+static const struct knob_default wt_defaults[] = {
+	{ K_CACHE, "256MiB" },
+	{ K_WARMUP, "on" },
+	{ 0, NULL },
+};
+
 const struct engine_ops wiredtiger_engine = {
-	.name = "wiredtiger",
-	.bit = ENG_WIREDTIGER,
+	.defaults = wt_defaults,
 	.version = wt_version,
 	.open = wt_open,
 	.setup = wt_setup,
