@@ -3,8 +3,9 @@
  * Every setting idxlab has is a row of knob_table[]: its name (the CLI flag
  * --name and the config key), its kind and range, its default, its unit, the
  * engines that honour it and a one-line "why". The CLI parser, the config
- * parser, validation, --help, the man page's knob list and (later) the slider
- * panel are all generated from it, so a knob is added in exactly one place. */
+ * parser, validation, --help and the dashboard's slider panel are all
+ * generated from it, so a knob is added in one place (and described in the
+ * man page, which tests/t_cli.sh checks lists every knob of --help). */
 #ifndef IDXLAB_KNOBS_H
 #define IDXLAB_KNOBS_H
 

@@ -177,3 +177,19 @@ if command -v make >/dev/null && command -v dpkg-query >/dev/null && [ -f "$top/
 else
 	skip cli/make-run-deps "needs make, dpkg-query and the source tree's Makefile"
 fi
+
+# Every knob --help lists (the rows of the knob table, workload knobs and
+# run options) has its entry in the man page (MAN: another page to check).
+man_page=${MAN:-$(cd "$(dirname "$0")/.." && pwd)/man/idxlab.1}
+"$IDXLAB" --help 2>&1 | sed -n '/^Knobs (/,/^  -c, --config/p' |
+	sed -n 's/^  --\([a-z][a-z-]*\) .*/\1/p' >"$T/help-knobs"
+sed 's/\\-/-/g' "$man_page" >"$T/man.txt"
+missing=""
+while read -r knob; do
+	grep -Eq -- "--$knob([^a-z-]|\$)" "$T/man.txt" || missing="$missing $knob"
+done <"$T/help-knobs"
+if [ "$(wc -l <"$T/help-knobs")" -lt 20 ]; then
+	bad cli/man-has-every-knob "found only $(wc -l <"$T/help-knobs") knobs in --help"
+elif [ -n "$missing" ]; then
+	bad cli/man-has-every-knob "knobs of --help missing from $man_page:$missing"
+else ok cli/man-has-every-knob; fi

@@ -18,8 +18,9 @@
  * STOP_ANSWER_MS is given up on, so a stop ends idxlab in time even when
  * the server no longer answers.
  *
- * Counters (see metrics.md): WAL bytes from pg_current_wal_insert_lsn()
- * deltas (live, mid-transaction too); full-page-image bytes from
+ * Counters (see man idxlab, OUTPUT FIELDS): WAL bytes from
+ * pg_current_wal_insert_lsn() deltas (live, mid-transaction too);
+ * full-page-image bytes from
  * pg_walinspect over the flushed WAL (superuser only; n/a otherwise);
  * fsyncs from pg_stat_wal.wal_sync; spills: the buffers idxlab's own
  * statements wrote out to make room (sample_spills); misses from

@@ -35,8 +35,9 @@
  * row is counted once, when it first succeeds; its replay is not counted
  * again.
  *
- * Counters (metrics.md) come from a statistics cursor on a session of their
- * own, by WT_STAT_CONN_* key; they are 64-bit and cumulative for the life of
+ * Counters (man idxlab, OUTPUT FIELDS) come from a statistics cursor on a
+ * session of their own, by WT_STAT_CONN_* key; they are 64-bit and
+ * cumulative for the life of
  * the connection, so nothing is reset:
  *   spills      CACHE_WRITE "pages written from cache" (eviction and, in a
  *               window flagged checkpoint_in_window, checkpoints). Not
