@@ -63,8 +63,8 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 LDLIBS += $(PKG_LIBS) -lpthread -lm
 
-SRC := $(filter-out $(foreach e,$(ENGINES_LEFT_OUT),$($(e)_SRC)), \
-	$(wildcard src/*.c src/engines/*.c src/probes/*.c src/ui/*.c))
+ALL_SRC := $(wildcard src/*.c src/engines/*.c src/probes/*.c src/ui/*.c)
+SRC := $(filter-out $(foreach e,$(ENGINES_LEFT_OUT),$($(e)_SRC)),$(ALL_SRC))
 LIB_SRC := $(filter-out src/main.c,$(SRC))
 
 BUILD ?= build
@@ -175,11 +175,11 @@ $(BUILD)/bench/bare_wt: bench/bare_wt.c src/engines/wt_layout.h $(BARE_DEPS)
 
 # ---- lint / install -------------------------------------------------------
 
-FORMAT_SRC = $(SRC) $(wildcard src/*.h src/*/*.h tests/*.c bench/*.c bench/*.h)
+FORMAT_SRC = $(ALL_SRC) $(wildcard src/*.h src/*/*.h tests/*.c bench/*.c bench/*.h)
 lint: deps-lint
 	clang-format --dry-run --Werror $(FORMAT_SRC)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
-		--inline-suppr --std=c11 -D__GNUC__ -Isrc $(SRC)
+		--inline-suppr --std=c11 -D__GNUC__ -Isrc $(ALL_SRC)
 	groff -man -ww -z man/idxlab.1
 	@echo "lint: clean"
 
