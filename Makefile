@@ -12,7 +12,32 @@
 VERSION := 0.1.0
 PREFIX ?= /usr/local
 CC ?= cc
-PKGS := ncursesw sqlite3 libpq libmongoc-1.0 jansson wiredtiger
+# The libraries every build needs (SQLite is also the default engine's; the
+# unit tests read MongoDB documents with libbson).
+PKGS := ncursesw sqlite3 jansson libbson-1.0
+
+# The optional engines (rows of src/engines/engine_list.h): for each, the
+# pkg-config module of its library and its sources. An engine whose module
+# pkg-config cannot find is left out: make says so, `idxlab --version` lists
+# it as not built and `--engine NAME` says what to install. ENGINES=... picks
+# a subset by hand (make ENGINES="postgres mongo").
+ENGINES_OPTIONAL := postgres mongo wiredtiger
+postgres_PKG := libpq
+postgres_SRC := src/engines/postgres.c src/engines/pg_cluster.c
+mongo_PKG := libmongoc-1.0
+mongo_SRC := src/engines/mongo.c src/engines/mongo_stream.c src/engines/mongo_doc.c
+wiredtiger_PKG := wiredtiger
+wiredtiger_SRC := src/engines/wiredtiger.c
+ENGINES ?= $(foreach e,$(ENGINES_OPTIONAL),$(if $(shell pkg-config --exists $($(e)_PKG) \
+	2>/dev/null && echo y),$(e)))
+ENGINES_LEFT_OUT := $(filter-out $(ENGINES),$(ENGINES_OPTIONAL))
+ifneq ($(ENGINES_LEFT_OUT),)
+$(info idxlab: building without $(ENGINES_LEFT_OUT): left out of ENGINES, or pkg-config \
+	finds no $(foreach e,$(ENGINES_LEFT_OUT),$($(e)_PKG)) (make deps installs them))
+endif
+PKGS += $(foreach e,$(ENGINES),$($(e)_PKG))
+# -DIDXLAB_HAVE_MONGO ...: for the unit tests of an engine's parts.
+ENGINE_DEFS := $(foreach e,$(shell echo $(ENGINES) | tr a-z A-Z),-DIDXLAB_HAVE_$(e))
 
 # Debian packages, by what needs them. Building and running (make run):
 # pkg-config and the libraries of PKGS.
@@ -38,7 +63,8 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 LDLIBS += $(PKG_LIBS) -lpthread -lm
 
-SRC := $(wildcard src/*.c src/engines/*.c src/probes/*.c src/ui/*.c)
+ALL_SRC := $(wildcard src/*.c src/engines/*.c src/probes/*.c src/ui/*.c)
+SRC := $(filter-out $(foreach e,$(ENGINES_LEFT_OUT),$($(e)_SRC)),$(ALL_SRC))
 LIB_SRC := $(filter-out src/main.c,$(SRC))
 
 BUILD ?= build
@@ -62,7 +88,7 @@ $(BUILD)/%.o: %.c
 # Unit tests link the library objects (everything but main.c).
 $(BUILD)/tests/unit: tests/unit.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(ENGINE_DEFS) $(PKG_CFLAGS) -Isrc -o $@ $^ $(LDLIBS)
 
 # ---- packages -------------------------------------------------------------
 
@@ -136,7 +162,8 @@ bench: deps-test
 	@IDXLAB=$(CURDIR)/idxlab sh bench/dash.sh
 
 BARE_DEPS := bench/bare_args.c bench/bare_args.h $(BUILD)/src/keys.o $(BUILD)/src/knobs.o \
-	$(BUILD)/src/units.o $(BUILD)/src/err.o $(BUILD)/src/redact.o
+	$(BUILD)/src/units.o $(BUILD)/src/err.o $(BUILD)/src/redact.o \
+	$(BUILD)/src/engines/engines.o
 
 $(BUILD)/bench/bare_sqlite: bench/bare_sqlite.c $(BARE_DEPS)
 	@mkdir -p $(dir $@)
@@ -148,11 +175,11 @@ $(BUILD)/bench/bare_wt: bench/bare_wt.c src/engines/wt_layout.h $(BARE_DEPS)
 
 # ---- lint / install -------------------------------------------------------
 
-FORMAT_SRC = $(SRC) $(wildcard src/*.h src/*/*.h tests/*.c bench/*.c bench/*.h)
+FORMAT_SRC = $(ALL_SRC) $(wildcard src/*.h src/*/*.h tests/*.c bench/*.c bench/*.h)
 lint: deps-lint
 	clang-format --dry-run --Werror $(FORMAT_SRC)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
-		--inline-suppr --std=c11 -D__GNUC__ -Isrc $(SRC)
+		--inline-suppr --std=c11 -D__GNUC__ -Isrc $(ALL_SRC)
 	groff -man -ww -z man/idxlab.1
 	@echo "lint: clean"
 

@@ -9,9 +9,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engines/engine.h"
 #include "units.h"
 
-static const char *const engines[] = { "sqlite", "postgres", "mongo", "wiredtiger", NULL };
+#define KNOBS_ENGINE_NAME(id, name, package) #name,
+static const char *const engines[] = { ENGINE_LIST(KNOBS_ENGINE_NAME) NULL };
+#undef KNOBS_ENGINE_NAME
 static const char *const key_orders[] = { "seq", "rand", "few", "uuid7", "uuid4", NULL };
 static const char *const pks[] = { "int", "uuid7", "uuid4", NULL };
 static const char *const syncs[] = { "off", "normal", "full", "extra", NULL };
@@ -467,26 +470,15 @@ int knobs_need_rebuild(const struct knobs *a, const struct knobs *b)
 	return (a->v[K_KEY_ORDER] >= KO_UUID7) != (b->v[K_KEY_ORDER] >= KO_UUID7);
 }
 
-static const struct {
-	int knob;
-	int engine;
-	const char *def;
-} engine_defaults[] = {
-	{ K_CACHE, E_POSTGRES, "128MiB" },
-	{ K_CACHE, E_MONGO, "256MiB" },
-	{ K_CACHE, E_WIREDTIGER, "256MiB" },
-	{ K_WARMUP, E_WIREDTIGER, "on" },
-};
-
 void knobs_engine_defaults(struct knobs *k, const int *set)
 {
-	size_t i;
+	const struct engine_ops *en =
+	    k->v[K_ENGINE] >= 0 && k->v[K_ENGINE] < E_COUNT ? engine_table[k->v[K_ENGINE]] : NULL;
+	const struct knob_default *d;
 
-	for (i = 0; i < sizeof engine_defaults / sizeof engine_defaults[0]; i++)
-		if ((!set || !set[engine_defaults[i].knob]) &&
-		    k->v[K_ENGINE] == engine_defaults[i].engine)
-			(void)knob_parse(engine_defaults[i].knob, engine_defaults[i].def,
-			                 &k->v[engine_defaults[i].knob], NULL);
+	for (d = en ? en->defaults : NULL; d && d->def; d++)
+		if (!set || !set[d->knob])
+			(void)knob_parse(d->knob, d->def, &k->v[d->knob], NULL);
 }
 
 void knobs_dash_defaults(struct knobs *k, const int *set)
@@ -500,18 +492,20 @@ void knobs_dash_defaults(struct knobs *k, const int *set)
 
 void knob_default_text(int id, char *buf, size_t len)
 {
-	size_t i, n;
+	const struct knob_default *d;
+	size_t n;
+	int i;
 
 	n = (size_t)snprintf(buf, len, "[default %s",
 	                     *knob_table[id].def ? knob_table[id].def : "(none)");
 	if (knob_table[id].dash_def && n < len)
 		n += (size_t)snprintf(buf + n, len - n, "; dashboard: %s", knob_table[id].dash_def);
-	for (i = 0; i < sizeof engine_defaults / sizeof engine_defaults[0] && n < len; i++)
-		if (engine_defaults[i].knob == id)
-			n += (size_t)snprintf(
-			    buf + n, len - n, "; %s: %s",
-			    knob_table[K_ENGINE].choices[engine_defaults[i].engine],
-			    engine_defaults[i].def);
+	for (i = 0; i < E_COUNT; i++)
+		for (d = engine_table[i] ? engine_table[i]->defaults : NULL; d && d->def && n < len;
+		     d++)
+			if (d->knob == id)
+				n += (size_t)snprintf(buf + n, len - n, "; %s: %s",
+				                      knob_table[K_ENGINE].choices[i], d->def);
 	if (n < len)
 		snprintf(buf + n, len - n, "]");
 }

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+#include "engines/engine_list.h"
 #include "err.h"
 
 enum knob_id {
@@ -52,16 +53,14 @@ enum knob_kind {
 	KNOB_BOOL,   /* on|off; on the command line the bare flag means on */
 };
 
-/* Engines, as bits for knob_def.engines. */
-enum engine_bit {
-	ENG_SQLITE = 1u << 0,
-	ENG_POSTGRES = 1u << 1,
-	ENG_MONGO = 1u << 2,
-	ENG_WIREDTIGER = 1u << 3,
-};
-#define ENG_ALL (ENG_SQLITE | ENG_POSTGRES | ENG_MONGO | ENG_WIREDTIGER)
-/* Values of the engine knob; engine_table[] is indexed by them. */
-enum engine_kind { E_SQLITE, E_POSTGRES, E_MONGO, E_WIREDTIGER, E_COUNT };
+/* Values of the engine knob (engine_table[] is indexed by them) and their
+ * bits for knob_def.engines, from the one list of engines. */
+#define KNOBS_ENGINE_KIND(id, name, package) E_##id,
+#define KNOBS_ENGINE_BIT(id, name, package)  ENG_##id = 1u << E_##id,
+enum engine_kind { ENGINE_LIST(KNOBS_ENGINE_KIND) E_COUNT };
+enum engine_bit { ENGINE_LIST(KNOBS_ENGINE_BIT) ENG_ALL = (1u << E_COUNT) - 1 };
+#undef KNOBS_ENGINE_KIND
+#undef KNOBS_ENGINE_BIT
 
 enum knob_flag {
 	KF_OPTION = 1u << 0,   /* a run option, not a workload knob */
@@ -103,6 +102,16 @@ enum op_kind { OP_INSERT, OP_UPDATE, OP_UPDATE_INDEXED, OP_UPDATE_KEYS, OP_DELET
 enum format_kind { FMT_TEXT, FMT_CSV, FMT_JSON };
 #define COMMIT_ALL   0LL  /* commit = all: one transaction for the step */
 #define PREFILL_AUTO -1LL /* prefill = auto: rows for update/delete, else 0 */
+
+/* Does knob id mean something on engine (an enum engine_kind value)? */
+#define KNOB_ON_ENGINE(id, engine) ((knob_table[id].engines >> (engine)) & 1u)
+
+/* A default that differs by engine: "cache" is "128MiB" on PostgreSQL. Each
+ * engine's ops list its own, ending with a NULL def. */
+struct knob_default {
+	int knob;
+	const char *def; /* as a user would type it */
+};
 
 /* One value per knob: a complete setting. */
 struct knobs {

@@ -226,11 +226,12 @@ int main(int argc, char **argv)
 		printf("idxlab %s\n", IDXLAB_VERSION);
 		for (int i = 0; i < E_COUNT; i++) {
 			if (engine_table[i])
-				printf("  engine %s: %s\n", engine_table[i]->name,
+				printf("  engine %s: %s\n", knob_table[K_ENGINE].choices[i],
 				       engine_table[i]->version());
 			else
-				printf("  engine %s: not built (its library was missing)\n",
-				       knob_table[K_ENGINE].choices[i]);
+				printf("  engine %s: not built (its library was missing at build "
+				       "time: install %s, then make)\n",
+				       knob_table[K_ENGINE].choices[i], engine_package(i));
 		}
 		code = 0;
 		break;

@@ -1,59 +1,25 @@
-/* workload.c - the worker thread.
+/* workload.c - the worker thread: its API, its shared state, the helpers
+ * both modes use.
  *
- * Shared state is one mutex and one condition variable: the worker takes the
- * mutex to publish a snapshot, queue a result, pick up a knob change or
- * finish; readers take it to copy. The stop request is an atomic, so the
- * engine can poll it inside long statements. */
-#include "workload.h"
-
+ * Shared state is one mutex and one condition variable (see
+ * workload_impl.h for who touches what): the UI posts requests and copies
+ * snapshots under the mutex; the worker takes it to publish a snapshot,
+ * queue a result, take a request or finish. The stop request is an atomic,
+ * so the engine can poll it inside long statements. The modes themselves
+ * are in workload_plan.c (headless sweeps) and workload_live.c (the
+ * dashboard's state machine). */
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "engines/engine.h"
 #include "evlog.h"
 #include "redact.h"
+#include "workload_impl.h"
 
-#define PUBLISH_EVERY 0.05 /* seconds */
-#define SIZES_EVERY   2.0  /* seconds, live mode */
-#define BATCH_TARGET  0.02 /* seconds per engine step() call */
-#define BATCH_MAX     65536
-
-struct node {
-	struct node *next;
-	struct step_result r;
-};
-
-struct workload {
-	const struct plan *plan; /* borrowed; NULL in live mode */
-	pthread_t thread;
-	int started;
-	atomic_int stop;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	struct live live;
-	struct node *head, *tail;
-	int state; /* 0 running, 1 done, -1 failed */
-	struct err err;
-	/* live mode: what the UI asked for */
-	struct knobs want;
-	unsigned long want_gen;
-	int paused;
-	int rewrite; /* a rewrite was asked for */
-	/* worker-private */
-	const struct engine_ops *ops;
-	long long engine; /* the K_ENGINE value ops and en are for */
-	struct engine *en;
-	uint64_t rows, commits;
-	uint64_t budget;
-};
-
-static double now_s(void)
+double now_s(void)
 {
 	struct timespec ts;
 
@@ -61,8 +27,7 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Sample everything into c: the worker's own counts plus the engine's. */
-static int sample(struct workload *w, struct counters *c, struct err *e)
+int wl_sample(struct workload *w, struct counters *c, struct err *e)
 {
 	memset(c, 0, sizeof *c);
 	if (w->ops->sample(w->en, c, e) < 0)
@@ -74,9 +39,8 @@ static int sample(struct workload *w, struct counters *c, struct err *e)
 	return 0;
 }
 
-/* Publish under the lock; fn fills the parts that changed. */
-static void publish(struct workload *w, const struct counters *start, const struct counters *c,
-                    const struct hist *lat)
+void wl_publish(struct workload *w, const struct counters *start, const struct counters *c,
+                const struct hist *lat)
 {
 	pthread_mutex_lock(&w->mu);
 	w->live.gen++;
@@ -92,10 +56,7 @@ static void publish(struct workload *w, const struct counters *start, const stru
 	pthread_mutex_unlock(&w->mu);
 }
 
-static void set_state(struct workload *w, enum live_state st, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_state(struct workload *w, enum live_state st, const char *fmt, ...)
+void wl_set_state(struct workload *w, enum live_state st, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -110,10 +71,8 @@ static void set_state(struct workload *w, enum live_state st, const char *fmt, .
 	pthread_mutex_unlock(&w->mu);
 }
 
-/* Run one engine batch of at most `limit` rows; adapts w->budget. Returns
- * rows done, or -1. */
-static int64_t batch(struct workload *w, const struct knobs *k, uint64_t limit, struct hist *lat,
-                     struct err *e)
+int64_t wl_batch(struct workload *w, const struct knobs *k, uint64_t limit, struct hist *lat,
+                 struct err *e)
 {
 	uint64_t b = limit < w->budget ? limit : w->budget;
 	struct step_out out = { 0, 0 };
@@ -133,7 +92,7 @@ static int64_t batch(struct workload *w, const struct knobs *k, uint64_t limit, 
 	return (int64_t)out.rows;
 }
 
-static int finish(struct workload *w, struct hist *lat, struct err *e)
+int wl_finish(struct workload *w, struct hist *lat, struct err *e)
 {
 	struct step_out out = { 0, 0 };
 
@@ -143,9 +102,7 @@ static int finish(struct workload *w, struct hist *lat, struct err *e)
 	return 0;
 }
 
-/* Publish k, as the engine runs it (in_force), as the setting in force;
- * gen is the live-mode generation it answers (plan mode: unchanged). */
-static void set_in_force(struct workload *w, struct knobs *k, const unsigned long *gen)
+void wl_set_in_force(struct workload *w, struct knobs *k, const unsigned long *gen)
 {
 	if (w->ops->in_force)
 		w->ops->in_force(w->en, k);
@@ -156,103 +113,8 @@ static void set_in_force(struct workload *w, struct knobs *k, const unsigned lon
 	pthread_mutex_unlock(&w->mu);
 }
 
-/* ---- plan mode ---------------------------------------------------------- */
-
-static void queue_result(struct workload *w, struct node *n)
-{
-	pthread_mutex_lock(&w->mu);
-	if (w->tail)
-		w->tail->next = n;
-	else
-		w->head = n;
-	w->tail = n;
-	pthread_cond_broadcast(&w->cv);
-	pthread_mutex_unlock(&w->mu);
-}
-
-/* Run one step; queues its result. index < 0: a warm-up run of the step
- * -index - 1, measured by no one (its result is dropped, no interval
- * record is printed for it). A stop that the engine cannot finish (a
- * server that no longer answers) still queues the partial result, up to
- * the last sample that succeeded, and says why in the event log. */
-static int run_step(struct workload *w, long index, const struct knobs *k, struct err *e)
-{
-	struct node *n = calloc(1, sizeof *n);
-	struct step_result *r;
-	uint64_t target = (uint64_t)k->v[K_ROWS], done = 0;
-	double last_pub;
-	struct counters c;
-	int measuring = 0;
-
-	if (!n)
-		abort();
-	r = &n->r;
-	r->index = index;
-	r->knobs = *k;
-	pthread_mutex_lock(&w->mu);
-	w->live.knobs = *k;
-	pthread_mutex_unlock(&w->mu);
-	if (w->ops->setup(w->en, k, e) < 0 || sample(w, &r->a, e) < 0)
-		goto fail;
-	set_in_force(w, &r->knobs, NULL);
-	pthread_mutex_lock(&w->mu);
-	w->live.step = index;
-	pthread_mutex_unlock(&w->mu);
-	publish(w, &r->a, &r->a, &r->lat);
-	last_pub = r->a.t;
-	r->b = r->a; /* the last good sample, should the step end early */
-	measuring = 1;
-	w->budget = 16;
-	while (done < target && !atomic_load(&w->stop)) {
-		int64_t got = batch(w, k, target - done, &r->lat, e);
-		double t;
-
-		if (got < 0)
-			goto fail;
-		done += (uint64_t)got;
-		if (got == 0)
-			break; /* the engine ran out of rows to work on */
-		t = now_s();
-		if (t - last_pub >= PUBLISH_EVERY) {
-			if (sample(w, &c, e) < 0)
-				goto fail;
-			publish(w, NULL, &c, &r->lat);
-			r->b = c;
-			last_pub = t;
-		}
-	}
-	if (finish(w, &r->lat, e) < 0 || sample(w, &c, e) < 0)
-		goto fail;
-	r->b = c;
-	publish(w, NULL, &r->b, &r->lat);
-	if (w->ops->sizes(w->en, &r->sizes, e) < 0)
-		goto fail;
-	r->interrupted = done < target;
-	if (index < 0) {
-		evlog_add(EV_INFO,
-		          "warm-up: step %ld ran once unmeasured (%.2f s) before it is measured "
-		          "(--warmup)",
-		          -index, r->b.t - r->a.t);
-		free(n);
-		return 0;
-	}
-	queue_result(w, n);
-	return 0;
-fail:
-	if (measuring && index >= 0 && atomic_load(&w->stop)) {
-		evlog_add(EV_WARN, "%s - the result covers the step up to %.2f s in", e->msg,
-		          r->b.t - r->a.t);
-		r->sizes.db_bytes = r->sizes.index_bytes = -1;
-		r->interrupted = 1;
-		queue_result(w, n);
-		return 0;
-	}
-	free(n);
-	return -1;
-}
-
-/* Open the engine k names; w->ops and w->en are set only on success. */
-static int open_engine(struct workload *w, const struct knobs *k, struct err *e)
+/* w->ops and w->en are set only on success. */
+int wl_open_engine(struct workload *w, const struct knobs *k, struct err *e)
 {
 	const char *name = knob_table[K_ENGINE].choices[k->v[K_ENGINE]];
 	const struct engine_ops *ops = engine_find(name);
@@ -261,8 +123,8 @@ static int open_engine(struct workload *w, const struct knobs *k, struct err *e)
 		return err_set(
 		    e, ERR_USAGE,
 		    "engine %s is not built into this idxlab: its library was missing at "
-		    "build time (make deps, then make)",
-		    name);
+		    "build time (install %s - make deps does - then make)",
+		    name, engine_package((int)k->v[K_ENGINE]));
 	if (ops->open(&w->en, k, &w->stop, e) < 0) {
 		w->en = NULL;
 		return -1;
@@ -275,277 +137,11 @@ static int open_engine(struct workload *w, const struct knobs *k, struct err *e)
 	return 0;
 }
 
-static void close_engine(struct workload *w)
+void wl_close_engine(struct workload *w)
 {
 	if (w->ops && w->en)
 		w->ops->close(w->en);
 	w->en = NULL;
-}
-
-static int run_plan(struct workload *w, struct err *e)
-{
-	struct knobs k;
-	long i;
-	int warm = 0; /* the engine open now has had its warm-up run */
-
-	for (i = 0; i < w->plan->steps && !atomic_load(&w->stop); i++) {
-		plan_step(w->plan, i, &k);
-		/* A sweep over engines: the engine knob varies slowest. */
-		if (k.v[K_ENGINE] != w->engine) {
-			close_engine(w);
-			if (open_engine(w, &k, e) < 0)
-				return -1;
-			warm = 0;
-		}
-		if (k.v[K_WARMUP] && !warm && run_step(w, -(i + 1), &k, e) < 0)
-			return -1;
-		warm = 1;
-		if (atomic_load(&w->stop)) {
-			evlog_add(EV_INFO, "stopped in the warm-up of step %ld: nothing measured",
-			          i + 1);
-			break;
-		}
-		if (run_step(w, i, &k, e) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* ---- live mode ---------------------------------------------------------- */
-
-/* Apply w->want if it changed; 0, or -1 with e filled. */
-static int take_change(struct workload *w, struct knobs *cur, unsigned long *gen, struct hist *lat,
-                       struct err *e)
-{
-	struct knobs next;
-	unsigned long g;
-	double t0;
-
-	pthread_mutex_lock(&w->mu);
-	next = w->want;
-	g = w->want_gen;
-	pthread_mutex_unlock(&w->mu);
-	if (g == *gen)
-		return 0;
-	if (finish(w, lat, e) < 0)
-		return -1;
-	t0 = now_s();
-	if (knobs_need_rebuild(cur, &next)) {
-		set_state(w, LS_APPLYING, "rebuilding the table (%lld rows)", knobs_prefill(&next));
-		if (w->ops->setup(w->en, &next, e) < 0)
-			return -1;
-		evlog_add(EV_INFO, "table rebuilt in %.2f s", now_s() - t0);
-	} else {
-		if (cur->v[K_INDEXES] != next.v[K_INDEXES])
-			set_state(w, LS_APPLYING, "%s idxlab_k%lld..%lld",
-			          next.v[K_INDEXES] > cur->v[K_INDEXES] ? "building" : "dropping",
-			          (next.v[K_INDEXES] > cur->v[K_INDEXES] ? cur->v[K_INDEXES]
-			                                                 : next.v[K_INDEXES]) +
-			              1,
-			          next.v[K_INDEXES] > cur->v[K_INDEXES] ? next.v[K_INDEXES]
-			                                                : cur->v[K_INDEXES]);
-		if (w->ops->apply(w->en, &next, e) < 0)
-			return -1;
-	}
-	*cur = next;
-	*gen = g;
-	set_in_force(w, &next, &g);
-	w->budget = 16;
-	return 0;
-}
-
-static int refresh_sizes(struct workload *w, struct err *e)
-{
-	struct sizes s;
-
-	if (w->ops->sizes(w->en, &s, e) < 0)
-		return -1;
-	pthread_mutex_lock(&w->mu);
-	w->live.sizes = s;
-	pthread_mutex_unlock(&w->mu);
-	return 0;
-}
-
-/* A batch failed: say so, stop and wait for the user (a knob or resume). */
-static void enter_failed(struct workload *w, const struct err *e)
-{
-	evlog_add(EV_ERROR, "%s", e->msg);
-	set_state(w, LS_FAILED, "%s", e->msg);
-	pthread_mutex_lock(&w->mu);
-	w->paused = 1;
-	pthread_mutex_unlock(&w->mu);
-}
-
-/* What the UI asked for (workload_set/pause/rewrite), copied under the lock
- * once per turn of the live loop: the worker never reads these fields of
- * struct workload without it. */
-struct requests {
-	unsigned long gen; /* want_gen */
-	int paused;
-	int rewrite; /* taken: the flag is cleared */
-};
-
-/* A rewrite is taken only when take_rewrite (else it stays asked for). */
-static void read_requests(struct workload *w, struct requests *rq, int take_rewrite)
-{
-	pthread_mutex_lock(&w->mu);
-	rq->gen = w->want_gen;
-	rq->paused = w->paused;
-	rq->rewrite = take_rewrite && w->rewrite;
-	if (rq->rewrite)
-		w->rewrite = 0;
-	pthread_mutex_unlock(&w->mu);
-}
-
-/* Wait (paused, idle or failed) until a change, a resume or a stop; returns
- * the generation asked for by then. */
-static unsigned long wait_for_user(struct workload *w, unsigned long gen)
-{
-	struct timespec ts;
-	unsigned long g;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_nsec += 100 * 1000000L;
-	ts.tv_sec += ts.tv_nsec / 1000000000L;
-	ts.tv_nsec %= 1000000000L;
-	pthread_mutex_lock(&w->mu);
-	if (w->want_gen == gen && !atomic_load(&w->stop))
-		pthread_cond_timedwait(&w->cv, &w->mu, &ts);
-	g = w->want_gen;
-	pthread_mutex_unlock(&w->mu);
-	return g;
-}
-
-static int run_live(struct workload *w, struct err *e)
-{
-	struct knobs cur;
-	unsigned long gen;
-	struct hist *lat = calloc(1, sizeof *lat);
-	struct counters c;
-	double last_pub = 0, next_sizes = 0;
-	int failed = 0, rc = 0;
-
-	if (!lat)
-		abort();
-	pthread_mutex_lock(&w->mu);
-	cur = w->want;
-	gen = w->want_gen;
-	pthread_mutex_unlock(&w->mu);
-	set_state(w, LS_STARTING, "loading %lld rows", knobs_prefill(&cur));
-	if (w->ops->setup(w->en, &cur, e) < 0 || sample(w, &c, e) < 0) {
-		free(lat);
-		return -1;
-	}
-	{
-		struct knobs in_force = cur;
-
-		set_in_force(w, &in_force, &gen);
-	}
-	publish(w, &c, &c, lat);
-	refresh_sizes(w, e);
-	set_state(w, LS_RUNNING, "running");
-	w->budget = 16;
-	while (!atomic_load(&w->stop)) {
-		struct requests rq;
-		int64_t got;
-		double t;
-
-		read_requests(w, &rq, !failed);
-		if (failed) {
-			/* A failed run resumes on a knob change or on resume. */
-			if (rq.gen == gen && rq.paused) {
-				wait_for_user(w, gen);
-				continue;
-			}
-			failed = 0;
-			set_state(w, LS_APPLYING, "rebuilding the table after the error");
-			if ((rq.gen != gen ? take_change(w, &cur, &gen, lat, e)
-			                   : w->ops->setup(w->en, &cur, e)) < 0) {
-				enter_failed(w, e);
-				failed = 1;
-				continue;
-			}
-			set_state(w, LS_RUNNING, "running");
-		}
-		if (take_change(w, &cur, &gen, lat, e) < 0)
-			goto failure;
-		if (rq.rewrite) {
-			if (finish(w, lat, e) < 0)
-				goto failure;
-			set_state(w, LS_APPLYING, "rewriting the table");
-			if (w->ops->rewrite(w->en, e) < 0)
-				goto failure;
-			set_state(w, rq.paused ? LS_PAUSED : LS_RUNNING,
-			          rq.paused ? "paused" : "running");
-		}
-		if (rq.paused) {
-			if (finish(w, lat, e) < 0)
-				goto failure;
-			if (w->live.state != LS_PAUSED)
-				set_state(w, LS_PAUSED, "paused");
-			if (sample(w, &c, e) == 0)
-				publish(w, NULL, &c, lat);
-			wait_for_user(w, gen);
-			continue;
-		}
-		if (w->live.state != LS_RUNNING)
-			set_state(w, LS_RUNNING, "running");
-		if (cur.v[K_OP] == OP_INSERT &&
-		    w->ops->table_rows(w->en) >= (uint64_t)cur.v[K_ROWS]) {
-			/* Keep the disk from filling up: a fresh table, and on we go. */
-			if (finish(w, lat, e) < 0)
-				goto failure;
-			evlog_add(EV_INFO,
-			          "the table reached %lld rows (the rows knob): starting over",
-			          cur.v[K_ROWS]);
-			set_state(w, LS_APPLYING, "starting over with a fresh table");
-			if (w->ops->setup(w->en, &cur, e) < 0)
-				goto failure;
-			set_state(w, LS_RUNNING, "running");
-		}
-		got = batch(w, &cur, UINT64_MAX, lat, e);
-		if (got < 0)
-			goto failure;
-		t = now_s();
-		if (got == 0) {
-			if (finish(w, lat, e) < 0)
-				goto failure;
-			set_state(w, LS_IDLE, "no rows left to %s: change op or table size",
-			          knob_table[K_OP].choices[cur.v[K_OP]]);
-			evlog_add(EV_WARN, "no rows left to %s: change op or table size",
-			          knob_table[K_OP].choices[cur.v[K_OP]]);
-			while (!atomic_load(&w->stop) && wait_for_user(w, gen) == gen)
-				;
-			continue;
-		}
-		if (t - last_pub >= PUBLISH_EVERY) {
-			if (sample(w, &c, e) < 0)
-				goto failure;
-			publish(w, NULL, &c, lat);
-			last_pub = t;
-		}
-		if (t >= next_sizes) {
-			double t0 = now_s();
-
-			if (refresh_sizes(w, e) < 0)
-				goto failure;
-			/* Index sizes walk every index page: keep that under 2 % of
-			 * the worker's time however big the indexes grow. */
-			t = now_s();
-			next_sizes = t + fmax(SIZES_EVERY, 50 * (t - t0));
-		}
-		continue;
-	failure:
-		if (atomic_load(&w->stop))
-			break;
-		enter_failed(w, e);
-		failed = 1;
-	}
-	/* Stopped while failed: that failure (still in e) is how the run ended. */
-	if (failed || finish(w, lat, e) < 0)
-		rc = -1;
-	free(lat);
-	return rc;
 }
 
 /* ---- the thread --------------------------------------------------------- */
@@ -559,18 +155,21 @@ static void *worker(void *arg)
 
 	if (w->plan)
 		plan_step(w->plan, 0, &k);
-	else
-		k = w->want;
-	if (open_engine(w, &k, &e) < 0)
+	else {
+		pthread_mutex_lock(&w->mu);
+		k = w->req.knobs;
+		pthread_mutex_unlock(&w->mu);
+	}
+	if (wl_open_engine(w, &k, &e) < 0)
 		rc = -1;
 	else
-		rc = w->plan ? run_plan(w, &e) : run_live(w, &e);
+		rc = w->plan ? wl_run_plan(w, &e) : wl_run_live(w, &e);
 	if (rc < 0 && atomic_load(&w->stop) && w->plan) {
 		rc = 0; /* stopped by the user inside a long statement */
 	}
 	if (rc < 0 && e.cls == ERR_NONE)
 		err_set(&e, ERR_RUNTIME, "the workload failed");
-	close_engine(w);
+	wl_close_engine(w);
 	pthread_mutex_lock(&w->mu);
 	w->state = rc < 0 ? -1 : 1;
 	w->err = e;
@@ -590,8 +189,8 @@ static int start(struct workload **out, const struct plan *p, const struct knobs
 		abort();
 	w->plan = p;
 	if (k) {
-		w->want = *k;
-		w->want_gen = WORKLOAD_FIRST_GEN;
+		w->req.knobs = *k;
+		w->req.gen = WORKLOAD_FIRST_GEN;
 		w->live.knobs = *k;
 	}
 	w->live.step = -1;
@@ -631,8 +230,8 @@ unsigned long workload_set(struct workload *w, const struct knobs *k)
 	unsigned long g;
 
 	pthread_mutex_lock(&w->mu);
-	w->want = *k;
-	g = ++w->want_gen;
+	w->req.knobs = *k;
+	g = ++w->req.gen;
 	pthread_cond_broadcast(&w->cv);
 	pthread_mutex_unlock(&w->mu);
 	return g;
@@ -641,7 +240,7 @@ unsigned long workload_set(struct workload *w, const struct knobs *k)
 void workload_rewrite(struct workload *w)
 {
 	pthread_mutex_lock(&w->mu);
-	w->rewrite = 1;
+	w->req.rewrite = 1;
 	pthread_cond_broadcast(&w->cv);
 	pthread_mutex_unlock(&w->mu);
 }
@@ -649,7 +248,7 @@ void workload_rewrite(struct workload *w)
 void workload_pause(struct workload *w, int paused)
 {
 	pthread_mutex_lock(&w->mu);
-	w->paused = paused;
+	w->req.paused = paused;
 	pthread_cond_broadcast(&w->cv);
 	pthread_mutex_unlock(&w->mu);
 }

@@ -2,6 +2,7 @@
  *
  * An engine runs the workload (table idxlab_t: id, k1..k8, hot, payload;
  * index i on ki) on one database. One const struct engine_ops per engine,
+ * called name_engine after its row in ENGINE_LIST (engine_list.h) and
  * listed in engine_table[] by the engine knob's value; an engine missing at
  * build time is NULL there. All calls come from one thread (the worker): a
  * connection belongs to one thread.
@@ -26,8 +27,9 @@ struct step_out {
 };
 
 struct engine_ops {
-	const char *name;
-	unsigned bit; /* ENG_* in knob_def.engines */
+	/* The knobs whose defaults differ on this engine (knobs_engine_defaults,
+	 * --help); ends with a NULL def. NULL: none differ. */
+	const struct knob_default *defaults;
 
 	/* The library or server version this engine is built against. */
 	const char *(*version)(void);
@@ -84,7 +86,11 @@ struct engine_ops {
 /* Indexed by enum engine_kind; NULL where an engine was not built. */
 extern const struct engine_ops *const engine_table[E_COUNT];
 
-/* The engine called name, or NULL. */
+/* The engine called name (its --engine word), or NULL if it is not built. */
 const struct engine_ops *engine_find(const char *name);
+
+/* The Debian package engine kind's library comes in ("libwiredtiger-dev"),
+ * for the message of a build without it. */
+const char *engine_package(int kind);
 
 #endif

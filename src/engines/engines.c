@@ -1,29 +1,38 @@
 /* engines.c - the table of engines built into this idxlab.
  *
- * Engines whose library was missing at build time are simply absent: their
- * ops are weak symbols that stay NULL. */
+ * One entry per row of ENGINE_LIST (engine_list.h). The Makefile leaves out
+ * the sources of an engine whose library pkg-config cannot find; its ops,
+ * referenced here as weak symbols, then stay NULL, and idxlab says "not
+ * built" and which package to install. */
+#include <stddef.h>
 #include <string.h>
 
 #include "engine.h"
 
-extern const struct engine_ops sqlite_engine;
-extern const struct engine_ops postgres_engine;
-extern const struct engine_ops mongo_engine __attribute__((weak));
-extern const struct engine_ops wiredtiger_engine __attribute__((weak));
+#define ENGINE_OPS_DECL(id, name, package)                                                         \
+	extern const struct engine_ops name##_engine __attribute__((weak));
+ENGINE_LIST(ENGINE_OPS_DECL)
+#undef ENGINE_OPS_DECL
 
-const struct engine_ops *const engine_table[E_COUNT] = {
-	[E_SQLITE] = &sqlite_engine,
-	[E_POSTGRES] = &postgres_engine,
-	[E_MONGO] = &mongo_engine,
-	[E_WIREDTIGER] = &wiredtiger_engine,
-};
+#define ENGINE_OPS_ROW(id, name, package) [E_##id] = &name##_engine,
+const struct engine_ops *const engine_table[E_COUNT] = { ENGINE_LIST(ENGINE_OPS_ROW) };
+#undef ENGINE_OPS_ROW
+
+#define ENGINE_PACKAGE_ROW(id, name, package) [E_##id] = package,
+static const char *const packages[E_COUNT] = { ENGINE_LIST(ENGINE_PACKAGE_ROW) };
+#undef ENGINE_PACKAGE_ROW
 
 const struct engine_ops *engine_find(const char *name)
 {
 	int i;
 
 	for (i = 0; i < E_COUNT; i++)
-		if (engine_table[i] && strcmp(engine_table[i]->name, name) == 0)
+		if (engine_table[i] && strcmp(knob_table[K_ENGINE].choices[i], name) == 0)
 			return engine_table[i];
 	return NULL;
+}
+
+const char *engine_package(int kind)
+{
+	return kind >= 0 && kind < E_COUNT ? packages[kind] : "";
 }

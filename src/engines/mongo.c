@@ -1239,9 +1239,14 @@ static void mongo_in_force(struct engine *en, struct knobs *k)
 		k->v[K_CACHE] = en->cache_now;
 }
 
+/* What differs from knob_table[]'s defaults on this engine. */
+static const struct knob_default mongo_defaults[] = {
+	{ K_CACHE, "256MiB" },
+	{ 0, NULL },
+};
+
 const struct engine_ops mongo_engine = {
-	.name = "mongo",
-	.bit = ENG_MONGO,
+	.defaults = mongo_defaults,
 	.version = mongo_version,
 	.open = mongo_open,
 	.setup = mongo_setup,

@@ -18,8 +18,9 @@
  * STOP_ANSWER_MS is given up on, so a stop ends idxlab in time even when
  * the server no longer answers.
  *
- * Counters (see metrics.md): WAL bytes from pg_current_wal_insert_lsn()
- * deltas (live, mid-transaction too); full-page-image bytes from
+ * Counters (see man idxlab, OUTPUT FIELDS): WAL bytes from
+ * pg_current_wal_insert_lsn() deltas (live, mid-transaction too);
+ * full-page-image bytes from
  * pg_walinspect over the flushed WAL (superuser only; n/a otherwise);
  * fsyncs from pg_stat_wal.wal_sync; spills: the buffers idxlab's own
  * statements wrote out to make room (sample_spills); misses from
@@ -1714,9 +1715,14 @@ static const char *pg_version(void)
 	return buf;
 }
 
+/* What differs from knob_table[]'s defaults on this engine. */
+static const struct knob_default pg_defaults[] = {
+	{ K_CACHE, "128MiB" },
+	{ 0, NULL },
+};
+
 const struct engine_ops postgres_engine = {
-	.name = "postgres",
-	.bit = ENG_POSTGRES,
+	.defaults = pg_defaults,
 	.version = pg_version,
 	.open = pg_open,
 	.setup = pg_setup,

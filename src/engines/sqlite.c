@@ -922,8 +922,6 @@ static const char *sqlite_version(void)
 }
 
 const struct engine_ops sqlite_engine = {
-	.name = "sqlite",
-	.bit = ENG_SQLITE,
 	.version = sqlite_version,
 	.open = sqlite_open,
 	.setup = sqlite_setup,

@@ -35,8 +35,9 @@
  * row is counted once, when it first succeeds; its replay is not counted
  * again.
  *
- * Counters (metrics.md) come from a statistics cursor on a session of their
- * own, by WT_STAT_CONN_* key; they are 64-bit and cumulative for the life of
+ * Counters (man idxlab, OUTPUT FIELDS) come from a statistics cursor on a
+ * session of their own, by WT_STAT_CONN_* key; they are 64-bit and
+ * cumulative for the life of
  * the connection, so nothing is reset:
  *   spills      CACHE_WRITE "pages written from cache" (eviction and, in a
  *               window flagged checkpoint_in_window, checkpoints). Not
@@ -1481,9 +1482,15 @@ static void wt_in_force(struct engine *en, struct knobs *k)
 	k->v[K_CACHE] = en->cache;
 }
 
+/* What differs from knob_table[]'s defaults on this engine. */
+static const struct knob_default wt_defaults[] = {
+	{ K_CACHE, "256MiB" },
+	{ K_WARMUP, "on" },
+	{ 0, NULL },
+};
+
 const struct engine_ops wiredtiger_engine = {
-	.name = "wiredtiger",
-	.bit = ENG_WIREDTIGER,
+	.defaults = wt_defaults,
 	.version = wt_version,
 	.open = wt_open,
 	.setup = wt_setup,

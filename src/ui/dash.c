@@ -30,7 +30,7 @@ const char *dash_locked(const struct dash *d, int id)
 {
 	if (!d->feed->ops->set)
 		return d->feed->ops->no_set;
-	if (!((knob_table[id].engines >> d->k.want.v[K_ENGINE]) & 1))
+	if (!KNOB_ON_ENGINE(id, d->k.want.v[K_ENGINE]))
 		return "this engine does not have this knob";
 	if (knob_table[id].flags & KF_HEADLESS)
 		return "headless runs only (idxlab run): the dashboard runs until you quit";

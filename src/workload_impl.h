@@ -1,0 +1,93 @@
+/* workload_impl.h - what the worker's three rooms share (private to them).
+ *
+ * workload.c holds the API and the helpers below, workload_plan.c the
+ * headless sweep, workload_live.c the dashboard's state machine. Fields are
+ * in three groups by who may touch them: the request (written by the UI
+ * through the API, read by the worker only under mu, see
+ * wl_take_request()), the shared results (written by the worker under mu,
+ * copied by readers under mu) and the worker's own (no lock: one thread). */
+#ifndef IDXLAB_WORKLOAD_IMPL_H
+#define IDXLAB_WORKLOAD_IMPL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "engines/engine.h"
+#include "workload.h"
+
+#define PUBLISH_EVERY 0.05 /* seconds */
+#define SIZES_EVERY   2.0  /* seconds, live mode */
+#define BATCH_TARGET  0.02 /* seconds per engine step() call */
+#define BATCH_MAX     65536
+
+struct node {
+	struct node *next;
+	struct step_result r;
+};
+
+/* Live mode: what the UI asked for (workload_set/pause/rewrite). */
+struct request {
+	struct knobs knobs; /* the setting wanted */
+	unsigned long gen;  /* its generation, bumped by every workload_set() */
+	int paused;
+	int rewrite; /* a rewrite was asked for and not yet taken */
+};
+
+struct workload {
+	const struct plan *plan; /* borrowed; NULL in live mode */
+	pthread_t thread;
+	int started;
+	atomic_int stop;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	/* under mu */
+	struct request req;
+	struct live live;
+	struct node *head, *tail;
+	int state; /* 0 running, 1 done, -1 failed */
+	struct err err;
+	/* worker-private */
+	const struct engine_ops *ops;
+	long long engine; /* the K_ENGINE value ops and en are for */
+	struct engine *en;
+	uint64_t rows, commits;
+	uint64_t budget;
+};
+
+/* CLOCK_MONOTONIC seconds. */
+double now_s(void);
+
+/* Sample everything into c: the worker's own counts plus the engine's. */
+int wl_sample(struct workload *w, struct counters *c, struct err *e);
+
+/* Publish under the lock the parts given (NULL: unchanged) and the table's
+ * row count. */
+void wl_publish(struct workload *w, const struct counters *start, const struct counters *c,
+                const struct hist *lat);
+
+/* Publish the state and a status line (printf format). */
+void wl_set_state(struct workload *w, enum live_state st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Run one engine batch of at most limit rows; adapts w->budget. Returns
+ * rows done, or -1. */
+int64_t wl_batch(struct workload *w, const struct knobs *k, uint64_t limit, struct hist *lat,
+                 struct err *e);
+
+/* Commit the engine's open transaction, if any. */
+int wl_finish(struct workload *w, struct hist *lat, struct err *e);
+
+/* Publish k, as the engine runs it (in_force), as the setting in force;
+ * gen is the live-mode generation it answers (NULL: unchanged). */
+void wl_set_in_force(struct workload *w, struct knobs *k, const unsigned long *gen);
+
+/* The two modes, run on the worker thread with the engine open. */
+int wl_run_plan(struct workload *w, struct err *e);
+int wl_run_live(struct workload *w, struct err *e);
+
+/* Open the engine k names (the worker's start; plan mode, on a sweep over
+ * engines, after closing the one open). */
+int wl_open_engine(struct workload *w, const struct knobs *k, struct err *e);
+void wl_close_engine(struct workload *w);
+
+#endif
