@@ -163,9 +163,19 @@ while [ $i -lt 200 ] && ! ls "$S"/idxlab-pg.*/data/postmaster.pid >/dev/null 2>&
 	i=$((i + 1))
 done
 sleep 0.5
-L=$(ls -d "$S"/idxlab-pg.* | head -1)
-pm=$(head -1 "$L/data/postmaster.pid")
-$as_pg sh -c "mv '$L' '$S/moved' && ln -s '$T/victim4' '$L' && kill -9 $pm"
+# The running server's dir: the one whose postmaster.pid names a live process.
+L=""
+for f in "$S"/idxlab-pg.*/data/postmaster.pid; do
+	kill -0 "$(head -1 "$f" 2>/dev/null)" 2>/dev/null && L=${f%/data/postmaster.pid} && break
+done
+pm=$(head -1 "$L/data/postmaster.pid" 2>/dev/null)
+[ -n "$L" ] && $as_pg sh -c "mv '$L' '$S/moved' && ln -s '$T/victim4' '$L' && kill -9 $pm"
+i=0
+while [ $i -lt $((100 * slow)) ] && kill -0 $run 2>/dev/null; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -9 $run 2>/dev/null # it must have ended when its server died
 wait $run
 if grep -q 'the throwaway PostgreSQL server died' "$T/swaplog.err" &&
 	! grep -q 'root only log secret' "$T/swaplog.err"; then
