@@ -102,8 +102,10 @@ while time.time() < end:
             try:
                 os.symlink(victim, os.path.join(tmp, n, "data"))
                 seen.add(n)
+            except PermissionError:
+                pass  # not handed over to postgres yet: try again
             except OSError:
-                pass
+                seen.add(n)  # too late (data is there), or gone: once per dir
 PY
 watcher=$!
 sleep 0.3
