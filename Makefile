@@ -38,7 +38,7 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 LDLIBS += $(PKG_LIBS) -lpthread -lm
 
-SRC := $(wildcard src/*.c src/engines/*.c src/probes/*.c src/ui/*.c)
+SRC := $(wildcard src/*.c src/engines/*.c src/engines/*/*.c src/probes/*.c src/ui/*.c)
 LIB_SRC := $(filter-out src/main.c,$(SRC))
 
 BUILD ?= build
@@ -142,13 +142,13 @@ $(BUILD)/bench/bare_sqlite: bench/bare_sqlite.c $(BARE_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
-$(BUILD)/bench/bare_wt: bench/bare_wt.c src/engines/wt_layout.h $(BARE_DEPS)
+$(BUILD)/bench/bare_wt: bench/bare_wt.c src/engines/wiredtiger/layout.h $(BARE_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ $(filter %.c %.o,$^) -lwiredtiger -lm
 
 # ---- lint / install -------------------------------------------------------
 
-FORMAT_SRC = $(SRC) $(wildcard src/*.h src/*/*.h tests/*.c bench/*.c bench/*.h)
+FORMAT_SRC = $(SRC) $(wildcard src/*.h src/*/*.h src/*/*/*.h tests/*.c bench/*.c bench/*.h)
 lint: deps-lint
 	clang-format --dry-run --Werror $(FORMAT_SRC)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
