@@ -31,8 +31,10 @@
 #define MIN_CACHE     WT_MIN_CACHE
 #define LOAD_TXN_ROWS 10000
 
-/* The statistics idxlab reads (stats.c's table says from where). */
+/* The statistics idxlab reads (stats.c's table says from where, and which
+ * counter each feeds). */
 enum wt_stat {
+	S_NONE, /* not a statistic: "nothing to subtract" in the table */
 	S_CACHE_WRITE,
 	S_CACHE_READ,
 	S_PAGES_REQUESTED,
@@ -159,7 +161,7 @@ int wt_finish(struct engine *en, struct step_out *out, struct hist *lat, struct 
 
 /* ---- stats.c -------------------------------------------------------------- */
 
-/* Read every statistic of enum wt_stat into out. */
+/* Read every statistic of the table into out (out[S_NONE] is 0). */
 int wt_read_stats(struct engine *en, uint64_t out[S_COUNT], struct err *e);
 /* Tell the event log what the table cost since it was built. */
 void wt_log_table_totals(struct engine *en, const char *when);

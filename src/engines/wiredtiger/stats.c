@@ -1,16 +1,9 @@
 /* stats.c - the engine's counters and sizes.
  *
  * Counters (metrics.md) come from a statistics cursor on a session of their
- * own, by WT_STAT_CONN_* key; they are 64-bit and cumulative for the life of
- * the connection, so nothing is reset:
- *   spills      CACHE_WRITE "pages written from cache" (eviction and, in a
- *               window flagged checkpoint_in_window, checkpoints). Not
- *               CACHE_EVICTION_DIRTY: that also counts in-memory splits of
- *               the page a sequential insert appends to, which are not writes.
- *   misses      CACHE_READ "pages read into cache"; hits = pages requested -
- *               pages read
- *   WAL bytes   LOG_BYTES_WRITTEN; database bytes: BLOCK_BYTE_WRITE
- *   checkpoints TXN_CHECKPOINT
+ * own, by WT_STAT_CONN_* key, as one table says: where each statistic comes
+ * from and the counter it feeds. They are 64-bit and cumulative for the
+ * life of the connection, so nothing is reset. Besides the table:
  *   fsyncs      the interposer (probes/sync_count.c): WiredTiger syncs
  *               through libc, so its log syncs (LOG_SYNC), its file syncs
  *               (FSYNC_IO) and directory syncs are all counted exactly; the
@@ -31,21 +24,36 @@
 
 #define PAGE_UNIT 4096 /* WiredTiger's default allocation size */
 
-static const int stat_key[S_COUNT] = {
-	[S_CACHE_WRITE] = WT_STAT_CONN_CACHE_WRITE,
-	[S_CACHE_READ] = WT_STAT_CONN_CACHE_READ,
-	[S_PAGES_REQUESTED] = WT_STAT_CONN_CACHE_PAGES_REQUESTED,
-	[S_LOG_BYTES] = WT_STAT_CONN_LOG_BYTES_WRITTEN,
-	[S_BLOCK_WRITE] = WT_STAT_CONN_BLOCK_BYTE_WRITE,
-	[S_CHECKPOINTS] = WT_STAT_CONN_TXN_CHECKPOINT,
-	[S_LOG_SYNC] = WT_STAT_CONN_LOG_SYNC,
-	[S_FSYNC_IO] = WT_STAT_CONN_FSYNC_IO,
-	[S_CACHE_INUSE] = WT_STAT_CONN_CACHE_BYTES_INUSE,
-	[S_CACHE_DIRTY] = WT_STAT_CONN_CACHE_BYTES_DIRTY,
-	[S_CACHE_MAX] = WT_STAT_CONN_CACHE_BYTES_MAX,
+/* Each statistic: the counter it feeds (C_COUNT: none, it is read for the
+ * event log's per-table totals), its source on the statistics cursor, and
+ * a statistic subtracted from it first (clamped at 0). */
+static const struct {
+	enum ctr counter;
+	int source; /* WT_STAT_CONN_* */
+	enum wt_stat less;
+} stat_table[S_COUNT] = {
+	/* "pages written from cache": eviction and, in a window flagged
+	 * checkpoint_in_window, checkpoints. Not CACHE_EVICTION_DIRTY: that
+	 * also counts in-memory splits of the page a sequential insert
+	 * appends to, which are not writes. */
+	[S_CACHE_WRITE] = { .counter = C_SPILLS, .source = WT_STAT_CONN_CACHE_WRITE },
+	/* "pages read into cache" */
+	[S_CACHE_READ] = { .counter = C_MISSES, .source = WT_STAT_CONN_CACHE_READ },
+	/* hits: pages requested less pages read */
+	[S_PAGES_REQUESTED] = { .counter = C_HITS,
+	                        .source = WT_STAT_CONN_CACHE_PAGES_REQUESTED,
+	                        .less = S_CACHE_READ },
+	[S_LOG_BYTES] = { .counter = C_WAL_BYTES, .source = WT_STAT_CONN_LOG_BYTES_WRITTEN },
+	[S_BLOCK_WRITE] = { .counter = C_DB_WRITE_BYTES, .source = WT_STAT_CONN_BLOCK_BYTE_WRITE },
+	[S_CHECKPOINTS] = { .counter = C_CHECKPOINTS, .source = WT_STAT_CONN_TXN_CHECKPOINT },
+	[S_LOG_SYNC] = { .counter = C_COUNT, .source = WT_STAT_CONN_LOG_SYNC },
+	[S_FSYNC_IO] = { .counter = C_COUNT, .source = WT_STAT_CONN_FSYNC_IO },
+	/* gauges */
+	[S_CACHE_INUSE] = { .counter = C_CACHE_USED, .source = WT_STAT_CONN_CACHE_BYTES_INUSE },
+	[S_CACHE_DIRTY] = { .counter = C_CACHE_DIRTY, .source = WT_STAT_CONN_CACHE_BYTES_DIRTY },
+	[S_CACHE_MAX] = { .counter = C_CACHE_MAX, .source = WT_STAT_CONN_CACHE_BYTES_MAX },
 };
 
-/* Read every counter of stat_key[] into out. */
 int wt_read_stats(struct engine *en, uint64_t out[S_COUNT], struct err *e)
 {
 	int i, rc;
@@ -57,11 +65,12 @@ int wt_read_stats(struct engine *en, uint64_t out[S_COUNT], struct err *e)
 	} else if ((rc = en->stat->reset(en->stat)) != 0) {
 		return wt_fail(en, e, "refresh the statistics cursor", rc);
 	}
-	for (i = 0; i < S_COUNT; i++) {
+	out[S_NONE] = 0;
+	for (i = S_NONE + 1; i < S_COUNT; i++) {
 		const char *desc, *pvalue;
 		int64_t v = 0;
 
-		en->stat->set_key(en->stat, stat_key[i]);
+		en->stat->set_key(en->stat, stat_table[i].source);
 		rc = en->stat->search(en->stat);
 		if (rc == 0)
 			rc = en->stat->get_value(en->stat, &desc, &pvalue, &v);
@@ -97,6 +106,7 @@ int wt_sample(struct engine *en, struct counters *c, struct err *e)
 {
 	struct proc_io io;
 	uint64_t v[S_COUNT];
+	int i;
 
 	c->v[C_FSYNCS] = sync_count_total();
 	c->valid |= 1u << C_FSYNCS;
@@ -104,19 +114,15 @@ int wt_sample(struct engine *en, struct counters *c, struct err *e)
 		return 0;
 	if (wt_read_stats(en, v, e) < 0)
 		return -1;
-	c->v[C_SPILLS] = v[S_CACHE_WRITE];
-	c->v[C_MISSES] = v[S_CACHE_READ];
-	c->v[C_HITS] =
-	    v[S_PAGES_REQUESTED] > v[S_CACHE_READ] ? v[S_PAGES_REQUESTED] - v[S_CACHE_READ] : 0;
-	c->v[C_WAL_BYTES] = v[S_LOG_BYTES];
-	c->v[C_DB_WRITE_BYTES] = v[S_BLOCK_WRITE];
-	c->v[C_CHECKPOINTS] = v[S_CHECKPOINTS];
-	c->v[C_CACHE_USED] = v[S_CACHE_INUSE];
-	c->v[C_CACHE_DIRTY] = v[S_CACHE_DIRTY];
-	c->v[C_CACHE_MAX] = v[S_CACHE_MAX];
-	c->valid |= 1u << C_SPILLS | 1u << C_MISSES | 1u << C_HITS | 1u << C_WAL_BYTES |
-	            1u << C_DB_WRITE_BYTES | 1u << C_CHECKPOINTS | 1u << C_CACHE_USED |
-	            1u << C_CACHE_DIRTY | 1u << C_CACHE_MAX;
+	for (i = S_NONE + 1; i < S_COUNT; i++) {
+		enum ctr to = stat_table[i].counter;
+		uint64_t less = v[stat_table[i].less];
+
+		if (to == C_COUNT)
+			continue;
+		c->v[to] = v[i] > less ? v[i] - less : 0;
+		c->valid |= 1u << to;
+	}
 	if (proc_io_read_engine(&io) == 0) {
 		c->v[C_WCHAR] = io.wchar;
 		c->v[C_WRITE_BYTES] = io.write_bytes;
