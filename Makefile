@@ -27,7 +27,7 @@ postgres_SRC := src/engines/postgres.c src/engines/pg_cluster.c
 mongo_PKG := libmongoc-1.0
 mongo_SRC := src/engines/mongo.c src/engines/mongo_stream.c src/engines/mongo_doc.c
 wiredtiger_PKG := wiredtiger
-wiredtiger_SRC := src/engines/wiredtiger.c
+wiredtiger_SRC := $(wildcard src/engines/wiredtiger/*.c)
 ENGINES ?= $(foreach e,$(ENGINES_OPTIONAL),$(if $(shell pkg-config --exists $($(e)_PKG) \
 	2>/dev/null && echo y),$(e)))
 ENGINES_LEFT_OUT := $(filter-out $(ENGINES),$(ENGINES_OPTIONAL))
@@ -63,7 +63,7 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 LDLIBS += $(PKG_LIBS) -lpthread -lm
 
-ALL_SRC := $(wildcard src/*.c src/engines/*.c src/probes/*.c src/ui/*.c)
+ALL_SRC := $(wildcard src/*.c src/engines/*.c src/engines/*/*.c src/probes/*.c src/ui/*.c)
 SRC := $(filter-out $(foreach e,$(ENGINES_LEFT_OUT),$($(e)_SRC)),$(ALL_SRC))
 LIB_SRC := $(filter-out src/main.c,$(SRC))
 
@@ -169,13 +169,13 @@ $(BUILD)/bench/bare_sqlite: bench/bare_sqlite.c $(BARE_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
-$(BUILD)/bench/bare_wt: bench/bare_wt.c src/engines/wt_layout.h $(BARE_DEPS)
+$(BUILD)/bench/bare_wt: bench/bare_wt.c src/engines/wiredtiger/layout.h $(BARE_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ $(filter %.c %.o,$^) -lwiredtiger -lm
 
 # ---- lint / install -------------------------------------------------------
 
-FORMAT_SRC = $(ALL_SRC) $(wildcard src/*.h src/*/*.h tests/*.c bench/*.c bench/*.h)
+FORMAT_SRC = $(ALL_SRC) $(wildcard src/*.h src/*/*.h src/*/*/*.h tests/*.c bench/*.c bench/*.h)
 lint: deps-lint
 	clang-format --dry-run --Werror $(FORMAT_SRC)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \

@@ -3,7 +3,7 @@
  * It does the work `idxlab run --engine wiredtiger --op insert` measures, and
  * nothing else: a fresh home directory in a fresh temp dir, the connection
  * opened with the configuration idxlab's engine uses (wt_open_config() of
- * src/engines/wt_layout.h, shared with it) - cache_size, the log (journal) on with archive and 100MB files, a
+ * src/engines/wiredtiger/layout.h, shared with it) - cache_size, the log (journal) on with archive and 100MB files, a
  * checkpoint every --checkpoint seconds, 4 eviction threads, dirty target
  * 5 % / trigger 20 %, eviction target 80 % / trigger 95 %, fsync as the sync
  * method - but statistics=(none), as idxlab opens it with --probes off
@@ -33,7 +33,7 @@
  * "Honest" means the same durability and work: no log off, no bigger cache,
  * no bulk cursors, no overwrite=true (which skips the duplicate check), no
  * skipped index. The connection and table configuration strings come from
- * src/engines/wt_layout.h, which the engine uses too, so they cannot drift.
+ * src/engines/wiredtiger/layout.h, which the engine uses too, so they cannot drift.
  *
  *   bare_wt [--rows N] [--indexes N] [--key-order seq|rand|few]
  *           [--commit row|N|all] [--sync off|normal|full|extra]
@@ -61,7 +61,7 @@
 #include "bare_args.h"
 #include "err.h"
 #include "keys.h"
-#include "engines/wt_layout.h"
+#include "engines/wiredtiger/layout.h"
 #include "knobs.h"
 
 struct bare {
@@ -203,7 +203,7 @@ static int setup(struct bare *b)
 		b->dir[0] = 0;
 		return -1;
 	}
-	/* idxlab's connection (engines/wt_layout.h), statistics as --stats says. */
+	/* idxlab's connection (engines/wiredtiger/layout.h), statistics as --stats says. */
 	wt_open_config(cfg, sizeof cfg, b->cache_bytes, b->stats, b->checkpoint);
 	if ((rc = wiredtiger_open(b->dir, NULL, cfg, &b->conn)) != 0) {
 		b->conn = NULL;

@@ -1,5 +1,5 @@
-/* wt_layout.h - how idxlab lays out and opens WiredTiger, the way mongod
- * does: shared by the engine (wiredtiger.c) and the bare loop it is
+/* layout.h - how idxlab lays out and opens WiredTiger, the way mongod
+ * does: shared by the engine (schema.c, driver.c) and the bare loop it is
  * benchmarked against (bench/bare_wt.c), so the two cannot drift apart. */
 #ifndef IDXLAB_WT_LAYOUT_H
 #define IDXLAB_WT_LAYOUT_H

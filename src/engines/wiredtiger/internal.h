@@ -1,0 +1,171 @@
+/* internal.h - what the WiredTiger engine's files share (private to
+ * src/engines/wiredtiger/; the engine's public face is wiredtiger_engine,
+ * listed in engines.c).
+ *
+ *   driver.c    the vtable: open, setup, apply, rewrite, close; the directory
+ *   messages.c  WiredTiger's event handler, and its errors in words
+ *   schema.c    tables, cursors, the cache and checkpoint settings, index builds
+ *   rows.c      the row layout and one operation on one row
+ *   txn.c       transactions, the step, and the WT_ROLLBACK replay
+ *   stats.c     the statistics table, the sample, the file sizes
+ *   layout.h    the tables' and the connection's settings (bench/bare_wt.c too)
+ *
+ * All calls come from the worker thread, except the event handler's
+ * callbacks (any WiredTiger thread: they touch only the atomics). */
+#ifndef IDXLAB_WT_INTERNAL_H
+#define IDXLAB_WT_INTERNAL_H
+
+#include <limits.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+#include <wiredtiger.h>
+
+#include "../engine.h"
+#include "../rowset.h"
+#include "layout.h"
+
+#define COLL_URI      WT_COLL_URI
+#define NIDX          9 /* _id + k1..k8 */
+#define MIN_CACHE     WT_MIN_CACHE
+#define LOAD_TXN_ROWS 10000
+
+/* The statistics idxlab reads (stats.c's table says from where, and which
+ * counter each feeds). */
+enum wt_stat {
+	S_NONE, /* not a statistic: "nothing to subtract" in the table */
+	S_CACHE_WRITE,
+	S_CACHE_READ,
+	S_PAGES_REQUESTED,
+	S_LOG_BYTES,
+	S_BLOCK_WRITE,
+	S_CHECKPOINTS,
+	S_LOG_SYNC,
+	S_FSYNC_IO,
+	S_CACHE_INUSE, /* gauges from here on */
+	S_CACHE_DIRTY,
+	S_CACHE_MAX,
+	S_COUNT
+};
+
+struct engine {
+	WT_EVENT_HANDLER handler; /* first: the callbacks find the engine from it */
+	atomic_int quiet;         /* expected errors (EBUSY while dropping): say nothing */
+	atomic_int first_errno;   /* ENOSPC once WiredTiger reported one */
+	WT_CONNECTION *conn;
+	WT_SESSION *s;  /* the workload's session */
+	WT_SESSION *ss; /* statistics: outside the workload's transactions */
+	WT_CURSOR *stat;
+	WT_CURSOR *coll, *idx[NIDX]; /* idx[0] is _id, idx[i] is ki */
+	char home[PATH_MAX - 64];
+	int tmp;  /* home is our temp dir: removed at close */
+	int nidx; /* secondary index tables that exist (k1..knidx) */
+	int probes;
+	int live;               /* apply() has run: say what changes */
+	int table;              /* the tables exist */
+	const atomic_int *stop; /* borrowed: set when the user wants out */
+	struct knobs k;
+	struct rowset rs;
+	/* row layout */
+	int uuid_pk, uuid_keys;
+	uint64_t pk_seed; /* the seed the ids were made with */
+	size_t id_len, key_len, off_hot, off_payload, row_len;
+	unsigned char *row;
+	/* the open transaction */
+	int in_txn;
+	long long txn_op; /* the operation the open transaction runs */
+	uint64_t txn_rows, txn_t0;
+	struct rowset_mark mark; /* the rowset at BEGIN */
+	uint64_t cap;            /* rows per transaction after a rollback; 0: no cap */
+	long long cache;
+	/* bookkeeping for the event log */
+	uint64_t rollbacks, replayed, last_rb_log;
+	uint64_t st_table[S_COUNT], syncs_table; /* at setup */
+	uint64_t table_t0;
+};
+
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static inline void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* ---- messages.c ----------------------------------------------------------- */
+
+/* Route WiredTiger's messages into the event log. */
+void wt_events_init(WT_EVENT_HANDLER *h);
+/* The cache filled with a transaction's own changes: retry it smaller. */
+int wt_retryable(int rc);
+void wt_cache_text(long long bytes, char *buf, size_t len);
+/* An error from WiredTiger, with what to do about the common causes;
+ * returns -1. */
+int wt_fail(struct engine *en, struct err *e, const char *what, int rc);
+
+/* ---- schema.c ------------------------------------------------------------- */
+
+/* Index table i's uri (0: _id, i: ki). */
+void wt_idx_uri(int i, char *buf, size_t len);
+void wt_close_cursors(struct engine *en);
+/* Drop uri if it exists; waits out a checkpoint holding it. */
+int wt_drop_table(struct engine *en, const char *uri, struct err *e);
+int wt_open_cursor(struct engine *en, const char *uri, WT_CURSOR **out, struct err *e);
+/* Create index table i (0: _id) and open its cursor. */
+int wt_create_index(struct engine *en, int i, struct err *e);
+/* Fill index table i (k1..k8) from the collection. */
+int wt_fill_index(struct engine *en, int i, struct err *e);
+/* Create or drop index tables so that exactly k1..kto exist. */
+int wt_set_indexes(struct engine *en, int to, struct err *e);
+/* The cache (at least 1 MiB); say: tell the event log where eviction starts. */
+int wt_set_cache(struct engine *en, long long bytes, int say, struct err *e);
+/* Empty the cache after the load (see schema.c). */
+int wt_squeeze_cache(struct engine *en, struct err *e);
+int wt_set_checkpoint(struct engine *en, long long secs, struct err *e);
+/* The row buffer for the pk/key types and payload size set in en. */
+void wt_set_row_layout(struct engine *en, long long payload);
+
+/* ---- rows.c --------------------------------------------------------------- */
+
+/* Operation failures that are not WiredTiger's: the table changed under us. */
+#define E_MISSING (-1)
+
+/* Where key column col (1..8) lies in a record. */
+size_t wt_off_key(const struct engine *en, int col);
+int wt_index_insert(struct engine *en, int i, const unsigned char *key, int64_t recid);
+/* One operation on row n: 0, E_MISSING or a WiredTiger error. */
+int wt_do_op(struct engine *en, long long op, uint64_t row, uint64_t version);
+/* The failure rc of op on row, in words; returns -1. */
+int wt_op_fail(struct engine *en, struct err *e, long long op, uint64_t row, int rc);
+
+/* ---- txn.c ---------------------------------------------------------------- */
+
+/* Roll the open transaction back, and the rowset with it. */
+void wt_abort_txn(struct engine *en);
+/* Commit the open transaction; a rollback replays it smaller. */
+int wt_commit(struct engine *en, struct step_out *out, struct hist *lat, struct err *e);
+/* Run up to budget operations; commit every per_commit rows (0: never). */
+int wt_run_ops(struct engine *en, long long op, uint64_t per_commit, uint64_t budget,
+               struct step_out *out, struct hist *lat, struct err *e);
+int wt_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
+            struct hist *lat, struct err *e);
+int wt_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e);
+
+/* ---- stats.c -------------------------------------------------------------- */
+
+/* Read every statistic of the table into out (out[S_NONE] is 0). */
+int wt_read_stats(struct engine *en, uint64_t out[S_COUNT], struct err *e);
+/* Tell the event log what the table cost since it was built. */
+void wt_log_table_totals(struct engine *en, const char *when);
+int wt_sample(struct engine *en, struct counters *c, struct err *e);
+int wt_sizes(struct engine *en, struct sizes *s, struct err *e);
+
+#endif
