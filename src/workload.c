@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "engines/engine.h"
 #include "evlog.h"
 #include "redact.h"
@@ -53,21 +54,13 @@ struct workload {
 	uint64_t budget;
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Sample everything into c: the worker's own counts plus the engine's. */
 static int sample(struct workload *w, struct counters *c, struct err *e)
 {
 	memset(c, 0, sizeof *c);
 	if (w->ops->sample(w->en, c, e) < 0)
 		return -1;
-	c->t = now_s();
+	c->t = clock_now_s();
 	c->v[C_ROWS] = w->rows;
 	c->v[C_COMMITS] = w->commits;
 	c->valid |= 1u << C_ROWS | 1u << C_COMMITS;
@@ -101,7 +94,7 @@ static void set_state(struct workload *w, enum live_state st, const char *fmt, .
 
 	pthread_mutex_lock(&w->mu);
 	w->live.state = st;
-	w->live.activity_t0 = now_s();
+	w->live.activity_t0 = clock_now_s();
 	va_start(ap, fmt);
 	vsnprintf(w->live.activity, sizeof w->live.activity, fmt, ap);
 	va_end(ap);
@@ -117,13 +110,13 @@ static int64_t batch(struct workload *w, const struct knobs *k, uint64_t limit, 
 {
 	uint64_t b = limit < w->budget ? limit : w->budget;
 	struct step_out out = { 0, 0 };
-	double t0 = now_s(), dt;
+	double t0 = clock_now_s(), dt;
 
 	if (w->ops->step(w->en, k, b, &out, lat, e) < 0)
 		return -1;
 	w->rows += out.rows;
 	w->commits += out.commits;
-	dt = now_s() - t0;
+	dt = clock_now_s() - t0;
 	if (out.rows == b) {
 		if (dt < BATCH_TARGET / 2 && w->budget < BATCH_MAX)
 			w->budget *= 2;
@@ -212,7 +205,7 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 		done += (uint64_t)got;
 		if (got == 0)
 			break; /* the engine ran out of rows to work on */
-		t = now_s();
+		t = clock_now_s();
 		if (t - last_pub >= PUBLISH_EVERY) {
 			if (sample(w, &c, e) < 0)
 				goto fail;
@@ -329,12 +322,12 @@ static int take_change(struct workload *w, struct knobs *cur, unsigned long *gen
 		return 0;
 	if (finish(w, lat, e) < 0)
 		return -1;
-	t0 = now_s();
+	t0 = clock_now_s();
 	if (knobs_need_rebuild(cur, &next)) {
 		set_state(w, LS_APPLYING, "rebuilding the table (%lld rows)", knobs_prefill(&next));
 		if (w->ops->setup(w->en, &next, e) < 0)
 			return -1;
-		evlog_add(EV_INFO, "table rebuilt in %.2f s", now_s() - t0);
+		evlog_add(EV_INFO, "table rebuilt in %.2f s", clock_now_s() - t0);
 	} else {
 		if (cur->v[K_INDEXES] != next.v[K_INDEXES])
 			set_state(w, LS_APPLYING, "%s idxlab_k%lld..%lld",
@@ -506,7 +499,7 @@ static int run_live(struct workload *w, struct err *e)
 		got = batch(w, &cur, UINT64_MAX, lat, e);
 		if (got < 0)
 			goto failure;
-		t = now_s();
+		t = clock_now_s();
 		if (got == 0) {
 			if (finish(w, lat, e) < 0)
 				goto failure;
@@ -525,13 +518,13 @@ static int run_live(struct workload *w, struct err *e)
 			last_pub = t;
 		}
 		if (t >= next_sizes) {
-			double t0 = now_s();
+			double t0 = clock_now_s();
 
 			if (refresh_sizes(w, e) < 0)
 				goto failure;
 			/* Index sizes walk every index page: keep that under 2 % of
 			 * the worker's time however big the indexes grow. */
-			t = now_s();
+			t = clock_now_s();
 			next_sizes = t + fmax(SIZES_EVERY, 50 * (t - t0));
 		}
 		continue;

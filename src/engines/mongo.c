@@ -51,6 +51,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../clock.h"
 #include "../evlog.h"
 #include "../keys.h"
 #include "../probes/mongo_status.h"
@@ -102,14 +103,6 @@ struct engine {
 	int has_server_io;
 	struct proc_tree tree;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 /* ---- libmongoc, once per process ---------------------------------------- */
 
@@ -907,7 +900,7 @@ static int flush(struct engine *en, long long op, struct step_out *out, struct h
 
 	if (!en->bulk)
 		return 0;
-	t0 = now_ns();
+	t0 = clock_now_ns();
 	ok = mongoc_bulk_operation_execute(en->bulk, &reply, &be);
 	mongoc_bulk_operation_destroy(en->bulk);
 	en->bulk = NULL;
@@ -930,7 +923,7 @@ static int flush(struct engine *en, long long op, struct step_out *out, struct h
 		               knob_table[K_OP].choices[op], counted[op], (unsigned long long)got,
 		               (unsigned long long)n);
 	if (lat)
-		hist_add(lat, now_ns() - t0);
+		hist_add(lat, clock_now_ns() - t0);
 	if (out)
 		out->commits++;
 	return 0;
@@ -970,7 +963,7 @@ static int set_indexes(struct engine *en, long long from, long long to, int live
 	bson_t cmd = BSON_INITIALIZER, list, one, key;
 	char field[24], name[24], num[16], names[160] = "";
 	const char *pos;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = clock_now_ns();
 	size_t used = 0;
 	long long i;
 	int rc = 0;
@@ -996,7 +989,7 @@ static int set_indexes(struct engine *en, long long from, long long to, int live
 		if (rc == 0 && live)
 			evlog_add(EV_INFO, "built %s on %llu rows in %.2f s", names,
 			          (unsigned long long)en->rs.live_rows,
-			          (double)(now_ns() - t0) / 1e9);
+			          (double)(clock_now_ns() - t0) / 1e9);
 		else if (rc < 0)
 			err_prefix(e, "building %s", names);
 	}
@@ -1103,7 +1096,7 @@ static int mongo_apply(struct engine *en, const struct knobs *k, struct err *e)
 static int mongo_rewrite(struct engine *en, struct err *e)
 {
 	bson_t cmd = BSON_INITIALIZER;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = clock_now_ns();
 	int rc;
 
 	if (en->bulk)
@@ -1113,7 +1106,8 @@ static int mongo_rewrite(struct engine *en, struct err *e)
 	bson_destroy(&cmd);
 	if (rc < 0)
 		return -1;
-	evlog_add(EV_INFO, "rewrote idxlab.t (compact) in %.2f s", (double)(now_ns() - t0) / 1e9);
+	evlog_add(EV_INFO, "rewrote idxlab.t (compact) in %.2f s",
+	          (double)(clock_now_ns() - t0) / 1e9);
 	return 0;
 }
 

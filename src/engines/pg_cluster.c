@@ -68,6 +68,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../clock.h"
 #include "../evlog.h"
 #include "fstree.h"
 #include "pg_cluster.h"
@@ -103,22 +104,6 @@ struct pg_cluster {
 };
 
 /* ---- small helpers ---------------------------------------------------- */
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
 
 static int is_exec_file(const char *dir, const char *name)
 {
@@ -350,7 +335,7 @@ static pid_t spawn(const struct spawn *s, const char *what, struct err *e)
 /* Wait for pid up to ms (-1: for ever); 1 and *st if it ended, else 0. */
 static int reap(pid_t pid, int *st, long ms)
 {
-	long long until = now_ms() + ms;
+	long long until = clock_now_ms() + ms;
 	pid_t r;
 
 	for (;;) {
@@ -364,9 +349,9 @@ static int reap(pid_t pid, int *st, long ms)
 			*st = 0;
 			return 1;
 		}
-		if (ms >= 0 && now_ms() >= until)
+		if (ms >= 0 && clock_now_ms() >= until)
 			return 0;
-		sleep_ms(1);
+		clock_sleep_ms(1);
 	}
 }
 
@@ -663,7 +648,7 @@ static void drop_shm(int dir, uid_t server_uid)
 		if (tries == SHM_WAIT_MS / POLL_MS || ds.shm_perm.uid != server_uid ||
 		    (ds.shm_nattch == 0 && pm > 0 && proc_gone((pid_t)pm)))
 			break;
-		sleep_ms(POLL_MS);
+		clock_sleep_ms(POLL_MS);
 	}
 	if (ds.shm_perm.uid != server_uid)
 		snprintf(why, sizeof why, "it belongs to uid %d, not the server's %d",
@@ -1025,7 +1010,7 @@ static int pidfile_ready(const struct pg_cluster *c)
  * now and then regardless, in case it never does). */
 static int wait_ready(struct pg_cluster *c, long ms, struct err *e)
 {
-	long long until = now_ms() + ms;
+	long long until = clock_now_ms() + ms;
 	char how[96], tail[TAIL_CHARS];
 	int st, tick;
 
@@ -1048,13 +1033,13 @@ static int wait_ready(struct pg_cluster *c, long ms, struct err *e)
 		default:
 			break;
 		}
-		if (now_ms() >= until)
+		if (clock_now_ms() >= until)
 			return err_set(e, ERR_RUNTIME,
 			               "the PostgreSQL %d server (%s/postgres) did not accept "
 			               "connections within %ld s; server log: %s",
 			               c->major, c->bindir, ms / 1000,
 			               log_tail(c, tail, sizeof tail));
-		sleep_ms(POLL_MS);
+		clock_sleep_ms(POLL_MS);
 	}
 }
 

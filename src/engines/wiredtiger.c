@@ -68,6 +68,7 @@
 #include <unistd.h>
 #include <wiredtiger.h>
 
+#include "../clock.h"
 #include "../evlog.h"
 #include "../keys.h"
 #include "../probes/fs_kind.h"
@@ -165,21 +166,6 @@ struct engine {
 };
 
 static const char *const idx_col[NIDX] = { "_id", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8" };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
 
 /* ---- messages --------------------------------------------------------- */
 
@@ -405,7 +391,7 @@ static void log_table_totals(struct engine *en, const char *when)
 	          (unsigned long long)(sync_count_total() - en->syncs_table),
 	          (unsigned long long)(now[S_CHECKPOINTS] - en->st_table[S_CHECKPOINTS]),
 	          (unsigned long long)en->rollbacks, (unsigned long long)en->replayed,
-	          (double)(now_ns() - en->table_t0) / 1e9);
+	          (double)(clock_now_ns() - en->table_t0) / 1e9);
 }
 
 /* ---- cursors and tables ----------------------------------------------- */
@@ -436,7 +422,7 @@ static int drop_table(struct engine *en, const char *uri, struct err *e)
 
 	atomic_store(&en->quiet, 1);
 	while ((rc = en->s->drop(en->s, uri, "force=true")) == EBUSY && tries++ < BUSY_TRIES)
-		sleep_ms(25);
+		clock_sleep_ms(25);
 	atomic_store(&en->quiet, 0);
 	if (rc) {
 		char what[128];
@@ -760,7 +746,7 @@ static int begin(struct engine *en, long long op, struct err *e)
 	en->in_txn = 1;
 	en->txn_op = op;
 	en->txn_rows = 0;
-	en->txn_t0 = now_ns();
+	en->txn_t0 = clock_now_ns();
 	rowset_mark(&en->rs, &en->mark);
 	return 0;
 }
@@ -791,7 +777,7 @@ static int commit_raw(struct engine *en, struct step_out *out, struct hist *lat)
 	}
 	en->in_txn = 0;
 	if (lat)
-		hist_add(lat, now_ns() - en->txn_t0);
+		hist_add(lat, clock_now_ns() - en->txn_t0);
 	out->commits++;
 	return 0;
 }
@@ -805,7 +791,7 @@ static int replay(struct engine *en, uint64_t n, struct step_out *out, struct hi
                   struct err *e)
 {
 	long long op = en->txn_op;
-	uint64_t chunk = n / 2 ? n / 2 : 1, done = 0, ntx = 0, t0 = now_ns(), row = 0;
+	uint64_t chunk = n / 2 ? n / 2 : 1, done = 0, ntx = 0, t0 = clock_now_ns(), row = 0;
 	int ones = 0, rc = 0, in_commit, said = 0;
 	char cache[32];
 
@@ -854,7 +840,7 @@ static int replay(struct engine *en, uint64_t n, struct step_out *out, struct hi
 		} else if (++ones > 5) {
 			return wt_fail(en, e, "retry a rolled-back transaction", rc);
 		} else {
-			sleep_ms(10L << ones); /* let eviction catch up */
+			clock_sleep_ms(10L << ones); /* let eviction catch up */
 		}
 	}
 	if (!en->cap || chunk < en->cap)
@@ -1106,7 +1092,7 @@ static int fill_index(struct engine *en, int i, struct err *e)
 		else if (++ones > 5)
 			break;
 		else
-			sleep_ms(10L << ones);
+			clock_sleep_ms(10L << ones);
 	}
 	scan->close(scan);
 	if (rc == E_MISSING || rc == WT_DUPLICATE_KEY)
@@ -1118,7 +1104,7 @@ static int fill_index(struct engine *en, int i, struct err *e)
 static int set_indexes(struct engine *en, int to, struct err *e)
 {
 	while (en->nidx < to) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = clock_now_ns();
 		int i = en->nidx + 1;
 
 		if (create_index(en, i, e) < 0 || fill_index(en, i, e) < 0) {
@@ -1132,7 +1118,7 @@ static int set_indexes(struct engine *en, int to, struct err *e)
 		if (en->live)
 			evlog_add(EV_INFO, "built table:index-idxlab-k%d on %llu rows in %.2f s", i,
 			          (unsigned long long)en->rs.live_rows,
-			          (double)(now_ns() - t0) / 1e9);
+			          (double)(clock_now_ns() - t0) / 1e9);
 	}
 	while (en->nidx > to) {
 		int i = en->nidx;
@@ -1325,7 +1311,7 @@ static int wt_setup(struct engine *en, const struct knobs *k, struct err *e)
 	en->last_rb_log = 0;
 	rowset_prepare(&en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
 	en->table = 1;
-	en->table_t0 = now_ns();
+	en->table_t0 = clock_now_ns();
 	en->syncs_table = sync_count_total();
 	if (en->probes && read_stats(en, en->st_table, e) < 0)
 		return -1;
@@ -1365,7 +1351,7 @@ static int wt_apply(struct engine *en, const struct knobs *k, struct err *e)
 /* mongod's compact: give the free space in each file back. */
 static int wt_rewrite(struct engine *en, struct err *e)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = clock_now_ns();
 	int i, rc;
 
 	if (en->in_txn)
@@ -1382,7 +1368,7 @@ static int wt_rewrite(struct engine *en, struct err *e)
 		}
 	}
 	evlog_add(EV_INFO, "rewrote the tables (WT_SESSION::compact, mongod's compact) in %.2f s",
-	          (double)(now_ns() - t0) / 1e9);
+	          (double)(clock_now_ns() - t0) / 1e9);
 	return 0;
 }
 

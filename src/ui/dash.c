@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../clock.h"
 #include "../demo.h"
 #include "../evlog.h"
 #include "../recording.h"
@@ -155,22 +156,13 @@ _Static_assert(sizeof dash_metrics / sizeof dash_metrics[0] <=
                    sizeof((struct dash *)0)->base / sizeof(double),
                "struct dash's base[] holds every metric");
 
-static double now_s(void);
 static double replay_clock(const struct dash *d);
 
 /* Now, on the clock of the figures shown: the monotonic clock, or in a
  * replay the recording's (which may run faster, or stand still). */
 static double dash_now(const struct dash *d)
 {
-	return d->rp ? d->rp_t0 + replay_clock(d) : now_s();
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return d->rp ? d->rp_t0 + replay_clock(d) : clock_now_s();
 }
 
 /* ---- labels --------------------------------------------------------------- */
@@ -441,7 +433,7 @@ static void say(struct dash *d, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(d->flash, sizeof d->flash, fmt, ap);
 	va_end(ap);
-	d->flash_t = now_s();
+	d->flash_t = clock_now_s();
 }
 
 /* Move knob id to value v: post it, or ask first when it means a rebuild. */
@@ -853,7 +845,7 @@ static void draw_status(struct dash *d, int y)
 		attroff(A_BOLD | (l->state == LS_FAILED ? col(d, C_ERR) : 0));
 		return;
 	}
-	if (*d->flash && now_s() - d->flash_t < 4) {
+	if (*d->flash && clock_now_s() - d->flash_t < 4) {
 		attron(col(d, C_WARN) | A_BOLD);
 		put_clipped(y, 1, d->W - 2, d->flash);
 		attroff(col(d, C_WARN) | A_BOLD);
@@ -907,7 +899,7 @@ static void draw_hints(struct dash *d, int y)
 		char line[256];
 		double left;
 
-		if (!demo_waiting(d->demo, now_s(), &left))
+		if (!demo_waiting(d->demo, clock_now_s(), &left))
 			snprintf(line, sizeof line, " demo %d/%d  playing",
 			         d->demo->next - d->demo->header, d->demo->n - d->demo->header);
 		else if (left > 0)
@@ -1254,7 +1246,7 @@ static void key(struct dash *d, int ch)
 			d->rp_pos = replay_clock(d);
 			d->paused = 1;
 		} else if (d->rp) {
-			d->rp_mark = now_s();
+			d->rp_mark = clock_now_s();
 		} else {
 			workload_pause(d->w, d->paused);
 		}
@@ -1307,7 +1299,7 @@ static void play_demo(struct dash *d)
 	const struct cue *c;
 
 	while (demo_playing(d) && (d->live->state == LS_RUNNING || d->live->state == LS_IDLE) &&
-	       d->applied_gen == d->posted_gen && (c = demo_next(d->demo, now_s())) != NULL) {
+	       d->applied_gen == d->posted_gen && (c = demo_next(d->demo, clock_now_s())) != NULL) {
 		struct knobs to;
 
 		switch (c->kind) {
@@ -1353,7 +1345,7 @@ static void record_item(struct dash *d, struct rec_item *it)
 
 	if (!d->rec)
 		return;
-	it->t = now_s() - d->t0;
+	it->t = clock_now_s() - d->t0;
 	if (rec_write(d->rec, it, &e) == 0) {
 		d->rec_items++;
 		return;
@@ -1416,7 +1408,7 @@ static void record_event(struct dash *d, const struct ev *ev)
 
 static double replay_clock(const struct dash *d)
 {
-	return d->paused ? d->rp_pos : d->rp_pos + (now_s() - d->rp_mark) * d->rp_speed;
+	return d->paused ? d->rp_pos : d->rp_pos + (clock_now_s() - d->rp_mark) * d->rp_speed;
 }
 
 /* > and <: the replay twice as fast or as slow, 1x to 16x. */
@@ -1429,7 +1421,7 @@ static void replay_speed(struct dash *d, int faster)
 		return;
 	}
 	d->rp_pos = replay_clock(d);
-	d->rp_mark = now_s();
+	d->rp_mark = clock_now_s();
 	d->rp_speed = to;
 	say(d, "replay at %dx", to);
 }
@@ -1511,7 +1503,7 @@ static int open_recording(struct dash *d, const struct plan *p)
 		}
 		if (d->rp_next->kind == REC_SAMPLE)
 			d->want = d->rp_next->live.knobs;
-		d->rp_t0 = d->rp_mark = now_s();
+		d->rp_t0 = d->rp_mark = clock_now_s();
 		d->rp_speed = 1;
 	}
 	return 0;
@@ -1586,7 +1578,7 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 	d->mouse = !d->want.v[K_NO_MOUSE];
 	build_knob_list(d);
 	d->sel = 1; /* indexes: the knob people come for */
-	d->t0 = now_s();
+	d->t0 = clock_now_s();
 	d->demo = p->demo;
 
 	if (open_recording(d, p) < 0) {
@@ -1630,7 +1622,7 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 	}
 
 	while (!d->quit && !*sig) {
-		double t = now_s();
+		double t = clock_now_s();
 		int ch;
 
 		if (d->rp)
@@ -1690,7 +1682,7 @@ out:
 			    stderr,
 			    "idxlab: recorded %.0f s (%ld lines) to %s: idxlab --replay %s shows "
 			    "it again\n",
-			    now_s() - d->t0, d->rec_items, p->record_path, p->record_path);
+			    clock_now_s() - d->t0, d->rec_items, p->record_path, p->record_path);
 		if (*d->rec_err && !code)
 			code = 1;
 	}
