@@ -44,7 +44,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -61,6 +60,7 @@
 #include "mongo_doc.h"
 #include "mongo_stream.h"
 #include "rowset.h"
+#include "spawn.h"
 #include "tmpdir.h"
 
 #define DB_NAME        "idxlab"
@@ -131,23 +131,6 @@ static void lib_init(void)
 }
 
 /* ---- the throwaway mongod ------------------------------------------------ */
-
-/* The full path of name on $PATH, or -1. */
-static int find_on_path(const char *name, char *out, size_t len)
-{
-	const char *path = getenv("PATH"), *p, *end;
-
-	for (p = path ? path : ""; *p; p = *end ? end + 1 : end) {
-		end = strchr(p, ':');
-		if (!end)
-			end = p + strlen(p);
-		if (end > p &&
-		    (size_t)snprintf(out, len, "%.*s/%s", (int)(end - p), p, name) < len &&
-		    access(out, X_OK) == 0)
-			return 0;
-	}
-	return -1;
-}
 
 /* A TCP port nobody listens on now. */
 static int free_port(void)
@@ -235,10 +218,11 @@ static void mongod_stop(struct engine *en)
 static int mongod_start(struct engine *en, const char *bin, int *port, struct err *e)
 {
 	char data[PATH_MAX + 8], logp[PATH_MAX + 16], pidf[PATH_MAX + 16], portbuf[16];
-	char tail[512], pidtext[32];
+	char tail[512], pidtext[32], what[PATH_MAX + 32];
 	const char *argv[20];
-	pid_t parent = getpid();
-	int i, n = 0, devnull;
+	/* Our environment: a mongod may be configured through it. */
+	struct spawn s = { .argv = argv, .out = -1, .inherit_env = 1 };
+	int i, n = 0;
 
 	if (tmpdir_make(en->mongod_dir, sizeof en->mongod_dir, &mongo_tmpdir, (uid_t)-1, e) < 0)
 		return -1;
@@ -266,30 +250,14 @@ static int mongod_start(struct engine *en, const char *bin, int *port, struct er
 	argv[n++] = "--setParameter";
 	argv[n++] = "diagnosticDataCollectionEnabled=false";
 	argv[n] = NULL;
-	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (devnull < 0)
-		return err_set(e, ERR_RUNTIME, "cannot open /dev/null: %s", strerror(errno));
-	en->mongod = fork();
+	/* Its own session keeps a Ctrl-C meant for idxlab away; the death
+	 * signal takes it down with idxlab (spawn.h). */
+	snprintf(what, sizeof what, "the throwaway mongod (%s)", bin);
+	en->mongod = spawn_start(&s, what, e);
 	if (en->mongod < 0) {
 		en->mongod = 0;
-		close(devnull);
-		return err_set(e, ERR_RUNTIME, "cannot start mongod: fork: %s", strerror(errno));
+		return -1;
 	}
-	if (en->mongod == 0) {
-		/* Async-signal-safe calls only from here on. Its own session keeps a
-		 * Ctrl-C meant for idxlab away; the death signal takes it down with
-		 * idxlab. */
-		setsid();
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		dup2(devnull, 0);
-		dup2(devnull, 1);
-		dup2(devnull, 2);
-		execv(bin, (char *const *)argv);
-		_exit(127);
-	}
-	close(devnull);
 	/* For the sweep, should idxlab be killed and this mongod outlive it. */
 	snprintf(pidtext, sizeof pidtext, "%d\n", (int)en->mongod);
 	(void)tmpdir_write_file(pidf, pidtext);
@@ -689,7 +657,7 @@ static int mongo_open(struct engine **out, const struct knobs *k, const atomic_i
 	if (!text || !*text) {
 		int port = 0;
 
-		if (find_on_path("mongod", bin, sizeof bin) < 0) {
+		if (spawn_find_in_path("mongod", bin, sizeof bin) < 0) {
 			free(en);
 			return err_set(
 			    e, ERR_RUNTIME,
