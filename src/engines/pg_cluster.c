@@ -412,55 +412,14 @@ static int check_socket_path(const struct pg_cluster *c, struct err *e)
 
 /* ---- the server log --------------------------------------------------- */
 
-/* The last lines the latest program wrote to server.log, joined by " | ". */
+/* The last lines the latest program wrote to server.log, joined by " | ";
+ * "(empty)" if none. */
 static const char *log_tail(const struct pg_cluster *c, char *out, size_t n)
 {
-	char buf[4096], *lines[TAIL_LINES], *p, *nl;
-	size_t nlines = 0, i, first, len;
-	off_t end, from;
-	ssize_t got;
-
-	snprintf(out, n, "(empty)");
-	if (!c || c->log_fd < 0)
-		return out;
-	end = lseek(c->log_fd, 0, SEEK_END);
-	if (end <= c->log_from)
-		return out;
-	from =
-	    end - c->log_from > (off_t)sizeof buf - 1 ? end - (off_t)sizeof buf + 1 : c->log_from;
-	got = pread(c->log_fd, buf, (size_t)(end - from), from);
-	if (got <= 0)
-		return out;
-	buf[got] = 0;
-	p = buf;
-	if (from > c->log_from && (nl = strchr(p, '\n')))
-		p = nl + 1; /* skip a partial first line */
-	for (; *p; p = nl ? nl + 1 : p + strlen(p)) {
-		nl = strchr(p, '\n');
-		if (nl)
-			*nl = 0;
-		len = strlen(p);
-		while (len && (p[len - 1] == '\r' || p[len - 1] == ' ' || p[len - 1] == '\t'))
-			p[--len] = 0;
-		if (!len)
-			continue;
-		if (nlines == TAIL_LINES)
-			memmove(lines, lines + 1, sizeof lines[0] * --nlines);
-		lines[nlines++] = p;
-		if (!nl)
-			break;
-	}
-	if (!nlines)
-		return out;
-	/* Keep the newest lines that fit; cut the oldest kept one if need be. */
-	len = strlen(lines[nlines - 1]);
-	for (first = nlines - 1; first > 0 && len + 3 + strlen(lines[first - 1]) < n; first--)
-		len += 3 + strlen(lines[first - 1]);
-	out[0] = 0;
-	for (i = first; i < nlines; i++) {
-		len = strlen(out);
-		snprintf(out + len, n - len, "%s%s", i > first ? " | " : "", lines[i]);
-	}
+	tmpdir_fd_tail(c ? c->log_fd : -1, c ? c->log_from : 0, TAIL_LINES, TMPDIR_TAIL_NEWEST, out,
+	               n);
+	if (!out[0])
+		snprintf(out, n, "(empty)");
 	return out;
 }
 

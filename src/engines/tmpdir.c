@@ -351,14 +351,65 @@ void tmpdir_remove_same(char *dir, int fd)
 	dir[0] = 0;
 }
 
+#define TAIL_MAX_LINES 32
+
+void tmpdir_fd_tail(int fd, off_t from, int lines, enum tmpdir_tail_fit fit, char *out, size_t n)
+{
+	char buf[4096], *line[TAIL_MAX_LINES], *p, *nl;
+	size_t nlines = 0, i, first, len, want;
+	off_t end, at;
+	ssize_t got;
+
+	out[0] = 0;
+	want = lines < 1 ? 1 : lines > TAIL_MAX_LINES ? TAIL_MAX_LINES : (size_t)lines;
+	end = fd < 0 ? -1 : lseek(fd, 0, SEEK_END);
+	if (end <= from)
+		return;
+	at = end - from > (off_t)sizeof buf - 1 ? end - (off_t)sizeof buf + 1 : from;
+	got = pread(fd, buf, (size_t)(end - at), at);
+	if (got <= 0)
+		return;
+	buf[got] = 0;
+	p = buf;
+	if (at > from && (nl = strchr(p, '\n')))
+		p = nl + 1; /* skip a partial first line */
+	for (; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = 0;
+		len = strlen(p);
+		while (len && (p[len - 1] == '\r' || p[len - 1] == ' ' || p[len - 1] == '\t'))
+			p[--len] = 0;
+		if (!len)
+			continue;
+		if (nlines == want)
+			memmove(line, line + 1, sizeof line[0] * --nlines);
+		line[nlines++] = p;
+		if (!nl)
+			break;
+	}
+	if (!nlines)
+		return;
+	first = 0;
+	if (fit == TMPDIR_TAIL_NEWEST) {
+		/* The newest lines that fit; the oldest kept one cut if need be. */
+		len = strlen(line[nlines - 1]);
+		for (first = nlines - 1; first > 0 && len + 3 + strlen(line[first - 1]) < n;
+		     first--)
+			len += 3 + strlen(line[first - 1]);
+	}
+	for (i = first; i < nlines; i++) {
+		len = strlen(out);
+		if (fit == TMPDIR_TAIL_OLDEST && len + 4 >= n)
+			break; /* the rest would not show */
+		snprintf(out + len, n - len, "%s%s", i > first ? " | " : "", line[i]);
+	}
+}
+
 void tmpdir_log_tail(const char *dir, const char *name, int lines, char *buf, size_t len)
 {
-	char raw[2048], *p;
 	struct stat st;
-	size_t n, o = 0;
-	ssize_t got;
-	int at, fd, seen = 0;
-	off_t end;
+	int at, fd;
 
 	/* dir may be the server user's now, in a sticky TMPDIR: it can be
 	 * renamed and a link left in its place, or the log be a link (hard:
@@ -374,32 +425,6 @@ void tmpdir_log_tail(const char *dir, const char *name, int lines, char *buf, si
 	}
 	if (fd < 0)
 		return;
-	end = lseek(fd, 0, SEEK_END);
-	got = end < 0 ? -1
-	              : pread(fd, raw, sizeof raw - 1,
-	                      end > (off_t)sizeof raw - 1 ? end - (off_t)(sizeof raw - 1) : 0);
+	tmpdir_fd_tail(fd, 0, lines, TMPDIR_TAIL_OLDEST, buf, len);
 	close(fd);
-	if (got <= 0)
-		return;
-	n = (size_t)got;
-	raw[n] = 0;
-	/* Back from the end over `lines` non-empty lines. */
-	while (n && (raw[n - 1] == '\n' || raw[n - 1] == ' '))
-		raw[--n] = 0;
-	for (p = raw + n; p > raw; p--)
-		if (p[-1] == '\n' && p[0] != '\n' && ++seen == lines)
-			break;
-	/* Join them, skipping empty lines. */
-	while (*p && o + 4 < len) {
-		size_t l = strcspn(p, "\n");
-
-		if (l) {
-			int w = snprintf(buf + o, len - o, "%s%.*s", o ? " | " : "", (int)l, p);
-
-			o = w < 0 || (size_t)w >= len - o ? len - 1 : o + (size_t)w;
-		}
-		p += l;
-		while (*p == '\n')
-			p++;
-	}
 }
