@@ -54,6 +54,7 @@
 #include "../evlog.h"
 #include "../keys.h"
 #include "../probes/mongo_status.h"
+#include "../probes/proc.h"
 #include "../probes/proc_tree.h"
 #include "../units.h"
 #include "engine.h"
@@ -547,20 +548,15 @@ static int is_local(const struct engine *en)
 /* Where the server runs here and its /proc is readable, sample its io. */
 static void find_server_processes(struct engine *en)
 {
-	char path[64], comm[64] = "";
+	char comm[64] = "";
 	struct proc_io io;
 	pid_t pid = en->mongod;
-	FILE *f;
 
 	en->has_server_io = 0;
 	if (pid <= 0 && is_local(en) && en->st.have & 1u << MS_PID) {
 		pid = (pid_t)en->st.v[MS_PID];
-		snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
-		f = fopen(path, "r");
-		if (!f || !fgets(comm, sizeof comm, f) || strncmp(comm, "mongod", 6) != 0)
+		if (proc_comm(pid, comm, sizeof comm) < 0 || strncmp(comm, "mongod", 6) != 0)
 			pid = 0;
-		if (f)
-			fclose(f);
 	}
 	if (pid > 0) {
 		proc_tree_init(&en->tree, pid);

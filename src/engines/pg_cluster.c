@@ -65,6 +65,7 @@
 
 #include "../clock.h"
 #include "../evlog.h"
+#include "../probes/proc.h"
 #include "fstree.h"
 #include "pg_cluster.h"
 #include "spawn.h"
@@ -81,7 +82,8 @@
 #define KILL_MS       2000   /* reaping after SIGKILL */
 #define SHM_WAIT_MS   1000   /* for a killed server's processes to detach */
 #define TAIL_LINES    10
-#define TAIL_CHARS    640 /* of the 1024 in struct err */
+#define KILL_TREE_MAX 4096 /* children of a postmaster: max_connections and more */
+#define TAIL_CHARS    640  /* of the 1024 in struct err */
 
 struct pg_cluster {
 	pid_t pid;  /* the postmaster; 0: none running */
@@ -306,13 +308,11 @@ static int pick_user(struct pg_cluster *c, struct err *e)
 /* pid has ended (gone, or a zombie no one reaped yet). */
 static int proc_gone(pid_t pid)
 {
-	char path[64], stat[256], *p;
+	char state;
 
 	if (kill(pid, 0) < 0 && errno == ESRCH)
 		return 1;
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	return tmpdir_read_small(path, stat, sizeof stat) > 0 && (p = strrchr(stat, ')')) &&
-	       p[1] == ' ' && p[2] == 'Z';
+	return proc_stat(pid, &state, NULL) == 0 && state == 'Z';
 }
 
 static void drop_shm(int dir, uid_t server_uid)
@@ -778,25 +778,11 @@ static int boot(struct pg_cluster *c, long long shared_buffers, long ready_ms, s
 /* SIGKILL every child of pid (found through /proc), then pid itself. */
 static void kill_tree(pid_t pid)
 {
-	char path[64], line[512], *p;
-	struct dirent *de;
-	int ppid;
-	long child;
-	DIR *d = opendir("/proc");
+	pid_t child[KILL_TREE_MAX];
+	int n = proc_children(pid, child, KILL_TREE_MAX), i;
 
-	while (d && (de = readdir(d))) {
-		child = strtol(de->d_name, &p, 10);
-		if (*p || child <= 0)
-			continue;
-		snprintf(path, sizeof path, "/proc/%ld/stat", child);
-		if (tmpdir_read_small(path, line, sizeof line) <= 0 || !(p = strrchr(line, ')')))
-			continue;
-		/* "pid (comm) state ppid ..." */
-		if (sscanf(p + 1, " %*c %d", &ppid) == 1 && ppid == pid)
-			kill((pid_t)child, SIGKILL);
-	}
-	if (d)
-		closedir(d);
+	for (i = 0; i < n; i++)
+		kill(child[i], SIGKILL);
 	kill(-pid, SIGKILL); /* its process group (it leads one: setsid) */
 	kill(pid, SIGKILL);
 }

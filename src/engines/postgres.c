@@ -42,6 +42,7 @@
 #include "../clock.h"
 #include "../evlog.h"
 #include "../keys.h"
+#include "../probes/proc.h"
 #include "../probes/proc_tree.h"
 #include "engine.h"
 #include "pg_cluster.h"
@@ -604,8 +605,7 @@ static void find_server_processes(struct engine *en)
 	struct err e = { ERR_NONE, "" };
 	struct proc_io io;
 	pid_t backend, postmaster;
-	char path[64], comm[64] = "";
-	FILE *f;
+	char comm[64] = "";
 
 	en->has_server_io = 0;
 	if (en->cluster) {
@@ -614,28 +614,13 @@ static void find_server_processes(struct engine *en)
 		if (query_text(en, "SELECT pg_backend_pid()", buf, sizeof buf, &e) < 0)
 			return;
 		backend = (pid_t)atoi(buf);
-		snprintf(path, sizeof path, "/proc/%d/comm", (int)backend);
-		f = fopen(path, "r");
-		if (!f)
+		if (proc_comm(backend, comm, sizeof comm) < 0)
 			return; /* not on this machine */
-		if (!fgets(comm, sizeof comm, f))
-			comm[0] = 0;
-		fclose(f);
 		if (!strstr(comm, "postgres"))
 			return;
-		{
-			char stat[512], *p;
-			int ppid = 0;
-
-			snprintf(path, sizeof path, "/proc/%d/stat", (int)backend);
-			f = fopen(path, "r");
-			if (!f)
-				return;
-			if (fgets(stat, sizeof stat, f) && (p = strrchr(stat, ')')))
-				(void)sscanf(p + 1, " %*c %d", &ppid);
-			fclose(f);
-			postmaster = (pid_t)ppid;
-		}
+		postmaster = proc_ppid(backend);
+		if (postmaster < 0)
+			return;
 	}
 	proc_tree_init(&en->tree, postmaster);
 	if (postmaster > 0 && proc_tree_sample(&en->tree, &io) == 0)

@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "../evlog.h"
+#include "../probes/proc.h"
 #include "fstree.h"
 
 #define NO_OWNER_GRACE_S 60 /* a dir without owner.pid may be being made */
@@ -170,19 +171,14 @@ int tmpdir_remove_tree(const char *path)
 
 int tmpdir_runs_in(pid_t pid, const char *comm, const char *dir)
 {
-	char path[64], name[64], cmd[4096], where[PATH_MAX + 1];
-	ssize_t len, i;
+	char name[64], cmd[4096], where[PATH_MAX + 1];
+	ssize_t len;
 
 	if (pid <= 0)
 		return 0;
-	snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
-	if (tmpdir_read_small(path, name, sizeof name) <= 0 || !strstr(name, comm))
+	if (proc_comm(pid, name, sizeof name) < 0 || !strstr(name, comm))
 		return 0;
-	snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
-	len = tmpdir_read_small(path, cmd, sizeof cmd);
-	for (i = 0; i < len; i++)
-		if (cmd[i] == 0)
-			cmd[i] = ' '; /* arguments are NUL-separated */
+	len = proc_cmdline(pid, cmd, sizeof cmd);
 	/* dir + "/": its data dir, not a dir whose name merely starts the same. */
 	snprintf(where, sizeof where, "%s/", dir);
 	return len > 0 && strstr(cmd, where) != NULL;
