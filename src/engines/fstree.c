@@ -119,21 +119,10 @@ int fstree_open_private(const char *path)
 	return -1;
 }
 
-ssize_t fstree_read(int at, const char *rel, char *buf, size_t n)
+ssize_t fstree_read_fd(int fd, char *buf, size_t n)
 {
-	struct stat st;
 	ssize_t got = 0, len;
-	int fd = fstree_open(at, rel, O_RDONLY | O_NONBLOCK), saved;
 
-	buf[0] = 0;
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		saved = fstat(fd, &st) < 0 ? errno : EINVAL; /* no fifo, no device */
-		close(fd);
-		errno = saved;
-		return -1;
-	}
 	while ((size_t)got < n - 1) {
 		len = read(fd, buf + got, n - 1 - (size_t)got);
 		if (len < 0 && errno == EINTR)
@@ -145,6 +134,23 @@ ssize_t fstree_read(int at, const char *rel, char *buf, size_t n)
 	close(fd);
 	buf[got] = 0;
 	return got;
+}
+
+ssize_t fstree_read(int at, const char *rel, char *buf, size_t n)
+{
+	struct stat st;
+	int fd = fstree_open(at, rel, O_RDONLY | O_NONBLOCK), saved;
+
+	buf[0] = 0;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		saved = fstat(fd, &st) < 0 ? errno : EINVAL; /* no fifo, no device */
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	return fstree_read_fd(fd, buf, n);
 }
 
 /* The entries of dir fd dir, one at a time: a DIR on a dup, so the caller

@@ -54,22 +54,11 @@ int tmpdir_join(char *buf, size_t n, const char *a, const char *b)
 
 ssize_t tmpdir_read_small(const char *path, char *buf, size_t n)
 {
-	ssize_t len, got = 0;
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0)
 		return -1;
-	while ((size_t)got < n - 1) {
-		len = read(fd, buf + got, n - 1 - (size_t)got);
-		if (len < 0 && errno == EINTR)
-			continue;
-		if (len <= 0)
-			break;
-		got += len;
-	}
-	close(fd);
-	buf[got] = 0;
-	return got;
+	return fstree_read_fd(fd, buf, n);
 }
 
 int tmpdir_refuse_dangling(const char *path, struct err *e)

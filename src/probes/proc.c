@@ -5,37 +5,21 @@
 #include "proc.h"
 
 #include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "../engines/tmpdir.h"
 
 ssize_t proc_read(pid_t pid, const char *file, char *buf, size_t n)
 {
 	char path[128];
-	ssize_t len, got = 0;
-	int fd;
 
 	if (pid)
 		snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, file);
 	else
 		snprintf(path, sizeof path, "/proc/self/%s", file);
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	while ((size_t)got < n - 1) {
-		len = read(fd, buf + got, n - 1 - (size_t)got);
-		if (len < 0 && errno == EINTR)
-			continue;
-		if (len <= 0)
-			break;
-		got += len;
-	}
-	close(fd);
-	buf[got] = 0;
-	return got;
+	return tmpdir_read_small(path, buf, n); /* O_NOFOLLOW, O_NONBLOCK */
 }
 
 int proc_comm(pid_t pid, char *buf, size_t n)
