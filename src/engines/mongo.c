@@ -193,8 +193,7 @@ static int mongod_alive(struct engine *en)
 
 	if (en->mongod <= 0)
 		return 0;
-	if (waitpid(en->mongod, &st, WNOHANG) == en->mongod ||
-	    (kill(en->mongod, 0) < 0 && errno == ESRCH)) {
+	if (spawn_reap(en->mongod, &st, 0)) {
 		en->mongod = 0;
 		en->mongod_died = 1;
 		return 0;
@@ -205,11 +204,12 @@ static int mongod_alive(struct engine *en)
 /* Kill it (its data is thrown away anyway), reap it, remove its dir. */
 static void mongod_stop(struct engine *en)
 {
+	int st;
+
 	if (en->mongod > 0) {
 		kill(-en->mongod, SIGKILL); /* its session and process group */
 		kill(en->mongod, SIGKILL);
-		while (waitpid(en->mongod, NULL, 0) < 0 && errno == EINTR)
-			;
+		spawn_reap(en->mongod, &st, -1);
 		en->mongod = 0;
 	}
 	tmpdir_remove(en->mongod_dir);
