@@ -27,8 +27,6 @@
 #include "../clock.h"
 #include "tmpdir.h"
 
-extern char **environ;
-
 enum child_step {
 	CS_NONE,
 	CS_SETSID,
