@@ -14,15 +14,7 @@
 #include <unistd.h>
 
 #include "redact.h"
-
-static void *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d)
-		abort();
-	return d;
-}
+#include "xalloc.h"
 
 /* Levenshtein distance, for "did you mean". */
 static int distance(const char *a, const char *b)

@@ -7,17 +7,9 @@
 
 #include "config.h"
 #include "units.h"
+#include "xalloc.h"
 
 #define WAIT_MAX_MS (3600LL * 1000)
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d)
-		abort();
-	return d;
-}
 
 /* The first word of s is w (followed by the end or a blank)? *rest: after
  * it, blanks skipped. */

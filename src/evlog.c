@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "redact.h"
 
 #define RING 256
@@ -16,18 +17,10 @@ static struct ev ring[RING];
 static unsigned long next_seq = 1;
 static double t0 = -1;
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 void evlog_start_clock(void)
 {
 	pthread_mutex_lock(&lock);
-	t0 = now();
+	t0 = clock_now_s();
 	pthread_mutex_unlock(&lock);
 }
 
@@ -35,7 +28,7 @@ void evlog_add(enum ev_level level, const char *fmt, ...)
 {
 	struct ev *e;
 	va_list ap;
-	double t = now();
+	double t = clock_now_s();
 	char raw[4 * EVLOG_LINE], shown[EVLOG_LINE];
 
 	/* Masked before it is cut to fit: no cut leaves part of a password. */

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "config.h"
 #include "engines/engine.h"
 #include "evlog.h"
@@ -118,19 +119,11 @@ static void drain_events(unsigned long *seen)
 	}
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Run the plan headless; returns the exit code. */
 static int run_headless(const struct plan *p)
 {
 	double interval = (double)p->vals[K_INTERVAL][0] / 1000.0;
-	double next_tick = interval > 0 ? now_s() + interval : INFINITY;
+	double next_tick = interval > 0 ? clock_now_s() + interval : INFINITY;
 	struct live *prev = calloc(1, sizeof *prev), *cur = calloc(1, sizeof *cur);
 	struct step_result *res = malloc(sizeof *res);
 	struct workload *w = NULL;
@@ -148,7 +141,7 @@ static int run_headless(const struct plan *p)
 		state = -1;
 	}
 	while (state == 0) {
-		double now = now_s(), wait = next_tick - now;
+		double now = clock_now_s(), wait = next_tick - now;
 
 		workload_wait(w, wait < 0.1 ? (wait > 0 ? wait : 0) : 0.1);
 		if (got_signal && !stopping) {
@@ -160,7 +153,7 @@ static int run_headless(const struct plan *p)
 			report_step(rep, res);
 			finished = res->index;
 		}
-		now = now_s();
+		now = clock_now_s();
 		if (now >= next_tick) {
 			workload_live(w, cur);
 			if (cur->step > finished && prev->step != cur->step) {

@@ -14,6 +14,7 @@
 #include "knobs.h"
 #include "redact.h"
 
+#include "xalloc.h"
 struct recorder {
 	FILE *f;
 	char *path;
@@ -30,15 +31,6 @@ struct replay {
 };
 
 static const char *const level_names[] = { "info", "warn", "error" };
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d)
-		abort();
-	return d;
-}
 
 /* ---- writing ------------------------------------------------------------ */
 

@@ -19,20 +19,12 @@
 #include "redact.h"
 #include "workload_impl.h"
 
-double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int wl_sample(struct workload *w, struct counters *c, struct err *e)
 {
 	memset(c, 0, sizeof *c);
 	if (w->ops->sample(w->en, c, e) < 0)
 		return -1;
-	c->t = now_s();
+	c->t = clock_now_s();
 	c->v[C_ROWS] = w->rows;
 	c->v[C_COMMITS] = w->commits;
 	c->valid |= 1u << C_ROWS | 1u << C_COMMITS;
@@ -62,7 +54,7 @@ void wl_set_state(struct workload *w, enum live_state st, const char *fmt, ...)
 
 	pthread_mutex_lock(&w->mu);
 	w->live.state = st;
-	w->live.activity_t0 = now_s();
+	w->live.activity_t0 = clock_now_s();
 	va_start(ap, fmt);
 	vsnprintf(w->live.activity, sizeof w->live.activity, fmt, ap);
 	va_end(ap);
@@ -76,13 +68,13 @@ int64_t wl_batch(struct workload *w, const struct knobs *k, uint64_t limit, stru
 {
 	uint64_t b = limit < w->budget ? limit : w->budget;
 	struct step_out out = { 0, 0 };
-	double t0 = now_s(), dt;
+	double t0 = clock_now_s(), dt;
 
 	if (w->ops->step(w->en, k, b, &out, lat, e) < 0)
 		return -1;
 	w->rows += out.rows;
 	w->commits += out.commits;
-	dt = now_s() - t0;
+	dt = clock_now_s() - t0;
 	if (out.rows == b) {
 		if (dt < BATCH_TARGET / 2 && w->budget < BATCH_MAX)
 			w->budget *= 2;

@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 
 #include "engines/engine.h"
+#include "clock.h"
 #include "workload.h"
 
 #define PUBLISH_EVERY 0.05 /* seconds */
@@ -53,9 +54,6 @@ struct workload {
 	uint64_t rows, commits;
 	uint64_t budget;
 };
-
-/* CLOCK_MONOTONIC seconds. */
-double now_s(void);
 
 /* Sample everything into c: the worker's own counts plus the engine's. */
 int wl_sample(struct workload *w, struct counters *c, struct err *e);

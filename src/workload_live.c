@@ -78,13 +78,13 @@ static int apply_change(struct workload *w, struct run *r, const struct request 
 		return 0;
 	if (wl_finish(w, r->lat, e) < 0)
 		return -1;
-	t0 = now_s();
+	t0 = clock_now_s();
 	if (knobs_need_rebuild(&r->cur, next)) {
 		wl_set_state(w, LS_APPLYING, "rebuilding the table (%lld rows)",
 		             knobs_prefill(next));
 		if (w->ops->setup(w->en, next, e) < 0)
 			return -1;
-		evlog_add(EV_INFO, "table rebuilt in %.2f s", now_s() - t0);
+		evlog_add(EV_INFO, "table rebuilt in %.2f s", clock_now_s() - t0);
 	} else {
 		if (from != to)
 			wl_set_state(w, LS_APPLYING, "%s idxlab_k%lld..%lld",
@@ -193,7 +193,7 @@ static enum live_state run_batch(struct workload *w, struct run *r, struct err *
 		return fail(w, e);
 	if (got == 0)
 		return go_idle(w, r, e);
-	t = now_s();
+	t = clock_now_s();
 	if (t - r->last_pub >= PUBLISH_EVERY) {
 		if (wl_sample(w, &c, e) < 0)
 			return fail(w, e);
@@ -201,13 +201,13 @@ static enum live_state run_batch(struct workload *w, struct run *r, struct err *
 		r->last_pub = t;
 	}
 	if (t >= r->next_sizes) {
-		double t0 = now_s();
+		double t0 = clock_now_s();
 
 		if (refresh_sizes(w, e) < 0)
 			return fail(w, e);
 		/* Index sizes walk every index page: keep that under 2 % of the
 		 * worker's time however big the indexes grow. */
-		t = now_s();
+		t = clock_now_s();
 		r->next_sizes = t + fmax(SIZES_EVERY, 50 * (t - t0));
 	}
 	return LS_RUNNING;

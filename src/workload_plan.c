@@ -66,7 +66,7 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 		done += (uint64_t)got;
 		if (got == 0)
 			break; /* the engine ran out of rows to work on */
-		t = now_s();
+		t = clock_now_s();
 		if (t - last_pub >= PUBLISH_EVERY) {
 			if (wl_sample(w, &c, e) < 0)
 				goto fail;

@@ -302,6 +302,7 @@ if [ -n "\${FAKE_MONGOD_FAIL:-}" ]; then
 	exit 48
 fi
 echo "stand-in mongod on port \$port" >"\$logp"
+awk '/^SigIgn/ { print \$2 }' /proc/\$\$/status >"$T/fake.sigign"
 exec "$PY" "$here/mongo_peer.py" --port "\$port" --port-file "\$dbpath/port" --log "$T/fake.log" \
 	--status "$fx/serverstatus-full.json" --collstats "$fx/collstats-t.json"
 FAKE
@@ -318,6 +319,11 @@ FAKE
 		ok mongo/throwaway-stand-in-runs
 	else bad mongo/throwaway-stand-in-runs "$(cat "$T/err")"; fi
 	no_leftovers mongo/throwaway-stand-in-removed
+	# Started as pg_cluster's programs are (spawn.h): no signal ignored
+	# because idxlab ignores it (SIGPIPE, bit 13).
+	sigign=$(cat "$T/fake.sigign" 2>/dev/null)
+	[ -n "$sigign" ] && [ $((0x$sigign & 0x1000)) -eq 0 ] && ok mongo/throwaway-signals-default ||
+		bad mongo/throwaway-signals-default "the stand-in mongod ignores signals $sigign"
 	gone && ok mongo/throwaway-stand-in-stopped || bad mongo/throwaway-stand-in-stopped "$(pgrep -af "$TMPDIR/idxlab-mongo")"
 	expect_exit mongo/throwaway-start-failure 1 "throwaway mongod \(.*/fakebin/mongod\) exited while starting; its log ends: ERROR: scripted start failure" \
 		env -u MONGODB_URI FAKE_MONGOD_FAIL=1 PATH="$T/fakebin:$PATH" "$IDXLAB" run --engine mongo --rows 10

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,10 +18,12 @@
 #include "redact.h"
 #include "engines/fstree.h"
 #include "engines/rowset.h"
+#include "engines/spawn.h"
 #include "engines/tmpdir.h"
 #include "keys.h"
 #include "knobs.h"
 #include "metrics.h"
+#include "probes/proc.h"
 #include "probes/proc_io.h"
 #include "ui/dash.h"
 #include "ui/history.h"
@@ -1378,6 +1382,104 @@ static void test_man_keys(void)
 	}
 }
 
+/* The launcher: a failed exec is reported with its errno, not as a child
+ * that "exited 127"; the child gets default signal dispositions (idxlab
+ * ignores SIGPIPE), only fds 0-2 of ours, and the default environment. */
+static void test_spawn(void)
+{
+	const char *nothere[] = { "/nonexistent/idxlab-prog", NULL };
+	const char *sig[] = { "/bin/sh", "-c", "grep SigIgn /proc/self/status", NULL };
+	const char *fds[] = { "/bin/sh", "-c", "ls /proc/self/fd | wc -l", NULL };
+	const char *env[] = { "/bin/sh", "-c", "echo \"${IDXLAB_UNIT_ENV:-unset} $LC_ALL\"", NULL };
+	struct spawn s = { .argv = nothere, .out = -1 };
+	struct err e = { ERR_NONE, "" };
+	char buf[256], dir[PATH_MAX];
+	const char *pos;
+	int leak = open("/dev/null", O_RDONLY), st = -1, rc;
+	unsigned long long ign;
+	pid_t pid;
+
+	CHECK(spawn_start(&s, "the test program", &e) < 0 &&
+	      strstr(e.msg, "cannot run the test program: No such file or directory"));
+	signal(SIGPIPE, SIG_IGN);
+	/* SIGPIPE (bit 13) only: what idxlab's own ancestors ignored, such as
+	 * glibc's signals 32 and 33 that sigaction() cannot reset, may stay. */
+	rc = spawn_capture(sig, buf, sizeof buf);
+	ign = strstr(buf, "SigIgn:\t") ? strtoull(strstr(buf, "SigIgn:\t") + 8, NULL, 16) : ~0ULL;
+	CHECK(rc == 0 && !(ign & 1ULL << (SIGPIPE - 1)));
+	if (rc != 0 || ign & 1ULL << (SIGPIPE - 1))
+		printf("  capture: %d, \"%s\"\n", rc, buf);
+	signal(SIGPIPE, SIG_DFL);
+	/* 0, 1, 2 and the dir ls reads: not `leak` (no close-on-exec) */
+	rc = spawn_capture(fds, buf, sizeof buf);
+	CHECK(leak > 2 && rc == 0 && atoi(buf) == 4);
+	if (rc != 0 || atoi(buf) != 4)
+		printf("  capture: %d, \"%s\"\n", rc, buf);
+	close(leak);
+	setenv("IDXLAB_UNIT_ENV", "set", 1);
+	CHECK(spawn_capture(env, buf, sizeof buf) == 0 && strcmp(buf, "unset C\n") == 0);
+	unsetenv("IDXLAB_UNIT_ENV");
+	CHECK(spawn_run(&s, "it", &e) < 0);
+	s.argv = sig;
+	CHECK(spawn_run(&s, "it", &e) == 0);
+	/* A child that ends is reaped within the bound; a live one is not. */
+	s.argv = (const char *[]){ "/bin/sleep", "30", NULL };
+	pid = spawn_start(&s, "sleep", &e);
+	CHECK(pid > 0 && spawn_reap(pid, &st, 0) == 0);
+	/* its own session: it leads its process group */
+	CHECK(pid > 0 && getpgid(pid) == pid && getsid(pid) == pid);
+	CHECK(proc_comm(pid, buf, sizeof buf) == 0 && strcmp(buf, "sleep") == 0);
+	CHECK(proc_cmdline(pid, buf, sizeof buf) > 0 && strcmp(buf, "/bin/sleep 30 ") == 0);
+	CHECK(proc_ppid(pid) == getpid());
+	{
+		pid_t kids[8];
+		int n = proc_children(getpid(), kids, 8), i, found = 0;
+
+		for (i = 0; i < n; i++)
+			found |= kids[i] == pid;
+		CHECK(found);
+	}
+	if (pid > 0)
+		kill(pid, SIGKILL);
+	CHECK(pid > 0 && spawn_reap(pid, &st, 5000) == 1 && WIFSIGNALED(st));
+	CHECK(proc_comm(pid, buf, sizeof buf) < 0);
+	spawn_describe_status(st, buf, sizeof buf);
+	CHECK(strcmp(buf, "was killed by signal 9 (Killed)") == 0);
+	/* $PATH: absolute entries only */
+	pos = "rel:/usr/bin::/bin";
+	CHECK(spawn_path_next(&pos, dir, sizeof dir) == 0 && strcmp(dir, "/usr/bin") == 0);
+	CHECK(spawn_path_next(&pos, dir, sizeof dir) == 0 && strcmp(dir, "/bin") == 0);
+	CHECK(spawn_path_next(&pos, dir, sizeof dir) < 0);
+	CHECK(spawn_is_exec_file("/bin", "sh") && !spawn_is_exec_file("/", "bin"));
+}
+
+/* The log tail of an open fd, from an offset, keeping the newest lines. */
+static void test_fd_tail(void)
+{
+	static const char text[] = "old\nnew one  \n\ntwo\nthree\n";
+	char path[] = "/tmp/idxlab-unit-tail.XXXXXX", buf[64];
+	int fd = mkstemp(path);
+	ssize_t w;
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	unlink(path);
+	w = write(fd, text, strlen(text));
+	CHECK(w == (ssize_t)strlen(text));
+	tmpdir_fd_tail(fd, 4, 10, TMPDIR_TAIL_NEWEST, buf, sizeof buf);
+	CHECK(strcmp(buf, "new one | two | three") == 0);
+	tmpdir_fd_tail(fd, 4, 2, TMPDIR_TAIL_NEWEST, buf, sizeof buf);
+	CHECK(strcmp(buf, "two | three") == 0);
+	tmpdir_fd_tail(fd, 0, 10, TMPDIR_TAIL_NEWEST, buf, 12);
+	CHECK(strcmp(buf, "two | three") == 0);
+	tmpdir_fd_tail(fd, (off_t)strlen(text), 10, TMPDIR_TAIL_NEWEST, buf, sizeof buf);
+	CHECK(buf[0] == 0);
+	tmpdir_fd_tail(-1, 0, 10, TMPDIR_TAIL_NEWEST, buf, sizeof buf);
+	CHECK(buf[0] == 0);
+	close(fd);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -1391,6 +1493,7 @@ static const struct {
 	{ "unit/recording", test_recording },   { "unit/fstree", test_fstree },
 	{ "unit/redact", test_redact },         { "unit/history", test_history },
 	{ "unit/layout", test_layout },         { "unit/man-keys", test_man_keys },
+	{ "unit/spawn-proc", test_spawn },      { "unit/fd-tail", test_fd_tail },
 #ifdef IDXLAB_HAVE_MONGO
 	{ "unit/mongo", test_mongo },
 #endif

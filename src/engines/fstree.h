@@ -47,6 +47,11 @@ ssize_t fstree_read_fd(int fd, char *buf, size_t n);
  * buf (n > 0, NUL-terminated); bytes read or -1. */
 ssize_t fstree_read(int at, const char *rel, char *buf, size_t n);
 
+/* Read fd (open for reading) until its end or until buf (n > 0) is full,
+ * NUL-terminated, and close fd; bytes read. The one read loop of the small
+ * file readers (fstree_read, tmpdir_read_small, probes/proc.h). */
+ssize_t fstree_read_fd(int fd, char *buf, size_t n);
+
 /* rm -rf of the entry name in dir fd at: everything below it (what can be
  * removed; other file systems are not entered) and then the entry. same:
  * NULL, or the directory must be this one (st_dev, st_ino): a directory

@@ -44,22 +44,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "../clock.h"
 #include "../evlog.h"
 #include "../keys.h"
 #include "../probes/mongo_status.h"
+#include "../probes/proc.h"
 #include "../probes/proc_tree.h"
 #include "../units.h"
 #include "engine.h"
 #include "mongo_doc.h"
 #include "mongo_stream.h"
 #include "rowset.h"
+#include "spawn.h"
 #include "tmpdir.h"
 
 #define DB_NAME        "idxlab"
@@ -103,14 +105,6 @@ struct engine {
 	struct proc_tree tree;
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /* ---- libmongoc, once per process ---------------------------------------- */
 
 static void log_to_evlog(mongoc_log_level_t level, const char *domain, const char *message,
@@ -138,23 +132,6 @@ static void lib_init(void)
 }
 
 /* ---- the throwaway mongod ------------------------------------------------ */
-
-/* The full path of name on $PATH, or -1. */
-static int find_on_path(const char *name, char *out, size_t len)
-{
-	const char *path = getenv("PATH"), *p, *end;
-
-	for (p = path ? path : ""; *p; p = *end ? end + 1 : end) {
-		end = strchr(p, ':');
-		if (!end)
-			end = p + strlen(p);
-		if (end > p &&
-		    (size_t)snprintf(out, len, "%.*s/%s", (int)(end - p), p, name) < len &&
-		    access(out, X_OK) == 0)
-			return 0;
-	}
-	return -1;
-}
 
 /* A TCP port nobody listens on now. */
 static int free_port(void)
@@ -216,8 +193,7 @@ static int mongod_alive(struct engine *en)
 
 	if (en->mongod <= 0)
 		return 0;
-	if (waitpid(en->mongod, &st, WNOHANG) == en->mongod ||
-	    (kill(en->mongod, 0) < 0 && errno == ESRCH)) {
+	if (spawn_reap(en->mongod, &st, 0)) {
 		en->mongod = 0;
 		en->mongod_died = 1;
 		return 0;
@@ -228,11 +204,12 @@ static int mongod_alive(struct engine *en)
 /* Kill it (its data is thrown away anyway), reap it, remove its dir. */
 static void mongod_stop(struct engine *en)
 {
+	int st;
+
 	if (en->mongod > 0) {
 		kill(-en->mongod, SIGKILL); /* its session and process group */
 		kill(en->mongod, SIGKILL);
-		while (waitpid(en->mongod, NULL, 0) < 0 && errno == EINTR)
-			;
+		spawn_reap(en->mongod, &st, -1);
 		en->mongod = 0;
 	}
 	tmpdir_remove(en->mongod_dir);
@@ -242,10 +219,11 @@ static void mongod_stop(struct engine *en)
 static int mongod_start(struct engine *en, const char *bin, int *port, struct err *e)
 {
 	char data[PATH_MAX + 8], logp[PATH_MAX + 16], pidf[PATH_MAX + 16], portbuf[16];
-	char tail[512], pidtext[32];
+	char tail[512], pidtext[32], what[PATH_MAX + 32];
 	const char *argv[20];
-	pid_t parent = getpid();
-	int i, n = 0, devnull;
+	/* Our environment: a mongod may be configured through it. */
+	struct spawn s = { .argv = argv, .out = -1, .inherit_env = 1 };
+	int i, n = 0;
 
 	if (tmpdir_make(en->mongod_dir, sizeof en->mongod_dir, &mongo_tmpdir, (uid_t)-1, e) < 0)
 		return -1;
@@ -273,30 +251,14 @@ static int mongod_start(struct engine *en, const char *bin, int *port, struct er
 	argv[n++] = "--setParameter";
 	argv[n++] = "diagnosticDataCollectionEnabled=false";
 	argv[n] = NULL;
-	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (devnull < 0)
-		return err_set(e, ERR_RUNTIME, "cannot open /dev/null: %s", strerror(errno));
-	en->mongod = fork();
+	/* Its own session keeps a Ctrl-C meant for idxlab away; the death
+	 * signal takes it down with idxlab (spawn.h). */
+	snprintf(what, sizeof what, "the throwaway mongod (%s)", bin);
+	en->mongod = spawn_start(&s, what, e);
 	if (en->mongod < 0) {
 		en->mongod = 0;
-		close(devnull);
-		return err_set(e, ERR_RUNTIME, "cannot start mongod: fork: %s", strerror(errno));
+		return -1;
 	}
-	if (en->mongod == 0) {
-		/* Async-signal-safe calls only from here on. Its own session keeps a
-		 * Ctrl-C meant for idxlab away; the death signal takes it down with
-		 * idxlab. */
-		setsid();
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		dup2(devnull, 0);
-		dup2(devnull, 1);
-		dup2(devnull, 2);
-		execv(bin, (char *const *)argv);
-		_exit(127);
-	}
-	close(devnull);
 	/* For the sweep, should idxlab be killed and this mongod outlive it. */
 	snprintf(pidtext, sizeof pidtext, "%d\n", (int)en->mongod);
 	(void)tmpdir_write_file(pidf, pidtext);
@@ -586,20 +548,15 @@ static int is_local(const struct engine *en)
 /* Where the server runs here and its /proc is readable, sample its io. */
 static void find_server_processes(struct engine *en)
 {
-	char path[64], comm[64] = "";
+	char comm[64] = "";
 	struct proc_io io;
 	pid_t pid = en->mongod;
-	FILE *f;
 
 	en->has_server_io = 0;
 	if (pid <= 0 && is_local(en) && en->st.have & 1u << MS_PID) {
 		pid = (pid_t)en->st.v[MS_PID];
-		snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
-		f = fopen(path, "r");
-		if (!f || !fgets(comm, sizeof comm, f) || strncmp(comm, "mongod", 6) != 0)
+		if (proc_comm(pid, comm, sizeof comm) < 0 || strncmp(comm, "mongod", 6) != 0)
 			pid = 0;
-		if (f)
-			fclose(f);
 	}
 	if (pid > 0) {
 		proc_tree_init(&en->tree, pid);
@@ -696,7 +653,7 @@ static int mongo_open(struct engine **out, const struct knobs *k, const atomic_i
 	if (!text || !*text) {
 		int port = 0;
 
-		if (find_on_path("mongod", bin, sizeof bin) < 0) {
+		if (spawn_find_in_path("mongod", bin, sizeof bin) < 0) {
 			free(en);
 			return err_set(
 			    e, ERR_RUNTIME,
@@ -907,7 +864,7 @@ static int flush(struct engine *en, long long op, struct step_out *out, struct h
 
 	if (!en->bulk)
 		return 0;
-	t0 = now_ns();
+	t0 = clock_now_ns();
 	ok = mongoc_bulk_operation_execute(en->bulk, &reply, &be);
 	mongoc_bulk_operation_destroy(en->bulk);
 	en->bulk = NULL;
@@ -930,7 +887,7 @@ static int flush(struct engine *en, long long op, struct step_out *out, struct h
 		               knob_table[K_OP].choices[op], counted[op], (unsigned long long)got,
 		               (unsigned long long)n);
 	if (lat)
-		hist_add(lat, now_ns() - t0);
+		hist_add(lat, clock_now_ns() - t0);
 	if (out)
 		out->commits++;
 	return 0;
@@ -970,7 +927,7 @@ static int set_indexes(struct engine *en, long long from, long long to, int live
 	bson_t cmd = BSON_INITIALIZER, list, one, key;
 	char field[24], name[24], num[16], names[160] = "";
 	const char *pos;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = clock_now_ns();
 	size_t used = 0;
 	long long i;
 	int rc = 0;
@@ -996,7 +953,7 @@ static int set_indexes(struct engine *en, long long from, long long to, int live
 		if (rc == 0 && live)
 			evlog_add(EV_INFO, "built %s on %llu rows in %.2f s", names,
 			          (unsigned long long)en->rs.live_rows,
-			          (double)(now_ns() - t0) / 1e9);
+			          (double)(clock_now_ns() - t0) / 1e9);
 		else if (rc < 0)
 			err_prefix(e, "building %s", names);
 	}
@@ -1103,7 +1060,7 @@ static int mongo_apply(struct engine *en, const struct knobs *k, struct err *e)
 static int mongo_rewrite(struct engine *en, struct err *e)
 {
 	bson_t cmd = BSON_INITIALIZER;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = clock_now_ns();
 	int rc;
 
 	if (en->bulk)
@@ -1113,7 +1070,8 @@ static int mongo_rewrite(struct engine *en, struct err *e)
 	bson_destroy(&cmd);
 	if (rc < 0)
 		return -1;
-	evlog_add(EV_INFO, "rewrote idxlab.t (compact) in %.2f s", (double)(now_ns() - t0) / 1e9);
+	evlog_add(EV_INFO, "rewrote idxlab.t (compact) in %.2f s",
+	          (double)(clock_now_ns() - t0) / 1e9);
 	return 0;
 }
 

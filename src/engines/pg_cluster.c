@@ -17,14 +17,12 @@
  * itself: running postgres --version loads some forty libraries.
  *
  * Processes: every program (pg_config, cp, initdb, the postmaster) is
- * forked in its own session, so a Ctrl-C at idxlab's terminal
- * does not reach it, and with PR_SET_PDEATHSIG = SIGKILL, so it dies with
- * idxlab even on kill -9. As root the server user (postgres, else nobody)
- * owns the temp dir and the child drops to it before setting the death
- * signal, since a credential change clears it. Between fork and exec the
- * child makes only async-signal-safe calls (we may be one thread of many):
- * argv and the environment are built before the fork, and a failure is
- * reported through a close-on-exec pipe as (step, errno).
+ * started by spawn.h: in its own session, so a Ctrl-C at idxlab's terminal
+ * does not reach it, with PR_SET_PDEATHSIG = SIGKILL, so it dies with
+ * idxlab even on kill -9, with only PATH, LC_ALL=C and TZ of our
+ * environment, and a failure before its exec reported as the step that
+ * failed. As root the server user (postgres, else nobody) owns the temp
+ * dir and the child drops to it (spawn's drop) before it enters the dir.
  *
  * Root over the server user's tree: as root, the temp dir belongs to the
  * server user, who can rename, swap or link anything in it at any moment.
@@ -49,7 +47,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <libpq-fe.h>
 #include <limits.h>
 #include <pwd.h>
@@ -57,20 +54,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "../clock.h"
 #include "../evlog.h"
+#include "../probes/proc.h"
 #include "fstree.h"
 #include "pg_cluster.h"
+#include "spawn.h"
 #include "tmpdir.h"
 
 #define PGC_PORT      5432
@@ -84,7 +82,8 @@
 #define KILL_MS       2000   /* reaping after SIGKILL */
 #define SHM_WAIT_MS   1000   /* for a killed server's processes to detach */
 #define TAIL_LINES    10
-#define TAIL_CHARS    640 /* of the 1024 in struct err */
+#define KILL_TREE_MAX 4096 /* children of a postmaster: max_connections and more */
+#define TAIL_CHARS    640  /* of the 1024 in struct err */
 
 struct pg_cluster {
 	pid_t pid;  /* the postmaster; 0: none running */
@@ -104,95 +103,17 @@ struct pg_cluster {
 
 /* ---- small helpers ---------------------------------------------------- */
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
-static int is_exec_file(const char *dir, const char *name)
-{
-	char path[PATH_MAX];
-	struct stat st;
-
-	if (tmpdir_join(path, sizeof path, dir, name) < 0 || stat(path, &st) < 0)
-		return 0;
-	return S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-
 static int has_server(const char *dir)
 {
-	return dir[0] == '/' && is_exec_file(dir, "initdb") && is_exec_file(dir, "postgres");
-}
-
-/* "exited with status 1", "killed by signal 9 (Killed)" */
-static const char *describe_status(int st, char *buf, size_t n)
-{
-	if (WIFEXITED(st))
-		snprintf(buf, n, "exited with status %d", WEXITSTATUS(st));
-	else if (WIFSIGNALED(st))
-		snprintf(buf, n, "was killed by signal %d (%s)", WTERMSIG(st),
-		         strsignal(WTERMSIG(st)));
-	else
-		snprintf(buf, n, "stopped (wait status %#x)", (unsigned)st);
-	return buf;
+	return dir[0] == '/' && spawn_is_exec_file(dir, "initdb") &&
+	       spawn_is_exec_file(dir, "postgres");
 }
 
 /* ---- running programs ------------------------------------------------- */
 
-enum child_step {
-	CS_NONE,
-	CS_SETSID,
-	CS_SETGROUPS,
-	CS_SETGID,
-	CS_SETUID,
-	CS_PDEATHSIG,
-	CS_ORPHAN,
-	CS_CHDIR,
-	CS_FDS,
-	CS_EXEC,
-};
-
-static const char *const child_step_name[] = {
-	[CS_NONE] = "start",
-	[CS_SETSID] = "start a session (setsid)",
-	[CS_SETGROUPS] = "drop supplementary groups (setgroups)",
-	[CS_SETGID] = "switch group (setgid)",
-	[CS_SETUID] = "switch user (setuid)",
-	[CS_PDEATHSIG] = "set its parent-death signal (prctl)",
-	[CS_ORPHAN] = "start: idxlab went away",
-	[CS_CHDIR] = "enter its directory",
-	[CS_FDS] = "set up its output",
-	[CS_EXEC] = "run it (exec)",
-};
-
-struct child_report {
-	int step;
-	int err;
-};
-
-struct spawn {
-	const char *const *argv; /* argv[0] is a full path; NULL: exit after the chdir */
-	const char *cwd;         /* chdir here after dropping credentials; NULL: stay */
-	int out;                 /* becomes stdout and stderr; -1: /dev/null */
-	int drop;                /* run as uid/gid (we are root) */
-	uid_t uid;
-	gid_t gid;
-	const char *user; /* their name, for messages */
-};
-
-/* A server program of c's (initdb, postgres): run as the server's user,
- * in c's dir, its output to server.log. */
+/* A server program of c's (initdb, postgres; NULL: only see that the user
+ * can enter c's dir): run as the server's user, in c's dir, its output to
+ * server.log. */
 static struct spawn as_server(const struct pg_cluster *c, const char *const *argv)
 {
 	struct spawn s = { .argv = argv,
@@ -201,251 +122,15 @@ static struct spawn as_server(const struct pg_cluster *c, const char *const *arg
 		           .drop = c->drop,
 		           .uid = c->uid,
 		           .gid = c->gid,
-		           .user = c->user };
+		           .user = c->user,
+		           .drop_why = "idxlab is root, PostgreSQL refuses root",
+		           .cwd_fix = "set TMPDIR to a directory every user can reach, e.g. "
+		                      "TMPDIR=/tmp" };
 
 	return s;
 }
 
-/* The environment of every child: nothing of ours (no PGDATA, PGOPTIONS, a
- * locale we do not control) but the search path and the time zone. */
-struct child_env {
-	char path[PATH_MAX + 8];
-	char tz[256];
-	char *envp[4];
-};
-
-static void child_env_build(struct child_env *ce)
-{
-	const char *path = getenv("PATH"), *tz = getenv("TZ");
-	int n = 0;
-
-	snprintf(ce->path, sizeof ce->path, "PATH=%s", path && *path ? path : "/usr/bin:/bin");
-	ce->envp[n++] = ce->path;
-	ce->envp[n++] = (char *)"LC_ALL=C";
-	if (tz && *tz && strlen(tz) < sizeof ce->tz - 4) {
-		snprintf(ce->tz, sizeof ce->tz, "TZ=%s", tz);
-		ce->envp[n++] = ce->tz;
-	}
-	ce->envp[n] = NULL;
-}
-
-static void child_fail(int rep, enum child_step step, int err)
-{
-	struct child_report r = { step, err };
-	ssize_t w = write(rep, &r, sizeof r);
-
-	(void)w;
-	_exit(127);
-}
-
-/* After fork: async-signal-safe calls only. Never returns. */
-static void child_run(const struct spawn *s, char *const envp[], const sigset_t *none, pid_t parent,
-                      int devnull, int rep)
-{
-	struct sigaction dfl;
-	int in, out, r, sig;
-
-	/* Own session first, so that a Ctrl-C can no longer reach us. */
-	if (setsid() < 0)
-		child_fail(rep, CS_SETSID, errno);
-	memset(&dfl, 0, sizeof dfl);
-	dfl.sa_handler = SIG_DFL;
-	for (sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
-			sigaction(sig, &dfl, NULL); /* idxlab ignores SIGPIPE; they should not */
-	sigprocmask(SIG_SETMASK, none, NULL);
-	if (s->drop) {
-		if (setgroups(0, NULL) < 0)
-			child_fail(rep, CS_SETGROUPS, errno);
-		if (setgid(s->gid) < 0)
-			child_fail(rep, CS_SETGID, errno);
-		if (setuid(s->uid) < 0)
-			child_fail(rep, CS_SETUID, errno);
-	}
-	/* After the credential change, which would clear it. */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
-		child_fail(rep, CS_PDEATHSIG, errno);
-	if (getppid() != parent)
-		child_fail(rep, CS_ORPHAN, ESRCH);
-	if (s->cwd && chdir(s->cwd) < 0)
-		child_fail(rep, CS_CHDIR, errno);
-	if (!s->argv)
-		_exit(0);
-	/* Lift our fds above 2 before placing them, whatever their numbers. */
-	in = fcntl(devnull, F_DUPFD_CLOEXEC, 10);
-	out = fcntl(s->out >= 0 ? s->out : devnull, F_DUPFD_CLOEXEC, 10);
-	r = fcntl(rep, F_DUPFD_CLOEXEC, 10);
-	if (in < 0 || out < 0 || r < 0)
-		child_fail(rep, CS_FDS, errno);
-	rep = r;
-	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0 || dup2(rep, 3) < 0)
-		child_fail(rep, CS_FDS, errno);
-	rep = 3;
-	if (fcntl(rep, F_SETFD, FD_CLOEXEC) < 0)
-		child_fail(rep, CS_FDS, errno);
-#ifdef SYS_close_range
-	if (syscall(SYS_close_range, 4U, ~0U, 0U) < 0)
-#endif
-		for (r = 4; r < 1024; r++)
-			close(r);
-	execve(s->argv[0], (char *const *)s->argv, envp);
-	child_fail(rep, CS_EXEC, errno);
-}
-
-/* Fork and exec s; returns the child's pid once the exec has happened, or
- * -1 with e filled (what = what we were running, for the message). */
-static pid_t spawn(const struct spawn *s, const char *what, struct err *e)
-{
-	struct child_env ce = { .path = "" };
-	struct child_report r;
-	sigset_t none;
-	pid_t parent = getpid(), pid;
-	int devnull, pfd[2], st;
-	ssize_t n;
-
-	child_env_build(&ce);
-	sigemptyset(&none);
-	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (devnull < 0)
-		return err_set(e, ERR_RUNTIME, "cannot run %s: cannot open /dev/null: %s", what,
-		               strerror(errno));
-	if (pipe2(pfd, O_CLOEXEC) < 0) {
-		err_set(e, ERR_RUNTIME, "cannot run %s: pipe: %s", what, strerror(errno));
-		close(devnull);
-		return -1;
-	}
-	pid = fork();
-	if (pid == 0)
-		child_run(s, ce.envp, &none, parent, devnull, pfd[1]);
-	close(pfd[1]);
-	close(devnull);
-	if (pid < 0) {
-		err_set(e, ERR_RUNTIME, "cannot run %s: fork: %s", what, strerror(errno));
-		close(pfd[0]);
-		return -1;
-	}
-	do
-		n = read(pfd[0], &r, sizeof r);
-	while (n < 0 && errno == EINTR);
-	close(pfd[0]);
-	if (n != (ssize_t)sizeof r)
-		return pid; /* the pipe closed on exec */
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (r.step < CS_NONE || r.step > CS_EXEC)
-		r.step = CS_NONE;
-	if (r.step == CS_CHDIR && s->drop)
-		return err_set(
-		    e, ERR_RUNTIME,
-		    "cannot run %s as user %s (idxlab is root, PostgreSQL refuses root): "
-		    "%s cannot enter %s (%s): set TMPDIR to a directory every user can "
-		    "reach, e.g. TMPDIR=/tmp",
-		    what, s->user, s->user, s->cwd, strerror(r.err));
-	if (r.step == CS_EXEC)
-		return err_set(e, ERR_RUNTIME, "cannot run %s: %s", what, strerror(r.err));
-	return err_set(e, ERR_RUNTIME, "cannot run %s: cannot %s: %s", what,
-	               child_step_name[r.step], strerror(r.err));
-}
-
-/* Wait for pid up to ms (-1: for ever); 1 and *st if it ended, else 0. */
-static int reap(pid_t pid, int *st, long ms)
-{
-	long long until = now_ms() + ms;
-	pid_t r;
-
-	for (;;) {
-		r = waitpid(pid, st, ms < 0 ? 0 : WNOHANG);
-		if (r == pid)
-			return 1;
-		if (r < 0 && errno == EINTR)
-			continue;
-		/* Someone else reaped it (SIGCHLD ignored?): go by kill(0). */
-		if (r < 0 && errno == ECHILD && kill(pid, 0) < 0 && errno == ESRCH) {
-			*st = 0;
-			return 1;
-		}
-		if (ms >= 0 && now_ms() >= until)
-			return 0;
-		sleep_ms(1);
-	}
-}
-
-/* Run a program to its end; its output goes to out (-1: nowhere). 0 if it
- * exited with 0, else -1 with e saying so. */
-static int run(const struct spawn *s, const char *what, struct err *e)
-{
-	char how[96];
-	pid_t pid = spawn(s, what, e);
-	int st;
-
-	if (pid < 0)
-		return -1;
-	reap(pid, &st, -1);
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-		return 0;
-	return err_set(e, ERR_RUNTIME, "%s %s", what, describe_status(st, how, sizeof how));
-}
-
-/* Run a program as ourselves and keep (the start of) its stdout in buf. */
-static int capture(const char *const *argv, char *buf, size_t n)
-{
-	struct spawn s = { .argv = argv, .out = -1 };
-	struct err e;
-	ssize_t len;
-	size_t got = 0;
-	char sink[256];
-	int pfd[2], st;
-	pid_t pid;
-
-	buf[0] = 0;
-	if (pipe2(pfd, O_CLOEXEC) < 0)
-		return -1;
-	s.out = pfd[1];
-	pid = spawn(&s, argv[0], &e);
-	close(pfd[1]);
-	if (pid < 0) {
-		close(pfd[0]);
-		return -1;
-	}
-	for (;;) {
-		if (got < n - 1)
-			len = read(pfd[0], buf + got, n - 1 - got);
-		else
-			len = read(pfd[0], sink, sizeof sink); /* drain: never block the child */
-		if (len < 0 && errno == EINTR)
-			continue;
-		if (len <= 0)
-			break;
-		if (got < n - 1)
-			got += (size_t)len;
-	}
-	close(pfd[0]);
-	buf[got] = 0;
-	reap(pid, &st, -1);
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
-}
-
 /* ---- finding the server ----------------------------------------------- */
-
-/* Look for name in $PATH; its full path into buf. */
-static int find_in_path(const char *name, char *buf, size_t n)
-{
-	const char *p = getenv("PATH"), *end;
-	char dir[PATH_MAX];
-	size_t len;
-
-	for (; p && *p; p = *end ? end + 1 : end) {
-		end = strchrnul(p, ':');
-		len = (size_t)(end - p);
-		if (len == 0 || len >= sizeof dir || *p != '/')
-			continue; /* relative entries would depend on our cwd */
-		memcpy(dir, p, len);
-		dir[len] = 0;
-		if (is_exec_file(dir, name))
-			return tmpdir_join(buf, n, dir, name);
-	}
-	return -1;
-}
 
 static int cmp_version_desc(const void *a, const void *b)
 {
@@ -490,12 +175,11 @@ static int find_server(char *bindir, size_t n, struct err *e)
 {
 	char pg_config[PATH_MAX], out[PATH_MAX], *nl;
 	const char *argv[] = { pg_config, "--bindir", NULL };
-	const char *p, *end;
-	size_t len;
+	const char *p;
 
 	/* 1. pg_config --bindir, if that dir has both programs. */
-	if (find_in_path("pg_config", pg_config, sizeof pg_config) == 0 &&
-	    capture(argv, out, sizeof out) == 0) {
+	if (spawn_find_in_path("pg_config", pg_config, sizeof pg_config) == 0 &&
+	    spawn_capture(argv, out, sizeof out) == 0) {
 		nl = strchr(out, '\n');
 		if (nl)
 			*nl = 0;
@@ -505,16 +189,9 @@ static int find_server(char *bindir, size_t n, struct err *e)
 		}
 	}
 	/* 2. $PATH. */
-	for (p = getenv("PATH"); p && *p; p = *end ? end + 1 : end) {
-		end = strchrnul(p, ':');
-		len = (size_t)(end - p);
-		if (len == 0 || len >= n || *p != '/')
-			continue;
-		memcpy(bindir, p, len);
-		bindir[len] = 0;
+	for (p = getenv("PATH"); spawn_path_next(&p, bindir, n) == 0;)
 		if (has_server(bindir))
 			return 0;
-	}
 	/* 3. Debian's layout, newest first. */
 	if (find_in_usr_lib(bindir, n) == 0)
 		return 0;
@@ -574,7 +251,7 @@ static int server_major(const char *bindir, struct err *e)
 	major = major_from_binary(path);
 	if (major >= MIN_MAJOR && major < 1000)
 		return (int)major;
-	if (capture(argv, out, sizeof out) < 0)
+	if (spawn_capture(argv, out, sizeof out) < 0)
 		return err_set(e, ERR_RUNTIME,
 		               "%s/postgres --version failed: is this PostgreSQL installation "
 		               "complete? Reinstall it, or point idxlab at a server with --dsn",
@@ -631,13 +308,11 @@ static int pick_user(struct pg_cluster *c, struct err *e)
 /* pid has ended (gone, or a zombie no one reaped yet). */
 static int proc_gone(pid_t pid)
 {
-	char path[64], stat[256], *p;
+	char state;
 
 	if (kill(pid, 0) < 0 && errno == ESRCH)
 		return 1;
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	return tmpdir_read_small(path, stat, sizeof stat) > 0 && (p = strrchr(stat, ')')) &&
-	       p[1] == ' ' && p[2] == 'Z';
+	return proc_stat(pid, &state, NULL) == 0 && state == 'Z';
 }
 
 static void drop_shm(int dir, uid_t server_uid)
@@ -663,7 +338,7 @@ static void drop_shm(int dir, uid_t server_uid)
 		if (tries == SHM_WAIT_MS / POLL_MS || ds.shm_perm.uid != server_uid ||
 		    (ds.shm_nattch == 0 && pm > 0 && proc_gone((pid_t)pm)))
 			break;
-		sleep_ms(POLL_MS);
+		clock_sleep_ms(POLL_MS);
 	}
 	if (ds.shm_perm.uid != server_uid)
 		snprintf(why, sizeof why, "it belongs to uid %d, not the server's %d",
@@ -737,55 +412,14 @@ static int check_socket_path(const struct pg_cluster *c, struct err *e)
 
 /* ---- the server log --------------------------------------------------- */
 
-/* The last lines the latest program wrote to server.log, joined by " | ". */
+/* The last lines the latest program wrote to server.log, joined by " | ";
+ * "(empty)" if none. */
 static const char *log_tail(const struct pg_cluster *c, char *out, size_t n)
 {
-	char buf[4096], *lines[TAIL_LINES], *p, *nl;
-	size_t nlines = 0, i, first, len;
-	off_t end, from;
-	ssize_t got;
-
-	snprintf(out, n, "(empty)");
-	if (!c || c->log_fd < 0)
-		return out;
-	end = lseek(c->log_fd, 0, SEEK_END);
-	if (end <= c->log_from)
-		return out;
-	from =
-	    end - c->log_from > (off_t)sizeof buf - 1 ? end - (off_t)sizeof buf + 1 : c->log_from;
-	got = pread(c->log_fd, buf, (size_t)(end - from), from);
-	if (got <= 0)
-		return out;
-	buf[got] = 0;
-	p = buf;
-	if (from > c->log_from && (nl = strchr(p, '\n')))
-		p = nl + 1; /* skip a partial first line */
-	for (; *p; p = nl ? nl + 1 : p + strlen(p)) {
-		nl = strchr(p, '\n');
-		if (nl)
-			*nl = 0;
-		len = strlen(p);
-		while (len && (p[len - 1] == '\r' || p[len - 1] == ' ' || p[len - 1] == '\t'))
-			p[--len] = 0;
-		if (!len)
-			continue;
-		if (nlines == TAIL_LINES)
-			memmove(lines, lines + 1, sizeof lines[0] * --nlines);
-		lines[nlines++] = p;
-		if (!nl)
-			break;
-	}
-	if (!nlines)
-		return out;
-	/* Keep the newest lines that fit; cut the oldest kept one if need be. */
-	len = strlen(lines[nlines - 1]);
-	for (first = nlines - 1; first > 0 && len + 3 + strlen(lines[first - 1]) < n; first--)
-		len += 3 + strlen(lines[first - 1]);
-	out[0] = 0;
-	for (i = first; i < nlines; i++) {
-		len = strlen(out);
-		snprintf(out + len, n - len, "%s%s", i > first ? " | " : "", lines[i]);
-	}
+	tmpdir_fd_tail(c ? c->log_fd : -1, c ? c->log_from : 0, TAIL_LINES, TMPDIR_TAIL_NEWEST, out,
+	               n);
+	if (!out[0])
+		snprintf(out, n, "(empty)");
 	return out;
 }
 
@@ -958,7 +592,7 @@ static int run_initdb(struct pg_cluster *c, const char *data, struct err *e)
 	if (tmpdir_join(prog, sizeof prog, c->bindir, "initdb") < 0)
 		return err_set(e, ERR_RUNTIME, "path too long: %s", c->bindir);
 	c->log_from = lseek(c->log_fd, 0, SEEK_END);
-	if (run(&s, prog, e) == 0)
+	if (spawn_run(&s, prog, e) == 0)
 		return 0;
 	if (strstr(log_tail(c, tail, sizeof tail), "No space left on device"))
 		return disk_full(c, e);
@@ -1025,18 +659,19 @@ static int pidfile_ready(const struct pg_cluster *c)
  * now and then regardless, in case it never does). */
 static int wait_ready(struct pg_cluster *c, long ms, struct err *e)
 {
-	long long until = now_ms() + ms;
+	long long until = clock_now_ms() + ms;
 	char how[96], tail[TAIL_CHARS];
 	int st, tick;
 
 	for (tick = 1;; tick++) {
-		if (reap(c->pid, &st, 0)) {
+		if (spawn_reap(c->pid, &st, 0)) {
 			c->pid = 0;
 			c->status = st;
 			return err_set(e, ERR_RUNTIME,
 			               "the PostgreSQL %d server (%s/postgres) %s while starting; "
 			               "server log: %s",
-			               c->major, c->bindir, describe_status(st, how, sizeof how),
+			               c->major, c->bindir,
+			               spawn_describe_status(st, how, sizeof how),
 			               log_tail(c, tail, sizeof tail));
 		}
 		switch (pidfile_ready(c) || tick % 10 == 0 ? PQping(c->conninfo) : PQPING_REJECT) {
@@ -1048,13 +683,13 @@ static int wait_ready(struct pg_cluster *c, long ms, struct err *e)
 		default:
 			break;
 		}
-		if (now_ms() >= until)
+		if (clock_now_ms() >= until)
 			return err_set(e, ERR_RUNTIME,
 			               "the PostgreSQL %d server (%s/postgres) did not accept "
 			               "connections within %ld s; server log: %s",
 			               c->major, c->bindir, ms / 1000,
 			               log_tail(c, tail, sizeof tail));
-		sleep_ms(POLL_MS);
+		clock_sleep_ms(POLL_MS);
 	}
 }
 
@@ -1068,7 +703,7 @@ static int has_stat_statements(const struct pg_cluster *c)
 	struct stat st;
 
 	if (tmpdir_join(pg_config, sizeof pg_config, c->bindir, "pg_config") < 0 ||
-	    !is_exec_file(c->bindir, "pg_config") || capture(argv, lib, sizeof lib) < 0)
+	    !spawn_is_exec_file(c->bindir, "pg_config") || spawn_capture(argv, lib, sizeof lib) < 0)
 		return 0;
 	nl = strchr(lib, '\n');
 	if (nl)
@@ -1132,7 +767,7 @@ static int boot(struct pg_cluster *c, long long shared_buffers, long ready_ms, s
 	argv[n] = NULL;
 
 	c->log_from = lseek(c->log_fd, 0, SEEK_END);
-	pid = spawn(&s, prog, e);
+	pid = spawn_start(&s, prog, e);
 	if (pid < 0)
 		return -1;
 	c->pid = pid;
@@ -1143,25 +778,11 @@ static int boot(struct pg_cluster *c, long long shared_buffers, long ready_ms, s
 /* SIGKILL every child of pid (found through /proc), then pid itself. */
 static void kill_tree(pid_t pid)
 {
-	char path[64], line[512], *p;
-	struct dirent *de;
-	int ppid;
-	long child;
-	DIR *d = opendir("/proc");
+	pid_t child[KILL_TREE_MAX];
+	int n = proc_children(pid, child, KILL_TREE_MAX), i;
 
-	while (d && (de = readdir(d))) {
-		child = strtol(de->d_name, &p, 10);
-		if (*p || child <= 0)
-			continue;
-		snprintf(path, sizeof path, "/proc/%ld/stat", child);
-		if (tmpdir_read_small(path, line, sizeof line) <= 0 || !(p = strrchr(line, ')')))
-			continue;
-		/* "pid (comm) state ppid ..." */
-		if (sscanf(p + 1, " %*c %d", &ppid) == 1 && ppid == pid)
-			kill((pid_t)child, SIGKILL);
-	}
-	if (d)
-		closedir(d);
+	for (i = 0; i < n; i++)
+		kill(child[i], SIGKILL);
 	kill(-pid, SIGKILL); /* its process group (it leads one: setsid) */
 	kill(pid, SIGKILL);
 }
@@ -1174,7 +795,7 @@ static int halt(struct pg_cluster *c, int sig, long ms)
 	if (c->pid <= 0)
 		return 0;
 	kill(c->pid, sig);
-	if (!reap(c->pid, &st, ms))
+	if (!spawn_reap(c->pid, &st, ms))
 		return -1;
 	c->pid = 0;
 	c->status = st;
@@ -1205,7 +826,7 @@ static void halt_now(struct pg_cluster *c)
 	if (c->pid <= 0 || halt(c, SIGQUIT, QUIT_MS) == 0)
 		return;
 	kill_tree(c->pid);
-	if (reap(c->pid, &st, KILL_MS))
+	if (spawn_reap(c->pid, &st, KILL_MS))
 		c->status = st;
 	else
 		return; /* stuck (in D state?): it stays a zombie until idxlab exits */
@@ -1256,18 +877,13 @@ int pg_cluster_start(struct pg_cluster **out, long long shared_buffers, struct e
 	}
 	if (c->drop) {
 		/* Can the server user reach it? Find out now, not after a copy. */
-		struct spawn probe = { .cwd = c->dir,
-			               .out = -1,
-			               .drop = 1,
-			               .uid = c->uid,
-			               .gid = c->gid,
-			               .user = c->user };
-		pid_t p = spawn(&probe, "the PostgreSQL server", e);
+		struct spawn probe = as_server(c, NULL);
+		pid_t p = spawn_start(&probe, "the PostgreSQL server", e);
 		int st;
 
 		if (p < 0)
 			goto fail;
-		reap(p, &st, -1);
+		spawn_reap(p, &st, -1);
 	}
 	conninfo_value(host, sizeof host, c->dir);
 	snprintf(c->conninfo, sizeof c->conninfo, "host=%s port=%d user=idxlab dbname=postgres",
@@ -1347,7 +963,7 @@ int pg_cluster_alive(struct pg_cluster *c)
 
 	if (!c || c->pid <= 0)
 		return 0;
-	if (!reap(c->pid, &st, 0))
+	if (!spawn_reap(c->pid, &st, 0))
 		return 1;
 	c->pid = 0;
 	c->status = st;

@@ -40,8 +40,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../clock.h"
 #include "../evlog.h"
 #include "../keys.h"
+#include "../probes/proc.h"
 #include "../probes/proc_tree.h"
 #include "engine.h"
 #include "pg_cluster.h"
@@ -118,14 +120,6 @@ struct engine {
 	char unanswered_msg[400];
 	char stmt_timeout[64]; /* statement_timeout of the session, as the server has it */
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 /* libpq messages end in a newline; trim it for our one-line messages. */
 static const char *trim(const char *msg, char *buf, size_t len)
@@ -313,7 +307,7 @@ static int await(struct engine *en, const char *what, long grace_ms, struct err 
 		if (!flush && !PQisBusy(en->conn))
 			return 0;
 		if (en->stop && atomic_load(en->stop)) {
-			uint64_t t = now_ns(), waited;
+			uint64_t t = clock_now_ns(), waited;
 
 			if (!t0)
 				t0 = t;
@@ -612,8 +606,7 @@ static void find_server_processes(struct engine *en)
 	struct err e = { ERR_NONE, "" };
 	struct proc_io io;
 	pid_t backend, postmaster;
-	char path[64], comm[64] = "";
-	FILE *f;
+	char comm[64] = "";
 
 	en->has_server_io = 0;
 	if (en->cluster) {
@@ -622,28 +615,13 @@ static void find_server_processes(struct engine *en)
 		if (query_text(en, "SELECT pg_backend_pid()", buf, sizeof buf, &e) < 0)
 			return;
 		backend = (pid_t)atoi(buf);
-		snprintf(path, sizeof path, "/proc/%d/comm", (int)backend);
-		f = fopen(path, "r");
-		if (!f)
+		if (proc_comm(backend, comm, sizeof comm) < 0)
 			return; /* not on this machine */
-		if (!fgets(comm, sizeof comm, f))
-			comm[0] = 0;
-		fclose(f);
 		if (!strstr(comm, "postgres"))
 			return;
-		{
-			char stat[512], *p;
-			int ppid = 0;
-
-			snprintf(path, sizeof path, "/proc/%d/stat", (int)backend);
-			f = fopen(path, "r");
-			if (!f)
-				return;
-			if (fgets(stat, sizeof stat, f) && (p = strrchr(stat, ')')))
-				(void)sscanf(p + 1, " %*c %d", &ppid);
-			fclose(f);
-			postmaster = (pid_t)ppid;
-		}
+		postmaster = proc_ppid(backend);
+		if (postmaster < 0)
+			return;
 	}
 	proc_tree_init(&en->tree, postmaster);
 	if (postmaster > 0 && proc_tree_sample(&en->tree, &io) == 0)
@@ -713,11 +691,11 @@ static void pg_close(struct engine *en)
 	}
 	PQfinish(en->conn);
 	if (en->cluster) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = clock_now_ns();
 
 		pg_cluster_stop(en->cluster);
 		evlog_add(EV_INFO, "postgres: throwaway server stopped and removed in %.2f s",
-		          (double)(now_ns() - t0) / 1e9);
+		          (double)(clock_now_ns() - t0) / 1e9);
 	}
 	rowset_free(&en->rs);
 	free(en->pend);
@@ -736,13 +714,13 @@ static int pg_open(struct engine **out, const struct knobs *k, const atomic_int 
 	en->stop = stop;
 	en->k = *k;
 	if (!k->dsn || !*k->dsn) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = clock_now_ns();
 
 		if (pg_cluster_start(&en->cluster, k->v[K_CACHE], e) < 0) {
 			pg_close(en);
 			return -1;
 		}
-		en->t_started = now_ns() - t0;
+		en->t_started = clock_now_ns() - t0;
 		snprintf(en->conninfo, sizeof en->conninfo, "%s", pg_cluster_conninfo(en->cluster));
 		snprintf(en->where, sizeof en->where, "throwaway server in %s",
 		         pg_cluster_dir(en->cluster));
@@ -750,7 +728,7 @@ static int pg_open(struct engine **out, const struct knobs *k, const atomic_int 
 		snprintf(en->conninfo, sizeof en->conninfo, "%s", k->dsn);
 	}
 	{
-		uint64_t t0 = now_ns();
+		uint64_t t0 = clock_now_ns();
 
 		if (connect_to(en, en->conninfo, e) < 0 || start_session(en, e) < 0) {
 			pg_close(en);
@@ -762,7 +740,7 @@ static int pg_open(struct engine **out, const struct knobs *k, const atomic_int 
 			    "postgres: throwaway server (%s) up in %.2f s, first query %.2f s "
 			    "later",
 			    pg_cluster_bindir(en->cluster), (double)en->t_started / 1e9,
-			    (double)(now_ns() - t0) / 1e9);
+			    (double)(clock_now_ns() - t0) / 1e9);
 	}
 	if (!en->cluster)
 		snprintf(en->where, sizeof en->where, "%s:%s/%s (schema idxlab)",
@@ -884,7 +862,7 @@ static int set_indexes(struct engine *en, long long from, long long to, int live
 	long long i;
 
 	for (i = from + 1; i <= to; i++) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = clock_now_ns();
 
 		snprintf(sql, sizeof sql, "CREATE INDEX idxlab_k%lld ON idxlab.idxlab_t (k%lld)", i,
 		         i);
@@ -893,7 +871,7 @@ static int set_indexes(struct engine *en, long long from, long long to, int live
 		if (live)
 			evlog_add(EV_INFO, "built idxlab_k%lld on %llu rows in %.2f s", i,
 			          (unsigned long long)en->rs.live_rows,
-			          (double)(now_ns() - t0) / 1e9);
+			          (double)(clock_now_ns() - t0) / 1e9);
 	}
 	for (i = from; i > to; i--) {
 		snprintf(sql, sizeof sql, "DROP INDEX idxlab.idxlab_k%lld", i);
@@ -1133,14 +1111,14 @@ static int pg_apply(struct engine *en, const struct knobs *k, struct err *e)
 
 static int pg_rewrite(struct engine *en, struct err *e)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = clock_now_ns();
 
 	if (en->in_txn)
 		return err_set(e, ERR_RUNTIME, "rewrite inside a transaction (a bug in idxlab)");
 	if (exec(en, "VACUUM FULL idxlab.idxlab_t", e) < 0 || enter_pipeline(en, e) < 0)
 		return -1;
 	evlog_add(EV_INFO, "rewrote idxlab_t (VACUUM FULL) in %.2f s",
-	          (double)(now_ns() - t0) / 1e9);
+	          (double)(clock_now_ns() - t0) / 1e9);
 	return 0;
 }
 
@@ -1263,7 +1241,7 @@ static int drain(struct engine *en, struct step_out *out, struct hist *lat, stru
 			/* an earlier error: already reported */
 		} else if (i < en->npend) {
 			if (en->pend[i].tag == T_COMMIT) {
-				hist_add(lat, now_ns() - en->pend[i].t0);
+				hist_add(lat, clock_now_ns() - en->pend[i].t0);
 				out->commits++;
 			} else if (en->pend[i].tag == T_OP && en->k.v[K_OP] != OP_INSERT &&
 			           strcmp(PQcmdTuples(res), "1") != 0 && !failed) {
@@ -1308,7 +1286,7 @@ static int pg_step(struct engine *en, const struct knobs *k, uint64_t budget, st
 		if (!rowset_next(&en->rs, op, &row, &version))
 			break;
 		if (!en->in_txn) {
-			en->txn_t0 = now_ns();
+			en->txn_t0 = clock_now_ns();
 			if (send_simple(en, "BEGIN", T_BEGIN, 0, e) < 0)
 				return -1;
 			en->in_txn = 1;
@@ -1490,7 +1468,7 @@ static int sample_fpi(struct engine *en)
 static int sample_buffers(struct engine *en, struct err *e)
 {
 	char sql[256];
-	uint64_t t = now_ns();
+	uint64_t t = clock_now_ns();
 	PGresult *res;
 
 	if (en->bc_t && t - en->bc_t < BUFFERCACHE_EVERY_NS)

@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../clock.h"
 #include "../evlog.h"
 #include "../keys.h"
 #include "../probes/fs_kind.h"
@@ -73,14 +74,6 @@ struct engine {
 	unsigned char *payload;
 	struct knobs k;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 static void log_cb(void *arg, int code, const char *msg)
 {
@@ -597,7 +590,7 @@ static int commit(struct engine *en, struct step_out *out, struct hist *lat, str
 	if (exec(en, "COMMIT", e) < 0)
 		return -1;
 	en->in_txn = 0;
-	hist_add(lat, now_ns() - en->txn_t0);
+	hist_add(lat, clock_now_ns() - en->txn_t0);
 	out->commits++;
 	return 0;
 }
@@ -657,7 +650,7 @@ static int set_indexes(struct engine *en, long long from, long long to, struct e
 	long long i;
 
 	for (i = from + 1; i <= to; i++) {
-		double t0 = (double)now_ns();
+		double t0 = (double)clock_now_ns();
 
 		snprintf(sql, sizeof sql, "CREATE INDEX idxlab_k%lld ON idxlab_t(k%lld)", i, i);
 		if (exec(en, sql, e) < 0)
@@ -665,7 +658,7 @@ static int set_indexes(struct engine *en, long long from, long long to, struct e
 		if (en->live)
 			evlog_add(EV_INFO, "built idxlab_k%lld on %llu rows in %.2f s", i,
 			          (unsigned long long)en->rs.live_rows,
-			          ((double)now_ns() - t0) / 1e9);
+			          ((double)clock_now_ns() - t0) / 1e9);
 	}
 	for (i = from; i > to; i--) {
 		snprintf(sql, sizeof sql, "DROP INDEX idxlab_k%lld", i);
@@ -783,7 +776,7 @@ static int sqlite_apply(struct engine *en, const struct knobs *k, struct err *e)
 
 static int sqlite_rewrite(struct engine *en, struct err *e)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = clock_now_ns();
 
 	if (en->in_txn)
 		return err_set(e, ERR_RUNTIME, "rewrite inside a transaction (a bug in idxlab)");
@@ -792,7 +785,7 @@ static int sqlite_rewrite(struct engine *en, struct err *e)
 	if (exec(en, "VACUUM", e) < 0 || prepare_op(en, &en->k, e) < 0)
 		return -1;
 	evlog_add(EV_INFO, "rewrote the database (VACUUM) in %.2f s",
-	          (double)(now_ns() - t0) / 1e9);
+	          (double)(clock_now_ns() - t0) / 1e9);
 	return 0;
 }
 
@@ -813,7 +806,7 @@ static int sqlite_step(struct engine *en, const struct knobs *k, uint64_t budget
 		if (!rowset_next(&en->rs, op, &row, &version))
 			break; /* nothing left to work on */
 		if (!en->in_txn) {
-			en->txn_t0 = now_ns();
+			en->txn_t0 = clock_now_ns();
 			if (exec(en, "BEGIN", e) < 0)
 				return -1;
 			en->in_txn = 1;

@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "../evlog.h"
+#include "../probes/proc.h"
 #include "fstree.h"
 
 #define NO_OWNER_GRACE_S 60 /* a dir without owner.pid may be being made */
@@ -157,19 +158,14 @@ int tmpdir_remove_tree(const char *path)
 
 int tmpdir_runs_in(pid_t pid, const char *comm, const char *dir)
 {
-	char path[64], name[64], cmd[4096], where[PATH_MAX + 1];
-	ssize_t len, i;
+	char name[64], cmd[4096], where[PATH_MAX + 1];
+	ssize_t len;
 
 	if (pid <= 0)
 		return 0;
-	snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
-	if (tmpdir_read_small(path, name, sizeof name) <= 0 || !strstr(name, comm))
+	if (proc_comm(pid, name, sizeof name) < 0 || !strstr(name, comm))
 		return 0;
-	snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
-	len = tmpdir_read_small(path, cmd, sizeof cmd);
-	for (i = 0; i < len; i++)
-		if (cmd[i] == 0)
-			cmd[i] = ' '; /* arguments are NUL-separated */
+	len = proc_cmdline(pid, cmd, sizeof cmd);
 	/* dir + "/": its data dir, not a dir whose name merely starts the same. */
 	snprintf(where, sizeof where, "%s/", dir);
 	return len > 0 && strstr(cmd, where) != NULL;
@@ -338,14 +334,65 @@ void tmpdir_remove_same(char *dir, int fd)
 	dir[0] = 0;
 }
 
+#define TAIL_MAX_LINES 32
+
+void tmpdir_fd_tail(int fd, off_t from, int lines, enum tmpdir_tail_fit fit, char *out, size_t n)
+{
+	char buf[4096], *line[TAIL_MAX_LINES], *p, *nl;
+	size_t nlines = 0, i, first, len, want;
+	off_t end, at;
+	ssize_t got;
+
+	out[0] = 0;
+	want = lines < 1 ? 1 : lines > TAIL_MAX_LINES ? TAIL_MAX_LINES : (size_t)lines;
+	end = fd < 0 ? -1 : lseek(fd, 0, SEEK_END);
+	if (end <= from)
+		return;
+	at = end - from > (off_t)sizeof buf - 1 ? end - (off_t)sizeof buf + 1 : from;
+	got = pread(fd, buf, (size_t)(end - at), at);
+	if (got <= 0)
+		return;
+	buf[got] = 0;
+	p = buf;
+	if (at > from && (nl = strchr(p, '\n')))
+		p = nl + 1; /* skip a partial first line */
+	for (; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = 0;
+		len = strlen(p);
+		while (len && (p[len - 1] == '\r' || p[len - 1] == ' ' || p[len - 1] == '\t'))
+			p[--len] = 0;
+		if (!len)
+			continue;
+		if (nlines == want)
+			memmove(line, line + 1, sizeof line[0] * --nlines);
+		line[nlines++] = p;
+		if (!nl)
+			break;
+	}
+	if (!nlines)
+		return;
+	first = 0;
+	if (fit == TMPDIR_TAIL_NEWEST) {
+		/* The newest lines that fit; the oldest kept one cut if need be. */
+		len = strlen(line[nlines - 1]);
+		for (first = nlines - 1; first > 0 && len + 3 + strlen(line[first - 1]) < n;
+		     first--)
+			len += 3 + strlen(line[first - 1]);
+	}
+	for (i = first; i < nlines; i++) {
+		len = strlen(out);
+		if (fit == TMPDIR_TAIL_OLDEST && len + 4 >= n)
+			break; /* the rest would not show */
+		snprintf(out + len, n - len, "%s%s", i > first ? " | " : "", line[i]);
+	}
+}
+
 void tmpdir_log_tail(const char *dir, const char *name, int lines, char *buf, size_t len)
 {
-	char raw[2048], *p;
 	struct stat st;
-	size_t n, o = 0;
-	ssize_t got;
-	int at, fd, seen = 0;
-	off_t end;
+	int at, fd;
 
 	/* dir may be the server user's now, in a sticky TMPDIR: it can be
 	 * renamed and a link left in its place, or the log be a link (hard:
@@ -361,32 +408,6 @@ void tmpdir_log_tail(const char *dir, const char *name, int lines, char *buf, si
 	}
 	if (fd < 0)
 		return;
-	end = lseek(fd, 0, SEEK_END);
-	got = end < 0 ? -1
-	              : pread(fd, raw, sizeof raw - 1,
-	                      end > (off_t)sizeof raw - 1 ? end - (off_t)(sizeof raw - 1) : 0);
+	tmpdir_fd_tail(fd, 0, lines, TMPDIR_TAIL_OLDEST, buf, len);
 	close(fd);
-	if (got <= 0)
-		return;
-	n = (size_t)got;
-	raw[n] = 0;
-	/* Back from the end over `lines` non-empty lines. */
-	while (n && (raw[n - 1] == '\n' || raw[n - 1] == ' '))
-		raw[--n] = 0;
-	for (p = raw + n; p > raw; p--)
-		if (p[-1] == '\n' && p[0] != '\n' && ++seen == lines)
-			break;
-	/* Join them, skipping empty lines. */
-	while (*p && o + 4 < len) {
-		size_t l = strcspn(p, "\n");
-
-		if (l) {
-			int w = snprintf(buf + o, len - o, "%s%.*s", o ? " | " : "", (int)l, p);
-
-			o = w < 0 || (size_t)w >= len - o ? len - 1 : o + (size_t)w;
-		}
-		p += l;
-		while (*p == '\n')
-			p++;
-	}
 }

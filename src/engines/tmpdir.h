@@ -79,8 +79,18 @@ pid_t tmpdir_read_pid(const char *path);
 /* ... in the file rel below dir fd fd, following no link (fstree_open). */
 pid_t tmpdir_read_pid_at(int fd, const char *rel);
 
-/* The last `lines` non-empty lines of dir/name (a server's log), joined by
- * " | ", into buf; "" when there is no such file. Neither dir nor name is
+/* When the lines do not all fit: keep the newest that fit (the oldest of
+ * them cut), or join from the oldest and cut the end. */
+enum tmpdir_tail_fit { TMPDIR_TAIL_NEWEST, TMPDIR_TAIL_OLDEST };
+
+/* The last `lines` (at most 32) non-empty lines of what fd (a log open
+ * for reading) holds from offset from on, each without trailing blanks,
+ * joined by " | " into out (n bytes) as fit says. Only the last 4 KiB are
+ * read (a partial first line skipped). "" when there is nothing, or fd < 0. */
+void tmpdir_fd_tail(int fd, off_t from, int lines, enum tmpdir_tail_fit fit, char *out, size_t n);
+
+/* tmpdir_fd_tail of dir/name (a server's log) from its start, joined from
+ * the oldest; "" when there is no such file. Neither dir nor name is
  * followed if it is a symlink, and a name with other links is not read. */
 void tmpdir_log_tail(const char *dir, const char *name, int lines, char *buf, size_t len);
 

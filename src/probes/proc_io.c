@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "proc.h"
+
 /* The value of "name: N" at the start of a line of text. */
 static int field(const char *text, const char *name, uint64_t *out)
 {
@@ -40,20 +42,13 @@ int proc_io_parse(const char *text, struct proc_io *out)
 	return 0;
 }
 
-static int read_path(const char *path, struct proc_io *out)
+/* /proc/<pid>/<file> (pid 0: ourselves), parsed. */
+static int read_io(pid_t pid, const char *file, struct proc_io *out)
 {
 	char buf[1024];
-	ssize_t n;
-	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (proc_read(pid, file, buf, sizeof buf) <= 0)
 		return -1;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
 	if (proc_io_parse(buf, out) < 0) {
 		errno = EINVAL;
 		return -1;
@@ -63,13 +58,7 @@ static int read_path(const char *path, struct proc_io *out)
 
 int proc_io_read(pid_t pid, struct proc_io *out)
 {
-	char path[64];
-
-	if (pid)
-		snprintf(path, sizeof path, "/proc/%d/io", (int)pid);
-	else
-		snprintf(path, sizeof path, "/proc/self/io");
-	return read_path(path, out);
+	return read_io(pid, "io", out);
 }
 
 int proc_io_read_engine(struct proc_io *out)
@@ -78,8 +67,8 @@ int proc_io_read_engine(struct proc_io *out)
 	char path[64];
 
 	/* The main thread is the one whose thread id is the process id. */
-	snprintf(path, sizeof path, "/proc/self/task/%d/io", (int)getpid());
-	if (read_path("/proc/self/io", &all) < 0 || read_path(path, &main_thread) < 0)
+	snprintf(path, sizeof path, "task/%d/io", (int)getpid());
+	if (read_io(0, "io", &all) < 0 || read_io(0, path, &main_thread) < 0)
 		return -1;
 	out->wchar = all.wchar - main_thread.wchar;
 	out->write_bytes = all.write_bytes - main_thread.write_bytes;

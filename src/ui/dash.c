@@ -13,6 +13,7 @@
  * cues. Must never: call curses other than through term.c, paint.c and the
  * panels, nor know whether its feed is live or a recording (it asks the
  * feed's operations). */
+#include "../clock.h"
 #include "dash.h"
 
 #include <stdarg.h>
@@ -46,7 +47,7 @@ void dash_say(struct dash *d, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(d->view.flash, sizeof d->view.flash, fmt, ap);
 	va_end(ap);
-	d->view.flash_t = feed_wall_s();
+	d->view.flash_t = clock_now_s();
 }
 
 void dash_post(struct dash *d, const struct knobs *to)
@@ -159,7 +160,7 @@ static void play_demo(struct dash *d)
 	while (dash_demo_playing(d) &&
 	       (d->live->state == LS_RUNNING || d->live->state == LS_IDLE) &&
 	       d->k.applied_gen >= d->k.posted_gen &&
-	       (c = demo_next(d->demo, feed_wall_s())) != NULL) {
+	       (c = demo_next(d->demo, clock_now_s())) != NULL) {
 		struct knobs to;
 
 		switch (c->kind) {
@@ -257,7 +258,7 @@ static void draw(struct dash *d)
 /* One frame; 0, or the feed's state when it ended (-1: e filled). */
 static int frame(struct dash *d, struct err *e)
 {
-	double t = feed_wall_s();
+	double t = clock_now_s();
 	struct feed_news news = { 0 };
 	int state, ch;
 
@@ -329,7 +330,7 @@ static struct dash *dash_new(const struct plan *p)
 	build_knob_list(&d->k);
 	d->k.sel = 1; /* indexes: the knob people come for */
 	d->k.posted_gen = WORKLOAD_FIRST_GEN;
-	d->t0 = feed_wall_s();
+	d->t0 = clock_now_s();
 	d->demo = p->demo;
 	return d;
 }

@@ -71,7 +71,4 @@ int feed_live_open(struct feed **out, const struct knobs *k, struct err *e);
  * (left alone when it starts otherwise). Errors name the file and line. */
 int feed_replay_open(struct feed **out, const char *path, struct knobs *first, struct err *e);
 
-/* The wall clock the feeds and the dashboard share (CLOCK_MONOTONIC s). */
-double feed_wall_s(void);
-
 #endif

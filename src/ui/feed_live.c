@@ -4,20 +4,13 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "../clock.h"
 #include "feed.h"
 
 struct feed_live {
 	struct feed base; /* first: a struct feed * is a struct feed_live * */
 	struct workload *w;
 };
-
-double feed_wall_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void live_poll(struct feed *f, struct live *out, struct feed_news *news)
 {
@@ -45,7 +38,7 @@ static void live_rewrite(struct feed *f)
 static double live_now(const struct feed *f)
 {
 	(void)f;
-	return feed_wall_s();
+	return clock_now_s();
 }
 
 static int live_state(struct feed *f, struct err *e)

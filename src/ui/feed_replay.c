@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../clock.h"
 #include "../recording.h"
 #include "feed.h"
 
@@ -25,7 +26,7 @@ struct feed_replay {
 
 static double replay_clock(const struct feed_replay *r)
 {
-	return r->paused ? r->pos : r->pos + (feed_wall_s() - r->mark) * r->base.speed;
+	return r->paused ? r->pos : r->pos + (clock_now_s() - r->mark) * r->base.speed;
 }
 
 static void set_tag(struct feed_replay *r)
@@ -90,7 +91,7 @@ static void replay_pause(struct feed *f, int paused)
 	if (paused)
 		r->pos = replay_clock(r);
 	else
-		r->mark = feed_wall_s();
+		r->mark = clock_now_s();
 	r->paused = paused;
 	evlog_add(EV_INFO, "replay %s", paused ? "paused" : "resumed");
 }
@@ -107,7 +108,7 @@ static void replay_speed(struct feed *f, int faster, char *msg, size_t len)
 		return;
 	}
 	r->pos = replay_clock(r);
-	r->mark = feed_wall_s();
+	r->mark = clock_now_s();
 	r->base.speed = to;
 	set_tag(r);
 	snprintf(msg, len, "replay at %dx", to);
@@ -173,7 +174,7 @@ int feed_replay_open(struct feed **out, const char *path, struct knobs *first, s
 	}
 	if (r->next->kind == REC_SAMPLE)
 		*first = r->next->live.knobs;
-	r->t0 = r->mark = feed_wall_s();
+	r->t0 = r->mark = clock_now_s();
 	r->base.speed = 1;
 	set_tag(r);
 	*out = &r->base;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../clock.h"
 #include "../units.h"
 #include "input.h"
 #include "paint.h"
@@ -69,7 +70,7 @@ void panel_status(const struct dash *d, const struct rect *r)
 		attroff(a);
 		return;
 	}
-	if (*d->view.flash && feed_wall_s() - d->view.flash_t < 4) {
+	if (*d->view.flash && clock_now_s() - d->view.flash_t < 4) {
 		attron(term_color(&d->term, C_WARN) | A_BOLD);
 		paint_clipped(r->y, r->x + 1, r->w - 2, d->view.flash);
 		attroff(term_color(&d->term, C_WARN) | A_BOLD);
@@ -137,7 +138,7 @@ static void demo_line(const struct dash *d, const struct rect *r)
 	char line[512], hints[256];
 	double left;
 
-	if (!demo_waiting(dm, feed_wall_s(), &left))
+	if (!demo_waiting(dm, clock_now_s(), &left))
 		snprintf(line, sizeof line, " demo %d/%d  playing", at, n);
 	else if (left > 0)
 		snprintf(line, sizeof line, " demo %d/%d  next cue in %.0f s: Space now", at, n,

@@ -1,5 +1,7 @@
 /* tape.c - --record (see tape.h). Owns the recorder and one scratch item
  * (a struct live is big: never on the stack, never a static). */
+#include "../xalloc.h"
+#include "../clock.h"
 #include "tape.h"
 
 #include <stdio.h>
@@ -36,9 +38,7 @@ int tape_open(struct tape **out, const char *path, const char *engine, double t0
 		free(t);
 		return -1;
 	}
-	t->path = strdup(path);
-	if (!t->path)
-		abort();
+	t->path = xstrdup(path);
 	t->t0 = t0;
 	*out = t;
 	return 0;
@@ -58,7 +58,7 @@ static void write_item(struct tape *t)
 {
 	struct err e = { ERR_NONE, "" };
 
-	t->it.t = feed_wall_s() - t->t0;
+	t->it.t = clock_now_s() - t->t0;
 	if (rec_write(t->rec, &t->it, &e) == 0) {
 		t->items++;
 		return;
@@ -124,7 +124,7 @@ int tape_close(struct tape *t, char *msg, size_t len)
 	else
 		snprintf(msg, len,
 		         "recorded %.0f s (%ld lines) to %s: idxlab --replay %s shows it again",
-		         feed_wall_s() - t->t0, t->items, t->path, t->path);
+		         clock_now_s() - t->t0, t->items, t->path, t->path);
 	free(t->path);
 	free(t);
 	return rc;

@@ -18,7 +18,7 @@
 struct tape;
 
 /* Create path (never overwritten) for engine; t0: the dashboard's start on
- * feed_wall_s()'s clock. */
+ * clock_now_s()'s clock. */
 int tape_open(struct tape **out, const char *path, const char *engine, double t0, struct err *e);
 
 /* A snapshot, when it is new (another sample, or another state). */

@@ -288,7 +288,7 @@ static int wt_setup(struct engine *en, const struct knobs *k, struct err *e)
 	en->last_rb_log = 0;
 	rowset_prepare(&en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
 	en->table = 1;
-	en->table_t0 = now_ns();
+	en->table_t0 = clock_now_ns();
 	en->syncs_table = sync_count_total();
 	if (en->probes && wt_read_stats(en, en->st_table, e) < 0)
 		return -1;
@@ -328,7 +328,7 @@ static int wt_apply(struct engine *en, const struct knobs *k, struct err *e)
 /* mongod's compact: give the free space in each file back. */
 static int wt_rewrite(struct engine *en, struct err *e)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = clock_now_ns();
 	int i, rc;
 
 	if (en->in_txn)
@@ -345,7 +345,7 @@ static int wt_rewrite(struct engine *en, struct err *e)
 		}
 	}
 	evlog_add(EV_INFO, "rewrote the tables (WT_SESSION::compact, mongod's compact) in %.2f s",
-	          (double)(now_ns() - t0) / 1e9);
+	          (double)(clock_now_ns() - t0) / 1e9);
 	return 0;
 }
 

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <wiredtiger.h>
 
+#include "../../clock.h"
 #include "../engine.h"
 #include "../rowset.h"
 #include "layout.h"
@@ -84,21 +85,6 @@ struct engine {
 	uint64_t st_table[S_COUNT], syncs_table; /* at setup */
 	uint64_t table_t0;
 };
-
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static inline void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
 
 /* ---- messages.c ----------------------------------------------------------- */
 

@@ -54,7 +54,7 @@ int wt_drop_table(struct engine *en, const char *uri, struct err *e)
 
 	atomic_store(&en->quiet, 1);
 	while ((rc = en->s->drop(en->s, uri, "force=true")) == EBUSY && tries++ < BUSY_TRIES)
-		sleep_ms(25);
+		clock_sleep_ms(25);
 	atomic_store(&en->quiet, 0);
 	if (rc) {
 		char what[128];
@@ -272,7 +272,7 @@ int wt_fill_index(struct engine *en, int i, struct err *e)
 		else if (++ones > 5)
 			break;
 		else
-			sleep_ms(10L << ones);
+			clock_sleep_ms(10L << ones);
 	}
 	scan->close(scan);
 	if (rc == E_MISSING || rc == WT_DUPLICATE_KEY)
@@ -284,7 +284,7 @@ int wt_fill_index(struct engine *en, int i, struct err *e)
 int wt_set_indexes(struct engine *en, int to, struct err *e)
 {
 	while (en->nidx < to) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = clock_now_ns();
 		int i = en->nidx + 1;
 
 		if (wt_create_index(en, i, e) < 0 || wt_fill_index(en, i, e) < 0) {
@@ -298,7 +298,7 @@ int wt_set_indexes(struct engine *en, int to, struct err *e)
 		if (en->live)
 			evlog_add(EV_INFO, "built table:index-idxlab-k%d on %llu rows in %.2f s", i,
 			          (unsigned long long)en->rs.live_rows,
-			          (double)(now_ns() - t0) / 1e9);
+			          (double)(clock_now_ns() - t0) / 1e9);
 	}
 	while (en->nidx > to) {
 		int i = en->nidx;

@@ -99,7 +99,7 @@ void wt_log_table_totals(struct engine *en, const char *when)
 	          (unsigned long long)(sync_count_total() - en->syncs_table),
 	          (unsigned long long)(now[S_CHECKPOINTS] - en->st_table[S_CHECKPOINTS]),
 	          (unsigned long long)en->rollbacks, (unsigned long long)en->replayed,
-	          (double)(now_ns() - en->table_t0) / 1e9);
+	          (double)(clock_now_ns() - en->table_t0) / 1e9);
 }
 
 int wt_sample(struct engine *en, struct counters *c, struct err *e)

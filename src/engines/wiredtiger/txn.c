@@ -25,7 +25,7 @@ static int begin(struct engine *en, long long op, struct err *e)
 	en->in_txn = 1;
 	en->txn_op = op;
 	en->txn_rows = 0;
-	en->txn_t0 = now_ns();
+	en->txn_t0 = clock_now_ns();
 	rowset_mark(&en->rs, &en->mark);
 	return 0;
 }
@@ -56,7 +56,7 @@ static int commit_raw(struct engine *en, struct step_out *out, struct hist *lat)
 	}
 	en->in_txn = 0;
 	if (lat)
-		hist_add(lat, now_ns() - en->txn_t0);
+		hist_add(lat, clock_now_ns() - en->txn_t0);
 	out->commits++;
 	return 0;
 }
@@ -70,7 +70,7 @@ static int replay(struct engine *en, uint64_t n, struct step_out *out, struct hi
                   struct err *e)
 {
 	long long op = en->txn_op;
-	uint64_t chunk = n / 2 ? n / 2 : 1, done = 0, ntx = 0, t0 = now_ns(), row = 0;
+	uint64_t chunk = n / 2 ? n / 2 : 1, done = 0, ntx = 0, t0 = clock_now_ns(), row = 0;
 	int ones = 0, rc = 0, in_commit, said = 0;
 	char cache[32];
 
@@ -119,7 +119,7 @@ static int replay(struct engine *en, uint64_t n, struct step_out *out, struct hi
 		} else if (++ones > 5) {
 			return wt_fail(en, e, "retry a rolled-back transaction", rc);
 		} else {
-			sleep_ms(10L << ones); /* let eviction catch up */
+			clock_sleep_ms(10L << ones); /* let eviction catch up */
 		}
 	}
 	if (!en->cap || chunk < en->cap)

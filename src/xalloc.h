@@ -1,0 +1,12 @@
+/* xalloc.h - allocation that cannot fail.
+ *
+ * Out of memory, these abort(): the dashboard's SIGABRT handler restores
+ * the terminal first, so the shell is left usable. For small copies whose
+ * failure nobody could act on; callers free what they get with free(). */
+#ifndef IDXLAB_XALLOC_H
+#define IDXLAB_XALLOC_H
+
+/* A malloc'd copy of s (not NULL); the caller frees it. */
+char *xstrdup(const char *s);
+
+#endif
