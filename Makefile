@@ -38,7 +38,7 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 LDLIBS += $(PKG_LIBS) -lpthread -lm
 
-SRC := $(wildcard src/*.c src/engines/*.c src/probes/*.c src/ui/*.c)
+SRC := $(wildcard src/*.c src/engines/*.c src/engines/*/*.c src/probes/*.c src/ui/*.c)
 LIB_SRC := $(filter-out src/main.c,$(SRC))
 
 BUILD ?= build
@@ -148,7 +148,7 @@ $(BUILD)/bench/bare_wt: bench/bare_wt.c src/engines/wt_layout.h $(BARE_DEPS)
 
 # ---- lint / install -------------------------------------------------------
 
-FORMAT_SRC = $(SRC) $(wildcard src/*.h src/*/*.h tests/*.c bench/*.c bench/*.h)
+FORMAT_SRC = $(SRC) $(wildcard src/*.h src/*/*.h src/*/*/*.h tests/*.c bench/*.c bench/*.h)
 lint: deps-lint
 	clang-format --dry-run --Werror $(FORMAT_SRC)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
