@@ -33,7 +33,6 @@ static void uri_path(const char *path, char *out, size_t len)
 	out[n] = 0;
 }
 
-/* Is the existing file at path a database idxlab created? Never writes. */
 int sqlite_dsn_check(const char *path, struct err *e)
 {
 	static const char magic[16] = "SQLite format 3";

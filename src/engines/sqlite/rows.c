@@ -1,10 +1,10 @@
 /* rows.c - the SQLite engine's per-row statements.
  *
- * One prepared statement per step (en->op), the op's; each row binds its
- * id and keys (keys.h: the same values on every engine) and steps it. The
- * payload is bound once: bindings survive sqlite3_reset(). An update or a
- * delete that does not change exactly one row is an error: the table is
- * not what idxlab built. */
+ * One prepared statement, the running op's (en->op, prepared again when
+ * the op or the seed changes); each row binds its id and keys (keys.h: the
+ * same values on every engine) and steps it. The payload is bound once:
+ * bindings survive sqlite3_reset(). An update or a delete that does not
+ * change exactly one row is an error: the table is not what idxlab built. */
 #include <stdlib.h>
 
 #include "../../keys.h"
@@ -63,7 +63,6 @@ void sqlite_bind_payload(struct engine *en)
 		sqlite3_bind_blob(en->op, 10, en->payload, (int)en->k.v[K_PAYLOAD], SQLITE_STATIC);
 }
 
-/* One operation on row number row; version is the update generation. */
 int sqlite_do_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e)
 {
 	int c, rc;

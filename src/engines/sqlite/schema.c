@@ -29,7 +29,6 @@ int sqlite_create_schema(struct engine *en, struct err *e)
 	return sqlite_run(en, sql, e);
 }
 
-/* Journal mode, synchronous and cache size as k says. No open transaction. */
 int sqlite_set_pragmas(struct engine *en, const struct knobs *k, struct err *e)
 {
 	static const char *const syncs[] = { "OFF", "NORMAL", "FULL", "EXTRA" };

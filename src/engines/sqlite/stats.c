@@ -26,13 +26,15 @@ enum stat_source {
 	SRC_PROC_IO, /* the struct proc_io field at .io */
 };
 
+#define IO_FIELD(f) offsetof(struct proc_io, f)
+
 /* Where each counter comes from. */
 static const struct stat_row {
 	enum ctr counter;
 	enum stat_source source;
 	int status;     /* SRC_STATUS, SRC_GAUGE: SQLITE_DBSTATUS_* */
 	unsigned kinds; /* SRC_VFS: bits 1u << VFS_*, summed */
-	size_t io;      /* SRC_PROC_IO: offsetof(struct proc_io, ...) */
+	size_t io;      /* SRC_PROC_IO: IO_FIELD(the struct proc_io field) */
 } stats[] = {
 	{ .counter = C_FSYNCS, .source = SRC_SYNC },
 	{ .counter = C_SPILLS, .source = SRC_STATUS, .status = SQLITE_DBSTATUS_CACHE_SPILL },
@@ -42,10 +44,8 @@ static const struct stat_row {
 	{ .counter = C_DB_WRITE_BYTES, .source = SRC_VFS, .kinds = 1u << VFS_DB },
 	/* The pager cache's heap; SQLite has no count of its dirty pages. */
 	{ .counter = C_CACHE_USED, .source = SRC_GAUGE, .status = SQLITE_DBSTATUS_CACHE_USED },
-	{ .counter = C_WCHAR, .source = SRC_PROC_IO, .io = offsetof(struct proc_io, wchar) },
-	{ .counter = C_WRITE_BYTES,
-	  .source = SRC_PROC_IO,
-	  .io = offsetof(struct proc_io, write_bytes) },
+	{ .counter = C_WCHAR, .source = SRC_PROC_IO, .io = IO_FIELD(wchar) },
+	{ .counter = C_WRITE_BYTES, .source = SRC_PROC_IO, .io = IO_FIELD(write_bytes) },
 };
 
 #define NSTATS (sizeof stats / sizeof stats[0])
