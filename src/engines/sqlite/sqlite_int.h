@@ -1,0 +1,98 @@
+/* sqlite_int.h - what the files of the SQLite engine share (private: only
+ * src/engines/sqlite/ includes it). The engine's public face is
+ * sqlite_engine, its engine_ops, in driver.c.
+ *
+ *   driver.c    the ops: open, close, setup (a fresh table per step),
+ *               apply, rewrite, where, version
+ *   sql.c       the handle: errors that say what to do, statements a stop
+ *               may abort, one-value queries
+ *   dsn_file.c  a --dsn FILE: one idxlab per file (its lock file), and the
+ *               refusal of a database idxlab did not create
+ *   schema.c    the table, its indexes and the pragmas (journal, sync, cache)
+ *   rows.c      the per-row statements: bind, step, check
+ *   txn.c       the step: BEGIN, the rows, COMMIT every k's commit rows
+ *   stats.c     the statistics table (counter <- source), sample, sizes */
+#ifndef IDXLAB_ENGINES_SQLITE_INT_H
+#define IDXLAB_ENGINES_SQLITE_INT_H
+
+#include <limits.h>
+#include <sqlite3.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "../../clock.h"
+#include "../engine.h"
+#include "../rowset.h"
+
+struct engine {
+	sqlite3 *db;
+	char path[PATH_MAX];
+	char dir[PATH_MAX - 64]; /* our temp dir, or "" when the user named the file */
+	int lock_fd;             /* the flocked FILE-idxlab-lock of a --dsn file, or -1 */
+	int probes;
+	sqlite3_stmt *op;
+	int in_txn;
+	uint64_t txn_rows, txn_t0;
+	struct rowset rs;
+	int live;                 /* knobs have been applied live: log what changes */
+	int fresh;                /* our temp file, just created: setup need not recreate it */
+	const atomic_int *stop;   /* borrowed: set when the user wants out */
+	int abortable;            /* a statement a stop may abort is running */
+	uint64_t status[C_COUNT]; /* db_status counters summed in 64 bits (stats.c) */
+	unsigned char *payload;
+	struct knobs k;
+};
+
+/* sql.c */
+/* Fill e from db's last error, saying what to do about the common causes
+ * (what: the statement or action). -1. */
+int sqlite_fail(struct engine *en, struct err *e, const char *what);
+/* Run sql; a stop aborts it unless it is "COMMIT". 0 or -1. */
+int sqlite_run(struct engine *en, const char *sql, struct err *e);
+/* The first column of sql's first row. 0 or -1. */
+int sqlite_query_int(struct engine *en, const char *sql, int64_t *out, struct err *e);
+/* sqlite3_progress_handler's callback, arg the engine: nonzero to abort. */
+int sqlite_progress_cb(void *arg);
+
+/* dsn_file.c */
+/* Is the existing file at path a database idxlab created? Never writes. */
+int sqlite_dsn_check(const char *path, struct err *e);
+/* Take en->path's lock (en->lock_fd): -1 when another idxlab has it. */
+int sqlite_dsn_lock(struct engine *en, struct err *e);
+/* Remove the lock file and let go; nothing when none is held. */
+void sqlite_dsn_unlock(struct engine *en);
+
+/* schema.c */
+int sqlite_create_schema(struct engine *en, struct err *e);
+/* Journal mode, synchronous and cache size as k says. No open transaction. */
+int sqlite_set_pragmas(struct engine *en, const struct knobs *k, struct err *e);
+/* Create or drop indexes so that exactly k1..k<to> exist (from exist now). */
+int sqlite_set_indexes(struct engine *en, long long from, long long to, struct err *e);
+
+/* rows.c */
+/* The statement of each op (enum op_kind), parameters ?1 id, ?2.. keys,
+ * ?10 the INSERT's payload. */
+extern const char *const sqlite_op_sql[];
+/* Bind the payload to en->op if it is the INSERT. */
+void sqlite_bind_payload(struct engine *en);
+/* One operation on row number row; version is the update generation. */
+int sqlite_do_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e);
+/* Prepare k's op as en->op, and the rows' visit order. */
+int sqlite_prepare_op(struct engine *en, const struct knobs *k, struct err *e);
+/* A new payload of len bytes, bound. */
+int sqlite_set_payload(struct engine *en, long long len);
+int sqlite_is_uuid_key(long long ko);
+
+/* txn.c */
+int sqlite_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
+                struct hist *lat, struct err *e);
+int sqlite_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e);
+
+/* stats.c */
+/* Add the 31-bit db_status counters into en->status and reset them. */
+void sqlite_status_absorb(struct engine *en);
+int sqlite_sample(struct engine *en, struct counters *c, struct err *e);
+int sqlite_sizes(struct engine *en, struct sizes *s, struct err *e);
+
+#endif
