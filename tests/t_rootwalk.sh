@@ -171,7 +171,7 @@ for f in "$S"/idxlab-pg.*/data/postmaster.pid; do
 	kill -0 "$(head -1 "$f" 2>/dev/null)" 2>/dev/null && L=${f%/data/postmaster.pid} && break
 done
 pm=$(head -1 "$L/data/postmaster.pid" 2>/dev/null)
-[ -n "$L" ] && $as_pg sh -c "mv '$L' '$S/moved' && ln -s '$T/victim4' '$L' && kill -9 $pm"
+[ -n "$L" ] && $as_pg sh -c "mv '$L' '$S/moved' && ln -s '$T/victim4' '$L' && pkill -9 -P $pm; kill -9 $pm"
 i=0
 while [ $i -lt $((100 * slow)) ] && kill -0 $run 2>/dev/null; do
 	sleep 0.1
