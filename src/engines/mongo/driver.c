@@ -55,6 +55,8 @@ static void lib_init(void)
 	atexit(mongoc_cleanup);
 }
 
+/* ---- database idxlab: ours, or refused untouched ---------------------------- */
+
 /* Names of the collections in database idxlab; bson_strfreev the result.
  * NULL with e filled on failure. */
 static char **collections(struct engine *en, struct err *e)
@@ -145,6 +147,8 @@ static int claim(struct engine *en, struct err *e)
 	en->claimed = 1;
 	return 0;
 }
+
+/* ---- the session ------------------------------------------------------------- */
 
 /* After a lost connection: is the server back (a restart)? */
 static int still_there(struct engine *en)
@@ -308,6 +312,8 @@ static int mongo_open(struct engine **out, const struct knobs *k, const atomic_i
 	*out = en;
 	return 0;
 }
+
+/* ---- the collection ------------------------------------------------------- */
 
 static int mongo_setup(struct engine *en, const struct knobs *k, struct err *e)
 {
