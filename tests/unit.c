@@ -519,7 +519,7 @@ static void test_slider(void)
  * (self-contained block: its includes are here, not at the top) */
 #include <bson/bson.h>
 
-#include "engines/mongo_doc.h"
+#include "engines/mongo/doc.h"
 #include "probes/mongo_status.h"
 
 /* A fixture file as BSON (relaxed or canonical extended JSON); NULL if bad. */

@@ -1,7 +1,7 @@
 /* mongo_status.h - MongoDB's serverStatus and $collStats, read by key name.
  *
- * Pure: it never talks to a server. The engine (engines/mongo.c) runs the
- * commands and hands the reply documents here; the unit tests hand it
+ * Pure: it never talks to a server. The engine (engines/mongo/stats.c)
+ * runs the commands and hands the reply documents here; the unit tests hand it
  * fixture documents with the real key names (tests/fixtures/serverstatus-*).
  * Every value is looked up by its exact name (WiredTiger has many near
  * twins: "modified pages evicted" vs "modified pages evicted by application

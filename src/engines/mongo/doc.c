@@ -1,10 +1,10 @@
-/* mongo_doc.c - BSON documents, write concerns and the URI for MongoDB. */
-#include "mongo_doc.h"
+/* doc.c - BSON documents, write concerns and the URI for MongoDB. */
+#include "doc.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "../keys.h"
+#include "../../keys.h"
 
 static int is_uuid_key(long long ko)
 {

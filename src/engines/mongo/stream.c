@@ -1,10 +1,10 @@
-/* mongo_stream.c - libmongoc connections that a stop can end (see the
+/* stream.c - libmongoc connections that a stop can end (see the
  * header). The stream wraps libmongoc's socket stream and forwards every
  * call to it; only readv differs: it polls the socket in slices of
  * SLICE_MS before it reads, so it can look at the stop request in between.
  * Nothing is read before poll says the socket is readable, so no byte is
  * lost when it gives up. */
-#include "mongo_stream.h"
+#include "stream.h"
 
 #include <errno.h>
 #include <netdb.h>

@@ -1,4 +1,4 @@
-/* mongo_stream.h - libmongoc connections that a stop can end.
+/* stream.h - libmongoc connections that a stop can end.
  *
  * libmongoc waits for a reply up to socketTimeoutMS (5 minutes unless the
  * URI says) and cannot cancel a command. The stream initiator here connects

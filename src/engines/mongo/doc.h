@@ -1,4 +1,4 @@
-/* mongo_doc.h - what the MongoDB engine sends, as pure functions.
+/* doc.h - what the MongoDB engine sends, as pure functions.
  *
  * The documents of the workload (engine.h: id, k1..k8, hot, payload) in
  * BSON, the write concern a sync level means and the connection string with
@@ -15,8 +15,8 @@
 #include <mongoc/mongoc.h>
 #include <stdint.h>
 
-#include "../err.h"
-#include "../knobs.h"
+#include "../../err.h"
+#include "../../knobs.h"
 
 #define MONGO_DOC_TIMEOUT_MS 3000 /* server selection and connect, unless the URI says */
 
