@@ -115,7 +115,7 @@ struct engine {
 	uint64_t fpi_gaps;                        /* times the WAL to read FPIs from was gone */
 	uint64_t checkpoints, ckpt_lsn, redo_lsn; /* note_checkpoint() */
 	/* Per-table counters restart with every new table: carry them over. */
-	uint64_t upd_acc, hot_acc, read_acc, upd_last, hot_last, read_last;
+	uint64_t table_acc[C_COUNT], table_last[C_COUNT]; /* by counter (stats.c) */
 	int has_server_io;
 	struct proc_tree tree;
 	char *payload;

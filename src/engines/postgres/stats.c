@@ -18,13 +18,109 @@
 #include "../../probes/proc_tree.h"
 #include "internal.h"
 
+/* The statistics idxlab reads, each from one source (below). */
+enum pg_stat {
+	S_WAL_LSN,
+	S_WAL_SYNC,
+	S_CHECKPOINT_LSN,
+	S_REDO_LSN,
+	S_TUP_UPD,
+	S_TUP_HOT_UPD,
+	S_BLKS_READ,
+	S_SPILLS,
+	S_FPI_BYTES,
+	S_FPI_GAPS,
+	S_CACHE_USED,
+	S_CACHE_DIRTY,
+	S_CACHE_MAX,
+	S_WCHAR,
+	S_WRITE_BYTES,
+	S_COUNT
+};
+
+/* Where a statistic comes from: each source is read once a sample, by its
+ * reader (readers[] below), in this order; one that is not usable (no
+ * extension, no access) or not current leaves its counters n/a. */
+enum pg_source {
+	SRC_SERVER,      /* one query: pg_stat_wal, pg_control_checkpoint(), pg_stat*_user_tables */
+	SRC_STATEMENTS,  /* pg_stat_statements and the relations' sizes (sample_spills) */
+	SRC_WALINSPECT,  /* pg_walinspect over the flushed WAL (pg_sample_fpi) */
+	SRC_BUFFERCACHE, /* pg_buffercache (sample_buffers) */
+	SRC_PROC_IO,     /* /proc io of the server's processes (proc_tree) */
+	SRC_COUNT
+};
+
+/* What the counter is of a column's value. */
+enum pg_how {
+	HOW_VALUE,       /* the value itself */
+	HOW_SINCE_START, /* less its value at the first session's start (en->lsn0) */
+	HOW_PER_TABLE,   /* restarts with every new table: carried over */
+	HOW_CHANGES,     /* the times it changed (note_checkpoint) */
+};
+
+/* The FROM of SRC_SERVER's query, whose columns are the table's. */
+#define SERVER_FROM                                                                                \
+	"FROM pg_stat_wal w, pg_control_checkpoint() k "                                           \
+	"LEFT JOIN pg_stat_user_tables t ON t.relid = to_regclass('idxlab.idxlab_t') "             \
+	"LEFT JOIN pg_statio_user_tables s ON s.relid = to_regclass('idxlab.idxlab_t')"
+
+/* Each statistic: the counter it feeds (C_COUNT: none, it is read for
+ * another's sake), its source, and for SRC_SERVER its column. */
+static const struct {
+	enum ctr counter;
+	enum pg_source source;
+	const char *column;
+	enum pg_how how;
+} stat_table[S_COUNT] = {
+	/* WAL bytes: insert LSN deltas, live, mid-transaction too */
+	[S_WAL_LSN] = { .counter = C_WAL_BYTES,
+	                .source = SRC_SERVER,
+	                .column = "pg_current_wal_insert_lsn() - '0/0'::pg_lsn",
+	                .how = HOW_SINCE_START },
+	[S_WAL_SYNC] = { .counter = C_FSYNCS, .source = SRC_SERVER, .column = "w.wal_sync" },
+	[S_CHECKPOINT_LSN] = { .counter = C_CHECKPOINTS,
+	                       .source = SRC_SERVER,
+	                       .column = "k.checkpoint_lsn - '0/0'::pg_lsn",
+	                       .how = HOW_CHANGES },
+	/* the last checkpoint's redo point, for the full-page-image count */
+	[S_REDO_LSN] = { .counter = C_COUNT,
+	                 .source = SRC_SERVER,
+	                 .column = "k.redo_lsn - '0/0'::pg_lsn" },
+	/* these lag to the end of a transaction; a step's end forces the flush */
+	[S_TUP_UPD] = { .counter = C_UPDATES,
+	                .source = SRC_SERVER,
+	                .column = "coalesce(t.n_tup_upd, 0)",
+	                .how = HOW_PER_TABLE },
+	[S_TUP_HOT_UPD] = { .counter = C_HOT_UPDATES,
+	                    .source = SRC_SERVER,
+	                    .column = "coalesce(t.n_tup_hot_upd, 0)",
+	                    .how = HOW_PER_TABLE },
+	[S_BLKS_READ] = { .counter = C_MISSES,
+	                  .source = SRC_SERVER,
+	                  .column = "coalesce(s.heap_blks_read, 0) + coalesce(s.idx_blks_read, 0)",
+	                  .how = HOW_PER_TABLE },
+	[S_SPILLS] = { .counter = C_SPILLS, .source = SRC_STATEMENTS },
+	[S_FPI_BYTES] = { .counter = C_FPI_BYTES, .source = SRC_WALINSPECT },
+	[S_FPI_GAPS] = { .counter = C_FPI_GAPS, .source = SRC_WALINSPECT },
+	/* gauges */
+	[S_CACHE_USED] = { .counter = C_CACHE_USED, .source = SRC_BUFFERCACHE },
+	[S_CACHE_DIRTY] = { .counter = C_CACHE_DIRTY, .source = SRC_BUFFERCACHE },
+	[S_CACHE_MAX] = { .counter = C_CACHE_MAX, .source = SRC_BUFFERCACHE },
+	[S_WCHAR] = { .counter = C_WCHAR, .source = SRC_PROC_IO },
+	[S_WRITE_BYTES] = { .counter = C_WRITE_BYTES, .source = SRC_PROC_IO },
+};
+
 /* Per-table counters of the current table, carried over before a drop. */
 void pg_carry_table_counters(struct engine *en)
 {
-	en->upd_acc += en->upd_last;
-	en->hot_acc += en->hot_last;
-	en->read_acc += en->read_last;
-	en->upd_last = en->hot_last = en->read_last = 0;
+	for (int i = 0; i < S_COUNT; i++) {
+		enum ctr c = stat_table[i].counter;
+
+		if (stat_table[i].how != HOW_PER_TABLE)
+			continue;
+		en->table_acc[c] += en->table_last[c];
+		en->table_last[c] = 0;
+	}
 }
 
 /* Full-page-image bytes of the WAL flushed since the last look, from
@@ -221,61 +317,121 @@ static void note_checkpoint(struct engine *en, uint64_t lsn, uint64_t redo)
 	en->redo_lsn = redo;
 }
 
-int pg_sample(struct engine *en, struct counters *c, struct err *e)
+/* SRC_SERVER: one query, its columns as stat_table says. */
+static int read_server(struct engine *en, uint64_t v[S_COUNT], struct err *e)
 {
+	uint64_t raw[S_COUNT] = { 0 };
+	char sql[1024];
+	size_t n = 0;
 	PGresult *res;
-	struct proc_io io;
+	int i, col;
 
-	res = pg_pipeline_query(en,
-	                        "SELECT pg_current_wal_insert_lsn() - '0/0'::pg_lsn, w.wal_sync, "
-	                        "k.checkpoint_lsn - '0/0'::pg_lsn, k.redo_lsn - '0/0'::pg_lsn, "
-	                        "coalesce(t.n_tup_upd, 0), coalesce(t.n_tup_hot_upd, 0), "
-	                        "coalesce(s.heap_blks_read, 0) + coalesce(s.idx_blks_read, 0) "
-	                        "FROM pg_stat_wal w, pg_control_checkpoint() k "
-	                        "LEFT JOIN pg_stat_user_tables t ON t.relid = "
-	                        "to_regclass('idxlab.idxlab_t') "
-	                        "LEFT JOIN pg_statio_user_tables s ON s.relid = "
-	                        "to_regclass('idxlab.idxlab_t')",
-	                        0, NULL, e);
+	for (i = 0; i < S_COUNT; i++)
+		if (stat_table[i].source == SRC_SERVER)
+			n += (size_t)snprintf(sql + n, sizeof sql - n, "%s%s", n ? ", " : "SELECT ",
+			                      stat_table[i].column);
+	snprintf(sql + n, sizeof sql - n, " " SERVER_FROM);
+	res = pg_pipeline_query(en, sql, 0, NULL, e);
 	if (!res)
 		return -1;
-	en->lsn_now = pg_to_u64(PQgetvalue(res, 0, 0));
-	c->v[C_WAL_BYTES] = en->lsn_now - en->lsn0;
-	c->v[C_FSYNCS] = pg_to_u64(PQgetvalue(res, 0, 1));
-	note_checkpoint(en, pg_to_u64(PQgetvalue(res, 0, 2)), pg_to_u64(PQgetvalue(res, 0, 3)));
-	c->v[C_CHECKPOINTS] = en->checkpoints;
-	en->upd_last = pg_to_u64(PQgetvalue(res, 0, 4));
-	en->hot_last = pg_to_u64(PQgetvalue(res, 0, 5));
-	en->read_last = pg_to_u64(PQgetvalue(res, 0, 6));
+	for (i = col = 0; i < S_COUNT; i++)
+		if (stat_table[i].source == SRC_SERVER)
+			raw[i] = pg_to_u64(PQgetvalue(res, 0, col++));
 	PQclear(res);
-	c->v[C_UPDATES] = en->upd_acc + en->upd_last;
-	c->v[C_HOT_UPDATES] = en->hot_acc + en->hot_last;
-	c->v[C_MISSES] = en->read_acc + en->read_last;
-	c->valid |= 1u << C_WAL_BYTES | 1u << C_FSYNCS | 1u << C_CHECKPOINTS | 1u << C_UPDATES |
-	            1u << C_HOT_UPDATES | 1u << C_MISSES;
-	if (en->statements) {
-		if (sample_spills(en, e) < 0)
-			return -1;
-		c->v[C_SPILLS] = en->spills;
-		c->valid |= 1u << C_SPILLS;
+	en->lsn_now = raw[S_WAL_LSN];
+	note_checkpoint(en, raw[S_CHECKPOINT_LSN], raw[S_REDO_LSN]);
+	for (i = 0; i < S_COUNT; i++) {
+		enum ctr c = stat_table[i].counter;
+
+		if (stat_table[i].source != SRC_SERVER)
+			continue;
+		switch (stat_table[i].how) {
+		case HOW_VALUE:
+			v[i] = raw[i];
+			break;
+		case HOW_SINCE_START:
+			v[i] = raw[i] - en->lsn0;
+			break;
+		case HOW_PER_TABLE:
+			en->table_last[c] = raw[i];
+			v[i] = en->table_acc[c] + raw[i];
+			break;
+		case HOW_CHANGES:
+			v[i] = en->checkpoints;
+			break;
+		}
 	}
-	if (en->walinspect && pg_sample_fpi(en)) {
-		c->v[C_FPI_BYTES] = en->fpi_bytes;
-		c->v[C_FPI_GAPS] = en->fpi_gaps;
-		c->valid |= 1u << C_FPI_BYTES | 1u << C_FPI_GAPS;
-	}
+	return 1;
+}
+
+static int read_statements(struct engine *en, uint64_t v[S_COUNT], struct err *e)
+{
+	if (!en->statements)
+		return 0;
+	if (sample_spills(en, e) < 0)
+		return -1;
+	v[S_SPILLS] = en->spills;
+	return 1;
+}
+
+static int read_walinspect(struct engine *en, uint64_t v[S_COUNT], struct err *e)
+{
+	(void)e; /* a failed look is not an error (pg_sample_fpi) */
+	if (!en->walinspect || !pg_sample_fpi(en))
+		return 0;
+	v[S_FPI_BYTES] = en->fpi_bytes;
+	v[S_FPI_GAPS] = en->fpi_gaps;
+	return 1;
+}
+
+/* The last reading stands between readings (at most one a second). */
+static int read_buffercache(struct engine *en, uint64_t v[S_COUNT], struct err *e)
+{
 	if (en->buffercache && sample_buffers(en, e) < 0)
 		return -1;
-	if (en->bc_t) {
-		c->v[C_CACHE_USED] = en->bc_used * 8192;
-		c->v[C_CACHE_DIRTY] = en->bc_dirty * 8192;
-		c->v[C_CACHE_MAX] = (uint64_t)en->shared_buffers;
-		c->valid |= 1u << C_CACHE_USED | 1u << C_CACHE_DIRTY | 1u << C_CACHE_MAX;
-	}
-	if (en->has_server_io && proc_tree_sample(&en->tree, &io) == 0) {
-		c->v[C_WCHAR] = io.wchar;
-		c->v[C_WRITE_BYTES] = io.write_bytes;
-		c->valid |= 1u << C_WCHAR | 1u << C_WRITE_BYTES;
+	if (!en->bc_t)
+		return 0;
+	v[S_CACHE_USED] = en->bc_used * 8192;
+	v[S_CACHE_DIRTY] = en->bc_dirty * 8192;
+	v[S_CACHE_MAX] = (uint64_t)en->shared_buffers;
+	return 1;
+}
+
+static int read_proc_io(struct engine *en, uint64_t v[S_COUNT], struct err *e)
+{
+	struct proc_io io;
+
+	(void)e;
+	if (!en->has_server_io || proc_tree_sample(&en->tree, &io) != 0)
+		return 0;
+	v[S_WCHAR] = io.wchar;
+	v[S_WRITE_BYTES] = io.write_bytes;
+	return 1;
+}
+
+/* Each source's reader: 1 when its statistics are current, 0 when n/a,
+ * -1 on an error (e says). */
+static int (*const readers[SRC_COUNT])(struct engine *, uint64_t[S_COUNT], struct err *) = {
+	[SRC_SERVER] = read_server,         [SRC_STATEMENTS] = read_statements,
+	[SRC_WALINSPECT] = read_walinspect, [SRC_BUFFERCACHE] = read_buffercache,
+	[SRC_PROC_IO] = read_proc_io,
+};
+
+int pg_sample(struct engine *en, struct counters *c, struct err *e)
+{
+	uint64_t v[S_COUNT] = { 0 };
+	int got[SRC_COUNT], i;
+
+	for (i = 0; i < SRC_COUNT; i++)
+		if ((got[i] = readers[i](en, v, e)) < 0)
+			return -1;
+	for (i = 0; i < S_COUNT; i++) {
+		enum ctr ctr = stat_table[i].counter;
+
+		if (ctr == C_COUNT || !got[stat_table[i].source])
+			continue;
+		c->v[ctr] = v[i];
+		c->valid |= 1u << ctr;
 	}
 	return 0;
 }
