@@ -1,4 +1,4 @@
-/* pg_cluster.h - a throwaway local PostgreSQL cluster for one run.
+/* cluster.h - a throwaway local PostgreSQL cluster for one run.
  *
  * idxlab starts its own server when no --dsn names one: a fresh temp dir
  * $TMPDIR/idxlab-pg.XXXXXX holds the data dir, the unix socket (no TCP) and
@@ -20,7 +20,7 @@
 
 #include <sys/types.h>
 
-#include "../err.h"
+#include "../../err.h"
 
 struct pg_cluster;
 

@@ -1,0 +1,326 @@
+/* driver.c - the PostgreSQL engine's vtable (postgres_engine): open (the
+ * throwaway server or the user's, the session), setup (the table, its load,
+ * its indexes, the measurement's start at a checkpoint), apply (the knobs
+ * that change between steps: cache, sync, fillfactor, indexes, the
+ * operation), rewrite, close (the clean-up of what idxlab made), and the
+ * session again after a restart (reconnect). The rest is in the files
+ * internal.h lists. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../clock.h"
+#include "../../evlog.h"
+#include "cluster.h"
+#include "internal.h"
+
+static void pg_close(struct engine *en)
+{
+	if (!en)
+		return;
+	if (en->conn && PQstatus(en->conn) == CONNECTION_OK && !en->cluster && en->claimed &&
+	    !en->unanswered) {
+		struct err e = { ERR_NONE, "" };
+
+		/* Leave the user's server as we found it - only ever after the
+		 * schema was found to be idxlab's own (claimed). After a stop
+		 * these are bounded too (await), but never cancelled. */
+		en->closing = 1;
+		if (en->pipeline)
+			(void)pg_leave_pipeline(en, &e);
+		if (PQtransactionStatus(en->conn) != PQTRANS_IDLE)
+			(void)pg_exec(en, "ROLLBACK", &e);
+		(void)pg_exec(en, "DROP TABLE IF EXISTS idxlab.idxlab_t", &e);
+		if (en->walinspect_ours)
+			(void)pg_exec(en, "DROP EXTENSION IF EXISTS pg_walinspect", &e);
+		if (en->buffercache_ours)
+			(void)pg_exec(en, "DROP EXTENSION IF EXISTS pg_buffercache", &e);
+		if (en->statements_ours)
+			(void)pg_exec(en, "DROP EXTENSION IF EXISTS pg_stat_statements", &e);
+		(void)pg_exec(en, "DROP SCHEMA IF EXISTS idxlab", &e);
+	}
+	PQfinish(en->conn);
+	if (en->cluster) {
+		uint64_t t0 = clock_now_ns();
+
+		pg_cluster_stop(en->cluster);
+		evlog_add(EV_INFO, "postgres: throwaway server stopped and removed in %.2f s",
+		          (double)(clock_now_ns() - t0) / 1e9);
+	}
+	rowset_free(&en->rs);
+	free(en->pend);
+	free(en->payload);
+	free(en);
+}
+
+static int pg_open(struct engine **out, const struct knobs *k, const atomic_int *stop,
+                   struct err *e)
+{
+	struct engine *en = calloc(1, sizeof *en);
+
+	*out = NULL;
+	if (!en)
+		abort();
+	en->stop = stop;
+	en->k = *k;
+	if (!k->dsn || !*k->dsn) {
+		uint64_t t0 = clock_now_ns();
+
+		if (pg_cluster_start(&en->cluster, k->v[K_CACHE], e) < 0) {
+			pg_close(en);
+			return -1;
+		}
+		en->t_started = clock_now_ns() - t0;
+		snprintf(en->conninfo, sizeof en->conninfo, "%s", pg_cluster_conninfo(en->cluster));
+		snprintf(en->where, sizeof en->where, "throwaway server in %s",
+		         pg_cluster_dir(en->cluster));
+	} else {
+		snprintf(en->conninfo, sizeof en->conninfo, "%s", k->dsn);
+	}
+	{
+		uint64_t t0 = clock_now_ns();
+
+		if (pg_connect_to(en, en->conninfo, e) < 0 || pg_start_session(en, e) < 0) {
+			pg_close(en);
+			return -1;
+		}
+		if (en->cluster)
+			evlog_add(
+			    EV_INFO,
+			    "postgres: throwaway server (%s) up in %.2f s, first query %.2f s "
+			    "later",
+			    pg_cluster_bindir(en->cluster), (double)en->t_started / 1e9,
+			    (double)(clock_now_ns() - t0) / 1e9);
+	}
+	if (!en->cluster)
+		snprintf(en->where, sizeof en->where, "%s:%s/%s (schema idxlab)",
+		         *PQhost(en->conn) == '/' ? "socket" : PQhost(en->conn), PQport(en->conn),
+		         PQdb(en->conn));
+	*out = en;
+	return 0;
+}
+
+static int set_session(struct engine *en, const struct knobs *k, struct err *e)
+{
+	return pg_exec(en,
+	               k->v[K_SYNC] == SYNC_OFF ? "SET synchronous_commit = off"
+	                                        : "SET synchronous_commit = on",
+	               e);
+}
+
+/* A new connection to the throwaway server, after a restart: the session's
+ * state as the old one had it (settings, sync, the prepared statement,
+ * the figures read from the server). The one place that sets it up again. */
+static int reconnect(struct engine *en, struct err *e)
+{
+	if (pg_connect_to(en, en->conninfo, e) < 0 || pg_read_shared_buffers(en, e) < 0 ||
+	    set_session(en, &en->k, e) < 0 || (en->prepared && pg_prepare_statement(en, e) < 0))
+		return -1;
+	pg_find_server_processes(en);
+	en->bc_t = 0; /* a new buffer pool */
+	return 0;
+}
+
+/* shared_buffers = cache: restart a throwaway server; a user's is read-only. */
+static int set_cache(struct engine *en, const struct knobs *k, struct err *e)
+{
+	long long want = k->v[K_CACHE];
+
+	if (want / 8192 == en->shared_buffers / 8192)
+		return 0;
+	if (!en->cluster) {
+		char have[32];
+
+		snprintf(have, sizeof have, "%lldkB", en->shared_buffers / 1024);
+		evlog_add(EV_WARN, "cache is read-only on your server: shared_buffers stays %s",
+		          have);
+		return 0;
+	}
+	evlog_add(EV_INFO, "restarting the throwaway server with shared_buffers = %lldkB",
+	          want / 1024);
+	PQfinish(en->conn);
+	en->conn = NULL;
+	en->pipeline = 0;
+	return pg_cluster_restart(en->cluster, want, e) < 0 ? -1 : reconnect(en, e);
+}
+
+static int pg_setup(struct engine *en, const struct knobs *k, struct err *e)
+{
+	const char *key_t = pg_is_uuid_key(k->v[K_KEY_ORDER]) ? "uuid" : "bigint";
+	uint64_t rows = (uint64_t)knobs_prefill(k);
+	char sql[1024], lsn[32];
+	int i;
+
+	en->k = *k;
+	en->in_txn = 0;
+	en->npend = 0;
+	pg_set_payload(en, k->v[K_PAYLOAD]);
+	if (en->cluster && !pg_cluster_alive(en->cluster)) {
+		evlog_add(EV_WARN, "the throwaway server had died: starting it again");
+		PQfinish(en->conn);
+		en->conn = NULL;
+		en->prepared = 0; /* its table is made again below, then the statement */
+		if (pg_cluster_restart(en->cluster, k->v[K_CACHE], e) < 0 || reconnect(en, e) < 0)
+			return -1;
+	}
+	if (pg_leave_pipeline(en, e) < 0)
+		return -1;
+	if (PQtransactionStatus(en->conn) != PQTRANS_IDLE && pg_exec(en, "ROLLBACK", e) < 0)
+		return -1;
+	if (set_cache(en, k, e) < 0 || set_session(en, k, e) < 0)
+		return -1;
+	pg_carry_table_counters(en);
+	snprintf(sql, sizeof sql,
+	         "DROP TABLE IF EXISTS idxlab.idxlab_t; "
+	         "CREATE TABLE idxlab.idxlab_t (id %s PRIMARY KEY, k1 %s, k2 %s, k3 %s, k4 %s, "
+	         "k5 %s, k6 %s, k7 %s, k8 %s, hot int NOT NULL DEFAULT 0, payload text) "
+	         "WITH (fillfactor = %lld, autovacuum_enabled = false)",
+	         k->v[K_PK] == PK_INT ? "bigint" : "uuid", key_t, key_t, key_t, key_t, key_t, key_t,
+	         key_t, key_t, k->v[K_FILLFACTOR]);
+	if (pg_exec(en, sql, e) < 0)
+		return -1;
+	rowset_reset(&en->rs, 0);
+	if (rows) {
+		if (pg_load(en, rows, e) < 0)
+			return -1;
+		rowset_reset(&en->rs, rows);
+		if (pg_exec(en, "VACUUM (ANALYZE) idxlab.idxlab_t", e) < 0)
+			return -1;
+	}
+	if (pg_set_indexes(en, 0, k->v[K_INDEXES], 0, e) < 0)
+		return -1;
+	/* Touch the catalogs our sampling reads, so their pruning after the DDL
+	 * above is logged now, not inside the measurement. */
+	{
+		struct counters c;
+		struct sizes sz;
+
+		memset(&c, 0, sizeof c);
+		if (pg_sample(en, &c, e) < 0 || pg_sizes(en, &sz, e) < 0)
+			return -1;
+	}
+	/* Start the measurement from a checkpoint, like the published runs. */
+	if (en->superuser && pg_exec(en, "CHECKPOINT", e) < 0)
+		return -1;
+	if (pg_prepare_op(en, e) < 0)
+		return -1;
+	/* The set-up's own statistics must land before the measurement starts,
+	 * and full-page images are counted from here on: the checkpoint above
+	 * may have recycled the WAL of the set-up. */
+	if (pg_settle(en, e) < 0 ||
+	    pg_query_text(en, "SELECT pg_current_wal_insert_lsn() - '0/0'::pg_lsn", lsn, sizeof lsn,
+	                  e) < 0)
+		return -1;
+	en->fpi_lsn = pg_to_u64(lsn);
+	/* Background records (a checkpoint's running-transactions note) may
+	 * follow: let the full-page-image count catch up before the
+	 * measurement starts (set-up time, not measured; at most 1 s). */
+	for (i = 0; en->walinspect && i < 50; i++) {
+		if (pg_query_text(en, "SELECT pg_current_wal_insert_lsn() - '0/0'::pg_lsn", lsn,
+		                  sizeof lsn, e) < 0)
+			return -1;
+		en->lsn_now = pg_to_u64(lsn);
+		if (pg_sample_fpi(en))
+			break;
+		usleep(20000);
+	}
+	return pg_enter_pipeline(en, e);
+}
+
+static int pg_apply(struct engine *en, const struct knobs *k, struct err *e)
+{
+	const struct knobs old = en->k;
+	char sql[128];
+
+	if (en->in_txn)
+		return err_set(e, ERR_RUNTIME, "apply inside a transaction (a bug in idxlab)");
+	en->k = *k;
+	if (pg_leave_pipeline(en, e) < 0)
+		return -1;
+	if (old.v[K_CACHE] != k->v[K_CACHE] && set_cache(en, k, e) < 0)
+		return -1;
+	if (old.v[K_SYNC] != k->v[K_SYNC] && set_session(en, k, e) < 0)
+		return -1;
+	if (old.v[K_FILLFACTOR] != k->v[K_FILLFACTOR]) {
+		snprintf(sql, sizeof sql, "ALTER TABLE idxlab.idxlab_t SET (fillfactor = %lld)",
+		         k->v[K_FILLFACTOR]);
+		if (pg_exec(en, sql, e) < 0)
+			return -1;
+		evlog_add(EV_INFO,
+		          "fillfactor %lld applies to new pages only: rewrite the table "
+		          "(key W) to repack the pages that exist",
+		          k->v[K_FILLFACTOR]);
+	}
+	if (old.v[K_INDEXES] != k->v[K_INDEXES] &&
+	    pg_set_indexes(en, old.v[K_INDEXES], k->v[K_INDEXES], 1, e) < 0)
+		return -1;
+	if (old.v[K_PAYLOAD] != k->v[K_PAYLOAD])
+		pg_set_payload(en, k->v[K_PAYLOAD]);
+	if ((old.v[K_OP] != k->v[K_OP] || old.v[K_SEED] != k->v[K_SEED] ||
+	     old.v[K_KEY_ORDER] != k->v[K_KEY_ORDER]) &&
+	    pg_prepare_op(en, e) < 0)
+		return -1;
+	return pg_enter_pipeline(en, e);
+}
+
+static int pg_rewrite(struct engine *en, struct err *e)
+{
+	uint64_t t0 = clock_now_ns();
+
+	if (en->in_txn)
+		return err_set(e, ERR_RUNTIME, "rewrite inside a transaction (a bug in idxlab)");
+	if (pg_exec(en, "VACUUM FULL idxlab.idxlab_t", e) < 0 || pg_enter_pipeline(en, e) < 0)
+		return -1;
+	evlog_add(EV_INFO, "rewrote idxlab_t (VACUUM FULL) in %.2f s",
+	          (double)(clock_now_ns() - t0) / 1e9);
+	return 0;
+}
+
+static uint64_t pg_table_rows(struct engine *en)
+{
+	return en->rs.live_rows;
+}
+
+/* shared_buffers as the server has it: a server of the user's keeps its own. */
+static void pg_in_force(struct engine *en, struct knobs *k)
+{
+	if (en->shared_buffers > 0)
+		k->v[K_CACHE] = en->shared_buffers;
+}
+
+static const char *pg_where(struct engine *en)
+{
+	return en->where;
+}
+
+static const char *pg_version(void)
+{
+	static char buf[64];
+
+	snprintf(buf, sizeof buf, "libpq %d.%d", PQlibVersion() / 10000, PQlibVersion() % 100);
+	return buf;
+}
+
+/* What differs from knob_table[]'s defaults on this engine. */
+static const struct knob_default pg_defaults[] = {
+	{ K_CACHE, "128MiB" },
+	{ 0, NULL },
+};
+
+const struct engine_ops postgres_engine = {
+	.defaults = pg_defaults,
+	.version = pg_version,
+	.open = pg_open,
+	.setup = pg_setup,
+	.apply = pg_apply,
+	.rewrite = pg_rewrite,
+	.table_rows = pg_table_rows,
+	.step = pg_step,
+	.finish = pg_finish,
+	.sample = pg_sample,
+	.sizes = pg_sizes,
+	.in_force = pg_in_force,
+	.where = pg_where,
+	.close = pg_close,
+};

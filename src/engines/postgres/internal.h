@@ -1,0 +1,174 @@
+/* internal.h - what the PostgreSQL engine's files share (private to
+ * src/engines/postgres/; the engine's public face is postgres_engine, listed
+ * in engine_list.h). The engine (libpq):
+ *
+ * Without --dsn it starts a throwaway cluster (cluster.c) and works in it;
+ * with --dsn (a conninfo string or postgres:// URI; PG* variables and
+ * .pgpass apply) it works on the user's server. Either way every object
+ * lives in schema `idxlab`, which idxlab creates and marks with a comment;
+ * a schema of that name that is not marked, or that holds anything idxlab
+ * did not create, is refused and left alone.
+ *
+ * Operations are sent in libpq pipeline mode: BEGIN, the rows of a
+ * transaction and COMMIT go out back to back and their results are read
+ * after one sync, so a batch of N rows costs one round trip. Parameters are
+ * sent in binary (int8, uuid, text).
+ *
+ * The connection is non-blocking and every wait for the server goes
+ * through pg_await(): after the user's stop a statement is cancelled (from a
+ * thread: PQcancel itself waits for the server) and a server silent for
+ * STOP_ANSWER_MS is given up on, so a stop ends idxlab in time even when
+ * the server no longer answers.
+ *
+ * Counters (see man idxlab, OUTPUT FIELDS): WAL bytes from
+ * pg_current_wal_insert_lsn() deltas (live, mid-transaction too);
+ * full-page-image bytes from
+ * pg_walinspect over the flushed WAL (superuser only; n/a otherwise);
+ * fsyncs from pg_stat_wal.wal_sync; spills: the buffers idxlab's own
+ * statements wrote out to make room (stats.c); misses from
+ * pg_statio blks_read; HOT from pg_stat_user_tables (these lag to the end of
+ * a transaction; a step's end forces the flush); checkpoints from the
+ * control file (pg_control_checkpoint()); write() and device bytes from /proc of the server's
+ * processes when the server is local and readable.
+ *
+ *   driver.c   the vtable: open, setup, apply, rewrite, close; a restart
+ *   conn.c     connecting, the bounded waits and the cancel, plain
+ *              statements, the pipeline, idxlab's own queries in it
+ *   schema.c   schema idxlab claimed or refused, the extensions, the
+ *              server's settings and processes
+ *   rows.c     the table, the load (COPY), the indexes, the prepared
+ *              statements, one operation on one row
+ *   txn.c      BEGIN/COMMIT in the pipeline, the step, the results
+ *   stats.c    the statistics table, the sample, the sizes
+ *   cluster.h  the throwaway server (cluster.c and its files)
+ *
+ * All calls come from the worker thread (the cancel runs in a thread of
+ * its own, conn.c). */
+#ifndef IDXLAB_PG_INTERNAL_H
+#define IDXLAB_PG_INTERNAL_H
+
+#include <libpq-fe.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../probes/proc_tree.h"
+#include "../engine.h"
+#include "../rowset.h"
+#include "cluster.h"
+
+#define SCHEMA_MARK          "created by idxlab"
+#define PIPE_CHUNK           1000 /* queries in flight before a sync */
+#define OID_INT8             20
+#define OID_TEXT             25
+#define BUFFERCACHE_EVERY_NS 1000000000ULL
+#define ADVISORY_KEY         "115880238014818" /* "idxlab" in ASCII, as a number */
+#define OID_UUID             2950
+#define FPI_TAIL             262144 /* bytes of WAL read to find the last record's end */
+#define SPILL_RELS           32     /* relfilenodes of the table, its indexes, TOAST */
+#define STOP_GRACE_MS        300    /* a stop lets a short statement end before cancelling it */
+#define STOP_ANSWER_MS       1000   /* ... and gives up on a server silent that long after it */
+#define STATS_TIMEOUT        "10s"  /* statement_timeout of idxlab's own statistics queries */
+#define WAIT_SLICE_MS        50
+
+enum tag { T_BEGIN, T_OP, T_COMMIT, T_OTHER };
+
+struct pending {
+	enum tag tag;
+	uint64_t t0; /* T_COMMIT: when its transaction began */
+};
+
+struct engine {
+	PGconn *conn;
+	struct pg_cluster *cluster; /* NULL with --dsn */
+	char conninfo[1024];
+	char where[300];
+	int superuser;
+	int claimed;             /* schema idxlab is ours: close may clean it up */
+	int walinspect;          /* pg_get_wal_records_info() usable */
+	int walinspect_ours;     /* in schema idxlab: dropped at close */
+	char walinspect_fn[160]; /* schema-qualified pg_get_wal_records_info */
+	int buffercache;         /* the pg_buffercache view usable */
+	int buffercache_ours;    /* in schema idxlab: dropped at close */
+	char buffercache_view[160];
+	int statements;              /* pg_stat_statements usable: spills measured */
+	int statements_ours;         /* in schema idxlab: dropped at close */
+	char statements_fn[160];     /* schema-qualified pg_stat_statements */
+	uint64_t spills, ss_written; /* spills so far; the last shared_blks_written */
+	int ss_seen;                 /* ss_written and rels hold a reading */
+	int nrels;
+	struct {
+		uint64_t node, blocks;
+	} rels[SPILL_RELS]; /* idxlab's relations by relfilenode, at the last reading */
+	uint64_t bc_t, bc_used, bc_dirty; /* its last reading: when (ns), buffers */
+	const atomic_int *stop;           /* borrowed */
+	struct knobs k;
+	struct rowset rs;
+	int pipeline;
+	int in_txn;
+	int prepared; /* idxlab_op exists (on this connection) */
+	uint64_t txn_rows, txn_t0;
+	struct pending *pend;
+	size_t npend, cap_pend;
+	uint64_t lsn0, lsn_now;
+	uint64_t fpi_bytes, fpi_lsn;
+	uint64_t fpi_gaps;                        /* times the WAL to read FPIs from was gone */
+	uint64_t checkpoints, ckpt_lsn, redo_lsn; /* note_checkpoint() */
+	/* Per-table counters restart with every new table: carry them over. */
+	uint64_t table_acc[C_COUNT], table_last[C_COUNT]; /* by counter (stats.c) */
+	int has_server_io;
+	struct proc_tree tree;
+	char *payload;
+	long long shared_buffers; /* bytes in force on the server */
+	uint64_t t_started;       /* ns the throwaway server took to start */
+	int cancelled;            /* the cancel request went out */
+	int closing;              /* close's clean-up: not to be cancelled */
+	int unanswered;           /* given up on the server: touch it no more */
+	char unanswered_msg[400];
+	char stmt_timeout[64]; /* statement_timeout of the session, as the server has it */
+};
+
+/* conn.c */
+const char *pg_trim(const char *msg, char *buf, size_t len);
+int pg_fail(struct engine *en, const PGresult *res, struct err *e, const char *what);
+int pg_leave_pipeline(struct engine *en, struct err *e);
+int pg_enter_pipeline(struct engine *en, struct err *e);
+int pg_await(struct engine *en, const char *what, long grace_ms, struct err *e);
+PGresult *pg_collect(struct engine *en, const char *what, long grace_ms, struct err *e);
+PGresult *pg_run(struct engine *en, const char *sql, int nparams, const char *const *params,
+                 struct err *e);
+int pg_exec(struct engine *en, const char *sql, struct err *e);
+int pg_query_text(struct engine *en, const char *sql, char *buf, size_t len, struct err *e);
+uint64_t pg_to_u64(const char *s);
+int pg_connect_to(struct engine *en, const char *conninfo, struct err *e);
+PGresult *pg_pipeline_query(struct engine *en, const char *sql, int nparams,
+                            const char *const *params, struct err *e);
+
+/* schema.c */
+int pg_read_shared_buffers(struct engine *en, struct err *e);
+void pg_find_server_processes(struct engine *en);
+int pg_start_session(struct engine *en, struct err *e);
+
+/* rows.c */
+int pg_is_uuid_key(long long ko);
+void pg_set_payload(struct engine *en, long long len);
+int pg_load(struct engine *en, uint64_t rows, struct err *e);
+int pg_set_indexes(struct engine *en, long long from, long long to, int live, struct err *e);
+int pg_prepare_statement(struct engine *en, struct err *e);
+int pg_prepare_op(struct engine *en, struct err *e);
+int pg_send_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e);
+
+/* txn.c */
+void pg_expect(struct engine *en, enum tag tag, uint64_t t0);
+int pg_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
+            struct hist *lat, struct err *e);
+int pg_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e);
+
+/* stats.c */
+void pg_carry_table_counters(struct engine *en);
+int pg_sample_fpi(struct engine *en);
+int pg_sample(struct engine *en, struct counters *c, struct err *e);
+int pg_settle(struct engine *en, struct err *e);
+int pg_sizes(struct engine *en, struct sizes *s, struct err *e);
+
+#endif

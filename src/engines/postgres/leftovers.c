@@ -1,0 +1,142 @@
+/* leftovers.c - what a killed idxlab left of its throwaway cluster: the
+ * temp dir's kind for tmpdir.c, the server still running there, its System V
+ * shared memory segment (removed only by the rules below); and the check that
+ * the socket path fits (part of the throwaway cluster, cluster.c). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libpq-fe.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/shm.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../clock.h"
+#include "../../evlog.h"
+#include "../../probes/proc.h"
+#include "../fstree.h"
+#include "../spawn.h"
+#include "../tmpdir.h"
+#include "cluster_int.h"
+
+/* ---- leftovers -------------------------------------------------------- */
+
+/* A dead server's System V segment: postmaster.pid (below the temp dir fd
+ * dir) says "<pid>" on line 1 and "<shm key> <shm id>" on line 7. That file
+ * is the server user's to write, so it proves nothing: the segment goes only
+ * if it is the server's (owned by server_uid, made by that pid, which is
+ * gone, and attached by no one); otherwise it stays and the log says why. */
+/* pid has ended (gone, or a zombie no one reaped yet). */
+static int proc_gone(pid_t pid)
+{
+	char state;
+
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return 1;
+	return proc_stat(pid, &state, NULL) == 0 && state == 'Z';
+}
+
+void pgc_drop_shm(int dir, uid_t server_uid)
+{
+	char buf[1024], *line = buf, *nl, why[96];
+	struct shmid_ds ds;
+	long key, id, pm;
+	int i, tries;
+
+	if (fstree_read(dir, "data/postmaster.pid", buf, sizeof buf) <= 0)
+		return;
+	pm = strtol(buf, NULL, 10);
+	for (i = 1; i < 7 && line; i++) {
+		nl = strchr(line, '\n');
+		line = nl ? nl + 1 : NULL;
+	}
+	if (!line || sscanf(line, "%ld %ld", &key, &id) != 2 || id < 0 || id > INT_MAX)
+		return;
+	/* A server just killed: its children take a moment to see it and detach. */
+	for (tries = 0;; tries++) {
+		if (shmctl((int)id, IPC_STAT, &ds) < 0 || ds.shm_perm.__key != (key_t)key)
+			return; /* no such segment (any more) */
+		if (tries == SHM_WAIT_MS / POLL_MS || ds.shm_perm.uid != server_uid ||
+		    (ds.shm_nattch == 0 && pm > 0 && proc_gone((pid_t)pm)))
+			break;
+		clock_sleep_ms(POLL_MS);
+	}
+	if (ds.shm_perm.uid != server_uid)
+		snprintf(why, sizeof why, "it belongs to uid %d, not the server's %d",
+		         (int)ds.shm_perm.uid, (int)server_uid);
+	else if (pm <= 0 || ds.shm_cpid != (pid_t)pm)
+		snprintf(why, sizeof why, "it was made by pid %d, not by the server (pid %ld)",
+		         (int)ds.shm_cpid, pm);
+	else if (!proc_gone((pid_t)pm))
+		snprintf(why, sizeof why, "its server (pid %ld) still runs", pm);
+	else if (ds.shm_nattch != 0)
+		snprintf(why, sizeof why, "%lu processes still use it",
+		         (unsigned long)ds.shm_nattch);
+	else if (shmctl((int)id, IPC_RMID, NULL) == 0)
+		return;
+	else
+		snprintf(why, sizeof why, "%s", strerror(errno));
+	evlog_add(EV_WARN, "left the System V shared memory segment %ld (key %ld) alone: %s", id,
+	          key, why);
+}
+
+/* Who the data dir below dir fd belongs to (the server ran as its owner),
+ * or (uid_t)-1. */
+static uid_t data_owner(int dir)
+{
+	struct stat st;
+
+	return fstatat(dir, "data", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)
+	           ? st.st_uid
+	           : (uid_t)-1;
+}
+
+/* Before tmpdir.c removes a dead idxlab's temp dir: its server, should it
+ * still run (only if that pid runs a postgres in dir), and its shared
+ * memory. */
+static void clean_leftover(const char *dir, int fd)
+{
+	pid_t pm = tmpdir_read_pid_at(fd, "data/postmaster.pid");
+
+	if (tmpdir_runs_in(pm, "postgres", dir) && kill(pm, SIGKILL) == 0) {
+		evlog_add(EV_INFO,
+		          "killed the PostgreSQL server (pid %d) left running by a killed idxlab "
+		          "in %s",
+		          (int)pm, dir);
+	}
+	pgc_drop_shm(fd, data_owner(fd));
+}
+
+const struct tmpdir_kind pgc_tmpdir = {
+	.name = "pg", /* idxlab-pg.XXXXXX, as ever */
+	.what = "the PostgreSQL server",
+	.alt = "point idxlab at a server with --dsn",
+	.clean = clean_leftover,
+};
+
+/* The server's socket, c->dir/.s.PGSQL.<port>, must fit a sockaddr_un. */
+int pgc_check_socket_path(const struct pg_cluster *c, struct err *e)
+{
+	static const char sock[] = "/.s.PGSQL.99999";
+	size_t room = sizeof(((struct sockaddr_un *)0)->sun_path) - 1;
+	size_t len = strlen(c->dir) + strlen(sock);
+	const char *base = strrchr(c->dir, '/');
+	size_t parent = base ? (size_t)(base - c->dir) : 0;
+
+	if (len <= room)
+		return 0;
+	return err_set(e, ERR_RUNTIME,
+	               "TMPDIR=%.*s is too long to hold the server's unix socket (at most %zu "
+	               "characters): set TMPDIR to a shorter path, e.g. TMPDIR=/tmp",
+	               (int)parent, c->dir, room > len - parent ? room - (len - parent) : 0);
+}

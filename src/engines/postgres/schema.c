@@ -1,0 +1,226 @@
+/* schema.c - the session's start: schema idxlab claimed (created and marked,
+ * or refused when it is not ours), the extensions (pg_walinspect,
+ * pg_buffercache, pg_stat_statements: found or created in schema idxlab),
+ * shared_buffers as the server has it, and the server's processes whose
+ * /proc io idxlab reads. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../evlog.h"
+#include "../../probes/proc.h"
+#include "internal.h"
+
+/* The schema is idxlab's, or we refuse. Creates it when absent. */
+static int claim_schema(struct engine *en, struct err *e)
+{
+	char mark[256], foreign[512];
+
+	if (pg_query_text(en,
+	                  "SELECT coalesce(obj_description(oid, 'pg_namespace'), '<none>') "
+	                  "FROM pg_namespace WHERE nspname = 'idxlab'",
+	                  mark, sizeof mark, e) < 0)
+		return -1;
+	if (!*mark) {
+		if (pg_exec(en,
+		            "CREATE SCHEMA idxlab; COMMENT ON SCHEMA idxlab IS '" SCHEMA_MARK "'",
+		            e) < 0)
+			return err_prefix(e, "creating schema idxlab");
+		return 0;
+	}
+	if (strcmp(mark, SCHEMA_MARK) != 0)
+		return err_set(e, ERR_USAGE,
+		               "this server has a schema named idxlab that idxlab did not create "
+		               "(its comment is not '" SCHEMA_MARK
+		               "'); idxlab leaves it untouched - use another database");
+	/* Only our own relations and functions may be in it. */
+	if (pg_query_text(en,
+	                  "SELECT coalesce(string_agg(name, ', '), '') FROM ("
+	                  " SELECT c.relname AS name FROM pg_class c"
+	                  " WHERE c.relnamespace = 'idxlab'::regnamespace AND c.relname NOT IN"
+	                  " ('idxlab_t', 'idxlab_t_pkey', 'idxlab_k1', 'idxlab_k2', 'idxlab_k3',"
+	                  " 'idxlab_k4', 'idxlab_k5', 'idxlab_k6', 'idxlab_k7', 'idxlab_k8')"
+	                  " AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid ="
+	                  " 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')"
+	                  " UNION ALL SELECT p.proname || '()' FROM pg_proc p"
+	                  " WHERE p.pronamespace = 'idxlab'::regnamespace AND NOT EXISTS"
+	                  " (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass"
+	                  " AND d.objid = p.oid AND d.deptype = 'e')) x",
+	                  foreign, sizeof foreign, e) < 0)
+		return -1;
+	if (*foreign)
+		return err_set(e, ERR_USAGE,
+		               "schema idxlab holds objects idxlab did not create (%s); idxlab "
+		               "changes nothing there - remove them or use another database",
+		               foreign);
+	return 0;
+}
+
+/* Find extension name, for its object obj (function fn must be callable):
+ * "schema.obj" into qual. Creates it in schema idxlab when it is missing
+ * and we are superuser; *ours says it lives in idxlab's schema (so close
+ * drops it). why: what is n/a without it, for the event log. 1: usable. */
+static int find_extension(struct engine *en, const char *name, const char *obj, const char *fn,
+                          char *qual, size_t len, int *ours, const char *why)
+{
+	char schema[128], sql[256], buf[16];
+	struct err e = { ERR_NONE, "" };
+
+	snprintf(sql, sizeof sql,
+	         "SELECT coalesce(max(quote_ident(n.nspname)), '') FROM pg_extension x "
+	         "JOIN pg_namespace n ON n.oid = x.extnamespace WHERE x.extname = '%s'",
+	         name);
+	*ours = 0;
+	if (pg_query_text(en, sql, schema, sizeof schema, &e) < 0)
+		return 0;
+	if (!*schema && en->superuser) {
+		char create[128];
+
+		snprintf(create, sizeof create, "CREATE EXTENSION %s SCHEMA idxlab", name);
+		if (pg_exec(en, create, &e) < 0 ||
+		    pg_query_text(en, sql, schema, sizeof schema, &e) < 0)
+			schema[0] = 0;
+	}
+	if (!*schema) {
+		evlog_add(EV_INFO, "%s are n/a: %s is %s", why, name,
+		          en->superuser ? "not available (the contrib package)"
+		                        : "not installed, and installing it needs a superuser");
+		return 0;
+	}
+	*ours = strcmp(schema, "idxlab") == 0;
+	snprintf(qual, len, "%s.%s", schema, obj);
+	/* Installed is not usable: its functions may be granted to others only. */
+	snprintf(sql, sizeof sql, "SELECT has_function_privilege('%s.%s', 'EXECUTE')", schema, fn);
+	if (pg_query_text(en, sql, buf, sizeof buf, &e) < 0 || strcmp(buf, "t") != 0) {
+		evlog_add(EV_INFO, "%s are n/a: this user may not use %s (grant pg_monitor)", why,
+		          name);
+		return 0;
+	}
+	return 1;
+}
+
+/* pg_stat_statements, for spills: its library must be preloaded (the
+ * throwaway server is started so), and it must track statements. */
+static void find_statements(struct engine *en)
+{
+	static const char why[] = "cache spills (the buffers idxlab's statements wrote out)";
+	char track[64];
+	struct err e = { ERR_NONE, "" };
+
+	en->statements = 0;
+	if (pg_query_text(en,
+	                  "SELECT coalesce((SELECT setting FROM pg_settings WHERE name = "
+	                  "'pg_stat_statements.track'), '')",
+	                  track, sizeof track, &e) < 0)
+		return;
+	if (!*track || strcmp(track, "none") == 0) {
+		evlog_add(EV_INFO,
+		          "%s are n/a: pg_stat_statements is %s on this server (%s); "
+		          "pg_stat_bgwriter.buffers_backend is no substitute: it counts relation "
+		          "extensions too",
+		          why, *track ? "set to track nothing" : "not loaded",
+		          *track ? "set pg_stat_statements.track = top"
+		                 : "add it to shared_preload_libraries and restart the server");
+		return;
+	}
+	en->statements = find_extension(en, "pg_stat_statements", "pg_stat_statements",
+	                                "pg_stat_statements(boolean)", en->statements_fn,
+	                                sizeof en->statements_fn, &en->statements_ours, why);
+}
+
+/* pg_walinspect for exact full-page-image bytes; pg_buffercache for the
+ * cache gauges; pg_stat_statements for spills. */
+static void find_extensions(struct engine *en)
+{
+	en->walinspect =
+	    en->superuser &&
+	    find_extension(en, "pg_walinspect", "pg_get_wal_records_info",
+	                   "pg_get_wal_records_info(pg_lsn, pg_lsn)", en->walinspect_fn,
+	                   sizeof en->walinspect_fn, &en->walinspect_ours, "full-page-image bytes");
+	if (!en->superuser)
+		evlog_add(EV_INFO,
+		          "full-page-image bytes are n/a: pg_walinspect needs a superuser");
+	en->buffercache = find_extension(
+	    en, "pg_buffercache", "pg_buffercache", "pg_buffercache_pages()", en->buffercache_view,
+	    sizeof en->buffercache_view, &en->buffercache_ours, "the cache gauges");
+	en->bc_t = 0;
+	find_statements(en);
+}
+
+int pg_read_shared_buffers(struct engine *en, struct err *e)
+{
+	char buf[64];
+
+	if (pg_query_text(
+	        en, "SELECT setting::bigint * 8192 FROM pg_settings WHERE name = 'shared_buffers'",
+	        buf, sizeof buf, e) < 0)
+		return -1;
+	en->shared_buffers = (long long)pg_to_u64(buf);
+	return 0;
+}
+
+/* Where the server is local and its /proc readable, sample its processes. */
+void pg_find_server_processes(struct engine *en)
+{
+	char buf[64];
+	struct err e = { ERR_NONE, "" };
+	struct proc_io io;
+	pid_t backend, postmaster;
+	char comm[64] = "";
+
+	en->has_server_io = 0;
+	if (en->cluster) {
+		postmaster = pg_cluster_pid(en->cluster);
+	} else {
+		if (pg_query_text(en, "SELECT pg_backend_pid()", buf, sizeof buf, &e) < 0)
+			return;
+		backend = (pid_t)atoi(buf);
+		if (proc_comm(backend, comm, sizeof comm) < 0)
+			return; /* not on this machine */
+		if (!strstr(comm, "postgres"))
+			return;
+		postmaster = proc_ppid(backend);
+		if (postmaster < 0)
+			return;
+	}
+	proc_tree_init(&en->tree, postmaster);
+	if (postmaster > 0 && proc_tree_sample(&en->tree, &io) == 0)
+		en->has_server_io = 1;
+	else
+		evlog_add(EV_INFO, "write() and device bytes are n/a: the server's processes are "
+		                   "not readable here");
+}
+
+int pg_start_session(struct engine *en, struct err *e)
+{
+	char buf[64];
+
+	if (pg_query_text(en, "SELECT rolsuper FROM pg_roles WHERE rolname = current_user", buf,
+	                  sizeof buf, e) < 0)
+		return -1;
+	en->superuser = strcmp(buf, "t") == 0;
+	/* One idxlab per database: a second would drop the first one's table.
+	 * The lock is the session's: it goes when the connection does, even
+	 * when idxlab is killed. */
+	if (pg_query_text(en, "SELECT pg_try_advisory_lock(" ADVISORY_KEY ")", buf, sizeof buf, e) <
+	    0)
+		return -1;
+	if (strcmp(buf, "t") != 0)
+		return err_set(e, ERR_RUNTIME,
+		               "another idxlab is working in schema idxlab of this database (it "
+		               "holds advisory lock " ADVISORY_KEY "): wait for it to finish, or "
+		               "point --dsn at another database");
+	if (claim_schema(en, e) < 0)
+		return -1;
+	en->claimed = 1;
+	find_extensions(en);
+	pg_find_server_processes(en);
+	if (pg_read_shared_buffers(en, e) < 0)
+		return -1;
+	if (pg_query_text(en, "SELECT pg_current_wal_insert_lsn() - '0/0'::pg_lsn", buf, sizeof buf,
+	                  e) < 0)
+		return -1;
+	if (!en->lsn0)
+		en->lsn0 = en->fpi_lsn = pg_to_u64(buf);
+	return 0;
+}

@@ -1,0 +1,156 @@
+/* txn.c - transactions in the pipeline: BEGIN, the rows and COMMIT sent
+ * back to back (the step, by budget), the results read after one sync
+ * (drain: the commits' latencies), and the step's end. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../clock.h"
+#include "internal.h"
+
+/* ---- the workload -------------------------------------------------------- */
+
+void pg_expect(struct engine *en, enum tag tag, uint64_t t0)
+{
+	if (en->npend == en->cap_pend) {
+		en->cap_pend = en->cap_pend ? en->cap_pend * 2 : 4096;
+		en->pend = realloc(en->pend, sizeof *en->pend * en->cap_pend);
+		if (!en->pend)
+			abort();
+	}
+	en->pend[en->npend].tag = tag;
+	en->pend[en->npend].t0 = t0;
+	en->npend++;
+}
+
+static int send_simple(struct engine *en, const char *sql, enum tag tag, uint64_t t0, struct err *e)
+{
+	if (!PQsendQueryParams(en->conn, sql, 0, NULL, NULL, NULL, NULL, 0))
+		return pg_fail(en, NULL, e, sql);
+	pg_expect(en, tag, t0);
+	return 0;
+}
+
+/* Sync and read every pending result; commits go into lat and out. */
+static int drain(struct engine *en, struct step_out *out, struct hist *lat, struct err *e)
+{
+	size_t i = 0;
+	PGresult *res;
+	int failed = 0;
+
+	if (PQpipelineSync(en->conn) != 1)
+		return pg_fail(en, NULL, e, "sync");
+	for (;;) {
+		ExecStatusType st;
+
+		if (pg_await(en, knob_table[K_OP].choices[en->k.v[K_OP]], STOP_GRACE_MS, e) < 0) {
+			en->npend = 0;
+			en->in_txn = 0;
+			return -1;
+		}
+		res = PQgetResult(en->conn);
+		if (!res) {
+			if (PQstatus(en->conn) == CONNECTION_BAD) {
+				failed = failed ? failed : (pg_fail(en, NULL, e, "write"), 1);
+				break;
+			}
+			continue; /* the end of one query's results */
+		}
+		st = PQresultStatus(res);
+		if (st == PGRES_PIPELINE_SYNC) {
+			PQclear(res);
+			break;
+		}
+		if (st == PGRES_FATAL_ERROR || st == PGRES_NONFATAL_ERROR) {
+			if (!failed) {
+				pg_fail(en, res, e,
+				        i < en->npend && en->pend[i].tag == T_COMMIT
+				            ? "commit"
+				            : knob_table[K_OP].choices[en->k.v[K_OP]]);
+				failed = 1;
+			}
+		} else if (st == PGRES_PIPELINE_ABORTED) {
+			/* an earlier error: already reported */
+		} else if (i < en->npend) {
+			if (en->pend[i].tag == T_COMMIT) {
+				hist_add(lat, clock_now_ns() - en->pend[i].t0);
+				out->commits++;
+			} else if (en->pend[i].tag == T_OP && en->k.v[K_OP] != OP_INSERT &&
+			           strcmp(PQcmdTuples(res), "1") != 0 && !failed) {
+				err_set(
+				    e, ERR_RUNTIME,
+				    "%s changed %s rows instead of 1: the table is not what idxlab "
+				    "built",
+				    knob_table[K_OP].choices[en->k.v[K_OP]], PQcmdTuples(res));
+				failed = 1;
+			}
+		}
+		PQclear(res);
+		i++;
+	}
+	en->npend = 0;
+	if (failed) {
+		en->in_txn = 0;
+		if (PQstatus(en->conn) == CONNECTION_OK && !en->unanswered) {
+			/* Leave no aborted transaction behind. */
+			struct err ignore;
+
+			(void)pg_leave_pipeline(en, &ignore);
+			(void)pg_exec(en, "ROLLBACK", &ignore);
+			(void)pg_enter_pipeline(en, &ignore);
+		}
+		return -1;
+	}
+	return 0;
+}
+
+int pg_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
+            struct hist *lat, struct err *e)
+{
+	long long op = en->k.v[K_OP];
+	uint64_t per_commit = (uint64_t)k->v[K_COMMIT], i;
+
+	if (pg_enter_pipeline(en, e) < 0)
+		return -1;
+	for (i = 0; i < budget; i++) {
+		uint64_t row, version;
+
+		if (!rowset_next(&en->rs, op, &row, &version))
+			break;
+		if (!en->in_txn) {
+			en->txn_t0 = clock_now_ns();
+			if (send_simple(en, "BEGIN", T_BEGIN, 0, e) < 0)
+				return -1;
+			en->in_txn = 1;
+			en->txn_rows = 0;
+		}
+		if (pg_send_op(en, op, row, version, e) < 0)
+			return -1;
+		rowset_done(&en->rs, op, row);
+		out->rows++;
+		if (per_commit != COMMIT_ALL && ++en->txn_rows >= per_commit) {
+			if (send_simple(en, "COMMIT", T_COMMIT, en->txn_t0, e) < 0)
+				return -1;
+			en->in_txn = 0;
+		}
+		if (en->npend >= PIPE_CHUNK && drain(en, out, lat, e) < 0)
+			return -1;
+	}
+	return en->npend ? drain(en, out, lat, e) : 0;
+}
+
+/* Commit, then let the lagging statistics land, so the sample that follows
+ * sees everything the step did. */
+int pg_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e)
+{
+	if (en->in_txn) {
+		if (pg_enter_pipeline(en, e) < 0 ||
+		    send_simple(en, "COMMIT", T_COMMIT, en->txn_t0, e) < 0)
+			return -1;
+		en->in_txn = 0;
+		if (drain(en, out, lat, e) < 0)
+			return -1;
+	}
+	en->bc_t = 0; /* the next sample ends the step: a fresh buffer reading */
+	return pg_settle(en, e);
+}
