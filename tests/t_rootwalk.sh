@@ -171,7 +171,14 @@ for f in "$S"/idxlab-pg.*/data/postmaster.pid; do
 	kill -0 "$(head -1 "$f" 2>/dev/null)" 2>/dev/null && L=${f%/data/postmaster.pid} && break
 done
 pm=$(head -1 "$L/data/postmaster.pid" 2>/dev/null)
+# idxlab and the server's processes are stopped meanwhile, so idxlab sees
+# the server dead and its dir swapped at once (a statistics query answered
+# in between failed otherwise).
+kill -STOP $run
+[ -n "$pm" ] && pkill -STOP -P "$pm" # and its backends: no query is answered meanwhile
 [ -n "$L" ] && $as_pg sh -c "mv '$L' '$S/moved' && ln -s '$T/victim4' '$L' && pkill -9 -P $pm; kill -9 $pm"
+sleep 0.2
+kill -CONT $run
 i=0
 while [ $i -lt $((100 * slow)) ] && kill -0 $run 2>/dev/null; do
 	sleep 0.1
@@ -183,6 +190,11 @@ if grep -q 'the throwaway PostgreSQL server died' "$T/swaplog.err" &&
 	! grep -q 'root only log secret' "$T/swaplog.err"; then
 	ok rootwalk/dead-server-log-not-through-link
 else bad rootwalk/dead-server-log-not-through-link "$(cat "$T/swaplog.err")"; fi
+# The dir in the server's place is not idxlab's: left, and not said removed.
+if grep -q 'replaced by something idxlab did not make: left alone' "$T/swaplog.err" &&
+	! grep -q 'stopped and removed' "$T/swaplog.err"; then
+	ok rootwalk/swapped-dir-not-said-removed
+else bad rootwalk/swapped-dir-not-said-removed "$(cat "$T/swaplog.err")"; fi
 rm -rf "$L" "$S/moved"
 
 # --- 2. System V shared memory named by a forged postmaster.pid ------------

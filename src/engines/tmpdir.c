@@ -310,7 +310,7 @@ void tmpdir_remove(char *dir)
 	dir[0] = 0;
 }
 
-void tmpdir_remove_same(char *dir, int fd)
+int tmpdir_remove_same(char *dir, int fd)
 {
 	char base[NAME_MAX + 1];
 	struct stat st;
@@ -318,10 +318,10 @@ void tmpdir_remove_same(char *dir, int fd)
 
 	if (fd < 0) {
 		tmpdir_remove(dir);
-		return;
+		return 0;
 	}
 	if (!dir || !dir[0])
-		return;
+		return 0;
 	if (fstat(fd, &st) == 0 && (at = open_parent(dir, base, sizeof base)) >= 0) {
 		rc = fstree_remove(at, base, &st);
 		close(at);
@@ -332,6 +332,7 @@ void tmpdir_remove_same(char *dir, int fd)
 		                           "alone"
 		                         : strerror(errno));
 	dir[0] = 0;
+	return rc < 0 ? -1 : 0;
 }
 
 #define TAIL_MAX_LINES 32

@@ -49,8 +49,9 @@ void tmpdir_remove(char *dir);
 
 /* tmpdir_remove, for a dir another user can change: only if it is still
  * the dir open as fd (fd < 0: as tmpdir_remove); a dir swapped in its place
- * is left alone (a warning says so). fd stays open. */
-void tmpdir_remove_same(char *dir, int fd);
+ * is left alone (a warning says so). fd stays open. 0 when it is gone, -1
+ * when some of it stays. */
+int tmpdir_remove_same(char *dir, int fd);
 
 /* 1 if pid is alive, its name (/proc/PID/comm) contains comm and its
  * command line contains dir: a server started in a leftover dir, not a

@@ -478,17 +478,20 @@ int pg_cluster_alive(struct pg_cluster *c)
 	return 0;
 }
 
-void pg_cluster_stop(struct pg_cluster *c)
+int pg_cluster_stop(struct pg_cluster *c)
 {
+	int rc;
+
 	if (!c)
-		return;
+		return 0;
 	halt_now(c);
 	if (c->pid == 0)
 		forget_dead_server(c); /* in case it died by SIGKILL earlier */
 	if (c->log_fd >= 0)
 		close(c->log_fd);
-	tmpdir_remove_same(c->dir, c->dir_fd);
+	rc = tmpdir_remove_same(c->dir, c->dir_fd);
 	if (c->dir_fd >= 0)
 		close(c->dir_fd);
 	free(c);
+	return rc;
 }

@@ -59,7 +59,8 @@ int pg_cluster_alive(struct pg_cluster *c);
 
 /* Stop at once (immediate shutdown: the data is thrown away), reap the server
  * and its children, remove the temp dir. Takes well under 0.5 s. Safe on
- * NULL and on a half-started cluster. c is freed. */
-void pg_cluster_stop(struct pg_cluster *c);
+ * NULL and on a half-started cluster. c is freed. 0, or -1 when some of the
+ * temp dir stays (the event log says why). */
+int pg_cluster_stop(struct pg_cluster *c);
 
 #endif

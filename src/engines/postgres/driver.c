@@ -43,10 +43,11 @@ static void pg_close(struct engine *en)
 	PQfinish(en->conn);
 	if (en->cluster) {
 		uint64_t t0 = clock_now_ns();
+		int left = pg_cluster_stop(en->cluster) < 0;
 
-		pg_cluster_stop(en->cluster);
-		evlog_add(EV_INFO, "postgres: throwaway server stopped and removed in %.2f s",
-		          (double)(clock_now_ns() - t0) / 1e9);
+		evlog_add(EV_INFO, "postgres: throwaway server stopped%s in %.2f s%s",
+		          left ? "" : " and removed", (double)(clock_now_ns() - t0) / 1e9,
+		          left ? "; some of its directory stays (said above)" : "");
 	}
 	rowset_free(&en->rs);
 	free(en->pend);
