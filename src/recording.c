@@ -26,6 +26,7 @@ struct replay {
 	FILE *f;
 	char *path;
 	int line;
+	int objects; /* lines read as JSON objects so far */
 	char *buf;
 	size_t cap;
 };
@@ -235,7 +236,10 @@ static json_t *next_json(struct replay *p, int *eof, struct err *e)
 	if (!o) {
 		char msg[256];
 
-		snprintf(msg, sizeof msg, "not JSON (%s): was the file cut short?", je.text);
+		/* The first line: a file that is no recording, not one cut short. */
+		snprintf(msg, sizeof msg, "not JSON (%s): %s", je.text,
+		         p->objects ? "was the file cut short?"
+		                    : "not an idxlab recording (made with idxlab --record FILE)");
 		bad_line(p, e, msg);
 		return NULL;
 	}
@@ -244,6 +248,7 @@ static json_t *next_json(struct replay *p, int *eof, struct err *e)
 		bad_line(p, e, "not a JSON object");
 		return NULL;
 	}
+	p->objects++;
 	return o;
 }
 

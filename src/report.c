@@ -35,6 +35,7 @@ struct report {
 	FILE *out, *diag;
 	int format;
 	int header_done;
+	char varying[K_COUNT]; /* set with the header: find_varying */
 	int saw_unsettled;
 	int saw_interrupted;
 	int saw_short; /* a step shorter than SHORT_STEP_S */
@@ -341,22 +342,32 @@ static void knob_text(int id, const struct knobs *k, char *buf, size_t len)
 }
 
 /* Does knob id take more than one value across the sweep? */
-static int is_varying(const struct report *rp, int id)
+/* The knobs whose value differs between steps: the swept ones, the prefill
+ * (auto follows the op and the rows), and those whose default differs by
+ * engine in a sweep over engines (the cache; not the run options, such as
+ * warmup). Once, before the header. */
+static void find_varying(struct report *rp)
 {
 	struct knobs a, b;
 	long i;
+	int id;
 
-	if (rp->plan->n[id] > 1)
-		return 1;
-	if (id != K_PREFILL)
-		return 0;
+	for (id = 0; id < K_COUNT; id++)
+		rp->varying[id] = rp->plan->n[id] > 1;
 	plan_step(rp->plan, 0, &a);
 	for (i = 1; i < rp->plan->steps; i++) {
 		plan_step(rp->plan, i, &b);
-		if (knobs_prefill(&a) != knobs_prefill(&b))
-			return 1;
+		for (id = 0; id < K_COUNT; id++)
+			if (!(knob_table[id].flags & KF_OPTION) &&
+			    (id == K_PREFILL ? knobs_prefill(&a) != knobs_prefill(&b)
+			                     : a.v[id] != b.v[id]))
+				rp->varying[id] = 1;
 	}
-	return 0;
+}
+
+static int is_varying(const struct report *rp, int id)
+{
+	return rp->varying[id];
 }
 
 /* A swept rows knob is its own column: the measured rows are not printed
@@ -386,6 +397,7 @@ static void text_header(struct report *rp, const struct knobs *k)
 	size_t i;
 	int id;
 
+	find_varying(rp);
 	fprintf(rp->out, "#");
 	for (id = 0; id < K_COUNT; id++) {
 		if (knob_table[id].flags & KF_OPTION || is_varying(rp, id) ||

@@ -11,6 +11,13 @@ echo "  fsyncs/commit: 0 indexes $f0, 3 indexes $f3"
 check commit/delete-full-4-fsyncs "$f0 == 4.0 && $f3 == 4.0"
 check commit/row-commits "$(field "$T/c.csv" commits 1) == 300"
 check commit/latency "$(field "$T/c.csv" p50_ms 1) > 0 && $(field "$T/c.csv" p99_ms 1) >= $(field "$T/c.csv" p50_ms 1)"
+# The closing message speaks of the WAL checkpoint only in WAL mode.
+if grep -q 'sqlite: closed: [0-9]* fsync+fdatasync calls while closing, ' "$T/err" &&
+	! grep -q 'WAL' "$T/err"; then
+	ok commit/close-message-no-wal-in-delete-mode
+else
+	bad commit/close-message-no-wal-in-delete-mode "$(cat "$T/err")"
+fi
 
 "$IDXLAB" run --commit row --journal wal --sync normal --rows 2000 --format csv \
 	>"$T/w.csv" 2>"$T/err" || { bad commit/wal "$(cat "$T/err")"; exit 1; }
@@ -18,6 +25,11 @@ fw=$(field "$T/w.csv" fsyncs_per_commit 1)
 echo "  fsyncs/commit, wal+normal: $fw"
 check commit/wal-normal-under-0.1 "$fw < 0.1"
 check commit/wal-bytes "$(field "$T/w.csv" wal_bytes_per_row 1) > 4096"
+if grep -q 'sqlite: closed: [0-9]* fsync+fdatasync calls while closing (the checkpoint of the WAL' "$T/err"; then
+	ok commit/close-message-wal-checkpoint
+else
+	bad commit/close-message-wal-checkpoint "$(cat "$T/err")"
+fi
 
 "$IDXLAB" run --commit 100 --rows 1000 --format csv >"$T/b.csv" 2>"$T/err" || { bad commit/batch "$(cat "$T/err")"; exit 1; }
 check commit/batch-of-100 "$(field "$T/b.csv" commits 1) == 10"

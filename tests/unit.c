@@ -1084,6 +1084,8 @@ static void test_recording(void)
 		fclose(f);
 	}
 	CHECK(rec_open(path, &h, &e) == NULL && strstr(e.msg, ":1: not JSON"));
+	/* ... which is no recording, not one cut short. */
+	CHECK(strstr(e.msg, "not an idxlab recording") != NULL && !strstr(e.msg, "cut short"));
 	f = fopen(path, "w");
 	if (f) {
 		fputs("{\"t\":1}\n", f);

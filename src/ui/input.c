@@ -316,8 +316,9 @@ const struct binding input_bindings[] = {
 	  .names = "W",
 	  .label = "W rewrite",
 	  .label_in = W_MAIN,
-	  .help = "rewrite the table in place (VACUUM FULL / VACUUM): repacks every page with "
-	          "the current fillfactor",
+	  .help = "rewrite the table in place: VACUUM FULL on PostgreSQL (repacks every page "
+	          "with the current fillfactor), VACUUM on SQLite, compact on MongoDB and "
+	          "WiredTiger",
 	  .when = LIVE,
 	  .handler = rewrite },
 	{ .keys = { '<', '>' },

@@ -80,6 +80,23 @@ static void remove_files(struct engine *en)
 	}
 }
 
+/* 1 when the connection's journal mode is WAL (the dashboard may have
+ * changed it since the open), else 0. */
+static int sqlite_in_wal(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int wal = 0;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		const unsigned char *mode = sqlite3_column_text(st, 0);
+
+		wal = mode && strcmp((const char *)mode, "wal") == 0;
+	}
+	sqlite3_finalize(st);
+	return wal;
+}
+
 static void sqlite_close(struct engine *en)
 {
 	if (!en)
@@ -93,15 +110,17 @@ static void sqlite_close(struct engine *en)
 	if (en->db) {
 		/* After the last record: in WAL mode the last connection to close
 		 * checkpoints the WAL into the database and syncs both. */
-		uint64_t before = sync_count_total();
+		uint64_t before;
+		int wal = sqlite_in_wal(en->db);
 
+		before = sync_count_total();
 		if (sqlite3_close(en->db) != SQLITE_OK)
 			evlog_add(EV_WARN, "sqlite: close: %s", sqlite3_errmsg(en->db));
 		evlog_add(EV_INFO,
-		          "sqlite: closed: %llu fsync+fdatasync calls while closing (in WAL mode "
-		          "the checkpoint of the WAL into the database), %llu in all since idxlab "
-		          "started",
+		          "sqlite: closed: %llu fsync+fdatasync calls while closing%s, %llu in all "
+		          "since idxlab started",
 		          (unsigned long long)(sync_count_total() - before),
+		          wal ? " (the checkpoint of the WAL into the database)" : "",
 		          (unsigned long long)sync_count_total());
 	}
 	tmpdir_remove(en->dir);
