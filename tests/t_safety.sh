@@ -171,6 +171,18 @@ killed() {
 		bad "safety/$1-sweep-leaves-nothing" "left in $S: $(ls -A "$S")"
 }
 killed sqlite sqlite sqlite
+# libmongoc's counters file (/dev/shm/mongoc-PID, made as idxlab loads,
+# whatever the engine) does not outlive a killed idxlab either.
+if [ -d /dev/shm ] && ! "$IDXLAB" --version | grep -q 'engine mongo: not built'; then
+	env TMPDIR="$S" "$IDXLAB" run --rows 3000000 --format csv >/dev/null 2>&1 &
+	pid=$!
+	sleep 1
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	[ ! -e "/dev/shm/mongoc-$pid" ] && ok safety/killed-leaves-no-mongoc-counters ||
+		bad safety/killed-leaves-no-mongoc-counters "/dev/shm/mongoc-$pid is left"
+	in_s --rows 10 --format csv >/dev/null 2>&1 # sweeps the killed run's dir
+fi
 if "$IDXLAB" --version | grep -q 'engine wiredtiger: not built'; then
 	skip safety/wiredtiger-killed "idxlab was built without WiredTiger"
 else

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../clock.h"
 #include "../../evlog.h"
@@ -41,6 +42,34 @@ static void log_to_evlog(mongoc_log_level_t level, const char *domain, const cha
 	          : level == MONGOC_LOG_LEVEL_WARNING ? EV_WARN
 	                                              : EV_INFO,
 	          "mongoc %s: %s", domain, message);
+}
+
+/* libmongoc (as Debian builds it) maps its counters from a file
+ * /dev/shm/mongoc-PID as the program loads, whatever the engine, and removes
+ * it only at a clean exit: each killed idxlab left one behind (and a later
+ * run with that pid got "Falling back to malloc for counters" on stderr).
+ * The mapping is all libmongoc uses, so the name goes as soon as idxlab
+ * starts: only the file this process has mapped (/proc/self/maps), never
+ * another process's. */
+__attribute__((constructor)) static void forget_counters_file(void)
+{
+	char path[64], line[512];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/dev/shm/mongoc-%d", (int)getpid());
+	n = strlen(path);
+	f = fopen("/proc/self/maps", "re");
+	while (f && fgets(line, sizeof line, f)) {
+		size_t len = strcspn(line, "\n");
+
+		if (len >= n && memcmp(line + len - n, path, n) == 0) {
+			unlink(path);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
 }
 
 static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
