@@ -55,6 +55,14 @@ rows_flow dash/cache-change-rows-flow main
 tm send-keys -t main W
 if wait_for main 'rewrote the database \(VACUUM\)' 10; then ok dash/rewrite; else bad dash/rewrite "$(cap main)"; fi
 
+# At 80x24 the hint line drops whole hints, never help and quit, and cuts none.
+tm resize-window -t main -x 80 -y 24
+sleep $((slow))
+hint=$(tm capture-pane -p -t main | tail -1)
+case "$hint" in
+*'? help  q quit') ok dash/hints-fit-80 ;;
+*) bad dash/hints-fit-80 "the hint line at 80 columns: '$hint'" ;;
+esac
 tm resize-window -t main -x 50 -y 12
 if wait_for main 'needs a 80x24 terminal' 3; then ok dash/too-small; else bad dash/too-small "$(cap main)"; fi
 tm send-keys -t main q

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "paint.h"
 #include "ui.h"
 
 /* ---- the dashboard (W_MAIN, W_DEMO) ----------------------------------- */
@@ -392,17 +393,26 @@ void input_key(struct dash *d, int ch)
 	}
 }
 
-void input_hints(const struct glyphs *g, unsigned mode, char *buf, size_t len)
+void input_hints(const struct glyphs *g, unsigned mode, int cols, char *buf, size_t len)
 {
-	size_t i, n = 0;
+	const struct binding *shown[64];
+	size_t i, n = 0, k = 0, w = 0;
 
-	buf[0] = 0;
-	for (i = 0; i < input_nbindings && n < len; i++) {
-		const struct binding *b = &input_bindings[i];
-
-		if (!b->label || !(b->label_in & mode))
-			continue;
-		n += (size_t)snprintf(buf + n, len - n, "%s%s%s%s", n ? "  " : " ",
-		                      g->s[b->label_key], b->label_key ? " " : "", b->label);
+	for (i = 0; i < input_nbindings && k < sizeof shown / sizeof shown[0]; i++)
+		if (input_bindings[i].label && (input_bindings[i].label_in & mode))
+			shown[k++] = &input_bindings[i];
+	/* Too wide: whole entries go from the right, the last two (help, quit)
+	 * stay; a hint is never cut in the middle. */
+	for (;;) {
+		buf[0] = 0;
+		for (i = 0, n = 0; i < k && n < len; i++)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s%s%s", n ? "  " : " ",
+			                      g->s[shown[i]->label_key],
+			                      shown[i]->label_key ? " " : "", shown[i]->label);
+		w = (size_t)paint_cols(buf, strlen(buf));
+		if (cols <= 0 || w <= (size_t)cols || k <= 2)
+			return;
+		memmove(&shown[k - 3], &shown[k - 2], 2 * sizeof shown[0]);
+		k--;
 	}
 }

@@ -46,7 +46,8 @@ unsigned input_mode(const struct dash *d);
  * whose keys hold ch. */
 void input_key(struct dash *d, int ch);
 
-/* The hint line of mode (W_MAIN or W_DEMO): " key label  key label ...". */
-void input_hints(const struct glyphs *g, unsigned mode, char *buf, size_t len);
+/* The hint line of mode (W_MAIN or W_DEMO): " key label  key label ...",
+ * at most cols columns wide (<= 0: all of it). */
+void input_hints(const struct glyphs *g, unsigned mode, int cols, char *buf, size_t len);
 
 #endif

@@ -145,7 +145,8 @@ static void demo_line(const struct dash *d, const struct rect *r)
 		         ceil(left));
 	else
 		snprintf(line, sizeof line, " demo %d/%d  Space: next cue", at, n);
-	input_hints(d->term.g, W_DEMO, hints, sizeof hints);
+	input_hints(d->term.g, W_DEMO, r->w - paint_cols(line, strlen(line)) - 1, hints,
+	            sizeof hints);
 	snprintf(line + strlen(line), sizeof line - strlen(line), " %s", hints);
 	attron(A_BOLD);
 	paint_clipped(r->y, r->x, r->w, line);
@@ -164,7 +165,7 @@ void panel_hints(const struct dash *d, const struct rect *r)
 		demo_line(d, r);
 		return;
 	}
-	input_hints(d->term.g, W_MAIN, hints, sizeof hints);
+	input_hints(d->term.g, W_MAIN, r->w, hints, sizeof hints);
 	attron(A_DIM);
 	paint_clipped(r->y, r->x, r->w, hints);
 	attroff(A_DIM);
