@@ -24,6 +24,13 @@ export HOME="$T/home"
 mkdir -p "$HOME"
 trap 'tmux -S "$T/tmux.sock" kill-server 2>/dev/null; rm -rf "$T"' EXIT
 
+# pg_bindir: the newest installed PostgreSQL server's bin dir, or "".
+pg_bindir() {
+	for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k4 -n -r); do
+		[ -x "$d/initdb" ] && [ -x "$d/postgres" ] && echo "$d" && return
+	done
+}
+
 ok() { echo "PASS $1"; }
 bad() { echo "FAIL $1: $2"; }
 skip() { echo "SKIP $1: $2"; }

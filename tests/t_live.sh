@@ -39,24 +39,21 @@ if [ $rc -eq 130 ] && [ "$(field "$T/big.csv" interrupted 1)" = 1 ] &&
 	ok live/ctrl-c-one-transaction-partial-result
 else bad live/ctrl-c-one-transaction-partial-result "exit $rc: $(cat "$T/big.csv" "$T/big.err")"; fi
 
-"$IDXLAB" run --commit row --rows 100000 --format csv >"$T/q.csv" 2>"$T/q.err" &
-pid=$!
-sleep 1
-kill -TERM $pid
-wait $pid
-rc=$?
-[ $rc -eq 143 ] && [ "$(field "$T/q.csv" interrupted 1)" = 1 ] && ok live/sigterm ||
-	bad live/sigterm "exit $rc: $(cat "$T/q.csv" "$T/q.err")"
-
+# stopped_by NAME SIG CODE: a run sent SIG a second in exits CODE with the
+# partial result.
+stopped_by() {
+	"$IDXLAB" run --commit row --rows 100000 --format csv >"$T/q.csv" 2>"$T/q.err" &
+	pid=$!
+	sleep 1
+	kill -"$2" $pid
+	wait $pid
+	rc=$?
+	[ $rc -eq "$3" ] && [ "$(field "$T/q.csv" interrupted 1)" = 1 ] && ok "$1" ||
+		bad "$1" "exit $rc: $(cat "$T/q.csv" "$T/q.err")"
+}
+stopped_by live/sigterm TERM 143
 # SIGQUIT (Ctrl-\) too: the partial result, exit 131, the temp dir removed.
-"$IDXLAB" run --commit row --rows 100000 --format csv >"$T/qu.csv" 2>"$T/qu.err" &
-pid=$!
-sleep 1
-kill -QUIT $pid
-wait $pid
-rc=$?
-[ $rc -eq 131 ] && [ "$(field "$T/qu.csv" interrupted 1)" = 1 ] && ok live/sigquit ||
-	bad live/sigquit "exit $rc: $(cat "$T/qu.csv" "$T/qu.err")"
+stopped_by live/sigquit QUIT 131
 no_leftovers live/sigquit-temp-dir-removed
 
 # A headless run in a terminal that closes (SIGHUP): the same, exit 129.

@@ -7,10 +7,7 @@
 # TMPDIR too long for the socket).
 . "$(dirname "$0")/lib.sh"
 
-bindir=""
-for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k4 -n -r); do
-	[ -x "$d/initdb" ] && [ -x "$d/postgres" ] && bindir=$d && break
-done
+bindir=$(pg_bindir)
 if [ -z "$bindir" ]; then
 	skip pg/all "no PostgreSQL server installed (apt-get install postgresql)"
 	exit 0

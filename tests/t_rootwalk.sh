@@ -10,10 +10,7 @@ if [ "$(id -u)" != 0 ]; then
 	skip rootwalk/all "needs root (these are holes only root can fall into)"
 	exit 0
 fi
-bindir=""
-for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k4 -n -r); do
-	[ -x "$d/initdb" ] && [ -x "$d/postgres" ] && bindir=$d && break
-done
+bindir=$(pg_bindir)
 if [ -z "$bindir" ] || ! id -u postgres >/dev/null 2>&1 || ! command -v setpriv >/dev/null ||
 	[ ! -x /usr/bin/python3 ]; then
 	skip rootwalk/all "needs a PostgreSQL server, user postgres, setpriv and /usr/bin/python3 (Debian's, which user postgres can run)"

@@ -98,10 +98,7 @@ for eng in sqlite wiredtiger; do
 done
 
 # --- a server with a password: the run, ps, the dashboard, a recording -----
-bindir=""
-for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k4 -n -r); do
-	[ -x "$d/initdb" ] && [ -x "$d/postgres" ] && bindir=$d && break
-done
+bindir=$(pg_bindir)
 if [ -z "$bindir" ]; then
 	skip secrets/server "no PostgreSQL server installed (apt-get install postgresql)"
 	exit 0
