@@ -86,9 +86,9 @@ $(BUILD)/%.o: %.c
 -include $(OBJ:.o=.d)
 
 # Unit tests link the library objects (everything but main.c).
-$(BUILD)/tests/unit: tests/unit.c $(LIB_OBJ)
+$(BUILD)/tests/unit: tests/unit.c $(wildcard tests/unit_*.c) tests/unit.h $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(ENGINE_DEFS) $(PKG_CFLAGS) -Isrc -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(ENGINE_DEFS) $(PKG_CFLAGS) -Isrc -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 # ---- packages -------------------------------------------------------------
 
@@ -175,7 +175,7 @@ $(BUILD)/bench/bare_wt: bench/bare_wt.c src/engines/wiredtiger/layout.h $(BARE_D
 
 # ---- lint / install -------------------------------------------------------
 
-FORMAT_SRC = $(ALL_SRC) $(wildcard src/*.h src/*/*.h src/*/*/*.h tests/*.c bench/*.c bench/*.h)
+FORMAT_SRC = $(ALL_SRC) $(wildcard src/*.h src/*/*.h src/*/*/*.h tests/*.c tests/*.h bench/*.c bench/*.h)
 lint: deps-lint
 	clang-format --dry-run --Werror $(FORMAT_SRC)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "redact.h"
+#include "schema.h"
 #include "xalloc.h"
 
 /* Levenshtein distance, for "did you mean". */
@@ -45,20 +46,32 @@ static int distance(const char *a, const char *b)
 	return row[lb];
 }
 
-static const char *closest_knob(const char *name)
+const char *config_closest(const char *word, const char *(*nth)(int i, const void *ctx),
+                           const void *ctx)
 {
 	int i, best = 3;
-	const char *hit = NULL;
+	const char *hit = NULL, *cand;
 
-	for (i = 0; i < K_COUNT; i++) {
-		int d = distance(name, knob_table[i].name);
+	for (i = 0; (cand = nth(i, ctx)) != NULL; i++) {
+		int d = distance(word, cand);
 
 		if (d < best) {
 			best = d;
-			hit = knob_table[i].name;
+			hit = cand;
 		}
 	}
 	return hit;
+}
+
+static const char *nth_knob(int i, const void *ctx)
+{
+	(void)ctx;
+	return i < K_COUNT ? knob_table[i].name : NULL;
+}
+
+static const char *closest_knob(const char *name)
+{
+	return config_closest(name, nth_knob, NULL);
 }
 
 static void plan_defaults(struct plan *p)
@@ -73,6 +86,27 @@ static void plan_defaults(struct plan *p)
 		p->vals[i][0] = k.v[i];
 	}
 	p->dsn = xstrdup("");
+}
+
+/* Knobs whose range depends on the table (indexes: its index count) within
+ * it, for every table of the plan: checked as each value is set, so a
+ * config file's error names its line. */
+static int check_dependent(const struct plan *p, int set_id, struct err *e)
+{
+	struct knobs k;
+	int id, i, j;
+
+	knobs_defaults(&k);
+	for (id = 0; id < K_COUNT; id++)
+		for (i = 0; knob_table[id].max_of && i < p->n[id]; i++)
+			for (j = 0; j < p->n[K_SCHEMA]; j++) {
+				k.v[K_SCHEMA] = p->vals[K_SCHEMA][j];
+				if (knob_check(id, p->vals[id][i], &k, e) < 0)
+					return id == set_id
+					           ? -1
+					           : err_prefix(e, "%s", knob_table[id].name);
+			}
+	return 0;
 }
 
 int plan_set(struct plan *p, int id, const char *text, struct err *e)
@@ -131,6 +165,7 @@ int plan_set(struct plan *p, int id, const char *text, struct err *e)
 		memcpy(p->vals[id], vals, sizeof vals[0] * (size_t)n);
 		p->n[id] = n;
 		p->set[id] = 1;
+		rc = check_dependent(p, id, e);
 	}
 	return rc;
 }
@@ -459,6 +494,8 @@ int plan_validate(struct plan *p, struct err *e)
 		struct knobs k;
 
 		plan_step(p, i, &k);
+		if (knobs_check(&k, e) < 0)
+			return -1;
 		if (k.v[K_OP] == OP_DELETE && k.v[K_ROWS] > knobs_prefill(&k))
 			return err_set(
 			    e, ERR_USAGE,
@@ -486,6 +523,20 @@ void plan_warn_unused(const struct plan *p, FILE *f)
 			        knob_table[id].name,
 			        knob_table[K_ENGINE].choices[p->vals[K_ENGINE][0]],
 			        knob_table[id].why);
+}
+
+/* A table spec as comment lines: strip the "# " to have a spec file. */
+static void print_spec(const struct schema *s, FILE *f)
+{
+	char buf[8192], *line, *next;
+
+	if (!s)
+		return;
+	schema_write(s, buf, sizeof buf);
+	fprintf(f, "# table %s (%s), as a spec file says it (man idxlab, TABLE SPECS):\n", s->name,
+	        s->source);
+	for (line = buf; (next = strchr(line, '\n')) != NULL; line = next + 1)
+		fprintf(f, "#   %.*s\n", (int)(next - line), line);
 }
 
 void plan_print(const struct plan *p, FILE *f)
@@ -517,7 +568,7 @@ void plan_print(const struct plan *p, FILE *f)
 			redact_dsn(p->dsn, buf, sizeof buf);
 			fprintf(f, "%s", buf);
 		} else if (!p->set[id] && p->n[id] == 1) {
-			char buf[64];
+			char buf[600];
 
 			knob_format(id, first.v[id], buf, sizeof buf);
 			fprintf(f, "%s", buf);
@@ -526,7 +577,7 @@ void plan_print(const struct plan *p, FILE *f)
 				        knob_table[id].dash_def);
 		} else {
 			for (j = 0; j < p->n[id]; j++) {
-				char buf[64];
+				char buf[600];
 
 				knob_format(id, p->vals[id][j], buf, sizeof buf);
 				fprintf(f, "%s%s", j ? "," : "", buf);
@@ -534,6 +585,9 @@ void plan_print(const struct plan *p, FILE *f)
 		}
 		fprintf(f, "\n");
 	}
+	for (j = 0; j < p->n[K_SCHEMA]; j++)
+		if (p->vals[K_SCHEMA][j] != 0) /* the default table is man idxlab's */
+			print_spec(schema_get(p->vals[K_SCHEMA][j]), f);
 }
 
 void plan_free(struct plan *p)

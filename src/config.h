@@ -51,6 +51,11 @@ int plan_load_file(struct plan *p, const char *path, struct err *e);
 typedef int config_line_fn(char *line, int lineno, void *ctx, struct err *e);
 int config_read(const char *path, config_line_fn *fn, void *ctx, struct err *e);
 
+/* The word nth(0, ctx), nth(1, ctx), ... (until NULL) closest to word, for
+ * "did you mean"; NULL when none is close. */
+const char *config_closest(const char *word, const char *(*nth)(int i, const void *ctx),
+                           const void *ctx);
+
 /* Split a `key = value` line in place: *id the knob (unknown keys get a
  * "did you mean"), *val the trimmed value. */
 int config_knob_line(char *s, int *id, char **val, struct err *e);

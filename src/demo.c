@@ -67,8 +67,10 @@ static int cue_line(char *s, int lineno, void *ctx, struct err *e)
 			               "%s is a run option, not a knob a demo sets (give it on the "
 			               "command line)",
 			               knob_table[c.knob].name);
-		if (knob_parse(c.knob, val, &c.value, e) < 0)
+		if (knob_parse(c.knob, val, &c.value, e) < 0 ||
+		    knob_check(c.knob, c.value, &dm->k, e) < 0)
 			return err_prefix(e, "%s", knob_table[c.knob].name);
+		dm->k.v[c.knob] = c.value; /* what later cues are checked under */
 		c.text = xstrdup(val);
 	} else {
 		return err_set(e, ERR_USAGE,
@@ -88,6 +90,7 @@ static int cue_line(char *s, int lineno, void *ctx, struct err *e)
 int demo_load(struct demo *dm, const char *path, struct err *e)
 {
 	memset(dm, 0, sizeof *dm);
+	knobs_defaults(&dm->k);
 	dm->path = xstrdup(path);
 	if (config_read(path, cue_line, dm, e) < 0)
 		return err_prefix(e, "demo");

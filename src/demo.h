@@ -40,6 +40,8 @@ struct demo {
 	int next;          /* the cue to play next */
 	double wait_until; /* a CUE_WAIT in progress: when it ends; 0: none */
 	int skip;          /* Space pressed: end the current wait */
+	struct knobs k;    /* the defaults as the cues so far set them: each
+	                      cue's value is checked under the ones before */
 };
 
 /* Parse path into dm. Errors name the file and line (ERR_USAGE);

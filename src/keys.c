@@ -20,6 +20,11 @@ static uint64_t stream_of(int col, uint64_t version)
 	return (uint64_t)col * 1000003ULL + version * 7919ULL;
 }
 
+uint64_t keys_col_hash(uint64_t seed, int col, uint64_t n, uint64_t version)
+{
+	return keys_hash(seed, stream_of(col, version), n);
+}
+
 int64_t keys_int(uint64_t seed, enum key_order ko, int col, uint64_t n, uint64_t version)
 {
 	uint64_t h;

@@ -18,6 +18,10 @@
 /* A 64-bit mix of (seed, stream, n): splitmix64 finaliser. */
 uint64_t keys_hash(uint64_t seed, uint64_t stream, uint64_t n);
 
+/* The hash behind column col's value for row n (version as below): each
+ * column and version draws from a stream of its own. */
+uint64_t keys_col_hash(uint64_t seed, int col, uint64_t n, uint64_t version);
+
 /* Integer value of column col (1..8) for row n under key order ko
  * (KO_SEQ, KO_RAND, KO_FEW). `version` > 0 gives the value an update writes. */
 int64_t keys_int(uint64_t seed, enum key_order ko, int col, uint64_t n, uint64_t version);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engines/engine.h"
+#include "schema.h"
 #include "units.h"
 
 #define KNOBS_ENGINE_NAME(id, name, package) #name,
@@ -41,12 +42,19 @@ const struct knob_def knob_table[K_COUNT] = {
 		       "PostgreSQL conninfo/URI or a mongodb:// URI (default: a throwaway one, "
 		       "removed at exit)",
 	},
+	[K_SCHEMA] = {
+		.name = "schema", .kind = KNOB_NAMED, .resolve = schema_load, .label = schema_label,
+		.def = "default", .engines = ENG_ALL, .flags = KF_REBUILD,
+		.why = "the table: a built-in spec (default, users, textkey, wal, fields, wide16, "
+		       "events) or a spec file's path - typed columns, value orders, the index list",
+	},
 	[K_INDEXES] = {
 		.name = "indexes", .kind = KNOB_INT,
-		.max = 8,
+		.max = SCHEMA_IDX_MAX, .max_of = schema_index_max,
+		.max_why = schema_max_why,
 		.def = "0", .engines = ENG_ALL,
-		.why = "secondary indexes on k1..kN: every one is another btree each row must "
-		       "enter",
+		.why = "secondary indexes: the first N of the table's index list (the default "
+		       "table: k1..kN); every one is another btree each row must enter",
 	},
 	[K_KEY_ORDER] = {
 		.name = "key-order", .kind = KNOB_CHOICE, .choices = key_orders,
@@ -231,6 +239,12 @@ void knob_range_text(int id, char *buf, size_t len)
 	case KNOB_BOOL:
 		snprintf(buf, len, "on|off");
 		break;
+	case KNOB_NAMED:
+		for (i = 0; d->label(i) && i < 16 && n < len; i++)
+			n += (size_t)snprintf(buf + n, len - n, "%s|", d->label(i));
+		if (n < len)
+			snprintf(buf + n, len - n, "FILE");
+		break;
 	}
 }
 
@@ -277,6 +291,8 @@ int knob_parse(int id, const char *text, long long *out, struct err *e)
 	case KNOB_STRING:
 		*out = 0;
 		return 0;
+	case KNOB_NAMED:
+		return d->resolve(text, out, e);
 	case KNOB_BOOL: {
 		static const char *const yes[] = { "on", "yes", "true", "1" };
 		static const char *const no[] = { "off", "no", "false", "0" };
@@ -326,6 +342,9 @@ void knob_format(int id, long long v, char *buf, size_t len)
 	case KNOB_BOOL:
 		snprintf(buf, len, "%s", v ? "on" : "off");
 		return;
+	case KNOB_NAMED:
+		snprintf(buf, len, "%s", d->label(v) ? d->label(v) : "?");
+		return;
 	}
 }
 
@@ -348,19 +367,61 @@ long long knobs_prefill(const struct knobs *k)
 	return k->v[K_OP] == OP_INSERT ? 0 : k->v[K_ROWS];
 }
 
+/* The values a choice or a named knob's slider runs over. */
+static long long choice_count(const struct knob_def *d)
+{
+	long long count = 0;
+
+	while (d->kind == KNOB_NAMED ? d->label(count) != NULL : d->choices[count] != NULL)
+		count++;
+	return count;
+}
+
+long long knob_max(int id, const struct knobs *k)
+{
+	struct knobs def;
+
+	if (!knob_table[id].max_of)
+		return knob_table[id].max;
+	if (!k) {
+		knobs_defaults(&def);
+		k = &def;
+	}
+	return knob_table[id].max_of(k);
+}
+
+int knob_check(int id, long long v, const struct knobs *k, struct err *e)
+{
+	long long max = knob_max(id, k);
+
+	if (!knob_table[id].max_of || v <= max)
+		return 0;
+	return err_set(e, ERR_USAGE, "%lld is out of range (valid: %lld..%lld) - %s", v,
+	               knob_table[id].min, max, knob_table[id].max_why(k));
+}
+
+int knobs_check(const struct knobs *k, struct err *e)
+{
+	int id;
+
+	for (id = 0; id < K_COUNT; id++)
+		if (knob_check(id, k->v[id], k, e) < 0)
+			return err_prefix(e, "%s", knob_table[id].name);
+	return 0;
+}
+
 /* Log-scale knobs step by x2 (x16 for a page); "all" sits above max and
  * "auto" below min. Linear knobs step by 1 (by a tenth of the range). */
-long long knob_step(int id, long long v, int dir, int big)
+long long knob_step(int id, const struct knobs *k, long long v, int dir, int big)
 {
 	const struct knob_def *d = &knob_table[id];
-	long long n;
+	long long n, max = knob_max(id, k);
 
 	switch (d->kind) {
-	case KNOB_CHOICE: {
-		long long count = 0;
+	case KNOB_CHOICE:
+	case KNOB_NAMED: {
+		long long count = choice_count(d);
 
-		while (d->choices[count])
-			count++;
 		n = v + dir * (big ? count : 1);
 		return n < 0 ? 0 : n >= count ? count - 1 : n;
 	}
@@ -374,42 +435,39 @@ long long knob_step(int id, long long v, int dir, int big)
 		break;
 	}
 	if (id == K_COMMIT && v == COMMIT_ALL)
-		v = d->max * 2; /* "all" is past the largest batch */
+		v = max * 2; /* "all" is past the largest batch */
 	if (id == K_PREFILL && v == PREFILL_AUTO)
 		v = 0;
 	if (d->flags & KF_LOG) {
 		long long f = big ? 16 : 2;
 
 		if (dir > 0)
-			n = v <= 0           ? (d->min > 0 ? d->min : 1)
-			    : v > d->max / f ? d->max + 1
-			                     : v * f;
+			n = v <= 0 ? (d->min > 0 ? d->min : 1) : v > max / f ? max + 1 : v * f;
 		else
 			n = v / f;
 	} else {
-		long long stepv = big ? (d->max - d->min + 9) / 10 : 1;
+		long long stepv = big ? (max - d->min + 9) / 10 : 1;
 
 		n = v + dir * stepv;
 	}
-	if (id == K_COMMIT && n > d->max)
+	if (id == K_COMMIT && n > max)
 		return COMMIT_ALL;
-	if (n > d->max)
-		n = d->max;
+	if (n > max)
+		n = max;
 	if (n < d->min)
 		n = d->min;
 	return n;
 }
 
-double knob_position(int id, long long v)
+double knob_position(int id, const struct knobs *k, long long v)
 {
 	const struct knob_def *d = &knob_table[id];
+	long long max = knob_max(id, k);
 	double lo, hi, x;
 
-	if (d->kind == KNOB_CHOICE) {
-		long long count = 0;
+	if (d->kind == KNOB_CHOICE || d->kind == KNOB_NAMED) {
+		long long count = choice_count(d);
 
-		while (d->choices[count])
-			count++;
 		return count > 1 ? (double)v / (double)(count - 1) : 0;
 	}
 	if (d->kind == KNOB_STRING || d->kind == KNOB_BOOL || d->kind == KNOB_MILLIS)
@@ -418,46 +476,44 @@ double knob_position(int id, long long v)
 		return 1;
 	if (id == K_PREFILL && v == PREFILL_AUTO)
 		return 0;
-	if (d->max <= d->min)
+	if (max <= d->min)
 		return 0;
 	if (d->flags & KF_LOG) {
 		lo = log((double)(d->min > 0 ? d->min : 1));
-		hi = log((double)d->max);
+		hi = log((double)max);
 		x = v > 0 ? (log((double)v) - lo) / (hi - lo) : 0;
 	} else {
-		x = (double)(v - d->min) / (double)(d->max - d->min);
+		x = (double)(v - d->min) / (double)(max - d->min);
 	}
 	return x < 0 ? 0 : x > 1 ? 1 : x;
 }
 
-long long knob_at_position(int id, double pos)
+long long knob_at_position(int id, const struct knobs *k, double pos)
 {
 	const struct knob_def *d = &knob_table[id];
-	long long v;
+	long long v, max = knob_max(id, k);
 
 	if (pos < 0)
 		pos = 0;
 	if (pos > 1)
 		pos = 1;
-	if (d->kind == KNOB_CHOICE) {
-		long long count = 0;
+	if (d->kind == KNOB_CHOICE || d->kind == KNOB_NAMED) {
+		long long count = choice_count(d);
 
-		while (d->choices[count])
-			count++;
 		return llround(pos * (double)(count - 1));
 	}
 	if (id == K_COMMIT && pos >= 0.999)
 		return COMMIT_ALL;
 	if (d->flags & KF_LOG) {
-		double lo = log((double)(d->min > 0 ? d->min : 1)), hi = log((double)d->max);
+		double lo = log((double)(d->min > 0 ? d->min : 1)), hi = log((double)max);
 
 		v = llround(exp(lo + pos * (hi - lo)));
 		if (d->kind == KNOB_SIZE) /* whole KiB: what a cache size is set in */
 			v = (v + 512) / 1024 * 1024;
 	} else {
-		v = d->min + llround(pos * (double)(d->max - d->min));
+		v = d->min + llround(pos * (double)(max - d->min));
 	}
-	return v < d->min ? d->min : v > d->max ? d->max : v;
+	return v < d->min ? d->min : v > max ? max : v;
 }
 
 int knobs_need_rebuild(const struct knobs *a, const struct knobs *b)

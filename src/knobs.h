@@ -18,6 +18,7 @@
 enum knob_id {
 	K_ENGINE,
 	K_DSN,
+	K_SCHEMA,
 	K_INDEXES,
 	K_KEY_ORDER,
 	K_PK,
@@ -51,6 +52,7 @@ enum knob_kind {
 	KNOB_STRING, /* free text, kept in struct knobs.dsn */
 	KNOB_MILLIS, /* seconds with a fraction, stored as milliseconds */
 	KNOB_BOOL,   /* on|off; on the command line the bare flag means on */
+	KNOB_NAMED,  /* a name a registry resolves to a number (resolve, label) */
 };
 
 /* Values of the engine knob (engine_table[] is indexed by them) and their
@@ -77,6 +79,8 @@ struct knob_word {
 	long long value;
 };
 
+struct knobs;
+
 struct knob_def {
 	const char *name;
 	enum knob_kind kind;
@@ -89,6 +93,14 @@ struct knob_def {
 	unsigned engines; /* ENG_* bits */
 	unsigned flags;   /* KF_* bits */
 	const char *why;
+	/* KNOB_NAMED: text to its number, and a number back to its text (NULL
+	 * past the last: the slider's range). */
+	int (*resolve)(const char *text, long long *out, struct err *e);
+	const char *(*label)(long long v);
+	/* The largest value under the other knobs of k, where it depends on them
+	 * (indexes: the table's index count); NULL: max. */
+	long long (*max_of)(const struct knobs *k);
+	const char *(*max_why)(const struct knobs *k); /* with max_of: why */
 };
 
 extern const struct knob_def knob_table[K_COUNT];
@@ -148,15 +160,26 @@ void knob_default_text(int id, char *buf, size_t len);
 /* The prefill a step really uses (resolves "auto"). */
 long long knobs_prefill(const struct knobs *k);
 
-/* The value one slider step from v (dir -1 or +1; big: a page step),
- * clamped to the knob's range. */
-long long knob_step(int id, long long v, int dir, int big);
+/* Knob id's largest value under the other knobs of k (k NULL: the
+ * defaults): the indexes knob's is the table's index count. */
+long long knob_max(int id, const struct knobs *k);
 
-/* Where v sits on knob id's slider, 0..1 (log scale for KF_LOG knobs). */
-double knob_position(int id, long long v);
+/* Is v a value of knob id under the other knobs of k? (knob_parse checks
+ * the knob's own range; this, what the others allow.) */
+int knob_check(int id, long long v, const struct knobs *k, struct err *e);
+
+/* Every knob of k within what the others allow. */
+int knobs_check(const struct knobs *k, struct err *e);
+
+/* The value one slider step from v (dir -1 or +1; big: a page step),
+ * clamped to the knob's range under k (NULL: the defaults). */
+long long knob_step(int id, const struct knobs *k, long long v, int dir, int big);
+
+/* Where v sits on knob id's slider under k, 0..1 (log scale for KF_LOG). */
+double knob_position(int id, const struct knobs *k, long long v);
 
 /* The value at slider position pos (0..1): the inverse of knob_position. */
-long long knob_at_position(int id, double pos);
+long long knob_at_position(int id, const struct knobs *k, double pos);
 
 /* Does going from a to b need the table rebuilt? (pk, prefill, key order
  * between integer and uuid values) */

@@ -17,7 +17,18 @@
 
 #include "evlog.h"
 #include "redact.h"
+#include "schema.h"
 #include "workload_impl.h"
+
+int wl_setup(struct workload *w, const struct knobs *k, struct err *e)
+{
+	if (k->v[K_SCHEMA] != 0 && !w->ops->table_specs)
+		return err_set(e, ERR_USAGE,
+		               "--schema %s: the %s engine builds only the default table so far "
+		               "(idxlab runs no other table in its place)",
+		               schema_of(k)->name, knob_table[K_ENGINE].choices[k->v[K_ENGINE]]);
+	return w->ops->setup(w->en, k, e);
+}
 
 int wl_sample(struct workload *w, struct counters *c, struct err *e)
 {

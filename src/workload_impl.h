@@ -55,6 +55,10 @@ struct workload {
 	uint64_t budget;
 };
 
+/* The engine's setup() of a fresh table as k describes it; a table spec
+ * the engine cannot build yet is refused here, never run as another. */
+int wl_setup(struct workload *w, const struct knobs *k, struct err *e);
+
 /* Sample everything into c: the worker's own counts plus the engine's. */
 int wl_sample(struct workload *w, struct counters *c, struct err *e);
 

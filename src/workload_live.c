@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "evlog.h"
+#include "schema.h"
 #include "workload_impl.h"
 
 /* The run, private to the worker thread. */
@@ -76,20 +77,27 @@ static int apply_change(struct workload *w, struct run *r, const struct request 
 
 	if (rq->gen == r->gen)
 		return 0;
+	if (knobs_check(next, e) < 0)
+		return -1;
 	if (wl_finish(w, r->lat, e) < 0)
 		return -1;
 	t0 = clock_now_s();
 	if (knobs_need_rebuild(&r->cur, next)) {
 		wl_set_state(w, LS_APPLYING, "rebuilding the table (%lld rows)",
 		             knobs_prefill(next));
-		if (w->ops->setup(w->en, next, e) < 0)
+		if (wl_setup(w, next, e) < 0)
 			return -1;
 		evlog_add(EV_INFO, "table rebuilt in %.2f s", clock_now_s() - t0);
 	} else {
-		if (from != to)
-			wl_set_state(w, LS_APPLYING, "%s idxlab_k%lld..%lld",
-			             to > from ? "building" : "dropping",
-			             (to > from ? from : to) + 1, to > from ? to : from);
+		if (from != to) {
+			const struct schema *sc = schema_of(next);
+			long long lo = (to > from ? from : to), hi = to > from ? to : from;
+
+			wl_set_state(w, LS_APPLYING, "%s %s%s%s",
+			             to > from ? "building" : "dropping", sc->idx[lo].name,
+			             hi - lo > 1 ? ".." : "",
+			             hi - lo > 1 ? sc->idx[hi - 1].name : "");
+		}
 		if (w->ops->apply(w->en, next, e) < 0)
 			return -1;
 	}
@@ -160,7 +168,7 @@ static int start_over(struct workload *w, struct run *r, struct err *e)
 	evlog_add(EV_INFO, "the table reached %lld rows (the rows knob): starting over",
 	          r->cur.v[K_ROWS]);
 	wl_set_state(w, LS_APPLYING, "starting over with a fresh table");
-	if (w->ops->setup(w->en, &r->cur, e) < 0)
+	if (wl_setup(w, &r->cur, e) < 0)
 		return -1;
 	wl_set_state(w, LS_RUNNING, "running");
 	return 0;
@@ -252,7 +260,7 @@ static enum live_state on_failed(struct workload *w, struct run *r, const struct
 		return LS_FAILED;
 	}
 	wl_set_state(w, LS_APPLYING, "rebuilding the table after the error");
-	rc = rq->gen != r->gen ? apply_change(w, r, rq, e) : w->ops->setup(w->en, &r->cur, e);
+	rc = rq->gen != r->gen ? apply_change(w, r, rq, e) : wl_setup(w, &r->cur, e);
 	if (rc < 0)
 		return enter_failed(w, e);
 	wl_set_state(w, LS_RUNNING, "running");
@@ -278,7 +286,7 @@ static int start_run(struct workload *w, struct run *r, struct err *e)
 	r->cur = rq.knobs;
 	r->gen = rq.gen;
 	wl_set_state(w, LS_STARTING, "loading %lld rows", knobs_prefill(&r->cur));
-	if (w->ops->setup(w->en, &r->cur, e) < 0 || wl_sample(w, &c, e) < 0)
+	if (wl_setup(w, &r->cur, e) < 0 || wl_sample(w, &c, e) < 0)
 		return -1;
 	in_force = r->cur;
 	wl_set_in_force(w, &in_force, &r->gen);

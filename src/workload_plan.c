@@ -46,7 +46,7 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 	pthread_mutex_lock(&w->mu);
 	w->live.knobs = *k;
 	pthread_mutex_unlock(&w->mu);
-	if (w->ops->setup(w->en, k, e) < 0 || wl_sample(w, &r->a, e) < 0)
+	if (wl_setup(w, k, e) < 0 || wl_sample(w, &r->a, e) < 0)
 		goto fail;
 	wl_set_in_force(w, &r->knobs, NULL);
 	pthread_mutex_lock(&w->mu);

@@ -31,6 +31,9 @@ struct engine_ops {
 	 * --help); ends with a NULL def. NULL: none differ. */
 	const struct knob_default *defaults;
 
+	/* It builds every table spec (schema.h); 0: only the default table. */
+	int table_specs;
+
 	/* The library or server version this engine is built against. */
 	const char *(*version)(void);
 

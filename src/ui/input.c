@@ -32,7 +32,7 @@ static void adjust_knob(struct dash *d, int ch)
 	int dir = ch == KEY_LEFT || ch == 'h' || ch == KEY_NPAGE ? -1 : 1;
 	int big = ch == KEY_PPAGE || ch == KEY_NPAGE;
 
-	dash_set_knob(d, id, knob_step(id, d->k.want.v[id], dir, big));
+	dash_set_knob(d, id, knob_step(id, &d->k.want, d->k.want.v[id], dir, big));
 }
 
 static void start_prompt(struct dash *d, int ch)
@@ -76,7 +76,7 @@ static void mouse(struct dash *d, int ch)
 		int id = d->k.ids[row];
 
 		d->dragging = (me.bstate & BUTTON1_PRESSED) != 0 || d->dragging;
-		dash_set_knob(d, id, knob_at_position(id, pos));
+		dash_set_knob(d, id, knob_at_position(id, &d->k.want, pos));
 	}
 }
 
@@ -206,7 +206,7 @@ static void prompt_enter(struct dash *d, int ch)
 
 	(void)ch;
 	d->prompt.on = 0;
-	if (knob_parse(id, d->prompt.text, &v, &e) < 0)
+	if (knob_parse(id, d->prompt.text, &v, &e) < 0 || knob_check(id, v, &d->k.want, &e) < 0)
 		dash_say(d, "%s: %s", knob_table[id].name, e.msg);
 	else
 		dash_set_knob(d, id, v);

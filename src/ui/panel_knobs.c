@@ -35,7 +35,7 @@ void panel_knobs(const struct dash *d, const struct layout *l)
 		attroff(a);
 		if (wide)
 			continue; /* nothing to slide, or no room */
-		cells = (int)lround(knob_position(id, d->k.want.v[id]) * l->bar_w);
+		cells = (int)lround(knob_position(id, &d->k.want, d->k.want.v[id]) * l->bar_w);
 		move(y, l->bar_x);
 		attron(term_color(&d->term, C_GAUGE));
 		paint_repeat(g->s[G_BAR_ON], cells);

@@ -1,0 +1,414 @@
+/* schema.c - the spec registry, the built-in specs and the values.
+ *
+ * Built-in specs are written in the spec file language (schema_file.c
+ * parses both), so a built-in is also an example a user can copy: `idxlab
+ * --schema users --print-config` prints it. */
+#include "schema.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "keys.h"
+#include "schema_int.h"
+
+/* ---- the built-in specs -------------------------------------------------- */
+
+static const struct {
+	const char *name, *text;
+} builtins[] = {
+	{ "default", "# idxlab's own table: k1..k8 follow the key-order knob, index i on ki\n"
+	             "id knob\n"
+	             "column k1 bigint knob\ncolumn k2 bigint knob\ncolumn k3 bigint knob\n"
+	             "column k4 bigint knob\ncolumn k5 bigint knob\ncolumn k6 bigint knob\n"
+	             "column k7 bigint knob\ncolumn k8 bigint knob\n"
+	             "index k1\nindex k2\nindex k3\nindex k4\n"
+	             "index k5\nindex k6\nindex k7\nindex k8\n" },
+	{ "users", "# the users table of 'one random index costs far more than the next five'\n"
+	           "id bigint seq\n"
+	           "column email text(24) rand\n"
+	           "column created_at timestamp seq\n"
+	           "column country text(2) few:50\n"
+	           "column status int few:4\n"
+	           "index email\nindex created_at\nindex country\nindex status\n"
+	           "index country,created_at\nindex status,created_at\n" },
+	{ "textkey", "# t(id INTEGER PRIMARY KEY, k TEXT): random 16-character keys\n"
+	             "id bigint seq\n"
+	             "column k text(16) rand\n"
+	             "index k\n" },
+	{ "wal", "# PostgreSQL's WAL table: k1..k8 int random in a million values\n"
+	         "id bigint seq\n"
+	         "column k1 int few:1000000\ncolumn k2 int few:1000000\n"
+	         "column k3 int few:1000000\ncolumn k4 int few:1000000\n"
+	         "column k5 int few:1000000\ncolumn k6 int few:1000000\n"
+	         "column k7 int few:1000000\ncolumn k8 int few:1000000\n"
+	         "hot hot_col\n"
+	         "index k1\nindex k2\nindex k3\nindex k4\n"
+	         "index k5\nindex k6\nindex k7\nindex k8\n" },
+	{ "fields", "# MongoDB vs PostgreSQL: id, counter, field1..field5 random int64\n"
+	            "id bigint seq\n"
+	            "column field1 bigint rand\ncolumn field2 bigint rand\n"
+	            "column field3 bigint rand\ncolumn field4 bigint rand\n"
+	            "column field5 bigint rand\n"
+	            "hot counter\n"
+	            "index field1\nindex field2\nindex field3\nindex field4\nindex field5\n" },
+	{ "wide16", "# pgsql-hackers 2000: 16 columns, indexes on the first four\n"
+	            "id bigint seq\n"
+	            "column c1 int rand\ncolumn c2 int rand\ncolumn c3 int rand\n"
+	            "column c4 int rand\ncolumn c5 int rand\ncolumn c6 int rand\n"
+	            "column c7 int rand\ncolumn c8 int rand\ncolumn c9 int rand\n"
+	            "column c10 int rand\ncolumn c11 int rand\ncolumn c12 int rand\n"
+	            "column c13 int rand\ncolumn c14 int rand\n"
+	            "index c1\nindex c2\nindex c3\nindex c4\n" },
+	{ "events", "# event(id, data): the id follows the pk knob; index 1 is a unique\n"
+	            "# uuid4 column of a rowid table\n"
+	            "id knob\n"
+	            "column uid uuid uuid4\n"
+	            "index uid unique\n" },
+};
+
+#define NBUILTIN ((int)(sizeof builtins / sizeof builtins[0]))
+
+const char *const schema_builtin_names[] = { "default", "users",  "textkey", "wal",
+	                                     "fields",  "wide16", "events",  NULL };
+
+/* ---- the registry -------------------------------------------------------- */
+
+#define REGISTRY_MAX 64
+
+static struct schema *registry[REGISTRY_MAX];
+static atomic_int registered;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int add(struct schema *s, long long *out, struct err *e)
+{
+	int n = atomic_load(&registered);
+
+	if (n == REGISTRY_MAX) {
+		free(s);
+		return err_set(e, ERR_USAGE, "more than %d table specs in one run", REGISTRY_MAX);
+	}
+	registry[n] = s;
+	atomic_store(&registered, n + 1); /* publish after the entry is whole */
+	*out = n;
+	return 0;
+}
+
+/* The built-ins take the first indexes, in their order: "default" is 0. */
+static int load_builtins(struct err *e)
+{
+	long long idx;
+	int i;
+
+	if (atomic_load(&registered))
+		return 0;
+	for (i = 0; i < NBUILTIN; i++) {
+		struct schema *s = calloc(1, sizeof *s);
+
+		if (!s)
+			abort();
+		if (schema_parse_text(builtins[i].text, builtins[i].name, s, e) < 0) {
+			free(s);
+			return err_prefix(e, "built-in spec %s (a bug in idxlab)",
+			                  builtins[i].name);
+		}
+		snprintf(s->name, sizeof s->name, "%s", builtins[i].name);
+		snprintf(s->source, sizeof s->source, "built-in");
+		if (add(s, &idx, e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+const struct schema *schema_get(long long i)
+{
+	if (i < 0 || i >= atomic_load(&registered)) {
+		struct err e;
+
+		pthread_mutex_lock(&lock);
+		(void)load_builtins(&e);
+		pthread_mutex_unlock(&lock);
+	}
+	return i >= 0 && i < atomic_load(&registered) ? registry[i] : NULL;
+}
+
+const struct schema *schema_of(const struct knobs *k)
+{
+	const struct schema *s = schema_get(k->v[K_SCHEMA]);
+
+	return s ? s : schema_get(0);
+}
+
+static const char *nth_builtin(int i, const void *ctx)
+{
+	(void)ctx;
+	return i < NBUILTIN ? builtins[i].name : NULL;
+}
+
+int schema_load(const char *text, long long *out, struct err *e)
+{
+	struct schema *s;
+	int i, rc = 0;
+
+	pthread_mutex_lock(&lock);
+	if (load_builtins(e) < 0) {
+		pthread_mutex_unlock(&lock);
+		return -1;
+	}
+	for (i = 0; i < atomic_load(&registered); i++) {
+		int builtin = i < NBUILTIN;
+
+		if (strcmp(builtin ? registry[i]->name : registry[i]->source, text) == 0) {
+			*out = i;
+			pthread_mutex_unlock(&lock);
+			return 0;
+		}
+	}
+	if (!strchr(text, '/') && !strchr(text, '.')) {
+		const char *hint = config_closest(text, nth_builtin, NULL);
+
+		pthread_mutex_unlock(&lock);
+		if (hint)
+			return err_set(e, ERR_USAGE,
+			               "no built-in table spec '%s' (did you mean '%s'?); a spec "
+			               "file is named by its path (./%s)",
+			               text, hint, text);
+		return err_set(e, ERR_USAGE,
+		               "no built-in table spec '%s' (built in: default, users, textkey, "
+		               "wal, fields, wide16, events); a spec file is named by its path "
+		               "(./%s)",
+		               text, text);
+	}
+	s = calloc(1, sizeof *s);
+	if (!s)
+		abort();
+	if (schema_parse_file(text, s, e) < 0) {
+		free(s);
+		rc = -1;
+	} else {
+		snprintf(s->source, sizeof s->source, "%s", text);
+		rc = add(s, out, e);
+	}
+	pthread_mutex_unlock(&lock);
+	return rc;
+}
+
+int schema_register(const struct schema *s, long long *out, struct err *e)
+{
+	struct schema *copy = malloc(sizeof *copy);
+	int rc;
+
+	if (!copy)
+		abort();
+	*copy = *s;
+	pthread_mutex_lock(&lock);
+	rc = load_builtins(e) < 0 ? -1 : add(copy, out, e);
+	pthread_mutex_unlock(&lock);
+	return rc;
+}
+
+const char *schema_label(long long v)
+{
+	const struct schema *s = v >= 0 ? schema_get(v) : NULL;
+
+	if (!s)
+		return NULL;
+	return v < NBUILTIN ? s->name : s->source;
+}
+
+long long schema_index_max(const struct knobs *k)
+{
+	return schema_of(k)->nindexes;
+}
+
+const char *schema_max_why(const struct knobs *k)
+{
+	static _Thread_local char buf[128];
+	const struct schema *s = schema_of(k);
+
+	snprintf(buf, sizeof buf, "the %s table has %d index%s", s->name, s->nindexes,
+	         s->nindexes == 1 ? "" : "es");
+	return buf;
+}
+
+/* ---- types and orders under the knobs ------------------------------------ */
+
+enum col_type schema_type(const struct schema *s, const struct knobs *k, int col)
+{
+	const struct column *c = &s->cols[col];
+
+	if (c->order != ORD_KNOB)
+		return c->type;
+	if (col == 0)
+		return k->v[K_PK] == PK_INT ? COL_BIGINT : COL_UUID;
+	return k->v[K_KEY_ORDER] >= KO_UUID7 ? COL_UUID : c->type;
+}
+
+enum col_order schema_order(const struct schema *s, const struct knobs *k, int col, uint64_t *n)
+{
+	static const enum col_order from_key_order[] = {
+		[KO_SEQ] = ORD_SEQ,     [KO_RAND] = ORD_RAND,   [KO_FEW] = ORD_FEW,
+		[KO_UUID7] = ORD_UUID7, [KO_UUID4] = ORD_UUID4,
+	};
+	static const enum col_order from_pk[] = {
+		[PK_INT] = ORD_SEQ,
+		[PK_UUID7] = ORD_UUID7,
+		[PK_UUID4] = ORD_UUID4,
+	};
+	const struct column *c = &s->cols[col];
+
+	*n = c->n;
+	if (c->order != ORD_KNOB)
+		return c->order;
+	if (col == 0)
+		return from_pk[k->v[K_PK]];
+	*n = SCHEMA_FEW_KNOB;
+	return from_key_order[k->v[K_KEY_ORDER]];
+}
+
+int schema_op_cols(const struct schema *s, long long op, int *cols)
+{
+	int i, n = 0;
+
+	if (op == OP_UPDATE_INDEXED) {
+		if (s->nindexes)
+			cols[n++] = s->idx[0].cols[0];
+		return n;
+	}
+	if (op == OP_INSERT || op == OP_UPDATE_KEYS)
+		for (i = 1; i < s->ncols; i++)
+			cols[n++] = i;
+	return n;
+}
+
+/* ---- values -------------------------------------------------------------- */
+
+#define TS_BASE_US   1767225600000000LL             /* 2026-01-01 00:00:00 UTC */
+#define TS_SPAN_US   (10LL * 365 * 86400 * 1000000) /* rand: the ten years before */
+#define VERSION_STEP (1ULL << 40) /* seq: an update moves a value past every row */
+
+/* Rank 0..n-1 of a Zipf-like draw with exponent s: the continuous inverse
+ * CDF of 1/r^s over 1..n (rank 0 the hottest). */
+static uint64_t zipf_rank(uint64_t h, uint64_t n, double s)
+{
+	double u = (double)(h >> 11) * 0x1p-53, r;
+
+	if (fabs(s - 1) < 1e-9)
+		r = pow((double)n, u);
+	else
+		r = pow((pow((double)n, 1 - s) - 1) * u + 1, 1 / (1 - s));
+	return r < 1 ? 0 : (uint64_t)r - 1 >= n ? n - 1 : (uint64_t)r - 1;
+}
+
+/* x in len digits (the lowest ones when it needs more): decimal, or base
+ * 26 written as letters (aa, ab, ...). */
+static void text_of_number(uint64_t x, int letters, struct value *v, int len)
+{
+	uint64_t base = letters ? 26 : 10;
+	int i;
+
+	for (i = len - 1; i >= 0; i--) {
+		v->b[i] = (unsigned char)((letters ? 'a' : '0') + x % base);
+		x /= base;
+	}
+	v->len = (size_t)len;
+}
+
+static void uuid_text(const unsigned char u[KEYS_UUID_LEN], struct value *v)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i, o = 0;
+
+	for (i = 0; i < KEYS_UUID_LEN; i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			v->b[o++] = '-';
+		v->b[o++] = (unsigned char)hex[u[i] >> 4];
+		v->b[o++] = (unsigned char)hex[u[i] & 15];
+	}
+	v->len = o;
+}
+
+void schema_value(const struct schema *s, const struct knobs *k, int col, uint64_t row,
+                  uint64_t version, struct value *v)
+{
+	const struct column *c = &s->cols[col];
+	uint64_t seed = (uint64_t)k->v[K_SEED], n, h, x;
+	enum col_order ord = schema_order(s, k, col, &n);
+	int i;
+
+	v->type = schema_type(s, k, col);
+	if (col == 0)
+		version = 0;
+	if (v->type == COL_UUID || ord == ORD_UUID7 || ord == ORD_UUID4) {
+		unsigned char u[KEYS_UUID_LEN];
+
+		if (ord == ORD_FEW || ord == ORD_ZIPF) /* one of n uuids */
+			keys_uuid(seed, 0, col,
+			          ord == ORD_FEW
+			              ? keys_col_hash(seed, col, row, version) % n
+			              : zipf_rank(keys_col_hash(seed, col, row, version), n, c->s),
+			          0, u);
+		else
+			keys_uuid(seed, ord == ORD_UUID7 || ord == ORD_SEQ, col, row, version, u);
+		if (v->type == COL_UUID) {
+			memcpy(v->b, u, KEYS_UUID_LEN);
+			v->len = KEYS_UUID_LEN;
+		} else {
+			uuid_text(u, v);
+		}
+		return;
+	}
+	if (col == 0 && ord == ORD_SEQ) {
+		v->i = (int64_t)row + 1;
+		return;
+	}
+	h = ord == ORD_SEQ ? 0 : keys_col_hash(seed, col, row, version);
+	switch (ord) {
+	case ORD_SEQ:
+		x = row + version * VERSION_STEP;
+		break;
+	case ORD_FEW:
+		x = h % n;
+		break;
+	case ORD_ZIPF:
+		x = zipf_rank(h, n, c->s);
+		break;
+	default: /* ORD_RAND */
+		x = h >> 1;
+		break;
+	}
+	switch (v->type) {
+	case COL_INT:
+		v->i = ord == ORD_RAND ? (int64_t)(h >> 33) : (int64_t)(x & 0x7fffffff);
+		return;
+	case COL_BIGINT:
+		v->i = (int64_t)x;
+		return;
+	case COL_TIMESTAMP:
+		v->i = ord == ORD_SEQ    ? TS_BASE_US + (int64_t)x * 1000
+		       : ord == ORD_RAND ? TS_BASE_US - (int64_t)(h % (uint64_t)TS_SPAN_US)
+		                         : TS_BASE_US + (int64_t)x * 86400000000LL;
+		return;
+	case COL_TEXT:
+		if (ord == ORD_SEQ) {
+			text_of_number(x, 0, v, c->len);
+		} else if (ord == ORD_RAND) {
+			for (i = 0; i < c->len; i++) {
+				if (i % 15 == 0 && i)
+					h = keys_hash(seed, (uint64_t)col * 1000003ULL + 1, h);
+				v->b[i] =
+				    (unsigned char)"0123456789abcdef"[(h >> (4 * (i % 15))) & 15];
+			}
+			v->len = (size_t)c->len;
+		} else {
+			text_of_number(x, 1, v, c->len);
+		}
+		return;
+	default:
+		return;
+	}
+}

@@ -1,0 +1,143 @@
+/* schema.h - the table spec: typed columns, a value order per column, and
+ * an ordered list of indexes (single or composite).
+ *
+ * Every engine builds the table a spec describes, named idxlab_t whatever
+ * the spec calls it (idxlab only ever touches what it created):
+ *
+ *   id        the primary key: column 0 (bigint seq = row + 1, or a uuid)
+ *   cols 1..  the value columns, each with a type and a value order
+ *   hot       an int column no index ever covers: `op update` adds 1 to it
+ *   payload   bytes of filler, the payload knob's length
+ *
+ * and the first N indexes of its list, N the indexes knob. Values are pure
+ * functions of (seed, column, row, version) - schema_value() - so every
+ * engine writes the same rows and an update can find row n again. The
+ * built-in spec "default" is idxlab's original table (k1..k8 following the
+ * key-order knob, index i on ki): its values are those keys_int() and
+ * keys_uuid() always gave.
+ *
+ * Specs are immutable once registered; the schema knob's value is a
+ * registry index (schema_get), so struct knobs stays a plain value and a
+ * sweep over specs is a sweep over that knob. */
+#ifndef IDXLAB_SCHEMA_H
+#define IDXLAB_SCHEMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "knobs.h"
+
+#define SCHEMA_NAME_MAX 48 /* an identifier: [a-z_][a-z0-9_]*, < this */
+#define SCHEMA_COLS_MAX 33 /* id + 32 value columns */
+#define SCHEMA_IDX_MAX  16
+#define SCHEMA_IDX_COLS 8 /* columns in one composite index */
+#define SCHEMA_TEXT_MAX 256
+#define SCHEMA_FEW_KNOB 8    /* distinct values of key order "few" (KEYS_FEW) */
+#define SCHEMA_ZIPF_N   1000 /* distinct values of zipf:S when no N is given */
+
+enum col_type {
+	COL_INT,       /* 32-bit integer */
+	COL_BIGINT,    /* 64-bit integer */
+	COL_TEXT,      /* exactly len bytes of printable ASCII */
+	COL_UUID,      /* 16 bytes, RFC 9562 layout */
+	COL_TIMESTAMP, /* microseconds since 1970-01-01 UTC, in an int64 */
+	COL_TYPE_COUNT
+};
+
+enum col_order {
+	ORD_KNOB,  /* follows the key-order knob (id: the pk knob) */
+	ORD_SEQ,   /* grows with the row; an update moves it past every row */
+	ORD_RAND,  /* uniform over the type's range */
+	ORD_FEW,   /* n distinct values, uniform */
+	ORD_ZIPF,  /* n distinct values, rank r with weight 1/r^s: hot keys */
+	ORD_UUID7, /* time-ordered uuid: a ms clock advancing every 64 rows */
+	ORD_UUID4, /* random uuid */
+	ORD_COUNT
+};
+
+struct column {
+	char name[SCHEMA_NAME_MAX];
+	enum col_type type;
+	int len; /* COL_TEXT: its length in bytes (1..SCHEMA_TEXT_MAX) */
+	enum col_order order;
+	uint64_t n; /* ORD_FEW, ORD_ZIPF: distinct values */
+	double s;   /* ORD_ZIPF: the exponent */
+};
+
+struct index_spec {
+	char name[SCHEMA_NAME_MAX]; /* the index's name in the engine: idxlab_k1, ... */
+	int ncols;
+	int cols[SCHEMA_IDX_COLS]; /* into schema.cols; never 0 (id) */
+	int unique;
+};
+
+struct schema {
+	char name[SCHEMA_NAME_MAX]; /* "default", "users", a file's base name */
+	char source[512];           /* where it came from: "built-in", a path, SOURCE:TABLE */
+	char hot[SCHEMA_NAME_MAX];  /* the never-indexed column `op update` changes */
+	int ncols;                  /* cols[0] is id */
+	struct column cols[SCHEMA_COLS_MAX];
+	int nindexes;
+	struct index_spec idx[SCHEMA_IDX_MAX];
+};
+
+/* One value, as schema_value() makes it. */
+struct value {
+	enum col_type type;
+	int64_t i;  /* COL_INT, COL_BIGINT, COL_TIMESTAMP */
+	size_t len; /* COL_TEXT, COL_UUID: bytes in b */
+	unsigned char b[SCHEMA_TEXT_MAX];
+};
+
+/* The spec a knob setting runs: k's schema knob resolved (never NULL). */
+const struct schema *schema_of(const struct knobs *k);
+
+/* The spec registered as index i (the schema knob's value); NULL if none. */
+const struct schema *schema_get(long long i);
+
+/* Resolve text - a built-in name or a spec file's path - to its registry
+ * index, loading and checking the file the first time (errors name
+ * file:line and, for a misspelt word, what was meant). */
+int schema_load(const char *text, long long *out, struct err *e);
+
+/* Register a spec made elsewhere (--schema-from); its index into *out. */
+int schema_register(const struct schema *s, long long *out, struct err *e);
+
+/* The text that names spec v (a built-in's name, a file's path, SOURCE:TABLE);
+ * NULL past the last one registered. */
+const char *schema_label(long long v);
+
+/* The indexes knob's largest value under k: its table's index count; and
+ * the words that say so ("the default table has 8 indexes"). */
+long long schema_index_max(const struct knobs *k);
+const char *schema_max_why(const struct knobs *k);
+
+/* The names of the built-in specs, NULL-terminated (--help, the man page). */
+extern const char *const schema_builtin_names[];
+
+/* Column col's type under k: a knob-ordered value column is a uuid when the
+ * key-order knob is uuid7/uuid4; a knob-ordered id is one when pk is. */
+enum col_type schema_type(const struct schema *s, const struct knobs *k, int col);
+
+/* Column col's order under k (ORD_KNOB resolved; never ORD_KNOB). */
+enum col_order schema_order(const struct schema *s, const struct knobs *k, int col, uint64_t *n);
+
+/* Row `row`'s value of column col; version > 0: the value the version-th
+ * update writes. Column 0 is the id (version ignored). */
+void schema_value(const struct schema *s, const struct knobs *k, int col, uint64_t row,
+                  uint64_t version, struct value *v);
+
+/* The columns `op` writes besides id, hot and payload, into cols (at most
+ * SCHEMA_COLS_MAX); how many. update-indexed: the first column of the first
+ * index (none without one); update-keys: every value column; insert: all. */
+int schema_op_cols(const struct schema *s, long long op, int *cols);
+
+/* The spec as a spec file would say it (--print-config, --schema-from). */
+void schema_write(const struct schema *s, char *buf, size_t len);
+
+/* The words of the type and the order ("text(32)", "few:50", "zipf:1.1"). */
+void schema_type_text(const struct column *c, char *buf, size_t len);
+void schema_order_text(const struct column *c, char *buf, size_t len);
+
+#endif

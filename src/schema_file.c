@@ -1,0 +1,538 @@
+/* schema_file.c - the spec language: parsing, checking and writing it.
+ *
+ *   table NAME                      the spec's name (default: the file's)
+ *   id TYPE ORDER | id knob         the primary key (default: id knob)
+ *   column NAME TYPE ORDER          a value column, in table order
+ *   hot NAME                        the column `op update` adds 1 to
+ *   index COL[,COL...] [unique] [name NAME]   the next index of the list
+ *
+ * TYPE is int, bigint, text(N), uuid or timestamp; ORDER is knob, seq,
+ * rand, few:N, zipf:S[:N], uuid7 or uuid4 (man idxlab, TABLE SPECS). A
+ * misspelt word gets a "did you mean"; every error names file:line. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "schema_int.h"
+
+static const char *const type_words[COL_TYPE_COUNT] = {
+	[COL_INT] = "int",   [COL_BIGINT] = "bigint",       [COL_TEXT] = "text",
+	[COL_UUID] = "uuid", [COL_TIMESTAMP] = "timestamp",
+};
+static const char *const order_words[ORD_COUNT] = {
+	[ORD_KNOB] = "knob", [ORD_SEQ] = "seq",     [ORD_RAND] = "rand",   [ORD_FEW] = "few",
+	[ORD_ZIPF] = "zipf", [ORD_UUID7] = "uuid7", [ORD_UUID4] = "uuid4",
+};
+static const char *const line_words[] = { "table", "id", "column", "hot", "index", NULL };
+
+static const char *nth_word(int i, const void *ctx)
+{
+	const char *const *words = ctx;
+	int j;
+
+	for (j = 0; j <= i; j++)
+		if (!words[j])
+			return NULL;
+	return words[i];
+}
+
+static const char *nth_fixed(int i, const void *ctx)
+{
+	const char *const *words = ctx;
+
+	return i < (words == type_words ? COL_TYPE_COUNT : ORD_COUNT) ? words[i] : NULL;
+}
+
+static int unknown(const char *what, const char *word, const char *const *words, int fixed,
+                   const char *valid, struct err *e)
+{
+	const char *hint = config_closest(word, fixed ? nth_fixed : nth_word, words);
+
+	if (hint)
+		return err_set(e, ERR_USAGE, "unknown %s '%s' (did you mean '%s'?)", what, word,
+		               hint);
+	return err_set(e, ERR_USAGE, "unknown %s '%s' (valid: %s)", what, word, valid);
+}
+
+/* ---- words --------------------------------------------------------------- */
+
+static int check_name(const char *name, struct err *e)
+{
+	const char *c;
+
+	if (!*name || strlen(name) >= SCHEMA_NAME_MAX ||
+	    !(islower((unsigned char)*name) || *name == '_'))
+		goto bad;
+	for (c = name; *c; c++)
+		if (!islower((unsigned char)*c) && !isdigit((unsigned char)*c) && *c != '_')
+			goto bad;
+	return 0;
+bad:
+	return err_set(e, ERR_USAGE,
+	               "'%s' is not a column name: use a-z, 0-9 and _, starting with a letter, "
+	               "at most %d characters",
+	               name, SCHEMA_NAME_MAX - 1);
+}
+
+static int find_col(const struct schema *s, const char *name)
+{
+	int i;
+
+	for (i = 0; i < s->ncols; i++)
+		if (strcmp(s->cols[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+static int parse_type(const char *w, struct column *c, struct err *e)
+{
+	int i;
+
+	if (strncmp(w, "text(", 5) == 0) {
+		char *end;
+		long n = strtol(w + 5, &end, 10);
+
+		if (end == w + 5 || strcmp(end, ")") != 0 || n < 1 || n > SCHEMA_TEXT_MAX)
+			return err_set(e, ERR_USAGE,
+			               "'%s': a text column says its length, text(1) .. text(%d)",
+			               w, SCHEMA_TEXT_MAX);
+		c->type = COL_TEXT;
+		c->len = (int)n;
+		return 0;
+	}
+	for (i = 0; i < COL_TYPE_COUNT; i++) {
+		if (strcmp(w, type_words[i]) == 0) {
+			if (i == COL_TEXT)
+				return err_set(e, ERR_USAGE,
+				               "a text column says its length: text(16), text(32)");
+			c->type = (enum col_type)i;
+			c->len = i == COL_UUID ? 16 : 0;
+			return 0;
+		}
+	}
+	return unknown("type", w, type_words, 1, "int, bigint, text(N), uuid, timestamp", e);
+}
+
+static int parse_count(const char *w, const char *num, uint64_t *n, struct err *e)
+{
+	char *end;
+	unsigned long long v = strtoull(num, &end, 10);
+
+	if (end == num || *end || v < 1 || v > (1ULL << 62))
+		return err_set(e, ERR_USAGE, "'%s': the number of distinct values is 1 or more", w);
+	*n = v;
+	return 0;
+}
+
+static int parse_order(const char *w, struct column *c, struct err *e)
+{
+	char word[32];
+	const char *arg = strchr(w, ':');
+	size_t len = arg ? (size_t)(arg - w) : strlen(w);
+	int i;
+
+	if (len >= sizeof word)
+		len = sizeof word - 1;
+	memcpy(word, w, len);
+	word[len] = 0;
+	for (i = 0; i < ORD_COUNT; i++)
+		if (strcmp(word, order_words[i]) == 0)
+			break;
+	if (i == ORD_COUNT)
+		return unknown("value order", word, order_words, 0,
+		               "knob, seq, rand, few:N, zipf:S[:N], uuid7, uuid4", e);
+	c->order = (enum col_order)i;
+	c->n = 0;
+	c->s = 0;
+	if (i == ORD_FEW) {
+		if (!arg)
+			return err_set(e, ERR_USAGE, "few says how many distinct values: few:50");
+		return parse_count(w, arg + 1, &c->n, e);
+	}
+	if (i == ORD_ZIPF) {
+		char *end;
+		const char *more;
+
+		if (!arg)
+			return err_set(e, ERR_USAGE,
+			               "zipf says its exponent, and optionally how many values: "
+			               "zipf:1.1 or zipf:1.1:10000");
+		c->s = strtod(arg + 1, &end);
+		if (end == arg + 1 || (*end && *end != ':') || !(c->s > 0 && c->s <= 10))
+			return err_set(e, ERR_USAGE, "'%s': zipf's exponent is a number in (0, 10]",
+			               w);
+		more = *end == ':' ? end + 1 : NULL;
+		c->n = SCHEMA_ZIPF_N;
+		return more ? parse_count(w, more, &c->n, e) : 0;
+	}
+	if (arg)
+		return err_set(e, ERR_USAGE, "'%s': %s takes no ':'", w, word);
+	return 0;
+}
+
+/* Can a column of this type hold values in this order? */
+static int check_column(const struct column *c, int is_id, struct err *e)
+{
+	char t[32], o[32];
+	uint64_t room = 1;
+	int i;
+
+	schema_type_text(c, t, sizeof t);
+	schema_order_text(c, o, sizeof o);
+	if (c->order == ORD_KNOB && !is_id && c->type != COL_BIGINT)
+		return err_set(e, ERR_USAGE,
+		               "%s: a column that follows the key-order knob is a bigint (it "
+		               "becomes a uuid when key-order is uuid7 or uuid4)",
+		               c->name);
+	if ((c->order == ORD_UUID7 || c->order == ORD_UUID4) && c->type != COL_UUID &&
+	    !(c->type == COL_TEXT && c->len == 36))
+		return err_set(e, ERR_USAGE, "%s: %s values go in a uuid or a text(36) column",
+		               c->name, o);
+	if (is_id && (c->order == ORD_FEW || c->order == ORD_ZIPF))
+		return err_set(e, ERR_USAGE,
+		               "id %s %s: a primary key needs a value per row (seq, rand, uuid7, "
+		               "uuid4)",
+		               t, o);
+	if (is_id && c->type == COL_TEXT && c->order != ORD_UUID7 && c->order != ORD_UUID4)
+		return err_set(e, ERR_USAGE,
+		               "id %s: a text primary key holds uuids (text(36) uuid7|uuid4); for "
+		               "random text keys index a text column",
+		               t);
+	if (c->type == COL_TEXT && (c->order == ORD_FEW || c->order == ORD_ZIPF)) {
+		for (i = 0; i < c->len && room < c->n; i++)
+			room *= 26;
+		if (room < c->n)
+			return err_set(e, ERR_USAGE, "%s: %s holds fewer than %llu distinct values",
+			               c->name, t, (unsigned long long)c->n);
+	}
+	if (c->type == COL_INT && (c->order == ORD_FEW || c->order == ORD_ZIPF) &&
+	    c->n > 0x7fffffffULL)
+		return err_set(e, ERR_USAGE, "%s: an int holds at most 2147483647 distinct values",
+		               c->name);
+	return 0;
+}
+
+/* Can this index be unique, whatever the row count? */
+static int unique_ok(const struct schema *s, const struct index_spec *x, struct err *e)
+{
+	int i;
+
+	for (i = 0; i < x->ncols; i++) {
+		const struct column *c = &s->cols[x->cols[i]];
+
+		if (c->order == ORD_UUID7 || c->order == ORD_UUID4 ||
+		    (c->order == ORD_SEQ && c->type != COL_TEXT && c->type != COL_INT) ||
+		    (c->order == ORD_RAND && c->type == COL_BIGINT) ||
+		    (c->type == COL_UUID && (c->order == ORD_SEQ || c->order == ORD_RAND)) ||
+		    (c->type == COL_TEXT && c->len >= 14 &&
+		     (c->order == ORD_SEQ || c->order == ORD_RAND)))
+			return 0;
+	}
+	return err_set(e, ERR_USAGE,
+	               "index %s: unique, but its values repeat or may collide; a unique "
+	               "index needs a column of distinct values (bigint seq or rand, a uuid, "
+	               "text(14) or longer seq or rand)",
+	               x->name);
+}
+
+/* ---- lines --------------------------------------------------------------- */
+
+struct parse {
+	struct schema *s;
+	int have_id;
+};
+
+static int next_word(char **p, char **word)
+{
+	char *s = *p;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s)
+		return 0;
+	*word = s;
+	while (*s && !isspace((unsigned char)*s))
+		s++;
+	if (*s)
+		*s++ = 0;
+	*p = s;
+	return 1;
+}
+
+static int index_line(struct schema *s, char *rest, struct err *e)
+{
+	struct index_spec *x = &s->idx[s->nindexes];
+	char *cols, *w, *c;
+	size_t n;
+
+	if (s->nindexes == SCHEMA_IDX_MAX)
+		return err_set(e, ERR_USAGE, "more than %d indexes", SCHEMA_IDX_MAX);
+	if (!next_word(&rest, &cols))
+		return err_set(e, ERR_USAGE,
+		               "index names its column(s): index email, or index "
+		               "country,created_at");
+	memset(x, 0, sizeof *x);
+	n = (size_t)snprintf(x->name, sizeof x->name, "idxlab");
+	for (c = strtok(cols, ","); c; c = strtok(NULL, ",")) {
+		int col = find_col(s, c);
+
+		if (col < 0 && strcmp(c, s->hot) == 0)
+			return err_set(
+			    e, ERR_USAGE,
+			    "index %s: %s is the column `op update` changes, never indexed", c, c);
+		if (col <= 0) {
+			const char *names[SCHEMA_COLS_MAX + 1];
+			int i;
+
+			for (i = 1; i < s->ncols; i++)
+				names[i - 1] = s->cols[i].name;
+			names[s->ncols - 1] = NULL;
+			if (col == 0)
+				return err_set(e, ERR_USAGE,
+				               "index id: the primary key is indexed already");
+			return unknown("column", c, names, 0, "a column declared above", e);
+		}
+		if (x->ncols == SCHEMA_IDX_COLS)
+			return err_set(e, ERR_USAGE, "an index of more than %d columns",
+			               SCHEMA_IDX_COLS);
+		x->cols[x->ncols++] = col;
+		n += (size_t)snprintf(x->name + (n < sizeof x->name ? n : sizeof x->name - 1),
+		                      n < sizeof x->name ? sizeof x->name - n : 1, "_%s", c);
+	}
+	if (n >= sizeof x->name)
+		snprintf(x->name, sizeof x->name, "idxlab_i%d", s->nindexes + 1);
+	if (!x->ncols)
+		return err_set(e, ERR_USAGE, "index names its column(s)");
+	while (next_word(&rest, &w)) {
+		static const char *const words[] = { "unique", "name", NULL };
+
+		if (strcmp(w, "unique") == 0) {
+			x->unique = 1;
+		} else if (strcmp(w, "name") == 0) {
+			if (!next_word(&rest, &w) || check_name(w, e) < 0)
+				return err_set(e, ERR_USAGE,
+				               "name NAME: the index's name, a-z 0-9 _");
+			snprintf(x->name, sizeof x->name, "%s", w);
+		} else {
+			return unknown("word", w, words, 0, "unique, name NAME", e);
+		}
+	}
+	for (int i = 0; i < s->nindexes; i++)
+		if (strcmp(s->idx[i].name, x->name) == 0)
+			return err_set(e, ERR_USAGE,
+			               "two indexes named %s: give one another name (name "
+			               "NAME)",
+			               x->name);
+	if (x->unique && unique_ok(s, x, e) < 0)
+		return -1;
+	s->nindexes++;
+	return 0;
+}
+
+static int column_line(struct schema *s, char *rest, int is_id, struct err *e)
+{
+	struct column c = { .name = "id" };
+	char *name = NULL, *type, *order, *extra;
+
+	if (!is_id) {
+		if (!next_word(&rest, &name))
+			return err_set(e, ERR_USAGE,
+			               "column NAME TYPE ORDER, e.g. column email "
+			               "text(24) rand");
+		if (check_name(name, e) < 0)
+			return -1;
+		if (find_col(s, name) >= 0 || strcmp(name, "payload") == 0 ||
+		    strcmp(name, s->hot) == 0)
+			return err_set(e, ERR_USAGE, "%s: a column of that name exists already",
+			               name);
+		if (s->ncols == SCHEMA_COLS_MAX)
+			return err_set(e, ERR_USAGE, "more than %d columns", SCHEMA_COLS_MAX - 1);
+		snprintf(c.name, sizeof c.name, "%s", name);
+	}
+	if (!next_word(&rest, &type))
+		return err_set(e, ERR_USAGE, "%s TYPE ORDER: the type is missing", c.name);
+	if (is_id && strcmp(type, "knob") == 0) {
+		c.type = COL_BIGINT;
+		c.order = ORD_KNOB;
+	} else {
+		if (parse_type(type, &c, e) < 0)
+			return -1;
+		if (!next_word(&rest, &order))
+			return err_set(e, ERR_USAGE,
+			               "%s %s ORDER: the value order is missing (seq, "
+			               "rand, few:N, ...)",
+			               c.name, type);
+		if (parse_order(order, &c, e) < 0 || check_column(&c, is_id, e) < 0)
+			return -1;
+	}
+	if (next_word(&rest, &extra))
+		return err_set(e, ERR_USAGE, "'%s' after the order: one column per line", extra);
+	if (is_id)
+		s->cols[0] = c;
+	else
+		s->cols[s->ncols++] = c;
+	return 0;
+}
+
+static int spec_line(char *line, int lineno, void *ctx, struct err *e)
+{
+	struct parse *p = ctx;
+	struct schema *s = p->s;
+	char *rest = line, *w, *name;
+	int i;
+
+	(void)lineno;
+	(void)next_word(&rest, &w);
+	for (i = 0; line_words[i]; i++)
+		if (strcmp(w, line_words[i]) == 0)
+			break;
+	switch (i) {
+	case 0: /* table */
+		if (!next_word(&rest, &name) || check_name(name, e) < 0)
+			return err_set(e, ERR_USAGE, "table NAME: the spec's name, a-z 0-9 _");
+		snprintf(s->name, sizeof s->name, "%s", name);
+		return 0;
+	case 1: /* id */
+		if (p->have_id || s->ncols > 1)
+			return err_set(e, ERR_USAGE, "id comes once, before the columns");
+		p->have_id = 1;
+		return column_line(s, rest, 1, e);
+	case 2:
+		return column_line(s, rest, 0, e);
+	case 3: /* hot */
+		if (!next_word(&rest, &name) || check_name(name, e) < 0)
+			return err_set(e, ERR_USAGE, "hot NAME: the column op update changes");
+		if (find_col(s, name) >= 0 || s->nindexes)
+			return err_set(e, ERR_USAGE,
+			               "hot %s: name it before the indexes, unlike any "
+			               "column",
+			               name);
+		snprintf(s->hot, sizeof s->hot, "%s", name);
+		return 0;
+	case 4:
+		return index_line(s, rest, e);
+	default:
+		return unknown("line", w, line_words, 0, "table, id, column, hot, index", e);
+	}
+}
+
+static void spec_start(struct schema *s, const char *name)
+{
+	const char *base = strrchr(name, '/');
+	char *dot;
+
+	memset(s, 0, sizeof *s);
+	snprintf(s->name, sizeof s->name, "%s", base ? base + 1 : name);
+	if ((dot = strchr(s->name, '.')) != NULL)
+		*dot = 0;
+	snprintf(s->hot, sizeof s->hot, "hot");
+	snprintf(s->cols[0].name, sizeof s->cols[0].name, "id");
+	s->cols[0].type = COL_BIGINT;
+	s->cols[0].order = ORD_KNOB;
+	s->ncols = 1;
+}
+
+int schema_parse_text(const char *text, const char *where, struct schema *s, struct err *e)
+{
+	struct parse p = { s, 0 };
+	char line[1024];
+	int lineno = 0;
+
+	spec_start(s, where);
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+		char *c, *b = line, *end;
+
+		lineno++;
+		snprintf(line, sizeof line, "%.*s", (int)n, text);
+		text += n + (text[n] == '\n');
+		if ((c = strchr(line, '#')) != NULL)
+			*c = 0;
+		while (isspace((unsigned char)*b))
+			b++;
+		end = b + strlen(b);
+		while (end > b && isspace((unsigned char)end[-1]))
+			*--end = 0;
+		if (*b && spec_line(b, lineno, &p, e) < 0)
+			return err_prefix(e, "%s:%d", where, lineno);
+	}
+	return 0;
+}
+
+int schema_parse_file(const char *path, struct schema *s, struct err *e)
+{
+	struct parse p = { s, 0 };
+
+	spec_start(s, path);
+	return config_read(path, spec_line, &p, e);
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+void schema_type_text(const struct column *c, char *buf, size_t len)
+{
+	if (c->type == COL_TEXT)
+		snprintf(buf, len, "text(%d)", c->len);
+	else
+		snprintf(buf, len, "%s", type_words[c->type]);
+}
+
+void schema_order_text(const struct column *c, char *buf, size_t len)
+{
+	if (c->order == ORD_FEW)
+		snprintf(buf, len, "few:%llu", (unsigned long long)c->n);
+	else if (c->order == ORD_ZIPF && c->n != SCHEMA_ZIPF_N)
+		snprintf(buf, len, "zipf:%g:%llu", c->s, (unsigned long long)c->n);
+	else if (c->order == ORD_ZIPF)
+		snprintf(buf, len, "zipf:%g", c->s);
+	else
+		snprintf(buf, len, "%s", order_words[c->order]);
+}
+
+void schema_write(const struct schema *s, char *buf, size_t len)
+{
+	size_t n = 0;
+	char t[32], o[32];
+	int i, j;
+
+#define PUT(...)                                                                                   \
+	do {                                                                                       \
+		if (n < len)                                                                       \
+			n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__);                      \
+	} while (0)
+	buf[0] = 0;
+	PUT("table %s\n", s->name);
+	schema_type_text(&s->cols[0], t, sizeof t);
+	schema_order_text(&s->cols[0], o, sizeof o);
+	if (s->cols[0].order == ORD_KNOB)
+		PUT("id knob\n");
+	else
+		PUT("id %s %s\n", t, o);
+	for (i = 1; i < s->ncols; i++) {
+		schema_type_text(&s->cols[i], t, sizeof t);
+		schema_order_text(&s->cols[i], o, sizeof o);
+		PUT("column %s %s %s\n", s->cols[i].name, t, o);
+	}
+	PUT("hot %s\n", s->hot);
+	for (i = 0; i < s->nindexes; i++) {
+		const struct index_spec *x = &s->idx[i];
+		char derived[SCHEMA_NAME_MAX * 2];
+		size_t d = (size_t)snprintf(derived, sizeof derived, "idxlab");
+
+		PUT("index ");
+		for (j = 0; j < x->ncols; j++) {
+			PUT("%s%s", j ? "," : "", s->cols[x->cols[j]].name);
+			d += (size_t)snprintf(derived + d,
+			                      d < sizeof derived ? sizeof derived - d : 0, "_%s",
+			                      s->cols[x->cols[j]].name);
+		}
+		if (x->unique)
+			PUT(" unique");
+		if (strcmp(derived, x->name) != 0)
+			PUT(" name %s", x->name);
+		PUT("\n");
+	}
+#undef PUT
+}

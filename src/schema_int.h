@@ -1,0 +1,13 @@
+/* schema_int.h - between the registry (schema.c) and the spec language
+ * (schema_file.c). */
+#ifndef IDXLAB_SCHEMA_INT_H
+#define IDXLAB_SCHEMA_INT_H
+
+#include "schema.h"
+
+/* Parse a spec from text (a built-in; errors say "where:line") or a file
+ * (errors say "path:line"); s is filled and checked. */
+int schema_parse_text(const char *text, const char *where, struct schema *s, struct err *e);
+int schema_parse_file(const char *path, struct schema *s, struct err *e);
+
+#endif

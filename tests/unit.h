@@ -1,0 +1,22 @@
+/* unit.h - what the unit test files share: CHECK and the cases each adds. */
+#ifndef IDXLAB_TEST_UNIT_H
+#define IDXLAB_TEST_UNIT_H
+
+#include <stdio.h>
+
+extern int failed_checks;
+extern const char *fixtures;
+
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			printf("  check failed at %s:%d: %s\n", __FILE__, __LINE__, #cond);        \
+			failed_checks++;                                                           \
+		}                                                                                  \
+	} while (0)
+
+/* unit_schema.c */
+void test_schema(void);
+void test_schema_files(void);
+
+#endif

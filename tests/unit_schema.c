@@ -1,0 +1,228 @@
+/* unit_schema.c - the table spec: built-ins, the spec language, values. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "keys.h"
+#include "schema.h"
+#include "unit.h"
+
+static const struct schema *builtin(const char *name)
+{
+	long long v = -1;
+	struct err e;
+
+	if (schema_load(name, &v, &e) < 0)
+		printf("  %s: %s\n", name, e.msg);
+	return schema_get(v);
+}
+
+/* The default spec writes exactly what idxlab always wrote. */
+static void default_is_the_old_table(void)
+{
+	const struct schema *s = builtin("default");
+	struct knobs k;
+	struct value v;
+	int ko, pk, col;
+	uint64_t row, ver;
+
+	CHECK(s && s->ncols == 9 && s->nindexes == 8);
+	if (!s)
+		return;
+	CHECK(strcmp(s->idx[0].name, "idxlab_k1") == 0 && strcmp(s->idx[7].name, "idxlab_k8") == 0);
+	CHECK(strcmp(s->hot, "hot") == 0);
+	knobs_defaults(&k);
+	CHECK(schema_of(&k) == s);
+	k.v[K_SEED] = 7;
+	for (ko = KO_SEQ; ko <= KO_UUID4; ko++) {
+		k.v[K_KEY_ORDER] = ko;
+		for (col = 1; col <= 8; col++)
+			for (row = 0; row < 300; row += 37)
+				for (ver = 0; ver < 3; ver++) {
+					schema_value(s, &k, col, row, ver, &v);
+					if (ko >= KO_UUID7) {
+						unsigned char u[KEYS_UUID_LEN];
+
+						keys_uuid(7, ko == KO_UUID7, col, row, ver, u);
+						CHECK(v.type == COL_UUID && v.len == 16 &&
+						      memcmp(v.b, u, 16) == 0);
+					} else {
+						CHECK(v.type == COL_BIGINT &&
+						      v.i == keys_int(7, (enum key_order)ko, col,
+						                      row, ver));
+					}
+				}
+	}
+	for (pk = PK_INT; pk <= PK_UUID4; pk++) {
+		k.v[K_PK] = pk;
+		schema_value(s, &k, 0, 41, 0, &v);
+		if (pk == PK_INT) {
+			CHECK(v.type == COL_BIGINT && v.i == 42);
+		} else {
+			unsigned char u[KEYS_UUID_LEN];
+
+			keys_uuid(7, pk == PK_UUID7, 0, 41, 0, u);
+			CHECK(v.type == COL_UUID && memcmp(v.b, u, 16) == 0);
+		}
+	}
+}
+
+static void users_table(void)
+{
+	const struct schema *s = builtin("users");
+	struct knobs k;
+	struct value a, b;
+	int cols[SCHEMA_COLS_MAX], seen[50] = { 0 }, distinct = 0;
+	uint64_t row;
+
+	CHECK(s && s->ncols == 5 && s->nindexes == 6);
+	if (!s)
+		return;
+	CHECK(strcmp(s->idx[0].name, "idxlab_email") == 0);
+	CHECK(s->idx[4].ncols == 2 && strcmp(s->idx[4].name, "idxlab_country_created_at") == 0);
+	CHECK(s->cols[s->idx[5].cols[0]].order == ORD_FEW);
+	knobs_defaults(&k);
+	for (row = 0; row < 2000; row++) {
+		schema_value(s, &k, 3, row, 0, &a); /* country: text(2) few:50 */
+		CHECK(a.type == COL_TEXT && a.len == 2 && a.b[0] >= 'a' && a.b[1] <= 'z');
+		if (a.len == 2) {
+			int r = (a.b[0] - 'a') * 26 + (a.b[1] - 'a');
+
+			CHECK(r < 50);
+			if (r < 50 && !seen[r]++)
+				distinct++;
+		}
+	}
+	CHECK(distinct == 50);
+	schema_value(s, &k, 1, 5, 0, &a); /* email: 24 random characters */
+	schema_value(s, &k, 1, 6, 0, &b);
+	CHECK(a.len == 24 && b.len == 24 && memcmp(a.b, b.b, 24) != 0);
+	schema_value(s, &k, 2, 5, 0, &a); /* created_at grows with the row */
+	schema_value(s, &k, 2, 6, 0, &b);
+	CHECK(a.type == COL_TIMESTAMP && b.i > a.i);
+	schema_value(s, &k, 2, 5, 1, &b); /* and an update moves it past every row */
+	schema_value(s, &k, 2, 1000000, 0, &a);
+	CHECK(b.i > a.i);
+	CHECK(schema_op_cols(s, OP_UPDATE_INDEXED, cols) == 1 && cols[0] == 1);
+	CHECK(schema_op_cols(s, OP_UPDATE_KEYS, cols) == 4);
+	CHECK(schema_op_cols(s, OP_UPDATE, cols) == 0);
+}
+
+/* Every built-in writes itself as text that parses back to the same. */
+static void builtins_round_trip(void)
+{
+	int i;
+
+	for (i = 0; schema_builtin_names[i]; i++) {
+		const struct schema *s = builtin(schema_builtin_names[i]);
+		char path[] = "/tmp/idxlab-unit-specXXXXXX", a[8192], b[8192];
+		long long v = -1;
+		struct err e;
+		FILE *f;
+		int fd = mkstemp(path);
+
+		CHECK(s && fd >= 0);
+		if (!s || fd < 0)
+			continue;
+		schema_write(s, a, sizeof a);
+		f = fdopen(fd, "w");
+		fputs(a, f);
+		fclose(f);
+		CHECK(schema_load(path, &v, &e) == 0);
+		if (schema_get(v)) {
+			schema_write(schema_get(v), b, sizeof b);
+			CHECK(strcmp(a, b) == 0);
+		}
+		unlink(path);
+	}
+}
+
+static void zipf_is_skewed(void)
+{
+	char path[] = "/tmp/idxlab-unit-specXXXXXX";
+	int fd = mkstemp(path), hits[4] = { 0 }, i;
+	long long v = -1;
+	struct knobs k;
+	struct value x;
+	struct err e;
+
+	CHECK(write(fd, "column hot_key bigint zipf:1.2:100\n", 35) == 35);
+	close(fd);
+	CHECK(schema_load(path, &v, &e) == 0);
+	unlink(path);
+	if (!schema_get(v))
+		return;
+	knobs_defaults(&k);
+	for (i = 0; i < 10000; i++) {
+		schema_value(schema_get(v), &k, 1, (uint64_t)i, 0, &x);
+		CHECK(x.i >= 0 && x.i < 100);
+		if (x.i < 4)
+			hits[x.i]++;
+	}
+	CHECK(hits[0] > hits[1] && hits[1] > hits[2] && hits[0] > 1500);
+}
+
+void test_schema(void)
+{
+	default_is_the_old_table();
+	users_table();
+	builtins_round_trip();
+	zipf_is_skewed();
+}
+
+/* Bad spec files: each error names file:line and what was meant. */
+void test_schema_files(void)
+{
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{ "column a bigint seq\ncolum b int rand\n",
+		  ":2: unknown line 'colum' (did you mean 'column'?)" },
+		{ "column a bigin seq\n", ":1: unknown type 'bigin' (did you mean 'bigint'?)" },
+		{ "column a int rnd\n", ":1: unknown value order 'rnd' (did you mean 'rand'?)" },
+		{ "column email text(24) rand\nindex emial\n",
+		  ":2: unknown column 'emial' (did you mean 'email'?)" },
+		{ "column a text seq\n", ":1: a text column says its length" },
+		{ "column a text(2) few:1000\n", "text(2) holds fewer than 1000 distinct values" },
+		{ "column s int few:4\nindex s unique\n",
+		  ":2: index idxlab_s: unique, but its values repeat" },
+		{ "column a bigint seq\ncolumn a int rand\n",
+		  ":2: a: a column of that name exists" },
+		{ "column Email int rand\n", ":1: 'Email' is not a column name" },
+		{ "column a int few\n", ":1: few says how many distinct values" },
+		{ "column a int zipf:0\n", ":1: 'zipf:0': zipf's exponent" },
+		{ "column a int uuid4\n", ":1: a: uuid4 values go in a uuid or a text(36) column" },
+		{ "id int few:3\n", ":1: id int few:3: a primary key needs a value per row" },
+		{ "column a int seq\nid bigint seq\n", ":2: id comes once, before the columns" },
+		{ "column a int seq\nindex hot\n", ":2: index hot: hot is the column" },
+		{ "column a int seq\nindex id\n",
+		  ":2: index id: the primary key is indexed already" },
+		{ "column a int seq extra\n", ":1: 'extra' after the order" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char path[] = "/tmp/idxlab-unit-specXXXXXX";
+		int fd = mkstemp(path);
+		long long v = -1;
+		struct err e = { ERR_NONE, "" };
+
+		CHECK(fd >= 0 &&
+		      write(fd, bad[i].text, strlen(bad[i].text)) == (ssize_t)strlen(bad[i].text));
+		close(fd);
+		CHECK(schema_load(path, &v, &e) < 0);
+		if (!strstr(e.msg, bad[i].want) || !strstr(e.msg, path)) {
+			printf("  spec %zu: got '%s', want '%s'\n", i, e.msg, bad[i].want);
+			failed_checks++;
+		}
+		unlink(path);
+	}
+	{
+		long long v = -1;
+		struct err e = { ERR_NONE, "" };
+
+		CHECK(schema_load("userz", &v, &e) < 0 && strstr(e.msg, "did you mean 'users'?"));
+		CHECK(schema_load("/nonexistent/x.spec", &v, &e) < 0 &&
+		      strstr(e.msg, "cannot read /nonexistent/x.spec"));
+	}
+}
