@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engines/engine.h"
 #include "redact.h"
 #include "xalloc.h"
 
@@ -473,15 +474,23 @@ int plan_validate(struct plan *p, struct err *e)
 	return 0;
 }
 
-void plan_warn_unused(const struct plan *p, FILE *f)
+/* Does knob id mean something on one of the plan's engines? */
+static int on_some_engine(const struct plan *p, int id)
 {
-	unsigned engines = 0;
-	int id, j;
+	int j;
 
 	for (j = 0; j < p->n[K_ENGINE]; j++)
-		engines |= 1u << p->vals[K_ENGINE][j];
+		if (engine_has_knob((int)p->vals[K_ENGINE][j], id))
+			return 1;
+	return 0;
+}
+
+void plan_warn_unused(const struct plan *p, FILE *f)
+{
+	int id;
+
 	for (id = 0; id < K_COUNT; id++)
-		if (p->set[id] && !(knob_table[id].engines & engines))
+		if (p->set[id] && !on_some_engine(p, id))
 			fprintf(f, "idxlab: warning: --%s does nothing on %s: %s\n",
 			        knob_table[id].name,
 			        knob_table[K_ENGINE].choices[p->vals[K_ENGINE][0]],

@@ -16,6 +16,7 @@
 #include "evlog.h"
 #include "recording.h"
 #include "redact.h"
+#include "engines/engine.h"
 #include "engines/fstree.h"
 #include "engines/rowset.h"
 #include "engines/spawn.h"
@@ -130,6 +131,51 @@ static void test_knobs(void)
 	for (int i = 0; i < K_COUNT; i++)
 		if (knob_table[i].kind != KNOB_STRING)
 			CHECK(knob_parse(i, knob_table[i].def, &v, &e) == 0);
+}
+
+/* Which engines honour which knob: the answer knob_table[].engines gave
+ * before the engine-specific knobs moved into the engines' ops
+ * (engine_ops.own_knobs). One row per knob, one column per engine in
+ * ENGINE_LIST order: sqlite, postgres, mongo, wiredtiger. An engine that is
+ * not built honours none of the engine-specific knobs. */
+static void test_knob_engines(void)
+{
+	static const signed char was[K_COUNT][4] = {
+		[K_ENGINE] = { 1, 1, 1, 1 },     [K_DSN] = { 1, 1, 1, 1 },
+		[K_INDEXES] = { 1, 1, 1, 1 },    [K_KEY_ORDER] = { 1, 1, 1, 1 },
+		[K_PK] = { 1, 1, 1, 1 },         [K_CACHE] = { 1, 1, 1, 1 },
+		[K_FILLFACTOR] = { 0, 1, 0, 0 }, [K_CHECKPOINT] = { 0, 0, 0, 1 },
+		[K_COMMIT] = { 1, 1, 1, 1 },     [K_SYNC] = { 1, 1, 1, 1 },
+		[K_JOURNAL] = { 1, 0, 0, 0 },    [K_OP] = { 1, 1, 1, 1 },
+		[K_ROWS] = { 1, 1, 1, 1 },       [K_PREFILL] = { 1, 1, 1, 1 },
+		[K_PAYLOAD] = { 1, 1, 1, 1 },    [K_SEED] = { 1, 1, 1, 1 },
+		[K_FORMAT] = { 1, 1, 1, 1 },     [K_INTERVAL] = { 1, 1, 1, 1 },
+		[K_PROBES] = { 1, 1, 1, 1 },     [K_WARMUP] = { 1, 1, 1, 1 },
+		[K_REFRESH] = { 1, 1, 1, 1 },    [K_ASCII] = { 1, 1, 1, 1 },
+		[K_NO_COLOR] = { 1, 1, 1, 1 },   [K_NO_MOUSE] = { 1, 1, 1, 1 },
+	};
+	static const int column[4] = { E_SQLITE, E_POSTGRES, E_MONGO, E_WIREDTIGER };
+	int id, j;
+
+	CHECK(E_COUNT == 4);
+	for (id = 0; id < K_COUNT; id++)
+		for (j = 0; j < 4; j++) {
+			int kind = column[j], own = (knob_table[id].flags & KF_ENGINE_OWN) != 0;
+			int want = engine_table[kind] || !own ? was[id][j] : 0;
+
+			if (engine_has_knob(kind, id) != want) {
+				printf("  %s on %s: %d, was %d\n", knob_table[id].name,
+				       knob_table[K_ENGINE].choices[kind],
+				       engine_has_knob(kind, id), want);
+				failed_checks++;
+			}
+		}
+	/* a knob only some engines honour is flagged so */
+	for (id = 0; id < K_COUNT; id++)
+		CHECK((knob_table[id].flags & KF_ENGINE_OWN) ||
+		      was[id][0] + was[id][1] + was[id][2] + was[id][3] == 4);
+	CHECK(!engine_has_knob(-1, K_CACHE) && !engine_has_knob(E_COUNT, K_CACHE));
+	CHECK(!engine_has_knob(E_SQLITE, -1) && !engine_has_knob(E_SQLITE, K_COUNT));
 }
 
 static char *write_file(const char *text)
@@ -1486,16 +1532,27 @@ static const struct {
 	const char *name;
 	void (*fn)(void);
 } tests[] = {
-	{ "unit/log-tail", test_log_tail },     { "unit/rowset", test_rowset },
-	{ "unit/units", test_units },           { "unit/knobs", test_knobs },
-	{ "unit/config", test_config },         { "unit/demo", test_demo },
-	{ "unit/metrics", test_metrics },       { "unit/histogram", test_hist },
-	{ "unit/proc_io", test_proc_io },       { "unit/keys", test_keys },
-	{ "unit/sparkline-gauge", test_spark }, { "unit/sliders-labels", test_slider },
-	{ "unit/recording", test_recording },   { "unit/fstree", test_fstree },
-	{ "unit/redact", test_redact },         { "unit/history", test_history },
-	{ "unit/layout", test_layout },         { "unit/man-keys", test_man_keys },
-	{ "unit/spawn-proc", test_spawn },      { "unit/fd-tail", test_fd_tail },
+	{ "unit/log-tail", test_log_tail },
+	{ "unit/rowset", test_rowset },
+	{ "unit/units", test_units },
+	{ "unit/knobs", test_knobs },
+	{ "unit/knob-engines", test_knob_engines },
+	{ "unit/config", test_config },
+	{ "unit/demo", test_demo },
+	{ "unit/metrics", test_metrics },
+	{ "unit/histogram", test_hist },
+	{ "unit/proc_io", test_proc_io },
+	{ "unit/keys", test_keys },
+	{ "unit/sparkline-gauge", test_spark },
+	{ "unit/sliders-labels", test_slider },
+	{ "unit/recording", test_recording },
+	{ "unit/fstree", test_fstree },
+	{ "unit/redact", test_redact },
+	{ "unit/history", test_history },
+	{ "unit/layout", test_layout },
+	{ "unit/man-keys", test_man_keys },
+	{ "unit/spawn-proc", test_spawn },
+	{ "unit/fd-tail", test_fd_tail },
 #ifdef IDXLAB_HAVE_MONGO
 	{ "unit/mongo", test_mongo },
 #endif
