@@ -846,6 +846,64 @@ static void test_mongo(void)
 	      strstr(e.msg, "mongodb://") != NULL);
 }
 
+/* serverStatus's table: every value's name (messages and the man page use
+ * them) and the counter it feeds. Each value gets a value of its own, so a
+ * row feeding the wrong counter, or one that should feed none, shows. */
+static void test_mongo_status_table(void)
+{
+	static const struct {
+		int id;
+		const char *name;
+		int feed; /* C_COUNT: none */
+	} want[MS_COUNT] = {
+		{ MS_OP_INSERT, "opcounters.insert", C_COUNT },
+		{ MS_OP_UPDATE, "opcounters.update", C_COUNT },
+		{ MS_OP_DELETE, "opcounters.delete", C_COUNT },
+		{ MS_OP_COMMAND, "opcounters.command", C_COUNT },
+		{ MS_DIRTY_EVICTED, "wiredTiger.cache.modified pages evicted", C_SPILLS },
+		{ MS_PAGES_READ, "wiredTiger.cache.pages read into cache", C_MISSES },
+		{ MS_CACHE_BYTES, "wiredTiger.cache.bytes currently in the cache", C_CACHE_USED },
+		{ MS_CACHE_DIRTY, "wiredTiger.cache.tracked dirty bytes in the cache",
+		  C_CACHE_DIRTY },
+		{ MS_CACHE_MAX, "wiredTiger.cache.maximum bytes configured", C_CACHE_MAX },
+		{ MS_LOG_SYNCS, "wiredTiger.log.log sync operations", C_FSYNCS },
+		{ MS_LOG_BYTES, "wiredTiger.log.log bytes written", C_WAL_BYTES },
+		{ MS_FSYNC_IOS, "wiredTiger.connection.total fsync I/Os", C_COUNT },
+		{ MS_CHECKPOINTS, "wiredTiger.transaction.transaction checkpoints", C_CHECKPOINTS },
+		{ MS_PID, "pid", C_COUNT },
+	};
+	struct mongo_status st;
+	struct counters c;
+	unsigned valid = 0;
+	bson_t *doc;
+	int i;
+
+	CHECK(strcmp(mongo_status_name(-1), "?") == 0 &&
+	      strcmp(mongo_status_name(MS_COUNT), "?") == 0);
+	memset(&st, 0, sizeof st);
+	for (i = 0; i < MS_COUNT; i++) {
+		CHECK(want[i].id == i && strcmp(mongo_status_name(i), want[i].name) == 0);
+		st.have |= 1u << i;
+		st.v[i] = 1000 + (uint64_t)i;
+	}
+	memset(&c, 0, sizeof c);
+	mongo_status_counters(&st, &c);
+	for (i = 0; i < MS_COUNT; i++)
+		if (want[i].feed != C_COUNT) {
+			CHECK(c.v[want[i].feed] == 1000 + (uint64_t)i);
+			valid |= 1u << want[i].feed;
+		}
+	CHECK(c.valid == valid);
+	/* The checkpoints' second place feeds the same counter. */
+	doc = BCON_NEW("ok", BCON_INT32(1), "wiredTiger", "{", "checkpoint", "{",
+	               "total succeed number of checkpoints", BCON_INT64(7), "}", "}");
+	CHECK(mongo_status_parse(doc, &st) == 0 && st.have == 1u << MS_CHECKPOINTS);
+	memset(&c, 0, sizeof c);
+	mongo_status_counters(&st, &c);
+	CHECK(c.valid == 1u << C_CHECKPOINTS && c.v[C_CHECKPOINTS] == 7);
+	bson_destroy(doc);
+}
+
 #endif
 
 /* A rolled-back transaction's rows: rewound as if never touched. */
@@ -1555,6 +1613,7 @@ static const struct {
 	{ "unit/fd-tail", test_fd_tail },
 #ifdef IDXLAB_HAVE_MONGO
 	{ "unit/mongo", test_mongo },
+	{ "unit/mongo-status-table", test_mongo_status_table },
 #endif
 };
 

@@ -56,7 +56,8 @@ const char *mongo_status_name(int id);
 int mongo_status_parse(const bson_t *doc, struct mongo_status *out);
 
 /* Set the counters a serverStatus gives (C_SPILLS, C_MISSES, C_FSYNCS,
- * C_WAL_BYTES, C_CHECKPOINTS) and their valid bits, from what s has. */
+ * C_WAL_BYTES, C_CHECKPOINTS and the gauges C_CACHE_USED, C_CACHE_DIRTY,
+ * C_CACHE_MAX) and their valid bits, from what s has. */
 void mongo_status_counters(const struct mongo_status *s, struct counters *c);
 
 /* Sizes from a $collStats document ({ "storageStats": {...} } or the
