@@ -566,7 +566,7 @@ static void test_slider(void)
 #include <bson/bson.h>
 
 #include "engines/mongo/doc.h"
-#include "probes/mongo_status.h"
+#include "engines/mongo/status.h"
 
 /* A fixture file as BSON (relaxed or canonical extended JSON); NULL if bad. */
 static bson_t *mongo_fixture(const char *name)

@@ -21,11 +21,11 @@
 
 #include "../../evlog.h"
 #include "../../probes/fs_kind.h"
-#include "../../probes/sqlite_vfs.h"
 #include "../../probes/sync_count.h"
 #include "../../redact.h"
 #include "../tmpdir.h"
 #include "sqlite_int.h"
+#include "vfs.h"
 
 #define PREFILL_CACHE_KIB 262144 /* 256 MiB while loading: the load is not measured */
 

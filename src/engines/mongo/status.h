@@ -1,6 +1,6 @@
-/* mongo_status.h - MongoDB's serverStatus and $collStats, read by key name.
+/* status.h - MongoDB's serverStatus and $collStats, read by key name.
  *
- * Pure: it never talks to a server. The engine (engines/mongo/stats.c)
+ * Pure: it never talks to a server. The engine (stats.c)
  * runs the commands and hands the reply documents here; the unit tests hand it
  * fixture documents with the real key names (tests/fixtures/serverstatus-*).
  * Every value is looked up by its exact name (WiredTiger has many near
@@ -14,7 +14,7 @@
 #include <bson/bson.h>
 #include <stdint.h>
 
-#include "../metrics.h"
+#include "../../metrics.h"
 
 /* The serverStatus values idxlab reads, all cumulative except the gauges. */
 enum mongo_stat {

@@ -1,11 +1,11 @@
-/* mongo_status.c - serverStatus and $collStats documents into counters.
+/* status.c - serverStatus and $collStats documents into counters.
  *
  * One table says where each value lives (a top-level section, an optional
  * sub-section and the exact key) and which counter it feeds; the names in
  * messages are made from it. Lookups walk the document level by level
  * with bson_iter_find_w_len (exact, case-sensitive), never by dotted path:
  * WiredTiger's key names hold spaces and could hold dots. */
-#include "mongo_status.h"
+#include "status.h"
 
 #include <stdio.h>
 #include <string.h>
