@@ -474,14 +474,17 @@ int plan_validate(struct plan *p, struct err *e)
 	return 0;
 }
 
-/* Does knob id mean something on one of the plan's engines? */
+/* Does knob id mean something on one of the plan's engines? An engine that
+ * is not built is not judged: opening it says so, and what to install. */
 static int on_some_engine(const struct plan *p, int id)
 {
-	int j;
+	int j, kind;
 
-	for (j = 0; j < p->n[K_ENGINE]; j++)
-		if (engine_has_knob((int)p->vals[K_ENGINE][j], id))
+	for (j = 0; j < p->n[K_ENGINE]; j++) {
+		kind = (int)p->vals[K_ENGINE][j];
+		if (!engine_table[kind] || engine_has_knob(kind, id))
 			return 1;
+	}
 	return 0;
 }
 
