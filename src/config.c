@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engines/engine.h"
 #include "redact.h"
 #include "schema.h"
 #include "xalloc.h"
@@ -510,15 +511,26 @@ int plan_validate(struct plan *p, struct err *e)
 	return 0;
 }
 
+/* Does knob id mean something on one of the plan's engines? An engine that
+ * is not built is not judged: opening it says so, and what to install. */
+static int on_some_engine(const struct plan *p, int id)
+{
+	int j, kind;
+
+	for (j = 0; j < p->n[K_ENGINE]; j++) {
+		kind = (int)p->vals[K_ENGINE][j];
+		if (!engine_table[kind] || engine_has_knob(kind, id))
+			return 1;
+	}
+	return 0;
+}
+
 void plan_warn_unused(const struct plan *p, FILE *f)
 {
-	unsigned engines = 0;
-	int id, j;
+	int id;
 
-	for (j = 0; j < p->n[K_ENGINE]; j++)
-		engines |= 1u << p->vals[K_ENGINE][j];
 	for (id = 0; id < K_COUNT; id++)
-		if (p->set[id] && !(knob_table[id].engines & engines))
+		if (p->set[id] && !on_some_engine(p, id))
 			fprintf(f, "idxlab: warning: --%s does nothing on %s: %s\n",
 			        knob_table[id].name,
 			        knob_table[K_ENGINE].choices[p->vals[K_ENGINE][0]],

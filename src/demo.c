@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "engines/engine.h"
 #include "units.h"
 #include "xalloc.h"
 
@@ -119,7 +120,8 @@ int demo_check(const struct demo *dm, int engine, struct err *e)
 			    "demo: %s:%d: %s cannot change while the dashboard runs: set "
 			    "it in the lines before the first say/wait/pin",
 			    dm->path, c->line, d->name);
-		if (!((d->engines >> engine) & 1))
+		/* not judged on an engine that is not built: opening it says so */
+		if (engine_table[engine] && !engine_has_knob(engine, c->knob))
 			return err_set(e, ERR_USAGE, "demo: %s:%d: %s has no %s knob", dm->path,
 			               c->line, knob_table[K_ENGINE].choices[engine], d->name);
 	}

@@ -32,19 +32,19 @@ static const struct knob_word prefill_words[] = { { "auto", PREFILL_AUTO }, { NU
 const struct knob_def knob_table[K_COUNT] = {
 	[K_ENGINE] = {
 		.name = "engine", .kind = KNOB_CHOICE, .choices = engines,
-		.def = "sqlite", .engines = ENG_ALL, .flags = KF_FIXED,
+		.def = ENGINE_DEFAULT, .flags = KF_FIXED,
 		.why = "which database runs the workload (sqlite is embedded: nothing to set up)",
 	},
 	[K_DSN] = {
 		.name = "dsn", .kind = KNOB_STRING,
-		.def = "", .engines = ENG_ALL, .flags = KF_NOSWEEP | KF_FIXED,
+		.def = "", .flags = KF_NOSWEEP | KF_FIXED,
 		.why = "where: an SQLite file or WiredTiger directory idxlab created, a "
 		       "PostgreSQL conninfo/URI or a mongodb:// URI (default: a throwaway one, "
 		       "removed at exit)",
 	},
 	[K_SCHEMA] = {
 		.name = "schema", .kind = KNOB_NAMED, .resolve = schema_load, .label = schema_label,
-		.def = "default", .engines = ENG_ALL, .flags = KF_REBUILD,
+		.def = "default", .flags = KF_REBUILD,
 		.why = "the table: a built-in spec (default, users, textkey, wal, fields, wide16, "
 		       "events) or a spec file's path - typed columns, value orders, the index list",
 	},
@@ -52,110 +52,110 @@ const struct knob_def knob_table[K_COUNT] = {
 		.name = "indexes", .kind = KNOB_INT,
 		.max = SCHEMA_IDX_MAX, .max_of = schema_index_max,
 		.max_why = schema_max_why,
-		.def = "0", .engines = ENG_ALL,
+		.def = "0",
 		.why = "secondary indexes: the first N of the table's index list (the default "
 		       "table: k1..kN); every one is another btree each row must enter",
 	},
 	[K_KEY_ORDER] = {
 		.name = "key-order", .kind = KNOB_CHOICE, .choices = key_orders,
-		.def = "seq", .engines = ENG_ALL,
+		.def = "seq",
 		.why = "values written to indexed columns: random keys land on cold leaf pages",
 	},
 	[K_PK] = {
 		.name = "pk", .kind = KNOB_CHOICE, .choices = pks,
-		.def = "int", .engines = ENG_ALL, .flags = KF_REBUILD,
+		.def = "int", .flags = KF_REBUILD,
 		.why = "primary key type; a uuid pk makes the SQLite table clustered (WITHOUT "
 		       "ROWID)",
 	},
 	[K_CACHE] = {
 		.name = "cache", .kind = KNOB_SIZE,
 		.min = 64 * 1024, .max = 64 * GiB, .unit = "bytes",
-		.def = "2000KiB", .engines = ENG_ALL, .flags = KF_LOG,
+		.def = "2000KiB", .flags = KF_LOG,
 		.why = "page cache size (SQLite cache_size, PostgreSQL shared_buffers, "
 		       "WiredTiger/MongoDB cache_size): past it, dirty pages spill",
 	},
 	[K_FILLFACTOR] = {
 		.name = "fillfactor", .kind = KNOB_INT,
 		.min = 10, .max = 100, .unit = "%",
-		.def = "100", .engines = ENG_POSTGRES,
+		.def = "100", .flags = KF_ENGINE_OWN,
 		.why = "% of each heap page filled by inserts: the rest keeps updates HOT (no "
 		       "index entries)",
 	},
 	[K_CHECKPOINT] = {
 		.name = "checkpoint", .kind = KNOB_INT,
 		.max = 3600, .unit = "s",
-		.def = "60", .engines = ENG_WIREDTIGER,
+		.def = "60", .flags = KF_ENGINE_OWN,
 		.why = "seconds between checkpoints, like mongod's 60 (0: only at the end)",
 	},
 	[K_COMMIT] = {
 		.name = "commit", .kind = KNOB_INT, .words = commit_words,
 		.min = 1, .max = 1000000000, .unit = "rows",
-		.def = "all", .dash_def = "1000", .engines = ENG_ALL, .flags = KF_LOG,
+		.def = "all", .dash_def = "1000", .flags = KF_LOG,
 		.why = "rows per transaction (row|N|all): each commit pays fsyncs and a journal",
 	},
 	[K_SYNC] = {
 		.name = "sync", .kind = KNOB_CHOICE, .choices = syncs,
-		.def = "full", .engines = ENG_ALL,
+		.def = "full",
 		.why = "durability: SQLite synchronous; PostgreSQL synchronous_commit (off, "
 		       "else on); MongoDB write concern (off j:false, normal/full j:true, extra "
 		       "w:majority); WiredTiger commit sync (off, else on)",
 	},
 	[K_JOURNAL] = {
 		.name = "journal", .kind = KNOB_CHOICE, .choices = journals,
-		.def = "delete", .engines = ENG_SQLITE,
+		.def = "delete", .flags = KF_ENGINE_OWN,
 		.why = "SQLite journal mode: a rollback journal or a write-ahead log",
 	},
 	[K_OP] = {
 		.name = "op", .kind = KNOB_CHOICE, .choices = ops,
-		.def = "insert", .engines = ENG_ALL,
+		.def = "insert",
 		.why = "what each row does: update changes the unindexed hot column, "
 		       "update-indexed k1, update-keys every key column k1..k8",
 	},
 	[K_ROWS] = {
 		.name = "rows", .kind = KNOB_INT,
 		.min = 1, .max = 1000000000, .unit = "rows",
-		.def = "100000", .dash_def = "5000000", .engines = ENG_ALL, .flags = KF_HEADLESS | KF_LOG,
+		.def = "100000", .dash_def = "5000000", .flags = KF_HEADLESS | KF_LOG,
 		.why = "operations measured in each step (dashboard: inserts start over at this "
 		       "table size)",
 	},
 	[K_PREFILL] = {
 		.name = "prefill", .kind = KNOB_INT, .words = prefill_words,
 		.max = 1000000000, .unit = "rows",
-		.def = "auto", .engines = ENG_ALL, .flags = KF_REBUILD | KF_LOG,
+		.def = "auto", .flags = KF_REBUILD | KF_LOG,
 		.why = "rows in the table before measuring (auto: 0 for insert, rows otherwise)",
 	},
 	[K_PAYLOAD] = {
 		.name = "payload", .kind = KNOB_INT,
 		.max = 1048576, .unit = "bytes",
-		.def = "100", .engines = ENG_ALL, .flags = KF_LOG,
+		.def = "100", .flags = KF_LOG,
 		.why = "bytes of filler per row: wider rows fill table pages sooner",
 	},
 	[K_SEED] = {
 		.name = "seed", .kind = KNOB_INT,
 		.max = 0x7fffffffffffffffLL,
-		.def = "1", .engines = ENG_ALL,
+		.def = "1",
 		.why = "random seed: the same seed writes the same rows in the same order",
 	},
 	[K_FORMAT] = {
 		.name = "format", .kind = KNOB_CHOICE, .choices = formats,
-		.def = "text", .engines = ENG_ALL, .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
+		.def = "text", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
 		.why = "headless output: an aligned table, CSV or JSON lines",
 	},
 	[K_INTERVAL] = {
 		.name = "interval", .kind = KNOB_MILLIS,
 		.max = 3600 * 1000, .unit = "s",
-		.def = "0", .engines = ENG_ALL, .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
+		.def = "0", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
 		.why = "also print a live record every S seconds (0: only one row per step)",
 	},
 	[K_PROBES] = {
 		.name = "probes", .kind = KNOB_CHOICE, .choices = onoff,
-		.def = "on", .engines = ENG_ALL, .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
+		.def = "on", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
 		.why = "off skips the VFS shim, cache status and /proc reads (to measure their "
 		       "cost)",
 	},
 	[K_WARMUP] = {
 		.name = "warmup", .kind = KNOB_CHOICE, .choices = onoff,
-		.def = "off", .engines = ENG_ALL, .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
+		.def = "off", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
 		.why = "headless: run each engine's first step once, unmeasured, before it (the "
 		       "first step after opening an engine also pays for growing its heap and "
 		       "journal files)",
@@ -163,25 +163,25 @@ const struct knob_def knob_table[K_COUNT] = {
 	[K_REFRESH] = {
 		.name = "refresh", .kind = KNOB_INT,
 		.min = 50, .max = 10000, .unit = "ms",
-		.def = "250", .engines = ENG_ALL, .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
+		.def = "250", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
 		.why = "dashboard: milliseconds between frames",
 	},
 	[K_ASCII] = {
 		.name = "ascii", .kind = KNOB_BOOL,
 		.max = 1,
-		.def = "off", .engines = ENG_ALL, .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
+		.def = "off", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
 		.why = "dashboard: ASCII only (automatic when the locale is not UTF-8)",
 	},
 	[K_NO_COLOR] = {
 		.name = "no-color", .kind = KNOB_BOOL,
 		.max = 1,
-		.def = "off", .engines = ENG_ALL, .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
+		.def = "off", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
 		.why = "dashboard: no colours (also when NO_COLOR is set)",
 	},
 	[K_NO_MOUSE] = {
 		.name = "no-mouse", .kind = KNOB_BOOL,
 		.max = 1,
-		.def = "off", .engines = ENG_ALL, .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
+		.def = "off", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
 		.why = "dashboard: leave the mouse to the terminal (copy and paste)",
 	},
 };

@@ -2,8 +2,8 @@
  *
  * Every setting idxlab has is a row of knob_table[] (designated fields): its
  * name (the CLI flag --name and the config key), its kind and range, its
- * default (and the dashboard's own, where it differs), its unit, the engines
- * that honour it and a one-line "why". The CLI parser, the config parser,
+ * default (and the dashboard's own, where it differs), its unit, whether only
+ * some engines honour it (KF_ENGINE_OWN) and a one-line "why". The CLI parser, the config parser,
  * validation, --help, --print-config and the dashboard's slider panel and
  * help are all generated from it, so a knob is added in one place (and
  * described in the man page, which a test checks). */
@@ -55,14 +55,11 @@ enum knob_kind {
 	KNOB_NAMED,  /* a name a registry resolves to a number (resolve, label) */
 };
 
-/* Values of the engine knob (engine_table[] is indexed by them) and their
- * bits for knob_def.engines, from the one list of engines. */
+/* Values of the engine knob (engine_table[] is indexed by them), from the
+ * one list of engines. */
 #define KNOBS_ENGINE_KIND(id, name, package) E_##id,
-#define KNOBS_ENGINE_BIT(id, name, package)  ENG_##id = 1u << E_##id,
 enum engine_kind { ENGINE_LIST(KNOBS_ENGINE_KIND) E_COUNT };
-enum engine_bit { ENGINE_LIST(KNOBS_ENGINE_BIT) ENG_ALL = (1u << E_COUNT) - 1 };
 #undef KNOBS_ENGINE_KIND
-#undef KNOBS_ENGINE_BIT
 
 enum knob_flag {
 	KF_OPTION = 1u << 0,   /* a run option, not a workload knob */
@@ -71,6 +68,9 @@ enum knob_flag {
 	KF_FIXED = 1u << 3,    /* cannot change while running: restart idxlab */
 	KF_HEADLESS = 1u << 4, /* only means something in headless runs */
 	KF_LOG = 1u << 5,      /* a slider moves it on a log scale */
+	/* only the engines whose ops list it (engine_ops.own_knobs) honour it;
+	 * without it, every engine does (engine_has_knob) */
+	KF_ENGINE_OWN = 1u << 6,
 };
 
 /* A word that stands for a number, e.g. commit "row" = 1. */
@@ -90,8 +90,7 @@ struct knob_def {
 	const char *def;               /* the default, as a user would type it */
 	const char *dash_def;          /* the dashboard's default, or NULL: def */
 	const char *unit;
-	unsigned engines; /* ENG_* bits */
-	unsigned flags;   /* KF_* bits */
+	unsigned flags; /* KF_* bits */
 	const char *why;
 	/* KNOB_NAMED: text to its number, and a number back to its text (NULL
 	 * past the last: the slider's range). */
@@ -114,9 +113,6 @@ enum op_kind { OP_INSERT, OP_UPDATE, OP_UPDATE_INDEXED, OP_UPDATE_KEYS, OP_DELET
 enum format_kind { FMT_TEXT, FMT_CSV, FMT_JSON };
 #define COMMIT_ALL   0LL  /* commit = all: one transaction for the step */
 #define PREFILL_AUTO -1LL /* prefill = auto: rows for update/delete, else 0 */
-
-/* Does knob id mean something on engine (an enum engine_kind value)? */
-#define KNOB_ON_ENGINE(id, engine) ((knob_table[id].engines >> (engine)) & 1u)
 
 /* A default that differs by engine: "cache" is "128MiB" on PostgreSQL. Each
  * engine's ops list its own, ending with a NULL def. */

@@ -202,9 +202,11 @@ int main(int argc, char **argv)
 {
 	struct plan plan;
 	struct err e = { ERR_NONE, "" };
-	int code;
+	int code, kind;
 
-	redact_learn(getenv("MONGODB_URI")); /* idxlab may quote it */
+	for (kind = 0; kind < E_COUNT; kind++) /* idxlab may quote them */
+		if (engine_table[kind] && engine_table[kind]->dsn_env)
+			redact_learn(getenv(engine_table[kind]->dsn_env));
 	if (plan_from_args(&plan, argc, argv, &e) < 0) {
 		fprintf(stderr, "idxlab: %s\n", e.msg);
 		plan_free(&plan);

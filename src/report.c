@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engines/engine.h"
 #include "redact.h"
 #include "units.h"
 
@@ -143,7 +144,7 @@ static void build(struct record *r, const struct knobs *k, const struct window *
 	for (i = 0; i < sizeof record_knobs / sizeof record_knobs[0]; i++) {
 		int id = record_knobs[i];
 
-		if (!KNOB_ON_ENGINE(id, k->v[K_ENGINE])) {
+		if (!engine_has_knob((int)k->v[K_ENGINE], id)) {
 			add(r, field_name(id), knob_table[id].name)->kind = F_NA;
 			continue; /* not a knob of this engine */
 		}
@@ -157,7 +158,7 @@ static void build(struct record *r, const struct knobs *k, const struct window *
 	}
 	add_int(r, "rows", "rows", (long long)(b->v[C_ROWS] - a->v[C_ROWS]));
 	add_metrics(r, w, record_metrics, sizeof record_metrics / sizeof record_metrics[0]);
-	if (KNOB_ON_ENGINE(K_FILLFACTOR, k->v[K_ENGINE]))
+	if (engine_has_knob((int)k->v[K_ENGINE], K_FILLFACTOR))
 		add_int(r, "fillfactor", "fillfactor", k->v[K_FILLFACTOR]);
 	else
 		add(r, "fillfactor", "fillfactor")->kind = F_NA;
@@ -401,7 +402,7 @@ static void text_header(struct report *rp, const struct knobs *k)
 	fprintf(rp->out, "#");
 	for (id = 0; id < K_COUNT; id++) {
 		if (knob_table[id].flags & KF_OPTION || is_varying(rp, id) ||
-		    !KNOB_ON_ENGINE(id, k->v[K_ENGINE]))
+		    !engine_has_knob((int)k->v[K_ENGINE], id))
 			continue; /* run options, columns, and knobs this engine lacks */
 		if (knob_table[id].kind == KNOB_STRING) {
 			if (*k->dsn) {

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <sys/stat.h>
@@ -16,6 +17,7 @@
 #include "evlog.h"
 #include "recording.h"
 #include "redact.h"
+#include "engines/engine.h"
 #include "engines/fstree.h"
 #include "engines/rowset.h"
 #include "engines/spawn.h"
@@ -124,6 +126,51 @@ static void test_knobs(void)
 	for (int i = 0; i < K_COUNT; i++)
 		if (knob_table[i].kind != KNOB_STRING)
 			CHECK(knob_parse(i, knob_table[i].def, &v, &e) == 0);
+}
+
+/* Which engines honour which knob: the answer knob_table[].engines gave
+ * before the engine-specific knobs moved into the engines' ops
+ * (engine_ops.own_knobs). One row per knob, one column per engine in
+ * ENGINE_LIST order: sqlite, postgres, mongo, wiredtiger. An engine that is
+ * not built honours none of the engine-specific knobs. */
+static void test_knob_engines(void)
+{
+	static const signed char was[K_COUNT][4] = {
+		[K_ENGINE] = { 1, 1, 1, 1 },     [K_DSN] = { 1, 1, 1, 1 },
+		[K_INDEXES] = { 1, 1, 1, 1 },    [K_KEY_ORDER] = { 1, 1, 1, 1 },
+		[K_PK] = { 1, 1, 1, 1 },         [K_CACHE] = { 1, 1, 1, 1 },
+		[K_FILLFACTOR] = { 0, 1, 0, 0 }, [K_CHECKPOINT] = { 0, 0, 0, 1 },
+		[K_COMMIT] = { 1, 1, 1, 1 },     [K_SYNC] = { 1, 1, 1, 1 },
+		[K_JOURNAL] = { 1, 0, 0, 0 },    [K_OP] = { 1, 1, 1, 1 },
+		[K_ROWS] = { 1, 1, 1, 1 },       [K_PREFILL] = { 1, 1, 1, 1 },
+		[K_PAYLOAD] = { 1, 1, 1, 1 },    [K_SEED] = { 1, 1, 1, 1 },
+		[K_FORMAT] = { 1, 1, 1, 1 },     [K_INTERVAL] = { 1, 1, 1, 1 },
+		[K_PROBES] = { 1, 1, 1, 1 },     [K_WARMUP] = { 1, 1, 1, 1 },
+		[K_REFRESH] = { 1, 1, 1, 1 },    [K_ASCII] = { 1, 1, 1, 1 },
+		[K_NO_COLOR] = { 1, 1, 1, 1 },   [K_NO_MOUSE] = { 1, 1, 1, 1 },
+	};
+	static const int column[4] = { E_SQLITE, E_POSTGRES, E_MONGO, E_WIREDTIGER };
+	int id, j;
+
+	CHECK(E_COUNT == 4);
+	for (id = 0; id < K_COUNT; id++)
+		for (j = 0; j < 4; j++) {
+			int kind = column[j], own = (knob_table[id].flags & KF_ENGINE_OWN) != 0;
+			int want = engine_table[kind] || !own ? was[id][j] : 0;
+
+			if (engine_has_knob(kind, id) != want) {
+				printf("  %s on %s: %d, was %d\n", knob_table[id].name,
+				       knob_table[K_ENGINE].choices[kind],
+				       engine_has_knob(kind, id), want);
+				failed_checks++;
+			}
+		}
+	/* a knob only some engines honour is flagged so */
+	for (id = 0; id < K_COUNT; id++)
+		CHECK((knob_table[id].flags & KF_ENGINE_OWN) ||
+		      was[id][0] + was[id][1] + was[id][2] + was[id][3] == 4);
+	CHECK(!engine_has_knob(-1, K_CACHE) && !engine_has_knob(E_COUNT, K_CACHE));
+	CHECK(!engine_has_knob(E_SQLITE, -1) && !engine_has_knob(E_SQLITE, K_COUNT));
 }
 
 static char *write_file(const char *text)
@@ -515,7 +562,7 @@ static void test_slider(void)
 #include <bson/bson.h>
 
 #include "engines/mongo/doc.h"
-#include "probes/mongo_status.h"
+#include "engines/mongo/status.h"
 
 /* A fixture file as BSON (relaxed or canonical extended JSON); NULL if bad. */
 static bson_t *mongo_fixture(const char *name)
@@ -793,6 +840,64 @@ static void test_mongo(void)
 	}
 	CHECK(mongo_doc_uri("http://x", &uri, &e) < 0 && uri == NULL && e.cls == ERR_USAGE &&
 	      strstr(e.msg, "mongodb://") != NULL);
+}
+
+/* serverStatus's table: every value's name (messages and the man page use
+ * them) and the counter it feeds. Each value gets a value of its own, so a
+ * row feeding the wrong counter, or one that should feed none, shows. */
+static void test_mongo_status_table(void)
+{
+	static const struct {
+		int id;
+		const char *name;
+		int feed; /* C_COUNT: none */
+	} want[MS_COUNT] = {
+		{ MS_OP_INSERT, "opcounters.insert", C_COUNT },
+		{ MS_OP_UPDATE, "opcounters.update", C_COUNT },
+		{ MS_OP_DELETE, "opcounters.delete", C_COUNT },
+		{ MS_OP_COMMAND, "opcounters.command", C_COUNT },
+		{ MS_DIRTY_EVICTED, "wiredTiger.cache.modified pages evicted", C_SPILLS },
+		{ MS_PAGES_READ, "wiredTiger.cache.pages read into cache", C_MISSES },
+		{ MS_CACHE_BYTES, "wiredTiger.cache.bytes currently in the cache", C_CACHE_USED },
+		{ MS_CACHE_DIRTY, "wiredTiger.cache.tracked dirty bytes in the cache",
+		  C_CACHE_DIRTY },
+		{ MS_CACHE_MAX, "wiredTiger.cache.maximum bytes configured", C_CACHE_MAX },
+		{ MS_LOG_SYNCS, "wiredTiger.log.log sync operations", C_FSYNCS },
+		{ MS_LOG_BYTES, "wiredTiger.log.log bytes written", C_WAL_BYTES },
+		{ MS_FSYNC_IOS, "wiredTiger.connection.total fsync I/Os", C_COUNT },
+		{ MS_CHECKPOINTS, "wiredTiger.transaction.transaction checkpoints", C_CHECKPOINTS },
+		{ MS_PID, "pid", C_COUNT },
+	};
+	struct mongo_status st;
+	struct counters c;
+	unsigned valid = 0;
+	bson_t *doc;
+	int i;
+
+	CHECK(strcmp(mongo_status_name(-1), "?") == 0 &&
+	      strcmp(mongo_status_name(MS_COUNT), "?") == 0);
+	memset(&st, 0, sizeof st);
+	for (i = 0; i < MS_COUNT; i++) {
+		CHECK(want[i].id == i && strcmp(mongo_status_name(i), want[i].name) == 0);
+		st.have |= 1u << i;
+		st.v[i] = 1000 + (uint64_t)i;
+	}
+	memset(&c, 0, sizeof c);
+	mongo_status_counters(&st, &c);
+	for (i = 0; i < MS_COUNT; i++)
+		if (want[i].feed != C_COUNT) {
+			CHECK(c.v[want[i].feed] == 1000 + (uint64_t)i);
+			valid |= 1u << want[i].feed;
+		}
+	CHECK(c.valid == valid);
+	/* The checkpoints' second place feeds the same counter. */
+	doc = BCON_NEW("ok", BCON_INT32(1), "wiredTiger", "{", "checkpoint", "{",
+	               "total succeed number of checkpoints", BCON_INT64(7), "}", "}");
+	CHECK(mongo_status_parse(doc, &st) == 0 && st.have == 1u << MS_CHECKPOINTS);
+	memset(&c, 0, sizeof c);
+	mongo_status_counters(&st, &c);
+	CHECK(c.valid == 1u << C_CHECKPOINTS && c.v[C_CHECKPOINTS] == 7);
+	bson_destroy(doc);
 }
 
 #endif
@@ -1481,19 +1586,32 @@ static const struct {
 	const char *name;
 	void (*fn)(void);
 } tests[] = {
-	{ "unit/log-tail", test_log_tail },     { "unit/rowset", test_rowset },
-	{ "unit/units", test_units },           { "unit/knobs", test_knobs },
-	{ "unit/config", test_config },         { "unit/demo", test_demo },
-	{ "unit/metrics", test_metrics },       { "unit/histogram", test_hist },
-	{ "unit/proc_io", test_proc_io },       { "unit/keys", test_keys },
-	{ "unit/sparkline-gauge", test_spark }, { "unit/sliders-labels", test_slider },
-	{ "unit/recording", test_recording },   { "unit/fstree", test_fstree },
-	{ "unit/redact", test_redact },         { "unit/history", test_history },
-	{ "unit/layout", test_layout },         { "unit/man-keys", test_man_keys },
-	{ "unit/spawn-proc", test_spawn },      { "unit/fd-tail", test_fd_tail },
-	{ "unit/schema", test_schema },         { "unit/schema-files", test_schema_files },
+	{ "unit/log-tail", test_log_tail },
+	{ "unit/rowset", test_rowset },
+	{ "unit/units", test_units },
+	{ "unit/knobs", test_knobs },
+	{ "unit/knob-engines", test_knob_engines },
+	{ "unit/config", test_config },
+	{ "unit/demo", test_demo },
+	{ "unit/metrics", test_metrics },
+	{ "unit/histogram", test_hist },
+	{ "unit/proc_io", test_proc_io },
+	{ "unit/keys", test_keys },
+	{ "unit/sparkline-gauge", test_spark },
+	{ "unit/sliders-labels", test_slider },
+	{ "unit/recording", test_recording },
+	{ "unit/fstree", test_fstree },
+	{ "unit/redact", test_redact },
+	{ "unit/history", test_history },
+	{ "unit/layout", test_layout },
+	{ "unit/man-keys", test_man_keys },
+	{ "unit/spawn-proc", test_spawn },
+	{ "unit/fd-tail", test_fd_tail },
+	{ "unit/schema", test_schema },
+	{ "unit/schema-files", test_schema_files },
 #ifdef IDXLAB_HAVE_MONGO
 	{ "unit/mongo", test_mongo },
+	{ "unit/mongo-status-table", test_mongo_status_table },
 #endif
 };
 

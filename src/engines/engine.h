@@ -34,6 +34,15 @@ struct engine_ops {
 	/* It builds every table spec (schema.h); 0: only the default table. */
 	int table_specs;
 
+	/* The engine-specific knobs (KF_ENGINE_OWN) this engine honours, ending
+	 * with -1 (engine_has_knob). NULL: none. */
+	const int *own_knobs;
+
+	/* The environment variable open() reads the database from when k->dsn
+	 * is empty ("MONGODB_URI"): main learns its value as a secret before
+	 * anything may quote it. NULL: none. */
+	const char *dsn_env;
+
 	/* The library or server version this engine is built against. */
 	const char *(*version)(void);
 
@@ -91,6 +100,12 @@ extern const struct engine_ops *const engine_table[E_COUNT];
 
 /* The engine called name (its --engine word), or NULL if it is not built. */
 const struct engine_ops *engine_find(const char *name);
+
+/* Does knob id mean something on engine kind? Every knob without
+ * KF_ENGINE_OWN does; one with it only where the engine's own_knobs list it,
+ * so an engine that is not built honours none of those. The one answer for
+ * the dashboard's sliders, reports, warnings and demos. */
+int engine_has_knob(int kind, int id);
 
 /* The Debian package engine kind's library comes in ("libwiredtiger-dev"),
  * for the message of a build without it. */

@@ -1,12 +1,12 @@
 /* engine_list.h - the engines idxlab knows, each named once.
  *
  * ENGINE_LIST(X) calls X(ID, name, package) once per engine, in the order
- * of the engine knob's values: ID makes E_ID (enum engine_kind) and ENG_ID
- * (its bit in knob_def.engines), name is the --engine word and the prefix
+ * of the engine knob's values: ID makes E_ID (enum engine_kind), name is the --engine word and the prefix
  * of its ops (name_engine, a struct engine_ops), package is the Debian
  * package of the library it needs to be built (a message tells a user of a
  * build without it what to install). Everything else about an engine is
- * in its ops: its defaults, its version, its calls.
+ * in its ops: its defaults, the knobs only it honours, its version, its
+ * calls.
  *
  * Adding an engine: one row here, its sources under src/engines/, and its
  * lines in the Makefile (its pkg-config module and sources). A row whose
@@ -20,5 +20,8 @@
 	X(POSTGRES, postgres, "libpq-dev")                                                         \
 	X(MONGO, mongo, "libmongoc-dev")                                                           \
 	X(WIREDTIGER, wiredtiger, "libwiredtiger-dev")
+
+/* The engine knob's default: embedded, nothing to set up. */
+#define ENGINE_DEFAULT "sqlite"
 
 #endif

@@ -36,3 +36,19 @@ const char *engine_package(int kind)
 {
 	return kind >= 0 && kind < E_COUNT ? packages[kind] : "";
 }
+
+int engine_has_knob(int kind, int id)
+{
+	const int *own;
+
+	if (id < 0 || id >= K_COUNT || kind < 0 || kind >= E_COUNT)
+		return 0;
+	if (!(knob_table[id].flags & KF_ENGINE_OWN))
+		return 1;
+	if (!engine_table[kind] || !engine_table[kind]->own_knobs)
+		return 0;
+	for (own = engine_table[kind]->own_knobs; *own >= 0; own++)
+		if (*own == id)
+			return 1;
+	return 0;
+}

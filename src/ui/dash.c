@@ -14,6 +14,7 @@
  * panels, nor know whether its feed is live or a recording (it asks the
  * feed's operations). */
 #include "../clock.h"
+#include "../engines/engine.h"
 #include "dash.h"
 
 #include <stdarg.h>
@@ -31,7 +32,7 @@ const char *dash_locked(const struct dash *d, int id)
 {
 	if (!d->feed->ops->set)
 		return d->feed->ops->no_set;
-	if (!KNOB_ON_ENGINE(id, d->k.want.v[K_ENGINE]))
+	if (!engine_has_knob((int)d->k.want.v[K_ENGINE], id))
 		return "this engine does not have this knob";
 	if (knob_table[id].flags & KF_HEADLESS)
 		return "headless runs only (idxlab run): the dashboard runs until you quit";

@@ -30,6 +30,8 @@
 #include "../spawn.h"
 #include "internal.h"
 
+#define DSN_ENV "MONGODB_URI" /* the server, when there is no --dsn */
+
 /* ---- libmongoc, once per process ---------------------------------------- */
 
 static void log_to_evlog(mongoc_log_level_t level, const char *domain, const char *message,
@@ -249,7 +251,7 @@ static int mongo_open(struct engine **out, const struct knobs *k, const atomic_i
                       struct err *e)
 {
 	struct engine *en = calloc(1, sizeof *en);
-	const char *text = k->dsn && *k->dsn ? k->dsn : getenv("MONGODB_URI");
+	const char *text = k->dsn && *k->dsn ? k->dsn : getenv(DSN_ENV);
 	char local[64], bin[PATH_MAX];
 	bson_t ping = BSON_INITIALIZER;
 	bson_error_t be;
@@ -451,6 +453,7 @@ static const struct knob_default mongo_defaults[] = {
 
 const struct engine_ops mongo_engine = {
 	.defaults = mongo_defaults,
+	.dsn_env = DSN_ENV,
 	.version = mongo_version,
 	.open = mongo_open,
 	.setup = mongo_setup,

@@ -9,9 +9,10 @@
  *   schema.c    the collection: cache, write concern, payload, indexes, fsync
  *   rows.c      the open batch: one operation on one row, the load
  *   txn.c       the step: a commit is one acknowledged batch
- *   stats.c     serverStatus (probes/mongo_status.c's table), /proc io of the
+ *   stats.c     serverStatus (status.c's table), /proc io of the
  *               server, $collStats sizes
  *   doc.[ch]    the documents, write concerns and URI, as pure functions
+ *   status.[ch] serverStatus and $collStats documents read by key name, pure
  *   stream.[ch] idxlab's own connection streams, which a stop can end
  *
  * Every call comes from the worker thread: the mongoc_client_t is
@@ -25,11 +26,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "../../probes/mongo_status.h"
 #include "../../probes/proc_tree.h"
 #include "../engine.h"
 #include "../rowset.h"
 #include "doc.h"
+#include "status.h"
 #include "stream.h"
 
 #define DB_NAME        "idxlab"

@@ -1,7 +1,7 @@
 /* stats.c - the server's counters and sizes.
  *
  * serverStatus (trimmed to the sections idxlab reads) is parsed by
- * probes/mongo_status.c, whose table says where each value lives and which
+ * status.c, whose table says where each value lives and which
  * counter it feeds, every value by key name and n/a when absent; sizes
  * come from $collStats storageStats; write() and device bytes from /proc of
  * a mongod running on this machine, through io_table below. */
@@ -84,7 +84,7 @@ void mongo_find_server_processes(struct engine *en)
 }
 
 /* The counters the server's /proc io feeds: {counter, source}, as
- * probes/mongo_status.c's table does for serverStatus. */
+ * status.c's table does for serverStatus. */
 static const struct {
 	enum ctr counter;
 	size_t source; /* offset of a uint64_t in struct proc_io */

@@ -309,8 +309,12 @@ static const struct knob_default pg_defaults[] = {
 	{ 0, NULL },
 };
 
+/* The engine-specific knobs (KF_ENGINE_OWN) this engine honours. */
+static const int pg_own_knobs[] = { K_FILLFACTOR, -1 };
+
 const struct engine_ops postgres_engine = {
 	.defaults = pg_defaults,
+	.own_knobs = pg_own_knobs,
 	.version = pg_version,
 	.open = pg_open,
 	.setup = pg_setup,

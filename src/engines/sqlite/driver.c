@@ -21,11 +21,11 @@
 
 #include "../../evlog.h"
 #include "../../probes/fs_kind.h"
-#include "../../probes/sqlite_vfs.h"
 #include "../../probes/sync_count.h"
 #include "../../redact.h"
 #include "../tmpdir.h"
 #include "sqlite_int.h"
+#include "vfs.h"
 
 #define PREFILL_CACHE_KIB 262144 /* 256 MiB while loading: the load is not measured */
 
@@ -337,7 +337,11 @@ static const char *sqlite_version(void)
 	return buf;
 }
 
+/* The engine-specific knobs (KF_ENGINE_OWN) this engine honours. */
+static const int sqlite_own_knobs[] = { K_JOURNAL, -1 };
+
 const struct engine_ops sqlite_engine = {
+	.own_knobs = sqlite_own_knobs,
 	.version = sqlite_version,
 	.open = sqlite_open,
 	.setup = sqlite_setup,

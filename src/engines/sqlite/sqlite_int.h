@@ -11,7 +11,8 @@
  *   schema.c    the table, its indexes and the pragmas (journal, sync, cache)
  *   rows.c      the per-row statements: bind, step, check
  *   txn.c       the step: BEGIN, the rows, COMMIT every k's commit rows
- *   stats.c     the statistics table (counter <- source), sample, sizes */
+ *   stats.c     the statistics table (counter <- source), sample, sizes
+ *   vfs.[ch]    the counting VFS shim (writes and syncs by file kind) */
 #ifndef IDXLAB_ENGINES_SQLITE_INT_H
 #define IDXLAB_ENGINES_SQLITE_INT_H
 

@@ -3,7 +3,7 @@
  *
  * sqlite3_db_status() cache spill/miss/hit counters are 31-bit, so they are
  * read with reset and summed in 64 bits (en->status); bytes written per
- * file kind come from the counting VFS shim (probes/sqlite_vfs.c); fsyncs
+ * file kind come from the counting VFS shim (vfs.c); fsyncs
  * from the interposer (probes/sync_count.c), with or without --probes;
  * wchar/write_bytes from /proc/self/io less the main thread's
  * (proc_io_read_engine). Sizes: the page count, and dbstat's pages per
@@ -14,9 +14,9 @@
 
 #include "../../evlog.h"
 #include "../../probes/proc_io.h"
-#include "../../probes/sqlite_vfs.h"
 #include "../../probes/sync_count.h"
 #include "sqlite_int.h"
+#include "vfs.h"
 
 enum stat_source {
 	SRC_SYNC,    /* fsync + fdatasync calls (the interposer): read without --probes too */

@@ -382,8 +382,12 @@ static const struct knob_default wt_defaults[] = {
 	{ 0, NULL },
 };
 
+/* The engine-specific knobs (KF_ENGINE_OWN) this engine honours. */
+static const int wt_own_knobs[] = { K_CHECKPOINT, -1 };
+
 const struct engine_ops wiredtiger_engine = {
 	.defaults = wt_defaults,
+	.own_knobs = wt_own_knobs,
 	.version = wt_version,
 	.open = wt_open,
 	.setup = wt_setup,

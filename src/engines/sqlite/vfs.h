@@ -1,4 +1,4 @@
-/* sqlite_vfs.h - a counting VFS shim over SQLite's default VFS.
+/* vfs.h - a counting VFS shim over SQLite's default VFS.
  *
  * sqlite_vfs_register() adds a VFS named "idxlab" that forwards every call to
  * the default (unix) VFS and counts the bytes written to each kind of file:

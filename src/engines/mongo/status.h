@@ -1,6 +1,6 @@
-/* mongo_status.h - MongoDB's serverStatus and $collStats, read by key name.
+/* status.h - MongoDB's serverStatus and $collStats, read by key name.
  *
- * Pure: it never talks to a server. The engine (engines/mongo/stats.c)
+ * Pure: it never talks to a server. The engine (stats.c)
  * runs the commands and hands the reply documents here; the unit tests hand it
  * fixture documents with the real key names (tests/fixtures/serverstatus-*).
  * Every value is looked up by its exact name (WiredTiger has many near
@@ -14,7 +14,7 @@
 #include <bson/bson.h>
 #include <stdint.h>
 
-#include "../metrics.h"
+#include "../../metrics.h"
 
 /* The serverStatus values idxlab reads, all cumulative except the gauges. */
 enum mongo_stat {
@@ -56,7 +56,8 @@ const char *mongo_status_name(int id);
 int mongo_status_parse(const bson_t *doc, struct mongo_status *out);
 
 /* Set the counters a serverStatus gives (C_SPILLS, C_MISSES, C_FSYNCS,
- * C_WAL_BYTES, C_CHECKPOINTS) and their valid bits, from what s has. */
+ * C_WAL_BYTES, C_CHECKPOINTS and the gauges C_CACHE_USED, C_CACHE_DIRTY,
+ * C_CACHE_MAX) and their valid bits, from what s has. */
 void mongo_status_counters(const struct mongo_status *s, struct counters *c);
 
 /* Sizes from a $collStats document ({ "storageStats": {...} } or the

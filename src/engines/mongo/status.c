@@ -1,72 +1,67 @@
-/* mongo_status.c - serverStatus and $collStats documents into counters.
+/* status.c - serverStatus and $collStats documents into counters.
  *
- * One table says where each value lives: a top-level section, an optional
- * sub-section and the exact key. Lookups walk the document level by level
+ * One table says where each value lives (a top-level section, an optional
+ * sub-section and the exact key) and which counter it feeds; the names in
+ * messages are made from it. Lookups walk the document level by level
  * with bson_iter_find_w_len (exact, case-sensitive), never by dotted path:
  * WiredTiger's key names hold spaces and could hold dots. */
-#include "mongo_status.h"
+#include "status.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #define ALLOC_UNIT 4096 /* WiredTiger's allocation_size: the "page" of a file */
 
-/* Where each value lives, in the order to try: a value WiredTiger moved
- * between releases has one row per place. */
-static const struct {
+/* One row per place a value lives, in the order to try, and the counter it
+ * feeds (C_COUNT: none). A value WiredTiger moved between releases has one
+ * row per place, all feeding the same counter; its first row names it. A
+ * value sits at key in section's sub-document sub (IN_SUB), in section
+ * itself (IN_SECTION) or at the top (AT_TOP); its name is that path with
+ * dots, made by these macros. */
+#define IN_SUB(section, sub, key) section, sub, key, section "." sub "." key
+#define IN_SECTION(section, key)  section, NULL, key, section "." key
+#define AT_TOP(key)               NULL, NULL, key, key
+static const struct stat_row {
 	enum mongo_stat id;
+	enum ctr feed;
 	const char *section, *sub, *key;
-} where[] = {
-	{ MS_OP_INSERT, "opcounters", NULL, "insert" },
-	{ MS_OP_UPDATE, "opcounters", NULL, "update" },
-	{ MS_OP_DELETE, "opcounters", NULL, "delete" },
-	{ MS_OP_COMMAND, "opcounters", NULL, "command" },
-	{ MS_DIRTY_EVICTED, "wiredTiger", "cache", "modified pages evicted" },
-	{ MS_PAGES_READ, "wiredTiger", "cache", "pages read into cache" },
-	{ MS_CACHE_BYTES, "wiredTiger", "cache", "bytes currently in the cache" },
-	{ MS_CACHE_DIRTY, "wiredTiger", "cache", "tracked dirty bytes in the cache" },
-	{ MS_CACHE_MAX, "wiredTiger", "cache", "maximum bytes configured" },
-	{ MS_LOG_SYNCS, "wiredTiger", "log", "log sync operations" },
-	{ MS_LOG_BYTES, "wiredTiger", "log", "log bytes written" },
-	{ MS_FSYNC_IOS, "wiredTiger", "connection", "total fsync I/Os" },
+	const char *name;
+} rows[] = {
+	{ MS_OP_INSERT, C_COUNT, IN_SECTION("opcounters", "insert") },
+	{ MS_OP_UPDATE, C_COUNT, IN_SECTION("opcounters", "update") },
+	{ MS_OP_DELETE, C_COUNT, IN_SECTION("opcounters", "delete") },
+	{ MS_OP_COMMAND, C_COUNT, IN_SECTION("opcounters", "command") },
+	{ MS_DIRTY_EVICTED, C_SPILLS, IN_SUB("wiredTiger", "cache", "modified pages evicted") },
+	{ MS_PAGES_READ, C_MISSES, IN_SUB("wiredTiger", "cache", "pages read into cache") },
+	{ MS_CACHE_BYTES, C_CACHE_USED,
+	  IN_SUB("wiredTiger", "cache", "bytes currently in the cache") },
+	{ MS_CACHE_DIRTY, C_CACHE_DIRTY,
+	  IN_SUB("wiredTiger", "cache", "tracked dirty bytes in the cache") },
+	{ MS_CACHE_MAX, C_CACHE_MAX, IN_SUB("wiredTiger", "cache", "maximum bytes configured") },
+	{ MS_LOG_SYNCS, C_FSYNCS, IN_SUB("wiredTiger", "log", "log sync operations") },
+	{ MS_LOG_BYTES, C_WAL_BYTES, IN_SUB("wiredTiger", "log", "log bytes written") },
+	{ MS_FSYNC_IOS, C_COUNT, IN_SUB("wiredTiger", "connection", "total fsync I/Os") },
 	/* older WiredTiger */
-	{ MS_CHECKPOINTS, "wiredTiger", "transaction", "transaction checkpoints" },
+	{ MS_CHECKPOINTS, C_CHECKPOINTS,
+	  IN_SUB("wiredTiger", "transaction", "transaction checkpoints") },
 	/* newer WiredTiger: checkpoints have a section of their own */
-	{ MS_CHECKPOINTS, "wiredTiger", "checkpoint", "total succeed number of checkpoints" },
-	{ MS_PID, "pid", NULL, NULL },
+	{ MS_CHECKPOINTS, C_CHECKPOINTS,
+	  IN_SUB("wiredTiger", "checkpoint", "total succeed number of checkpoints") },
+	{ MS_PID, C_COUNT, AT_TOP("pid") },
 };
-
-static const char *const names[MS_COUNT] = {
-	[MS_OP_INSERT] = "opcounters.insert",
-	[MS_OP_UPDATE] = "opcounters.update",
-	[MS_OP_DELETE] = "opcounters.delete",
-	[MS_OP_COMMAND] = "opcounters.command",
-	[MS_DIRTY_EVICTED] = "wiredTiger.cache.modified pages evicted",
-	[MS_PAGES_READ] = "wiredTiger.cache.pages read into cache",
-	[MS_CACHE_BYTES] = "wiredTiger.cache.bytes currently in the cache",
-	[MS_CACHE_DIRTY] = "wiredTiger.cache.tracked dirty bytes in the cache",
-	[MS_CACHE_MAX] = "wiredTiger.cache.maximum bytes configured",
-	[MS_LOG_SYNCS] = "wiredTiger.log.log sync operations",
-	[MS_LOG_BYTES] = "wiredTiger.log.log bytes written",
-	[MS_FSYNC_IOS] = "wiredTiger.connection.total fsync I/Os",
-	[MS_CHECKPOINTS] = "wiredTiger.transaction.transaction checkpoints",
-	[MS_PID] = "pid",
-};
-
-/* Which counter each value feeds (C_COUNT: none). */
-static const enum ctr feeds[MS_COUNT] = {
-	[MS_OP_INSERT] = C_COUNT,         [MS_OP_UPDATE] = C_COUNT,
-	[MS_OP_DELETE] = C_COUNT,         [MS_OP_COMMAND] = C_COUNT,
-	[MS_DIRTY_EVICTED] = C_SPILLS,    [MS_PAGES_READ] = C_MISSES,
-	[MS_CACHE_BYTES] = C_CACHE_USED,  [MS_CACHE_DIRTY] = C_CACHE_DIRTY,
-	[MS_CACHE_MAX] = C_CACHE_MAX,     [MS_LOG_SYNCS] = C_FSYNCS,
-	[MS_LOG_BYTES] = C_WAL_BYTES,     [MS_FSYNC_IOS] = C_COUNT,
-	[MS_CHECKPOINTS] = C_CHECKPOINTS, [MS_PID] = C_COUNT,
-};
+#undef IN_SUB
+#undef IN_SECTION
+#undef AT_TOP
+#define NROWS (sizeof rows / sizeof rows[0])
 
 const char *mongo_status_name(int id)
 {
-	return id >= 0 && id < MS_COUNT ? names[id] : "?";
+	size_t i;
+
+	for (i = 0; i < NROWS; i++)
+		if ((int)rows[i].id == id)
+			return rows[i].name;
+	return "?";
 }
 
 /* Step into the sub-document called key of the document it points into. */
@@ -124,24 +119,24 @@ int mongo_status_parse(const bson_t *doc, struct mongo_status *out)
 		return -1;
 	if ((number_at(&top, "ok", &ok) < 0 || ok != 1) && number_at(&top, "uptime", &uptime) < 0)
 		return -1;
-	for (i = 0; i < sizeof where / sizeof where[0]; i++) {
+	for (i = 0; i < NROWS; i++) {
+		const struct stat_row *r = &rows[i];
 		const bson_iter_t *at = &top;
-		enum mongo_stat id = where[i].id;
 
-		if (out->have & 1u << id)
+		if (out->have & 1u << r->id)
 			continue; /* found in an earlier place */
-		if (where[i].key) {
-			if (!enter(&top, where[i].section, &sec))
+		if (r->section) {
+			if (!enter(&top, r->section, &sec))
 				continue;
 			at = &sec;
-			if (where[i].sub) {
-				if (!enter(&sec, where[i].sub, &sub))
+			if (r->sub) {
+				if (!enter(&sec, r->sub, &sub))
 					continue;
 				at = &sub;
 			}
 		}
-		if (number_at(at, where[i].key ? where[i].key : where[i].section, &out->v[id]) == 0)
-			out->have |= 1u << id;
+		if (number_at(at, r->key, &out->v[r->id]) == 0)
+			out->have |= 1u << r->id;
 	}
 	string_at(&top, "version", out->version, sizeof out->version);
 	string_at(&top, "process", out->process, sizeof out->process);
@@ -153,13 +148,15 @@ int mongo_status_parse(const bson_t *doc, struct mongo_status *out)
 
 void mongo_status_counters(const struct mongo_status *s, struct counters *c)
 {
-	int i;
+	size_t i;
 
-	for (i = 0; i < MS_COUNT; i++) {
-		if (feeds[i] == C_COUNT || !(s->have & 1u << i))
+	for (i = 0; i < NROWS; i++) {
+		const struct stat_row *r = &rows[i];
+
+		if (r->feed == C_COUNT || !(s->have & 1u << r->id))
 			continue;
-		c->v[feeds[i]] = s->v[i];
-		c->valid |= 1u << feeds[i];
+		c->v[r->feed] = s->v[r->id];
+		c->valid |= 1u << r->feed;
 	}
 }
 

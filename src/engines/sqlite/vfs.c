@@ -1,10 +1,10 @@
-/* sqlite_vfs.c - the counting VFS shim.
+/* vfs.c - the counting VFS shim.
  *
  * Built the way SQLite's ext/misc/vfsstat.c is: our sqlite3_file embeds the
  * base struct first and holds the real file right behind it; each method
  * forwards to the real one. The kind of a file is decided once, in xOpen,
  * from the SQLITE_OPEN_* flags. Only xWrite and xSync do any accounting. */
-#include "sqlite_vfs.h"
+#include "vfs.h"
 
 #include <sqlite3.h>
 #include <stdatomic.h>
