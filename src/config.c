@@ -16,6 +16,7 @@
 #include "engines/engine.h"
 #include "redact.h"
 #include "schema.h"
+#include "schema_from.h"
 #include "xalloc.h"
 
 /* Levenshtein distance, for "did you mean". */
@@ -108,6 +109,20 @@ static int check_dependent(const struct plan *p, int set_id, struct err *e)
 					           : err_prefix(e, "%s", knob_table[id].name);
 			}
 	return 0;
+}
+
+/* --schema-from SOURCE:TABLE: the spec read from the user's table is the
+ * schema knob's one value (a comma in a conninfo is no sweep). */
+static int set_schema_from(struct plan *p, const char *text, struct err *e)
+{
+	long long v;
+
+	if (schema_from_load(text, &v, e) < 0)
+		return -1;
+	p->vals[K_SCHEMA][0] = v;
+	p->n[K_SCHEMA] = 1;
+	p->set[K_SCHEMA] = 1;
+	return check_dependent(p, K_SCHEMA, e);
 }
 
 int plan_set(struct plan *p, int id, const char *text, struct err *e)
@@ -379,6 +394,11 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 		if (file_option(argc, argv, &i, "--config", "-c", &file, e) ||
 		    file_option(argc, argv, &i, "--demo", NULL, &file, e))
 			continue;
+		if ((got = file_option(argc, argv, &i, "--schema-from", NULL, &file, e)) != 0) {
+			if (got < 0 || set_schema_from(p, file, e) < 0)
+				return err_prefix(e, "--schema-from");
+			continue;
+		}
 		if ((got = file_option(argc, argv, &i, "--record", NULL, &file, e)) != 0 ||
 		    (got = file_option(argc, argv, &i, "--replay", NULL, &file, e)) != 0) {
 			char **to =
@@ -537,6 +557,25 @@ void plan_warn_unused(const struct plan *p, FILE *f)
 			        knob_table[id].why);
 }
 
+void plan_print_derived(const struct plan *p, FILE *f)
+{
+	int j;
+
+	for (j = 0; j < p->n[K_SCHEMA]; j++) {
+		const struct schema *s = schema_get(p->vals[K_SCHEMA][j]);
+		char buf[8192];
+
+		if (!s || !s->notes[0])
+			continue;
+		schema_write(s, buf, sizeof buf);
+		fprintf(f,
+		        "idxlab: the table %s read from %s, as idxlab builds it (save it as a "
+		        "spec file to edit it, then --schema FILE):\n%s"
+		        "idxlab: how: %s\n",
+		        s->name, s->source, buf, s->notes);
+	}
+}
+
 /* A table spec as comment lines: strip the "# " to have a spec file. */
 static void print_spec(const struct schema *s, FILE *f)
 {
@@ -549,6 +588,8 @@ static void print_spec(const struct schema *s, FILE *f)
 	        s->source);
 	for (line = buf; (next = strchr(line, '\n')) != NULL; line = next + 1)
 		fprintf(f, "#   %.*s\n", (int)(next - line), line);
+	if (s->notes[0])
+		fprintf(f, "# how it was read: %s\n", s->notes);
 }
 
 void plan_print(const struct plan *p, FILE *f)

@@ -60,6 +60,10 @@ const char *config_closest(const char *word, const char *(*nth)(int i, const voi
  * "did you mean"), *val the trimmed value. */
 int config_knob_line(char *s, int *id, char **val, struct err *e);
 
+/* The tables read from a user's database (--schema-from): each spec and how
+ * it was guessed, for stderr at the start of a run. */
+void plan_print_derived(const struct plan *p, FILE *f);
+
 /* Set knob id from text, a comma list unless the knob is KF_NOSWEEP. */
 int plan_set(struct plan *p, int id, const char *text, struct err *e);
 

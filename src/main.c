@@ -93,6 +93,9 @@ static void usage(FILE *f)
 	        "                      captions, waits (Space: next cue); see man idxlab\n"
 	        "  --record FILE       dashboard: also write what it shows to FILE (JSON lines)\n"
 	        "  --replay FILE       show a recording again, with no engine (offline talks)\n"
+	        "  --schema-from SOURCE:TABLE  run on idxlab's own copy of the shape of a\n"
+	        "                      table of yours, read read-only: SOURCE an SQLite file or\n"
+	        "                      a PostgreSQL conninfo/URI (./app.db:users)\n"
 	        "  --print-config      print the effective settings and exit\n"
 	        "  -h, --help          this help;  -V, --version  the version\n"
 	        "\n"
@@ -236,6 +239,7 @@ int main(int argc, char **argv)
 		break;
 	default:
 		plan_warn_unused(&plan, stderr);
+		plan_print_derived(&plan, stderr);
 		install_signals();
 		if (plan.mode == MODE_AUTO && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
 			if (plan.steps > 1) {

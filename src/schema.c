@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "keys.h"
+#include "schema_from.h"
 #include "schema_int.h"
 
 /* ---- the built-in specs -------------------------------------------------- */
@@ -167,6 +169,11 @@ int schema_load(const char *text, long long *out, struct err *e)
 			pthread_mutex_unlock(&lock);
 			return 0;
 		}
+	}
+	if (strchr(text, ':') && access(text, F_OK) != 0) {
+		/* SOURCE:TABLE - a user's table (--schema-from) */
+		pthread_mutex_unlock(&lock);
+		return schema_from_load(text, out, e);
 	}
 	if (!strchr(text, '/') && !strchr(text, '.')) {
 		const char *hint = config_closest(text, nth_builtin, NULL);

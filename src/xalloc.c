@@ -1,4 +1,4 @@
-/* xalloc.c - strdup that aborts rather than return NULL. */
+/* xalloc.c - strdup and calloc that abort rather than return NULL. */
 #include "xalloc.h"
 
 #include <stdlib.h>
@@ -11,4 +11,13 @@ char *xstrdup(const char *s)
 	if (!d)
 		abort();
 	return d;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		abort();
+	return p;
 }

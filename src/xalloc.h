@@ -6,7 +6,12 @@
 #ifndef IDXLAB_XALLOC_H
 #define IDXLAB_XALLOC_H
 
+#include <stddef.h>
+
 /* A malloc'd copy of s (not NULL); the caller frees it. */
 char *xstrdup(const char *s);
+
+/* calloc(n, size), never NULL; the caller frees it. */
+void *xcalloc(size_t n, size_t size);
 
 #endif

@@ -19,7 +19,8 @@
 #include "../knobs.h"
 #include "../metrics.h"
 
-struct engine; /* private to each engine */
+struct engine;      /* private to each engine */
+struct table_shape; /* schema_from.h */
 
 struct step_out {
 	uint64_t rows;    /* operations done by this call */
@@ -42,6 +43,13 @@ struct engine_ops {
 	 * is empty ("MONGODB_URI"): main learns its value as a secret before
 	 * anything may quote it. NULL: none. */
 	const char *dsn_env;
+
+	/* --schema-from: is source one this engine reads (an SQLite file, a
+	 * conninfo)? Then read table's columns, indexes and statistics from it,
+	 * READ-ONLY. NULL: this engine reads no other database. */
+	int (*reads_source)(const char *source);
+	int (*read_shape)(const char *source, const char *table, struct table_shape *out,
+	                  struct err *e);
 
 	/* The library or server version this engine is built against. */
 	const char *(*version)(void);

@@ -313,6 +313,8 @@ static const struct knob_default pg_defaults[] = {
 static const int pg_own_knobs[] = { K_FILLFACTOR, -1 };
 
 const struct engine_ops postgres_engine = {
+	.reads_source = pg_reads_source,
+	.read_shape = pg_read_shape,
 	.defaults = pg_defaults,
 	.own_knobs = pg_own_knobs,
 	.version = pg_version,

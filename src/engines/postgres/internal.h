@@ -171,4 +171,9 @@ int pg_sample(struct engine *en, struct counters *c, struct err *e);
 int pg_settle(struct engine *en, struct err *e);
 int pg_sizes(struct engine *en, struct sizes *s, struct err *e);
 
+/* catalog.c: --schema-from, a user's table's shape, read-only */
+struct table_shape;
+int pg_reads_source(const char *source);
+int pg_read_shape(const char *source, const char *table, struct table_shape *t, struct err *e);
+
 #endif

@@ -341,6 +341,8 @@ static const char *sqlite_version(void)
 static const int sqlite_own_knobs[] = { K_JOURNAL, -1 };
 
 const struct engine_ops sqlite_engine = {
+	.reads_source = sqlite_reads_source,
+	.read_shape = sqlite_read_shape,
 	.own_knobs = sqlite_own_knobs,
 	.version = sqlite_version,
 	.open = sqlite_open,

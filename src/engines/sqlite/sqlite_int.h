@@ -12,7 +12,8 @@
  *   rows.c      the per-row statements: bind, step, check
  *   txn.c       the step: BEGIN, the rows, COMMIT every k's commit rows
  *   stats.c     the statistics table (counter <- source), sample, sizes
- *   vfs.[ch]    the counting VFS shim (writes and syncs by file kind) */
+ *   vfs.[ch]    the counting VFS shim (writes and syncs by file kind)
+ *   catalog.c   --schema-from: a user's table's shape, read-only */
 #ifndef IDXLAB_ENGINES_SQLITE_INT_H
 #define IDXLAB_ENGINES_SQLITE_INT_H
 
@@ -95,5 +96,10 @@ int sqlite_finish(struct engine *en, struct step_out *out, struct hist *lat, str
 void sqlite_status_absorb(struct engine *en);
 int sqlite_sample(struct engine *en, struct counters *c, struct err *e);
 int sqlite_sizes(struct engine *en, struct sizes *s, struct err *e);
+
+/* catalog.c */
+struct table_shape;
+int sqlite_reads_source(const char *source);
+int sqlite_read_shape(const char *source, const char *table, struct table_shape *t, struct err *e);
 
 #endif

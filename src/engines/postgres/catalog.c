@@ -1,0 +1,248 @@
+/* catalog.c - the shape of a user's PostgreSQL table, for --schema-from.
+ *
+ * One short connection of its own, its session READ ONLY, that only runs
+ * SELECTs on the catalog: pg_attribute for the columns, pg_index for the
+ * primary key and the indexes (in creation order, oid order), and pg_stats
+ * for each column's value order (n_distinct, correlation, avg_width and the
+ * share of its most common value). It never runs ANALYZE: a table without
+ * statistics is read as "rand" with a note that says how to get better. */
+#include <libpq-fe.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../schema_from.h"
+#include "internal.h"
+
+int pg_reads_source(const char *source)
+{
+	return strncmp(source, "postgres://", 11) == 0 ||
+	       strncmp(source, "postgresql://", 13) == 0 || strchr(source, '=') != NULL;
+}
+
+static int fail(PGconn *c, PGresult *r, const char *what, struct err *e)
+{
+	int rc = err_set(e, ERR_USAGE, "postgres: %s: %s", what, PQerrorMessage(c));
+
+	PQclear(r);
+	return rc;
+}
+
+static PGresult *query(PGconn *c, const char *sql, int n, const char *const *params)
+{
+	return PQexecParams(c, sql, n, NULL, params, NULL, NULL, 0);
+}
+
+/* The nearest spec type of a PostgreSQL type. */
+static void map_type(struct shape_col *col, const char *typname, int typmod, int avg_width,
+                     char *notes, size_t nlen)
+{
+	static const struct {
+		const char *name;
+		enum col_type type;
+	} types[] = {
+		{ "int2", COL_INT },
+		{ "int4", COL_INT },
+		{ "bool", COL_INT },
+		{ "int8", COL_BIGINT },
+		{ "numeric", COL_BIGINT },
+		{ "float4", COL_BIGINT },
+		{ "float8", COL_BIGINT },
+		{ "uuid", COL_UUID },
+		{ "timestamp", COL_TIMESTAMP },
+		{ "timestamptz", COL_TIMESTAMP },
+		{ "date", COL_TIMESTAMP },
+		{ "text", COL_TEXT },
+		{ "varchar", COL_TEXT },
+		{ "bpchar", COL_TEXT },
+	};
+	size_t i;
+
+	col->type = COL_TEXT;
+	for (i = 0; i < sizeof types / sizeof types[0]; i++)
+		if (strcmp(typname, types[i].name) == 0)
+			col->type = types[i].type;
+	if (i == sizeof types / sizeof types[0] && col->type == COL_TEXT &&
+	    strcmp(typname, "text") != 0 && strcmp(typname, "varchar") != 0 &&
+	    strcmp(typname, "bpchar") != 0)
+		shape_note(notes, nlen, "%s (%s) is written as text", col->name, col->decl);
+	if (col->type == COL_BIGINT && strncmp(typname, "int", 3) != 0)
+		shape_note(notes, nlen, "%s (%s) is written as bigint", col->name, col->decl);
+	if (col->type == COL_TEXT)
+		/* avg_width counts the 1-byte varlena header of a short value */
+		col->len = avg_width > 1 ? avg_width - 1 : typmod > 4 ? typmod - 4 : 16;
+	if (col->type == COL_UUID)
+		col->len = 16;
+}
+
+static int find_table(PGconn *c, const char *table, char *oid, double *rows, char *nsp, char *rel,
+                      struct err *e)
+{
+	const char *p[1] = { table };
+	PGresult *r = query(c,
+	                    "SELECT c.oid, c.reltuples, n.nspname, c.relname FROM pg_class c JOIN "
+	                    "pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = "
+	                    "to_regclass($1) AND c.relkind IN ('r', 'p')",
+	                    1, p);
+
+	if (PQresultStatus(r) != PGRES_TUPLES_OK)
+		return fail(c, r, "finding the table", e);
+	if (PQntuples(r) == 0) {
+		PGresult *l =
+		    query(c,
+		          "SELECT coalesce(string_agg(quote_ident(schemaname) || '.' || "
+		          "quote_ident(tablename), ', ' ORDER BY 1), 'none') FROM (SELECT "
+		          "schemaname, tablename FROM pg_tables WHERE schemaname NOT IN "
+		          "('pg_catalog', 'information_schema') ORDER BY 1, 2 LIMIT 20) t",
+		          0, NULL);
+		int rc =
+		    err_set(e, ERR_USAGE, "no table %s in this database (its tables: %s)", table,
+		            PQresultStatus(l) == PGRES_TUPLES_OK ? PQgetvalue(l, 0, 0) : "?");
+
+		PQclear(l);
+		PQclear(r);
+		return rc;
+	}
+	snprintf(oid, 16, "%s", PQgetvalue(r, 0, 0));
+	*rows = atof(PQgetvalue(r, 0, 1));
+	snprintf(nsp, 128, "%s", PQgetvalue(r, 0, 2));
+	snprintf(rel, 128, "%s", PQgetvalue(r, 0, 3));
+	PQclear(r);
+	return 0;
+}
+
+static double num_or_nan(const PGresult *r, int row, int col)
+{
+	return PQgetisnull(r, row, col) ? NAN : atof(PQgetvalue(r, row, col));
+}
+
+static int read_columns(PGconn *c, const char *oid, const char *nsp, const char *rel,
+                        struct table_shape *t, int *attnums, struct err *e)
+{
+	const char *p[3] = { oid, nsp, rel };
+	PGresult *r = query(
+	    c,
+	    "SELECT a.attnum, a.attname, format_type(a.atttypid, a.atttypmod), t.typname, "
+	    "a.atttypmod, s.n_distinct, s.correlation, coalesce(s.avg_width, -1), "
+	    "(s.most_common_freqs)[1], coalesce((SELECT true FROM pg_index i WHERE i.indrelid = "
+	    "a.attrelid AND i.indisprimary AND a.attnum = ANY (i.indkey)), false) "
+	    "FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid LEFT JOIN pg_stats s ON "
+	    "s.schemaname = $2 AND s.tablename = $3 AND s.attname = a.attname "
+	    "WHERE a.attrelid = $1::oid AND a.attnum > 0 AND NOT a.attisdropped AND "
+	    "a.attgenerated = '' ORDER BY a.attnum",
+	    3, p);
+	int i, stats = 0;
+
+	if (PQresultStatus(r) != PGRES_TUPLES_OK)
+		return fail(c, r, "reading its columns", e);
+	for (i = 0; i < PQntuples(r) && t->ncols < SHAPE_COLS_MAX; i++) {
+		struct shape_col *col = &t->cols[t->ncols];
+		double nd = num_or_nan(r, i, 5);
+
+		memset(col, 0, sizeof *col);
+		attnums[t->ncols] = atoi(PQgetvalue(r, i, 0));
+		snprintf(col->name, sizeof col->name, "%s", PQgetvalue(r, i, 1));
+		snprintf(col->decl, sizeof col->decl, "%s", PQgetvalue(r, i, 2));
+		map_type(col, PQgetvalue(r, i, 3), atoi(PQgetvalue(r, i, 4)),
+		         atoi(PQgetvalue(r, i, 7)), t->notes, sizeof t->notes);
+		/* n_distinct < 0: a share of the rows (-1: all different) */
+		col->ndistinct = isnan(nd) ? -1 : nd < 0 ? -nd * (t->rows > 0 ? t->rows : 0) : nd;
+		col->correlation = num_or_nan(r, i, 6);
+		col->top_freq = num_or_nan(r, i, 8);
+		col->pk = strcmp(PQgetvalue(r, i, 9), "t") == 0;
+		stats += !isnan(nd);
+		t->ncols++;
+	}
+	if (PQntuples(r) > SHAPE_COLS_MAX)
+		shape_note(t->notes, sizeof t->notes, "columns past the %dth are left out",
+		           SHAPE_COLS_MAX);
+	PQclear(r);
+	if (stats)
+		snprintf(t->stats_from, sizeof t->stats_from, "pg_stats");
+	else
+		shape_note(t->notes, sizeof t->notes,
+		           "it has no statistics: run ANALYZE on it (idxlab writes nothing to "
+		           "your database) for its value orders");
+	return 0;
+}
+
+static int read_indexes(PGconn *c, const char *oid, struct table_shape *t, const int *attnums,
+                        struct err *e)
+{
+	const char *p[1] = { oid };
+	PGresult *r =
+	    query(c,
+	          "SELECT c.relname, i.indisunique, i.indkey::text, i.indnkeyatts, "
+	          "i.indexprs IS NOT NULL, i.indpred IS NOT NULL, am.amname FROM pg_index "
+	          "i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = "
+	          "c.relam WHERE i.indrelid = $1::oid AND NOT i.indisprimary ORDER BY "
+	          "i.indexrelid",
+	          1, p);
+	int i;
+
+	if (PQresultStatus(r) != PGRES_TUPLES_OK)
+		return fail(c, r, "reading its indexes", e);
+	for (i = 0; i < PQntuples(r) && t->nindexes < SHAPE_IDX_MAX; i++) {
+		struct shape_index *x = &t->idx[t->nindexes++];
+		int nkeys = atoi(PQgetvalue(r, i, 3)), k;
+		char *keys = PQgetvalue(r, i, 2), *end;
+
+		memset(x, 0, sizeof *x);
+		snprintf(x->name, sizeof x->name, "%s", PQgetvalue(r, i, 0));
+		x->unique = strcmp(PQgetvalue(r, i, 1), "t") == 0;
+		if (strcmp(PQgetvalue(r, i, 6), "btree") != 0)
+			x->skip = "not a btree (idxlab builds btrees)";
+		else if (strcmp(PQgetvalue(r, i, 5), "t") == 0)
+			x->skip = "a partial index (WHERE ...)";
+		for (k = 0; k < nkeys && !x->skip; k++) {
+			long attnum = strtol(keys, &end, 10);
+			int col;
+
+			keys = end;
+			for (col = 0; col < t->ncols && attnums[col] != attnum; col++)
+				;
+			if (attnum == 0 || col == t->ncols)
+				x->skip = "an expression index";
+			else if (x->ncols == SCHEMA_IDX_COLS)
+				x->skip = "more than 8 columns";
+			else
+				x->cols[x->ncols++] = col;
+		}
+	}
+	PQclear(r);
+	return 0;
+}
+
+int pg_read_shape(const char *source, const char *table, struct table_shape *t, struct err *e)
+{
+	static const char *const keys[] = { "dbname", "connect_timeout", "application_name", NULL };
+	const char *vals[] = { source, "10", "idxlab --schema-from", NULL };
+	PGconn *c = PQconnectdbParams(keys, vals, 1);
+	char oid[16], nsp[128], rel[128];
+	int attnums[SHAPE_COLS_MAX], rc;
+	PGresult *r;
+
+	if (!c || PQstatus(c) != CONNECTION_OK) {
+		rc = err_set(e, ERR_USAGE, "postgres: cannot connect: %s",
+		             c ? PQerrorMessage(c) : "out of memory");
+		PQfinish(c);
+		return rc;
+	}
+	r = PQexec(c, "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
+	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+		rc = fail(c, r, "making the session read-only", e);
+		PQfinish(c);
+		return rc;
+	}
+	PQclear(r);
+	rc = find_table(c, table, oid, &t->rows, nsp, rel, e) < 0 ||
+	             read_columns(c, oid, nsp, rel, t, attnums, e) < 0 ||
+	             read_indexes(c, oid, t, attnums, e) < 0
+	         ? -1
+	         : 0;
+	if (rc == 0 && t->rows < 0) /* never vacuumed or analysed (PostgreSQL 14+) */
+		t->rows = 0;
+	PQfinish(c);
+	return rc;
+}

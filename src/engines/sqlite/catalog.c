@@ -1,0 +1,356 @@
+/* catalog.c - the shape of a user's SQLite table, for --schema-from.
+ *
+ * The file is opened read-only (SQLITE_OPEN_READONLY, and query_only on
+ * top), so nothing in it can change. The columns come from PRAGMA
+ * table_xinfo, the indexes from sqlite_schema in creation order with PRAGMA
+ * index_list / index_xinfo; the value orders from sqlite_stat1 when ANALYZE
+ * left one (distinct values of each index's leading column), and otherwise -
+ * and for every column's order and length - from a bounded sample: the first
+ * SAMPLE_ROWS rows in the table's order. */
+#include <ctype.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "../../schema_from.h"
+#include "../../xalloc.h"
+#include "sqlite_int.h"
+
+#define SAMPLE_ROWS 10000
+
+int sqlite_reads_source(const char *source)
+{
+	char magic[16];
+	int fd = open(source, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, magic, sizeof magic) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	return n == (ssize_t)sizeof magic && memcmp(magic, "SQLite format 3", 16) == 0;
+}
+
+static int fail(sqlite3 *db, const char *what, struct err *e)
+{
+	return err_set(e, ERR_USAGE, "sqlite: %s: %s", what, sqlite3_errmsg(db));
+}
+
+/* The nearest spec type of a declared type (SQLite's affinity rules, and
+ * the names people use for uuids and times). */
+static void map_type(struct shape_col *c)
+{
+	const char *d = c->decl, *paren = strchr(d, '(');
+	char up[64];
+	size_t i;
+
+	for (i = 0; d[i] && i + 1 < sizeof up; i++)
+		up[i] = (char)toupper((unsigned char)d[i]);
+	up[i] = 0;
+	c->len = paren ? atoi(paren + 1) : 0;
+	if (strstr(up, "UUID"))
+		c->type = COL_UUID;
+	else if (strstr(up, "BIGINT") || strcmp(up, "INTEGER") == 0 || strcmp(up, "INT8") == 0)
+		c->type = COL_BIGINT;
+	else if (strstr(up, "INT") || strstr(up, "BOOL"))
+		c->type = COL_INT;
+	else if (strstr(up, "DATE") || strstr(up, "TIME"))
+		c->type = COL_TIMESTAMP;
+	else if (strstr(up, "CHAR") || strstr(up, "CLOB") || strstr(up, "TEXT"))
+		c->type = COL_TEXT;
+	else if (strstr(up, "REAL") || strstr(up, "FLOA") || strstr(up, "DOUB") ||
+	         strstr(up, "NUM") || strstr(up, "DEC"))
+		c->type = COL_BIGINT; /* a number: idxlab writes integers */
+	else
+		c->type = COL_TEXT; /* BLOB or none: decided by the sample's lengths */
+}
+
+static int find_table(sqlite3 *db, const char *table, int *rowid, struct err *e)
+{
+	sqlite3_stmt *st;
+	char names[512] = "";
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db,
+	                       "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name "
+	                       "NOT LIKE 'sqlite_%' ORDER BY name",
+	                       -1, &st, NULL) != SQLITE_OK)
+		return fail(db, "reading its tables", e);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		const char *sql = (const char *)sqlite3_column_text(st, 1);
+
+		if (name && strcmp(name, table) == 0) {
+			found = 1;
+			*rowid = !sql || !strcasestr(sql, "WITHOUT ROWID");
+		}
+		if (name && strlen(names) + strlen(name) + 3 < sizeof names)
+			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+			         *names ? ", " : "", name);
+	}
+	sqlite3_finalize(st);
+	if (!found)
+		return err_set(e, ERR_USAGE, "no table %s in this file (its tables: %s)", table,
+		               *names ? names : "none");
+	return 0;
+}
+
+static int read_columns(sqlite3 *db, const char *table, struct table_shape *t, struct err *e)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db, "SELECT name, type, pk, hidden FROM pragma_table_xinfo(?1)", -1,
+	                       &st, NULL) != SQLITE_OK)
+		return fail(db, "reading its columns", e);
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct shape_col *c = &t->cols[t->ncols];
+
+		if (sqlite3_column_int(st, 3) != 0)
+			continue; /* a hidden or generated column: never written */
+		if (t->ncols == SHAPE_COLS_MAX) {
+			shape_note(t->notes, sizeof t->notes, "columns past the %dth are left out",
+			           SHAPE_COLS_MAX);
+			break;
+		}
+		memset(c, 0, sizeof *c);
+		snprintf(c->name, sizeof c->name, "%s", (const char *)sqlite3_column_text(st, 0));
+		snprintf(c->decl, sizeof c->decl, "%s",
+		         sqlite3_column_text(st, 1) ? (const char *)sqlite3_column_text(st, 1)
+		                                    : "");
+		c->pk = sqlite3_column_int(st, 2);
+		c->ndistinct = -1;
+		c->correlation = NAN;
+		c->top_freq = NAN;
+		map_type(c);
+		t->ncols++;
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int col_of(const struct table_shape *t, const char *name)
+{
+	int i;
+
+	for (i = 0; i < t->ncols; i++)
+		if (strcmp(t->cols[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* The indexes in creation order; the primary key's own index is the id. */
+static int read_indexes(sqlite3 *db, const char *table, struct table_shape *t, struct err *e)
+{
+	sqlite3_stmt *st, *info, *cols;
+
+	if (sqlite3_prepare_v2(
+	        db,
+	        "SELECT s.name, l.\"unique\", l.origin, l.partial FROM sqlite_schema s "
+	        "JOIN pragma_index_list(?1) l ON l.name = s.name "
+	        "WHERE s.type = 'index' AND s.tbl_name = ?1 ORDER BY s.rowid",
+	        -1, &st, NULL) != SQLITE_OK)
+		return fail(db, "reading its indexes", e);
+	if (sqlite3_prepare_v2(db, "SELECT cid, name FROM pragma_index_xinfo(?1) WHERE key = 1", -1,
+	                       &info, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return fail(db, "reading its indexes", e);
+	}
+	cols = info;
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW && t->nindexes < SHAPE_IDX_MAX) {
+		struct shape_index *x = &t->idx[t->nindexes];
+		const char *origin = (const char *)sqlite3_column_text(st, 2);
+
+		if (origin && strcmp(origin, "pk") == 0)
+			continue;
+		memset(x, 0, sizeof *x);
+		snprintf(x->name, sizeof x->name, "%s", (const char *)sqlite3_column_text(st, 0));
+		x->unique = sqlite3_column_int(st, 1);
+		if (sqlite3_column_int(st, 3))
+			x->skip = "a partial index (WHERE ...)";
+		sqlite3_reset(cols);
+		sqlite3_bind_text(cols, 1, x->name, -1, SQLITE_TRANSIENT);
+		while (sqlite3_step(cols) == SQLITE_ROW) {
+			const char *name = (const char *)sqlite3_column_text(cols, 1);
+			int c = name ? col_of(t, name) : -1;
+
+			if (sqlite3_column_int(cols, 0) < 0 || c < 0) {
+				x->skip = x->skip ? x->skip : "an expression index";
+				continue;
+			}
+			if (x->ncols < SCHEMA_IDX_COLS)
+				x->cols[x->ncols++] = c;
+			else
+				x->skip = "more than 8 columns";
+		}
+		t->nindexes++;
+	}
+	sqlite3_finalize(info);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* sqlite_stat1: "N a b ...": N rows, a rows per distinct leading value. */
+static void read_stat1(sqlite3 *db, const char *table, struct table_shape *t)
+{
+	sqlite3_stmt *st;
+	int i, used = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT idx, stat FROM sqlite_stat1 WHERE tbl = ?1", -1, &st,
+	                       NULL) != SQLITE_OK)
+		return; /* never analysed */
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *idx = (const char *)sqlite3_column_text(st, 0);
+		const char *stat = (const char *)sqlite3_column_text(st, 1);
+		double n, per;
+
+		if (!idx || !stat || sscanf(stat, "%lf %lf", &n, &per) != 2 || per <= 0)
+			continue;
+		t->rows = n;
+		for (i = 0; i < t->nindexes; i++)
+			if (strcmp(t->idx[i].name, idx) == 0 && t->idx[i].ncols) {
+				t->cols[t->idx[i].cols[0]].ndistinct = n / per;
+				used = 1;
+			}
+	}
+	sqlite3_finalize(st);
+	if (used)
+		snprintf(t->stats_from, sizeof t->stats_from, "sqlite_stat1");
+}
+
+static int cmp_blob(const void *a, const void *b)
+{
+	const unsigned char *const *x = a, *const *y = b;
+	size_t lx = *(const uint32_t *)*x, ly = *(const uint32_t *)*y;
+	int c = memcmp(*x + 4, *y + 4, lx < ly ? lx : ly);
+
+	return c ? c : (lx > ly) - (lx < ly);
+}
+
+/* One column of the sample: its distinct values, the share of the most
+ * common one, how often a value follows a smaller one, its mean length. */
+static void judge(struct shape_col *c, unsigned char **vals, int n, double rows, int stat1)
+{
+	int i, distinct = n ? 1 : 0, run = 1, top = n ? 1 : 0, up = 0;
+	double len = 0;
+
+	for (i = 0; i < n; i++) {
+		len += *(uint32_t *)vals[i];
+		if (i && cmp_blob(&vals[i - 1], &vals[i]) <= 0)
+			up++;
+	}
+	if (n > 1)
+		c->correlation = 2.0 * up / (n - 1) - 1;
+	if (c->type == COL_TEXT && n) /* the mean length: what the index holds */
+		c->len = (int)lround(len / n < 1 ? 1 : len / n);
+	else if (c->type == COL_TEXT && !c->len)
+		c->len = 16;
+	if (c->type == COL_TEXT && c->len == 16 && strstr(c->decl, "BLOB"))
+		c->type = COL_UUID;
+	qsort(vals, (size_t)n, sizeof *vals, cmp_blob);
+	for (i = 1; i < n; i++) {
+		if (cmp_blob(&vals[i - 1], &vals[i]) == 0) {
+			if (++run > top)
+				top = run;
+		} else {
+			distinct++;
+			run = 1;
+		}
+	}
+	if (n)
+		c->top_freq = (double)top / n;
+	if (stat1 && c->ndistinct >= 0)
+		return;
+	if (!n)
+		return;
+	/* All different: one per row. Few: the sample saw them all. */
+	c->ndistinct = distinct == n ? rows : distinct * 2 < n ? distinct : rows * distinct / n;
+}
+
+static int sample(sqlite3 *db, const char *table, struct table_shape *t, struct err *e)
+{
+	unsigned char **vals[SHAPE_COLS_MAX];
+	char sql[512], *q = sqlite3_mprintf("%w", table);
+	sqlite3_stmt *st;
+	int n = 0, i, stat1 = t->stats_from[0] != 0;
+
+	snprintf(sql, sizeof sql, "SELECT * FROM \"%s\" LIMIT %d", q, SAMPLE_ROWS);
+	sqlite3_free(q);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return fail(db, "reading a sample of its rows", e);
+	for (i = 0; i < t->ncols; i++)
+		vals[i] = xcalloc(SAMPLE_ROWS, sizeof *vals[i]);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		for (i = 0; i < t->ncols && i < sqlite3_column_count(st); i++) {
+			const void *b = sqlite3_column_blob(st, i);
+			uint32_t len = (uint32_t)sqlite3_column_bytes(st, i);
+			unsigned char *v = xcalloc(1, 4 + len + 1);
+
+			memcpy(v, &len, 4);
+			if (b)
+				memcpy(v + 4, b, len);
+			vals[i][n] = v;
+		}
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (!stat1 || t->rows <= 0)
+		t->rows = n < SAMPLE_ROWS ? n : t->rows > 0 ? t->rows : n;
+	for (i = 0; i < t->ncols; i++) {
+		judge(&t->cols[i], vals[i], n, t->rows, stat1);
+		for (int j = 0; j < n; j++)
+			free(vals[i][j]);
+		free(vals[i]);
+	}
+	if (!stat1)
+		snprintf(t->stats_from, sizeof t->stats_from, "a sample of its first %d rows", n);
+	else
+		shape_note(t->notes, sizeof t->notes,
+		           "orders and lengths from a sample of its first %d rows", n);
+	return 0;
+}
+
+/* Rows: sqlite_stat1's, else the largest rowid (no scan of a big table). */
+static void count_rows(sqlite3 *db, const char *table, int rowid, struct table_shape *t)
+{
+	char sql[512], *q = sqlite3_mprintf("%w", table);
+	sqlite3_stmt *st;
+
+	snprintf(sql, sizeof sql,
+	         rowid ? "SELECT max(rowid) FROM \"%s\"" : "SELECT count(*) FROM \"%s\"", q);
+	sqlite3_free(q);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		t->rows = sqlite3_column_double(st, 0);
+	sqlite3_finalize(st);
+}
+
+int sqlite_read_shape(const char *source, const char *table, struct table_shape *t, struct err *e)
+{
+	sqlite3 *db = NULL;
+	int rowid = 1, rc;
+
+	if (sqlite3_open_v2(source, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
+	    SQLITE_OK) {
+		rc = err_set(e, ERR_USAGE, "sqlite: cannot open it read-only: %s",
+		             db ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		return rc;
+	}
+	sqlite3_exec(db, "PRAGMA query_only = 1", NULL, NULL, NULL);
+	rc = find_table(db, table, &rowid, e) < 0 || read_columns(db, table, t, e) < 0 ||
+	             read_indexes(db, table, t, e) < 0
+	         ? -1
+	         : 0;
+	if (rc == 0) {
+		count_rows(db, table, rowid, t);
+		read_stat1(db, table, t);
+		rc = sample(db, table, t, e);
+	}
+	sqlite3_close(db);
+	return rc;
+}

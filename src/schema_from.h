@@ -1,0 +1,60 @@
+/* schema_from.h - a table spec read from a table that is not idxlab's:
+ * `--schema-from SOURCE:TABLE`, SOURCE an SQLite file or a PostgreSQL
+ * conninfo/URI (the text after the last colon names the table).
+ *
+ * Read-only: an engine that can read its catalog (engine_ops.read_shape)
+ * opens SOURCE read-only, fills a struct table_shape from the catalog and
+ * its statistics, and closes it; nothing is ever written there. This file
+ * turns the shape into a spec idxlab runs on a table of its own. */
+#ifndef IDXLAB_SCHEMA_FROM_H
+#define IDXLAB_SCHEMA_FROM_H
+
+#include <stddef.h>
+
+#include "err.h"
+#include "schema.h"
+
+#define SHAPE_COLS_MAX 64
+#define SHAPE_IDX_MAX  32
+
+struct shape_col {
+	char name[128];     /* as the catalog spells it */
+	char decl[64];      /* its declared type, for notes */
+	enum col_type type; /* the nearest spec type */
+	int len;            /* text: its length (declared, else the average) */
+	double ndistinct;   /* distinct values; < 0: unknown */
+	double correlation; /* value order vs physical order, -1..1; NAN: unknown */
+	double top_freq;    /* share of rows holding the most common value; NAN */
+	int pk;             /* position in the primary key (1, 2, ...); 0: none */
+};
+
+struct shape_index {
+	char name[128];
+	int ncols;
+	int cols[SCHEMA_IDX_COLS]; /* into table_shape.cols */
+	int unique;
+	const char *skip; /* why it cannot be built ("an expression index"), or NULL */
+};
+
+struct table_shape {
+	double rows; /* the catalog's estimate, or the count read */
+	int ncols;
+	struct shape_col cols[SHAPE_COLS_MAX];
+	int nindexes; /* in creation order; the primary key's own index is not one */
+	struct shape_index idx[SHAPE_IDX_MAX];
+	char stats_from[96]; /* "pg_stats", "sqlite_stat1", "a sample of 10000 rows" */
+	char notes[1024];    /* what the reader guessed or left out, "; "-separated */
+};
+
+/* Append a note to a shape's (or a spec's) notes. */
+void shape_note(char *notes, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Derive the spec of SOURCE:TABLE and register it; its registry index into
+ * *out. Errors say what to do (a missing table, no engine reads SOURCE). */
+int schema_from_load(const char *text, long long *out, struct err *e);
+
+/* The value order a column's statistics suggest (exposed for the tests). */
+void schema_from_order(const struct shape_col *c, double rows, struct column *out);
+
+#endif

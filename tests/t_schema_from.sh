@@ -1,0 +1,132 @@
+# --schema-from SOURCE:TABLE: the shape of a user's table, read read-only
+# from an SQLite file or a PostgreSQL server, as a spec idxlab prints and
+# runs on a table of its own. The user's file and database are unchanged.
+. "$(dirname "$0")/lib.sh"
+
+# holds NAME DETAIL CMD...: PASS when CMD succeeds, else FAIL with DETAIL.
+holds() {
+	name=$1 detail=$2
+	shift 2
+	if "$@" >/dev/null 2>&1; then ok "$name"; else bad "$name" "$detail"; fi
+}
+
+# --- SQLite ------------------------------------------------------------------
+db=$T/app.db
+/usr/bin/python3 - "$db" <<'PY'
+import random, sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.executescript("""
+CREATE TABLE users(id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE, created_at TEXT,
+                   country TEXT, status INTEGER, "Full Name" VARCHAR(40), hot INTEGER);
+CREATE INDEX users_created ON users(created_at);
+CREATE INDEX users_cc ON users(country, created_at);
+CREATE INDEX users_lower ON users(lower(email));
+CREATE TABLE other(x);
+""")
+r = random.Random(1)
+c.executemany("INSERT INTO users(email, created_at, country, status, \"Full Name\", hot) "
+              "VALUES (?, ?, ?, ?, ?, 0)",
+              [("u%08x@example.com" % r.getrandbits(32), "2026-01-01 %08d" % i,
+                r.choice(["de", "fr", "us", "uk", "jp"]), r.choice([0, 1, 2, 3]), "n%d" % i)
+               for i in range(20000)])
+c.commit()
+PY
+sum_before=$(sha256sum "$db" | cut -d' ' -f1)
+"$IDXLAB" --schema-from "$db:users" --print-config >"$T/pc" 2>"$T/err"
+spec=$(sed -n 's/^#   //p' "$T/pc")
+holds schema-from/sqlite-columns "$(cat "$T/pc" "$T/err")" sh -c '
+	echo "$1" | grep -qx "id bigint seq" &&
+	echo "$1" | grep -qx "column email text(21) rand" &&
+	echo "$1" | grep -qx "column created_at text(19) seq" &&
+	echo "$1" | grep -qx "column country text(2) few:5" &&
+	echo "$1" | grep -qx "column status bigint few:4" &&
+	echo "$1" | grep -q "^column full_name text([0-9]*) " &&
+	echo "$1" | grep -qx "column hot_1 bigint few:1"' - "$spec"
+holds schema-from/sqlite-indexes "$spec" sh -c '
+	[ "$(echo "$1" | grep "^index")" = "index email unique
+index created_at
+index country,created_at" ]' - "$spec"
+holds schema-from/sqlite-notes "$(cat "$T/pc")" grep -q \
+	'how it was read: .*column "Full Name" is full_name here.*index users_lower left out: an expression index.*a sample of its first 10000 rows over 20000 rows' "$T/pc"
+[ "$(sha256sum "$db" | cut -d' ' -f1)" = "$sum_before" ] && [ ! -e "$db-journal" ] &&
+	[ ! -e "$db-wal" ] && ok schema-from/sqlite-file-unchanged ||
+	bad schema-from/sqlite-file-unchanged "the user's file changed"
+# The spec it prints is a spec file: saved and given back, it is the same.
+echo "$spec" >"$T/saved.spec"
+"$IDXLAB" --schema "$T/saved.spec" --print-config >"$T/pc2" 2>&1
+holds schema-from/printed-spec-loads "$(cat "$T/pc2")" sh -c '
+	[ "$(sed -n "s/^#   //p" "$1" | grep -v "^table")" = "$(echo "$2" | grep -v "^table")" ]' - "$T/pc2" "$spec"
+expect_exit schema-from/no-such-table 2 "no table userz in this file \(its tables: other, users\)" \
+	"$IDXLAB" run --schema-from "$db:userz"
+expect_exit schema-from/no-reader 2 "no engine reads this source" \
+	"$IDXLAB" run --schema-from "$T/nothing-here:users"
+expect_exit schema-from/no-table-named 2 "write SOURCE:TABLE" "$IDXLAB" run --schema-from "$db"
+
+# --- PostgreSQL ----------------------------------------------------------------
+bindir=$(pg_bindir)
+if [ -z "$bindir" ]; then
+	skip schema-from/pg "no PostgreSQL server binaries (install postgresql)"
+	exit 0
+fi
+mkdir -p "$T/own"
+as=""
+if [ "$(id -u)" = 0 ]; then
+	user=postgres
+	id -u postgres >/dev/null 2>&1 || user=nobody
+	chown "$user" "$T/own"
+	as="setpriv --reuid=$(id -u $user) --regid=$(id -g $user) --clear-groups"
+fi
+$as "$bindir/initdb" -D "$T/own/data" -U owner --auth=trust -N >"$T/own/initdb.log" 2>&1 &&
+	$as "$bindir/pg_ctl" -D "$T/own/data" -l "$T/own/log" -w -o "-k $T/own -c listen_addresses=''" start >/dev/null 2>&1
+trap '$as "$bindir/pg_ctl" -D "$T/own/data" -m immediate stop >/dev/null 2>&1; tmux -S "$T/tmux.sock" kill-server 2>/dev/null; rm -rf "$T"' EXIT
+dsn="host=$T/own dbname=postgres user=owner"
+psql_() { "$bindir/psql" -X -q -t -A -d "$dsn" -c "$1" 2>&1; }
+if [ "$(psql_ 'SELECT 1')" != 1 ]; then
+	bad schema-from/pg-server "could not start a test server: $(tail -5 "$T/own/log")"
+	exit 0
+fi
+psql_ "CREATE SCHEMA app; CREATE TABLE app.orders(id bigint PRIMARY KEY, customer int NOT NULL,
+	placed timestamptz NOT NULL, ref uuid NOT NULL, note text, state smallint,
+	amount numeric(10,2));
+	INSERT INTO app.orders SELECT i, (i * 7919) % 1000, timestamptz '2026-01-01' + i * interval '1 s',
+	md5(i::text)::uuid, 'note ' || i, CASE WHEN i % 10 < 7 THEN 0 ELSE i % 5 END, i / 100.0
+	FROM generate_series(1, 20000) i;
+	CREATE INDEX orders_customer ON app.orders(customer);
+	CREATE UNIQUE INDEX orders_ref ON app.orders(ref);
+	CREATE INDEX orders_cust_placed ON app.orders(customer, placed);
+	CREATE INDEX orders_open ON app.orders(placed) WHERE state = 0;
+	CREATE INDEX orders_note ON app.orders USING hash (note);
+	ANALYZE app.orders;" >/dev/null
+before=$(psql_ "SELECT n_tup_ins, n_tup_upd, n_tup_del, n_live_tup FROM pg_stat_user_tables WHERE relname = 'orders';
+	SELECT count(*) FROM pg_class; SELECT count(*) FROM pg_namespace")
+"$IDXLAB" --schema-from "$dsn:app.orders" --print-config >"$T/pg.pc" 2>"$T/pg.err"
+spec=$(sed -n 's/^#   //p' "$T/pg.pc")
+holds schema-from/pg-columns "$(cat "$T/pg.pc" "$T/pg.err")" sh -c '
+	echo "$1" | grep -qx "id bigint seq" &&
+	echo "$1" | grep -qx "column customer int few:1000" &&
+	echo "$1" | grep -qx "column placed timestamp seq" &&
+	echo "$1" | grep -qx "column ref uuid uuid4" &&
+	echo "$1" | grep -q "^column note text([0-9]*) " &&
+	echo "$1" | grep -qE "^column state int (few|zipf):[0-9.:]+" &&
+	echo "$1" | grep -qx "column amount bigint seq"' - "$spec"
+holds schema-from/pg-indexes "$spec" sh -c '
+	[ "$(echo "$1" | grep "^index")" = "index customer
+index ref unique
+index customer,placed" ]' - "$spec"
+holds schema-from/pg-notes "$(cat "$T/pg.pc")" grep -q \
+	'index orders_open left out: a partial index.*index orders_note left out: not a btree.*value orders from pg_stats over 20000 rows.*amount (numeric(10,2)) is written as bigint' "$T/pg.pc"
+after=$(psql_ "SELECT n_tup_ins, n_tup_upd, n_tup_del, n_live_tup FROM pg_stat_user_tables WHERE relname = 'orders';
+	SELECT count(*) FROM pg_class; SELECT count(*) FROM pg_namespace")
+[ "$before" = "$after" ] && ok schema-from/pg-database-unchanged ||
+	bad schema-from/pg-database-unchanged "before: $before after: $after"
+# A table never analysed: said, not guessed silently.
+psql_ "CREATE TABLE app.fresh(id int PRIMARY KEY, v text)" >/dev/null
+"$IDXLAB" --schema-from "$dsn:app.fresh" --print-config >"$T/fresh" 2>&1
+holds schema-from/pg-no-statistics "$(cat "$T/fresh")" grep -q \
+	"it has no statistics: run ANALYZE on it (idxlab writes nothing to your database)" "$T/fresh"
+expect_exit schema-from/pg-no-such-table 2 "no table app.nope in this database \(its tables: app.fresh, app.orders\)" \
+	"$IDXLAB" run --schema-from "$dsn:app.nope"
+"$IDXLAB" run --schema-from "host=$T/nowhere password=sekrit-pw dbname=x:t" >"$T/out" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q "cannot connect" "$T/out" && ! grep -q sekrit-pw "$T/out" &&
+	ok schema-from/pg-unreachable-no-password || bad schema-from/pg-unreachable-no-password "rc=$rc $(cat "$T/out")"
