@@ -24,6 +24,7 @@ static const char *const ops[] = { "insert",      "update", "update-indexed",
 	                           "update-keys", "delete", NULL };
 static const char *const formats[] = { "text", "csv", "json", NULL };
 static const char *const onoff[] = { "off", "on", NULL };
+static const char *const builds[] = { "before", "after", NULL };
 static const struct knob_word commit_words[] = { { "row", 1 }, { "all", COMMIT_ALL }, { NULL, 0 } };
 static const struct knob_word prefill_words[] = { { "auto", PREFILL_AUTO }, { NULL, 0 } };
 
@@ -55,6 +56,12 @@ const struct knob_def knob_table[K_COUNT] = {
 		.def = "0",
 		.why = "secondary indexes: the first N of the table's index list (the default "
 		       "table: k1..kN); every one is another btree each row must enter",
+	},
+	[K_INDEX_BUILD] = {
+		.name = "index-build", .kind = KNOB_CHOICE, .choices = builds,
+		.def = "before", .flags = KF_HEADLESS,
+		.why = "after: load the rows with no secondary index, then build the indexes "
+		       "inside the step (build_seconds): one sort instead of a btree insert per row",
 	},
 	[K_KEY_ORDER] = {
 		.name = "key-order", .kind = KNOB_CHOICE, .choices = key_orders,
@@ -111,6 +118,12 @@ const struct knob_def knob_table[K_COUNT] = {
 		.why = "what each row does: update changes the unindexed hot column, "
 		       "update-indexed k1, update-keys every key column k1..k8",
 	},
+	[K_VACUUM] = {
+		.name = "vacuum", .kind = KNOB_BOOL,
+		.max = 1, .def = "off", .flags = KF_HEADLESS,
+		.why = "end each step with the engine's reclaim (PostgreSQL VACUUM, SQLite VACUUM, "
+		       "WiredTiger/MongoDB compact), measured apart: vacuum_seconds and its WAL per row",
+	},
 	[K_ROWS] = {
 		.name = "rows", .kind = KNOB_INT,
 		.min = 1, .max = 1000000000, .unit = "rows",
@@ -146,6 +159,13 @@ const struct knob_def knob_table[K_COUNT] = {
 		.max = 3600 * 1000, .unit = "s",
 		.def = "0", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
 		.why = "also print a live record every S seconds (0: only one row per step)",
+	},
+	[K_INTERVAL_ROWS] = {
+		.name = "interval-rows", .kind = KNOB_INT,
+		.max = 1000000000, .unit = "rows",
+		.def = "0", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED | KF_HEADLESS,
+		.why = "also print a record every N rows of a step, with the rows in the table "
+		       "then (table_rows): time per batch as a table grows (0: off)",
 	},
 	[K_PROBES] = {
 		.name = "probes", .kind = KNOB_CHOICE, .choices = onoff,

@@ -20,6 +20,7 @@ enum knob_id {
 	K_DSN,
 	K_SCHEMA,
 	K_INDEXES,
+	K_INDEX_BUILD,
 	K_KEY_ORDER,
 	K_PK,
 	K_CACHE,
@@ -29,6 +30,7 @@ enum knob_id {
 	K_SYNC,
 	K_JOURNAL,
 	K_OP,
+	K_VACUUM,
 	K_ROWS,
 	K_PREFILL,
 	K_PAYLOAD,
@@ -36,6 +38,7 @@ enum knob_id {
 	/* run options: not part of the workload, never swept */
 	K_FORMAT,
 	K_INTERVAL,
+	K_INTERVAL_ROWS,
 	K_PROBES,
 	K_WARMUP,
 	K_REFRESH,
@@ -109,6 +112,7 @@ enum key_order { KO_SEQ, KO_RAND, KO_FEW, KO_UUID7, KO_UUID4 };
 enum pk_kind { PK_INT, PK_UUID7, PK_UUID4 };
 enum sync_mode { SYNC_OFF, SYNC_NORMAL, SYNC_FULL, SYNC_EXTRA };
 enum journal_mode { J_DELETE, J_TRUNCATE, J_WAL, J_MEMORY, J_OFF };
+enum index_build { BUILD_BEFORE, BUILD_AFTER };
 enum op_kind { OP_INSERT, OP_UPDATE, OP_UPDATE_INDEXED, OP_UPDATE_KEYS, OP_DELETE };
 enum format_kind { FMT_TEXT, FMT_CSV, FMT_JSON };
 #define COMMIT_ALL   0LL  /* commit = all: one transaction for the step */

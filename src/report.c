@@ -133,6 +133,44 @@ static void add_metrics(struct record *r, const struct window *w, const int *ids
 	}
 }
 
+static void add_num(struct record *r, const char *name, const char *unit, int decimals, double v)
+{
+	struct field *f = add(r, name, name);
+
+	f->unit = unit;
+	f->decimals = decimals;
+	f->kind = isnan(v) ? F_NA : F_NUM;
+	f->d = v;
+}
+
+/* The fields of the table model and of the step's own end (index-build
+ * after, vacuum): a step's (or a batch's) result has them, a live record
+ * says n/a. Always present, in this order, so every record of a run has
+ * the same columns. */
+static void add_step_end(struct record *r, const struct knobs *k, const struct step_result *s)
+{
+	uint64_t rows = s ? s->b.v[C_ROWS] - s->a.v[C_ROWS] : 0;
+	char buf[600];
+	uint32_t wal = 1u << C_WAL_BYTES;
+	int vac = s && s->v.t > 0;
+
+	knob_format(K_SCHEMA, k->v[K_SCHEMA], buf, sizeof buf);
+	add_str(r, "schema", "schema", buf);
+	if (s)
+		add_int(r, "table_rows", "table rows", (long long)s->table_rows);
+	else
+		add(r, "table_rows", "table rows")->kind = F_NA;
+	add_str(r, "index_build", "index build",
+	        knob_table[K_INDEX_BUILD].choices[k->v[K_INDEX_BUILD]]);
+	add_num(r, "build_seconds", "s", 3, s && s->build_s >= 0 ? s->build_s : NAN);
+	add_str(r, "vacuum", "vacuum", k->v[K_VACUUM] ? "on" : "off");
+	add_num(r, "vacuum_seconds", "s", 3, vac ? s->v.t - s->b.t : NAN);
+	add_num(r, "vacuum_wal_bytes_per_row", "B", 1,
+	        vac && rows && (s->v.valid & s->b.valid & wal)
+	            ? (double)(s->v.v[C_WAL_BYTES] - s->b.v[C_WAL_BYTES]) / (double)rows
+	            : NAN);
+}
+
 static void build(struct record *r, const struct knobs *k, const struct window *w, const char *kind,
                   long step, int interrupted)
 {
@@ -287,21 +325,29 @@ static void write_json(struct report *rp, const struct record *r)
 
 /* ---- text ---- */
 
-/* Columns of the text table: knobs that vary in the sweep, then these. */
-static const char *const text_cols[] = {
-	"rows",
-	"seconds",
-	"rows_per_s",
-	"fsyncs_per_commit",
-	"spills_per_row",
-	"misses_per_row",
-	"wal_bytes_per_row",
-	"wchar_per_row",
-	"write_bytes_per_row",
-	"p50_ms",
-	"p99_ms",
-	"db_bytes",
-	"index_bytes",
+/* Columns of the text table: knobs that vary in the sweep, then these; the
+ * last ones only in a run that has them (their knob set, by a plan value). */
+static const struct {
+	const char *field, *label; /* label NULL: the metric's */
+	int knob;                  /* -1: always; else shown when the plan sets it */
+} text_cols[] = {
+	{ "rows", NULL, -1 },
+	{ "table_rows", "table rows", K_INTERVAL_ROWS },
+	{ "seconds", NULL, -1 },
+	{ "rows_per_s", NULL, -1 },
+	{ "fsyncs_per_commit", NULL, -1 },
+	{ "spills_per_row", NULL, -1 },
+	{ "misses_per_row", NULL, -1 },
+	{ "wal_bytes_per_row", NULL, -1 },
+	{ "wchar_per_row", NULL, -1 },
+	{ "write_bytes_per_row", NULL, -1 },
+	{ "p50_ms", NULL, -1 },
+	{ "p99_ms", NULL, -1 },
+	{ "db_bytes", NULL, -1 },
+	{ "index_bytes", NULL, -1 },
+	{ "build_seconds", "build s", K_INDEX_BUILD },
+	{ "vacuum_seconds", "vacuum s", K_VACUUM },
+	{ "vacuum_wal_bytes_per_row", "vac wal B/r", K_VACUUM },
 };
 
 /* table: 1 when the value goes into the stdout table (for the footnote). */
@@ -375,7 +421,14 @@ static int is_varying(const struct report *rp, int id)
  * twice (the column shows them, "(interrupted)" says when they fall short). */
 static int skip_text_col(const struct report *rp, size_t i)
 {
-	return strcmp(text_cols[i], "rows") == 0 && is_varying(rp, K_ROWS);
+	int id = text_cols[i].knob, j;
+
+	if (id < 0)
+		return strcmp(text_cols[i].field, "rows") == 0 && is_varying(rp, K_ROWS);
+	for (j = 0; j < rp->plan->n[id]; j++)
+		if (rp->plan->vals[id][j] != 0)
+			return 0;
+	return 1;
 }
 
 /* Column width for a varying knob: its name or its longest value. */
@@ -423,9 +476,12 @@ static void text_header(struct report *rp, const struct knobs *k)
 
 		if (skip_text_col(rp, i))
 			continue;
-		for (m = 0; m < M_COUNT && strcmp(metric_table[m].field, text_cols[i]); m++)
+		for (m = 0; m < M_COUNT && strcmp(metric_table[m].field, text_cols[i].field); m++)
 			;
-		fprintf(rp->out, "%12s ", m < M_COUNT ? metric_table[m].label : text_cols[i]);
+		fprintf(rp->out, "%12s ",
+		        text_cols[i].label ? text_cols[i].label
+		        : m < M_COUNT      ? metric_table[m].label
+		                           : text_cols[i].field);
 	}
 	fputc('\n', rp->out);
 }
@@ -458,7 +514,7 @@ static void write_text(struct report *rp, const struct record *r, const struct k
 		fprintf(rp->out, "%*s ", knob_width(rp, id), buf);
 	}
 	for (i = 0; i < sizeof text_cols / sizeof text_cols[0]; i++) {
-		const struct field *f = find(r, text_cols[i]);
+		const struct field *f = find(r, text_cols[i].field);
 
 		if (skip_text_col(rp, i))
 			continue;
@@ -534,11 +590,12 @@ static void emit(struct report *rp, const struct record *r, const struct knobs *
 void report_step(struct report *rp, const struct step_result *s)
 {
 	struct record *r = malloc(sizeof *r);
-	struct window w = { &s->a, &s->b, &s->lat, &s->sizes };
+	struct window w = { &s->a, &s->b, &s->lat, s->rows_record ? NULL : &s->sizes };
 
 	if (!r)
 		abort();
-	build(r, &s->knobs, &w, "step", s->index, s->interrupted);
+	build(r, &s->knobs, &w, s->rows_record ? "rows" : "step", s->index, s->interrupted);
+	add_step_end(r, &s->knobs, s);
 	emit(rp, r, &s->knobs);
 	free(r);
 }
@@ -555,6 +612,7 @@ void report_interval(struct report *rp, const struct live *prev, const struct li
 		rp->t0 = prev->c.t;
 	hist_delta(&cur->lat, &prev->lat, d);
 	build(r, &cur->knobs, &w, "interval", cur->step, 0);
+	add_step_end(r, &cur->knobs, NULL);
 	if (rp->format == FMT_TEXT)
 		write_progress(rp, r, cur->c.t - rp->t0);
 	else

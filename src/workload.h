@@ -19,12 +19,16 @@
 #include "metrics.h"
 
 struct step_result {
-	long index; /* step number in the plan, from 0 */
+	long index;      /* step number in the plan, from 0 */
+	int rows_record; /* one --interval-rows batch of the step, not the step */
 	struct knobs knobs;
 	struct counters a, b; /* samples at the start and the end of the measurement */
-	struct hist lat;      /* commit latencies of the step */
-	struct sizes sizes;
-	int interrupted; /* stopped early: a partial result */
+	struct hist lat;      /* commit latencies of the step (of the batch) */
+	struct sizes sizes;   /* (a batch: none, db_bytes -1) */
+	uint64_t table_rows;  /* rows in the table at the end */
+	double build_s;       /* index-build after: the indexes' build, inside a..b; -1: none */
+	struct counters v;    /* vacuum on: a sample after it (v.t == 0: none) */
+	int interrupted;      /* stopped early: a partial result */
 };
 
 enum live_state {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "evlog.h"
+#include "xalloc.h"
 #include "workload_impl.h"
 
 static void queue_result(struct workload *w, struct node *n)
@@ -24,29 +25,104 @@ static void queue_result(struct workload *w, struct node *n)
 	pthread_mutex_unlock(&w->mu);
 }
 
+/* --interval-rows: where the current batch of a step began. */
+struct batch {
+	struct counters a;
+	struct hist lat;
+	uint64_t every, next; /* rows per batch, and the row count ending this one */
+};
+
+/* A batch of the step ended at done rows: queue its record (a measured
+ * step's only), and begin the next. at: the sample that ends it (the last
+ * batch ends with the step's own), or NULL: sample now. */
+static int end_batch(struct workload *w, const struct step_result *r, struct batch *bt,
+                     uint64_t done, const struct counters *at, struct err *e)
+{
+	struct node *n = xcalloc(1, sizeof *n);
+	struct counters c;
+
+	if (at) {
+		c = *at;
+	} else if (wl_sample(w, &c, e) < 0) {
+		free(n);
+		return -1;
+	}
+	n->r.index = r->index;
+	n->r.rows_record = 1;
+	n->r.knobs = r->knobs;
+	n->r.a = bt->a;
+	n->r.b = c;
+	hist_delta(&r->lat, &bt->lat, &n->r.lat);
+	n->r.sizes.db_bytes = n->r.sizes.index_bytes = -1;
+	n->r.table_rows = w->ops->table_rows(w->en);
+	n->r.build_s = -1;
+	if (r->index >= 0)
+		queue_result(w, n);
+	else
+		free(n);
+	bt->a = c;
+	bt->lat = r->lat;
+	bt->next = done + bt->every;
+	return 0;
+}
+
+/* The step's own end, inside its window: index-build after builds the
+ * indexes now (timed), then the closing sample and the sizes; --vacuum
+ * then runs the engine's reclaim, sampled apart (r->v). */
+static int end_step(struct workload *w, const struct knobs *k, struct step_result *r, struct err *e)
+{
+	int (*reclaim)(struct engine *, struct err *) =
+	    w->ops->reclaim ? w->ops->reclaim : w->ops->rewrite;
+	struct counters c;
+
+	if (wl_finish(w, &r->lat, e) < 0)
+		return -1;
+	if (k->v[K_INDEX_BUILD] == BUILD_AFTER && !atomic_load(&w->stop)) {
+		double t0 = clock_now_s();
+
+		if (w->ops->apply(w->en, k, e) < 0)
+			return err_prefix(e, "building the indexes after the load");
+		r->build_s = clock_now_s() - t0;
+	}
+	if (wl_sample(w, &c, e) < 0)
+		return -1;
+	r->b = c;
+	wl_publish(w, NULL, &r->b, &r->lat);
+	if (w->ops->sizes(w->en, &r->sizes, e) < 0)
+		return -1;
+	r->table_rows = w->ops->table_rows(w->en);
+	if (k->v[K_VACUUM] && !atomic_load(&w->stop) &&
+	    (reclaim(w->en, e) < 0 || wl_sample(w, &r->v, e) < 0))
+		return err_prefix(e, "--vacuum");
+	return 0;
+}
+
 /* Run one step; queues its result. index < 0: a warm-up run of the step
  * -index - 1, measured by no one (its result is dropped, no interval
  * record is printed for it). A stop that the engine cannot finish (a
  * server that no longer answers) still queues the partial result, up to
- * the last sample that succeeded, and says why in the event log. */
+ * the last sample that succeeded, and says why in the event log.
+ * index-build after: the table is set up with no secondary index. */
 static int run_step(struct workload *w, long index, const struct knobs *k, struct err *e)
 {
-	struct node *n = calloc(1, sizeof *n);
-	struct step_result *r;
+	struct node *n = xcalloc(1, sizeof *n);
+	struct step_result *r = &n->r;
 	uint64_t target = (uint64_t)k->v[K_ROWS], done = 0;
+	struct knobs load = *k;
+	struct batch bt = { .every = (uint64_t)k->v[K_INTERVAL_ROWS] };
 	double last_pub;
 	struct counters c;
 	int measuring = 0;
 
-	if (!n)
-		abort();
-	r = &n->r;
 	r->index = index;
 	r->knobs = *k;
+	r->build_s = -1;
+	if (k->v[K_INDEX_BUILD] == BUILD_AFTER)
+		load.v[K_INDEXES] = 0;
 	pthread_mutex_lock(&w->mu);
 	w->live.knobs = *k;
 	pthread_mutex_unlock(&w->mu);
-	if (wl_setup(w, k, e) < 0 || wl_sample(w, &r->a, e) < 0)
+	if (wl_setup(w, &load, e) < 0 || wl_sample(w, &r->a, e) < 0)
 		goto fail;
 	wl_set_in_force(w, &r->knobs, NULL);
 	pthread_mutex_lock(&w->mu);
@@ -55,10 +131,13 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 	wl_publish(w, &r->a, &r->a, &r->lat);
 	last_pub = r->a.t;
 	r->b = r->a; /* the last good sample, should the step end early */
+	bt.a = r->a;
+	bt.next = bt.every ? bt.every : UINT64_MAX;
 	measuring = 1;
 	w->budget = 16;
 	while (done < target && !atomic_load(&w->stop)) {
-		int64_t got = wl_batch(w, k, target - done, &r->lat, e);
+		uint64_t want = (bt.next < target ? bt.next : target) - done;
+		int64_t got = wl_batch(w, &load, want, &r->lat, e);
 		double t;
 
 		if (got < 0)
@@ -66,6 +145,8 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 		done += (uint64_t)got;
 		if (got == 0)
 			break; /* the engine ran out of rows to work on */
+		if (done == bt.next && done < target && end_batch(w, r, &bt, done, NULL, e) < 0)
+			goto fail;
 		t = clock_now_s();
 		if (t - last_pub >= PUBLISH_EVERY) {
 			if (wl_sample(w, &c, e) < 0)
@@ -75,11 +156,8 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 			last_pub = t;
 		}
 	}
-	if (wl_finish(w, &r->lat, e) < 0 || wl_sample(w, &c, e) < 0)
-		goto fail;
-	r->b = c;
-	wl_publish(w, NULL, &r->b, &r->lat);
-	if (w->ops->sizes(w->en, &r->sizes, e) < 0)
+	if (end_step(w, k, r, e) < 0 ||
+	    (bt.every && done > bt.next - bt.every && end_batch(w, r, &bt, done, &r->b, e) < 0))
 		goto fail;
 	r->interrupted = done < target;
 	if (index < 0) {

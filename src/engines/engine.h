@@ -75,6 +75,11 @@ struct engine_ops {
 	 * with the current fillfactor. Never inside a transaction. */
 	int (*rewrite)(struct engine *en, struct err *e);
 
+	/* Reclaim the space of deleted and updated rows the way the engine's own
+	 * maintenance would (PostgreSQL VACUUM; --vacuum). NULL: rewrite() is
+	 * the engine's reclaim (SQLite VACUUM, compact). Never in a transaction. */
+	int (*reclaim)(struct engine *en, struct err *e);
+
 	/* Rows in the table now. */
 	uint64_t (*table_rows)(struct engine *en);
 

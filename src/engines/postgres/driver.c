@@ -278,6 +278,21 @@ static int pg_rewrite(struct engine *en, struct err *e)
 	return 0;
 }
 
+/* --vacuum: a plain VACUUM, what autovacuum would run: the dead rows'
+ * index entries go, each index scanned once (its WAL is the bill). */
+static int pg_reclaim(struct engine *en, struct err *e)
+{
+	uint64_t t0 = clock_now_ns();
+
+	if (en->in_txn)
+		return err_set(e, ERR_RUNTIME, "vacuum inside a transaction (a bug in idxlab)");
+	if (pg_exec(en, "VACUUM idxlab.idxlab_t", e) < 0 || pg_enter_pipeline(en, e) < 0)
+		return -1;
+	evlog_add(EV_INFO, "vacuumed idxlab_t (VACUUM) in %.2f s",
+	          (double)(clock_now_ns() - t0) / 1e9);
+	return 0;
+}
+
 static uint64_t pg_table_rows(struct engine *en)
 {
 	return en->rs.live_rows;
@@ -322,6 +337,7 @@ const struct engine_ops postgres_engine = {
 	.setup = pg_setup,
 	.apply = pg_apply,
 	.rewrite = pg_rewrite,
+	.reclaim = pg_reclaim,
 	.table_rows = pg_table_rows,
 	.step = pg_step,
 	.finish = pg_finish,
