@@ -124,6 +124,9 @@ psql_ "CREATE TABLE app.fresh(id int PRIMARY KEY, v text)" >/dev/null
 "$IDXLAB" --schema-from "$dsn:app.fresh" --print-config >"$T/fresh" 2>&1
 holds schema-from/pg-no-statistics "$(cat "$T/fresh")" grep -q \
 	"it has no statistics: run ANALYZE on it (idxlab writes nothing to your database)" "$T/fresh"
+psql_ "CREATE ROLE nobody_here LOGIN; GRANT USAGE ON SCHEMA app TO nobody_here" >/dev/null
+expect_exit schema-from/pg-no-privilege 2 "nobody_here may not read app.orders.*GRANT SELECT ON app.orders TO nobody_here" \
+	"$IDXLAB" run --schema-from "host=$T/own dbname=postgres user=nobody_here:app.orders"
 expect_exit schema-from/pg-no-such-table 2 "no table app.nope in this database \(its tables: app.fresh, app.orders\)" \
 	"$IDXLAB" run --schema-from "$dsn:app.nope"
 "$IDXLAB" run --schema-from "host=$T/nowhere password=sekrit-pw dbname=x:t" >"$T/out" 2>&1

@@ -109,6 +109,22 @@ static int find_table(PGconn *c, const char *table, char *oid, double *rows, cha
 	snprintf(nsp, 128, "%s", PQgetvalue(r, 0, 2));
 	snprintf(rel, 128, "%s", PQgetvalue(r, 0, 3));
 	PQclear(r);
+	/* pg_stats shows a column's statistics only to who may read it. */
+	r = query(c, "SELECT has_table_privilege($1::oid, 'SELECT'), current_user", 1,
+	          (const char *const[]){ oid });
+	if (PQresultStatus(r) != PGRES_TUPLES_OK)
+		return fail(c, r, "checking its privileges", e);
+	if (strcmp(PQgetvalue(r, 0, 0), "t") != 0) {
+		int rc =
+		    err_set(e, ERR_USAGE,
+		            "%s may not read %s.%s, and its statistics are hidden from who may "
+		            "not: GRANT SELECT ON %s.%s TO %s, or connect as a user who may",
+		            PQgetvalue(r, 0, 1), nsp, rel, nsp, rel, PQgetvalue(r, 0, 1));
+
+		PQclear(r);
+		return rc;
+	}
+	PQclear(r);
 	return 0;
 }
 
