@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -480,6 +481,27 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 	return 0;
 }
 
+/* --scale F: every row count times F, at least 1 (a batch per transaction
+ * stays one). */
+static void scale_rows(struct knobs *k)
+{
+	static const int counts[] = { K_ROWS, K_PREFILL, K_INTERVAL_ROWS, K_COMMIT };
+	double f = (double)k->v[K_SCALE] / 1000.0;
+	int batch = k->v[K_COMMIT] == k->v[K_INTERVAL_ROWS], i;
+
+	if (k->v[K_SCALE] == 1000)
+		return;
+	for (i = 0; i < (int)(sizeof counts / sizeof counts[0]); i++) {
+		long long *v = &k->v[counts[i]];
+
+		if (*v <= 0 || (counts[i] == K_COMMIT && !batch))
+			continue; /* auto, all, off; a commit size of its own */
+		*v = llround((double)*v * f);
+		if (*v < 1)
+			*v = 1;
+	}
+}
+
 void plan_step(const struct plan *p, long i, struct knobs *out)
 {
 	int id;
@@ -491,6 +513,7 @@ void plan_step(const struct plan *p, long i, struct knobs *out)
 	}
 	out->dsn = p->dsn;
 	knobs_engine_defaults(out, p->set);
+	scale_rows(out);
 }
 
 int plan_validate(struct plan *p, struct err *e)

@@ -167,6 +167,13 @@ const struct knob_def knob_table[K_COUNT] = {
 		.why = "also print a record every N rows of a step, with the rows in the table "
 		       "then (table_rows): time per batch as a table grows (0: off)",
 	},
+	[K_SCALE] = {
+		.name = "scale", .kind = KNOB_MILLIS,
+		.min = 1, .max = 1000 * 1000, .unit = "x",
+		.def = "1", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED | KF_HEADLESS,
+		.why = "multiply every row count (rows, prefill, interval-rows; commit where it "
+		       "equals interval-rows) by F: a preset at 0.1 for a quick look",
+	},
 	[K_PROBES] = {
 		.name = "probes", .kind = KNOB_CHOICE, .choices = onoff,
 		.def = "on", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
@@ -251,7 +258,8 @@ void knob_range_text(int id, char *buf, size_t len)
 		break;
 	}
 	case KNOB_MILLIS:
-		snprintf(buf, len, "%g..%g seconds", d->min / 1000.0, d->max / 1000.0);
+		snprintf(buf, len, "%g..%g%s", d->min / 1000.0, d->max / 1000.0,
+		         strcmp(d->unit, "s") == 0 ? " seconds" : "");
 		break;
 	case KNOB_STRING:
 		snprintf(buf, len, "text");
@@ -305,8 +313,8 @@ int knob_parse(int id, const char *text, long long *out, struct err *e)
 		break;
 	case KNOB_MILLIS:
 		if (units_parse_seconds(text, &v) < 0)
-			return err_set(e, ERR_USAGE, "'%s' is not a number of seconds (valid: %s)",
-			               text, range);
+			return err_set(e, ERR_USAGE, "'%s' is not a number%s (valid: %s)", text,
+			               strcmp(d->unit, "s") == 0 ? " of seconds" : "", range);
 		break;
 	case KNOB_STRING:
 		*out = 0;

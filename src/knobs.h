@@ -39,6 +39,7 @@ enum knob_id {
 	K_FORMAT,
 	K_INTERVAL,
 	K_INTERVAL_ROWS,
+	K_SCALE,
 	K_PROBES,
 	K_WARMUP,
 	K_REFRESH,
@@ -53,7 +54,7 @@ enum knob_kind {
 	KNOB_SIZE,   /* bytes, with units: 512KiB, 2MiB, 1GiB (also KB, MB, GB) */
 	KNOB_CHOICE, /* index into choices[] */
 	KNOB_STRING, /* free text, kept in struct knobs.dsn */
-	KNOB_MILLIS, /* seconds with a fraction, stored as milliseconds */
+	KNOB_MILLIS, /* a number with a fraction (seconds), stored in thousandths */
 	KNOB_BOOL,   /* on|off; on the command line the bare flag means on */
 	KNOB_NAMED,  /* a name a registry resolves to a number (resolve, label) */
 };

@@ -34,6 +34,13 @@ kinds=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "record") k = i
 grep -q "table rows" "$T/r.txt" && [ "$(grep -c '^ *[0-9]' "$T/r.txt")" = 4 ] &&
 	ok stepend/interval-rows-text || bad stepend/interval-rows-text "$(cat "$T/r.txt")"
 
+# --- scale ---------------------------------------------------------------------
+"$IDXLAB" run --rows 20000 --commit 5000 --interval-rows 5000 --scale 0.1 --format csv >"$T/s.csv" 2>"$T/err"
+[ "$(field "$T/s.csv" rows 5)" = 2000 ] && [ "$(field "$T/s.csv" rows 1)" = 500 ] &&
+	[ "$(field "$T/s.csv" commits 5)" = 4 ] && ok stepend/scale ||
+	bad stepend/scale "$(cat "$T/s.csv" "$T/err")"
+expect_exit stepend/scale-zero 2 "scale: 0 is out of range \(valid: 0.001..1000\)" "$IDXLAB" run --scale 0
+
 # --- vacuum on SQLite --------------------------------------------------------------
 "$IDXLAB" run --op delete --prefill 20000 --rows 10000 --indexes 2 --vacuum \
 	--format csv >"$T/v.csv" 2>"$T/err"
