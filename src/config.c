@@ -516,6 +516,28 @@ void plan_step(const struct plan *p, long i, struct knobs *out)
 	scale_rows(out);
 }
 
+/* --load: only inserts, and only the ways the engine has. */
+static int check_load(const struct knobs *k, struct err *e)
+{
+	const struct engine_ops *ops = engine_table[k->v[K_ENGINE]];
+
+	if (!ops)
+		return 0; /* not built: said when it opens */
+	if (k->v[K_LOAD] != LOAD_INSERT && k->v[K_OP] != OP_INSERT)
+		return err_set(e, ERR_USAGE,
+		               "--load %s: how inserted rows arrive; op %s inserts none (use "
+		               "--load insert, or --op insert)",
+		               knob_table[K_LOAD].choices[k->v[K_LOAD]],
+		               knob_table[K_OP].choices[k->v[K_OP]]);
+	if (k->v[K_LOAD] != LOAD_INSERT && !(ops->loads & (1u << k->v[K_LOAD])))
+		return err_set(e, ERR_USAGE, "--load %s: the %s engine has no such path%s%s",
+		               knob_table[K_LOAD].choices[k->v[K_LOAD]],
+		               knob_table[K_ENGINE].choices[k->v[K_ENGINE]],
+		               ops->why_no_load ? ": " : "",
+		               ops->why_no_load ? ops->why_no_load : "");
+	return 0;
+}
+
 int plan_validate(struct plan *p, struct err *e)
 {
 	long steps = 1, i;
@@ -538,7 +560,7 @@ int plan_validate(struct plan *p, struct err *e)
 		struct knobs k;
 
 		plan_step(p, i, &k);
-		if (knobs_check(&k, e) < 0)
+		if (knobs_check(&k, e) < 0 || check_load(&k, e) < 0)
 			return -1;
 		if (k.v[K_OP] == OP_DELETE && k.v[K_ROWS] > knobs_prefill(&k))
 			return err_set(

@@ -25,6 +25,7 @@ static const char *const ops[] = { "insert",      "update", "update-indexed",
 static const char *const formats[] = { "text", "csv", "json", NULL };
 static const char *const onoff[] = { "off", "on", NULL };
 static const char *const builds[] = { "before", "after", NULL };
+static const char *const loads[] = { "insert", "multirow", "copy", NULL };
 static const struct knob_word commit_words[] = { { "row", 1 }, { "all", COMMIT_ALL }, { NULL, 0 } };
 static const struct knob_word prefill_words[] = { { "auto", PREFILL_AUTO }, { NULL, 0 } };
 
@@ -117,6 +118,13 @@ const struct knob_def knob_table[K_COUNT] = {
 		.def = "insert",
 		.why = "what each row does: update changes the unindexed hot column, "
 		       "update-indexed k1, update-keys every key column k1..k8",
+	},
+	[K_LOAD] = {
+		.name = "load", .kind = KNOB_CHOICE, .choices = loads,
+		.def = "insert", .flags = KF_HEADLESS,
+		.why = "how inserted rows reach the engine: a statement per row, multi-row "
+		       "statements, or its bulk path (PostgreSQL COPY, WiredTiger's bulk cursor, "
+		       "MongoDB insert_many)",
 	},
 	[K_VACUUM] = {
 		.name = "vacuum", .kind = KNOB_BOOL,

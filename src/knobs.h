@@ -30,6 +30,7 @@ enum knob_id {
 	K_SYNC,
 	K_JOURNAL,
 	K_OP,
+	K_LOAD,
 	K_VACUUM,
 	K_ROWS,
 	K_PREFILL,
@@ -114,6 +115,7 @@ enum pk_kind { PK_INT, PK_UUID7, PK_UUID4 };
 enum sync_mode { SYNC_OFF, SYNC_NORMAL, SYNC_FULL, SYNC_EXTRA };
 enum journal_mode { J_DELETE, J_TRUNCATE, J_WAL, J_MEMORY, J_OFF };
 enum index_build { BUILD_BEFORE, BUILD_AFTER };
+enum load_kind { LOAD_INSERT, LOAD_MULTIROW, LOAD_COPY, LOAD_COUNT };
 enum op_kind { OP_INSERT, OP_UPDATE, OP_UPDATE_INDEXED, OP_UPDATE_KEYS, OP_DELETE };
 enum format_kind { FMT_TEXT, FMT_CSV, FMT_JSON };
 #define COMMIT_ALL   0LL  /* commit = all: one transaction for the step */

@@ -35,6 +35,11 @@ struct engine_ops {
 	/* It builds every table spec (schema.h); 0: only the default table. */
 	int table_specs;
 
+	/* The --load ways rows can arrive, bit (1u << enum load_kind); 0: insert
+	 * only. why_no_load: what the engine has instead, for the refusal. */
+	unsigned loads;
+	const char *why_no_load;
+
 	/* The engine-specific knobs (KF_ENGINE_OWN) this engine honours, ending
 	 * with -1 (engine_has_knob). NULL: none. */
 	const int *own_knobs;
