@@ -147,6 +147,20 @@ q "$db" "INSERT INTO idxlab_t(id, ref) SELECT randomblob(16), ref FROM idxlab_t 
 pages=$(field "$T/mine.csv" index_pages)
 echo "  index pages: $pages"
 case $pages in [1-9]*\;[1-9]*\;[1-9]*) ok schema-sqlite/file/index-sizes ;; *) bad schema-sqlite/file/index-sizes "'$pages'" ;; esac
+# A random bigint id is no rowid: a clustered WITHOUT ROWID table on it,
+# whose rows an update and a delete still find by id.
+printf 'id bigint rand\ncolumn v int rand\nindex v\n' >"$T/randid.spec"
+db="$T/randid.db"
+"$IDXLAB" run --schema "$T/randid.spec" --indexes 1 --rows 300 --prefill 0 --dsn "$db" --format csv \
+	>/dev/null 2>"$T/err" && "$IDXLAB" run --schema "$T/randid.spec" --indexes 1 --op delete \
+	--rows 100 --prefill 300 --dsn "$db" --format csv >/dev/null 2>>"$T/err" ||
+	bad schema-sqlite/file/rand-id-run "$(cat "$T/err")"
+got="$(q "$db" "SELECT sql FROM sqlite_master WHERE name = 'idxlab_t'")/$(q "$db" "SELECT count(*),
+	sum(id > 300 OR id < 0) FROM idxlab_t")"
+case $got in
+*"id INTEGER PRIMARY KEY"*"WITHOUT ROWID/200|"[1-9]*) ok schema-sqlite/file/rand-id-clustered ;;
+*) bad schema-sqlite/file/rand-id-clustered "$got" ;;
+esac
 # A spec without an index has no column for update-indexed: said, exit 2.
 printf 'column a bigint rand\n' >"$T/noidx.spec"
 expect_exit schema-sqlite/no-index-update-indexed 2 'update-indexed: the noidx table has no indexed column' \
