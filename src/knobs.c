@@ -429,6 +429,12 @@ long long knob_max(int id, const struct knobs *k)
 int knob_check(int id, long long v, const struct knobs *k, struct err *e)
 {
 	long long max = knob_max(id, k);
+	struct knobs def;
+
+	if (!k) {
+		knobs_defaults(&def);
+		k = &def;
+	}
 
 	if (!knob_table[id].max_of || v <= max)
 		return 0;

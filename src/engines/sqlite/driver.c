@@ -6,7 +6,8 @@
  * FILE, which must be new or a file idxlab made, one idxlab at a time
  * (dsn_file.c).
  *
- * Each step starts from a fresh idxlab_t: the temp file is deleted and
+ * idxlab_t is the table spec's (schema.h; schema.c builds it). Each step
+ * starts from a fresh idxlab_t: the temp file is deleted and
  * recreated; a --dsn file has its idxlab_t dropped and is vacuumed. Prefill
  * runs in one transaction with a large cache and the indexes are built after
  * it; then the step's cache size is set and its counters are absorbed, so
@@ -230,6 +231,7 @@ static int sqlite_setup(struct engine *en, const struct knobs *k, struct err *e)
 	en->op = NULL;
 	en->in_txn = 0;
 	en->k = *k;
+	en->s = schema_of(k);
 	rowset_reset(&en->rs, 0);
 	sqlite_set_payload(en, k->v[K_PAYLOAD]);
 
@@ -254,9 +256,8 @@ static int sqlite_setup(struct engine *en, const struct knobs *k, struct err *e)
 	load.v[K_CACHE] = PREFILL_CACHE_KIB * 1024LL;
 	if (sqlite_set_pragmas(en, &load, e) < 0 || sqlite_create_schema(en, e) < 0)
 		return -1;
-	if (sqlite3_prepare_v2(en->db, sqlite_op_sql[OP_INSERT], -1, &en->op, NULL) != SQLITE_OK)
-		return sqlite_fail(en, e, "prepare insert");
-	sqlite_bind_payload(en);
+	if (sqlite_prepare_stmt(en, OP_INSERT, e) < 0)
+		return -1;
 	if (prefill) {
 		if (sqlite_run(en, "BEGIN", e) < 0)
 			return -1;
@@ -289,6 +290,7 @@ static int sqlite_apply(struct engine *en, const struct knobs *k, struct err *e)
 		return err_set(e, ERR_RUNTIME, "apply inside a transaction (a bug in idxlab)");
 	en->live = 1;
 	en->k = *k;
+	en->s = schema_of(k);
 	if (old.v[K_JOURNAL] != k->v[K_JOURNAL] || old.v[K_SYNC] != k->v[K_SYNC] ||
 	    old.v[K_CACHE] != k->v[K_CACHE]) {
 		if (sqlite_set_pragmas(en, k, e) < 0)
@@ -341,6 +343,7 @@ static const char *sqlite_version(void)
 static const int sqlite_own_knobs[] = { K_JOURNAL, -1 };
 
 const struct engine_ops sqlite_engine = {
+	.table_specs = 1,
 	.reads_source = sqlite_reads_source,
 	.read_shape = sqlite_read_shape,
 	.own_knobs = sqlite_own_knobs,

@@ -1,10 +1,14 @@
 /* rows.c - the SQLite engine's per-row statements.
  *
  * One prepared statement, the running op's (en->op, prepared again when
- * the op or the seed changes); each row binds its id and keys (keys.h: the
- * same values on every engine) and steps it. The payload is bound once:
- * bindings survive sqlite3_reset(). An update or a delete that does not
- * change exactly one row is an error: the table is not what idxlab built. */
+ * the op or the seed changes), written from the table spec (en->s): the id
+ * is ?1, the columns the op writes (schema_op_cols) ?2.., the INSERT's
+ * payload the last. Each row binds its id and values (the same values on
+ * every engine) and steps it. The payload is bound once: bindings survive
+ * sqlite3_reset(). The default table keeps its own binding loop, the hot
+ * path: keys_int() straight into the eight parameters; any other spec binds
+ * what schema_value() gives. An update or a delete that does not change
+ * exactly one row is an error: the table is not what idxlab built. */
 #include <stdlib.h>
 
 #include "../../keys.h"
@@ -45,31 +49,117 @@ static void bind_key(struct engine *en, int param, int col, uint64_t row, uint64
 	}
 }
 
-const char *const sqlite_op_sql[] = {
-	[OP_INSERT] = "INSERT INTO idxlab_t(id,k1,k2,k3,k4,k5,k6,k7,k8,hot,payload) "
-	              "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,0,?10)",
-	[OP_UPDATE] = "UPDATE idxlab_t SET hot = hot + 1 WHERE id = ?1",
-	[OP_UPDATE_INDEXED] = "UPDATE idxlab_t SET k1 = ?2 WHERE id = ?1",
-	[OP_UPDATE_KEYS] = "UPDATE idxlab_t SET k1 = ?2, k2 = ?3, k3 = ?4, k4 = ?5, k5 = ?6, "
-	                   "k6 = ?7, k7 = ?8, k8 = ?9 WHERE id = ?1",
-	[OP_DELETE] = "DELETE FROM idxlab_t WHERE id = ?1",
-};
-
-/* Bind the constant payload to the INSERT (parameter 10) once: bindings
- * survive sqlite3_reset(). Again whenever the statement or payload changes. */
-void sqlite_bind_payload(struct engine *en)
+/* op's statement on spec s into b; the columns it binds from ?2 into
+ * en->opcols, the payload's parameter into en->payload_param. For the
+ * default table these are the statements idxlab always ran. */
+static int op_sql(struct engine *en, long long op, struct sql_buf *b, struct err *e)
 {
-	if (en->op && en->payload && sqlite3_bind_parameter_count(en->op) == 10)
-		sqlite3_bind_blob(en->op, 10, en->payload, (int)en->k.v[K_PAYLOAD], SQLITE_STATIC);
+	const struct schema *s = en->s;
+	int j;
+
+	en->nopcols = schema_op_cols(s, op, en->opcols);
+	en->payload_param = 0;
+	switch (op) {
+	case OP_INSERT:
+		sqlite_sql_add(b, "INSERT INTO idxlab_t(id");
+		for (j = 0; j < en->nopcols; j++) {
+			sqlite_sql_add(b, ",");
+			sqlite_sql_name(b, s->cols[en->opcols[j]].name);
+		}
+		sqlite_sql_add(b, ",");
+		sqlite_sql_name(b, s->hot);
+		sqlite_sql_add(b, ",payload) VALUES(?1");
+		for (j = 0; j < en->nopcols; j++)
+			sqlite_sql_add(b, ",?%d", j + 2);
+		en->payload_param = en->nopcols + 2;
+		sqlite_sql_add(b, ",0,?%d)", en->payload_param);
+		return 0;
+	case OP_UPDATE:
+		sqlite_sql_add(b, "UPDATE idxlab_t SET ");
+		sqlite_sql_name(b, s->hot);
+		sqlite_sql_add(b, " = ");
+		sqlite_sql_name(b, s->hot);
+		sqlite_sql_add(b, " + 1 WHERE id = ?1");
+		return 0;
+	case OP_DELETE:
+		sqlite_sql_add(b, "DELETE FROM idxlab_t WHERE id = ?1");
+		return 0;
+	default: /* OP_UPDATE_INDEXED, OP_UPDATE_KEYS */
+		if (!en->nopcols)
+			return err_set(e, ERR_USAGE,
+			               "op %s: the %s table has no %s column to write - use op "
+			               "update, or give the spec %s",
+			               knob_table[K_OP].choices[op], s->name,
+			               op == OP_UPDATE_KEYS ? "value" : "indexed",
+			               op == OP_UPDATE_KEYS ? "a column" : "an index");
+		sqlite_sql_add(b, "UPDATE idxlab_t SET ");
+		for (j = 0; j < en->nopcols; j++) {
+			if (j)
+				sqlite_sql_add(b, ", ");
+			sqlite_sql_name(b, s->cols[en->opcols[j]].name);
+			sqlite_sql_add(b, " = ?%d", j + 2);
+		}
+		sqlite_sql_add(b, " WHERE id = ?1");
+		return 0;
+	}
 }
 
-int sqlite_do_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e)
+int sqlite_prepare_stmt(struct engine *en, long long op, struct err *e)
 {
-	int c, rc;
+	struct sql_buf b = { .n = 0 };
 
-	bind_id(en, 1, row);
+	sqlite3_finalize(en->op);
+	en->op = NULL;
+	if (op_sql(en, op, &b, e) < 0)
+		return -1;
+	if (sqlite3_prepare_v2(en->db, b.s, -1, &en->op, NULL) != SQLITE_OK)
+		return sqlite_fail(en, e, op == OP_INSERT ? "prepare insert" : "prepare");
+	sqlite_bind_payload(en);
+	return 0;
+}
+
+/* One value into parameter param: v stays put until the next row binds
+ * over it, so SQLite need not copy it. */
+static void bind_value(sqlite3_stmt *st, int param, const struct value *v)
+{
+	if (v->type == COL_TEXT)
+		sqlite3_bind_text(st, param, (const char *)v->b, (int)v->len, SQLITE_STATIC);
+	else if (v->type == COL_UUID)
+		sqlite3_bind_blob(st, param, v->b, (int)v->len, SQLITE_STATIC);
+	else
+		sqlite3_bind_int64(st, param, v->i);
+}
+
+/* A spec's row: the id and the op's columns, as schema_value() makes them. */
+static void bind_row(struct engine *en, uint64_t row, uint64_t version)
+{
+	int j;
+
+	schema_value(en->s, &en->k, 0, row, 0, &en->vals[0]);
+	bind_value(en->op, 1, &en->vals[0]);
+	for (j = 0; j < en->nopcols; j++) {
+		schema_value(en->s, &en->k, en->opcols[j], row, version, &en->vals[j + 1]);
+		bind_value(en->op, j + 2, &en->vals[j + 1]);
+	}
+}
+
+/* Bind the constant payload to the INSERT (its last parameter) once:
+ * bindings survive sqlite3_reset(). Again whenever the statement or payload
+ * changes. */
+void sqlite_bind_payload(struct engine *en)
+{
+	if (en->op && en->payload && en->payload_param)
+		sqlite3_bind_blob(en->op, en->payload_param, en->payload, (int)en->k.v[K_PAYLOAD],
+		                  SQLITE_STATIC);
+}
+
+/* The default table's keys: keys_int() straight into ?2..?9 (the hot path:
+ * integer keys, the payload already bound), uuids through keys_uuid(). */
+static void bind_default_keys(struct engine *en, long long op, uint64_t row, uint64_t version)
+{
+	int c;
+
 	if (op == OP_INSERT && !sqlite_is_uuid_key(en->k.v[K_KEY_ORDER])) {
-		/* The hot path: integer keys, the payload already bound. */
 		uint64_t seed = (uint64_t)en->k.v[K_SEED];
 		enum key_order ko = (enum key_order)en->k.v[K_KEY_ORDER];
 
@@ -81,6 +171,18 @@ int sqlite_do_op(struct engine *en, long long op, uint64_t row, uint64_t version
 	} else if (op == OP_UPDATE_INDEXED || op == OP_UPDATE_KEYS) {
 		for (c = 1; c <= (op == OP_UPDATE_KEYS ? 8 : 1); c++)
 			bind_key(en, c + 1, c, row, version);
+	}
+}
+
+int sqlite_do_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e)
+{
+	int rc;
+
+	if (en->k.v[K_SCHEMA] != 0) {
+		bind_row(en, row, version);
+	} else {
+		bind_id(en, 1, row);
+		bind_default_keys(en, op, row, version);
 	}
 	rc = sqlite3_step(en->op);
 	sqlite3_reset(en->op);
@@ -102,11 +204,8 @@ int sqlite_do_op(struct engine *en, long long op, uint64_t row, uint64_t version
  * over the rows that exist now. */
 int sqlite_prepare_op(struct engine *en, const struct knobs *k, struct err *e)
 {
-	sqlite3_finalize(en->op);
-	en->op = NULL;
-	if (sqlite3_prepare_v2(en->db, sqlite_op_sql[k->v[K_OP]], -1, &en->op, NULL) != SQLITE_OK)
-		return sqlite_fail(en, e, "prepare");
-	sqlite_bind_payload(en);
+	if (sqlite_prepare_stmt(en, k->v[K_OP], e) < 0)
+		return -1;
 	rowset_prepare(&en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
 	return 0;
 }

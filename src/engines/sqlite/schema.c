@@ -1,32 +1,46 @@
 /* schema.c - the SQLite engine's table, its indexes and its pragmas.
  *
- * idxlab_t has an INTEGER PRIMARY KEY (the rowid) or, for uuid primary
- * keys, a BLOB one in a WITHOUT ROWID table; k1..k8 are BLOBs for uuid key
- * orders, else INTEGERs. Index i is idxlab_ki on ki. The pragmas say the
- * journal mode (a refused one is logged), synchronous and the cache. */
+ * idxlab_t is built from the table spec (schema.h): int, bigint and
+ * timestamp columns are INTEGERs, text TEXT, uuid BLOB. A bigint seq id is
+ * the rowid (INTEGER PRIMARY KEY); any other id (a uuid, a random bigint)
+ * makes a clustered WITHOUT ROWID table, the B-tree a random key enters.
+ * For the default table that is the DDL idxlab always wrote: id INTEGER
+ * PRIMARY KEY or, for uuid primary keys, BLOB in a WITHOUT ROWID table;
+ * k1..k8 BLOBs for uuid key orders, else INTEGERs. Index i of the spec's
+ * list is created by its name on its columns in the list's order (UNIQUE
+ * when the spec says so). The pragmas say the journal mode (a refused one
+ * is logged), synchronous and the cache. */
 #include <stdio.h>
 #include <strings.h>
 
 #include "../../evlog.h"
 #include "sqlite_int.h"
 
+static const char *sql_type(enum col_type t)
+{
+	return t == COL_TEXT ? "TEXT" : t == COL_UUID ? "BLOB" : "INTEGER";
+}
+
 int sqlite_create_schema(struct engine *en, struct err *e)
 {
-	const char *key_t = sqlite_is_uuid_key(en->k.v[K_KEY_ORDER]) ? "BLOB" : "INTEGER";
-	char sql[1024];
+	const struct schema *s = en->s;
+	enum col_type id_t = schema_type(s, &en->k, 0);
+	uint64_t n;
+	int rowid =
+	    (id_t == COL_BIGINT || id_t == COL_INT) && schema_order(s, &en->k, 0, &n) == ORD_SEQ;
+	struct sql_buf b = { .n = 0 };
+	int c;
 
-	if (en->k.v[K_PK] == PK_INT)
-		snprintf(
-		    sql, sizeof sql,
-		    "CREATE TABLE idxlab_t(id INTEGER PRIMARY KEY, k1 %s, k2 %s, k3 %s, k4 %s, "
-		    "k5 %s, k6 %s, k7 %s, k8 %s, hot INTEGER, payload BLOB)",
-		    key_t, key_t, key_t, key_t, key_t, key_t, key_t, key_t);
-	else
-		snprintf(sql, sizeof sql,
-		         "CREATE TABLE idxlab_t(id BLOB PRIMARY KEY, k1 %s, k2 %s, k3 %s, k4 %s, "
-		         "k5 %s, k6 %s, k7 %s, k8 %s, hot INTEGER, payload BLOB) WITHOUT ROWID",
-		         key_t, key_t, key_t, key_t, key_t, key_t, key_t, key_t);
-	return sqlite_run(en, sql, e);
+	sqlite_sql_add(&b, "CREATE TABLE idxlab_t(id %s PRIMARY KEY", sql_type(id_t));
+	for (c = 1; c < s->ncols; c++) {
+		sqlite_sql_add(&b, ", ");
+		sqlite_sql_name(&b, s->cols[c].name);
+		sqlite_sql_add(&b, " %s", sql_type(schema_type(s, &en->k, c)));
+	}
+	sqlite_sql_add(&b, ", ");
+	sqlite_sql_name(&b, s->hot);
+	sqlite_sql_add(&b, " INTEGER, payload BLOB)%s", rowid ? "" : " WITHOUT ROWID");
+	return sqlite_run(en, b.s, e);
 }
 
 int sqlite_set_pragmas(struct engine *en, const struct knobs *k, struct err *e)
@@ -52,29 +66,43 @@ int sqlite_set_pragmas(struct engine *en, const struct knobs *k, struct err *e)
 	return sqlite_run(en, sql, e);
 }
 
-/* Create or drop indexes so that exactly k1..kN exist. */
+/* Create or drop indexes so that exactly the first `to` of the list exist. */
 int sqlite_set_indexes(struct engine *en, long long from, long long to, struct err *e)
 {
-	char sql[128];
+	const struct schema *s = en->s;
 	long long i;
+	int c;
 
-	for (i = from + 1; i <= to; i++) {
+	for (i = from; i < to; i++) {
+		const struct index_spec *x = &s->idx[i];
 		double t0 = (double)clock_now_ns();
+		struct sql_buf b = { .n = 0 };
 
-		snprintf(sql, sizeof sql, "CREATE INDEX idxlab_k%lld ON idxlab_t(k%lld)", i, i);
-		if (sqlite_run(en, sql, e) < 0)
+		sqlite_sql_add(&b, "CREATE %sINDEX ", x->unique ? "UNIQUE " : "");
+		sqlite_sql_name(&b, x->name);
+		sqlite_sql_add(&b, " ON idxlab_t(");
+		for (c = 0; c < x->ncols; c++) {
+			if (c)
+				sqlite_sql_add(&b, ",");
+			sqlite_sql_name(&b, s->cols[x->cols[c]].name);
+		}
+		sqlite_sql_add(&b, ")");
+		if (sqlite_run(en, b.s, e) < 0)
 			return -1;
 		if (en->live)
-			evlog_add(EV_INFO, "built idxlab_k%lld on %llu rows in %.2f s", i,
+			evlog_add(EV_INFO, "built %s on %llu rows in %.2f s", x->name,
 			          (unsigned long long)en->rs.live_rows,
 			          ((double)clock_now_ns() - t0) / 1e9);
 	}
-	for (i = from; i > to; i--) {
-		snprintf(sql, sizeof sql, "DROP INDEX idxlab_k%lld", i);
-		if (sqlite_run(en, sql, e) < 0)
+	for (i = from - 1; i >= to; i--) {
+		struct sql_buf b = { .n = 0 };
+
+		sqlite_sql_add(&b, "DROP INDEX ");
+		sqlite_sql_name(&b, s->idx[i].name);
+		if (sqlite_run(en, b.s, e) < 0)
 			return -1;
 		if (en->live)
-			evlog_add(EV_INFO, "dropped idxlab_k%lld", i);
+			evlog_add(EV_INFO, "dropped %s", s->idx[i].name);
 	}
 	return 0;
 }

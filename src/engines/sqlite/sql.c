@@ -6,6 +6,7 @@
  * when the user asks to stop, through the progress handler; the per-row
  * statements and the COMMIT that keeps a stopped step's rows never do. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -93,4 +94,30 @@ int sqlite_progress_cb(void *arg)
 	const struct engine *en = arg;
 
 	return en->abortable && en->stop && atomic_load(en->stop);
+}
+
+/* The statements are built once per setup or op change, never per row; a
+ * spec's names are [a-z_][a-z0-9_]* (schema.h), so only a keyword (a column
+ * called "order") needs quotes. A statement longer than the buffer cannot
+ * come from a spec (33 columns of 47 characters): it is cut, and fails. */
+void sqlite_sql_add(struct sql_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->n >= sizeof b->s - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(b->s + b->n, sizeof b->s - b->n, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		b->n = b->n + (size_t)n < sizeof b->s ? b->n + (size_t)n : sizeof b->s - 1;
+}
+
+void sqlite_sql_name(struct sql_buf *b, const char *name)
+{
+	if (sqlite3_keyword_check(name, (int)strlen(name)))
+		sqlite_sql_add(b, "\"%s\"", name);
+	else
+		sqlite_sql_add(b, "%s", name);
 }

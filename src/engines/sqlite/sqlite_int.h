@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "../../clock.h"
+#include "../../schema.h"
 #include "../engine.h"
 #include "../rowset.h"
 
@@ -44,6 +45,19 @@ struct engine {
 	uint64_t status[C_COUNT]; /* db_status counters summed in 64 bits (stats.c) */
 	unsigned char *payload;
 	struct knobs k;
+	const struct schema *s; /* borrowed: k's table spec (specs live until exit) */
+	/* en->op's parameters: ?1 the id, ?2.. the value columns opcols[] (their
+	 * values in vals[], bound SQLITE_STATIC), ?payload_param the payload
+	 * (0: none). */
+	int nopcols, payload_param;
+	int opcols[SCHEMA_COLS_MAX];
+	struct value vals[SCHEMA_COLS_MAX];
+};
+
+/* A statement being written; a name that is an SQL keyword is quoted. */
+struct sql_buf {
+	char s[8192];
+	size_t n;
 };
 
 /* sql.c */
@@ -56,6 +70,9 @@ int sqlite_run(struct engine *en, const char *sql, struct err *e);
 int sqlite_query_int(struct engine *en, const char *sql, int64_t *out, struct err *e);
 /* sqlite3_progress_handler's callback, arg the engine: nonzero to abort. */
 int sqlite_progress_cb(void *arg);
+/* Append printf text / an identifier (quoted when it is a keyword) to b. */
+void sqlite_sql_add(struct sql_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sqlite_sql_name(struct sql_buf *b, const char *name);
 
 /* dsn_file.c */
 /* Is the existing file at path a database idxlab created? Never writes. */
@@ -66,16 +83,18 @@ int sqlite_dsn_lock(struct engine *en, struct err *e);
 void sqlite_dsn_unlock(struct engine *en);
 
 /* schema.c */
+/* Create idxlab_t as en->s says under en->k (the default spec: the same
+ * DDL as always). */
 int sqlite_create_schema(struct engine *en, struct err *e);
 /* Journal mode, synchronous and cache size as k says. No open transaction. */
 int sqlite_set_pragmas(struct engine *en, const struct knobs *k, struct err *e);
-/* Create or drop indexes so that exactly k1..k<to> exist (from exist now). */
+/* Create or drop indexes so that exactly the first `to` of en->s's list
+ * exist (the first `from` exist now); drops go in reverse order. */
 int sqlite_set_indexes(struct engine *en, long long from, long long to, struct err *e);
 
 /* rows.c */
-/* The statement of each op (enum op_kind), parameters ?1 id, ?2.. keys,
- * ?10 the INSERT's payload. */
-extern const char *const sqlite_op_sql[];
+/* Prepare op's statement as en->op (built from en->s), its payload bound. */
+int sqlite_prepare_stmt(struct engine *en, long long op, struct err *e);
 /* Bind the payload to en->op if it is the INSERT. */
 void sqlite_bind_payload(struct engine *en);
 /* One operation on row number row; version is the update generation. */

@@ -148,10 +148,7 @@ int sqlite_sizes(struct engine *en, struct sizes *s, struct err *e)
 	}
 	s->index_bytes = 0;
 	for (i = 1; i <= en->k.v[K_INDEXES] && i <= SIZES_MAX_INDEXES; i++) {
-		char name[32];
-
-		snprintf(name, sizeof name, "idxlab_k%d", i);
-		sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 1, en->s->idx[i - 1].name, -1, SQLITE_STATIC);
 		rc = sqlite3_step(st);
 		if (rc != SQLITE_ROW) {
 			sqlite3_finalize(st);
