@@ -44,12 +44,7 @@ const struct knob_def knob_table[K_COUNT] = {
 		       "PostgreSQL conninfo/URI or a mongodb:// URI (default: a throwaway one, "
 		       "removed at exit)",
 	},
-	[K_SCHEMA] = {
-		.name = "schema", .kind = KNOB_NAMED, .resolve = schema_load, .label = schema_label,
-		.def = "default", .flags = KF_REBUILD,
-		.why = "the table: a built-in spec (default, users, textkey, wal, fields, wide16, "
-		       "events) or a spec file's path - typed columns, value orders, the index list",
-	},
+
 	[K_INDEXES] = {
 		.name = "indexes", .kind = KNOB_INT,
 		.max = SCHEMA_IDX_MAX, .max_of = schema_index_max,
@@ -58,12 +53,7 @@ const struct knob_def knob_table[K_COUNT] = {
 		.why = "secondary indexes: the first N of the table's index list (the default "
 		       "table: k1..kN); every one is another btree each row must enter",
 	},
-	[K_INDEX_BUILD] = {
-		.name = "index-build", .kind = KNOB_CHOICE, .choices = builds,
-		.def = "before", .flags = KF_HEADLESS,
-		.why = "after: load the rows with no secondary index, then build the indexes "
-		       "inside the step (build_seconds): one sort instead of a btree insert per row",
-	},
+
 	[K_KEY_ORDER] = {
 		.name = "key-order", .kind = KNOB_CHOICE, .choices = key_orders,
 		.def = "seq",
@@ -119,19 +109,8 @@ const struct knob_def knob_table[K_COUNT] = {
 		.why = "what each row does: update changes the unindexed hot column, "
 		       "update-indexed k1, update-keys every key column k1..k8",
 	},
-	[K_LOAD] = {
-		.name = "load", .kind = KNOB_CHOICE, .choices = loads,
-		.def = "insert", .flags = KF_HEADLESS,
-		.why = "how inserted rows reach the engine: a statement per row, multi-row "
-		       "statements, or its bulk path (PostgreSQL COPY, WiredTiger's bulk cursor, "
-		       "MongoDB insert_many)",
-	},
-	[K_VACUUM] = {
-		.name = "vacuum", .kind = KNOB_BOOL,
-		.max = 1, .def = "off", .flags = KF_HEADLESS,
-		.why = "end each step with the engine's reclaim (PostgreSQL VACUUM, SQLite VACUUM, "
-		       "WiredTiger/MongoDB compact), measured apart: vacuum_seconds and its WAL per row",
-	},
+
+
 	[K_ROWS] = {
 		.name = "rows", .kind = KNOB_INT,
 		.min = 1, .max = 1000000000, .unit = "rows",
@@ -156,6 +135,27 @@ const struct knob_def knob_table[K_COUNT] = {
 		.max = 0x7fffffffffffffffLL,
 		.def = "1",
 		.why = "random seed: the same seed writes the same rows in the same order",
+	},	[K_SCHEMA] = {
+		.name = "schema", .kind = KNOB_NAMED, .resolve = schema_load, .label = schema_label,
+		.def = "default", .flags = KF_REBUILD,
+		.why = "the table: a built-in spec (default, users, textkey, wal, fields, wide16, "
+		       "events) or a spec file's path - typed columns, value orders, the index list",
+	},	[K_INDEX_BUILD] = {
+		.name = "index-build", .kind = KNOB_CHOICE, .choices = builds,
+		.def = "before", .flags = KF_HEADLESS,
+		.why = "after: load the rows with no secondary index, then build the indexes "
+		       "inside the step (build_seconds): one sort instead of a btree insert per row",
+	},	[K_LOAD] = {
+		.name = "load", .kind = KNOB_CHOICE, .choices = loads,
+		.def = "insert", .flags = KF_HEADLESS,
+		.why = "how inserted rows reach the engine: a statement per row, multi-row "
+		       "statements, or its bulk path (PostgreSQL COPY, WiredTiger's bulk cursor, "
+		       "MongoDB insert_many)",
+	},	[K_VACUUM] = {
+		.name = "vacuum", .kind = KNOB_BOOL,
+		.max = 1, .def = "off", .flags = KF_HEADLESS,
+		.why = "end each step with the engine's reclaim (PostgreSQL VACUUM, SQLite VACUUM, "
+		       "WiredTiger/MongoDB compact), measured apart: vacuum_seconds and its WAL per row",
 	},
 	[K_FORMAT] = {
 		.name = "format", .kind = KNOB_CHOICE, .choices = formats,
