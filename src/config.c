@@ -516,6 +516,24 @@ void plan_step(const struct plan *p, long i, struct knobs *out)
 	scale_rows(out);
 }
 
+/* update-indexed and update-keys need a column of the table to write. */
+static int check_op_cols(const struct knobs *k, struct err *e)
+{
+	const struct schema *s = schema_of(k);
+	int cols[SCHEMA_COLS_MAX];
+
+	if ((k->v[K_OP] == OP_UPDATE_INDEXED || k->v[K_OP] == OP_UPDATE_KEYS) &&
+	    schema_op_cols(s, k->v[K_OP], cols) == 0)
+		return err_set(e, ERR_USAGE,
+		               "op %s: the %s table has %s to update (use op update, which "
+		               "changes %s)",
+		               knob_table[K_OP].choices[k->v[K_OP]], s->name,
+		               k->v[K_OP] == OP_UPDATE_INDEXED ? "no index, so no indexed column"
+		                                               : "no value column",
+		               s->hot);
+	return 0;
+}
+
 /* --load: only inserts, and only the ways the engine has. */
 static int check_load(const struct knobs *k, struct err *e)
 {
@@ -560,7 +578,7 @@ int plan_validate(struct plan *p, struct err *e)
 		struct knobs k;
 
 		plan_step(p, i, &k);
-		if (knobs_check(&k, e) < 0 || check_load(&k, e) < 0)
+		if (knobs_check(&k, e) < 0 || check_load(&k, e) < 0 || check_op_cols(&k, e) < 0)
 			return -1;
 		if (k.v[K_OP] == OP_DELETE && k.v[K_ROWS] > knobs_prefill(&k))
 			return err_set(

@@ -134,6 +134,10 @@ void schema_value(const struct schema *s, const struct knobs *k, int col, uint64
  * index (none without one); update-keys: every value column; insert: all. */
 int schema_op_cols(const struct schema *s, long long op, int *cols);
 
+/* Is name one of idxlab's own objects (idxlab_t, its primary key, the
+ * marker table), never an index's? */
+int schema_reserved(const char *name);
+
 /* The spec as a spec file would say it (--print-config, --schema-from). */
 void schema_write(const struct schema *s, char *buf, size_t len);
 

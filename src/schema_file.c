@@ -237,6 +237,17 @@ static int unique_ok(const struct schema *s, const struct index_spec *x, struct 
 	               x->name);
 }
 
+int schema_reserved(const char *name)
+{
+	static const char *const own[] = { "idxlab_t", "idxlab_t_pkey", "idxlab_meta", NULL };
+	int i;
+
+	for (i = 0; own[i]; i++)
+		if (strcmp(name, own[i]) == 0)
+			return 1;
+	return 0;
+}
+
 /* ---- lines --------------------------------------------------------------- */
 
 struct parse {
@@ -301,7 +312,7 @@ static int index_line(struct schema *s, char *rest, struct err *e)
 		n += (size_t)snprintf(x->name + (n < sizeof x->name ? n : sizeof x->name - 1),
 		                      n < sizeof x->name ? sizeof x->name - n : 1, "_%s", c);
 	}
-	if (n >= sizeof x->name)
+	if (n >= sizeof x->name || schema_reserved(x->name))
 		snprintf(x->name, sizeof x->name, "idxlab_i%d", s->nindexes + 1);
 	if (!x->ncols)
 		return err_set(e, ERR_USAGE, "index names its column(s)");
@@ -311,9 +322,13 @@ static int index_line(struct schema *s, char *rest, struct err *e)
 		if (strcmp(w, "unique") == 0) {
 			x->unique = 1;
 		} else if (strcmp(w, "name") == 0) {
-			if (!next_word(&rest, &w) || check_name(w, e) < 0)
-				return err_set(e, ERR_USAGE,
-				               "name NAME: the index's name, a-z 0-9 _");
+			if (!next_word(&rest, &w) || check_name(w, e) < 0 ||
+			    strncmp(w, "idxlab_", 7) != 0 || schema_reserved(w))
+				return err_set(
+				    e, ERR_USAGE,
+				    "name NAME: the index's name, idxlab_ then a-z 0-9 _ "
+				    "(not idxlab_t, idxlab_t_pkey or idxlab_meta: idxlab's "
+				    "own)");
 			snprintf(x->name, sizeof x->name, "%s", w);
 		} else {
 			return unknown("word", w, words, 0, "unique, name NAME", e);

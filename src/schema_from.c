@@ -168,7 +168,7 @@ static void index_name(const struct schema *s, struct index_spec *o)
 
 	for (j = 0; j < o->ncols && n < sizeof name; j++)
 		n += (size_t)snprintf(name + n, sizeof name - n, "_%s", s->cols[o->cols[j]].name);
-	if (n >= sizeof name)
+	if (n >= sizeof name || schema_reserved(name))
 		snprintf(name, sizeof name, "idxlab_i%d", s->nindexes + 1);
 	memcpy(o->name, name, sizeof name);
 }

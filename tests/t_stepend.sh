@@ -41,6 +41,11 @@ grep -q "table rows" "$T/r.txt" && [ "$(grep -c '^ *[0-9]' "$T/r.txt")" = 4 ] &&
 	bad stepend/scale "$(cat "$T/s.csv" "$T/err")"
 expect_exit stepend/scale-zero 2 "scale: 0 is out of range \(valid: 0.001..1000\)" "$IDXLAB" run --scale 0
 
+# --- an op that has no column to write in the table -------------------------------
+printf 'column a int seq\n' >"$T/noidx.spec"
+expect_exit stepend/update-indexed-needs-an-index 2 "op update-indexed: the noidx table has no index" \
+	"$IDXLAB" run --schema "$T/noidx.spec" --op update-indexed --prefill 10 --rows 5
+
 # --- vacuum on SQLite --------------------------------------------------------------
 "$IDXLAB" run --op delete --prefill 20000 --rows 10000 --indexes 2 --vacuum \
 	--format csv >"$T/v.csv" 2>"$T/err"

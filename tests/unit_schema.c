@@ -137,6 +137,21 @@ static void builtins_round_trip(void)
 	}
 }
 
+/* A column named t would give an index idxlab_t: the table's own name. */
+static void reserved_names(void)
+{
+	char path[] = "/tmp/idxlab-unit-specXXXXXX";
+	int fd = mkstemp(path);
+	long long v = -1;
+	struct err e;
+
+	CHECK(write(fd, "column t int seq\nindex t\n", 25) == 25);
+	close(fd);
+	CHECK(schema_load(path, &v, &e) == 0);
+	unlink(path);
+	CHECK(schema_get(v) && strcmp(schema_get(v)->idx[0].name, "idxlab_i1") == 0);
+}
+
 static void zipf_is_skewed(void)
 {
 	char path[] = "/tmp/idxlab-unit-specXXXXXX";
@@ -168,6 +183,7 @@ void test_schema(void)
 	users_table();
 	builtins_round_trip();
 	zipf_is_skewed();
+	reserved_names();
 }
 
 /* Bad spec files: each error names file:line and what was meant. */
@@ -198,6 +214,10 @@ void test_schema_files(void)
 		{ "column a int seq\nindex id\n",
 		  ":2: index id: the primary key is indexed already" },
 		{ "column a int seq extra\n", ":1: 'extra' after the order" },
+		{ "column a int seq\nindex a name idxlab_meta\n",
+		  ":2: name NAME: the index's name" },
+		{ "column a int seq\nindex a name mine\n",
+		  ":2: name NAME: the index's name, idxlab_" },
 	};
 	size_t i;
 

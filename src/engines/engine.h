@@ -1,7 +1,9 @@
 /* engine.h - the engine vtable.
  *
- * An engine runs the workload (table idxlab_t: id, k1..k8, hot, payload;
- * index i on ki) on one database. One const struct engine_ops per engine,
+ * An engine runs the workload on one database, in a table of its own built
+ * as the knobs' table spec says (schema.h: id, the spec's typed columns,
+ * hot, payload; the first N indexes of its list; the default spec is
+ * idxlab_t with k1..k8 and index i on ki). One const struct engine_ops per engine,
  * called name_engine after its row in ENGINE_LIST (engine_list.h) and
  * listed in engine_table[] by the engine knob's value; an engine missing at
  * build time is NULL there. All calls come from one thread (the worker): a
