@@ -41,6 +41,18 @@ int pg_quote_names(struct engine *en, struct err *e)
 	size_t n = 0;
 	int i, got = 0;
 
+	/* Indexes share the table's namespace: an index on a column t would be
+	 * named like the table itself. */
+	for (i = 0; i < s->nindexes; i++)
+		if (strcmp(s->idx[i].name, "idxlab_t") == 0 ||
+		    strcmp(s->idx[i].name, "idxlab_t_pkey") == 0)
+			return err_set(
+			    e, ERR_USAGE,
+			    "index %d of table %s is named %s, the name of idxlab's own "
+			    "%s on PostgreSQL: give it another name in the spec (index ... "
+			    "name NAME)",
+			    i + 1, s->name, s->idx[i].name,
+			    strcmp(s->idx[i].name, "idxlab_t") ? "primary key" : "table");
 	add(sql, sizeof sql, &n,
 	    "SELECT string_agg(quote_ident(w), ' ' ORDER BY o) FROM "
 	    "unnest(string_to_array('");
