@@ -261,8 +261,45 @@ if hold 1 3000 --schema users --indexes 1 --op update --prefill 3000 --rows 1000
 		pgrun --dsn "$dsn" --schema users --rows 100
 	[ "$(psql_ "SELECT count(*) FROM idxlab.idxlab_t")" = 3000 ] && ok schema-pg/foreign-index-untouched ||
 		bad schema-pg/foreign-index-untouched "$(psql_ "SELECT count(*) FROM idxlab.idxlab_t")"
+	psql_ "DROP SCHEMA idxlab CASCADE" >/dev/null
 else
 	bad schema-pg/foreign-index-refused "$(tail -3 "$T/hold.err")"
 	release KILL
+fi
+
+# --- the dashboard's indexes slider: idx[N..M-1] built in list order, then
+# dropped from the last, each named in the event log (its last lines) -----
+if command -v tmux >/dev/null; then
+	idle
+	start pgdash "$IDXLAB" --engine postgres --dsn "'$dsn'" --schema users --commit 100
+	if wait_for pgdash '││rows/s +[0-9]' 15; then
+		i=0
+		while [ $i -lt 5 ] && ! cap pgdash | grep -q '>indexes'; do
+			tm send-keys -t pgdash Down
+			sleep 0.2
+			i=$((i + 1))
+		done
+		tm send-keys -t pgdash Right Right Right Right Right
+		wait_for pgdash 'built idxlab_country_created_at on' 20
+		built=$(psql_ "$idx_sql")
+		tm send-keys -t pgdash Left Left Left
+		wait_for pgdash 'dropped idxlab_country +│' 20
+		log=$(cap pgdash | grep -oE '(built|dropped) idxlab_[a-z_]+' | tr '\n' ' ')
+		dropped=$(psql_ "$idx_sql")
+		if [ "$built" = "idxlab_email (email); idxlab_created_at (created_at); idxlab_country (country); idxlab_status (status); idxlab_country_created_at (country, created_at)" ] &&
+			[ "$dropped" = "idxlab_email (email); idxlab_created_at (created_at)" ]; then
+			ok schema-pg/dashboard-indexes-by-position
+		else bad schema-pg/dashboard-indexes-by-position "at 5: '$built'; at 2: '$dropped'"; fi
+		case "$log" in
+		*"built idxlab_status built idxlab_country_created_at dropped idxlab_country_created_at dropped idxlab_status dropped idxlab_country ")
+			ok schema-pg/dashboard-event-log-names ;;
+		*) bad schema-pg/dashboard-event-log-names "event log: '$log'" ;;
+		esac
+	else bad schema-pg/dashboard-indexes-by-position "$(cap pgdash)"; fi
+	tm send-keys -t pgdash q
+	code=$(wait_exit pgdash)
+	[ "$code" = EXIT=0 ] && ok schema-pg/dashboard-quits || bad schema-pg/dashboard-quits "got '$code'"
+else
+	skip schema-pg/dashboard-indexes-by-position "tmux is not installed"
 fi
 $as "$bindir/pg_ctl" -D "$T/own/data" -m immediate stop >/dev/null 2>&1
