@@ -52,6 +52,7 @@ static void pg_close(struct engine *en)
 	rowset_free(&en->rs);
 	free(en->pend);
 	free(en->payload);
+	free(en->pv);
 	free(en);
 }
 
@@ -148,20 +149,22 @@ static int set_cache(struct engine *en, const struct knobs *k, struct err *e)
 
 static int pg_setup(struct engine *en, const struct knobs *k, struct err *e)
 {
-	const char *key_t = pg_is_uuid_key(k->v[K_KEY_ORDER]) ? "uuid" : "bigint";
 	uint64_t rows = (uint64_t)knobs_prefill(k);
-	char sql[1024], lsn[32];
+	char lsn[32];
 	int i;
 
 	en->k = *k;
+	en->s = schema_of(k);
 	en->in_txn = 0;
 	en->npend = 0;
+	/* The statement is made again for this table below: a restart on the
+	 * way (the cache) must not prepare the old one on the new spec. */
+	en->prepared = 0;
 	pg_set_payload(en, k->v[K_PAYLOAD]);
 	if (en->cluster && !pg_cluster_alive(en->cluster)) {
 		evlog_add(EV_WARN, "the throwaway server had died: starting it again");
 		PQfinish(en->conn);
 		en->conn = NULL;
-		en->prepared = 0; /* its table is made again below, then the statement */
 		if (pg_cluster_restart(en->cluster, k->v[K_CACHE], e) < 0 || reconnect(en, e) < 0)
 			return -1;
 	}
@@ -172,14 +175,7 @@ static int pg_setup(struct engine *en, const struct knobs *k, struct err *e)
 	if (set_cache(en, k, e) < 0 || set_session(en, k, e) < 0)
 		return -1;
 	pg_carry_table_counters(en);
-	snprintf(sql, sizeof sql,
-	         "DROP TABLE IF EXISTS idxlab.idxlab_t; "
-	         "CREATE TABLE idxlab.idxlab_t (id %s PRIMARY KEY, k1 %s, k2 %s, k3 %s, k4 %s, "
-	         "k5 %s, k6 %s, k7 %s, k8 %s, hot int NOT NULL DEFAULT 0, payload text) "
-	         "WITH (fillfactor = %lld, autovacuum_enabled = false)",
-	         k->v[K_PK] == PK_INT ? "bigint" : "uuid", key_t, key_t, key_t, key_t, key_t, key_t,
-	         key_t, key_t, k->v[K_FILLFACTOR]);
-	if (pg_exec(en, sql, e) < 0)
+	if (pg_quote_names(en, e) < 0 || pg_create_table(en, e) < 0)
 		return -1;
 	rowset_reset(&en->rs, 0);
 	if (rows) {
@@ -237,6 +233,7 @@ static int pg_apply(struct engine *en, const struct knobs *k, struct err *e)
 	if (en->in_txn)
 		return err_set(e, ERR_RUNTIME, "apply inside a transaction (a bug in idxlab)");
 	en->k = *k;
+	en->s = schema_of(k); /* the same spec: another is a rebuild (setup) */
 	if (pg_leave_pipeline(en, e) < 0)
 		return -1;
 	if (old.v[K_CACHE] != k->v[K_CACHE] && set_cache(en, k, e) < 0)
@@ -332,6 +329,7 @@ const struct engine_ops postgres_engine = {
 	.read_shape = pg_read_shape,
 	.defaults = pg_defaults,
 	.own_knobs = pg_own_knobs,
+	.table_specs = 1,
 	.version = pg_version,
 	.open = pg_open,
 	.setup = pg_setup,

@@ -12,7 +12,12 @@
  * Operations are sent in libpq pipeline mode: BEGIN, the rows of a
  * transaction and COMMIT go out back to back and their results are read
  * after one sync, so a batch of N rows costs one round trip. Parameters are
- * sent in binary (int8, uuid, text).
+ * sent in binary (int4, int8, uuid, timestamptz, text).
+ *
+ * The table is the spec in force (schema.h): its DDL, COPY, index and
+ * statement texts are built from it at set-up and at an op change, never
+ * per row; the spec's names are quoted as the server quotes identifiers
+ * (quote_ident), so a column named like a keyword works too.
  *
  * The connection is non-blocking and every wait for the server goes
  * through pg_await(): after the user's stop a statement is cancelled (from a
@@ -53,6 +58,7 @@
 #include <stdint.h>
 
 #include "../../probes/proc_tree.h"
+#include "../../schema.h"
 #include "../engine.h"
 #include "../rowset.h"
 #include "cluster.h"
@@ -64,6 +70,11 @@
 #define BUFFERCACHE_EVERY_NS 1000000000ULL
 #define ADVISORY_KEY         "115880238014818" /* "idxlab" in ASCII, as a number */
 #define OID_UUID             2950
+#define OID_INT4             23
+#define OID_TIMESTAMPTZ      1184
+#define PG_EPOCH_US          946684800000000LL     /* 2000-01-01 UTC in Unix microseconds */
+#define QNAME_MAX            (SCHEMA_NAME_MAX + 2) /* a spec name, quoted */
+#define SPEC_PARAMS          (SCHEMA_COLS_MAX + 1) /* id, the value columns, payload */
 #define FPI_TAIL             262144 /* bytes of WAL read to find the last record's end */
 #define SPILL_RELS           32     /* relfilenodes of the table, its indexes, TOAST */
 #define STOP_GRACE_MS        300    /* a stop lets a short statement end before cancelling it */
@@ -103,6 +114,16 @@ struct engine {
 	uint64_t bc_t, bc_used, bc_dirty; /* its last reading: when (ns), buffers */
 	const atomic_int *stop;           /* borrowed */
 	struct knobs k;
+	const struct schema *s; /* borrowed (the registry keeps it): the spec in force */
+	/* Its names as SQL says them (set-up): columns (0 is id), hot, indexes. */
+	char qcol[SCHEMA_COLS_MAX][QNAME_MAX], qhot[QNAME_MAX], qidx[SCHEMA_IDX_MAX][QNAME_MAX];
+	char sizes_sql[1600]; /* pg_sizes' query: the indexes in list order */
+	/* The prepared statement's parameters: each one's column (-1: the
+	 * payload) and type; pv: scratch for their values (SPEC_PARAMS). */
+	int nparams;
+	int pcol[SPEC_PARAMS];
+	enum col_type ptype[SPEC_PARAMS];
+	struct value *pv;
 	struct rowset rs;
 	int pipeline;
 	int in_txn;
@@ -150,7 +171,8 @@ void pg_find_server_processes(struct engine *en);
 int pg_start_session(struct engine *en, struct err *e);
 
 /* rows.c */
-int pg_is_uuid_key(long long ko);
+int pg_quote_names(struct engine *en, struct err *e);
+int pg_create_table(struct engine *en, struct err *e);
 void pg_set_payload(struct engine *en, long long len);
 int pg_load(struct engine *en, uint64_t rows, struct err *e);
 int pg_set_indexes(struct engine *en, long long from, long long to, int live, struct err *e);

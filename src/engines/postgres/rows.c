@@ -1,9 +1,14 @@
-/* rows.c - the table's rows: the key and payload in text and binary, the
- * load by COPY, the indexes, the prepared statement of each operation, and
- * one operation on one row sent into the pipeline (pg_send_op). */
+/* rows.c - the table's rows as the spec in force says them: its DDL, the
+ * values in text (COPY) and binary (the prepared statements), the load by
+ * COPY, the indexes by list position, the prepared statement of each
+ * operation, and one operation on one row sent into the pipeline
+ * (pg_send_op). Every text is built once per set-up or op change; a row
+ * costs one schema_value() per parameter. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../../clock.h"
 #include "../../evlog.h"
@@ -12,9 +17,130 @@
 
 /* ---- the table ----------------------------------------------------------- */
 
-int pg_is_uuid_key(long long ko)
+/* Append to buf (len bytes) at *n, never past its end. */
+__attribute__((format(printf, 4, 5))) static void add(char *buf, size_t len, size_t *n,
+                                                      const char *fmt, ...)
 {
-	return ko == KO_UUID7 || ko == KO_UUID4;
+	va_list ap;
+	int w;
+
+	if (*n >= len)
+		return;
+	va_start(ap, fmt);
+	w = vsnprintf(buf + *n, len - *n, fmt, ap);
+	va_end(ap);
+	*n = w < 0 ? len : *n + (size_t)w;
+}
+
+/* The spec's names as the server would write them (quote_ident: a name
+ * that is a keyword comes back quoted), in one query. */
+int pg_quote_names(struct engine *en, struct err *e)
+{
+	const struct schema *s = en->s;
+	char sql[4096], out[4096], *save = NULL, *w;
+	size_t n = 0;
+	int i, got = 0;
+
+	/* Indexes share the table's namespace: an index on a column t would be
+	 * named like the table itself. */
+	for (i = 0; i < s->nindexes; i++)
+		if (strcmp(s->idx[i].name, "idxlab_t") == 0 ||
+		    strcmp(s->idx[i].name, "idxlab_t_pkey") == 0)
+			return err_set(
+			    e, ERR_USAGE,
+			    "index %d of table %s is named %s, the name of idxlab's own "
+			    "%s on PostgreSQL: give it another name in the spec (index ... "
+			    "name NAME)",
+			    i + 1, s->name, s->idx[i].name,
+			    strcmp(s->idx[i].name, "idxlab_t") ? "primary key" : "table");
+	add(sql, sizeof sql, &n,
+	    "SELECT string_agg(quote_ident(w), ' ' ORDER BY o) FROM "
+	    "unnest(string_to_array('");
+	for (i = 0; i < s->ncols; i++)
+		add(sql, sizeof sql, &n, "%s ", s->cols[i].name);
+	add(sql, sizeof sql, &n, "%s", s->hot);
+	for (i = 0; i < s->nindexes; i++)
+		add(sql, sizeof sql, &n, " %s", s->idx[i].name);
+	add(sql, sizeof sql, &n, "', ' ')) WITH ORDINALITY AS u(w, o)");
+	if (n >= sizeof sql)
+		return err_set(e, ERR_RUNTIME, "the names of table %s do not fit (a bug in idxlab)",
+		               s->name);
+	if (pg_query_text(en, sql, out, sizeof out, e) < 0)
+		return err_prefix(e, "quoting the names of table %s", s->name);
+	for (w = strtok_r(out, " ", &save); w; w = strtok_r(NULL, " ", &save), got++) {
+		char *to = got < s->ncols                     ? en->qcol[got]
+		           : got == s->ncols                  ? en->qhot
+		           : got - s->ncols - 1 < s->nindexes ? en->qidx[got - s->ncols - 1]
+		                                              : NULL;
+
+		if (to)
+			snprintf(to, QNAME_MAX, "%s", w);
+	}
+	if (got != s->ncols + 1 + s->nindexes)
+		return err_set(e, ERR_RUNTIME,
+		               "the server quoted %d of the %d names of table %s (a bug in idxlab)",
+		               got, s->ncols + 1 + s->nindexes, s->name);
+	return 0;
+}
+
+static const char *sql_type(enum col_type t)
+{
+	static const char *const names[COL_TYPE_COUNT] = {
+		[COL_INT] = "integer", [COL_BIGINT] = "bigint",         [COL_TEXT] = "text",
+		[COL_UUID] = "uuid",   [COL_TIMESTAMP] = "timestamptz",
+	};
+
+	return names[t];
+}
+
+/* pg_sizes' query: the secondary indexes' pages in list order. */
+static void build_sizes_sql(struct engine *en)
+{
+	const struct schema *s = en->s;
+	size_t n = 0, len = sizeof en->sizes_sql;
+	int i;
+
+	add(en->sizes_sql, len, &n,
+	    "SELECT pg_total_relation_size('idxlab.idxlab_t'), "
+	    "coalesce(sum(pg_relation_size(c.oid)) FILTER (WHERE NOT i.indisprimary), 0), "
+	    "coalesce(string_agg((pg_relation_size(c.oid) / 8192)::text, ';' "
+	    "ORDER BY array_position(ARRAY[");
+	for (i = 0; i < s->nindexes; i++)
+		add(en->sizes_sql, len, &n, "%s'%s'", i ? ", " : "", s->idx[i].name);
+	add(en->sizes_sql, len, &n,
+	    "]::text[], c.relname::text)) FILTER (WHERE NOT i.indisprimary), '') "
+	    "FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+	    "WHERE i.indrelid = 'idxlab.idxlab_t'::regclass");
+}
+
+/* A fresh idxlab_t as the spec says it (the names quoted first). */
+int pg_create_table(struct engine *en, struct err *e)
+{
+	const struct schema *s = en->s;
+	char sql[4096];
+	size_t n = 0;
+	int c;
+
+	if (!en->pv) {
+		en->pv = calloc(SPEC_PARAMS, sizeof *en->pv);
+		if (!en->pv)
+			abort();
+	}
+	add(sql, sizeof sql, &n,
+	    "DROP TABLE IF EXISTS idxlab.idxlab_t; CREATE TABLE idxlab.idxlab_t (%s %s PRIMARY KEY",
+	    en->qcol[0], sql_type(schema_type(s, &en->k, 0)));
+	for (c = 1; c < s->ncols; c++)
+		add(sql, sizeof sql, &n, ", %s %s", en->qcol[c],
+		    sql_type(schema_type(s, &en->k, c)));
+	add(sql, sizeof sql, &n,
+	    ", %s int NOT NULL DEFAULT 0, payload text) "
+	    "WITH (fillfactor = %lld, autovacuum_enabled = false)",
+	    en->qhot, en->k.v[K_FILLFACTOR]);
+	if (n >= sizeof sql)
+		return err_set(e, ERR_RUNTIME, "the DDL of table %s does not fit (a bug in idxlab)",
+		               s->name);
+	build_sizes_sql(en);
+	return pg_exec(en, sql, e);
 }
 
 /* Text form of a 16-byte uuid. */
@@ -32,6 +158,38 @@ static void uuid_text(const unsigned char u[KEYS_UUID_LEN], char *out)
 	out[n] = 0;
 }
 
+/* v as COPY's text format says it, into out (len bytes); its length. The
+ * spec's texts are digits and letters: nothing to escape. */
+static size_t value_text(const struct value *v, char *out, size_t len)
+{
+	switch (v->type) {
+	case COL_INT:
+	case COL_BIGINT:
+		return (size_t)snprintf(out, len, "%lld", (long long)v->i);
+	case COL_TIMESTAMP: {
+		long long sec = v->i / 1000000, us = v->i % 1000000;
+		time_t t;
+		struct tm tm;
+
+		if (us < 0) {
+			us += 1000000;
+			sec--;
+		}
+		t = (time_t)sec;
+		gmtime_r(&t, &tm);
+		return (size_t)snprintf(out, len, "%04d-%02d-%02d %02d:%02d:%02d.%06lld+00",
+		                        tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		                        tm.tm_min, tm.tm_sec, us);
+	}
+	case COL_UUID:
+		uuid_text(v->b, out);
+		return 36;
+	default:
+		memcpy(out, v->b, v->len);
+		return v->len;
+	}
+}
+
 void pg_set_payload(struct engine *en, long long len)
 {
 	free(en->payload);
@@ -39,35 +197,16 @@ void pg_set_payload(struct engine *en, long long len)
 }
 
 /* One COPY text line for row n. */
-static size_t copy_line(const struct engine *en, uint64_t n, char *out, size_t len)
+static size_t copy_line(struct engine *en, uint64_t n, char *out, size_t len)
 {
-	uint64_t seed = (uint64_t)en->k.v[K_SEED];
-	long long ko = en->k.v[K_KEY_ORDER];
-	size_t used;
+	size_t used = 0;
 	int c;
 
-	if (en->k.v[K_PK] == PK_INT) {
-		used = (size_t)snprintf(out, len, "%llu", (unsigned long long)n + 1);
-	} else {
-		unsigned char u[KEYS_UUID_LEN];
-
-		keys_uuid(seed, en->k.v[K_PK] == PK_UUID7, 0, n, 0, u);
-		uuid_text(u, out);
-		used = strlen(out);
-	}
-	for (c = 1; c <= 8; c++) {
-		if (pg_is_uuid_key(ko)) {
-			unsigned char u[KEYS_UUID_LEN];
-
-			keys_uuid(seed, ko == KO_UUID7, c, n, 0, u);
+	for (c = 0; c < en->s->ncols; c++) {
+		if (c)
 			out[used++] = '\t';
-			uuid_text(u, out + used);
-			used += strlen(out + used);
-		} else {
-			used += (size_t)snprintf(
-			    out + used, len - used, "\t%lld",
-			    (long long)keys_int(seed, (enum key_order)ko, c, n, 0));
-		}
+		schema_value(en->s, &en->k, c, n, 0, &en->pv[0]);
+		used += value_text(&en->pv[0], out + used, len - used);
 	}
 	used += (size_t)snprintf(out + used, len - used, "\t0\t%s\n", en->payload);
 	return used;
@@ -76,15 +215,21 @@ static size_t copy_line(const struct engine *en, uint64_t n, char *out, size_t l
 /* COPY rows 0..rows-1 in. */
 int pg_load(struct engine *en, uint64_t rows, struct err *e)
 {
-	size_t cap = 1 << 16, used = 0, linecap = (size_t)en->k.v[K_PAYLOAD] + 1024;
-	char *buf;
+	/* a line: every column at its widest (a text, a uuid, a number), the payload */
+	size_t cap = 1 << 16, used = 0,
+	       linecap =
+	           (size_t)en->k.v[K_PAYLOAD] + 1024 + (size_t)en->s->ncols * (SCHEMA_TEXT_MAX + 2);
+	char *buf, sql[4096];
 	PGresult *res;
 	uint64_t n;
-	int ok = 1;
+	size_t len = 0;
+	int ok = 1, c;
 
-	res = pg_run(
-	    en, "COPY idxlab.idxlab_t(id, k1, k2, k3, k4, k5, k6, k7, k8, hot, payload) FROM STDIN",
-	    0, NULL, e);
+	add(sql, sizeof sql, &len, "COPY idxlab.idxlab_t(");
+	for (c = 0; c < en->s->ncols; c++)
+		add(sql, sizeof sql, &len, "%s%s", c ? ", " : "", en->qcol[c]);
+	add(sql, sizeof sql, &len, ", %s, payload) FROM STDIN", en->qhot);
+	res = pg_run(en, sql, 0, NULL, e);
 	if (!res)
 		return -1;
 	if (PQresultStatus(res) != PGRES_COPY_IN) {
@@ -116,64 +261,123 @@ int pg_load(struct engine *en, uint64_t rows, struct err *e)
 	return res ? 0 : -1;
 }
 
+/* From the first `from` indexes of the list to the first `to`: create
+ * idx[from..to-1] in order, or drop idx[to..from-1] from the last. */
 int pg_set_indexes(struct engine *en, long long from, long long to, int live, struct err *e)
 {
-	char sql[128];
+	const struct schema *s = en->s;
+	char sql[1024];
 	long long i;
+	int c;
 
-	for (i = from + 1; i <= to; i++) {
+	if (from < 0 || to < 0 || from > s->nindexes || to > s->nindexes)
+		return err_set(e, ERR_RUNTIME,
+		               "indexes %lld -> %lld: the %s table has %d (a bug in idxlab)", from,
+		               to, s->name, s->nindexes);
+	for (i = from; i < to; i++) {
+		const struct index_spec *x = &s->idx[i];
 		uint64_t t0 = clock_now_ns();
+		size_t n = 0;
 
-		snprintf(sql, sizeof sql, "CREATE INDEX idxlab_k%lld ON idxlab.idxlab_t (k%lld)", i,
-		         i);
+		add(sql, sizeof sql, &n, "CREATE %sINDEX %s ON idxlab.idxlab_t (",
+		    x->unique ? "UNIQUE " : "", en->qidx[i]);
+		for (c = 0; c < x->ncols; c++)
+			add(sql, sizeof sql, &n, "%s%s", c ? ", " : "", en->qcol[x->cols[c]]);
+		add(sql, sizeof sql, &n, ")");
 		if (pg_exec(en, sql, e) < 0)
 			return -1;
 		if (live)
-			evlog_add(EV_INFO, "built idxlab_k%lld on %llu rows in %.2f s", i,
+			evlog_add(EV_INFO, "built %s on %llu rows in %.2f s", x->name,
 			          (unsigned long long)en->rs.live_rows,
 			          (double)(clock_now_ns() - t0) / 1e9);
 	}
-	for (i = from; i > to; i--) {
-		snprintf(sql, sizeof sql, "DROP INDEX idxlab.idxlab_k%lld", i);
+	for (i = from - 1; i >= to; i--) {
+		snprintf(sql, sizeof sql, "DROP INDEX idxlab.%s", en->qidx[i]);
 		if (pg_exec(en, sql, e) < 0)
 			return -1;
 		if (live)
-			evlog_add(EV_INFO, "dropped idxlab_k%lld", i);
+			evlog_add(EV_INFO, "dropped %s", s->idx[i].name);
 	}
 	return 0;
 }
 
-static const char *const op_sql[] = {
-	[OP_INSERT] = "INSERT INTO idxlab.idxlab_t (id, k1, k2, k3, k4, k5, k6, k7, k8, hot, "
-	              "payload) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10)",
-	[OP_UPDATE] = "UPDATE idxlab.idxlab_t SET hot = hot + 1 WHERE id = $1",
-	[OP_UPDATE_INDEXED] = "UPDATE idxlab.idxlab_t SET k1 = $2 WHERE id = $1",
-	[OP_UPDATE_KEYS] = "UPDATE idxlab.idxlab_t SET k1 = $2, k2 = $3, k3 = $4, k4 = $5, "
-	                   "k5 = $6, k6 = $7, k7 = $8, k8 = $9 WHERE id = $1",
-	[OP_DELETE] = "DELETE FROM idxlab.idxlab_t WHERE id = $1",
-};
-static const int op_nparams[] = {
-	[OP_INSERT] = 10,     [OP_UPDATE] = 1, [OP_UPDATE_INDEXED] = 2,
-	[OP_UPDATE_KEYS] = 9, [OP_DELETE] = 1,
-};
+/* The SQL of the op on the spec's table into sql, and its parameters
+ * (en->nparams, pcol, ptype): $1 is the id; an insert's values in column
+ * order, then the payload; an update's new values of the columns it writes. */
+static int build_statement(struct engine *en, long long op, char *sql, size_t len, struct err *e)
+{
+	const struct schema *s = en->s;
+	int cols[SCHEMA_COLS_MAX], ncols = schema_op_cols(s, op, cols), i;
+	size_t n = 0;
+
+	en->nparams = 1;
+	en->pcol[0] = 0;
+	switch (op) {
+	case OP_INSERT:
+		add(sql, len, &n, "INSERT INTO idxlab.idxlab_t (%s", en->qcol[0]);
+		for (i = 0; i < ncols; i++)
+			add(sql, len, &n, ", %s", en->qcol[cols[i]]);
+		add(sql, len, &n, ", %s, payload) VALUES ($1", en->qhot);
+		for (i = 0; i < ncols; i++)
+			add(sql, len, &n, ", $%d", i + 2);
+		add(sql, len, &n, ", 0, $%d)", ncols + 2);
+		break;
+	case OP_UPDATE:
+		add(sql, len, &n, "UPDATE idxlab.idxlab_t SET %s = %s + 1 WHERE %s = $1", en->qhot,
+		    en->qhot, en->qcol[0]);
+		ncols = 0;
+		break;
+	case OP_UPDATE_INDEXED:
+	case OP_UPDATE_KEYS:
+		if (!ncols)
+			return err_set(
+			    e, ERR_USAGE,
+			    "--op %s: the %s table has no %s to write; give its spec one, "
+			    "or use --op update",
+			    knob_table[K_OP].choices[op], s->name,
+			    op == OP_UPDATE_KEYS ? "value column" : "index");
+		add(sql, len, &n, "UPDATE idxlab.idxlab_t SET ");
+		for (i = 0; i < ncols; i++)
+			add(sql, len, &n, "%s%s = $%d", i ? ", " : "", en->qcol[cols[i]], i + 2);
+		add(sql, len, &n, " WHERE %s = $1", en->qcol[0]);
+		break;
+	default: /* OP_DELETE */
+		add(sql, len, &n, "DELETE FROM idxlab.idxlab_t WHERE %s = $1", en->qcol[0]);
+		ncols = 0;
+		break;
+	}
+	if (n >= len)
+		return err_set(e, ERR_RUNTIME,
+		               "the %s statement of table %s does not fit (a bug "
+		               "in idxlab)",
+		               knob_table[K_OP].choices[op], s->name);
+	for (i = 0; i < ncols; i++)
+		en->pcol[en->nparams++] = cols[i];
+	if (op == OP_INSERT)
+		en->pcol[en->nparams++] = -1;
+	for (i = 0; i < en->nparams; i++)
+		en->ptype[i] = en->pcol[i] < 0 ? COL_TEXT : schema_type(s, &en->k, en->pcol[i]);
+	return 0;
+}
 
 /* The statement of the op, on the server (a new connection has none). */
 int pg_prepare_statement(struct engine *en, struct err *e)
 {
-	Oid id_t = en->k.v[K_PK] == PK_INT ? OID_INT8 : OID_UUID;
-	Oid key_t = pg_is_uuid_key(en->k.v[K_KEY_ORDER]) ? OID_UUID : OID_INT8;
-	Oid types[10];
-	long long op = en->k.v[K_OP];
+	static const Oid oids[COL_TYPE_COUNT] = {
+		[COL_INT] = OID_INT4,  [COL_BIGINT] = OID_INT8,           [COL_TEXT] = OID_TEXT,
+		[COL_UUID] = OID_UUID, [COL_TIMESTAMP] = OID_TIMESTAMPTZ,
+	};
+	Oid types[SPEC_PARAMS];
+	char sql[4096];
 	PGresult *res;
 	int i;
 
-	if (pg_exec(en, "DEALLOCATE ALL", e) < 0)
+	if (build_statement(en, en->k.v[K_OP], sql, sizeof sql, e) < 0 ||
+	    pg_exec(en, "DEALLOCATE ALL", e) < 0)
 		return -1;
-	types[0] = id_t;
-	for (i = 1; i < 9; i++)
-		types[i] = key_t;
-	types[9] = OID_TEXT;
-	if (!PQsendPrepare(en->conn, "idxlab_op", op_sql[op], op_nparams[op], types))
+	for (i = 0; i < en->nparams; i++)
+		types[i] = oids[en->ptype[i]];
+	if (!PQsendPrepare(en->conn, "idxlab_op", sql, en->nparams, types))
 		return pg_fail(en, NULL, e, "prepare");
 	res = pg_collect(en, "prepare", 0, e);
 	if (!res)
@@ -192,50 +396,54 @@ int pg_prepare_op(struct engine *en, struct err *e)
 	return 0;
 }
 
-static void put_be64(char *p, uint64_t v)
+static void put_be(char *p, uint64_t v, int bytes)
 {
 	int i;
 
-	for (i = 0; i < 8; i++)
-		p[i] = (char)(v >> (56 - 8 * i));
+	for (i = 0; i < bytes; i++)
+		p[i] = (char)(v >> (8 * (bytes - 1 - i)));
+}
+
+/* v in its type's binary form: numbers into num, bytes where they are;
+ * *out points at them. Their length. */
+static int bind_value(const struct value *v, char *num, const char **out)
+{
+	*out = num;
+	switch (v->type) {
+	case COL_INT:
+		put_be(num, (uint32_t)v->i, 4);
+		return 4;
+	case COL_BIGINT:
+		put_be(num, (uint64_t)v->i, 8);
+		return 8;
+	case COL_TIMESTAMP: /* microseconds since 2000-01-01 */
+		put_be(num, (uint64_t)(v->i - PG_EPOCH_US), 8);
+		return 8;
+	default:
+		*out = (const char *)v->b;
+		return (int)v->len;
+	}
 }
 
 int pg_send_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e)
 {
-	uint64_t seed = (uint64_t)en->k.v[K_SEED];
-	long long ko = en->k.v[K_KEY_ORDER];
-	char buf[10][KEYS_UUID_LEN];
-	const char *vals[10];
-	int lens[10], fmts[10], n = op_nparams[op], c;
+	/* insert: the row's values; updates: the new values of their version */
+	uint64_t v = op == OP_INSERT ? 0 : version;
+	char num[SPEC_PARAMS][8];
+	const char *vals[SPEC_PARAMS];
+	int lens[SPEC_PARAMS], fmts[SPEC_PARAMS], i;
 
-	for (c = 0; c < 10; c++)
-		fmts[c] = 1;
-	if (en->k.v[K_PK] == PK_INT) {
-		put_be64(buf[0], row + 1);
-		lens[0] = 8;
-	} else {
-		keys_uuid(seed, en->k.v[K_PK] == PK_UUID7, 0, row, 0, (unsigned char *)buf[0]);
-		lens[0] = KEYS_UUID_LEN;
-	}
-	vals[0] = buf[0];
-	for (c = 1; c < 9 && c < n; c++) {
-		/* insert: k1..k8 of the row; updates: their new keys */
-		uint64_t v = op == OP_INSERT ? 0 : version;
-
-		if (pg_is_uuid_key(ko)) {
-			keys_uuid(seed, ko == KO_UUID7, c, row, v, (unsigned char *)buf[c]);
-			lens[c] = KEYS_UUID_LEN;
-		} else {
-			put_be64(buf[c], (uint64_t)keys_int(seed, (enum key_order)ko, c, row, v));
-			lens[c] = 8;
+	for (i = 0; i < en->nparams; i++) {
+		fmts[i] = 1;
+		if (en->pcol[i] < 0) {
+			vals[i] = en->payload;
+			lens[i] = (int)en->k.v[K_PAYLOAD];
+			continue;
 		}
-		vals[c] = buf[c];
+		schema_value(en->s, &en->k, en->pcol[i], row, v, &en->pv[i]);
+		lens[i] = bind_value(&en->pv[i], num[i], &vals[i]);
 	}
-	if (op == OP_INSERT) {
-		vals[9] = en->payload;
-		lens[9] = (int)en->k.v[K_PAYLOAD];
-	}
-	if (!PQsendQueryPrepared(en->conn, "idxlab_op", n, vals, lens, fmts, 0))
+	if (!PQsendQueryPrepared(en->conn, "idxlab_op", en->nparams, vals, lens, fmts, 0))
 		return pg_fail(en, NULL, e, "send");
 	pg_expect(en, T_OP, 0);
 	return 0;

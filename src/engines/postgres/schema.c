@@ -11,10 +11,36 @@
 #include "../../probes/proc.h"
 #include "internal.h"
 
+/* s's index names, each once, onto the SQL list in buf (at *n). */
+static void add_index_names(const struct schema *s, char *buf, size_t len, size_t *n)
+{
+	char quoted[SCHEMA_NAME_MAX + 4];
+	int i;
+
+	for (i = 0; s && i < s->nindexes && *n < len; i++) {
+		snprintf(quoted, sizeof quoted, "'%s'", s->idx[i].name);
+		if (!strstr(buf, quoted))
+			*n += (size_t)snprintf(buf + *n, len - *n, ", %s", quoted);
+	}
+}
+
+/* The relations idxlab may have left in schema idxlab, as an SQL list: its
+ * table, the primary key, and the indexes of every built-in spec and of
+ * the spec in force (a table a users run left is idxlab's too). */
+static void own_relations(const struct engine *en, char *buf, size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "'idxlab_t', 'idxlab_t_pkey'");
+	int i;
+
+	for (i = 0; schema_builtin_names[i]; i++) /* the built-ins come first */
+		add_index_names(schema_get(i), buf, len, &n);
+	add_index_names(schema_of(&en->k), buf, len, &n);
+}
+
 /* The schema is idxlab's, or we refuse. Creates it when absent. */
 static int claim_schema(struct engine *en, struct err *e)
 {
-	char mark[256], foreign[512];
+	char mark[256], foreign[512], own[2048], sql[3072];
 
 	if (pg_query_text(en,
 	                  "SELECT coalesce(obj_description(oid, 'pg_namespace'), '<none>') "
@@ -34,19 +60,19 @@ static int claim_schema(struct engine *en, struct err *e)
 		               "(its comment is not '" SCHEMA_MARK
 		               "'); idxlab leaves it untouched - use another database");
 	/* Only our own relations and functions may be in it. */
-	if (pg_query_text(en,
-	                  "SELECT coalesce(string_agg(name, ', '), '') FROM ("
-	                  " SELECT c.relname AS name FROM pg_class c"
-	                  " WHERE c.relnamespace = 'idxlab'::regnamespace AND c.relname NOT IN"
-	                  " ('idxlab_t', 'idxlab_t_pkey', 'idxlab_k1', 'idxlab_k2', 'idxlab_k3',"
-	                  " 'idxlab_k4', 'idxlab_k5', 'idxlab_k6', 'idxlab_k7', 'idxlab_k8')"
-	                  " AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid ="
-	                  " 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')"
-	                  " UNION ALL SELECT p.proname || '()' FROM pg_proc p"
-	                  " WHERE p.pronamespace = 'idxlab'::regnamespace AND NOT EXISTS"
-	                  " (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass"
-	                  " AND d.objid = p.oid AND d.deptype = 'e')) x",
-	                  foreign, sizeof foreign, e) < 0)
+	own_relations(en, own, sizeof own);
+	snprintf(sql, sizeof sql,
+	         "SELECT coalesce(string_agg(name, ', '), '') FROM ("
+	         " SELECT c.relname AS name FROM pg_class c"
+	         " WHERE c.relnamespace = 'idxlab'::regnamespace AND c.relname NOT IN (%s)"
+	         " AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid ="
+	         " 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')"
+	         " UNION ALL SELECT p.proname || '()' FROM pg_proc p"
+	         " WHERE p.pronamespace = 'idxlab'::regnamespace AND NOT EXISTS"
+	         " (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass"
+	         " AND d.objid = p.oid AND d.deptype = 'e')) x",
+	         own);
+	if (pg_query_text(en, sql, foreign, sizeof foreign, e) < 0)
 		return -1;
 	if (*foreign)
 		return err_set(e, ERR_USAGE,

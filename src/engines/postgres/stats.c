@@ -455,16 +455,9 @@ int pg_sizes(struct engine *en, struct sizes *s, struct err *e)
 
 	memset(s, 0, sizeof *s);
 	s->db_bytes = s->index_bytes = -1;
-	res = pg_pipeline_query(
-	    en,
-	    "SELECT pg_total_relation_size('idxlab.idxlab_t'), "
-	    "coalesce(sum(pg_relation_size(c.oid)) FILTER (WHERE c.relname "
-	    "LIKE 'idxlab\\_k_'), 0), "
-	    "coalesce(string_agg((pg_relation_size(c.oid) / 8192)::text, ';' "
-	    "ORDER BY c.relname) FILTER (WHERE c.relname LIKE 'idxlab\\_k_'), '') "
-	    "FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
-	    "WHERE i.indrelid = 'idxlab.idxlab_t'::regclass",
-	    0, NULL, e);
+	if (!*en->sizes_sql)
+		return 0; /* no table yet */
+	res = pg_pipeline_query(en, en->sizes_sql, 0, NULL, e);
 	if (!res)
 		return -1;
 	s->db_bytes = (int64_t)pg_to_u64(PQgetvalue(res, 0, 0));
