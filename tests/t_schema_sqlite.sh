@@ -118,7 +118,7 @@ column order bigint rand
 column group int few:3
 hot bumps
 index ref unique
-index group,order name select
+index group,order name idxlab_select
 index hits
 EOF
 db="$T/mine.db"
@@ -163,7 +163,7 @@ case $got in
 esac
 # A spec without an index has no column for update-indexed: said, exit 2.
 printf 'column a bigint rand\n' >"$T/noidx.spec"
-expect_exit schema-sqlite/no-index-update-indexed 2 'update-indexed: the noidx table has no indexed column' \
+expect_exit schema-sqlite/no-index-update-indexed 2 'update-indexed: the noidx table has no index' \
 	"$IDXLAB" run --schema "$T/noidx.spec" --op update-indexed --rows 10 --format csv
 
 # ---- finding 1: one random index costs far more than the next five --------

@@ -77,14 +77,17 @@ void dash_set_knob(struct dash *d, int id, long long v)
 	dash_post(d, &to);
 }
 
-/* The knobs with a slider: the workload's, but the dsn. */
+/* The knobs with a slider: the workload's, but the dsn and those that mean
+ * something only headless and nothing here (rows stays: the dashboard's
+ * table starts over at its own). */
 static void build_knob_list(struct sliders *k)
 {
 	int id;
 
 	k->nids = 0;
 	for (id = 0; id < K_COUNT; id++)
-		if (!(knob_table[id].flags & KF_OPTION) && knob_table[id].kind != KNOB_STRING)
+		if (!(knob_table[id].flags & KF_OPTION) && knob_table[id].kind != KNOB_STRING &&
+		    !(knob_table[id].flags & KF_HEADLESS && !knob_table[id].dash_def))
 			k->ids[k->nids++] = id;
 }
 
