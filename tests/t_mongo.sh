@@ -126,15 +126,24 @@ else
 	f=$(field "$T/row.csv" fsyncs_per_commit)
 	check mongo/wire-fsyncs-per-commit-from-status "$f == 1"
 
-	# commit all: one bulk per step() call; sync extra: w:majority.
+	# commit all: the step is one bulk, one commit at its end (as on the
+	# other engines; it was a bulk per step() call); sync extra: w:majority.
 	: >"$LOG"
 	mrun --dsn "$URI" --rows 3000 --commit all --sync extra --format csv >"$T/all.csv" 2>"$T/err" ||
 		bad mongo/wire-commit-all-run "$(cat "$T/err")"
 	n=$(q 'len(cmds("insert", "t"))')
 	qcheck mongo/wire-commit-all-every-row 'sum(len(d["documents"]) for d in cmds("insert", "t")) == 3000'
 	qcheck mongo/wire-majority 'all(d["writeConcern"] == {"w": "majority"} for d in cmds("insert", "t"))'
-	[ "$n" = "$(field "$T/all.csv" commits)" ] && ok mongo/wire-commit-all-one-bulk-per-commit ||
-		bad mongo/wire-commit-all-one-bulk-per-commit "$n insert commands, $(field "$T/all.csv" commits) commits"
+	[ "$n" = 1 ] && [ "$(field "$T/all.csv" commits)" = 1 ] && ok mongo/wire-commit-all-one-bulk-one-commit ||
+		bad mongo/wire-commit-all-one-bulk-one-commit "$n insert commands, $(field "$T/all.csv" commits) commits"
+	# A bulk is sent once it holds 100000 operations (mongod's
+	# maxWriteBatchSize, where libmongoc splits anyway); still one commit.
+	: >"$LOG"
+	mrun --dsn "$URI" --rows 100001 --commit all --payload 0 --format csv >"$T/big.csv" 2>"$T/err" ||
+		bad mongo/wire-commit-all-big-run "$(cat "$T/err")"
+	qcheck mongo/wire-commit-all-sent-at-100000 '[len(d["documents"]) for d in cmds("insert", "t")] == [100000, 1]'
+	[ "$(field "$T/big.csv" commits)" = 1 ] && [ "$(field "$T/big.csv" rows)" = 100001 ] &&
+		ok mongo/wire-commit-all-big-one-commit || bad mongo/wire-commit-all-big-one-commit "$(cat "$T/big.csv")"
 
 	# update = $inc of hot by _id, every row once per pass, batches of 5.
 	: >"$LOG"

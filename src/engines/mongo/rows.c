@@ -63,7 +63,7 @@ int mongo_load(struct engine *en, uint64_t rows, struct err *e)
 			mongo_open_bulk(en);
 		rc = mongo_add_op(en, OP_INSERT, n, 0, e);
 		if (rc == 0 && (en->bulk_ops == LOAD_BATCH || n + 1 == rows)) {
-			rc = mongo_flush(en, OP_INSERT, NULL, NULL, e);
+			rc = mongo_flush(en, OP_INSERT, e);
 			if (rc == 0 && en->stop && atomic_load(en->stop))
 				rc = err_set(e, ERR_RUNTIME, "loading idxlab.t: stopped");
 		}

@@ -65,6 +65,7 @@ static int pg_open(struct engine **out, const struct knobs *k, const atomic_int 
 		abort();
 	en->stop = stop;
 	en->k = *k;
+	txn_init(&en->txn, en, &en->rs, &pg_txn_hooks);
 	if (!k->dsn || !*k->dsn) {
 		uint64_t t0 = clock_now_ns();
 
@@ -154,7 +155,7 @@ static int pg_setup(struct engine *en, const struct knobs *k, struct err *e)
 	int i;
 
 	en->k = *k;
-	en->in_txn = 0;
+	en->txn.open = 0;
 	en->npend = 0;
 	pg_set_payload(en, k->v[K_PAYLOAD]);
 	if (en->cluster && !pg_cluster_alive(en->cluster)) {
@@ -234,7 +235,7 @@ static int pg_apply(struct engine *en, const struct knobs *k, struct err *e)
 	const struct knobs old = en->k;
 	char sql[128];
 
-	if (en->in_txn)
+	if (en->txn.open)
 		return err_set(e, ERR_RUNTIME, "apply inside a transaction (a bug in idxlab)");
 	en->k = *k;
 	if (pg_leave_pipeline(en, e) < 0)
@@ -269,7 +270,7 @@ static int pg_rewrite(struct engine *en, struct err *e)
 {
 	uint64_t t0 = clock_now_ns();
 
-	if (en->in_txn)
+	if (en->txn.open)
 		return err_set(e, ERR_RUNTIME, "rewrite inside a transaction (a bug in idxlab)");
 	if (pg_exec(en, "VACUUM FULL idxlab.idxlab_t", e) < 0 || pg_enter_pipeline(en, e) < 0)
 		return -1;
