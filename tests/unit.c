@@ -809,6 +809,7 @@ struct engine {
 	struct rowset rs;
 	int begins, ops, commits, ends;
 	int retry_op_at;  /* the op call (1, 2, ...) that answers TXN_RETRY; 0: none */
+	int rewinds;      /* op rewinds t itself before TXN_RETRY (as WiredTiger's) */
 	int retry_commit; /* the next commit answers TXN_RETRY */
 	int defer;        /* commits answer TXN_SENT, acknowledged at the end's sync */
 	uint64_t sent[8]; /* the t0s of commits sent, not yet acknowledged */
@@ -830,7 +831,11 @@ static int fake_begin(struct engine *en, struct err *e)
 static int fake_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e)
 {
 	(void)op, (void)row, (void)version, (void)e;
-	return ++en->ops == en->retry_op_at ? TXN_RETRY : 0;
+	if (++en->ops != en->retry_op_at)
+		return 0;
+	if (en->rewinds)
+		txn_rewind(&en->txn);
+	return TXN_RETRY;
 }
 
 static int fake_commit(struct engine *en, struct txn *t, struct err *e)
@@ -981,6 +986,13 @@ static void test_txn(void)
 	CHECK(en.nretried == 1 && en.retried[0] == 4 && en.replay_first == 0);
 	CHECK(out.rows == 6 && out.commits == 1 && en.rs.next_row == 6);
 	CHECK(en.txn.open && en.txn.rows == 2);
+	/* The same when the engine rewinds before it answers. */
+	fake_reset(&en);
+	en.retry_op_at = 4;
+	en.rewinds = 1;
+	fake_run(&en, 10, 6, &out, NULL);
+	CHECK(en.nretried == 1 && en.retried[0] == 4 && en.replay_first == 0);
+	CHECK(out.rows == 6 && out.commits == 1 && en.rs.next_row == 6);
 
 	/* A commit rolled back: its 3 rows replayed. */
 	fake_reset(&en);

@@ -99,17 +99,19 @@ int txn_step(struct txn *t, long long op, uint64_t per_commit, uint64_t budget,
 	uint64_t i;
 
 	for (i = 0; i < budget; i++) {
-		uint64_t row, version, limit = per_commit == COMMIT_ALL ? UINT64_MAX : per_commit;
+		uint64_t row, version, limit = per_commit == COMMIT_ALL ? UINT64_MAX : per_commit,
+		                       n;
 		int rc;
 
 		if (!rowset_next(t->rs, op, &row, &version))
 			break; /* nothing left to work on */
 		if (!t->open && txn_begin(t, op, e) < 0)
 			return -1;
+		n = t->rows + 1; /* before the hook: it may have rewound t */
 		rc = t->h->op(t->en, op, row, version, e);
 		if (rc == TXN_RETRY) {
 			/* The failed operation is replayed with the rest. */
-			if (replay(t, t->rows + 1, out, lat, e) < 0)
+			if (replay(t, n, out, lat, e) < 0)
 				return -1;
 			out->rows++;
 		} else if (rc < 0) {

@@ -54,9 +54,10 @@ struct engine {
 	mongoc_write_concern_t *wc;
 	mongoc_bulk_operation_t *bulk; /* the open batch, or NULL */
 	uint64_t bulk_ops;
-	struct txn txn;               /* the open batch as a transaction (../txn.h) */
-	const atomic_int *stop;       /* borrowed */
-	struct mongo_stream_ctx sctx; /* the client's streams: a stop bounds their reads */
+	uint64_t bulk_bytes, bulk_last; /* BSON bytes queued in it; of its last operation */
+	struct txn txn;                 /* the open batch as a transaction (../txn.h) */
+	const atomic_int *stop;         /* borrowed */
+	struct mongo_stream_ctx sctx;   /* the client's streams: a stop bounds their reads */
 	struct knobs k;
 	struct rowset rs;
 	char *payload;

@@ -10,16 +10,19 @@
  * queueing its first row to the server's acknowledgement.
  *
  * A batch is sent early, without counting a commit, once it holds
- * MONGO_SEND_MAX operations (mongod's maxWriteBatchSize: libmongoc splits a
- * bigger bulk there anyway), so a commit of up to that many rows is one
- * round trip, and a bigger one (commit = all) the same round trips
- * libmongoc made of it, without holding the whole step in memory. Every
- * send checks the server changed each row it names. */
+ * MONGO_SEND_MAX operations or nearly MONGO_SEND_BYTES (mongod's
+ * maxWriteBatchSize and maxMessageSizeBytes: libmongoc splits a bigger bulk
+ * there anyway), so a commit within both is one round trip as before, and a
+ * bigger one (commit = all) about the round trips libmongoc made of it,
+ * without holding the whole step in memory. Every send checks the server
+ * changed each row it names. */
 #include <stdio.h>
 
 #include "internal.h"
 
 #define MONGO_SEND_MAX 100000
+/* mongod's maxMessageSizeBytes (48000000), less room for the command */
+#define MONGO_SEND_BYTES (48000000 - 65536)
 
 /* Send the open batch and wait for the server's acknowledgement. A batch
  * that did not change every row it named is an error: the collection is not
@@ -42,7 +45,7 @@ int mongo_flush(struct engine *en, long long op, struct err *e)
 	ok = mongoc_bulk_operation_execute(en->bulk, &reply, &be);
 	mongoc_bulk_operation_destroy(en->bulk);
 	en->bulk = NULL;
-	en->bulk_ops = 0;
+	en->bulk_ops = en->bulk_bytes = 0;
 	if (!ok) {
 		char what[64];
 
@@ -96,12 +99,15 @@ static int commit(struct engine *en, struct txn *t, struct err *e)
 	return send_batch(en, e);
 }
 
-/* A batch that has grown to MONGO_SEND_MAX goes out; the commit is later. */
+/* A batch that holds MONGO_SEND_MAX operations, or that one more like the
+ * last would take past MONGO_SEND_BYTES, goes out; the commit is later. */
 static int send_full(struct engine *en, int at_end, struct step_out *out, struct hist *lat,
                      struct err *e)
 {
 	(void)at_end, (void)out, (void)lat;
-	return en->bulk_ops >= MONGO_SEND_MAX ? send_batch(en, e) : 0;
+	if (en->bulk_ops >= MONGO_SEND_MAX || en->bulk_bytes + en->bulk_last > MONGO_SEND_BYTES)
+		return send_batch(en, e);
+	return 0;
 }
 
 const struct txn_hooks mongo_txn_hooks = {
