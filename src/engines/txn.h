@@ -28,8 +28,9 @@ struct txn_hooks {
 	int (*begin)(struct engine *en, struct err *e);
 	/* One operation on row (version: the update generation), inside the
 	 * open transaction. 0; -1; or TXN_RETRY when the engine rolled the
-	 * transaction back (its part done: the loop rewinds the rowset and
-	 * calls retry with the rows to replay, this one included). */
+	 * transaction back (its part done, txn_rewind too if it likes: the
+	 * loop rewinds the rowset and calls retry with the rows the
+	 * transaction had, this one included). */
 	int (*op)(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e);
 	/* Commit t. 0: acknowledged now (the loop calls txn_acked with t->t0);
 	 * TXN_SENT: acknowledged later, when the engine calls txn_acked with
