@@ -126,15 +126,39 @@ else
 	f=$(field "$T/row.csv" fsyncs_per_commit)
 	check mongo/wire-fsyncs-per-commit-from-status "$f == 1"
 
-	# commit all: one bulk per step() call; sync extra: w:majority.
+	# commit all: the step is one bulk, one commit at its end (as on the
+	# other engines; it was a bulk per step() call); sync extra: w:majority.
 	: >"$LOG"
 	mrun --dsn "$URI" --rows 3000 --commit all --sync extra --format csv >"$T/all.csv" 2>"$T/err" ||
 		bad mongo/wire-commit-all-run "$(cat "$T/err")"
 	n=$(q 'len(cmds("insert", "t"))')
 	qcheck mongo/wire-commit-all-every-row 'sum(len(d["documents"]) for d in cmds("insert", "t")) == 3000'
 	qcheck mongo/wire-majority 'all(d["writeConcern"] == {"w": "majority"} for d in cmds("insert", "t"))'
-	[ "$n" = "$(field "$T/all.csv" commits)" ] && ok mongo/wire-commit-all-one-bulk-per-commit ||
-		bad mongo/wire-commit-all-one-bulk-per-commit "$n insert commands, $(field "$T/all.csv" commits) commits"
+	[ "$n" = 1 ] && [ "$(field "$T/all.csv" commits)" = 1 ] && ok mongo/wire-commit-all-one-bulk-one-commit ||
+		bad mongo/wire-commit-all-one-bulk-one-commit "$n insert commands, $(field "$T/all.csv" commits) commits"
+	# A bulk is sent once it holds 100000 operations (mongod's
+	# maxWriteBatchSize, where libmongoc splits anyway); still one commit.
+	: >"$LOG"
+	mrun --dsn "$URI" --rows 100001 --commit all --payload 0 --format csv >"$T/big.csv" 2>"$T/err" ||
+		bad mongo/wire-commit-all-big-run "$(cat "$T/err")"
+	qcheck mongo/wire-commit-all-sent-at-100000 '[len(d["documents"]) for d in cmds("insert", "t")] == [100000, 1]'
+	[ "$(field "$T/big.csv" commits)" = 1 ] && [ "$(field "$T/big.csv" rows)" = 100001 ] &&
+		ok mongo/wire-commit-all-big-one-commit || bad mongo/wire-commit-all-big-one-commit "$(cat "$T/big.csv")"
+	# ... or once one more row would take it past 48 MB (maxMessageSizeBytes,
+	# where libmongoc splits too): 150 rows of 1 MiB are 4 sends, and idxlab
+	# holds one send's worth, not the whole step (about 170 MB).
+	: >"$LOG"
+	rss=$("$PY" -c 'import resource, subprocess, sys
+subprocess.call(sys.argv[2:], stdout=open(sys.argv[1], "w"), stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$T/wide.csv" "$IDXLAB" run --engine mongo \
+		--dsn "$URI" --rows 150 --commit all --payload 1048576 --format csv)
+	qcheck mongo/wire-commit-all-sent-at-48mb '[len(d["documents"]) for d in cmds("insert", "t")] == [45, 45, 45, 15]'
+	[ "$(field "$T/wide.csv" commits)" = 1 ] && ok mongo/wire-commit-all-wide-one-commit ||
+		bad mongo/wire-commit-all-wide-one-commit "$(cat "$T/wide.csv")"
+	echo "  150 rows of 1 MiB in one commit: idxlab's peak RSS $rss KiB"
+	if [ -n "${IDXLAB_SANITIZED:-}" ]; then
+		skip mongo/wire-commit-all-wide-memory "a sanitizer's shadow memory inflates the RSS"
+	else check mongo/wire-commit-all-wide-memory "${rss:-999999} < 120000"; fi
 
 	# update = $inc of hot by _id, every row once per pass, batches of 5.
 	: >"$LOG"

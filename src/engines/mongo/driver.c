@@ -262,6 +262,7 @@ static int mongo_open(struct engine **out, const struct knobs *k, const atomic_i
 		abort();
 	pthread_once(&lib_once, lib_init);
 	en->stop = stop;
+	txn_init(&en->txn, en, &en->rs, &mongo_txn_hooks);
 	en->k = *k;
 	en->cache_orig = en->cache_now = -1;
 	if (!text || !*text) {
@@ -356,6 +357,7 @@ static int mongo_setup(struct engine *en, const struct knobs *k, struct err *e)
 		mongoc_bulk_operation_destroy(en->bulk);
 		en->bulk = NULL;
 	}
+	en->txn.open = 0;
 	en->k = *k;
 	mongo_set_payload(en, k->v[K_PAYLOAD]);
 	mongo_set_write_concern(en, k->v[K_SYNC]);
@@ -383,7 +385,7 @@ static int mongo_apply(struct engine *en, const struct knobs *k, struct err *e)
 {
 	const struct knobs old = en->k;
 
-	if (en->bulk)
+	if (en->txn.open)
 		return err_set(e, ERR_RUNTIME, "apply inside a batch (a bug in idxlab)");
 	en->k = *k;
 	if (old.v[K_CACHE] != k->v[K_CACHE] && mongo_set_cache(en, k, e) < 0)
@@ -408,7 +410,7 @@ static int mongo_rewrite(struct engine *en, struct err *e)
 	uint64_t t0 = clock_now_ns();
 	int rc;
 
-	if (en->bulk)
+	if (en->txn.open)
 		return err_set(e, ERR_RUNTIME, "rewrite inside a batch (a bug in idxlab)");
 	BSON_APPEND_UTF8(&cmd, "compact", COLL_NAME);
 	rc = mongo_command_or_fail(en, DB_NAME, &cmd, e, "compact idxlab.t");

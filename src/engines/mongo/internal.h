@@ -8,7 +8,7 @@
  *   errors.c    running a command, and libmongoc's errors in words
  *   schema.c    the collection: cache, write concern, payload, indexes, fsync
  *   rows.c      the open batch: one operation on one row, the load
- *   txn.c       the step: a commit is one acknowledged batch
+ *   txn.c       the step's hooks (../txn.c): a commit is one acknowledged batch
  *   stats.c     serverStatus (status.c's table), /proc io of the
  *               server, $collStats sizes
  *   doc.[ch]    the documents, write concerns and URI, as pure functions
@@ -29,6 +29,7 @@
 #include "../../probes/proc_tree.h"
 #include "../engine.h"
 #include "../rowset.h"
+#include "../txn.h"
 #include "doc.h"
 #include "status.h"
 #include "stream.h"
@@ -54,8 +55,10 @@ struct engine {
 	mongoc_write_concern_t *wc;
 	mongoc_bulk_operation_t *bulk; /* the open batch, or NULL */
 	uint64_t bulk_ops;
-	const atomic_int *stop;       /* borrowed */
-	struct mongo_stream_ctx sctx; /* the client's streams: a stop bounds their reads */
+	uint64_t bulk_bytes, bulk_last; /* BSON bytes queued in it; of its last operation */
+	struct txn txn;                 /* the open batch as a transaction (../txn.h) */
+	const atomic_int *stop;         /* borrowed */
+	struct mongo_stream_ctx sctx;   /* the client's streams: a stop bounds their reads */
 	struct knobs k;
 	struct rowset rs;
 	char *payload;
@@ -126,10 +129,10 @@ int mongo_load(struct engine *en, uint64_t rows, struct err *e);
 
 /* ---- txn.c ---------------------------------------------------------------- */
 
-/* Send the open batch (if any) and wait for its acknowledgement; out and lat
- * (NULL: not counted) get the commit and its latency. */
-int mongo_flush(struct engine *en, long long op, struct step_out *out, struct hist *lat,
-                struct err *e);
+extern const struct txn_hooks mongo_txn_hooks;
+/* Send the open batch of op (if any) and wait for its acknowledgement; the
+ * server must report every row it names changed. Counts nothing. */
+int mongo_flush(struct engine *en, long long op, struct err *e);
 int mongo_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
                struct hist *lat, struct err *e);
 int mongo_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e);

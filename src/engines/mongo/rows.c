@@ -15,7 +15,7 @@ void mongo_open_bulk(struct engine *en)
 	BSON_APPEND_BOOL(&opts, "ordered", true);
 	en->bulk = mongoc_collection_create_bulk_operation_with_opts(en->coll, &opts);
 	mongoc_bulk_operation_set_write_concern(en->bulk, en->wc);
-	en->bulk_ops = 0;
+	en->bulk_ops = en->bulk_bytes = 0;
 	bson_destroy(&opts);
 }
 
@@ -30,8 +30,10 @@ int mongo_add_op(struct engine *en, long long op, uint64_t row, uint64_t version
 	if (op == OP_INSERT) {
 		mongo_doc_row(&a, &en->k, row, en->payload, (size_t)en->k.v[K_PAYLOAD]);
 		ok = mongoc_bulk_operation_insert_with_opts(en->bulk, &a, NULL, &be);
+		en->bulk_last = a.len;
 	} else {
 		mongo_doc_filter(&a, &en->k, row);
+		en->bulk_last = a.len;
 		if (op == OP_DELETE) {
 			ok = mongoc_bulk_operation_remove_one_with_opts(en->bulk, &a, NULL, &be);
 		} else {
@@ -39,6 +41,7 @@ int mongo_add_op(struct engine *en, long long op, uint64_t row, uint64_t version
 			mongo_doc_update(&b, &en->k, op, row, version);
 			ok =
 			    mongoc_bulk_operation_update_one_with_opts(en->bulk, &a, &b, NULL, &be);
+			en->bulk_last += b.len;
 			bson_destroy(&b);
 		}
 	}
@@ -47,6 +50,7 @@ int mongo_add_op(struct engine *en, long long op, uint64_t row, uint64_t version
 		return err_set(e, ERR_RUNTIME, "cannot queue a %s: %s",
 		               knob_table[K_OP].choices[op], be.message);
 	en->bulk_ops++;
+	en->bulk_bytes += en->bulk_last;
 	return 0;
 }
 
@@ -63,7 +67,7 @@ int mongo_load(struct engine *en, uint64_t rows, struct err *e)
 			mongo_open_bulk(en);
 		rc = mongo_add_op(en, OP_INSERT, n, 0, e);
 		if (rc == 0 && (en->bulk_ops == LOAD_BATCH || n + 1 == rows)) {
-			rc = mongo_flush(en, OP_INSERT, NULL, NULL, e);
+			rc = mongo_flush(en, OP_INSERT, e);
 			if (rc == 0 && en->stop && atomic_load(en->stop))
 				rc = err_set(e, ERR_RUNTIME, "loading idxlab.t: stopped");
 		}

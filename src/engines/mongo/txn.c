@@ -1,28 +1,40 @@
-/* txn.c - the step: a commit is one acknowledged batch.
+/* txn.c - the step: a commit is one acknowledged batch, through the shared
+ * step loop (../txn.c).
  *
  * Each commit is one acknowledged ordered bulk write of `commit` rows under
  * the write concern `sync` stands for (doc.h); a batch may span several
  * step() calls, like a transaction on the other engines, and commit = all
- * sends one bulk per step() call. MongoDB has no multi-document
- * transaction on a standalone server, so a "commit" here is an
- * acknowledged batch, and its latency is that round trip. */
+ * is one batch that stays open until finish(). MongoDB has no
+ * multi-document transaction on a standalone server, so a "commit" here is
+ * an acknowledged batch. Nothing is sent at its begin: its latency runs from
+ * queueing its first row to the server's acknowledgement.
+ *
+ * A batch is sent early, without counting a commit, once it holds
+ * MONGO_SEND_MAX operations or nearly MONGO_SEND_BYTES (mongod's
+ * maxWriteBatchSize and maxMessageSizeBytes: libmongoc splits a bigger bulk
+ * there anyway), so a commit within both is one round trip as before, and a
+ * bigger one (commit = all) about the round trips libmongoc made of it,
+ * without holding the whole step in memory. Every send checks the server
+ * changed each row it names. */
 #include <stdio.h>
 
-#include "../../clock.h"
 #include "internal.h"
+
+#define MONGO_SEND_MAX 100000
+/* mongod's maxMessageSizeBytes (48000000), less room for the command */
+#define MONGO_SEND_BYTES (48000000 - 65536)
 
 /* Send the open batch and wait for the server's acknowledgement. A batch
  * that did not change every row it named is an error: the collection is not
  * what idxlab built. */
-int mongo_flush(struct engine *en, long long op, struct step_out *out, struct hist *lat,
-                struct err *e)
+int mongo_flush(struct engine *en, long long op, struct err *e)
 {
 	static const char *const counted[] = {
 		[OP_INSERT] = "nInserted",        [OP_UPDATE] = "nMatched",
 		[OP_UPDATE_INDEXED] = "nMatched", [OP_UPDATE_KEYS] = "nMatched",
 		[OP_DELETE] = "nRemoved",
 	};
-	uint64_t t0, n = en->bulk_ops, got = 0;
+	uint64_t n = en->bulk_ops, got = 0;
 	bson_error_t be;
 	bson_iter_t it;
 	bson_t reply;
@@ -30,11 +42,10 @@ int mongo_flush(struct engine *en, long long op, struct step_out *out, struct hi
 
 	if (!en->bulk)
 		return 0;
-	t0 = clock_now_ns();
 	ok = mongoc_bulk_operation_execute(en->bulk, &reply, &be);
 	mongoc_bulk_operation_destroy(en->bulk);
 	en->bulk = NULL;
-	en->bulk_ops = 0;
+	en->bulk_ops = en->bulk_bytes = 0;
 	if (!ok) {
 		char what[64];
 
@@ -52,40 +63,67 @@ int mongo_flush(struct engine *en, long long op, struct step_out *out, struct hi
 		               "not what idxlab built (was it changed meanwhile?)",
 		               knob_table[K_OP].choices[op], counted[op], (unsigned long long)got,
 		               (unsigned long long)n);
-	if (lat)
-		hist_add(lat, clock_now_ns() - t0);
-	if (out)
-		out->commits++;
 	return 0;
 }
+
+static int begin(struct engine *en, struct err *e)
+{
+	(void)e;
+	mongo_open_bulk(en);
+	return 0;
+}
+
+static int add_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e)
+{
+	if (!en->bulk) /* sent early (send_full) */
+		mongo_open_bulk(en);
+	return mongo_add_op(en, op, row, version, e);
+}
+
+/* Send the open batch; when that fails it is gone, and so is the
+ * transaction (no commit to count later). */
+static int send_batch(struct engine *en, struct err *e)
+{
+	if (mongo_flush(en, en->txn.op, e) < 0) {
+		en->txn.open = 0;
+		return -1;
+	}
+	return 0;
+}
+
+/* The batch is acknowledged when its execute returns (nothing to send when
+ * send_full sent the last of it). */
+static int commit(struct engine *en, struct txn *t, struct err *e)
+{
+	(void)t;
+	return send_batch(en, e);
+}
+
+/* A batch that holds MONGO_SEND_MAX operations, or that one more like the
+ * last would take past MONGO_SEND_BYTES, goes out; the commit is later. */
+static int send_full(struct engine *en, int at_end, struct step_out *out, struct hist *lat,
+                     struct err *e)
+{
+	(void)at_end, (void)out, (void)lat;
+	if (en->bulk_ops >= MONGO_SEND_MAX || en->bulk_bytes + en->bulk_last > MONGO_SEND_BYTES)
+		return send_batch(en, e);
+	return 0;
+}
+
+const struct txn_hooks mongo_txn_hooks = {
+	.begin = begin,
+	.op = add_op,
+	.commit = commit,
+	.sync = send_full,
+};
 
 int mongo_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
                struct hist *lat, struct err *e)
 {
-	long long op = en->k.v[K_OP];
-	uint64_t per_commit = (uint64_t)k->v[K_COMMIT], i;
-
-	for (i = 0; i < budget; i++) {
-		uint64_t row, version;
-
-		if (!rowset_next(&en->rs, op, &row, &version))
-			break;
-		if (!en->bulk)
-			mongo_open_bulk(en);
-		if (mongo_add_op(en, op, row, version, e) < 0)
-			return -1;
-		rowset_done(&en->rs, op, row);
-		out->rows++;
-		if (per_commit != (uint64_t)COMMIT_ALL && en->bulk_ops >= per_commit &&
-		    mongo_flush(en, op, out, lat, e) < 0)
-			return -1;
-	}
-	if (per_commit == (uint64_t)COMMIT_ALL)
-		return mongo_flush(en, op, out, lat, e);
-	return 0;
+	return txn_step(&en->txn, en->k.v[K_OP], (uint64_t)k->v[K_COMMIT], budget, out, lat, e);
 }
 
 int mongo_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e)
 {
-	return mongo_flush(en, en->k.v[K_OP], out, lat, e);
+	return txn_finish(&en->txn, out, lat, e);
 }

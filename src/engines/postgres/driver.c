@@ -66,6 +66,7 @@ static int pg_open(struct engine **out, const struct knobs *k, const atomic_int 
 		abort();
 	en->stop = stop;
 	en->k = *k;
+	txn_init(&en->txn, en, &en->rs, &pg_txn_hooks);
 	if (!k->dsn || !*k->dsn) {
 		uint64_t t0 = clock_now_ns();
 
@@ -155,7 +156,7 @@ static int pg_setup(struct engine *en, const struct knobs *k, struct err *e)
 
 	en->k = *k;
 	en->s = schema_of(k);
-	en->in_txn = 0;
+	en->txn.open = 0;
 	en->npend = 0;
 	/* The statement is made again for this table below: a restart on the
 	 * way (the cache) must not prepare the old one on the new spec. */
@@ -230,7 +231,7 @@ static int pg_apply(struct engine *en, const struct knobs *k, struct err *e)
 	const struct knobs old = en->k;
 	char sql[128];
 
-	if (en->in_txn)
+	if (en->txn.open)
 		return err_set(e, ERR_RUNTIME, "apply inside a transaction (a bug in idxlab)");
 	en->k = *k;
 	en->s = schema_of(k); /* the same spec: another is a rebuild (setup) */
@@ -266,7 +267,7 @@ static int pg_rewrite(struct engine *en, struct err *e)
 {
 	uint64_t t0 = clock_now_ns();
 
-	if (en->in_txn)
+	if (en->txn.open)
 		return err_set(e, ERR_RUNTIME, "rewrite inside a transaction (a bug in idxlab)");
 	if (pg_exec(en, "VACUUM FULL idxlab.idxlab_t", e) < 0 || pg_enter_pipeline(en, e) < 0)
 		return -1;
@@ -281,7 +282,7 @@ static int pg_reclaim(struct engine *en, struct err *e)
 {
 	uint64_t t0 = clock_now_ns();
 
-	if (en->in_txn)
+	if (en->txn.open)
 		return err_set(e, ERR_RUNTIME, "vacuum inside a transaction (a bug in idxlab)");
 	if (pg_exec(en, "VACUUM idxlab.idxlab_t", e) < 0 || pg_enter_pipeline(en, e) < 0)
 		return -1;

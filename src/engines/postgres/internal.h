@@ -61,6 +61,7 @@
 #include "../../schema.h"
 #include "../engine.h"
 #include "../rowset.h"
+#include "../txn.h"
 #include "cluster.h"
 
 #define SCHEMA_MARK          "created by idxlab"
@@ -126,9 +127,8 @@ struct engine {
 	struct value *pv;
 	struct rowset rs;
 	int pipeline;
-	int in_txn;
-	int prepared; /* idxlab_op exists (on this connection) */
-	uint64_t txn_rows, txn_t0;
+	struct txn txn; /* the open transaction (../txn.h) */
+	int prepared;   /* idxlab_op exists (on this connection) */
 	struct pending *pend;
 	size_t npend, cap_pend;
 	uint64_t lsn0, lsn_now;
@@ -181,6 +181,7 @@ int pg_prepare_op(struct engine *en, struct err *e);
 int pg_send_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e);
 
 /* txn.c */
+extern const struct txn_hooks pg_txn_hooks;
 void pg_expect(struct engine *en, enum tag tag, uint64_t t0);
 int pg_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
             struct hist *lat, struct err *e);

@@ -175,7 +175,7 @@ int pg_sample_fpi(struct engine *en)
 	struct err ignore;
 	int ok;
 
-	if (en->in_txn)
+	if (en->txn.open)
 		return 0;
 	snprintf(start, sizeof start, "%X/%X", (unsigned)(en->fpi_lsn >> 32),
 	         (unsigned)en->fpi_lsn);

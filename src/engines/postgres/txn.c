@@ -1,11 +1,11 @@
-/* txn.c - transactions in the pipeline: BEGIN, the rows and COMMIT sent
- * back to back (the step, by budget), the results read after one sync
- * (drain: the commits' latencies), and the step's end. */
+/* txn.c - transactions in the pipeline: the hooks into the shared step
+ * loop (../txn.c). BEGIN, the rows and COMMIT are sent back to back, the
+ * results read after one sync (drain: the commits' acknowledgements, so
+ * commit answers TXN_SENT), and the step's end. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../clock.h"
 #include "internal.h"
 
 /* ---- the workload -------------------------------------------------------- */
@@ -45,7 +45,7 @@ static int drain(struct engine *en, struct step_out *out, struct hist *lat, stru
 
 		if (pg_await(en, knob_table[K_OP].choices[en->k.v[K_OP]], STOP_GRACE_MS, e) < 0) {
 			en->npend = 0;
-			en->in_txn = 0;
+			en->txn.open = 0;
 			return -1;
 		}
 		res = PQgetResult(en->conn);
@@ -73,8 +73,7 @@ static int drain(struct engine *en, struct step_out *out, struct hist *lat, stru
 			/* an earlier error: already reported */
 		} else if (i < en->npend) {
 			if (en->pend[i].tag == T_COMMIT) {
-				hist_add(lat, clock_now_ns() - en->pend[i].t0);
-				out->commits++;
+				txn_acked(out, lat, en->pend[i].t0);
 			} else if (en->pend[i].tag == T_OP && en->k.v[K_OP] != OP_INSERT &&
 			           strcmp(PQcmdTuples(res), "1") != 0 && !failed) {
 				err_set(
@@ -90,7 +89,7 @@ static int drain(struct engine *en, struct step_out *out, struct hist *lat, stru
 	}
 	en->npend = 0;
 	if (failed) {
-		en->in_txn = 0;
+		en->txn.open = 0;
 		if (PQstatus(en->conn) == CONNECTION_OK && !en->unanswered) {
 			/* Leave no aborted transaction behind. */
 			struct err ignore;
@@ -104,53 +103,47 @@ static int drain(struct engine *en, struct step_out *out, struct hist *lat, stru
 	return 0;
 }
 
+static int begin(struct engine *en, struct err *e)
+{
+	return send_simple(en, "BEGIN", T_BEGIN, 0, e);
+}
+
+/* Queued: drain() reads its result and acknowledges it (txn_acked). */
+static int commit(struct engine *en, struct txn *t, struct err *e)
+{
+	return send_simple(en, "COMMIT", T_COMMIT, t->t0, e) < 0 ? -1 : TXN_SENT;
+}
+
+/* Read the results when PIPE_CHUNK are pending, and at the end. */
+static int drain_due(struct engine *en, int at_end, struct step_out *out, struct hist *lat,
+                     struct err *e)
+{
+	if (en->npend >= PIPE_CHUNK || (at_end && en->npend))
+		return drain(en, out, lat, e);
+	return 0;
+}
+
+const struct txn_hooks pg_txn_hooks = {
+	.begin = begin,
+	.op = pg_send_op,
+	.commit = commit,
+	.sync = drain_due,
+};
+
 int pg_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
             struct hist *lat, struct err *e)
 {
-	long long op = en->k.v[K_OP];
-	uint64_t per_commit = (uint64_t)k->v[K_COMMIT], i;
-
 	if (pg_enter_pipeline(en, e) < 0)
 		return -1;
-	for (i = 0; i < budget; i++) {
-		uint64_t row, version;
-
-		if (!rowset_next(&en->rs, op, &row, &version))
-			break;
-		if (!en->in_txn) {
-			en->txn_t0 = clock_now_ns();
-			if (send_simple(en, "BEGIN", T_BEGIN, 0, e) < 0)
-				return -1;
-			en->in_txn = 1;
-			en->txn_rows = 0;
-		}
-		if (pg_send_op(en, op, row, version, e) < 0)
-			return -1;
-		rowset_done(&en->rs, op, row);
-		out->rows++;
-		if (per_commit != COMMIT_ALL && ++en->txn_rows >= per_commit) {
-			if (send_simple(en, "COMMIT", T_COMMIT, en->txn_t0, e) < 0)
-				return -1;
-			en->in_txn = 0;
-		}
-		if (en->npend >= PIPE_CHUNK && drain(en, out, lat, e) < 0)
-			return -1;
-	}
-	return en->npend ? drain(en, out, lat, e) : 0;
+	return txn_step(&en->txn, en->k.v[K_OP], (uint64_t)k->v[K_COMMIT], budget, out, lat, e);
 }
 
 /* Commit, then let the lagging statistics land, so the sample that follows
  * sees everything the step did. */
 int pg_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e)
 {
-	if (en->in_txn) {
-		if (pg_enter_pipeline(en, e) < 0 ||
-		    send_simple(en, "COMMIT", T_COMMIT, en->txn_t0, e) < 0)
-			return -1;
-		en->in_txn = 0;
-		if (drain(en, out, lat, e) < 0)
-			return -1;
-	}
+	if ((en->txn.open && pg_enter_pipeline(en, e) < 0) || txn_finish(&en->txn, out, lat, e) < 0)
+		return -1;
 	en->bc_t = 0; /* the next sample ends the step: a fresh buffer reading */
 	return pg_settle(en, e);
 }

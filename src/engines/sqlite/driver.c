@@ -154,6 +154,7 @@ static int sqlite_open(struct engine **out, const struct knobs *k, const atomic_
 	en->probes = (int)k->v[K_PROBES];
 	en->stop = stop;
 	en->lock_fd = -1;
+	txn_init(&en->txn, en, &en->rs, &sqlite_txn_hooks);
 	if (en->probes && sqlite_vfs_register() != SQLITE_OK) {
 		free(en);
 		return err_set(e, ERR_RUNTIME, "cannot register the counting VFS shim");
@@ -229,7 +230,7 @@ static int sqlite_setup(struct engine *en, const struct knobs *k, struct err *e)
 
 	sqlite3_finalize(en->op);
 	en->op = NULL;
-	en->in_txn = 0;
+	en->txn.open = 0;
 	en->k = *k;
 	en->s = schema_of(k);
 	rowset_reset(&en->rs, 0);
@@ -286,7 +287,7 @@ static int sqlite_apply(struct engine *en, const struct knobs *k, struct err *e)
 {
 	const struct knobs old = en->k;
 
-	if (en->in_txn)
+	if (en->txn.open)
 		return err_set(e, ERR_RUNTIME, "apply inside a transaction (a bug in idxlab)");
 	en->live = 1;
 	en->k = *k;
@@ -310,7 +311,7 @@ static int sqlite_rewrite(struct engine *en, struct err *e)
 {
 	uint64_t t0 = clock_now_ns();
 
-	if (en->in_txn)
+	if (en->txn.open)
 		return err_set(e, ERR_RUNTIME, "rewrite inside a transaction (a bug in idxlab)");
 	sqlite3_finalize(en->op);
 	en->op = NULL;

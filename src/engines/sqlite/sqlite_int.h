@@ -10,7 +10,7 @@
  *               refusal of a database idxlab did not create
  *   schema.c    the table, its indexes and the pragmas (journal, sync, cache)
  *   rows.c      the per-row statements: bind, step, check
- *   txn.c       the step: BEGIN, the rows, COMMIT every k's commit rows
+ *   txn.c       the step: its hooks (BEGIN, a row, COMMIT) into ../txn.c
  *   stats.c     the statistics table (counter <- source), sample, sizes
  *   vfs.[ch]    the counting VFS shim (writes and syncs by file kind)
  *   catalog.c   --schema-from: a user's table's shape, read-only */
@@ -27,6 +27,7 @@
 #include "../../schema.h"
 #include "../engine.h"
 #include "../rowset.h"
+#include "../txn.h"
 
 struct engine {
 	sqlite3 *db;
@@ -35,9 +36,8 @@ struct engine {
 	int lock_fd;             /* the flocked FILE-idxlab-lock of a --dsn file, or -1 */
 	int probes;
 	sqlite3_stmt *op;
-	int in_txn;
-	uint64_t txn_rows, txn_t0;
 	struct rowset rs;
+	struct txn txn;           /* the open transaction (../txn.h) */
 	int live;                 /* knobs have been applied live: log what changes */
 	int fresh;                /* our temp file, just created: setup need not recreate it */
 	const atomic_int *stop;   /* borrowed: set when the user wants out */
@@ -106,6 +106,7 @@ int sqlite_set_payload(struct engine *en, long long len);
 int sqlite_is_uuid_key(long long ko);
 
 /* txn.c */
+extern const struct txn_hooks sqlite_txn_hooks;
 int sqlite_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
                 struct hist *lat, struct err *e);
 int sqlite_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e);

@@ -155,6 +155,7 @@ static int wt_open(struct engine **out, const struct knobs *k, const atomic_int 
 		abort();
 	wt_events_init(&en->handler);
 	atomic_init(&en->quiet, 0);
+	txn_init(&en->txn, en, &en->rs, &wt_txn_hooks);
 	en->stop = stop;
 	en->probes = (int)k->v[K_PROBES];
 	en->k = *k;
@@ -219,7 +220,7 @@ static int wt_setup(struct engine *en, const struct knobs *k, struct err *e)
 	wt_abort_txn(en);
 	wt_log_table_totals(en, "previous table");
 	en->k = *k;
-	en->cap = 0;
+	en->txn.cap = 0;
 	en->rollbacks = en->replayed = 0;
 	en->uuid_pk = k->v[K_PK] != PK_INT;
 	en->uuid_keys = k->v[K_KEY_ORDER] >= KO_UUID7;
@@ -265,9 +266,9 @@ static int wt_setup(struct engine *en, const struct knobs *k, struct err *e)
 
 			if (en->stop && atomic_load(en->stop))
 				return err_set(e, ERR_RUNTIME, "stopped while loading the table");
-			if (wt_run_ops(en, OP_INSERT, per_txn, n < 65536 ? n : 65536, &scratch,
-			               NULL, e) < 0 ||
-			    wt_commit(en, &scratch, NULL, e) < 0)
+			if (txn_step(&en->txn, OP_INSERT, per_txn, n < 65536 ? n : 65536, &scratch,
+			             NULL, e) < 0 ||
+			    txn_finish(&en->txn, &scratch, NULL, e) < 0)
 				return err_prefix(e, "prefill");
 		}
 		en->k.v[K_SYNC] = k->v[K_SYNC];
@@ -283,7 +284,7 @@ static int wt_setup(struct engine *en, const struct knobs *k, struct err *e)
 	     (wt_squeeze_cache(en, e) < 0 || wt_set_cache(en, k->v[K_CACHE], 0, e) < 0)) ||
 	    wt_set_checkpoint(en, k->v[K_CHECKPOINT], e) < 0)
 		return -1;
-	en->cap = 0;
+	en->txn.cap = 0;
 	en->rollbacks = en->replayed = 0;
 	en->last_rb_log = 0;
 	rowset_prepare(&en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
@@ -299,14 +300,14 @@ static int wt_apply(struct engine *en, const struct knobs *k, struct err *e)
 {
 	const struct knobs old = en->k;
 
-	if (en->in_txn)
+	if (en->txn.open)
 		return err_set(e, ERR_RUNTIME, "apply inside a transaction (a bug in idxlab)");
 	en->live = 1;
 	en->k = *k;
 	if (old.v[K_CACHE] != k->v[K_CACHE] && wt_set_cache(en, k->v[K_CACHE], 1, e) < 0)
 		return -1;
 	if (old.v[K_CACHE] != k->v[K_CACHE] || old.v[K_COMMIT] != k->v[K_COMMIT])
-		en->cap = 0; /* try the asked-for transaction size again */
+		en->txn.cap = 0; /* try the asked-for transaction size again */
 	if (old.v[K_CHECKPOINT] != k->v[K_CHECKPOINT]) {
 		if (wt_set_checkpoint(en, k->v[K_CHECKPOINT], e) < 0)
 			return -1;
@@ -331,7 +332,7 @@ static int wt_rewrite(struct engine *en, struct err *e)
 	uint64_t t0 = clock_now_ns();
 	int i, rc;
 
-	if (en->in_txn)
+	if (en->txn.open)
 		return err_set(e, ERR_RUNTIME, "rewrite inside a transaction (a bug in idxlab)");
 	if ((rc = en->s->compact(en->s, COLL_URI, NULL)) != 0)
 		return wt_fail(en, e, "compact " COLL_URI, rc);

@@ -6,7 +6,7 @@
  *   messages.c  WiredTiger's event handler, and its errors in words
  *   schema.c    tables, cursors, the cache and checkpoint settings, index builds
  *   rows.c      the row layout and one operation on one row
- *   txn.c       transactions, the step, and the WT_ROLLBACK replay
+ *   txn.c       transactions: the step's hooks (../txn.c), the WT_ROLLBACK replay
  *   stats.c     the statistics table, the sample, the file sizes
  *   layout.h    the tables' and the connection's settings (bench/bare_wt.c too)
  *
@@ -25,6 +25,7 @@
 #include "../../clock.h"
 #include "../engine.h"
 #include "../rowset.h"
+#include "../txn.h"
 #include "layout.h"
 
 #define COLL_URI      WT_COLL_URI
@@ -73,12 +74,10 @@ struct engine {
 	uint64_t pk_seed; /* the seed the ids were made with */
 	size_t id_len, key_len, off_hot, off_payload, row_len;
 	unsigned char *row;
-	/* the open transaction */
-	int in_txn;
-	long long txn_op; /* the operation the open transaction runs */
-	uint64_t txn_rows, txn_t0;
-	struct rowset_mark mark; /* the rowset at BEGIN */
-	uint64_t cap;            /* rows per transaction after a rollback; 0: no cap */
+	/* the open transaction (../txn.h); its cap: rows per transaction after
+	 * a rollback, 0: no cap */
+	struct txn txn;
+	int rolled_rc; /* what rolled the last failed commit back */
 	long long cache;
 	/* bookkeeping for the event log */
 	uint64_t rollbacks, replayed, last_rb_log;
@@ -134,13 +133,10 @@ int wt_op_fail(struct engine *en, struct err *e, long long op, uint64_t row, int
 
 /* ---- txn.c ---------------------------------------------------------------- */
 
+/* begin, op, commit, and the WT_ROLLBACK replay as retry. */
+extern const struct txn_hooks wt_txn_hooks;
 /* Roll the open transaction back, and the rowset with it. */
 void wt_abort_txn(struct engine *en);
-/* Commit the open transaction; a rollback replays it smaller. */
-int wt_commit(struct engine *en, struct step_out *out, struct hist *lat, struct err *e);
-/* Run up to budget operations; commit every per_commit rows (0: never). */
-int wt_run_ops(struct engine *en, long long op, uint64_t per_commit, uint64_t budget,
-               struct step_out *out, struct hist *lat, struct err *e);
 int wt_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
             struct hist *lat, struct err *e);
 int wt_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e);

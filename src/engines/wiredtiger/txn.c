@@ -1,4 +1,5 @@
-/* txn.c - transactions: begin, commit, the step, and the WT_ROLLBACK replay.
+/* txn.c - transactions: the hooks into the shared step loop (../txn.c),
+ * and the WT_ROLLBACK replay as its retry hook.
  *
  * Commit latency is BEGIN to the commit's return. Commit sync is chosen per
  * transaction (sync off is mongod's j:false, anything else j:true).
@@ -8,57 +9,54 @@
  * WT_CACHE_FULL). The transaction is undone here too: the rowset goes back
  * to where it was at BEGIN, so it only ever reflects committed work, and the
  * same rows are replayed in transactions half as big (down to one row),
- * which then cap the commit size until the cache or commit knob changes. A
- * row is counted once, when it first succeeds; its replay is not counted
- * again. */
+ * which then cap the commit size (en->txn.cap) until the cache or commit
+ * knob changes. A row is counted once, when it first succeeds; its replay
+ * is not counted again. */
 #include <stdatomic.h>
 
 #include "../../evlog.h"
 #include "internal.h"
 
-static int begin(struct engine *en, long long op, struct err *e)
+static int begin(struct engine *en, struct err *e)
 {
 	int rc = en->s->begin_transaction(en->s, "isolation=snapshot");
 
-	if (rc)
-		return wt_fail(en, e, "begin a transaction", rc);
-	en->in_txn = 1;
-	en->txn_op = op;
-	en->txn_rows = 0;
-	en->txn_t0 = clock_now_ns();
-	rowset_mark(&en->rs, &en->mark);
-	return 0;
+	return rc ? wt_fail(en, e, "begin a transaction", rc) : 0;
 }
 
 /* Roll the open transaction back, and the rowset with it. */
 void wt_abort_txn(struct engine *en)
 {
-	if (!en->in_txn)
+	if (!en->txn.open)
 		return;
 	(void)en->s->rollback_transaction(en->s, NULL);
-	rowset_rewind(&en->rs, &en->mark, en->txn_op);
-	en->in_txn = 0;
-	en->txn_rows = 0;
+	txn_rewind(&en->txn);
 }
 
-/* Commit; WT_ROLLBACK and friends are returned as they are (the transaction
- * is then rolled back, by WiredTiger and here). */
-static int commit_raw(struct engine *en, struct step_out *out, struct hist *lat)
+/* A failed operation rolls the transaction back; the cache's rollbacks are
+ * replayed (TXN_RETRY). */
+static int run_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e)
+{
+	int rc = wt_do_op(en, op, row, version);
+
+	if (rc == 0)
+		return 0;
+	wt_abort_txn(en);
+	return wt_retryable(rc) ? TXN_RETRY : wt_op_fail(en, e, op, row, rc);
+}
+
+/* A failed commit has been rolled back by WiredTiger: the rowset too. What
+ * rolled it back stays in en->rolled_rc, for the replay's last message. */
+static int commit(struct engine *en, struct txn *t, struct err *e)
 {
 	int rc =
 	    en->s->commit_transaction(en->s, en->k.v[K_SYNC] == SYNC_OFF ? "sync=off" : "sync=on");
 
-	if (rc) {
-		rowset_rewind(&en->rs, &en->mark, en->txn_op);
-		en->in_txn = 0;
-		en->txn_rows = 0;
-		return rc;
-	}
-	en->in_txn = 0;
-	if (lat)
-		hist_add(lat, clock_now_ns() - en->txn_t0);
-	out->commits++;
-	return 0;
+	if (rc == 0)
+		return 0;
+	txn_rewind(t);
+	en->rolled_rc = rc;
+	return wt_retryable(rc) ? TXN_RETRY : wt_fail(en, e, "commit", rc);
 }
 
 /* A transaction of n rows (its last operation may have failed: it is then
@@ -69,7 +67,8 @@ static int commit_raw(struct engine *en, struct step_out *out, struct hist *lat)
 static int replay(struct engine *en, uint64_t n, struct step_out *out, struct hist *lat,
                   struct err *e)
 {
-	long long op = en->txn_op;
+	struct txn *t = &en->txn;
+	long long op = t->op;
 	uint64_t chunk = n / 2 ? n / 2 : 1, done = 0, ntx = 0, t0 = clock_now_ns(), row = 0;
 	int ones = 0, rc = 0, in_commit, said = 0;
 	char cache[32];
@@ -86,7 +85,7 @@ static int replay(struct engine *en, uint64_t n, struct step_out *out, struct hi
 			    (unsigned long long)(n - done), (unsigned long long)n);
 			said = 1;
 		}
-		if (begin(en, op, e) < 0)
+		if (txn_begin(t, op, e) < 0)
 			return -1;
 		for (j = 0; j < c; j++) {
 			if (!rowset_next(&en->rs, op, &row, &version)) {
@@ -98,21 +97,23 @@ static int replay(struct engine *en, uint64_t n, struct step_out *out, struct hi
 			if ((rc = wt_do_op(en, op, row, version)) != 0)
 				break;
 			rowset_done(&en->rs, op, row);
+			t->rows++;
 		}
 		in_commit = rc == 0;
-		if (rc == 0)
-			rc = commit_raw(en, out, lat);
-		else
+		if (rc != 0)
 			wt_abort_txn(en);
+		else if ((rc = txn_commit(t, out, lat, e)) == TXN_RETRY)
+			rc = en->rolled_rc;
+		else if (rc < 0)
+			return -1; /* not a rollback: commit said what */
 		if (rc == 0) {
 			done += c;
 			ntx++;
 			en->replayed += c;
 			continue;
 		}
-		if (!wt_retryable(rc))
-			return in_commit ? wt_fail(en, e, "commit", rc)
-			                 : wt_op_fail(en, e, op, row, rc);
+		if (!in_commit && !wt_retryable(rc))
+			return wt_op_fail(en, e, op, row, rc);
 		en->rollbacks++;
 		if (chunk > 1) {
 			chunk /= 2;
@@ -122,8 +123,8 @@ static int replay(struct engine *en, uint64_t n, struct step_out *out, struct hi
 			clock_sleep_ms(10L << ones); /* let eviction catch up */
 		}
 	}
-	if (!en->cap || chunk < en->cap)
-		en->cap = chunk;
+	if (!t->cap || chunk < t->cap)
+		t->cap = chunk;
 	/* Say it, but not hundreds of times a second. */
 	if (t0 - en->last_rb_log > 1000000000ULL || !en->last_rb_log) {
 		wt_cache_text(en->cache, cache, sizeof cache);
@@ -132,27 +133,18 @@ static int replay(struct engine *en, uint64_t n, struct step_out *out, struct hi
 		          "cache; retried smaller (%llu transactions of <= %llu rows); now <= "
 		          "%llu rows per transaction until --cache or --commit changes",
 		          (unsigned long long)n, cache, (unsigned long long)ntx,
-		          (unsigned long long)chunk, (unsigned long long)en->cap);
+		          (unsigned long long)chunk, (unsigned long long)t->cap);
 		en->last_rb_log = t0;
 	}
 	return 0;
 }
 
-/* Commit the open transaction; a rollback replays it smaller. */
-int wt_commit(struct engine *en, struct step_out *out, struct hist *lat, struct err *e)
-{
-	uint64_t n = en->txn_rows;
-	int rc;
-
-	if (!en->in_txn)
-		return 0;
-	rc = commit_raw(en, out, lat);
-	if (rc == 0)
-		return 0;
-	if (wt_retryable(rc)) /* the transaction and the rowset are rolled back */
-		return replay(en, n, out, lat, e);
-	return wt_fail(en, e, "commit", rc);
-}
+const struct txn_hooks wt_txn_hooks = {
+	.begin = begin,
+	.op = run_op,
+	.commit = commit,
+	.retry = replay,
+};
 
 int wt_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e)
 {
@@ -161,54 +153,13 @@ int wt_finish(struct engine *en, struct step_out *out, struct hist *lat, struct 
 	 * for minutes. The user wants out: let the commit's wait for cache
 	 * space give up after a second (WiredTiger then lets the cache run
 	 * over), so the rows done are committed and reported. */
-	if (en->in_txn && en->stop && atomic_load(en->stop))
+	if (en->txn.open && en->stop && atomic_load(en->stop))
 		(void)en->conn->reconfigure(en->conn, "cache_max_wait_ms=1000");
-	return wt_commit(en, out, lat, e);
-}
-
-/* Run up to budget operations; commit every per_commit rows (0: never). */
-int wt_run_ops(struct engine *en, long long op, uint64_t per_commit, uint64_t budget,
-               struct step_out *out, struct hist *lat, struct err *e)
-{
-	uint64_t limit = per_commit == (uint64_t)COMMIT_ALL ? UINT64_MAX : per_commit, i;
-
-	if (en->cap && en->cap < limit)
-		limit = en->cap;
-	for (i = 0; i < budget; i++) {
-		uint64_t row, version;
-		int rc;
-
-		if (!rowset_next(&en->rs, op, &row, &version))
-			break; /* nothing left to work on */
-		if (!en->in_txn && begin(en, op, e) < 0)
-			return -1;
-		rc = wt_do_op(en, op, row, version);
-		if (rc) {
-			uint64_t n = en->txn_rows + 1;
-
-			wt_abort_txn(en);
-			if (!wt_retryable(rc))
-				return wt_op_fail(en, e, op, row, rc);
-			/* The failed operation is replayed with the rest. */
-			if (replay(en, n, out, lat, e) < 0)
-				return -1;
-			out->rows++;
-			if (en->cap && en->cap < limit)
-				limit = en->cap;
-			continue;
-		}
-		rowset_done(&en->rs, op, row);
-		out->rows++;
-		if (++en->txn_rows >= limit && wt_commit(en, out, lat, e) < 0)
-			return -1;
-		if (en->cap && en->cap < limit)
-			limit = en->cap;
-	}
-	return 0;
+	return txn_finish(&en->txn, out, lat, e);
 }
 
 int wt_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
             struct hist *lat, struct err *e)
 {
-	return wt_run_ops(en, en->k.v[K_OP], (uint64_t)k->v[K_COMMIT], budget, out, lat, e);
+	return txn_step(&en->txn, en->k.v[K_OP], (uint64_t)k->v[K_COMMIT], budget, out, lat, e);
 }

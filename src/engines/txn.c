@@ -1,0 +1,138 @@
+/* txn.c - the one step loop (txn.h), shared by the engines.
+ *
+ * A transaction begins before the first row of a commit group, so t0 is
+ * when its begin is sent (or, where nothing is sent, when its first row is
+ * queued), and it commits after per_commit rows, or after cap rows when the
+ * engine has capped them (WiredTiger after a rollback), or in txn_finish
+ * with COMMIT_ALL. Its latency runs to the commit's acknowledgement: now,
+ * or later for an engine that defers it (PostgreSQL's pipeline reads the
+ * COMMIT's result at a sync), which then calls txn_acked itself.
+ *
+ * A rolled-back transaction (TXN_RETRY) is undone here too: the rowset goes
+ * back to its mark, so it only ever reflects committed work, and the
+ * engine's retry hook replays its rows. A row is counted in out->rows once,
+ * when it first succeeds; a replay counts commits only. */
+#include "txn.h"
+
+#include "../clock.h"
+
+void txn_init(struct txn *t, struct engine *en, struct rowset *rs, const struct txn_hooks *h)
+{
+	*t = (struct txn){ .en = en, .rs = rs, .h = h };
+}
+
+void txn_acked(struct step_out *out, struct hist *lat, uint64_t t0)
+{
+	if (lat)
+		hist_add(lat, clock_now_ns() - t0);
+	out->commits++;
+}
+
+void txn_rewind(struct txn *t)
+{
+	if (!t->open)
+		return;
+	rowset_rewind(t->rs, &t->mark, t->op);
+	t->open = 0;
+	t->rows = 0;
+}
+
+int txn_begin(struct txn *t, long long op, struct err *e)
+{
+	t->t0 = clock_now_ns();
+	if (t->h->begin && t->h->begin(t->en, e) < 0)
+		return -1;
+	t->open = 1;
+	t->op = op;
+	t->rows = 0;
+	rowset_mark(t->rs, &t->mark);
+	return 0;
+}
+
+int txn_commit(struct txn *t, struct step_out *out, struct hist *lat, struct err *e)
+{
+	int rc;
+
+	if (!t->open)
+		return 0;
+	rc = t->h->commit(t->en, t, e);
+	if (rc == TXN_RETRY) {
+		txn_rewind(t);
+		return TXN_RETRY;
+	}
+	if (rc < 0)
+		return -1;
+	t->open = 0;
+	if (rc == 0)
+		txn_acked(out, lat, t->t0);
+	return 0;
+}
+
+/* The n rows of a rolled-back transaction: rewound, then replayed. */
+static int replay(struct txn *t, uint64_t n, struct step_out *out, struct hist *lat, struct err *e)
+{
+	txn_rewind(t);
+	if (!t->h->retry)
+		return err_set(e, ERR_RUNTIME,
+		               "a transaction was rolled back and this engine cannot replay it "
+		               "(a bug in idxlab)");
+	return t->h->retry(t->en, n, out, lat, e);
+}
+
+static int commit_or_replay(struct txn *t, struct step_out *out, struct hist *lat, struct err *e)
+{
+	uint64_t n = t->rows;
+	int rc = txn_commit(t, out, lat, e);
+
+	return rc == TXN_RETRY ? replay(t, n, out, lat, e) : rc;
+}
+
+static int run_sync(struct txn *t, int at_end, struct step_out *out, struct hist *lat,
+                    struct err *e)
+{
+	return t->h->sync ? t->h->sync(t->en, at_end, out, lat, e) : 0;
+}
+
+int txn_step(struct txn *t, long long op, uint64_t per_commit, uint64_t budget,
+             struct step_out *out, struct hist *lat, struct err *e)
+{
+	uint64_t i;
+
+	for (i = 0; i < budget; i++) {
+		uint64_t row, version, limit = per_commit == COMMIT_ALL ? UINT64_MAX : per_commit,
+		                       n;
+		int rc;
+
+		if (!rowset_next(t->rs, op, &row, &version))
+			break; /* nothing left to work on */
+		if (!t->open && txn_begin(t, op, e) < 0)
+			return -1;
+		n = t->rows + 1; /* before the hook: it may have rewound t */
+		rc = t->h->op(t->en, op, row, version, e);
+		if (rc == TXN_RETRY) {
+			/* The failed operation is replayed with the rest. */
+			if (replay(t, n, out, lat, e) < 0)
+				return -1;
+			out->rows++;
+		} else if (rc < 0) {
+			return -1;
+		} else {
+			rowset_done(t->rs, op, row);
+			out->rows++;
+			if (t->cap && t->cap < limit)
+				limit = t->cap;
+			if (++t->rows >= limit && commit_or_replay(t, out, lat, e) < 0)
+				return -1;
+		}
+		if (run_sync(t, 0, out, lat, e) < 0)
+			return -1;
+	}
+	return run_sync(t, 1, out, lat, e);
+}
+
+int txn_finish(struct txn *t, struct step_out *out, struct hist *lat, struct err *e)
+{
+	if (commit_or_replay(t, out, lat, e) < 0)
+		return -1;
+	return run_sync(t, 1, out, lat, e);
+}

@@ -1,0 +1,91 @@
+/* txn.h - the one step loop: rows, the budget, the commit cadence.
+ *
+ * Every engine runs its step through txn_step() and its finish through
+ * txn_finish(); it gives only hooks (begin, op, commit, and where it needs
+ * them sync and retry). The loop owns what a step means everywhere: walk
+ * the rowset (a row is counted once, when it first succeeds), stop at the
+ * budget, commit every per_commit rows (COMMIT_ALL: one transaction that
+ * stays open until txn_finish), and the commit latency, begin sent to
+ * commit acknowledged, which only txn_acked() records. */
+#ifndef IDXLAB_ENGINES_TXN_H
+#define IDXLAB_ENGINES_TXN_H
+
+#include <stdint.h>
+
+#include "engine.h"
+#include "rowset.h"
+
+/* A hook's answers besides 0 and -1. */
+#define TXN_RETRY 1 /* the transaction was rolled back: replay it (hooks.retry) */
+#define TXN_SENT  2 /* commit: sent, acknowledged later (the engine calls txn_acked) */
+
+struct txn;
+
+/* The engine's part. en is the txn's en; e is filled on -1. */
+struct txn_hooks {
+	/* Start a transaction (the loop has set t0 and will mark the rowset).
+	 * NULL: nothing to send. */
+	int (*begin)(struct engine *en, struct err *e);
+	/* One operation on row (version: the update generation), inside the
+	 * open transaction. 0; -1; or TXN_RETRY when the engine rolled the
+	 * transaction back (its part done, txn_rewind too if it likes: the
+	 * loop rewinds the rowset and calls retry with the rows the
+	 * transaction had, this one included). */
+	int (*op)(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e);
+	/* Commit t. 0: acknowledged now (the loop calls txn_acked with t->t0);
+	 * TXN_SENT: acknowledged later, when the engine calls txn_acked with
+	 * t->t0, kept until then; TXN_RETRY: rolled back as for op; -1: failed
+	 * (t stays as the hook leaves it). */
+	int (*commit)(struct engine *en, struct txn *t, struct err *e);
+	/* NULL, or called after each row (at_end 0) and at the end of every
+	 * txn_step and txn_finish (at_end 1): a deferred acknowledgement is
+	 * read here (txn_acked into out and lat). 0 or -1. */
+	int (*sync)(struct engine *en, int at_end, struct step_out *out, struct hist *lat,
+	            struct err *e);
+	/* NULL (TXN_RETRY is then a bug), or replay the n rows of a
+	 * transaction that was rolled back; the rowset is back where it was at
+	 * its begin and no transaction is open. Counts commits, not rows. */
+	int (*retry)(struct engine *en, uint64_t n, struct step_out *out, struct hist *lat,
+	             struct err *e);
+};
+
+/* Embedded in each engine's struct engine; the engine reads open (never
+ * apply or rewrite inside a transaction) and sets cap. */
+struct txn {
+	struct engine *en;         /* borrowed: passed back to the hooks */
+	struct rowset *rs;         /* borrowed: the engine's */
+	const struct txn_hooks *h; /* borrowed: static */
+	int open;                  /* a transaction is open */
+	long long op;              /* the operation it runs */
+	uint64_t rows;             /* rows in it so far */
+	uint64_t t0;               /* when its begin was sent (clock_now_ns) */
+	uint64_t cap;              /* at most this many rows per transaction; 0: no cap */
+	struct rowset_mark mark;   /* the rowset at its begin */
+};
+
+void txn_init(struct txn *t, struct engine *en, struct rowset *rs, const struct txn_hooks *h);
+
+/* Run up to budget operations of op, committing every per_commit rows
+ * (COMMIT_ALL: never; txn_finish commits). out counts rows and commits,
+ * lat (NULL: not kept) the commit latencies. 0 or -1. */
+int txn_step(struct txn *t, long long op, uint64_t per_commit, uint64_t budget,
+             struct step_out *out, struct hist *lat, struct err *e);
+
+/* Commit the open transaction, if any (a rollback is replayed), then the
+ * sync hook's end. 0 or -1. */
+int txn_finish(struct txn *t, struct step_out *out, struct hist *lat, struct err *e);
+
+/* The primitives the loop is made of, for an engine's retry hook. */
+/* Begin a transaction of op: t0, the begin hook, the rowset's mark. */
+int txn_begin(struct txn *t, long long op, struct err *e);
+/* Commit the open transaction (nothing when none is): 0, TXN_RETRY (the
+ * rowset rewound, no replay), or -1. */
+int txn_commit(struct txn *t, struct step_out *out, struct hist *lat, struct err *e);
+/* A commit whose begin was sent at t0 is acknowledged: its latency into
+ * lat (NULL: not kept), one commit into out. */
+void txn_acked(struct step_out *out, struct hist *lat, uint64_t t0);
+/* The engine rolled the open transaction back: the rowset back to its
+ * mark, no transaction open. Nothing when none is open. */
+void txn_rewind(struct txn *t);
+
+#endif
