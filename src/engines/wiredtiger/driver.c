@@ -230,8 +230,7 @@ static int wt_setup(struct engine *en, const struct knobs *k, struct err *e)
 	wt_close_cursors(en);
 	en->table = 0;
 	en->nidx = 0;
-	if (wt_set_tables(en, e) < 0)
-		return -1;
+	wt_set_tables(en);
 	wt_set_row_layout(en, k->v[K_PAYLOAD]);
 	rowset_reset(&en->rs, 0);
 	if (wt_drop_all(en, e) < 0)

@@ -121,9 +121,9 @@ int wt_fail(struct engine *en, struct err *e, const char *what, int rc);
 
 /* ---- schema.c ------------------------------------------------------------- */
 
-/* The tables' names, formats and columns for the spec in en->k (idx[0]
- * is _id); fails when two of the spec's index names make one table name. */
-int wt_set_tables(struct engine *en, struct err *e);
+/* The row layout, the tables' names, formats and columns, and the update
+ * ops' columns for the spec in en->k (ix[0] is _id). */
+void wt_set_tables(struct engine *en);
 /* Drop every table idxlab's layout names (whatever spec made them). */
 int wt_drop_all(struct engine *en, struct err *e);
 void wt_close_cursors(struct engine *en);

@@ -278,9 +278,10 @@ static int index_moves(const struct engine *en, int i)
 	return 0;
 }
 
-/* Set columns cols[0..n-1] (ascending, side by side in the record: one
- * column or every value column) of row to their values at version; the
- * indexes on the ones that changed move their entry, like mongod's $set. */
+/* Set columns cols[0..n-1] of row to their values at version, in one
+ * modify of the bytes from the first to the last (one column, or every
+ * value column: side by side); the indexes on the ones that changed move
+ * their entry, like mongod's $set. */
 static int op_update_cols(struct engine *en, uint64_t row, uint64_t version, const int *cols, int n)
 {
 	WT_MODIFY m;
@@ -296,10 +297,15 @@ static int op_update_cols(struct engine *en, uint64_t row, uint64_t version, con
 	/* the record's columns, old and new (en->row's payload is left alone) */
 	memcpy(en->old, val.data, en->off_payload);
 	memcpy(en->row, en->old, en->off_payload);
-	for (i = 0; i < n; i++)
-		put_col(en, cols[i], row, version, en->row + en->col_off[cols[i]]);
-	lo = en->col_off[cols[0]];
-	hi = en->col_off[cols[n - 1]] + en->col_len[cols[n - 1]];
+	lo = en->off_hot;
+	hi = 0;
+	for (i = 0; i < n; i++) {
+		size_t o = en->col_off[cols[i]];
+
+		put_col(en, cols[i], row, version, en->row + o);
+		lo = o < lo ? o : lo;
+		hi = o + en->col_len[cols[i]] > hi ? o + en->col_len[cols[i]] : hi;
+	}
 	m.data.data = en->row + lo;
 	m.data.size = hi - lo;
 	m.offset = lo;

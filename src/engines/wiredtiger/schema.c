@@ -63,13 +63,12 @@ static void index_uri(struct engine *en, int i, const struct index_spec *x)
 		snprintf(en->ix[i].uri, sizeof en->ix[i].uri, INDEX_PREFIX "%s", tag);
 }
 
-int wt_set_tables(struct engine *en, struct err *e)
+void wt_set_tables(struct engine *en)
 {
 	const struct schema *sc = schema_of(&en->k);
 	size_t off = 0;
 	int c, i, j;
 
-	(void)e;
 	en->sc = sc;
 	en->fast = en->k.v[K_SCHEMA] == 0;
 	en->ncols = sc->ncols;
@@ -109,7 +108,6 @@ int wt_set_tables(struct engine *en, struct err *e)
 	for (c = 0; c < 2; c++)
 		en->nopc[c] =
 		    schema_op_cols(sc, c ? OP_UPDATE_KEYS : OP_UPDATE_INDEXED, en->opc[c]);
-	return 0;
 }
 
 /* ---- cursors and tables ----------------------------------------------- */
