@@ -45,21 +45,14 @@ static void make_key(const struct engine *en, int col, uint64_t row, uint64_t ve
 	}
 }
 
-/* Column col of row n at version, as the record holds it (col_len bytes):
- * the default table straight from keys.c (its values are schema_value's,
- * without the spec lookups), any other through schema_value(). */
-static void put_col(const struct engine *en, int col, uint64_t row, uint64_t version,
-                    unsigned char *out)
+/* Column col of row n at version through schema_value(), as the record
+ * holds it (col_len bytes). Kept out of put_col() so that its fast path
+ * inlines. */
+static void __attribute__((noinline))
+put_spec_col(const struct engine *en, int col, uint64_t row, uint64_t version, unsigned char *out)
 {
 	struct value v;
 
-	if (en->fast) {
-		if (col == 0)
-			make_id(en, row, out);
-		else
-			make_key(en, col, row, version, out);
-		return;
-	}
 	schema_value(en->sc, &en->k, col, row, version, &v);
 	switch (en->col_fmt[col]) {
 	case 'i': {
@@ -79,10 +72,23 @@ static void put_col(const struct engine *en, int col, uint64_t row, uint64_t ver
 	}
 }
 
-/* Index i's key for the record rec: its column(s), then the record id
- * unless the index is unique. One column: set_key's own packing; a
- * composite key is packed here, column by column, for a raw cursor. */
-static int set_index_key(struct engine *en, int i, const unsigned char *rec, int64_t recid)
+/* Column col of row n at version, as the record holds it: the default
+ * table straight from keys.c (its values are schema_value's, without the
+ * spec lookups: the per-row path stays as fast as before specs). */
+static inline void put_col(const struct engine *en, int col, uint64_t row, uint64_t version,
+                           unsigned char *out)
+{
+	if (!en->fast)
+		put_spec_col(en, col, row, version, out);
+	else if (col == 0)
+		make_id(en, row, out);
+	else
+		make_key(en, col, row, version, out);
+}
+
+/* A composite key, packed here column by column for a raw cursor. */
+static int __attribute__((noinline))
+set_packed_key(struct engine *en, int i, const unsigned char *rec, int64_t recid)
 {
 	const struct wt_index *x = &en->ix[i];
 	WT_CURSOR *c = en->idx[i];
@@ -91,36 +97,6 @@ static int set_index_key(struct engine *en, int i, const unsigned char *rec, int
 	size_t used = 0;
 	int j, rc, rc2;
 
-	if (!x->raw) {
-		int col = x->cols[0];
-		const unsigned char *p = rec + en->col_off[col];
-
-		if (en->col_fmt[col] == 'u') {
-			WT_ITEM it = { .data = p, .size = en->col_len[col] };
-
-			if (x->unique)
-				c->set_key(c, &it);
-			else
-				c->set_key(c, &it, recid);
-		} else if (en->col_fmt[col] == 'q') {
-			int64_t v;
-
-			memcpy(&v, p, sizeof v);
-			if (x->unique)
-				c->set_key(c, v);
-			else
-				c->set_key(c, v, recid);
-		} else {
-			int32_t v;
-
-			memcpy(&v, p, sizeof v);
-			if (x->unique)
-				c->set_key(c, v);
-			else
-				c->set_key(c, v, recid);
-		}
-		return 0;
-	}
 	if ((rc = wiredtiger_pack_start(en->s, x->key_format, en->kbuf, sizeof en->kbuf, &ps)) != 0)
 		return rc;
 	for (j = 0; rc == 0 && j < x->ncols; j++) {
@@ -154,7 +130,47 @@ static int set_index_key(struct engine *en, int i, const unsigned char *rec, int
 	return 0;
 }
 
-int wt_index_insert(struct engine *en, int i, const unsigned char *rec, int64_t recid)
+/* Index i's key for the record rec: its column(s), then the record id
+ * unless the index is unique. One column: set_key's own packing. */
+static inline int set_index_key(struct engine *en, int i, const unsigned char *rec, int64_t recid)
+{
+	const struct wt_index *x = &en->ix[i];
+	WT_CURSOR *c = en->idx[i];
+
+	if (!x->raw) {
+		int col = x->cols[0];
+		const unsigned char *p = rec + en->col_off[col];
+
+		if (en->col_fmt[col] == 'u') {
+			WT_ITEM it = { .data = p, .size = en->col_len[col] };
+
+			if (x->unique)
+				c->set_key(c, &it);
+			else
+				c->set_key(c, &it, recid);
+		} else if (en->col_fmt[col] == 'q') {
+			int64_t v;
+
+			memcpy(&v, p, sizeof v);
+			if (x->unique)
+				c->set_key(c, v);
+			else
+				c->set_key(c, v, recid);
+		} else {
+			int32_t v;
+
+			memcpy(&v, p, sizeof v);
+			if (x->unique)
+				c->set_key(c, v);
+			else
+				c->set_key(c, v, recid);
+		}
+		return 0;
+	}
+	return set_packed_key(en, i, rec, recid);
+}
+
+static inline int index_insert(struct engine *en, int i, const unsigned char *rec, int64_t recid)
 {
 	static const WT_ITEM empty = { .data = "", .size = 0 };
 	const struct wt_index *x = &en->ix[i];
@@ -178,6 +194,11 @@ int wt_index_insert(struct engine *en, int i, const unsigned char *rec, int64_t 
 		c->set_value(c, &it);
 	}
 	return c->insert(c);
+}
+
+int wt_index_insert(struct engine *en, int i, const unsigned char *rec, int64_t recid)
+{
+	return index_insert(en, i, rec, recid);
 }
 
 static int index_remove(struct engine *en, int i, const unsigned char *rec, int64_t recid)
@@ -238,7 +259,7 @@ static int op_insert(struct engine *en, uint64_t row)
 	if ((rc = en->coll->insert(en->coll)) != 0)
 		return rc;
 	for (c = 0; c <= en->nidx; c++) /* _id, then the indexes */
-		if ((rc = wt_index_insert(en, c, en->row, recid)) != 0)
+		if ((rc = index_insert(en, c, en->row, recid)) != 0)
 			return rc;
 	return 0;
 }
@@ -317,7 +338,7 @@ static int op_update_cols(struct engine *en, uint64_t row, uint64_t version, con
 			continue;
 		if ((rc = index_remove(en, i, en->old, recid)) != 0)
 			return rc == WT_NOTFOUND ? E_MISSING : rc;
-		rc = wt_index_insert(en, i, en->row, recid);
+		rc = index_insert(en, i, en->row, recid);
 	}
 	return rc;
 }

@@ -1,12 +1,20 @@
 /* schema.c - the tables and what is set on the connection.
  *
- * Layout, as mongod lays out a collection and its indexes:
+ * Layout, as mongod lays out a collection and its indexes, for the table
+ * spec in force (schema.h):
  *   table:collection-idxlab   record id (q) -> the row, packed raw (u):
- *                             id | k1..k8 | hot | payload
+ *                             id | the spec's columns | hot | payload, each
+ *                             column fixed-width: int i (4 bytes), bigint
+ *                             and timestamp q (8), uuid u (16), text(N) u (N)
  *   table:index-idxlab-_id    id -> record id (unique: the record id is the
  *                             value), int64 or 16 bytes as the pk knob says
- *   table:index-idxlab-kN     (kN, record id) -> empty, int64 or 16 bytes
- * with mongod's table settings (layout.h: 16k index pages with prefix
+ *   table:index-idxlab-NAME   (its column(s) in the spec's order, record id)
+ *                             -> empty, NAME the spec's index name less
+ *                             "idxlab_"; a unique index: column(s) ->
+ *                             record id (mongod's unique index layout)
+ * The default table is what it always was: id | k1..k8 | hot | payload and
+ * index-idxlab-kN keyed (kN, record id), int64 or 16 bytes as the knobs say.
+ * With mongod's table settings (layout.h: 16k index pages with prefix
  * compression, split_pct=90 collection pages). Here too: the cache size,
  * the checkpoint interval, the row buffer, and index builds from the
  * collection (in transactions that shrink when the cache rolls one back). */
