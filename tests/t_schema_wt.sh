@@ -218,9 +218,11 @@ check schema_wt/fields-field1to5-far-more "$a5 >= 2 * $a0"
 if ! command -v tmux >/dev/null; then
 	skip schema_wt/dash "tmux is not installed (apt-get install tmux)"
 else
-	start wtsdash TMPDIR="$TMPDIR" "$IDXLAB" --engine wiredtiger --schema users --cache 64MiB --rows 100000
-	# the cursor starts on the first knob: schema; indexes is the next
-	wait_for wtsdash '│>schema' 8 && tm send-keys -t wtsdash Down
+	start wtsdash TMPDIR="$TMPDIR" "$IDXLAB" --engine wiredtiger --schema users --cache 64MiB --rows 400000
+	# rows flowing (a key before the first setup would be part of it); the
+	# cursor starts on the first knob, schema; indexes is the next
+	wait_for wtsdash '││rows/s +[0-9]' 8 && wait_for wtsdash 'wiredtiger: cache 64' 3
+	tm send-keys -t wtsdash Down
 	wait_for wtsdash '│>indexes' 3
 	tm send-keys -t wtsdash Right
 	if wait_for wtsdash 'built table:index-idxlab-email' 20; then
