@@ -3,7 +3,7 @@
  * directory it lives in.
  *
  * The layout is mongod's (schema.c, layout.h): a collection keyed by record
- * id and one table per index, the journal (WT log) on, a checkpoint every
+ * id and one table per index of the table spec (--schema), the journal (WT log) on, a checkpoint every
  * `checkpoint` seconds, snapshot isolation, commit sync on or off per
  * transaction (txn.c).
  *
@@ -139,6 +139,7 @@ static void wt_close(struct engine *en)
 		tmpdir_remove(en->home);
 	rowset_free(&en->rs);
 	free(en->row);
+	free(en->old);
 	free(en);
 }
 
@@ -225,23 +226,16 @@ static int wt_setup(struct engine *en, const struct knobs *k, struct err *e)
 	en->uuid_pk = k->v[K_PK] != PK_INT;
 	en->uuid_keys = k->v[K_KEY_ORDER] >= KO_UUID7;
 	en->pk_seed = (uint64_t)k->v[K_SEED];
-	wt_set_row_layout(en, k->v[K_PAYLOAD]);
-	rowset_reset(&en->rs, 0);
-
 	/* Fresh tables, opened while the cache is the measured one: WiredTiger
 	 * sizes a table's in-memory pages from the cache when it opens it. */
 	wt_close_cursors(en);
 	en->table = 0;
 	en->nidx = 0;
-	if (wt_drop_table(en, COLL_URI, e) < 0)
+	wt_set_tables(en);
+	wt_set_row_layout(en, k->v[K_PAYLOAD]);
+	rowset_reset(&en->rs, 0);
+	if (wt_drop_all(en, e) < 0)
 		return -1;
-	for (i = 0; i < NIDX; i++) {
-		char uri[64];
-
-		wt_idx_uri(i, uri, sizeof uri);
-		if (wt_drop_table(en, uri, e) < 0)
-			return -1;
-	}
 	if (wt_set_cache(en, k->v[K_CACHE], 1, e) < 0 || wt_set_checkpoint(en, 0, e) < 0)
 		return -1;
 	rc = en->s->create(en->s, COLL_URI, WT_COLL_CONFIG);
@@ -275,7 +269,7 @@ static int wt_setup(struct engine *en, const struct knobs *k, struct err *e)
 	}
 	for (i = 1; i <= k->v[K_INDEXES]; i++) {
 		if (prefill && wt_fill_index(en, i, e) < 0)
-			return err_prefix(e, "index-idxlab-k%d", i);
+			return err_prefix(e, "%s", en->ix[i].uri + strlen("table:"));
 		en->nidx = i;
 	}
 	if ((rc = en->s->checkpoint(en->s, NULL)) != 0)
@@ -337,9 +331,9 @@ static int wt_rewrite(struct engine *en, struct err *e)
 	if ((rc = en->s->compact(en->s, COLL_URI, NULL)) != 0)
 		return wt_fail(en, e, "compact " COLL_URI, rc);
 	for (i = 0; i <= en->nidx; i++) {
-		char uri[64], what[96];
+		const char *uri = en->ix[i].uri;
+		char what[128];
 
-		wt_idx_uri(i, uri, sizeof uri);
 		if ((rc = en->s->compact(en->s, uri, NULL)) != 0) {
 			snprintf(what, sizeof what, "compact %s", uri);
 			return wt_fail(en, e, what, rc);
@@ -389,6 +383,7 @@ static const int wt_own_knobs[] = { K_CHECKPOINT, -1 };
 const struct engine_ops wiredtiger_engine = {
 	.defaults = wt_defaults,
 	.own_knobs = wt_own_knobs,
+	.table_specs = 1,
 	.version = wt_version,
 	.open = wt_open,
 	.setup = wt_setup,

@@ -23,13 +23,15 @@
 #include <wiredtiger.h>
 
 #include "../../clock.h"
+#include "../../schema.h"
 #include "../engine.h"
 #include "../rowset.h"
 #include "../txn.h"
 #include "layout.h"
 
 #define COLL_URI      WT_COLL_URI
-#define NIDX          9 /* _id + k1..k8 */
+#define NIDX          (SCHEMA_IDX_MAX + 1) /* _id + the spec's index list */
+#define KEY_MAX       (SCHEMA_IDX_COLS * (SCHEMA_TEXT_MAX + 8) + 16) /* a packed key */
 #define MIN_CACHE     WT_MIN_CACHE
 #define LOAD_TXN_ROWS 10000
 
@@ -51,6 +53,16 @@ enum wt_stat {
 	S_COUNT
 };
 
+/* One index table: idx[0] is _id, idx[i] the spec's index i - 1. */
+struct wt_index {
+	char uri[SCHEMA_NAME_MAX + 32]; /* table:index-idxlab-NAME */
+	char name[SCHEMA_NAME_MAX];     /* the spec's name: idxlab_k1, idxlab_email */
+	char key_format[SCHEMA_IDX_COLS + 2];
+	int ncols, cols[SCHEMA_IDX_COLS]; /* into the spec's columns (0: id) */
+	int unique; /* keyed by the column(s) alone: the value is the record id */
+	int raw;    /* composite: the cursor takes keys packed here (WT_PACK_STREAM) */
+};
+
 struct engine {
 	WT_EVENT_HANDLER handler; /* first: the callbacks find the engine from it */
 	atomic_int quiet;         /* expected errors (EBUSY while dropping): say nothing */
@@ -59,21 +71,31 @@ struct engine {
 	WT_SESSION *s;  /* the workload's session */
 	WT_SESSION *ss; /* statistics: outside the workload's transactions */
 	WT_CURSOR *stat;
-	WT_CURSOR *coll, *idx[NIDX]; /* idx[0] is _id, idx[i] is ki */
+	WT_CURSOR *coll, *idx[NIDX]; /* idx[0] is _id, idx[i] is ix[i]'s */
 	char home[PATH_MAX - 64];
 	int tmp;  /* home is our temp dir: removed at close */
-	int nidx; /* secondary index tables that exist (k1..knidx) */
+	int nidx; /* secondary index tables that exist (the spec's first nidx) */
 	int probes;
 	int live;               /* apply() has run: say what changes */
 	int table;              /* the tables exist */
 	const atomic_int *stop; /* borrowed: set when the user wants out */
 	struct knobs k;
 	struct rowset rs;
-	/* row layout */
+	/* row layout: id | the spec's columns | hot | payload, each column
+	 * fixed-width (int 4 bytes, bigint and timestamp 8, uuid 16, text(N) N) */
+	const struct schema *sc; /* borrowed: registered specs live as long as idxlab */
+	int fast;                /* the default table: keys.c's values, as before specs */
 	int uuid_pk, uuid_keys;
 	uint64_t pk_seed; /* the seed the ids were made with */
-	size_t id_len, key_len, off_hot, off_payload, row_len;
-	unsigned char *row;
+	int ncols;        /* sc->ncols: id and the value columns */
+	size_t col_off[SCHEMA_COLS_MAX], col_len[SCHEMA_COLS_MAX];
+	char col_fmt[SCHEMA_COLS_MAX]; /* WiredTiger's format letter: i, q or u */
+	size_t off_hot, off_payload, row_len;
+	unsigned char *row, *old; /* the record written; a copy of the one found */
+	struct wt_index ix[NIDX];
+	int opc[2][SCHEMA_COLS_MAX], nopc[2]; /* what update-indexed, update-keys write */
+	int fail_idx; /* the index table the last failed operation was on (-1: the collection) */
+	unsigned char kbuf[KEY_MAX];
 	/* the open transaction (../txn.h); its cap: rows per transaction after
 	 * a rollback, 0: no cap */
 	struct txn txn;
@@ -98,24 +120,27 @@ int wt_fail(struct engine *en, struct err *e, const char *what, int rc);
 
 /* ---- schema.c ------------------------------------------------------------- */
 
-/* Index table i's uri (0: _id, i: ki). */
-void wt_idx_uri(int i, char *buf, size_t len);
+/* The row layout, the tables' names, formats and columns, and the update
+ * ops' columns for the spec in en->k (ix[0] is _id). */
+void wt_set_tables(struct engine *en);
+/* Drop every table idxlab's layout names (whatever spec made them). */
+int wt_drop_all(struct engine *en, struct err *e);
 void wt_close_cursors(struct engine *en);
 /* Drop uri if it exists; waits out a checkpoint holding it. */
 int wt_drop_table(struct engine *en, const char *uri, struct err *e);
 int wt_open_cursor(struct engine *en, const char *uri, WT_CURSOR **out, struct err *e);
-/* Create index table i (0: _id) and open its cursor. */
+/* Create index table i (0: _id) and open its cursor (raw when composite). */
 int wt_create_index(struct engine *en, int i, struct err *e);
-/* Fill index table i (k1..k8) from the collection. */
+/* Fill index table i (1..) from the collection. */
 int wt_fill_index(struct engine *en, int i, struct err *e);
-/* Create or drop index tables so that exactly k1..kto exist. */
+/* Create or drop index tables so that exactly the first `to` exist. */
 int wt_set_indexes(struct engine *en, int to, struct err *e);
 /* The cache (at least 1 MiB); say: tell the event log where eviction starts. */
 int wt_set_cache(struct engine *en, long long bytes, int say, struct err *e);
 /* Empty the cache after the load (see schema.c). */
 int wt_squeeze_cache(struct engine *en, struct err *e);
 int wt_set_checkpoint(struct engine *en, long long secs, struct err *e);
-/* The row buffer for the pk/key types and payload size set in en. */
+/* The row layout and buffers for the spec and payload size set in en. */
 void wt_set_row_layout(struct engine *en, long long payload);
 
 /* ---- rows.c --------------------------------------------------------------- */
@@ -123,9 +148,8 @@ void wt_set_row_layout(struct engine *en, long long payload);
 /* Operation failures that are not WiredTiger's: the table changed under us. */
 #define E_MISSING (-1)
 
-/* Where key column col (1..8) lies in a record. */
-size_t wt_off_key(const struct engine *en, int col);
-int wt_index_insert(struct engine *en, int i, const unsigned char *key, int64_t recid);
+/* Insert index i's entry for the record rec (laid out as en says). */
+int wt_index_insert(struct engine *en, int i, const unsigned char *rec, int64_t recid);
 /* One operation on row n: 0, E_MISSING or a WiredTiger error. */
 int wt_do_op(struct engine *en, long long op, uint64_t row, uint64_t version);
 /* The failure rc of op on row, in words; returns -1. */

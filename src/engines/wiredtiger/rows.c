@@ -1,35 +1,33 @@
 /* rows.c - one operation on one row, the way mongod does it.
  *
  * A record (table:collection-idxlab, keyed by record id = row + 1) is packed
- * raw: id | k1..k8 | hot | payload, the id and keys int64 or 16-byte uuids
- * as the pk and key order knobs say. An insert writes the collection and
- * every index; an update of `hot` finds the record through _id and modifies
- * the record only (WT_CURSOR::modify: a small log record, no index touched -
- * MongoDB's 1.02x); an update of k1 also moves k1's index entry; a delete
- * removes the record and its index entries. Transactions are txn.c's. */
+ * raw: id | the spec's columns | hot | payload, each column at a fixed
+ * offset (schema.c): int as an int32, bigint and timestamp as int64, uuid
+ * 16 bytes, text(N) its N bytes; for the default table id | k1..k8 | hot |
+ * payload, the id and keys int64 or 16-byte uuids as the pk and key order
+ * knobs say. An index key holds its column(s) in the spec's order, then the
+ * record id (a unique index: the column(s) alone, the record id its value).
+ * An insert writes the collection and every index; an update of `hot` finds
+ * the record through _id and modifies the record only (WT_CURSOR::modify: a
+ * small log record, no index touched - MongoDB's 1.02x); update-indexed and
+ * update-keys modify their columns and move the entries of the indexes on
+ * the ones that changed; a delete removes the record and its index entries.
+ * Transactions are txn.c's. */
 #include <string.h>
 
 #include "../../keys.h"
 #include "internal.h"
 
-size_t wt_off_key(const struct engine *en, int col)
-{
-	return en->id_len + (size_t)(col - 1) * en->key_len;
-}
-
-/* Row n's id (8 bytes int64 or 16 bytes uuid) into out; returns its length. */
-static size_t make_id(const struct engine *en, uint64_t row, unsigned char *out)
+/* Row n's id (8 bytes int64 or 16 bytes uuid) into out. */
+static void make_id(const struct engine *en, uint64_t row, unsigned char *out)
 {
 	if (en->uuid_pk) {
 		keys_uuid(en->pk_seed, en->k.v[K_PK] == PK_UUID7, 0, row, 0, out);
-		return KEYS_UUID_LEN;
-	}
-	{
+	} else {
 		int64_t id = (int64_t)row + 1;
 
 		memcpy(out, &id, sizeof id);
 	}
-	return sizeof(int64_t);
 }
 
 static void make_key(const struct engine *en, int col, uint64_t row, uint64_t version,
@@ -47,50 +45,169 @@ static void make_key(const struct engine *en, int col, uint64_t row, uint64_t ve
 	}
 }
 
-static void set_id_key(struct engine *en, const unsigned char *id)
+/* Column col of row n at version through schema_value(), as the record
+ * holds it (col_len bytes). Kept out of put_col() so that its fast path
+ * inlines. */
+static void __attribute__((noinline))
+put_spec_col(const struct engine *en, int col, uint64_t row, uint64_t version, unsigned char *out)
 {
-	WT_CURSOR *c = en->idx[0];
+	struct value v;
 
-	if (en->uuid_pk) {
-		WT_ITEM it = { .data = id, .size = KEYS_UUID_LEN };
+	schema_value(en->sc, &en->k, col, row, version, &v);
+	switch (en->col_fmt[col]) {
+	case 'i': {
+		int32_t x = (int32_t)v.i;
 
-		c->set_key(c, &it);
-	} else {
-		int64_t v;
-
-		memcpy(&v, id, sizeof v);
-		c->set_key(c, v);
+		memcpy(out, &x, sizeof x);
+		return;
+	}
+	case 'q':
+		memcpy(out, &v.i, sizeof v.i);
+		return;
+	default:
+		if (v.len < en->col_len[col])
+			memset(v.b + v.len, 0, en->col_len[col] - v.len);
+		memcpy(out, v.b, en->col_len[col]);
+		return;
 	}
 }
 
-static void set_index_key(struct engine *en, int i, const unsigned char *key, int64_t recid)
+/* Column col of row n at version, as the record holds it: the default
+ * table straight from keys.c (its values are schema_value's, without the
+ * spec lookups: the per-row path stays as fast as before specs). */
+static inline void put_col(const struct engine *en, int col, uint64_t row, uint64_t version,
+                           unsigned char *out)
 {
+	if (!en->fast)
+		put_spec_col(en, col, row, version, out);
+	else if (col == 0)
+		make_id(en, row, out);
+	else
+		make_key(en, col, row, version, out);
+}
+
+/* A composite key, packed here column by column for a raw cursor. */
+static int __attribute__((noinline))
+set_packed_key(struct engine *en, int i, const unsigned char *rec, int64_t recid)
+{
+	const struct wt_index *x = &en->ix[i];
+	WT_CURSOR *c = en->idx[i];
+	WT_PACK_STREAM *ps;
+	WT_ITEM key;
+	size_t used = 0;
+	int j, rc, rc2;
+
+	if ((rc = wiredtiger_pack_start(en->s, x->key_format, en->kbuf, sizeof en->kbuf, &ps)) != 0)
+		return rc;
+	for (j = 0; rc == 0 && j < x->ncols; j++) {
+		int col = x->cols[j];
+		const unsigned char *p = rec + en->col_off[col];
+
+		if (en->col_fmt[col] == 'u') {
+			WT_ITEM it = { .data = p, .size = en->col_len[col] };
+
+			rc = wiredtiger_pack_item(ps, &it);
+		} else if (en->col_fmt[col] == 'q') {
+			int64_t v;
+
+			memcpy(&v, p, sizeof v);
+			rc = wiredtiger_pack_int(ps, v);
+		} else {
+			int32_t v;
+
+			memcpy(&v, p, sizeof v);
+			rc = wiredtiger_pack_int(ps, v);
+		}
+	}
+	if (rc == 0 && !x->unique)
+		rc = wiredtiger_pack_int(ps, recid);
+	rc2 = wiredtiger_pack_close(ps, &used);
+	if (rc || (rc = rc2) != 0)
+		return rc;
+	key.data = en->kbuf;
+	key.size = used;
+	c->set_key(c, &key);
+	return 0;
+}
+
+/* Index i's key for the record rec: its column(s), then the record id
+ * unless the index is unique. One column: set_key's own packing. */
+static inline int set_index_key(struct engine *en, int i, const unsigned char *rec, int64_t recid)
+{
+	const struct wt_index *x = &en->ix[i];
 	WT_CURSOR *c = en->idx[i];
 
-	if (en->uuid_keys) {
-		WT_ITEM it = { .data = key, .size = KEYS_UUID_LEN };
+	if (!x->raw) {
+		int col = x->cols[0];
+		const unsigned char *p = rec + en->col_off[col];
 
-		c->set_key(c, &it, recid);
-	} else {
-		int64_t v;
+		if (en->col_fmt[col] == 'u') {
+			WT_ITEM it = { .data = p, .size = en->col_len[col] };
 
-		memcpy(&v, key, sizeof v);
-		c->set_key(c, v, recid);
+			if (x->unique)
+				c->set_key(c, &it);
+			else
+				c->set_key(c, &it, recid);
+		} else if (en->col_fmt[col] == 'q') {
+			int64_t v;
+
+			memcpy(&v, p, sizeof v);
+			if (x->unique)
+				c->set_key(c, v);
+			else
+				c->set_key(c, v, recid);
+		} else {
+			int32_t v;
+
+			memcpy(&v, p, sizeof v);
+			if (x->unique)
+				c->set_key(c, v);
+			else
+				c->set_key(c, v, recid);
+		}
+		return 0;
 	}
+	return set_packed_key(en, i, rec, recid);
 }
 
-int wt_index_insert(struct engine *en, int i, const unsigned char *key, int64_t recid)
+static inline int index_insert(struct engine *en, int i, const unsigned char *rec, int64_t recid)
 {
 	static const WT_ITEM empty = { .data = "", .size = 0 };
+	const struct wt_index *x = &en->ix[i];
+	WT_CURSOR *c = en->idx[i];
+	int rc;
 
-	set_index_key(en, i, key, recid);
-	en->idx[i]->set_value(en->idx[i], &empty);
-	return en->idx[i]->insert(en->idx[i]);
+	en->fail_idx = i;
+	if ((rc = set_index_key(en, i, rec, recid)) != 0)
+		return rc;
+	if (!x->unique) {
+		c->set_value(c, &empty);
+	} else if (!x->raw) {
+		c->set_value(c, recid);
+	} else {
+		unsigned char v[16];
+		WT_ITEM it = { .data = v };
+
+		if ((rc = wiredtiger_struct_pack(en->s, v, sizeof v, "q", recid)) != 0 ||
+		    (rc = wiredtiger_struct_size(en->s, &it.size, "q", recid)) != 0)
+			return rc;
+		c->set_value(c, &it);
+	}
+	return c->insert(c);
 }
 
-static int index_remove(struct engine *en, int i, const unsigned char *key, int64_t recid)
+int wt_index_insert(struct engine *en, int i, const unsigned char *rec, int64_t recid)
 {
-	set_index_key(en, i, key, recid);
+	return index_insert(en, i, rec, recid);
+}
+
+static int index_remove(struct engine *en, int i, const unsigned char *rec, int64_t recid)
+{
+	int rc;
+
+	en->fail_idx = i;
+	if ((rc = set_index_key(en, i, rec, recid)) != 0)
+		return rc;
 	return en->idx[i]->remove(en->idx[i]);
 }
 
@@ -99,12 +216,13 @@ static int index_remove(struct engine *en, int i, const unsigned char *key, int6
  * E_MISSING when it is not there, or not a record idxlab wrote. */
 static int find_row(struct engine *en, uint64_t row, int64_t *recid, WT_ITEM *val)
 {
-	unsigned char id[KEYS_UUID_LEN];
+	unsigned char id[SCHEMA_TEXT_MAX]; /* column 0 lies at 0: a record's first bytes */
 	WT_CURSOR *c = en->idx[0];
 	int rc;
 
-	make_id(en, row, id);
-	set_id_key(en, id);
+	en->fail_idx = -1;
+	put_col(en, 0, row, 0, id);
+	set_index_key(en, 0, id, 0);
 	rc = c->search(c);
 	if (rc == WT_NOTFOUND)
 		return E_MISSING;
@@ -132,20 +250,16 @@ static int op_insert(struct engine *en, uint64_t row)
 	WT_ITEM it = { .data = en->row, .size = en->row_len };
 	int c, rc;
 
-	make_id(en, row, en->row);
-	for (c = 1; c <= 8; c++)
-		make_key(en, c, row, 0, en->row + wt_off_key(en, c));
+	en->fail_idx = -1;
+	for (c = 0; c < en->ncols; c++)
+		put_col(en, c, row, 0, en->row + en->col_off[c]);
 	memcpy(en->row + en->off_hot, &zero, sizeof zero);
 	en->coll->set_key(en->coll, recid);
 	en->coll->set_value(en->coll, &it);
 	if ((rc = en->coll->insert(en->coll)) != 0)
 		return rc;
-	set_id_key(en, en->row);
-	en->idx[0]->set_value(en->idx[0], recid);
-	if ((rc = en->idx[0]->insert(en->idx[0])) != 0)
-		return rc;
-	for (c = 1; c <= en->nidx; c++)
-		if ((rc = wt_index_insert(en, c, en->row + wt_off_key(en, c), recid)) != 0)
+	for (c = 0; c <= en->nidx; c++) /* _id, then the indexes */
+		if ((rc = index_insert(en, c, en->row, recid)) != 0)
 			return rc;
 	return 0;
 }
@@ -170,62 +284,78 @@ static int op_update(struct engine *en, uint64_t row)
 	return rc;
 }
 
-/* Set key columns k1..k<ncols> of row to their values at version; the
- * indexes on the ones that changed move their entry, like mongod's $set. */
-static int op_update_keys(struct engine *en, uint64_t row, uint64_t version, int ncols)
+/* Does index i cover a column that differs between en->old and en->row? */
+static int index_moves(const struct engine *en, int i)
 {
-	unsigned char old[8 * KEYS_UUID_LEN], now[8 * KEYS_UUID_LEN];
-	size_t klen = en->key_len, len = (size_t)ncols * klen;
+	const struct wt_index *x = &en->ix[i];
+	int j;
+
+	for (j = 0; j < x->ncols; j++) {
+		size_t o = en->col_off[x->cols[j]];
+
+		if (memcmp(en->old + o, en->row + o, en->col_len[x->cols[j]]) != 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Set columns cols[0..n-1] of row to their values at version, in one
+ * modify of the bytes from the first to the last (one column, or every
+ * value column: side by side); the indexes on the ones that changed move
+ * their entry, like mongod's $set. */
+static int op_update_cols(struct engine *en, uint64_t row, uint64_t version, const int *cols, int n)
+{
 	WT_MODIFY m;
 	WT_ITEM val;
 	int64_t recid;
-	int c, rc = find_row(en, row, &recid, &val);
+	size_t lo, hi;
+	int i, rc = find_row(en, row, &recid, &val);
 
-	if (rc)
+	if (rc || n == 0) {
+		en->coll->reset(en->coll);
 		return rc;
-	/* k1..k8 lie side by side in the record. */
-	memcpy(old, (const unsigned char *)val.data + wt_off_key(en, 1), len);
-	for (c = 1; c <= ncols; c++)
-		make_key(en, c, row, version, now + (size_t)(c - 1) * klen);
-	m.data.data = now;
-	m.data.size = len;
-	m.offset = wt_off_key(en, 1);
-	m.size = len;
+	}
+	/* the record's columns, old and new (en->row's payload is left alone) */
+	memcpy(en->old, val.data, en->off_payload);
+	memcpy(en->row, en->old, en->off_payload);
+	lo = en->off_hot;
+	hi = 0;
+	for (i = 0; i < n; i++) {
+		size_t o = en->col_off[cols[i]];
+
+		put_col(en, cols[i], row, version, en->row + o);
+		lo = o < lo ? o : lo;
+		hi = o + en->col_len[cols[i]] > hi ? o + en->col_len[cols[i]] : hi;
+	}
+	m.data.data = en->row + lo;
+	m.data.size = hi - lo;
+	m.offset = lo;
+	m.size = hi - lo;
 	rc = en->coll->modify(en->coll, &m, 1);
 	en->coll->reset(en->coll);
-	for (c = 1; !rc && c <= ncols && c <= en->nidx; c++) {
-		const unsigned char *o = old + (size_t)(c - 1) * klen,
-		                    *n = now + (size_t)(c - 1) * klen;
-
-		if (memcmp(o, n, klen) == 0)
+	for (i = 1; !rc && i <= en->nidx; i++) {
+		if (!index_moves(en, i))
 			continue;
-		if ((rc = index_remove(en, c, o, recid)) != 0)
+		if ((rc = index_remove(en, i, en->old, recid)) != 0)
 			return rc == WT_NOTFOUND ? E_MISSING : rc;
-		rc = wt_index_insert(en, c, n, recid);
+		rc = index_insert(en, i, en->row, recid);
 	}
 	return rc;
 }
 
 static int op_delete(struct engine *en, uint64_t row)
 {
-	unsigned char keys[8][KEYS_UUID_LEN], id[KEYS_UUID_LEN];
 	WT_ITEM val;
 	int64_t recid;
-	int c, rc = find_row(en, row, &recid, &val);
+	int i, rc = find_row(en, row, &recid, &val);
 
 	if (rc)
 		return rc;
-	memcpy(id, val.data, en->id_len);
-	for (c = 1; c <= en->nidx; c++)
-		memcpy(keys[c - 1], (const unsigned char *)val.data + wt_off_key(en, c),
-		       en->key_len);
+	memcpy(en->old, val.data, en->off_payload);
 	if ((rc = en->coll->remove(en->coll)) != 0)
 		return rc;
-	set_id_key(en, id);
-	if ((rc = en->idx[0]->remove(en->idx[0])) != 0)
-		return rc == WT_NOTFOUND ? E_MISSING : rc;
-	for (c = 1; c <= en->nidx; c++)
-		if ((rc = index_remove(en, c, keys[c - 1], recid)) != 0)
+	for (i = 0; i <= en->nidx; i++) /* _id, then the indexes */
+		if ((rc = index_remove(en, i, en->old, recid)) != 0)
 			return rc == WT_NOTFOUND ? E_MISSING : rc;
 	return 0;
 }
@@ -239,9 +369,9 @@ int wt_do_op(struct engine *en, long long op, uint64_t row, uint64_t version)
 	case OP_UPDATE:
 		return op_update(en, row);
 	case OP_UPDATE_INDEXED:
-		return op_update_keys(en, row, version, 1);
+		return op_update_cols(en, row, version, en->opc[0], en->nopc[0]);
 	case OP_UPDATE_KEYS:
-		return op_update_keys(en, row, version, 8);
+		return op_update_cols(en, row, version, en->opc[1], en->nopc[1]);
 	default:
 		return op_delete(en, row);
 	}
@@ -250,6 +380,14 @@ int wt_do_op(struct engine *en, long long op, uint64_t row, uint64_t version)
 int wt_op_fail(struct engine *en, struct err *e, long long op, uint64_t row, int rc)
 {
 	char what[96];
+
+	/* Cannot happen with a spec's unique rules (schema_file.c), but say it. */
+	if (rc == WT_DUPLICATE_KEY && en->fail_idx > 0 && en->ix[en->fail_idx].unique)
+		return err_set(e, ERR_RUNTIME,
+		               "%s of row %llu: its key is in the unique index %s (%s) already - "
+		               "give the indexed column distinct values (uuid, bigint seq or rand)",
+		               knob_table[K_OP].choices[op], (unsigned long long)row,
+		               en->ix[en->fail_idx].name, en->ix[en->fail_idx].uri);
 
 	if (rc == E_MISSING || rc == WT_NOTFOUND || rc == WT_DUPLICATE_KEY)
 		return err_set(e, ERR_RUNTIME,

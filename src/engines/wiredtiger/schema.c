@@ -1,12 +1,20 @@
 /* schema.c - the tables and what is set on the connection.
  *
- * Layout, as mongod lays out a collection and its indexes:
+ * Layout, as mongod lays out a collection and its indexes, for the table
+ * spec in force (schema.h):
  *   table:collection-idxlab   record id (q) -> the row, packed raw (u):
- *                             id | k1..k8 | hot | payload
+ *                             id | the spec's columns | hot | payload, each
+ *                             column fixed-width: int i (4 bytes), bigint
+ *                             and timestamp q (8), uuid u (16), text(N) u (N)
  *   table:index-idxlab-_id    id -> record id (unique: the record id is the
  *                             value), int64 or 16 bytes as the pk knob says
- *   table:index-idxlab-kN     (kN, record id) -> empty, int64 or 16 bytes
- * with mongod's table settings (layout.h: 16k index pages with prefix
+ *   table:index-idxlab-NAME   (its column(s) in the spec's order, record id)
+ *                             -> empty, NAME the spec's index name less
+ *                             "idxlab_"; a unique index: column(s) ->
+ *                             record id (mongod's unique index layout)
+ * The default table is what it always was: id | k1..k8 | hot | payload and
+ * index-idxlab-kN keyed (kN, record id), int64 or 16 bytes as the knobs say.
+ * With mongod's table settings (layout.h: 16k index pages with prefix
  * compression, split_pct=90 collection pages). Here too: the cache size,
  * the checkpoint interval, the row buffer, and index builds from the
  * collection (in transactions that shrink when the cache rolls one back). */
@@ -24,14 +32,93 @@
 #define BUSY_TRIES    200 /* x 25 ms: drops wait for a running checkpoint */
 #define SQUEEZE_TRIES 250 /* x 20 ms: the cache empties after the load */
 
-static const char *const idx_col[NIDX] = { "_id", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8" };
+#define INDEX_PREFIX "table:index-idxlab-"
+
+/* ---- the spec's tables -------------------------------------------------- */
+
+/* Column col's width in a record and its WiredTiger format letter. */
+static void col_layout(const struct engine *en, int col, size_t *len, char *fmt)
+{
+	switch (schema_type(en->sc, &en->k, col)) {
+	case COL_INT:
+		*len = sizeof(int32_t), *fmt = 'i';
+		return;
+	case COL_TEXT:
+		*len = (size_t)en->sc->cols[col].len, *fmt = 'u';
+		return;
+	case COL_UUID:
+		*len = KEYS_UUID_LEN, *fmt = 'u';
+		return;
+	default: /* bigint, timestamp */
+		*len = sizeof(int64_t), *fmt = 'q';
+		return;
+	}
+}
+
+/* Index x's table name: its spec name less "idxlab_" (idxlab_k1 is
+ * index-idxlab-k1, as before specs); one that another table has already
+ * gets its list position too ('-' is in no spec name). */
+static void index_uri(struct engine *en, int i, const struct index_spec *x)
+{
+	const char *tag = strncmp(x->name, "idxlab_", 7) == 0 ? x->name + 7 : x->name;
+	int j, taken = strcmp(tag, "_id") == 0;
+
+	for (j = 1; j < i && !taken; j++)
+		taken = strcmp(en->ix[j].uri + strlen(INDEX_PREFIX), tag) == 0;
+	if (taken)
+		snprintf(en->ix[i].uri, sizeof en->ix[i].uri, INDEX_PREFIX "%s-%d", tag, i);
+	else
+		snprintf(en->ix[i].uri, sizeof en->ix[i].uri, INDEX_PREFIX "%s", tag);
+}
+
+void wt_set_tables(struct engine *en)
+{
+	const struct schema *sc = schema_of(&en->k);
+	size_t off = 0;
+	int c, i, j;
+
+	en->sc = sc;
+	en->fast = en->k.v[K_SCHEMA] == 0;
+	en->ncols = sc->ncols;
+	for (c = 0; c < sc->ncols; c++) {
+		col_layout(en, c, &en->col_len[c], &en->col_fmt[c]);
+		en->col_off[c] = off;
+		off += en->col_len[c];
+	}
+	en->off_hot = off;
+	en->off_payload = off + sizeof(int64_t);
+	memset(en->ix, 0, sizeof en->ix);
+	snprintf(en->ix[0].uri, sizeof en->ix[0].uri, INDEX_PREFIX "_id");
+	snprintf(en->ix[0].name, sizeof en->ix[0].name, "_id");
+	en->ix[0].ncols = 1;
+	en->ix[0].unique = 1;
+	for (i = 1; i <= sc->nindexes; i++) {
+		const struct index_spec *x = &sc->idx[i - 1];
+		struct wt_index *w = &en->ix[i];
+
+		index_uri(en, i, x);
+		snprintf(w->name, sizeof w->name, "%s", x->name);
+		w->ncols = x->ncols;
+		w->unique = x->unique;
+		w->raw = x->ncols > 1;
+		memcpy(w->cols, x->cols, sizeof w->cols);
+	}
+	for (i = 0; i <= sc->nindexes; i++) {
+		struct wt_index *w = &en->ix[i];
+
+		for (j = 0; j < w->ncols; j++)
+			w->key_format[j] = en->col_fmt[w->cols[j]];
+		/* mongod's KeyString: a plain index's key ends with the record id */
+		if (!w->unique)
+			w->key_format[j++] = 'q';
+		w->key_format[j] = 0;
+	}
+	for (c = 0; c < 2; c++)
+		en->nopc[c] =
+		    schema_op_cols(sc, c ? OP_UPDATE_KEYS : OP_UPDATE_INDEXED, en->opc[c]);
+}
 
 /* ---- cursors and tables ----------------------------------------------- */
-
-void wt_idx_uri(int i, char *buf, size_t len)
-{
-	snprintf(buf, len, "table:index-idxlab-%s", idx_col[i]);
-}
 
 void wt_close_cursors(struct engine *en)
 {
@@ -65,11 +152,45 @@ int wt_drop_table(struct engine *en, const char *uri, struct err *e)
 	return 0;
 }
 
-int wt_open_cursor(struct engine *en, const char *uri, WT_CURSOR **out, struct err *e)
+/* Drop every table a setup made, whatever spec made it: the collection and
+ * each index-idxlab-* table in WiredTiger's metadata. The directory is
+ * idxlab's (driver.c's marker), so everything named so is too. */
+int wt_drop_all(struct engine *en, struct err *e)
 {
-	/* overwrite=false: a duplicate insert or a missing remove is an error,
-	 * so a table that is not what idxlab built is noticed. */
-	int rc = en->s->open_cursor(en->s, uri, NULL, "overwrite=false", out);
+	enum { ROUND = 32 };
+	char uris[ROUND][SCHEMA_NAME_MAX + 48];
+
+	for (;;) {
+		WT_CURSOR *md;
+		int n = 0, i, rc = en->s->open_cursor(en->s, "metadata:", NULL, NULL, &md);
+
+		if (rc)
+			return wt_fail(en, e, "read WiredTiger's metadata", rc);
+		while (n < ROUND && (rc = md->next(md)) == 0) {
+			const char *key;
+
+			if ((rc = md->get_key(md, &key)) != 0)
+				break;
+			if ((strncmp(key, INDEX_PREFIX, strlen(INDEX_PREFIX)) == 0 ||
+			     strcmp(key, COLL_URI) == 0) &&
+			    strlen(key) < sizeof uris[0])
+				snprintf(uris[n++], sizeof uris[0], "%s", key);
+		}
+		md->close(md);
+		if (rc && rc != WT_NOTFOUND)
+			return wt_fail(en, e, "read WiredTiger's metadata", rc);
+		if (!n)
+			return 0;
+		for (i = 0; i < n; i++)
+			if (wt_drop_table(en, uris[i], e) < 0)
+				return -1;
+	}
+}
+
+static int open_cursor_cfg(struct engine *en, const char *uri, const char *cfg, WT_CURSOR **out,
+                           struct err *e)
+{
+	int rc = en->s->open_cursor(en->s, uri, NULL, cfg, out);
 
 	if (rc) {
 		char what[128];
@@ -80,38 +201,42 @@ int wt_open_cursor(struct engine *en, const char *uri, WT_CURSOR **out, struct e
 	return 0;
 }
 
-/* Create index table i (0: _id) with mongod's index settings. */
+int wt_open_cursor(struct engine *en, const char *uri, WT_CURSOR **out, struct err *e)
+{
+	/* overwrite=false: a duplicate insert or a missing remove is an error,
+	 * so a table that is not what idxlab built is noticed. */
+	return open_cursor_cfg(en, uri, "overwrite=false", out, e);
+}
+
+/* Create index table i (0: _id) with mongod's index settings: a unique
+ * one (_id too) is keyed by its column(s) and holds the record id, any
+ * other is keyed by its column(s) and the record id and holds nothing. */
 int wt_create_index(struct engine *en, int i, struct err *e)
 {
-	char uri[64], cfg[256];
+	const struct wt_index *x = &en->ix[i];
+	char cfg[256];
 	int rc;
 
-	wt_idx_uri(i, uri, sizeof uri);
-	if (i == 0)
-		snprintf(cfg, sizeof cfg, "key_format=%s,value_format=q", en->uuid_pk ? "u" : "q");
-	else
-		snprintf(cfg, sizeof cfg, "key_format=%s,value_format=u",
-		         en->uuid_keys ? "uq" : "qq");
-	strcat(cfg, WT_INDEX_CONFIG);
-	rc = en->s->create(en->s, uri, cfg);
+	snprintf(cfg, sizeof cfg, "key_format=%s,value_format=%s" WT_INDEX_CONFIG, x->key_format,
+	         x->unique ? "q" : "u");
+	rc = en->s->create(en->s, x->uri, cfg);
 	if (rc) {
 		char what[128];
 
-		snprintf(what, sizeof what, "create %s", uri);
+		snprintf(what, sizeof what, "create %s", x->uri);
 		return wt_fail(en, e, what, rc);
 	}
-	return wt_open_cursor(en, uri, &en->idx[i], e);
+	/* raw: a composite key is packed in rows.c, column by column */
+	return open_cursor_cfg(en, x->uri, x->raw ? "overwrite=false,raw" : "overwrite=false",
+	                       &en->idx[i], e);
 }
 
 static int drop_index(struct engine *en, int i, struct err *e)
 {
-	char uri[64];
-
 	if (en->idx[i])
 		en->idx[i]->close(en->idx[i]);
 	en->idx[i] = NULL;
-	wt_idx_uri(i, uri, sizeof uri);
-	return wt_drop_table(en, uri, e);
+	return wt_drop_table(en, en->ix[i].uri, e);
 }
 
 /* ---- configuration ---------------------------------------------------- */
@@ -184,17 +309,15 @@ int wt_set_checkpoint(struct engine *en, long long secs, struct err *e)
 	return 0;
 }
 
+/* The columns' offsets come from wt_set_tables(). */
 void wt_set_row_layout(struct engine *en, long long payload)
 {
-
-	en->id_len = en->uuid_pk ? KEYS_UUID_LEN : sizeof(int64_t);
-	en->key_len = en->uuid_keys ? KEYS_UUID_LEN : sizeof(int64_t);
-	en->off_hot = en->id_len + 8 * en->key_len;
-	en->off_payload = en->off_hot + sizeof(int64_t);
 	en->row_len = en->off_payload + (size_t)payload;
 	free(en->row);
+	free(en->old);
 	en->row = malloc(en->row_len);
-	if (!en->row)
+	en->old = malloc(en->off_payload);
+	if (!en->row || !en->old)
 		abort();
 	memset(en->row, 0, en->off_payload);
 	keys_payload((char *)en->row + en->off_payload, (size_t)payload);
@@ -202,7 +325,7 @@ void wt_set_row_layout(struct engine *en, long long payload)
 
 /* ---- index builds ----------------------------------------------------- */
 
-/* Fill index table i (k1..k8) from the collection, in transactions that
+/* Fill index table i (1..) from the collection, in transactions that
  * shrink when the cache rolls one back. */
 int wt_fill_index(struct engine *en, int i, struct err *e)
 {
@@ -212,7 +335,7 @@ int wt_fill_index(struct engine *en, int i, struct err *e)
 	int rc = 0, ones = 0;
 	char what[64];
 
-	snprintf(what, sizeof what, "build the %s index", idx_col[i]);
+	snprintf(what, sizeof what, "build the %s index", en->ix[i].uri + strlen(INDEX_PREFIX));
 	if ((rc = en->s->open_cursor(en->s, COLL_URI, NULL, NULL, &scan)) != 0)
 		return wt_fail(en, e, what, rc);
 	for (;;) {
@@ -223,7 +346,7 @@ int wt_fill_index(struct engine *en, int i, struct err *e)
 		if (en->stop && atomic_load(en->stop)) {
 			scan->close(scan);
 			return err_set(e, ERR_RUNTIME, "stopped while building the %s index",
-			               idx_col[i]);
+			               en->ix[i].uri + strlen(INDEX_PREFIX));
 		}
 		if ((rc = en->s->begin_transaction(en->s, "isolation=snapshot")) != 0)
 			break;
@@ -241,8 +364,7 @@ int wt_fill_index(struct engine *en, int i, struct err *e)
 				rc = E_MISSING;
 				break;
 			}
-			rc = wt_index_insert(
-			    en, i, (const unsigned char *)val.data + wt_off_key(en, i), recid);
+			rc = wt_index_insert(en, i, val.data, recid);
 			if (rc)
 				break;
 			last = recid;
@@ -275,12 +397,17 @@ int wt_fill_index(struct engine *en, int i, struct err *e)
 			clock_sleep_ms(10L << ones);
 	}
 	scan->close(scan);
+	if (rc == WT_DUPLICATE_KEY && en->ix[i].unique)
+		return err_set(e, ERR_RUNTIME,
+		               "%s: two records have one key of the unique index %s - give its "
+		               "column distinct values (uuid, bigint seq or rand)",
+		               what, en->ix[i].name);
 	if (rc == E_MISSING || rc == WT_DUPLICATE_KEY)
 		return err_set(e, ERR_RUNTIME, "%s: the collection is not what idxlab built", what);
 	return rc ? wt_fail(en, e, what, rc) : 0;
 }
 
-/* Create or drop index tables so that exactly k1..kto exist. */
+/* Create or drop index tables so that exactly the first `to` exist. */
 int wt_set_indexes(struct engine *en, int to, struct err *e)
 {
 	while (en->nidx < to) {
@@ -288,15 +415,12 @@ int wt_set_indexes(struct engine *en, int to, struct err *e)
 		int i = en->nidx + 1;
 
 		if (wt_create_index(en, i, e) < 0 || wt_fill_index(en, i, e) < 0) {
-			char what[80];
-
-			snprintf(what, sizeof what, "building index-idxlab-k%d", i);
 			(void)drop_index(en, i, NULL);
-			return err_prefix(e, "%s", what);
+			return err_prefix(e, "building %s", en->ix[i].uri + strlen("table:"));
 		}
 		en->nidx = i;
 		if (en->live)
-			evlog_add(EV_INFO, "built table:index-idxlab-k%d on %llu rows in %.2f s", i,
+			evlog_add(EV_INFO, "built %s on %llu rows in %.2f s", en->ix[i].uri,
 			          (unsigned long long)en->rs.live_rows,
 			          (double)(clock_now_ns() - t0) / 1e9);
 	}
@@ -307,7 +431,7 @@ int wt_set_indexes(struct engine *en, int to, struct err *e)
 			return -1;
 		en->nidx = i - 1;
 		if (en->live)
-			evlog_add(EV_INFO, "dropped index-idxlab-k%d", i);
+			evlog_add(EV_INFO, "dropped %s", en->ix[i].uri + strlen("table:"));
 	}
 	return 0;
 }

@@ -153,16 +153,15 @@ int wt_sizes(struct engine *en, struct sizes *s, struct err *e)
 	s->db_bytes = file_size(en, COLL_URI);
 	s->index_bytes = 0;
 	for (i = 0; i <= en->nidx; i++) {
-		char uri[64];
-		int64_t b;
+		int64_t b = file_size(en, en->ix[i].uri);
 
-		wt_idx_uri(i, uri, sizeof uri);
-		b = file_size(en, uri);
 		s->db_bytes += b;
 		if (i == 0)
 			continue;
 		s->index_bytes += b;
-		s->index_pages[i - 1] = (b + PAGE_UNIT - 1) / PAGE_UNIT; /* nidx <= 8 */
+		if (i > SIZES_MAX_INDEXES) /* pages of the first 8; the bytes of all */
+			continue;
+		s->index_pages[i - 1] = (b + PAGE_UNIT - 1) / PAGE_UNIT;
 		s->nindex = i;
 	}
 	return 0;
