@@ -155,7 +155,7 @@ index hotkey
 index tid
 index code unique
 index n,tid,hotkey
-index n name hotkey
+index n name idxlab__id
 index flat
 EOF
 rm -rf "$T/db"
@@ -168,10 +168,10 @@ rm -rf "$T/db"
 wt --dsn "$T/db" --schema "$T/mine.spec" --indexes 6 --rows 4000 --commit 500 --format csv \
 	>/dev/null 2>"$T/mine.err" || bad schema_wt/spec-file-run "$(cat "$T/mine.err")"
 catalog "$T/db"
-# the second index named hotkey makes table index-idxlab-hotkey-5
+# the index named idxlab__id (the id index's table name) makes table index-idxlab-_id-5
 tables schema_wt/spec-file-tables 4000 "index-idxlab-_id u q" "index-idxlab-hotkey qq u" \
 	"index-idxlab-tid uq u" "index-idxlab-code u q" "index-idxlab-n_tid_hotkey iuqq u" \
-	"index-idxlab-hotkey-5 iq u" "index-idxlab-flat qq u"
+	"index-idxlab-_id-5 iq u" "index-idxlab-flat qq u"
 # 4000 draws of 100000 values: uniform ones nearly all differ, zipf's repeat
 z=$(tbl index-idxlab-hotkey distinct) f=$(tbl index-idxlab-flat distinct)
 echo "  distinct of 4000 rows: zipf:1.2:100000 $z, few:100000 $f; uuid7 text: $(tbl index-idxlab-tid first)"
@@ -219,11 +219,15 @@ if ! command -v tmux >/dev/null; then
 	skip schema_wt/dash "tmux is not installed (apt-get install tmux)"
 else
 	start wtsdash TMPDIR="$TMPDIR" "$IDXLAB" --engine wiredtiger --schema users --cache 64MiB --rows 400000
-	# rows flowing (a key before the first setup would be part of it); the
-	# cursor starts on the first knob, schema; indexes is the next
+	# rows flowing (a key before the first setup would be part of it); then
+	# down to the indexes slider, wherever it is
 	wait_for wtsdash '││rows/s +[0-9]' 8 && wait_for wtsdash 'wiredtiger: cache 64' 3
-	tm send-keys -t wtsdash Down
-	wait_for wtsdash '│>indexes' 3
+	i=0
+	while [ $i -lt 20 ] && ! cap wtsdash | grep -q '│>indexes'; do
+		tm send-keys -t wtsdash Down
+		sleep 0.2
+		i=$((i + 1))
+	done
 	tm send-keys -t wtsdash Right
 	if wait_for wtsdash 'built table:index-idxlab-email' 20; then
 		ok schema_wt/dash-builds-first-index
