@@ -56,6 +56,9 @@ int config_read(const char *path, config_line_fn *fn, void *ctx, struct err *e);
 const char *config_closest(const char *word, const char *(*nth)(int i, const void *ctx),
                            const void *ctx);
 
+/* The knob name closest to name, or NULL. */
+const char *config_closest_knob(const char *name);
+
 /* Split a `key = value` line in place: *id the knob (unknown keys get a
  * "did you mean"), *val the trimmed value. */
 int config_knob_line(char *s, int *id, char **val, struct err *e);

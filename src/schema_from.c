@@ -180,6 +180,8 @@ static void derive(const struct table_shape *t, const char *table, struct schema
 	int map[SHAPE_COLS_MAX], id_col, i, j;
 
 	memset(s, 0, sizeof *s);
+	for (i = 0; i < SHAPE_COLS_MAX; i++)
+		map[i] = -1; /* a column left out */
 	snprintf(s->hot, sizeof s->hot, "hot");
 	snprintf(s->cols[0].name, sizeof s->cols[0].name, "id");
 	s->ncols = 1;

@@ -1,0 +1,138 @@
+/* conf_line.c - idxlab's line syntax, shared by config files, demos and
+ * spec files: reading a file line by line (comments, blank lines, line
+ * numbers in every error), `key = value` lines, and "did you mean". */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+
+/* Levenshtein distance, for "did you mean". */
+static int distance(const char *a, const char *b)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b), i, j;
+	int row[64];
+
+	if (la > 60 || lb > 60)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		int prev = row[0], cur;
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			int best = prev + (a[i - 1] != b[j - 1]);
+
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			cur = row[j];
+			row[j] = best;
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
+const char *config_closest(const char *word, const char *(*nth)(int i, const void *ctx),
+                           const void *ctx)
+{
+	int i, best = 3;
+	const char *hit = NULL, *cand;
+
+	for (i = 0; (cand = nth(i, ctx)) != NULL; i++) {
+		int d = distance(word, cand);
+
+		if (d < best) {
+			best = d;
+			hit = cand;
+		}
+	}
+	return hit;
+}
+
+static const char *nth_knob(int i, const void *ctx)
+{
+	(void)ctx;
+	return i < K_COUNT ? knob_table[i].name : NULL;
+}
+
+const char *config_closest_knob(const char *name)
+{
+	return config_closest(name, nth_knob, NULL);
+}
+
+int config_read(const char *path, config_line_fn *fn, void *ctx, struct err *e)
+{
+	char *line = NULL;
+	size_t size = 0;
+	ssize_t len;
+	FILE *f = fopen(path, "r");
+	int lineno = 0, rc = 0;
+
+	if (!f)
+		return err_set(e, ERR_USAGE, "cannot read %s: %s", path, strerror(errno));
+	while (rc == 0 && (len = getline(&line, &size, f)) >= 0) {
+		char *s = line, *end;
+
+		lineno++;
+		if (memchr(line, 0, (size_t)len)) {
+			rc = err_set(e, ERR_USAGE,
+			             "%s:%d: a NUL byte: this is no text file (a config file is "
+			             "'key = value' lines)",
+			             path, lineno);
+			break;
+		}
+		if (len - (line[len - 1] == '\n') > 4095) {
+			rc = err_set(e, ERR_USAGE, "%s:%d: line too long (4095 bytes at most)",
+			             path, lineno);
+			break;
+		}
+		for (char *c = s; *c; c++) {
+			if (*c == '#' && (c == s || isspace((unsigned char)c[-1]))) {
+				*c = 0;
+				break;
+			}
+		}
+		while (isspace((unsigned char)*s))
+			s++;
+		end = s + strlen(s);
+		while (end > s && isspace((unsigned char)end[-1]))
+			*--end = 0;
+		if (*s && fn(s, lineno, ctx, e) < 0)
+			rc = err_prefix(e, "%s:%d", path, lineno);
+	}
+	free(line);
+	fclose(f);
+	return rc;
+}
+
+int config_knob_line(char *s, int *id, char **val, struct err *e)
+{
+	char *eq = strchr(s, '='), *end;
+
+	if (!eq)
+		return err_set(e, ERR_USAGE,
+		               "expected 'key = value', got '%s' (see idxlab --help for the keys)",
+		               s);
+	*eq = 0;
+	for (end = eq; end > s && isspace((unsigned char)end[-1]);)
+		*--end = 0;
+	*val = eq + 1;
+	while (isspace((unsigned char)**val))
+		(*val)++;
+	*id = knob_find(s);
+	if (*id < 0) {
+		const char *hint = config_closest_knob(s);
+
+		if (hint)
+			return err_set(e, ERR_USAGE, "unknown key '%s' (did you mean '%s'?)", s,
+			               hint);
+		return err_set(e, ERR_USAGE, "unknown key '%s' (idxlab --help lists the keys)", s);
+	}
+	return 0;
+}

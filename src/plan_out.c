@@ -1,0 +1,201 @@
+/* plan_out.c - a plan checked and shown: the checks that need every step
+ * (a table's index count, --load, an op with nothing to write, deletes past
+ * the prefill), the warning for a knob no engine of the plan has, the
+ * tables read from a user's database, and --print-config. */
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "engines/engine.h"
+#include "redact.h"
+#include "schema.h"
+
+/* update-indexed and update-keys need a column of the table to write. */
+static int check_op_cols(const struct knobs *k, struct err *e)
+{
+	const struct schema *s = schema_of(k);
+	int cols[SCHEMA_COLS_MAX];
+
+	if ((k->v[K_OP] == OP_UPDATE_INDEXED || k->v[K_OP] == OP_UPDATE_KEYS) &&
+	    schema_op_cols(s, k->v[K_OP], cols) == 0)
+		return err_set(e, ERR_USAGE,
+		               "op %s: the %s table has %s to update (use op update, which "
+		               "changes %s)",
+		               knob_table[K_OP].choices[k->v[K_OP]], s->name,
+		               k->v[K_OP] == OP_UPDATE_INDEXED ? "no index, so no indexed column"
+		                                               : "no value column",
+		               s->hot);
+	return 0;
+}
+
+/* --load: only inserts, and only the ways the engine has. */
+static int check_load(const struct knobs *k, struct err *e)
+{
+	const struct engine_ops *ops = engine_table[k->v[K_ENGINE]];
+
+	if (!ops)
+		return 0; /* not built: said when it opens */
+	if (k->v[K_LOAD] != LOAD_INSERT && k->v[K_OP] != OP_INSERT)
+		return err_set(e, ERR_USAGE,
+		               "--load %s: how inserted rows arrive; op %s inserts none (use "
+		               "--load insert, or --op insert)",
+		               knob_table[K_LOAD].choices[k->v[K_LOAD]],
+		               knob_table[K_OP].choices[k->v[K_OP]]);
+	if (k->v[K_LOAD] != LOAD_INSERT && !(ops->loads & (1u << k->v[K_LOAD])))
+		return err_set(e, ERR_USAGE, "--load %s: the %s engine has no such path%s%s",
+		               knob_table[K_LOAD].choices[k->v[K_LOAD]],
+		               knob_table[K_ENGINE].choices[k->v[K_ENGINE]],
+		               ops->why_no_load ? ": " : "",
+		               ops->why_no_load ? ops->why_no_load : "");
+	return 0;
+}
+
+int plan_validate(struct plan *p, struct err *e)
+{
+	long steps = 1, i;
+	int id;
+
+	for (id = 0; id < K_COUNT; id++) {
+		steps *= p->n[id];
+		if (steps > PLAN_MAX_STEPS)
+			return err_set(e, ERR_USAGE,
+			               "the sweep has more than %d steps: shorten the comma lists",
+			               PLAN_MAX_STEPS);
+	}
+	p->steps = steps;
+	if (p->n[K_ENGINE] > 1 && p->dsn && *p->dsn)
+		return err_set(e, ERR_USAGE,
+		               "--dsn names one database, but the sweep has %d engines: run one "
+		               "engine per --dsn, or leave --dsn out to compare throwaway ones",
+		               p->n[K_ENGINE]);
+	for (i = 0; i < steps; i++) {
+		struct knobs k;
+
+		plan_step(p, i, &k);
+		if (knobs_check(&k, e) < 0 || check_load(&k, e) < 0 || check_op_cols(&k, e) < 0)
+			return -1;
+		if (k.v[K_OP] == OP_DELETE && k.v[K_ROWS] > knobs_prefill(&k))
+			return err_set(
+			    e, ERR_USAGE,
+			    "op delete: rows (%lld) exceeds prefill (%lld): a delete needs "
+			    "a row to delete; raise --prefill or lower --rows",
+			    k.v[K_ROWS], knobs_prefill(&k));
+		if (k.v[K_OP] != OP_INSERT && knobs_prefill(&k) == 0)
+			return err_set(e, ERR_USAGE,
+			               "op %s needs rows to work on: --prefill must be above 0",
+			               knob_table[K_OP].choices[k.v[K_OP]]);
+	}
+	return 0;
+}
+
+/* Does knob id mean something on one of the plan's engines? An engine that
+ * is not built is not judged: opening it says so, and what to install. */
+static int on_some_engine(const struct plan *p, int id)
+{
+	int j, kind;
+
+	for (j = 0; j < p->n[K_ENGINE]; j++) {
+		kind = (int)p->vals[K_ENGINE][j];
+		if (!engine_table[kind] || engine_has_knob(kind, id))
+			return 1;
+	}
+	return 0;
+}
+
+void plan_warn_unused(const struct plan *p, FILE *f)
+{
+	int id;
+
+	for (id = 0; id < K_COUNT; id++)
+		if (p->set[id] && !on_some_engine(p, id))
+			fprintf(f, "idxlab: warning: --%s does nothing on %s: %s\n",
+			        knob_table[id].name,
+			        knob_table[K_ENGINE].choices[p->vals[K_ENGINE][0]],
+			        knob_table[id].why);
+}
+
+void plan_print_derived(const struct plan *p, FILE *f)
+{
+	int j;
+
+	for (j = 0; j < p->n[K_SCHEMA]; j++) {
+		const struct schema *s = schema_get(p->vals[K_SCHEMA][j]);
+		char buf[8192];
+
+		if (!s || !s->notes[0])
+			continue;
+		schema_write(s, buf, sizeof buf);
+		fprintf(f,
+		        "idxlab: the table %s read from %s, as idxlab builds it (save it as a "
+		        "spec file to edit it, then --schema FILE):\n%s"
+		        "idxlab: how: %s\n",
+		        s->name, s->source, buf, s->notes);
+	}
+}
+
+/* A table spec as comment lines: strip the "# " to have a spec file. */
+static void print_spec(const struct schema *s, FILE *f)
+{
+	char buf[8192], *line, *next;
+
+	if (!s)
+		return;
+	schema_write(s, buf, sizeof buf);
+	fprintf(f, "# table %s (%s), as a spec file says it (man idxlab, TABLE SPECS):\n", s->name,
+	        s->source);
+	for (line = buf; (next = strchr(line, '\n')) != NULL; line = next + 1)
+		fprintf(f, "#   %.*s\n", (int)(next - line), line);
+	if (s->notes[0])
+		fprintf(f, "# how it was read: %s\n", s->notes);
+}
+
+void plan_print(const struct plan *p, FILE *f)
+{
+	struct knobs first;
+	char path[1024]; /* the comments stay one line each */
+	int id, j;
+
+	plan_step(p, 0, &first); /* engine defaults for what the user left unset */
+	err_escape(p->config_path ? p->config_path : "", path, sizeof path);
+	if (p->config_path)
+		fprintf(f, "# idxlab effective settings (config file: %s)\n", path);
+	else
+		fprintf(f, "# idxlab effective settings (no config file)\n");
+	if (p->demo) {
+		err_escape(p->demo->path, path, sizeof path);
+		fprintf(f, "# demo %s: %d cues after the %d lines of its starting setting\n", path,
+		        p->demo->n - p->demo->header, p->demo->header);
+	}
+	for (id = 0; id < K_COUNT; id++) {
+		/* Left unset, a knob the dashboard gives a default of its own stays
+		 * unset when this is read back: a comment line. */
+		int per_mode = !p->set[id] && p->n[id] == 1 && knob_table[id].dash_def;
+
+		fprintf(f, "%s%s = ", per_mode ? "# " : "", knob_table[id].name);
+		if (knob_table[id].kind == KNOB_STRING) {
+			char buf[1024];
+
+			redact_dsn(p->dsn, buf, sizeof buf);
+			fprintf(f, "%s", buf);
+		} else if (!p->set[id] && p->n[id] == 1) {
+			char buf[600];
+
+			knob_format(id, first.v[id], buf, sizeof buf);
+			fprintf(f, "%s", buf);
+			if (per_mode)
+				fprintf(f, "  (left unset: the dashboard uses %s)",
+				        knob_table[id].dash_def);
+		} else {
+			for (j = 0; j < p->n[id]; j++) {
+				char buf[600];
+
+				knob_format(id, p->vals[id][j], buf, sizeof buf);
+				fprintf(f, "%s%s", j ? "," : "", buf);
+			}
+		}
+		fprintf(f, "\n");
+	}
+	for (j = 0; j < p->n[K_SCHEMA]; j++)
+		if (p->vals[K_SCHEMA][j] != 0) /* the default table is man idxlab's */
+			print_spec(schema_get(p->vals[K_SCHEMA][j]), f);
+}
