@@ -263,32 +263,33 @@ static int pg_apply(struct engine *en, const struct knobs *k, struct err *e)
 	return pg_enter_pipeline(en, e);
 }
 
-static int pg_rewrite(struct engine *en, struct err *e)
+/* Run a VACUUM (cmd) on idxlab_t, outside the pipeline; said as done. */
+static int vacuum(struct engine *en, const char *cmd, const char *done, struct err *e)
 {
 	uint64_t t0 = clock_now_ns();
+	char sql[64];
 
 	if (en->txn.open)
-		return err_set(e, ERR_RUNTIME, "rewrite inside a transaction (a bug in idxlab)");
-	if (pg_exec(en, "VACUUM FULL idxlab.idxlab_t", e) < 0 || pg_enter_pipeline(en, e) < 0)
+		return err_set(e, ERR_RUNTIME, "%s inside a transaction (a bug in idxlab)", cmd);
+	snprintf(sql, sizeof sql, "%s idxlab.idxlab_t", cmd);
+	if (pg_exec(en, sql, e) < 0 || pg_enter_pipeline(en, e) < 0)
 		return -1;
-	evlog_add(EV_INFO, "rewrote idxlab_t (VACUUM FULL) in %.2f s",
+	evlog_add(EV_INFO, "%s idxlab_t (%s) in %.2f s", done, cmd,
 	          (double)(clock_now_ns() - t0) / 1e9);
 	return 0;
+}
+
+/* Rewrite: repack the table with its fillfactor. */
+static int pg_rewrite(struct engine *en, struct err *e)
+{
+	return vacuum(en, "VACUUM FULL", "rewrote", e);
 }
 
 /* --vacuum: a plain VACUUM, what autovacuum would run: the dead rows'
  * index entries go, each index scanned once (its WAL is the bill). */
 static int pg_reclaim(struct engine *en, struct err *e)
 {
-	uint64_t t0 = clock_now_ns();
-
-	if (en->txn.open)
-		return err_set(e, ERR_RUNTIME, "vacuum inside a transaction (a bug in idxlab)");
-	if (pg_exec(en, "VACUUM idxlab.idxlab_t", e) < 0 || pg_enter_pipeline(en, e) < 0)
-		return -1;
-	evlog_add(EV_INFO, "vacuumed idxlab_t (VACUUM) in %.2f s",
-	          (double)(clock_now_ns() - t0) / 1e9);
-	return 0;
+	return vacuum(en, "VACUUM", "vacuumed", e);
 }
 
 static uint64_t pg_table_rows(struct engine *en)
