@@ -52,7 +52,7 @@ expect_exit stepend/update-indexed-needs-an-index 2 "op update-indexed: the noid
 num "$(field "$T/v.csv" vacuum_seconds)" '>' 0 && [ "$(field "$T/v.csv" vacuum)" = on ] &&
 	grep -q "rewrote the database (VACUUM)" "$T/err" &&
 	ok stepend/vacuum-sqlite || bad stepend/vacuum-sqlite "$(cat "$T/v.csv" "$T/err")"
-"$IDXLAB" run --op delete --prefill 2000 --rows 1000 --format csv >"$T/nv.csv" 2>&1
+"$IDXLAB" run --op delete --prefill 2000 --rows 1000 --format csv >"$T/nv.csv" 2>"$T/err"
 [ -z "$(field "$T/nv.csv" vacuum_seconds)" ] && [ "$(field "$T/nv.csv" vacuum)" = off ] &&
 	ok stepend/vacuum-off-na || bad stepend/vacuum-off-na "$(cat "$T/nv.csv")"
 
