@@ -16,9 +16,15 @@
  * turns off SQLite's memory statistics (SQLITE_CONFIG_MEMSTATUS), which take
  * a global mutex around every sqlite3_malloc/free: the same work, faster.
  *
+ * --schema users writes the users table instead (idxlab --schema users):
+ * its DDL (id INTEGER PRIMARY KEY, email TEXT, created_at INTEGER, country
+ * TEXT, status INTEGER, hot, payload), its INSERT and its rows, each value
+ * from schema_value() (src/schema.c) as idxlab's engine binds it: the
+ * four values bound by their known types, no generic dispatch.
+ *
  *   bare_sqlite [--rows N] [--payload BYTES] [--key-order seq|rand|few]
  *               [--cache SIZE] [--indexes N] [--seed N] [--format text|csv]
- *               [--memstatus on|off]
+ *               [--memstatus on|off] [--schema default|users]
  *
  * SIZE and the other values use idxlab's syntax and ranges (knob_parse), so
  * the same strings can be passed to both. Output (text): "ROWS SECONDS".
@@ -38,16 +44,33 @@
 #include "err.h"
 #include "keys.h"
 #include "knobs.h"
+#include "schema.h"
 
 #define INSERT_SQL                                                                                 \
 	"INSERT INTO idxlab_t(id,k1,k2,k3,k4,k5,k6,k7,k8,hot,payload) "                            \
 	"VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,0,?10)"
+#define TABLE_SQL                                                                                  \
+	"CREATE TABLE idxlab_t(id INTEGER PRIMARY KEY, k1 INTEGER, k2 INTEGER, "                   \
+	"k3 INTEGER, k4 INTEGER, k5 INTEGER, k6 INTEGER, k7 INTEGER, k8 INTEGER, "                 \
+	"hot INTEGER, payload BLOB)"
+#define PAYLOAD_PARAM 10
+
+/* The users table, as idxlab's SQLite engine writes it from the spec. */
+#define USERS_INSERT_SQL                                                                           \
+	"INSERT INTO idxlab_t(id,email,created_at,country,status,hot,payload) "                    \
+	"VALUES(?1,?2,?3,?4,?5,0,?6)"
+#define USERS_TABLE_SQL                                                                            \
+	"CREATE TABLE idxlab_t(id INTEGER PRIMARY KEY, email TEXT, created_at INTEGER, "           \
+	"country TEXT, status INTEGER, hot INTEGER, payload BLOB)"
+#define USERS_PAYLOAD_PARAM 6
 
 struct bare {
 	uint64_t rows, seed;
 	long long payload_len, cache_bytes, indexes;
 	enum key_order ko;
 	int csv, memstatus;
+	const struct schema *users; /* --schema users; NULL for the default table */
+	struct knobs k;             /* the parsed knobs (schema_value reads the seed) */
 	char dir[PATH_MAX - 64];
 	char path[PATH_MAX];
 	sqlite3 *db;
@@ -59,7 +82,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: bare_sqlite [--rows N] [--payload BYTES] [--key-order seq|rand|few]\n"
 	      "                   [--cache SIZE] [--indexes N] [--seed N] [--format text|csv]\n"
-	      "                   [--memstatus on|off]\n"
+	      "                   [--memstatus on|off] [--schema default|users]\n"
 	      "Inserts N rows into a fresh SQLite file the way idxlab does, in one\n"
 	      "transaction, and prints \"ROWS SECONDS\" for the BEGIN..COMMIT alone.\n"
 	      "Defaults are idxlab's: 100000 rows, 100 bytes, seq, 2000KiB, 0 indexes,\n"
@@ -126,8 +149,10 @@ static int parse_args(struct bare *b, int argc, char **argv)
 		{ "--key-order", K_KEY_ORDER }, { "--cache", K_CACHE },
 		{ "--indexes", K_INDEXES },     { "--seed", K_SEED },
 		{ "--format", K_FORMAT },       { "--memstatus", K_PROBES },
+		{ "--schema", K_SCHEMA },
 	};
 	struct knobs k;
+	const struct schema *s;
 
 	knobs_defaults(&k); /* --memstatus borrows K_PROBES: on|off, default on */
 	if (bare_parse_args("bare_sqlite", argc, argv, opts, sizeof opts / sizeof opts[0], &k,
@@ -141,7 +166,35 @@ static int parse_args(struct bare *b, int argc, char **argv)
 	b->ko = (enum key_order)k.v[K_KEY_ORDER];
 	b->csv = k.v[K_FORMAT] == FMT_CSV;
 	b->memstatus = (int)k.v[K_PROBES];
+	s = schema_of(&k);
+	if (strcmp(s->name, "default") != 0 && strcmp(s->name, "users") != 0) {
+		fprintf(stderr, "bare_sqlite: --schema: default or users\n");
+		return 2;
+	}
+	if (b->indexes > s->nindexes) {
+		fprintf(stderr, "bare_sqlite: --indexes: at most %d on the %s table\n", s->nindexes,
+		        s->name);
+		return 2;
+	}
+	b->users = strcmp(s->name, "users") == 0 ? s : NULL;
+	b->k = k;
 	return 0;
+}
+
+/* The users table's index i (0-based, the spec's list) into sql. */
+static void users_index_sql(const struct schema *s, int i, char *sql, size_t len)
+{
+	const struct index_spec *x = &s->idx[i];
+	size_t n;
+	int c;
+
+	n = (size_t)snprintf(sql, len, "CREATE %sINDEX %s ON idxlab_t(", x->unique ? "UNIQUE " : "",
+	                     x->name);
+	for (c = 0; c < x->ncols && n < len; c++)
+		n += (size_t)snprintf(sql + n, len - n, "%s%s", c ? "," : "",
+		                      s->cols[x->cols[c]].name);
+	if (n < len)
+		snprintf(sql + n, len - n, ")");
 }
 
 /* A fresh file, idxlab's marker, pragmas and schema, and the prepared INSERT. */
@@ -173,22 +226,24 @@ static int setup(struct bare *b)
 	         b->cache_bytes / 1024);
 	if (exec(b, "CREATE TABLE idxlab_meta(key TEXT PRIMARY KEY, value TEXT);"
 	            "INSERT INTO idxlab_meta VALUES('created_by', 'idxlab');") < 0 ||
-	    exec(b, sql) < 0 ||
-	    exec(b, "CREATE TABLE idxlab_t(id INTEGER PRIMARY KEY, k1 INTEGER, k2 INTEGER, "
-	            "k3 INTEGER, k4 INTEGER, k5 INTEGER, k6 INTEGER, k7 INTEGER, k8 INTEGER, "
-	            "hot INTEGER, payload BLOB)") < 0)
+	    exec(b, sql) < 0 || exec(b, b->users ? USERS_TABLE_SQL : TABLE_SQL) < 0)
 		return -1;
 	for (i = 1; i <= b->indexes; i++) {
-		snprintf(sql, sizeof sql, "CREATE INDEX idxlab_k%lld ON idxlab_t(k%lld)", i, i);
+		if (b->users)
+			users_index_sql(b->users, (int)i - 1, sql, sizeof sql);
+		else
+			snprintf(sql, sizeof sql, "CREATE INDEX idxlab_k%lld ON idxlab_t(k%lld)", i,
+			         i);
 		if (exec(b, sql) < 0)
 			return -1;
 	}
 	b->payload = (unsigned char *)keys_payload_new((size_t)b->payload_len);
-	if (sqlite3_prepare_v2(b->db, INSERT_SQL, -1, &b->ins, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(b->db, b->users ? USERS_INSERT_SQL : INSERT_SQL, -1, &b->ins,
+	                       NULL) != SQLITE_OK)
 		return -1;
 	/* A zero-length blob, not NULL, when the payload is 0 bytes (as idxlab). */
-	if (sqlite3_bind_blob(b->ins, 10, b->payload, (int)b->payload_len, SQLITE_STATIC) !=
-	    SQLITE_OK)
+	if (sqlite3_bind_blob(b->ins, b->users ? USERS_PAYLOAD_PARAM : PAYLOAD_PARAM, b->payload,
+	                      (int)b->payload_len, SQLITE_STATIC) != SQLITE_OK)
 		return -1;
 	return 0;
 }
@@ -220,6 +275,40 @@ static __attribute__((noinline)) int bare_load(struct bare *b, double *seconds)
 	return 0;
 }
 
+/* The same for the users table: id, then email (text), created_at
+ * (timestamp), country (text) and status (int), each from schema_value(). */
+static __attribute__((noinline)) int bare_load_users(struct bare *b, double *seconds)
+{
+	sqlite3_stmt *st = b->ins;
+	const struct schema *s = b->users;
+	struct value v[4];
+	uint64_t t0, row;
+
+	t0 = bare_now_ns();
+	if (exec(b, "BEGIN") < 0)
+		return -1;
+	for (row = 0; row < b->rows; row++) {
+		sqlite3_bind_int64(st, 1, (sqlite3_int64)row + 1);
+		schema_value(s, &b->k, 1, row, 0, &v[0]);
+		sqlite3_bind_text(st, 2, (const char *)v[0].b, (int)v[0].len, SQLITE_STATIC);
+		schema_value(s, &b->k, 2, row, 0, &v[1]);
+		sqlite3_bind_int64(st, 3, v[1].i);
+		schema_value(s, &b->k, 3, row, 0, &v[2]);
+		sqlite3_bind_text(st, 4, (const char *)v[2].b, (int)v[2].len, SQLITE_STATIC);
+		schema_value(s, &b->k, 4, row, 0, &v[3]);
+		sqlite3_bind_int64(st, 5, v[3].i);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			sqlite3_reset(st);
+			return -1;
+		}
+		sqlite3_reset(st);
+	}
+	if (exec(b, "COMMIT") < 0)
+		return -1;
+	*seconds = (double)(bare_now_ns() - t0) / 1e9;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct bare b;
@@ -238,7 +327,7 @@ int main(int argc, char **argv)
 	}
 	if (setup(&b) < 0)
 		return fail(&b, "setup");
-	if (bare_load(&b, &seconds) < 0)
+	if ((b.users ? bare_load_users(&b, &seconds) : bare_load(&b, &seconds)) < 0)
 		return fail(&b, "insert");
 	cleanup(&b);
 	free(b.payload);

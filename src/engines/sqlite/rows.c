@@ -130,13 +130,19 @@ static void bind_value(sqlite3_stmt *st, int param, const struct value *v)
 		sqlite3_bind_int64(st, param, v->i);
 }
 
-/* A spec's row: the id and the op's columns, as schema_value() makes them. */
+/* A spec's row: the id and the op's columns, as schema_value() makes them.
+ * A seq integer id is row + 1 (schema_value's own rule), bound directly. */
 static void bind_row(struct engine *en, uint64_t row, uint64_t version)
 {
+	const struct column *id = &en->s->cols[0];
 	int j;
 
-	schema_value(en->s, &en->k, 0, row, 0, &en->vals[0]);
-	bind_value(en->op, 1, &en->vals[0]);
+	if (id->order == ORD_SEQ && (id->type == COL_BIGINT || id->type == COL_INT)) {
+		sqlite3_bind_int64(en->op, 1, (sqlite3_int64)row + 1);
+	} else {
+		schema_value(en->s, &en->k, 0, row, 0, &en->vals[0]);
+		bind_value(en->op, 1, &en->vals[0]);
+	}
 	for (j = 0; j < en->nopcols; j++) {
 		schema_value(en->s, &en->k, en->opcols[j], row, version, &en->vals[j + 1]);
 		bind_value(en->op, j + 2, &en->vals[j + 1]);
