@@ -56,6 +56,7 @@ static int end_batch(struct workload *w, const struct step_result *r, struct bat
 	n->r.sizes.db_bytes = n->r.sizes.index_bytes = -1;
 	n->r.table_rows = w->ops->table_rows(w->en);
 	n->r.build_s = -1;
+	n->r.interrupted = at && r->interrupted; /* the last batch of a stopped step */
 	if (r->index >= 0)
 		queue_result(w, n);
 	else
@@ -156,10 +157,10 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 			last_pub = t;
 		}
 	}
+	r->interrupted = done < target;
 	if (end_step(w, k, r, e) < 0 ||
 	    (bt.every && done > bt.next - bt.every && end_batch(w, r, &bt, done, &r->b, e) < 0))
 		goto fail;
-	r->interrupted = done < target;
 	if (index < 0) {
 		evlog_add(EV_INFO,
 		          "warm-up: step %ld ran once unmeasured (%.2f s) before it is measured "
