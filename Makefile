@@ -45,8 +45,9 @@ DEB_RUN := pkg-config libncurses-dev libsqlite3-dev libpq-dev libmongoc-dev libb
 	libjansson-dev libwiredtiger-dev
 # The tests (make test, check, bench): the PostgreSQL server for the
 # throwaway servers (make run opens SQLite), tmux to drive the dashboard,
-# strace, pgrep, setpriv and mount, python3 and the MongoDB wire-protocol peer.
-DEB_TEST := postgresql tmux strace procps util-linux python3 python3-mockupdb
+# strace, pgrep, setpriv and mount, python3 and the MongoDB wire-protocol peer,
+# sqlite3 to read the tables idxlab left in a --dsn file.
+DEB_TEST := postgresql tmux strace procps util-linux python3 python3-mockupdb sqlite3
 # make lint.
 DEB_LINT := clang-format cppcheck groff-base
 

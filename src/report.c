@@ -129,6 +129,7 @@ static void add_step_end(struct record *r, const struct knobs *k, const struct s
 		add(r, "table_rows", "table rows")->kind = F_NA;
 	add_str(r, "index_build", "index build",
 	        knob_table[K_INDEX_BUILD].choices[k->v[K_INDEX_BUILD]]);
+	add_str(r, "load", "load", knob_table[K_LOAD].choices[k->v[K_LOAD]]);
 	add_num(r, "build_seconds", "s", 3, s && s->build_s >= 0 ? s->build_s : NAN);
 	add_str(r, "vacuum", "vacuum", k->v[K_VACUUM] ? "on" : "off");
 	add_num(r, "vacuum_seconds", "s", 3, vac ? s->v.t - s->b.t : NAN);

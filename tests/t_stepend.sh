@@ -41,6 +41,22 @@ grep -q "table rows" "$T/r.txt" && [ "$(grep -c '^ *[0-9]' "$T/r.txt")" = 4 ] &&
 	bad stepend/scale "$(cat "$T/s.csv" "$T/err")"
 expect_exit stepend/scale-zero 2 "scale: 0 is out of range \(valid: 0.001..1000\)" "$IDXLAB" run --scale 0
 
+# --- load multirow (SQLite): the same rows as a statement per row -----------------
+for schema in default users; do
+	for l in insert multirow; do
+		rm -f "$T/ml-$l.db"
+		"$IDXLAB" run --dsn "$T/ml-$l.db" --schema $schema --indexes 2 --rows 5500 --commit 2500 \
+			--load $l --format csv >"$T/ml-$l.csv" 2>"$T/err" || bad stepend/multirow-$schema "$(cat "$T/err")"
+		sqlite3 "$T/ml-$l.db" "SELECT * FROM idxlab_t ORDER BY id" | md5sum >"$T/ml-$l.md5"
+	done
+	if cmp -s "$T/ml-insert.md5" "$T/ml-multirow.md5" && [ "$(field "$T/ml-multirow.csv" rows)" = 5500 ] &&
+		[ "$(field "$T/ml-multirow.csv" commits)" = 3 ] && [ "$(field "$T/ml-multirow.csv" load)" = multirow ]; then
+		ok stepend/multirow-$schema-same-rows
+	else bad stepend/multirow-$schema-same-rows "$(cat "$T/ml-multirow.csv" "$T"/ml-*.md5)"; fi
+done
+expect_exit stepend/copy-not-on-sqlite 2 "load copy: the sqlite engine has no such path: SQLite has no bulk path like COPY \(use --load multirow\)" \
+	"$IDXLAB" run --load copy --rows 10
+
 # --- an op that has no column to write in the table -------------------------------
 printf 'column a int seq\n' >"$T/noidx.spec"
 expect_exit stepend/update-indexed-needs-an-index 2 "op update-indexed: the noidx table has no index" \

@@ -104,6 +104,7 @@ static void sqlite_close(struct engine *en)
 		return;
 	sqlite3_finalize(en->op);
 	en->op = NULL;
+	sqlite_multirow_free(en);
 	/* A failed or stopped step may leave a transaction open: end it so the
 	 * file is left consistent and its journal removed. */
 	if (en->db && !sqlite3_get_autocommit(en->db))
@@ -230,6 +231,7 @@ static int sqlite_setup(struct engine *en, const struct knobs *k, struct err *e)
 
 	sqlite3_finalize(en->op);
 	en->op = NULL;
+	sqlite_multirow_free(en);
 	en->txn.open = 0;
 	en->k = *k;
 	en->s = schema_of(k);
@@ -315,6 +317,7 @@ static int sqlite_rewrite(struct engine *en, struct err *e)
 		return err_set(e, ERR_RUNTIME, "rewrite inside a transaction (a bug in idxlab)");
 	sqlite3_finalize(en->op);
 	en->op = NULL;
+	sqlite_multirow_free(en);
 	if (sqlite_run(en, "VACUUM", e) < 0 || sqlite_prepare_op(en, &en->k, e) < 0)
 		return -1;
 	evlog_add(EV_INFO, "rewrote the database (VACUUM) in %.2f s",
@@ -345,6 +348,8 @@ static const int sqlite_own_knobs[] = { K_JOURNAL, -1 };
 
 const struct engine_ops sqlite_engine = {
 	.table_specs = 1,
+	.loads = 1u << LOAD_MULTIROW,
+	.why_no_load = "SQLite has no bulk path like COPY (use --load multirow)",
 	.reads_source = sqlite_reads_source,
 	.read_shape = sqlite_read_shape,
 	.own_knobs = sqlite_own_knobs,

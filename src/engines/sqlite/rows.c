@@ -184,6 +184,8 @@ int sqlite_do_op(struct engine *en, long long op, uint64_t row, uint64_t version
 {
 	int rc;
 
+	if (en->mr.max)
+		return sqlite_multirow_add(en, row, e);
 	if (en->k.v[K_SCHEMA] != 0) {
 		bind_row(en, row, version);
 	} else {
@@ -210,7 +212,7 @@ int sqlite_do_op(struct engine *en, long long op, uint64_t row, uint64_t version
  * over the rows that exist now. */
 int sqlite_prepare_op(struct engine *en, const struct knobs *k, struct err *e)
 {
-	if (sqlite_prepare_stmt(en, k->v[K_OP], e) < 0)
+	if (sqlite_prepare_stmt(en, k->v[K_OP], e) < 0 || sqlite_multirow_prepare(en, k, e) < 0)
 		return -1;
 	rowset_prepare(&en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
 	return 0;

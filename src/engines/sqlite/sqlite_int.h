@@ -13,7 +13,8 @@
  *   txn.c       the step: its hooks (BEGIN, a row, COMMIT) into ../txn.c
  *   stats.c     the statistics table (counter <- source), sample, sizes
  *   vfs.[ch]    the counting VFS shim (writes and syncs by file kind)
- *   catalog.c   --schema-from: a user's table's shape, read-only */
+ *   catalog.c   --schema-from: a user's table's shape, read-only
+ *   multirow.c  --load multirow: INSERT ... VALUES (...), (...) */
 #ifndef IDXLAB_ENGINES_SQLITE_INT_H
 #define IDXLAB_ENGINES_SQLITE_INT_H
 
@@ -52,6 +53,11 @@ struct engine {
 	int nopcols, payload_param;
 	int opcols[SCHEMA_COLS_MAX];
 	struct value vals[SCHEMA_COLS_MAX];
+	struct {                    /* --load multirow (multirow.c); max 0: off */
+		sqlite3_stmt *full; /* the INSERT of max rows */
+		int max, n;         /* rows per statement, rows kept */
+		uint64_t *rows;     /* the kept rows' numbers */
+	} mr;
 };
 
 /* A statement being written; a name that is an SQL keyword is quoted. */
@@ -121,5 +127,13 @@ int sqlite_sizes(struct engine *en, struct sizes *s, struct err *e);
 struct table_shape;
 int sqlite_reads_source(const char *source);
 int sqlite_read_shape(const char *source, const char *table, struct table_shape *t, struct err *e);
+
+/* multirow.c: --load multirow. prepare: for k (nothing unless multirow
+ * inserts), after the single-row INSERT is prepared; add: keep a row (a
+ * statement goes when full); flush: the rest, before COMMIT. */
+int sqlite_multirow_prepare(struct engine *en, const struct knobs *k, struct err *e);
+int sqlite_multirow_add(struct engine *en, uint64_t row, struct err *e);
+int sqlite_multirow_flush(struct engine *en, struct err *e);
+void sqlite_multirow_free(struct engine *en);
 
 #endif
