@@ -43,7 +43,11 @@ static const int later_metrics[] = { M_CACHE_BYTES, M_CACHE_DIRTY_PCT };
 
 static struct field *add(struct record *r, const char *name, const char *label)
 {
-	struct field *f = &r->f[r->n++];
+	struct field *f;
+
+	if (r->n == MAX_FIELDS)
+		abort(); /* a field too many: raise MAX_FIELDS */
+	f = &r->f[r->n++];
 
 	memset(f, 0, sizeof *f);
 	f->name = name;

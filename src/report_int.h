@@ -8,7 +8,7 @@
 #include "config.h"
 #include "report.h"
 
-#define MAX_FIELDS   48
+#define MAX_FIELDS   64
 #define SHORT_STEP_S 1.0
 
 enum fkind { F_STR, F_INT, F_NUM, F_NA, F_UNSETTLED };
