@@ -374,7 +374,8 @@ static int copy_commit(struct engine *en, struct txn *t, struct err *e)
 	PGresult *res;
 
 	(void)t;
-	if (pg_copy_end(en, NULL, e) < 0)
+	/* A sample may have ended the COPY and entered the pipeline. */
+	if (pg_copy_end(en, NULL, e) < 0 || pg_leave_pipeline(en, e) < 0)
 		return copy_failed(en);
 	if (!PQsendQuery(en->conn, "COMMIT")) {
 		pg_fail(en, NULL, e, "commit");
