@@ -156,16 +156,17 @@ check: deps-test
 		sh tests/run.sh threads
 
 bench: deps-test
-	@$(MAKE) --no-print-directory idxlab $(BUILD)/bench/bare_sqlite $(BUILD)/bench/bare_wt
+	@$(MAKE) --no-print-directory idxlab $(BUILD)/bench/bare_sqlite $(BUILD)/bench/bare_wt \
+		$(BUILD)/bench/bare_pg
 	@IDXLAB=$(CURDIR)/idxlab BARE=$(CURDIR)/$(BUILD)/bench/bare_sqlite sh bench/run.sh
 	@IDXLAB=$(CURDIR)/idxlab BARE=$(CURDIR)/$(BUILD)/bench/bare_wt sh bench/wt.sh
-	@IDXLAB=$(CURDIR)/idxlab sh bench/pg.sh
+	@IDXLAB=$(CURDIR)/idxlab BARE=$(CURDIR)/$(BUILD)/bench/bare_pg sh bench/pg.sh
 	@IDXLAB=$(CURDIR)/idxlab sh bench/dash.sh
 
 BARE_DEPS := bench/bare_args.c bench/bare_args.h $(BUILD)/src/keys.o $(BUILD)/src/knobs.o \
 	$(BUILD)/src/units.o $(BUILD)/src/err.o $(BUILD)/src/redact.o \
 	$(BUILD)/src/engines/engines.o $(BUILD)/src/schema.o $(BUILD)/src/schema_file.o \
-	$(BUILD)/src/schema_from.o \
+	$(BUILD)/src/schema_from.o $(BUILD)/src/conf_line.o $(BUILD)/src/plan_out.o \
 	$(BUILD)/src/config.o $(BUILD)/src/demo.o $(BUILD)/src/xalloc.o
 
 $(BUILD)/bench/bare_sqlite: bench/bare_sqlite.c $(BARE_DEPS)
@@ -175,6 +176,10 @@ $(BUILD)/bench/bare_sqlite: bench/bare_sqlite.c $(BARE_DEPS)
 $(BUILD)/bench/bare_wt: bench/bare_wt.c src/engines/wiredtiger/layout.h $(BARE_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ $(filter %.c %.o,$^) -lwiredtiger -lm
+
+$(BUILD)/bench/bare_pg: bench/bare_pg.c $(BARE_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 # ---- lint / install -------------------------------------------------------
 

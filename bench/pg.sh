@@ -3,8 +3,12 @@
 #  (a) idxlab's pipelined batched INSERT rows/s vs pgbench running the same
 #      INSERT, 100 per transaction in \startpipeline mode, against one server;
 #  (b) the throwaway cluster: start to first query, and shutdown + cleanup,
-#      as idxlab itself reports them (median of several runs).
-# Needs IDXLAB; prints a table with the targets; exits 0 unless something broke.
+#      as idxlab itself reports them (median of several runs);
+#  (c) idxlab --load copy vs BARE (bench/bare_pg.c), a bare libpq COPY loop
+#      of the same rows in one transaction, binary and text, on the same
+#      server: rows/s, and the CPU seconds of the client and of the server.
+# Needs IDXLAB (BARE: (c) is skipped without it); prints a table with the
+# targets; exits 0 unless something broke.
 set -u
 : "${IDXLAB:?set IDXLAB}"
 ROWS=${ROWS:-200000}
@@ -73,6 +77,48 @@ pg_med=$(awk '{ print $1 }' "$out/a.txt" | median)
 ix_med=$(awk '{ print $2 }' "$out/a.txt" | median)
 ratio=$(awk -v a="$ix_med" -v b="$pg_med" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')
 
+# --- (c) --load copy vs a bare libpq COPY loop ----------------------------
+# The server's CPU seconds so far: the postmaster's own, its reaped
+# children's (a backend that ended) and its live children's.
+srv_cpu() {
+	pm=$(head -1 "$dir/data/postmaster.pid")
+	{
+		sed 's/.*) //' "/proc/$pm/stat" | awk '{ print $12 + $13 + $14 + $15 }'
+		for c in $(cat "/proc/$pm/task/$pm/children" 2>/dev/null); do
+			sed 's/.*) //' "/proc/$c/stat" 2>/dev/null | awk '{ print $12 + $13 }'
+		done
+	} | awk -v hz="$(getconf CLK_TCK)" '{ t += $1 } END { printf "%.2f\n", t / hz }'
+}
+# copy_run NAME CMD...: "rows/s client_cpu server_cpu" of one run.
+copy_run() {
+	name=$1
+	shift
+	s0=$(srv_cpu)
+	/usr/bin/time -f "%U %S" -o "$out/$name.time" "$@" >"$out/$name.out" 2>"$out/$name.err"
+	s1=$(srv_cpu)
+	case $name in
+	idxlab*) rate=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "rows_per_s") c = i; next } { print $c }' "$out/$name.out") ;;
+	*) rate=$(awk -F, 'NR == 2 { print $3 }' "$out/$name.out") ;;
+	esac
+	echo "$rate $(awk '{ print $1 + $2 }' "$out/$name.time") $(awk -v a="$s0" -v b="$s1" 'BEGIN { print b - a }')"
+}
+copy_on=0
+if [ -n "${BARE:-}" ] && [ -x "$BARE" ]; then
+	copy_on=1
+	: >"$out/c.txt"
+	r=0
+	while [ $r -lt "$REPS" ]; do
+		x=$(copy_run idxlab-copy.$r "$IDXLAB" run --engine postgres --dsn "$dsn" --load copy \
+			--rows "$ROWS" --commit all --key-order rand --format csv)
+		b=$(copy_run bare-binary.$r "$BARE" "$dsn" --rows "$ROWS" --key-order rand --format csv)
+		t=$(copy_run bare-text.$r "$BARE" "$dsn" --rows "$ROWS" --key-order rand --format csv \
+			--copy-format text)
+		echo "$x $b $t" >>"$out/c.txt"
+		r=$((r + 1))
+	done
+fi
+col() { awk -v c="$1" '{ print $c }' "$out/c.txt" | median; }
+
 # --- the throwaway cluster's own start and stop ---------------------------
 : >"$out/b.txt"
 r=0
@@ -93,3 +139,12 @@ printf '  %-44s %12s   target %-8s %s\n' "idxlab --commit 100 (pipelined, binary
 printf '  %-44s %12s   target %-8s %s\n' "idxlab / pgbench" "$ratio" ">= 1.5" "$(verdict "$ratio" '>=' 1.5)"
 printf '  %-44s %12s   target %-8s %s\n' "throwaway cluster: start to first query" "$start_med s" "<= 1 s" "$(verdict "$start_med" '<=' 1)"
 printf '  %-44s %12s   target %-8s %s\n' "throwaway cluster: shutdown + cleanup" "$stop_med s" "<= 0.5 s" "$(verdict "$stop_med" '<=' 0.5)"
+if [ $copy_on = 1 ]; then
+	copy_ratio=$(awk -v a="$(col 1)" -v b="$(col 4)" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')
+	printf '  %-44s %12s   CPU: client %s s, server %s s\n' "idxlab --load copy (binary, commit all)" "$(col 1) rows/s" "$(col 2)" "$(col 3)"
+	printf '  %-44s %12s   CPU: client %s s, server %s s\n' "bare libpq COPY loop, binary" "$(col 4) rows/s" "$(col 5)" "$(col 6)"
+	printf '  %-44s %12s   CPU: client %s s, server %s s\n' "bare libpq COPY loop, text" "$(col 7) rows/s" "$(col 8)" "$(col 9)"
+	printf '  %-44s %12s   target %-8s %s\n' "idxlab copy / bare binary COPY" "$copy_ratio" ">= 0.9" "$(verdict "$copy_ratio" '>=' 0.9)"
+else
+	echo "  (c) skipped: set BARE to build/bench/bare_pg (make bench does)"
+fi

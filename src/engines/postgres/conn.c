@@ -270,7 +270,7 @@ PGresult *pg_collect(struct engine *en, const char *what, long grace_ms, struct 
 PGresult *pg_run(struct engine *en, const char *sql, int nparams, const char *const *params,
                  struct err *e)
 {
-	if (pg_leave_pipeline(en, e) < 0)
+	if (pg_copy_end(en, NULL, e) < 0 || pg_leave_pipeline(en, e) < 0)
 		return NULL;
 	if (en->unanswered) {
 		err_set(e, ERR_RUNTIME, "%s: %s", sql, en->unanswered_msg);
@@ -359,7 +359,9 @@ PGresult *pg_pipeline_query(struct engine *en, const char *sql, int nparams,
 	PGresult *res, *keep = NULL;
 	int n = 0;
 
-	if (pg_enter_pipeline(en, e) < 0)
+	/* A COPY holds the connection: the sample ends it (the next row starts
+	 * another in the same transaction). */
+	if (pg_copy_end(en, NULL, e) < 0 || pg_enter_pipeline(en, e) < 0)
 		return NULL;
 	if (!PQsendQueryParams(en->conn, set, 1, NULL, limit, NULL, NULL, 0) ||
 	    !PQsendQueryParams(en->conn, sql, nparams, NULL, params, NULL, NULL, 0) ||

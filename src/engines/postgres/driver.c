@@ -53,6 +53,7 @@ static void pg_close(struct engine *en)
 	free(en->pend);
 	free(en->payload);
 	free(en->pv);
+	pg_load_free(en);
 	free(en);
 }
 
@@ -256,10 +257,16 @@ static int pg_apply(struct engine *en, const struct knobs *k, struct err *e)
 		return -1;
 	if (old.v[K_PAYLOAD] != k->v[K_PAYLOAD])
 		pg_set_payload(en, k->v[K_PAYLOAD]);
-	if ((old.v[K_OP] != k->v[K_OP] || old.v[K_SEED] != k->v[K_SEED] ||
-	     old.v[K_KEY_ORDER] != k->v[K_KEY_ORDER]) &&
-	    pg_prepare_op(en, e) < 0)
-		return -1;
+	if (old.v[K_OP] != k->v[K_OP] || old.v[K_SEED] != k->v[K_SEED] ||
+	    old.v[K_KEY_ORDER] != k->v[K_KEY_ORDER]) {
+		if (pg_prepare_op(en, e) < 0)
+			return -1;
+	} else if ((old.v[K_LOAD] != k->v[K_LOAD] ||
+	            (k->v[K_LOAD] == LOAD_MULTIROW &&
+	             (old.v[K_COMMIT] != k->v[K_COMMIT] || old.v[K_ROWS] != k->v[K_ROWS]))) &&
+	           pg_prepare_statement(en, e) < 0) {
+		return -1; /* the load's statements and hooks (load.c) */
+	}
 	return pg_enter_pipeline(en, e);
 }
 
@@ -332,6 +339,7 @@ const struct engine_ops postgres_engine = {
 	.defaults = pg_defaults,
 	.own_knobs = pg_own_knobs,
 	.table_specs = 1,
+	.loads = 1u << LOAD_MULTIROW | 1u << LOAD_COPY,
 	.version = pg_version,
 	.open = pg_open,
 	.setup = pg_setup,

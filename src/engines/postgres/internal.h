@@ -43,6 +43,8 @@
  *              server's settings and processes
  *   rows.c     the table, the load (COPY), the indexes, the prepared
  *              statements, one operation on one row
+ *   load.c     --load multirow (multi-row INSERTs in the pipeline) and
+ *              copy (binary COPY FROM STDIN per transaction)
  *   txn.c      BEGIN/COMMIT in the pipeline, the step, the results
  *   stats.c    the statistics table, the sample, the sizes
  *   cluster.h  the throwaway server (cluster.c and its files)
@@ -147,6 +149,23 @@ struct engine {
 	int unanswered;           /* given up on the server: touch it no more */
 	char unanswered_msg[400];
 	char stmt_timeout[64]; /* statement_timeout of the session, as the server has it */
+	/* --load (load.c). copy: the COPY statement; the binary data not yet
+	 * handed to libpq; a COPY open on the connection and its rows. */
+	char copy_sql[4096];
+	char *cbuf;
+	size_t cused, ccap;
+	int copying;
+	uint64_t crows;
+	/* multirow: rows per full statement (idxlab_mr), rows of the prepared
+	 * remainder (idxlab_mr_rest; 0: none), the rows buffered and their
+	 * parameters (bytes in mr_arena at mr_off, lengths, formats). */
+	int mr_full, mr_rest, mr_rows;
+	char *mr_arena;
+	size_t mr_used, mr_cap, *mr_off;
+	int *mr_len, *mr_fmt;
+	const char **mr_val;
+	char *mr_sql; /* the unnamed remainder's text, for mr_sql_rows rows */
+	int mr_sql_rows;
 };
 
 /* conn.c */
@@ -179,9 +198,32 @@ int pg_set_indexes(struct engine *en, long long from, long long to, int live, st
 int pg_prepare_statement(struct engine *en, struct err *e);
 int pg_prepare_op(struct engine *en, struct err *e);
 int pg_send_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e);
+Oid pg_type_oid(enum col_type t);
+/* The parameters of the prepared statement for row (num: scratch for the
+ * numbers, SPEC_PARAMS of them); vals point into num, en->pv or the
+ * payload, valid until the next call. */
+void pg_bind_row(struct engine *en, uint64_t row, uint64_t version, char (*num)[8],
+                 const char **vals, int *lens);
+
+/* load.c: --load multirow and copy */
+#define MULTIROW_MAX  1000  /* rows per multi-row statement (the --load meaning) */
+#define PG_PARAMS_MAX 65535 /* parameters the protocol carries in one statement */
+#define COPY_CHUNK    65536 /* COPY bytes handed to libpq at once */
+/* The op's and load's statements (after pg_prepare_statement's) and the
+ * step loop's hooks for them. */
+int pg_load_prepare(struct engine *en, struct err *e);
+/* End the open COPY, if any: completed (fail NULL) or abandoned with the
+ * message fail. The connection is free again. 0, or -1 naming the COPY. */
+int pg_copy_end(struct engine *en, const char *fail, struct err *e);
+void pg_load_free(struct engine *en);
 
 /* txn.c */
 extern const struct txn_hooks pg_txn_hooks;
+int pg_drain(struct engine *en, struct step_out *out, struct hist *lat, struct err *e);
+int pg_begin(struct engine *en, struct err *e);
+int pg_commit(struct engine *en, struct txn *t, struct err *e);
+int pg_drain_due(struct engine *en, int at_end, struct step_out *out, struct hist *lat,
+                 struct err *e);
 void pg_expect(struct engine *en, enum tag tag, uint64_t t0);
 int pg_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
             struct hist *lat, struct err *e);

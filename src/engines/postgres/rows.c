@@ -361,12 +361,18 @@ static int build_statement(struct engine *en, long long op, char *sql, size_t le
 }
 
 /* The statement of the op, on the server (a new connection has none). */
-int pg_prepare_statement(struct engine *en, struct err *e)
+Oid pg_type_oid(enum col_type t)
 {
 	static const Oid oids[COL_TYPE_COUNT] = {
 		[COL_INT] = OID_INT4,  [COL_BIGINT] = OID_INT8,           [COL_TEXT] = OID_TEXT,
 		[COL_UUID] = OID_UUID, [COL_TIMESTAMP] = OID_TIMESTAMPTZ,
 	};
+
+	return oids[t];
+}
+
+int pg_prepare_statement(struct engine *en, struct err *e)
+{
 	Oid types[SPEC_PARAMS];
 	char sql[4096];
 	PGresult *res;
@@ -376,7 +382,7 @@ int pg_prepare_statement(struct engine *en, struct err *e)
 	    pg_exec(en, "DEALLOCATE ALL", e) < 0)
 		return -1;
 	for (i = 0; i < en->nparams; i++)
-		types[i] = oids[en->ptype[i]];
+		types[i] = pg_type_oid(en->ptype[i]);
 	if (!PQsendPrepare(en->conn, "idxlab_op", sql, en->nparams, types))
 		return pg_fail(en, NULL, e, "prepare");
 	res = pg_collect(en, "prepare", 0, e);
@@ -384,7 +390,7 @@ int pg_prepare_statement(struct engine *en, struct err *e)
 		return -1;
 	PQclear(res);
 	en->prepared = 1;
-	return 0;
+	return pg_load_prepare(en, e);
 }
 
 /* The op's statement and the order of the rows it visits. */
@@ -425,24 +431,32 @@ static int bind_value(const struct value *v, char *num, const char **out)
 	}
 }
 
-int pg_send_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e)
+void pg_bind_row(struct engine *en, uint64_t row, uint64_t version, char (*num)[8],
+                 const char **vals, int *lens)
 {
-	/* insert: the row's values; updates: the new values of their version */
-	uint64_t v = op == OP_INSERT ? 0 : version;
-	char num[SPEC_PARAMS][8];
-	const char *vals[SPEC_PARAMS];
-	int lens[SPEC_PARAMS], fmts[SPEC_PARAMS], i;
+	int i;
 
 	for (i = 0; i < en->nparams; i++) {
-		fmts[i] = 1;
 		if (en->pcol[i] < 0) {
 			vals[i] = en->payload;
 			lens[i] = (int)en->k.v[K_PAYLOAD];
 			continue;
 		}
-		schema_value(en->s, &en->k, en->pcol[i], row, v, &en->pv[i]);
+		schema_value(en->s, &en->k, en->pcol[i], row, version, &en->pv[i]);
 		lens[i] = bind_value(&en->pv[i], num[i], &vals[i]);
 	}
+}
+
+int pg_send_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e)
+{
+	char num[SPEC_PARAMS][8];
+	const char *vals[SPEC_PARAMS];
+	int lens[SPEC_PARAMS], fmts[SPEC_PARAMS], i;
+
+	/* insert: the row's values; updates: the new values of their version */
+	pg_bind_row(en, row, op == OP_INSERT ? 0 : version, num, vals, lens);
+	for (i = 0; i < en->nparams; i++)
+		fmts[i] = 1;
 	if (!PQsendQueryPrepared(en->conn, "idxlab_op", en->nparams, vals, lens, fmts, 0))
 		return pg_fail(en, NULL, e, "send");
 	pg_expect(en, T_OP, 0);

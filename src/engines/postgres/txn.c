@@ -32,7 +32,7 @@ static int send_simple(struct engine *en, const char *sql, enum tag tag, uint64_
 }
 
 /* Sync and read every pending result; commits go into lat and out. */
-static int drain(struct engine *en, struct step_out *out, struct hist *lat, struct err *e)
+int pg_drain(struct engine *en, struct step_out *out, struct hist *lat, struct err *e)
 {
 	size_t i = 0;
 	PGresult *res;
@@ -103,37 +103,38 @@ static int drain(struct engine *en, struct step_out *out, struct hist *lat, stru
 	return 0;
 }
 
-static int begin(struct engine *en, struct err *e)
+int pg_begin(struct engine *en, struct err *e)
 {
 	return send_simple(en, "BEGIN", T_BEGIN, 0, e);
 }
 
 /* Queued: drain() reads its result and acknowledges it (txn_acked). */
-static int commit(struct engine *en, struct txn *t, struct err *e)
+int pg_commit(struct engine *en, struct txn *t, struct err *e)
 {
 	return send_simple(en, "COMMIT", T_COMMIT, t->t0, e) < 0 ? -1 : TXN_SENT;
 }
 
 /* Read the results when PIPE_CHUNK are pending, and at the end. */
-static int drain_due(struct engine *en, int at_end, struct step_out *out, struct hist *lat,
-                     struct err *e)
+int pg_drain_due(struct engine *en, int at_end, struct step_out *out, struct hist *lat,
+                 struct err *e)
 {
 	if (en->npend >= PIPE_CHUNK || (at_end && en->npend))
-		return drain(en, out, lat, e);
+		return pg_drain(en, out, lat, e);
 	return 0;
 }
 
 const struct txn_hooks pg_txn_hooks = {
-	.begin = begin,
+	.begin = pg_begin,
 	.op = pg_send_op,
-	.commit = commit,
-	.sync = drain_due,
+	.commit = pg_commit,
+	.sync = pg_drain_due,
 };
 
 int pg_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
             struct hist *lat, struct err *e)
 {
-	if (pg_enter_pipeline(en, e) < 0)
+	/* COPY cannot go through the pipeline (load.c leaves it). */
+	if (en->k.v[K_LOAD] != LOAD_COPY && pg_enter_pipeline(en, e) < 0)
 		return -1;
 	return txn_step(&en->txn, en->k.v[K_OP], (uint64_t)k->v[K_COMMIT], budget, out, lat, e);
 }
@@ -142,7 +143,8 @@ int pg_step(struct engine *en, const struct knobs *k, uint64_t budget, struct st
  * sees everything the step did. */
 int pg_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e)
 {
-	if ((en->txn.open && pg_enter_pipeline(en, e) < 0) || txn_finish(&en->txn, out, lat, e) < 0)
+	if ((en->txn.open && en->k.v[K_LOAD] != LOAD_COPY && pg_enter_pipeline(en, e) < 0) ||
+	    txn_finish(&en->txn, out, lat, e) < 0)
 		return -1;
 	en->bc_t = 0; /* the next sample ends the step: a fresh buffer reading */
 	return pg_settle(en, e);
