@@ -8,8 +8,8 @@
 
 /* Append `name: <value of column col of row n at version>` in the BSON
  * type of the column's type (doc.h). */
-static void append_col(bson_t *b, const char *name, const struct schema *s,
-                       const struct knobs *k, int col, uint64_t row, uint64_t version)
+static void append_col(bson_t *b, const char *name, const struct schema *s, const struct knobs *k,
+                       int col, uint64_t row, uint64_t version)
 {
 	struct value v;
 	int64_t ms;
