@@ -4,52 +4,53 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../keys.h"
+#include "../../schema.h"
 
-static int is_uuid_key(long long ko)
+/* Append `name: <value of column col of row n at version>` in the BSON
+ * type of the column's type (doc.h). */
+static void append_col(bson_t *b, const char *name, const struct schema *s, const struct knobs *k,
+                       int col, uint64_t row, uint64_t version)
 {
-	return ko == KO_UUID7 || ko == KO_UUID4;
+	struct value v;
+	int64_t ms;
+
+	schema_value(s, k, col, row, version, &v);
+	switch (v.type) {
+	case COL_INT:
+		bson_append_int32(b, name, -1, (int32_t)v.i);
+		break;
+	case COL_TIMESTAMP:
+		/* BSON dates are milliseconds: floor, also before 1970 */
+		ms = v.i / 1000 - (v.i % 1000 < 0);
+		bson_append_date_time(b, name, -1, ms);
+		break;
+	case COL_TEXT:
+		bson_append_utf8(b, name, -1, (const char *)v.b, (int)v.len);
+		break;
+	case COL_UUID:
+		bson_append_binary(b, name, -1, BSON_SUBTYPE_UUID, v.b, (uint32_t)v.len);
+		break;
+	default: /* COL_BIGINT */
+		bson_append_int64(b, name, -1, v.i);
+		break;
+	}
 }
 
 void mongo_doc_append_id(bson_t *b, const char *key, const struct knobs *k, uint64_t row)
 {
-	unsigned char u[KEYS_UUID_LEN];
-
-	if (k->v[K_PK] == PK_INT) {
-		BSON_APPEND_INT64(b, key, (int64_t)(row + 1));
-		return;
-	}
-	keys_uuid((uint64_t)k->v[K_SEED], k->v[K_PK] == PK_UUID7, 0, row, 0, u);
-	BSON_APPEND_BINARY(b, key, BSON_SUBTYPE_UUID, u, KEYS_UUID_LEN);
-}
-
-static const char *const key_names[] = { "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8" };
-
-/* Column col (1..8) of row n at version (0: as inserted). */
-static void append_key(bson_t *b, const char *key, const struct knobs *k, int col, uint64_t row,
-                       uint64_t version)
-{
-	uint64_t seed = (uint64_t)k->v[K_SEED];
-	long long ko = k->v[K_KEY_ORDER];
-	unsigned char u[KEYS_UUID_LEN];
-
-	if (is_uuid_key(ko)) {
-		keys_uuid(seed, ko == KO_UUID7, col, row, version, u);
-		BSON_APPEND_BINARY(b, key, BSON_SUBTYPE_UUID, u, KEYS_UUID_LEN);
-	} else {
-		BSON_APPEND_INT64(b, key, keys_int(seed, (enum key_order)ko, col, row, version));
-	}
+	append_col(b, key, schema_of(k), k, 0, row, 0);
 }
 
 void mongo_doc_row(bson_t *doc, const struct knobs *k, uint64_t row, const char *payload,
                    size_t payload_len)
 {
+	const struct schema *s = schema_of(k);
 	int c;
 
-	mongo_doc_append_id(doc, "_id", k, row);
-	for (c = 1; c <= 8; c++)
-		append_key(doc, key_names[c - 1], k, c, row, 0);
-	BSON_APPEND_INT32(doc, "hot", 0);
+	append_col(doc, "_id", s, k, 0, row, 0);
+	for (c = 1; c < s->ncols; c++)
+		append_col(doc, s->cols[c].name, s, k, c, row, 0);
+	bson_append_int32(doc, s->hot, -1, 0);
 	bson_append_utf8(doc, "payload", 7, payload, (int)payload_len);
 }
 
@@ -61,19 +62,61 @@ void mongo_doc_filter(bson_t *doc, const struct knobs *k, uint64_t row)
 void mongo_doc_update(bson_t *doc, const struct knobs *k, long long op, uint64_t row,
                       uint64_t version)
 {
+	const struct schema *s = schema_of(k);
+	int cols[SCHEMA_COLS_MAX], n, i;
 	bson_t child;
 
 	if (op == OP_UPDATE_INDEXED || op == OP_UPDATE_KEYS) {
-		int c;
-
+		n = schema_op_cols(s, op, cols);
 		BSON_APPEND_DOCUMENT_BEGIN(doc, "$set", &child);
-		for (c = 1; c <= (op == OP_UPDATE_KEYS ? 8 : 1); c++)
-			append_key(&child, key_names[c - 1], k, c, row, version);
+		for (i = 0; i < n; i++)
+			append_col(&child, s->cols[cols[i]].name, s, k, cols[i], row, version);
 	} else {
 		BSON_APPEND_DOCUMENT_BEGIN(doc, "$inc", &child);
-		BSON_APPEND_INT32(&child, "hot", 1);
+		bson_append_int32(&child, s->hot, -1, 1);
 	}
 	bson_append_document_end(doc, &child);
+}
+
+int mongo_doc_check(const struct schema *s, struct err *e)
+{
+	int c;
+
+	for (c = 1; c < s->ncols; c++)
+		if (strcmp(s->cols[c].name, "_id") == 0)
+			break;
+	if (c < s->ncols || strcmp(s->hot, "_id") == 0)
+		return err_set(e, ERR_USAGE,
+		               "table spec %s: a column named _id - MongoDB's _id is the spec's "
+		               "id; rename the column",
+		               s->name);
+	return 0;
+}
+
+void mongo_doc_index_name(const struct schema *s, int i, char *buf, size_t len)
+{
+	const struct index_spec *x = &s->idx[i];
+	size_t n = 0;
+	int c;
+
+	if (s != schema_get(0)) {
+		snprintf(buf, len, "%s", x->name);
+		return;
+	}
+	/* MongoDB's own naming, as idxlab's table always had it: k1_1 */
+	buf[0] = 0;
+	for (c = 0; c < x->ncols && n < len; c++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s_1", c ? "_" : "",
+		                      s->cols[x->cols[c]].name);
+}
+
+void mongo_doc_index_key(bson_t *key, const struct schema *s, int i)
+{
+	const struct index_spec *x = &s->idx[i];
+	int c;
+
+	for (c = 0; c < x->ncols; c++)
+		bson_append_int32(key, s->cols[x->cols[c]].name, -1, 1);
 }
 
 mongoc_write_concern_t *mongo_doc_write_concern(long long sync)

@@ -1,14 +1,19 @@
 /* doc.h - what the MongoDB engine sends, as pure functions.
  *
- * The documents of the workload (engine.h: id, k1..k8, hot, payload) in
- * BSON, the write concern a sync level means and the connection string with
- * idxlab's defaults. Nothing here talks to a server, so the unit tests check
- * every field and type. Row values come from keys.h: row n has the same
- * _id and k1..k8 as on every other engine.
+ * The documents of the workload in BSON, the indexes' names and keys, the
+ * write concern a sync level means and the connection string with idxlab's
+ * defaults. Nothing here talks to a server, so the unit tests check every
+ * field and type. A document holds the fields of the knobs' table spec
+ * (schema.h, schema_of(k)) by name and in its order: _id, the value
+ * columns, the spec's hot column, payload; values come from schema_value(),
+ * so row n has the same values as on every other engine.
  *
- * Types: _id is int64 n+1 (pk int) or a 16-byte uuid (pk uuid7/uuid4);
- * k1..k8 are int64 (key order seq/rand/few) or uuids (uuid7/uuid4); uuids are
- * BSON binary subtype 4. hot is int32 0; payload a UTF-8 string. */
+ * Types: int is int32, bigint int64, text a UTF-8 string, uuid BSON binary
+ * subtype 4, timestamp a BSON date: milliseconds, the microseconds floored
+ * (a value finer than a millisecond - a rand timestamp - loses its last
+ * three digits). _id is the id: int64 (row + 1 for seq) or a uuid. The hot
+ * field is int32 0; payload a UTF-8 string. The default table is
+ * { _id, k1..k8, hot, payload } as it always was. */
 #ifndef IDXLAB_MONGO_DOC_H
 #define IDXLAB_MONGO_DOC_H
 
@@ -17,6 +22,7 @@
 
 #include "../../err.h"
 #include "../../knobs.h"
+#include "../../schema.h"
 
 #define MONGO_DOC_TIMEOUT_MS 3000 /* server selection and connect, unless the URI says */
 
@@ -31,10 +37,20 @@ void mongo_doc_row(bson_t *doc, const struct knobs *k, uint64_t row, const char 
 /* The filter that names row n: { _id: <id> }. */
 void mongo_doc_filter(bson_t *doc, const struct knobs *k, uint64_t row);
 
-/* The update of op (OP_UPDATE: { $inc: { hot: 1 } }; OP_UPDATE_INDEXED:
- * { $set: { k1: <row n's k1 at this version> } }) into doc. */
+/* The update of op (OP_UPDATE: { $inc: { <hot>: 1 } }; OP_UPDATE_INDEXED
+ * and OP_UPDATE_KEYS: { $set: { <the columns schema_op_cols names>: <row
+ * n's values at this version> } }) into doc. */
 void mongo_doc_update(bson_t *doc, const struct knobs *k, long long op, uint64_t row,
                       uint64_t version);
+
+/* Can MongoDB hold spec s? -1 (ERR_USAGE) for a column named _id. */
+int mongo_doc_check(const struct schema *s, struct err *e);
+
+/* Index i of s (0-based, its list position): its name into buf (the
+ * spec's name; the default table keeps MongoDB's own, k1_1 ... k8_1) and
+ * its key document { col: 1, ... } in the spec's column order into key. */
+void mongo_doc_index_name(const struct schema *s, int i, char *buf, size_t len);
+void mongo_doc_index_key(bson_t *key, const struct schema *s, int i);
 
 /* The write concern a sync level stands for: off w:1 j:false; normal and
  * full w:1 j:true; extra w:"majority". The caller destroys it. */

@@ -7,7 +7,8 @@
  *   server.c    the throwaway mongod (through spawn.h), a killed run's leftovers
  *   errors.c    running a command, and libmongoc's errors in words
  *   schema.c    the collection: cache, write concern, payload, indexes, fsync
- *   rows.c      the open batch: one operation on one row, the load
+ *   rows.c      the open batch: one operation on one row, the load; the
+ *               insert_many batch of --load copy
  *   txn.c       the step's hooks (../txn.c): a commit is one acknowledged batch
  *   stats.c     serverStatus (status.c's table), /proc io of the
  *               server, $collStats sizes
@@ -47,6 +48,17 @@
 #define CODE_DISK_FULL 14031 /* OutOfDiskSpace */
 #define MONGOD_PID     "mongod.pid"
 
+/* The documents of an insert_many batch (--load copy), back to back in
+ * buf; views and ptrs are made from them when the batch is sent. */
+struct mongo_docs {
+	uint8_t *buf;
+	size_t len, cap;
+	size_t *off; /* where each document starts in buf */
+	size_t n, ncap;
+	bson_t *views; /* ncap of them, each over its document */
+	const bson_t **ptrs;
+};
+
 struct engine {
 	mongoc_uri_t *uri;
 	mongoc_client_t *client;
@@ -56,6 +68,8 @@ struct engine {
 	mongoc_bulk_operation_t *bulk; /* the open batch, or NULL */
 	uint64_t bulk_ops;
 	uint64_t bulk_bytes, bulk_last; /* BSON bytes queued in it; of its last operation */
+	int copy;                       /* the step's inserts go by insert_many (--load copy) */
+	struct mongo_docs docs;         /* their open batch */
 	struct txn txn;                 /* the open batch as a transaction (../txn.h) */
 	const atomic_int *stop;         /* borrowed */
 	struct mongo_stream_ctx sctx;   /* the client's streams: a stop bounds their reads */
@@ -113,15 +127,23 @@ void mongo_set_write_concern(struct engine *en, long long sync);
 /* cache = WiredTiger's cache_size, where the server lets us change it. */
 int mongo_set_cache(struct engine *en, const struct knobs *k, struct err *e);
 int mongo_drop_collection(struct engine *en, struct err *e);
-/* Indexes k1..k<from> exist; make it k1..k<to> (live: tell the event log). */
+/* Indexes 0..from-1 of the spec's list exist; make it 0..to-1 (live: tell
+ * the event log). */
 int mongo_set_indexes(struct engine *en, long long from, long long to, int live, struct err *e);
 /* A checkpoint (fsync) before measuring, where the user may run one. */
 int mongo_checkpoint(struct engine *en, struct err *e);
 
 /* ---- rows.c --------------------------------------------------------------- */
 
-/* A fresh ordered batch under the current write concern. */
+/* A fresh ordered batch under the current write concern (--load copy: an
+ * empty insert_many batch, nothing allocated). */
 void mongo_open_bulk(struct engine *en);
+/* Send the open insert_many batch (unordered) and wait for its
+ * acknowledgement; every document must be inserted. 0 when it is empty. */
+int mongo_flush_docs(struct engine *en, struct err *e);
+/* Forget the open batch, sent or not (setup, close). */
+void mongo_drop_batch(struct engine *en);
+void mongo_docs_free(struct mongo_docs *d);
 /* Queue op on row n into the open batch. */
 int mongo_add_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e);
 /* Insert rows 0..rows-1 (w:1 j:false: the load is not measured). */

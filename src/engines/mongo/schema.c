@@ -1,6 +1,6 @@
 /* schema.c - the collection and what is set on it: the WiredTiger cache,
- * the write concern, the payload, the indexes k1..kN (built by one
- * createIndexes) and the checkpoint (fsync) before measuring. */
+ * the write concern, the payload, the first N indexes of the table spec's
+ * list (built by one createIndexes) and the checkpoint (fsync) before measuring. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +8,7 @@
 #include "../../clock.h"
 #include "../../evlog.h"
 #include "../../keys.h"
+#include "../../schema.h"
 #include "../../units.h"
 #include "internal.h"
 
@@ -81,12 +82,16 @@ int mongo_drop_collection(struct engine *en, struct err *e)
 	return 0;
 }
 
-/* Indexes k1..k<from> exist; make it k1..k<to>. New indexes are built by
- * one createIndexes (one scan of the collection for all of them). */
+/* Indexes 0..from-1 of the spec's list exist; make it 0..to-1. New indexes
+ * are built by one createIndexes (one scan of the collection for all of
+ * them), each { key: {col: 1, ...}, name[, unique: true] }; drops go in
+ * reverse list order. */
 int mongo_set_indexes(struct engine *en, long long from, long long to, int live, struct err *e)
 {
+	const struct schema *s = schema_of(&en->k);
 	bson_t cmd = BSON_INITIALIZER, list, one, key;
-	char field[24], name[24], num[16], names[160] = "";
+	char name[SCHEMA_NAME_MAX * SCHEMA_IDX_COLS], num[16];
+	char names[SCHEMA_IDX_MAX * (SCHEMA_NAME_MAX + 2)] = "";
 	const char *pos;
 	uint64_t t0 = clock_now_ns();
 	size_t used = 0;
@@ -96,17 +101,19 @@ int mongo_set_indexes(struct engine *en, long long from, long long to, int live,
 	if (to > from) {
 		BSON_APPEND_UTF8(&cmd, "createIndexes", COLL_NAME);
 		BSON_APPEND_ARRAY_BEGIN(&cmd, "indexes", &list);
-		for (i = from + 1; i <= to; i++) {
-			snprintf(field, sizeof field, "k%lld", i);
-			snprintf(name, sizeof name, "k%lld_1", i);
-			used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
-			                         used ? ", " : "", name);
-			bson_uint32_to_string((uint32_t)(i - from - 1), &pos, num, sizeof num);
+		for (i = from; i < to; i++) {
+			mongo_doc_index_name(s, (int)i, name, sizeof name);
+			if (used < sizeof names)
+				used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
+				                         used ? ", " : "", name);
+			bson_uint32_to_string((uint32_t)(i - from), &pos, num, sizeof num);
 			BSON_APPEND_DOCUMENT_BEGIN(&list, pos, &one);
 			BSON_APPEND_DOCUMENT_BEGIN(&one, "key", &key);
-			BSON_APPEND_INT32(&key, field, 1);
+			mongo_doc_index_key(&key, s, (int)i);
 			bson_append_document_end(&one, &key);
 			BSON_APPEND_UTF8(&one, "name", name);
+			if (s->idx[i].unique)
+				BSON_APPEND_BOOL(&one, "unique", true);
 			bson_append_document_end(&list, &one);
 		}
 		bson_append_array_end(&cmd, &list);
@@ -118,8 +125,8 @@ int mongo_set_indexes(struct engine *en, long long from, long long to, int live,
 		else if (rc < 0)
 			err_prefix(e, "building %s", names);
 	}
-	for (i = from; i > to && rc == 0; i--) {
-		snprintf(name, sizeof name, "k%lld_1", i);
+	for (i = from - 1; i >= to && rc == 0; i--) {
+		mongo_doc_index_name(s, (int)i, name, sizeof name);
 		bson_reinit(&cmd);
 		BSON_APPEND_UTF8(&cmd, "dropIndexes", COLL_NAME);
 		BSON_APPEND_UTF8(&cmd, "index", name);

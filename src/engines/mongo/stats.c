@@ -141,8 +141,18 @@ int mongo_sizes(struct engine *en, struct sizes *s, struct err *e)
 	bson_append_document_end(&stage, &spec);
 	bson_append_array_end(&pipeline, &stage);
 	cur = mongoc_collection_aggregate(en->coll, MONGOC_QUERY_NONE, &pipeline, NULL, NULL);
-	if (mongoc_cursor_next(cur, &doc))
-		mongo_collstats_sizes(doc, (int)en->k.v[K_INDEXES], s);
+	if (mongoc_cursor_next(cur, &doc)) {
+		const struct schema *sc = schema_of(&en->k);
+		char buf[SIZES_MAX_INDEXES][SCHEMA_NAME_MAX * SCHEMA_IDX_COLS];
+		const char *names[SIZES_MAX_INDEXES];
+		int i, n = (int)en->k.v[K_INDEXES];
+
+		for (i = 0; i < n && i < SIZES_MAX_INDEXES; i++) {
+			mongo_doc_index_name(sc, i, buf[i], sizeof buf[i]);
+			names[i] = buf[i];
+		}
+		mongo_collstats_index_sizes(doc, names, n, s);
+	}
 	if (mongoc_cursor_error(cur, &be)) {
 		if (mongo_is_denied(&be)) {
 			en->sizes_denied = 1;

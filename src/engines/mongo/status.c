@@ -162,6 +162,20 @@ void mongo_status_counters(const struct mongo_status *s, struct counters *c)
 
 int mongo_collstats_sizes(const bson_t *doc, int nindexes, struct sizes *s)
 {
+	char buf[SIZES_MAX_INDEXES][16];
+	const char *names[SIZES_MAX_INDEXES];
+	int i;
+
+	for (i = 0; i < SIZES_MAX_INDEXES; i++) {
+		snprintf(buf[i], sizeof buf[i], "k%d_1", i + 1);
+		names[i] = buf[i];
+	}
+	return mongo_collstats_index_sizes(doc, names, nindexes, s);
+}
+
+int mongo_collstats_index_sizes(const bson_t *doc, const char *const *names, int nindexes,
+                                struct sizes *s)
+{
 	bson_iter_t top, st, idx;
 	uint64_t total, storage, indexes, v;
 	int i;
@@ -181,10 +195,7 @@ int mongo_collstats_sizes(const bson_t *doc, int nindexes, struct sizes *s)
 		return s->db_bytes < 0 ? -1 : 0;
 	s->index_bytes = 0;
 	for (i = 1; i <= nindexes && i <= SIZES_MAX_INDEXES; i++) {
-		char name[16];
-
-		snprintf(name, sizeof name, "k%d_1", i);
-		if (number_at(&idx, name, &v) < 0)
+		if (number_at(&idx, names[i - 1], &v) < 0)
 			break;
 		s->index_bytes += (int64_t)v;
 		s->index_pages[i - 1] = (int64_t)((v + ALLOC_UNIT - 1) / ALLOC_UNIT);

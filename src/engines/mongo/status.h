@@ -68,5 +68,9 @@ void mongo_status_counters(const struct mongo_status *s, struct counters *c);
  * in 4 KiB units, WiredTiger's allocation size. Absent values stay -1 / 0.
  * 0, or -1 when doc has no storage statistics. */
 int mongo_collstats_sizes(const bson_t *doc, int nindexes, struct sizes *s);
+/* The same for indexes named names[0..nindexes-1] (borrowed; at most
+ * SIZES_MAX_INDEXES are read): the table spec's. */
+int mongo_collstats_index_sizes(const bson_t *doc, const char *const *names, int nindexes,
+                                struct sizes *s);
 
 #endif

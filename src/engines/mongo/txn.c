@@ -15,7 +15,8 @@
  * there anyway), so a commit within both is one round trip as before, and a
  * bigger one (commit = all) about the round trips libmongoc made of it,
  * without holding the whole step in memory. Every send checks the server
- * changed each row it names. */
+ * changed each row it names. With --load copy a batch is one insert_many
+ * (rows.c), under the same bounds. */
 #include <stdio.h>
 
 #include "internal.h"
@@ -40,6 +41,8 @@ int mongo_flush(struct engine *en, long long op, struct err *e)
 	bson_t reply;
 	uint32_t ok;
 
+	if (en->copy)
+		return mongo_flush_docs(en, e);
 	if (!en->bulk)
 		return 0;
 	ok = mongoc_bulk_operation_execute(en->bulk, &reply, &be);
@@ -75,7 +78,7 @@ static int begin(struct engine *en, struct err *e)
 
 static int add_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e)
 {
-	if (!en->bulk) /* sent early (send_full) */
+	if (!en->bulk && !en->copy) /* sent early (send_full) */
 		mongo_open_bulk(en);
 	return mongo_add_op(en, op, row, version, e);
 }
