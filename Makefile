@@ -164,7 +164,7 @@ bench: deps-test
 BARE_DEPS := bench/bare_args.c bench/bare_args.h $(BUILD)/src/keys.o $(BUILD)/src/knobs.o \
 	$(BUILD)/src/units.o $(BUILD)/src/err.o $(BUILD)/src/redact.o \
 	$(BUILD)/src/engines/engines.o $(BUILD)/src/schema.o $(BUILD)/src/schema_file.o \
-	$(BUILD)/src/config.o $(BUILD)/src/demo.o $(BUILD)/src/xalloc.o
+	$(BUILD)/src/config.o $(BUILD)/src/demo.o $(BUILD)/src/xalloc.o $(BUILD)/src/schema_from.o
 
 $(BUILD)/bench/bare_sqlite: bench/bare_sqlite.c $(BARE_DEPS)
 	@mkdir -p $(dir $@)
