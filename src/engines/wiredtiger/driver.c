@@ -234,6 +234,8 @@ static int wt_setup(struct engine *en, const struct knobs *k, struct err *e)
 	wt_set_tables(en);
 	wt_set_row_layout(en, k->v[K_PAYLOAD]);
 	rowset_reset(&en->rs, 0);
+	if (wt_bulk_prepare(en, k, e) < 0) /* the step's hooks: copy has no prefill */
+		return -1;
 	if (wt_drop_all(en, e) < 0)
 		return -1;
 	if (wt_set_cache(en, k->v[K_CACHE], 1, e) < 0 || wt_set_checkpoint(en, 0, e) < 0)
@@ -384,6 +386,9 @@ const struct engine_ops wiredtiger_engine = {
 	.defaults = wt_defaults,
 	.own_knobs = wt_own_knobs,
 	.table_specs = 1,
+	.loads = 1u << LOAD_COPY,
+	.why_no_load = "WiredTiger has no statements to batch rows in (a row is a cursor "
+	               "insert per table, whatever the batch); its bulk path is --load copy",
 	.version = wt_version,
 	.open = wt_open,
 	.setup = wt_setup,

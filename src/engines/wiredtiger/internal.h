@@ -7,6 +7,7 @@
  *   schema.c    tables, cursors, the cache and checkpoint settings, index builds
  *   rows.c      the row layout and one operation on one row
  *   txn.c       transactions: the step's hooks (../txn.c), the WT_ROLLBACK replay
+ *   bulk.c      --load copy: the step's hooks through bulk cursors
  *   stats.c     the statistics table, the sample, the file sizes
  *   layout.h    the tables' and the connection's settings (bench/bare_wt.c too)
  *
@@ -63,6 +64,16 @@ struct wt_index {
 	int raw;    /* composite: the cursor takes keys packed here (WT_PACK_STREAM) */
 };
 
+/* --load copy (bulk.c): the step's bulk load. */
+struct wt_bulk {
+	WT_CURSOR *coll, *idx[NIDX]; /* bulk cursors, while open */
+	unsigned char *ent[NIDX];    /* index i's entries so far, slot[i] bytes each */
+	size_t slot[NIDX];
+	uint64_t n, cap; /* entries in each list, and room for */
+	int open;        /* the load is under way */
+	int done;        /* the tables have been bulk-loaded (a table is, once) */
+};
+
 struct engine {
 	WT_EVENT_HANDLER handler; /* first: the callbacks find the engine from it */
 	atomic_int quiet;         /* expected errors (EBUSY while dropping): say nothing */
@@ -99,6 +110,7 @@ struct engine {
 	/* the open transaction (../txn.h); its cap: rows per transaction after
 	 * a rollback, 0: no cap */
 	struct txn txn;
+	struct wt_bulk bulk;
 	int rolled_rc; /* what rolled the last failed commit back */
 	long long cache;
 	/* bookkeeping for the event log */
@@ -131,6 +143,8 @@ int wt_drop_table(struct engine *en, const char *uri, struct err *e);
 int wt_open_cursor(struct engine *en, const char *uri, WT_CURSOR **out, struct err *e);
 /* Create index table i (0: _id) and open its cursor (raw when composite). */
 int wt_create_index(struct engine *en, int i, struct err *e);
+/* Open index table i's workload cursor (raw when composite). */
+int wt_open_index(struct engine *en, int i, struct err *e);
 /* Fill index table i (1..) from the collection. */
 int wt_fill_index(struct engine *en, int i, struct err *e);
 /* Create or drop index tables so that exactly the first `to` exist. */
@@ -148,6 +162,12 @@ void wt_set_row_layout(struct engine *en, long long payload);
 /* Operation failures that are not WiredTiger's: the table changed under us. */
 #define E_MISSING (-1)
 
+/* Row n's record into en->row, as an insert writes it. */
+void wt_make_row(struct engine *en, uint64_t row);
+/* Index i's key for the record rec packed into buf (cap bytes), as a raw
+ * cursor takes it; its size into *used. 0 or a WiredTiger error. */
+int wt_index_pack(struct engine *en, int i, const unsigned char *rec, int64_t recid,
+                  unsigned char *buf, size_t cap, size_t *used);
 /* Insert index i's entry for the record rec (laid out as en says). */
 int wt_index_insert(struct engine *en, int i, const unsigned char *rec, int64_t recid);
 /* One operation on row n: 0, E_MISSING or a WiredTiger error. */
@@ -164,6 +184,16 @@ void wt_abort_txn(struct engine *en);
 int wt_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
             struct hist *lat, struct err *e);
 int wt_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e);
+
+/* ---- bulk.c --------------------------------------------------------------- */
+
+/* The step's hooks for --load copy. */
+extern const struct txn_hooks wt_bulk_hooks;
+/* At setup, after wt_set_tables: the step's hooks for k's load (copy:
+ * refused unless the table starts empty and the step is one commit). */
+int wt_bulk_prepare(struct engine *en, const struct knobs *k, struct err *e);
+/* A bulk load under way ends here (what is loaded stays: no undo). */
+void wt_bulk_discard(struct engine *en);
 
 /* ---- stats.c -------------------------------------------------------------- */
 

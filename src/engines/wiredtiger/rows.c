@@ -86,18 +86,17 @@ static inline void put_col(const struct engine *en, int col, uint64_t row, uint6
 		make_key(en, col, row, version, out);
 }
 
-/* A composite key, packed here column by column for a raw cursor. */
-static int __attribute__((noinline))
-set_packed_key(struct engine *en, int i, const unsigned char *rec, int64_t recid)
+/* Index i's key for the record rec, packed into buf (cap bytes) column by
+ * column: what a raw cursor takes; its size into *used. */
+static int pack_key(struct engine *en, int i, const unsigned char *rec, int64_t recid,
+                    unsigned char *buf, size_t cap, size_t *used)
 {
 	const struct wt_index *x = &en->ix[i];
-	WT_CURSOR *c = en->idx[i];
 	WT_PACK_STREAM *ps;
-	WT_ITEM key;
-	size_t used = 0;
 	int j, rc, rc2;
 
-	if ((rc = wiredtiger_pack_start(en->s, x->key_format, en->kbuf, sizeof en->kbuf, &ps)) != 0)
+	*used = 0;
+	if ((rc = wiredtiger_pack_start(en->s, x->key_format, buf, cap, &ps)) != 0)
 		return rc;
 	for (j = 0; rc == 0 && j < x->ncols; j++) {
 		int col = x->cols[j];
@@ -121,8 +120,26 @@ set_packed_key(struct engine *en, int i, const unsigned char *rec, int64_t recid
 	}
 	if (rc == 0 && !x->unique)
 		rc = wiredtiger_pack_int(ps, recid);
-	rc2 = wiredtiger_pack_close(ps, &used);
-	if (rc || (rc = rc2) != 0)
+	rc2 = wiredtiger_pack_close(ps, used);
+	return rc ? rc : rc2;
+}
+
+int wt_index_pack(struct engine *en, int i, const unsigned char *rec, int64_t recid,
+                  unsigned char *buf, size_t cap, size_t *used)
+{
+	return pack_key(en, i, rec, recid, buf, cap, used);
+}
+
+/* A composite key, packed here column by column for a raw cursor. */
+static int __attribute__((noinline))
+set_packed_key(struct engine *en, int i, const unsigned char *rec, int64_t recid)
+{
+	WT_CURSOR *c = en->idx[i];
+	WT_ITEM key;
+	size_t used = 0;
+	int rc = pack_key(en, i, rec, recid, en->kbuf, sizeof en->kbuf, &used);
+
+	if (rc)
 		return rc;
 	key.data = en->kbuf;
 	key.size = used;
@@ -244,16 +261,30 @@ static int find_row(struct engine *en, uint64_t row, int64_t *recid, WT_ITEM *va
 	return rc;
 }
 
+/* Row n's record into en->row (its payload is there already). */
+static inline void fill_row(struct engine *en, uint64_t row)
+{
+	int64_t zero = 0;
+	int c;
+
+	for (c = 0; c < en->ncols; c++)
+		put_col(en, c, row, 0, en->row + en->col_off[c]);
+	memcpy(en->row + en->off_hot, &zero, sizeof zero);
+}
+
+void wt_make_row(struct engine *en, uint64_t row)
+{
+	fill_row(en, row);
+}
+
 static int op_insert(struct engine *en, uint64_t row)
 {
-	int64_t recid = (int64_t)row + 1, zero = 0;
+	int64_t recid = (int64_t)row + 1;
 	WT_ITEM it = { .data = en->row, .size = en->row_len };
 	int c, rc;
 
 	en->fail_idx = -1;
-	for (c = 0; c < en->ncols; c++)
-		put_col(en, c, row, 0, en->row + en->col_off[c]);
-	memcpy(en->row + en->off_hot, &zero, sizeof zero);
+	fill_row(en, row);
 	en->coll->set_key(en->coll, recid);
 	en->coll->set_value(en->coll, &it);
 	if ((rc = en->coll->insert(en->coll)) != 0)

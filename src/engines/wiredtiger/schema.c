@@ -226,6 +226,13 @@ int wt_create_index(struct engine *en, int i, struct err *e)
 		snprintf(what, sizeof what, "create %s", x->uri);
 		return wt_fail(en, e, what, rc);
 	}
+	return wt_open_index(en, i, e);
+}
+
+int wt_open_index(struct engine *en, int i, struct err *e)
+{
+	const struct wt_index *x = &en->ix[i];
+
 	/* raw: a composite key is packed in rows.c, column by column */
 	return open_cursor_cfg(en, x->uri, x->raw ? "overwrite=false,raw" : "overwrite=false",
 	                       &en->idx[i], e);

@@ -29,7 +29,10 @@ void wt_abort_txn(struct engine *en)
 {
 	if (!en->txn.open)
 		return;
-	(void)en->s->rollback_transaction(en->s, NULL);
+	if (en->bulk.open) /* --load copy: no transaction to roll back */
+		wt_bulk_discard(en);
+	else
+		(void)en->s->rollback_transaction(en->s, NULL);
 	txn_rewind(&en->txn);
 }
 
