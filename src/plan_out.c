@@ -47,7 +47,7 @@ static int check_load(const struct knobs *k, struct err *e)
 		               knob_table[K_ENGINE].choices[k->v[K_ENGINE]],
 		               ops->why_no_load ? ": " : "",
 		               ops->why_no_load ? ops->why_no_load : "");
-	return 0;
+	return ops->check ? ops->check(k, e) : 0;
 }
 
 int plan_validate(struct plan *p, struct err *e)

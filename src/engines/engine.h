@@ -42,6 +42,10 @@ struct engine_ops {
 	unsigned loads;
 	const char *why_no_load;
 
+	/* Refuse a setting this engine cannot run, before any engine opens (the
+	 * whole sweep is checked first). NULL: every setting runs. */
+	int (*check)(const struct knobs *k, struct err *e);
+
 	/* The engine-specific knobs (KF_ENGINE_OWN) this engine honours, ending
 	 * with -1 (engine_has_knob). NULL: none. */
 	const int *own_knobs;

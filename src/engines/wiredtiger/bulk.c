@@ -48,17 +48,10 @@ static size_t key_max(const struct engine *en, int i)
 	return n;
 }
 
-int wt_bulk_prepare(struct engine *en, const struct knobs *k, struct err *e)
+int wt_check_knobs(const struct knobs *k, struct err *e)
 {
-	struct wt_bulk *b = &en->bulk;
-	long long per_row = 0, nix = k->v[K_INDEXES];
-	int i;
-
-	b->done = 0;
-	if (k->v[K_LOAD] != LOAD_COPY) {
-		en->txn.h = &wt_txn_hooks;
+	if (k->v[K_LOAD] != LOAD_COPY)
 		return 0;
-	}
 	if (knobs_prefill(k) > 0)
 		return err_set(e, ERR_USAGE,
 		               "--load copy on wiredtiger: a bulk cursor loads only a new, empty "
@@ -71,6 +64,22 @@ int wt_bulk_prepare(struct engine *en, const struct knobs *k, struct err *e)
 		               "loads a table once, so the step is one bulk load completed at its "
 		               "end - use --commit all (or --load insert for commits of %lld rows)",
 		               k->v[K_COMMIT]);
+	return 0;
+}
+
+int wt_bulk_prepare(struct engine *en, const struct knobs *k, struct err *e)
+{
+	struct wt_bulk *b = &en->bulk;
+	long long per_row = 0, nix = k->v[K_INDEXES];
+	int i;
+
+	b->done = 0;
+	if (k->v[K_LOAD] != LOAD_COPY) {
+		en->txn.h = &wt_txn_hooks;
+		return 0;
+	}
+	if (wt_check_knobs(k, e) < 0)
+		return -1;
 	for (i = 0; i <= nix; i++) {
 		b->slot[i] = ENT_KEY + key_max(en, i);
 		per_row += (long long)b->slot[i];

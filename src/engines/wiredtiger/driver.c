@@ -387,6 +387,7 @@ const struct engine_ops wiredtiger_engine = {
 	.own_knobs = wt_own_knobs,
 	.table_specs = 1,
 	.loads = 1u << LOAD_COPY,
+	.check = wt_check_knobs,
 	.why_no_load = "WiredTiger has no statements to batch rows in (a row is a cursor "
 	               "insert per table, whatever the batch); its bulk path is --load copy",
 	.version = wt_version,

@@ -204,4 +204,8 @@ void wt_log_table_totals(struct engine *en, const char *when);
 int wt_sample(struct engine *en, struct counters *c, struct err *e);
 int wt_sizes(struct engine *en, struct sizes *s, struct err *e);
 
+/* bulk.c: a setting the bulk path cannot run (a prefill, a commit size),
+ * refused before the engine opens (engine_ops.check). */
+int wt_check_knobs(const struct knobs *k, struct err *e);
+
 #endif
