@@ -254,7 +254,10 @@ void knob_range_text(int id, char *buf, size_t len)
 	case KNOB_INT:
 		for (i = 0; d->words && d->words[i].word && n < len; i++)
 			n += (size_t)snprintf(buf + n, len - n, "%s|", d->words[i].word);
-		if (n < len)
+		if (n < len && d->max_of) /* the max depends on other knobs */
+			snprintf(buf + n, len - n, "%lld..%lld (%s)", d->min, knob_max(id, NULL),
+			         d->max_why(NULL));
+		else if (n < len)
 			snprintf(buf + n, len - n, "%lld..%lld", d->min, d->max);
 		break;
 	case KNOB_SIZE: {
@@ -415,26 +418,12 @@ static long long choice_count(const struct knob_def *d)
 
 long long knob_max(int id, const struct knobs *k)
 {
-	struct knobs def;
-
-	if (!knob_table[id].max_of)
-		return knob_table[id].max;
-	if (!k) {
-		knobs_defaults(&def);
-		k = &def;
-	}
-	return knob_table[id].max_of(k);
+	return knob_table[id].max_of ? knob_table[id].max_of(k) : knob_table[id].max;
 }
 
 int knob_check(int id, long long v, const struct knobs *k, struct err *e)
 {
 	long long max = knob_max(id, k);
-	struct knobs def;
-
-	if (!k) {
-		knobs_defaults(&def);
-		k = &def;
-	}
 
 	if (!knob_table[id].max_of || v <= max)
 		return 0;

@@ -103,8 +103,9 @@ struct knob_def {
 	 * past the last: the slider's range). */
 	int (*resolve)(const char *text, long long *out, struct err *e);
 	const char *(*label)(long long v);
-	/* The largest value under the other knobs of k, where it depends on them
-	 * (indexes: the table's index count); NULL: max. */
+	/* The largest value under the other knobs of k (k NULL: the defaults),
+	 * where it depends on them (indexes: the table's index count); NULL:
+	 * max. It must not parse knobs (knob_parse calls it for its message). */
 	long long (*max_of)(const struct knobs *k);
 	const char *(*max_why)(const struct knobs *k); /* with max_of: why */
 };

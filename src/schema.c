@@ -140,7 +140,7 @@ const struct schema *schema_get(long long i)
 
 const struct schema *schema_of(const struct knobs *k)
 {
-	const struct schema *s = schema_get(k->v[K_SCHEMA]);
+	const struct schema *s = k ? schema_get(k->v[K_SCHEMA]) : NULL;
 
 	return s ? s : schema_get(0);
 }

@@ -91,7 +91,8 @@ struct value {
 	unsigned char b[SCHEMA_TEXT_MAX];
 };
 
-/* The spec a knob setting runs: k's schema knob resolved (never NULL). */
+/* The spec a knob setting runs: k's schema knob resolved (never NULL; k
+ * NULL: the default table's). */
 const struct schema *schema_of(const struct knobs *k);
 
 /* The spec registered as index i (the schema knob's value); NULL if none. */
