@@ -141,7 +141,7 @@ static int parse_order(const char *w, struct column *c, struct err *e)
 		if (strcmp(word, order_words[i]) == 0)
 			break;
 	if (i == ORD_COUNT)
-		return unknown("value order", word, order_words, 0,
+		return unknown("value order", word, order_words, 1,
 		               "knob, seq, rand, few:N, zipf:S[:N], uuid7, uuid4", e);
 	c->order = (enum col_order)i;
 	c->n = 0;
