@@ -31,6 +31,39 @@ pg_bindir() {
 	done
 }
 
+# own_pg NAME: start a PostgreSQL server of the test's own in $T/own (as
+# user postgres when root: the server refuses root), trust auth for user
+# owner on a unix socket there; sets as and dsn, and stops it at exit.
+# Needs bindir (pg_bindir). Returns 1 after FAIL NAME if it does not answer.
+own_pg() {
+	mkdir -p "$T/own"
+	as=""
+	if [ "$(id -u)" = 0 ]; then
+		user=postgres
+		id -u postgres >/dev/null 2>&1 || user=nobody
+		chown "$user" "$T/own"
+		as="setpriv --reuid=$(id -u $user) --regid=$(id -g $user) --clear-groups"
+	fi
+	$as "$bindir/initdb" -D "$T/own/data" -U owner --auth=trust -N >"$T/own/initdb.log" 2>&1 &&
+		$as "$bindir/pg_ctl" -D "$T/own/data" -l "$T/own/log" -w -o "-k $T/own -c listen_addresses=''" start >/dev/null 2>&1
+	trap '$as "$bindir/pg_ctl" -D "$T/own/data" -m immediate stop >/dev/null 2>&1; tmux -S "$T/tmux.sock" kill-server 2>/dev/null; rm -rf "$T"' EXIT
+	dsn="host=$T/own dbname=postgres user=owner"
+	[ "$(psql_ 'SELECT 1')" = 1 ] && return 0
+	bad "$1" "could not start a test server: $(tail -5 "$T/own/log" "$T/own/initdb.log")"
+	return 1
+}
+# psql_ SQL: one query on own_pg's server, unaligned, its errors too.
+psql_() { "$bindir/psql" -X -q -t -A -d "$dsn" -c "$1" 2>&1; }
+# pg_idle: until no idxlab session is left on own_pg's server (a killed
+# one's backend ends late), 10 s at most.
+pg_idle() {
+	i=0
+	while [ $i -lt 100 ] && [ "$(psql_ "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'idxlab'")" != 0 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
 ok() { echo "PASS $1"; }
 bad() { echo "FAIL $1: $2"; }
 skip() { echo "SKIP $1: $2"; }

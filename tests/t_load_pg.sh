@@ -48,35 +48,13 @@ check load-pg/copy-less-wal-per-row "$wc > 0 && $wc < $wi"
 check load-pg/copy-faster-than-insert-per-row "$rc > $ri"
 
 # --- our own server: the table's rows, read while idxlab holds it ---------
-mkdir -p "$T/own"
-as=""
-if [ "$(id -u)" = 0 ]; then
-	user=postgres
-	id -u postgres >/dev/null 2>&1 || user=nobody
-	chown "$user" "$T/own"
-	as="setpriv --reuid=$(id -u $user) --regid=$(id -g $user) --clear-groups"
-fi
-$as "$bindir/initdb" -D "$T/own/data" -U owner --auth=trust -N >"$T/own/initdb.log" 2>&1 &&
-	$as "$bindir/pg_ctl" -D "$T/own/data" -l "$T/own/log" -w -o "-k $T/own -c listen_addresses=''" start >/dev/null 2>&1
-dsn="host=$T/own dbname=postgres user=owner"
-psql_() { "$bindir/psql" -X -q -t -A -d "$dsn" -c "$1" 2>&1; }
-if [ "$(psql_ 'SELECT 1')" != 1 ]; then
-	bad load-pg/own-server "could not start a test server: $(tail -5 "$T/own/log" "$T/own/initdb.log")"
-	exit 0
-fi
-idle() {
-	i=0
-	while [ $i -lt 100 ] && [ "$(psql_ "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'idxlab'")" != 0 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
+own_pg load-pg/own-server || exit 0
 # hold ROWS ARGS...: idxlab inserts on the test server in the background
 # ($pid); returns once ROWS rows are committed (1: it ended or took 20 s).
 hold() {
 	min=$1
 	shift
-	idle
+	pg_idle
 	"$IDXLAB" run --engine postgres --dsn "$dsn" --format csv "$@" >"$T/hold.csv" 2>"$T/hold.err" &
 	pid=$!
 	i=0
@@ -91,7 +69,7 @@ hold() {
 release() {
 	kill -"${1:-TERM}" $pid 2>/dev/null
 	wait $pid 2>/dev/null
-	idle
+	pg_idle
 }
 # sums SPEC: md5 of rows 1..2345 (the first transaction of 2345 rows: full
 # multi-row statements and the remainder) by each load.
@@ -119,7 +97,7 @@ done
 # time (STOP_ANSWER_MS), with the partial result -----------------------------
 # started: once idxlab's table has its index (its set-up is done), 1 s more.
 started() {
-	idle
+	pg_idle
 	"$IDXLAB" run --engine postgres --dsn "$dsn" --format csv "$@" >"$T/hold.csv" 2>"$T/hold.err" &
 	pid=$!
 	i=0

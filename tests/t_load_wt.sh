@@ -9,25 +9,8 @@
 # prefill (a bulk cursor loads only a new, empty table), a commit size (the
 # step is one bulk load), multirow (WiredTiger has no statements).
 . "$(dirname "$0")/lib.sh"
-here=$(cd "$(dirname "$0")" && pwd)
-export TSAN_OPTIONS="${TSAN_OPTIONS:-} suppressions=$here/fixtures/tsan_wiredtiger.supp"
-
-wt() { "$IDXLAB" run --engine wiredtiger --warmup off "$@"; }
-
-if ! wt --rows 10 --format csv >"$T/probe.csv" 2>"$T/probe.err"; then
-	if grep -q 'not built into this idxlab' "$T/probe.err"; then
-		skip load_wt/all "idxlab was built without WiredTiger (apt-get install libwiredtiger-dev, make)"
-		exit 0
-	fi
-	bad load_wt/runs "$(cat "$T/probe.err")"
-	exit 1
-fi
-
-cat=""
-if command -v cc >/dev/null && cc -o "$T/wt_catalog" "$here/fixtures/wt_catalog.c" \
-	$(pkg-config --cflags --libs wiredtiger 2>/dev/null) -lwiredtiger 2>"$T/cc.err"; then
-	cat="$T/wt_catalog"
-fi
+wt_test=load_wt
+. "$(dirname "$0")/wt_lib.sh"
 
 # same NAME ARGS...: --load insert and --load copy of ARGS leave the same
 # tables (every entry, and the catalog's summary: rows, no dangling id).

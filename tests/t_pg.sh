@@ -273,21 +273,7 @@ expect_exit pg/tmpdir-too-long 1 "TMPDIR=$long is too long to hold the server's 
 [ -z "$(ls -A "$long")" ] && ok pg/tmpdir-too-long-nothing-left || bad pg/tmpdir-too-long-nothing-left "$(ls -A "$long")"
 
 # --- our own server for the --dsn cases -----------------------------------
-mkdir -p "$T/own"
-as=""
-if [ "$(id -u)" = 0 ]; then
-	user=postgres
-	id -u postgres >/dev/null 2>&1 || user=nobody
-	chown "$user" "$T/own"
-	as="setpriv --reuid=$(id -u $user) --regid=$(id -g $user) --clear-groups"
-fi
-$as "$bindir/initdb" -D "$T/own/data" -U owner --auth=trust -N >"$T/own/initdb.log" 2>&1 &&
-	$as "$bindir/pg_ctl" -D "$T/own/data" -l "$T/own/log" -w -o "-k $T/own -c listen_addresses=''" start >/dev/null 2>&1
-dsn="host=$T/own dbname=postgres user=owner"
-psql_() { "$bindir/psql" -X -q -t -A -d "$dsn" -c "$1" 2>&1; }
-if [ "$(psql_ 'SELECT 1')" != 1 ]; then
-	bad pg/own-server "could not start a test server: $(tail -5 "$T/own/log" "$T/own/initdb.log")"
-else
+if own_pg pg/own-server; then
 	# Works on a user's server, and leaves it as it was.
 	if pgrun --dsn "$dsn" --rows 2000 --indexes 1 --format csv >"$T/d.csv" 2>"$T/err" &&
 		[ "$(field "$T/d.csv" rows 1)" = 2000 ] &&

@@ -68,23 +68,7 @@ if [ -z "$bindir" ]; then
 	skip schema-from/pg "no PostgreSQL server binaries (install postgresql)"
 	exit 0
 fi
-mkdir -p "$T/own"
-as=""
-if [ "$(id -u)" = 0 ]; then
-	user=postgres
-	id -u postgres >/dev/null 2>&1 || user=nobody
-	chown "$user" "$T/own"
-	as="setpriv --reuid=$(id -u $user) --regid=$(id -g $user) --clear-groups"
-fi
-$as "$bindir/initdb" -D "$T/own/data" -U owner --auth=trust -N >"$T/own/initdb.log" 2>&1 &&
-	$as "$bindir/pg_ctl" -D "$T/own/data" -l "$T/own/log" -w -o "-k $T/own -c listen_addresses=''" start >/dev/null 2>&1
-trap '$as "$bindir/pg_ctl" -D "$T/own/data" -m immediate stop >/dev/null 2>&1; tmux -S "$T/tmux.sock" kill-server 2>/dev/null; rm -rf "$T"' EXIT
-dsn="host=$T/own dbname=postgres user=owner"
-psql_() { "$bindir/psql" -X -q -t -A -d "$dsn" -c "$1" 2>&1; }
-if [ "$(psql_ 'SELECT 1')" != 1 ]; then
-	bad schema-from/pg-server "could not start a test server: $(tail -5 "$T/own/log")"
-	exit 0
-fi
+own_pg schema-from/pg-server || exit 0
 psql_ "CREATE SCHEMA app; CREATE TABLE app.orders(id bigint PRIMARY KEY, customer int NOT NULL,
 	placed timestamptz NOT NULL, ref uuid NOT NULL, note text, state smallint,
 	amount numeric(10,2));

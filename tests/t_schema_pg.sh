@@ -119,37 +119,14 @@ check schema-pg/fields-update-counter-hot "$(echo "$hot" | awk '{ print ($1 >= 8
 check schema-pg/fields-update-field1-5-vs-1 "$fk1 > 0 && $fk5 >= 1.6 * $fk1"
 
 # --- our own server: the table as the catalog has it ----------------------
-mkdir -p "$T/own"
-as=""
-if [ "$(id -u)" = 0 ]; then
-	user=postgres
-	id -u postgres >/dev/null 2>&1 || user=nobody
-	chown "$user" "$T/own"
-	as="setpriv --reuid=$(id -u $user) --regid=$(id -g $user) --clear-groups"
-fi
-$as "$bindir/initdb" -D "$T/own/data" -U owner --auth=trust -N >"$T/own/initdb.log" 2>&1 &&
-	$as "$bindir/pg_ctl" -D "$T/own/data" -l "$T/own/log" -w -o "-k $T/own -c listen_addresses=''" start >/dev/null 2>&1
-dsn="host=$T/own dbname=postgres user=owner"
-psql_() { "$bindir/psql" -X -q -t -A -d "$dsn" -c "$1" 2>&1; }
-if [ "$(psql_ 'SELECT 1')" != 1 ]; then
-	bad schema-pg/own-server "could not start a test server: $(tail -5 "$T/own/log" "$T/own/initdb.log")"
-	exit 0
-fi
-# idle: no idxlab session left on the server (a killed one's backend ends late).
-idle() {
-	i=0
-	while [ $i -lt 100 ] && [ "$(psql_ "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'idxlab'")" != 0 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
+own_pg schema-pg/own-server || exit 0
 # hold INDEXES ROWS ARGS...: idxlab works on the test server in the
 # background ($pid) with ARGS; returns once its table has INDEXES secondary
 # indexes and at least ROWS rows (1: it ended or took over 20 s).
 hold() {
 	want=$1 min=$2
 	shift 2
-	idle
+	pg_idle
 	"$IDXLAB" run --engine postgres --dsn "$dsn" --format csv "$@" >"$T/hold.csv" 2>"$T/hold.err" &
 	pid=$!
 	i=0
@@ -164,7 +141,7 @@ hold() {
 release() {
 	kill -"${1:-TERM}" $pid 2>/dev/null
 	wait $pid 2>/dev/null
-	idle
+	pg_idle
 }
 cols_sql="SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY attnum) FROM pg_attribute WHERE attrelid = 'idxlab.idxlab_t'::regclass AND attnum > 0 AND NOT attisdropped"
 idx_sql="SELECT string_agg(c.relname || CASE WHEN i.indisunique THEN ' unique' ELSE '' END || ' (' || (SELECT string_agg(a.attname, ', ' ORDER BY k.n) FROM unnest(i.indkey::int2[]) WITH ORDINALITY k(att, n) JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.att) || ')', '; ' ORDER BY c.oid) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = 'idxlab.idxlab_t'::regclass AND NOT i.indisprimary"
@@ -251,7 +228,7 @@ else
 fi
 if hold 5 3000 --schema "$T/types.spec" --indexes 5 --op update --prefill 3000 --rows 100000000 --commit 100; then
 	release KILL
-	idle
+	pg_idle
 	if pgrun --dsn "$dsn" --schema "$T/types.spec" --rows 100 --format csv >/dev/null 2>"$T/err"; then
 		ok schema-pg/killed-file-run-taken-over-by-its-spec
 	else bad schema-pg/killed-file-run-taken-over-by-its-spec "$(tail -3 "$T/err")"; fi
@@ -275,7 +252,7 @@ fi
 # --- the dashboard's indexes slider: idx[N..M-1] built in list order, then
 # dropped from the last, each named in the event log (its last lines) -----
 if command -v tmux >/dev/null; then
-	idle
+	pg_idle
 	start pgdash "$IDXLAB" --engine postgres --dsn "'$dsn'" --schema users --commit 100
 	if wait_for pgdash '││rows/s +[0-9]' 15; then
 		i=0

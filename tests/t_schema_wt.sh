@@ -11,25 +11,8 @@
 # field1..field5): insert pays per index, the counter update does not, a
 # field1 update pays for one index whatever the count, field1..5 for five.
 . "$(dirname "$0")/lib.sh"
-here=$(cd "$(dirname "$0")" && pwd)
-export TSAN_OPTIONS="${TSAN_OPTIONS:-} suppressions=$here/fixtures/tsan_wiredtiger.supp"
-
-wt() { "$IDXLAB" run --engine wiredtiger --warmup off "$@"; }
-
-if ! wt --rows 10 --format csv >"$T/probe.csv" 2>"$T/probe.err"; then
-	if grep -q 'not built into this idxlab' "$T/probe.err"; then
-		skip schema_wt/all "idxlab was built without WiredTiger (apt-get install libwiredtiger-dev, make)"
-		exit 0
-	fi
-	bad schema_wt/runs "$(cat "$T/probe.err")"
-	exit 1
-fi
-
-cat=""
-if command -v cc >/dev/null && cc -o "$T/wt_catalog" "$here/fixtures/wt_catalog.c" \
-	$(pkg-config --cflags --libs wiredtiger 2>/dev/null) -lwiredtiger 2>"$T/cc.err"; then
-	cat="$T/wt_catalog"
-fi
+wt_test=schema_wt
+. "$(dirname "$0")/wt_lib.sh"
 
 # catalog DIR: WiredTiger's own view of the tables in DIR (into $T/cat).
 catalog() {
