@@ -123,6 +123,14 @@ enum metric_id {
 	M_COUNT
 };
 
+/* Which way a metric gets better: the dashboard colours and marks a ratio
+ * now/baseline by it (rows/s 0.26x is worse, p99 0.26x better). */
+enum better {
+	BETTER_NONE,   /* neither: a size, a gauge, a flag */
+	BETTER_HIGHER, /* more is better (throughput, HOT %) */
+	BETTER_LOWER,  /* less is better (latency, I/O per row) */
+};
+
 struct metric_def {
 	const char *field; /* CSV/JSON field name: a contract */
 	const char *label; /* short column label */
@@ -133,6 +141,7 @@ struct metric_def {
 	int decimals; /* in CSV/JSON/text */
 	const char *why;
 	enum ctr den; /* MK_PCT, MK_GAUGE_PCT */
+	enum better better;
 };
 
 extern const struct metric_def metric_table[M_COUNT];

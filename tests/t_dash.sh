@@ -92,7 +92,7 @@ n=$(cap ascii | tr -d '\000-\177' | wc -c)
 # changed since; B unpins it.
 tm send-keys -t ascii b
 if wait_for ascii 'baseline pinned: [0-9.]+[kM]? rows/s over [0-9.]+ s' 3 &&
-	wait_for ascii 'now/base \(same knobs\)' 2 && wait_for ascii 'rows/s .* [0-9.]+x ' 2; then
+	wait_for ascii 'now/base \(same knobs\)' 2 && wait_for ascii 'rows/s .* [0-9.]+x[-+ ]' 2; then
 	ok dash/baseline-pinned
 else bad dash/baseline-pinned "$(cap ascii)"; fi
 tm send-keys -t ascii Right
@@ -105,6 +105,85 @@ if wait_for ascii 'baseline unpinned' 3 && ! cap ascii | grep -q 'now/base ('; t
 else bad dash/baseline-unpinned "$(cap ascii)"; fi
 tm send-keys -t ascii q
 wait_exit ascii >/dev/null
+
+# Every gauge shows its scale, in the metric's unit, after the bar; SQLite
+# has no row that never applies there (HOT %, FPI B/row: PostgreSQL's;
+# dirty %: SQLite keeps no count).
+start scale TMPDIR="$TMPDIR" "$IDXLAB" --rows 300000
+if wait_for scale '││rows/s +[0-9.]+k? ■+ +[0-9]+k ' 5 &&
+	wait_for scale '││fsync/c +[0-9.]+ ■+ +[0-9]+ ' 3 &&
+	wait_for scale '││wal B/row +[0-9.]+ [KM]?i?B ■+ +[0-9]+[KM]?i?B ' 3; then
+	ok dash/scales-shown
+else bad dash/scales-shown "$(cap scale)"; fi
+if cap scale | grep -qE 'HOT %|FPI B/row|dirty %|n/a'; then
+	bad dash/sqlite-rows-apply "$(cap scale)"
+else ok dash/sqlite-rows-apply; fi
+# A scale never shrinks while a value that needed it is on screen: the
+# table starts over every second or two, so db size falls and rises; the
+# figure after its bar only ever grows (for two minutes: the sparkline's
+# window).
+scale_of() { # the db size scale in KiB, from a capture of session $1
+	cap "$1" | sed -n 's/.*││db size  .* \([0-9][0-9]*\)\([KMG]\)iB .*/\1 \2/p' |
+		awk '{ print $1 * ($2 == "K" ? 1 : $2 == "M" ? 1024 : 1048576) }'
+}
+prev=0 shrank="" fell=0 last_v="" i=0 seen=""
+while [ $i -lt 20 ]; do
+	sc=$(scale_of scale)
+	v=$(cap scale | sed -n 's/.*││db size  *\([0-9.]*\) MiB.*/\1/p')
+	seen="$seen $v/$sc"
+	if [ -n "$sc" ]; then
+		[ "$sc" -lt "$prev" ] && shrank="$shrank $prev->$sc"
+		prev=$sc
+	fi
+	[ -n "$last_v" ] && [ -n "$v" ] && awk -v a="$v" -v b="$last_v" 'BEGIN { exit !(a < b) }' && fell=1
+	last_v=$v
+	sleep 0.5
+	i=$((i + 1))
+done
+echo "  db size value/scale KiB:$seen"
+if [ -z "$shrank" ] && [ "$prev" -gt 0 ] && [ $fell = 1 ]; then
+	ok dash/scale-never-shrinks
+else bad dash/scale-never-shrinks "fell $fell, shrank:$shrank; $(cap scale)"; fi
+# s pins every scale, says so in the title; again releases them.
+tm send-keys -t scale s
+if wait_for scale 'scales pinned: every bar' 2 && wait_for scale 'metrics, scales pinned' 2; then
+	ok dash/scales-pin-key
+else bad dash/scales-pin-key "$(cap scale)"; fi
+tm send-keys -t scale s
+if wait_for scale 'scales released' 2 && ! cap scale | grep -q 'metrics, scales pinned'; then
+	ok dash/scales-release-key
+else bad dash/scales-release-key "$(cap scale)"; fi
+tm send-keys -t scale q
+wait_exit scale >/dev/null
+
+# A ratio to the baseline says better or worse by the metric's good
+# direction, readable with NO_COLOR: an index on random keys makes rows/s
+# worse (a triangle down after the ratio) and p99 no better.
+start ratio NO_COLOR=1 TMPDIR="$TMPDIR" "$IDXLAB" --rows 2000000 --key-order rand
+wait_for ratio '││rows/s +[0-9]' 5
+sleep $((2 * slow))
+tm send-keys -t ratio b
+wait_for ratio 'now/base \(same knobs\)' 3
+tm send-keys -t ratio Right Right Right Right
+if wait_for ratio 'now/base \(\+4 idx\)' 10 && wait_for ratio '││rows/s .* 0\.[0-9]+x▼ ' 15; then
+	ok dash/ratio-worse-marked
+else bad dash/ratio-worse-marked "$(cap ratio)"; fi
+# Every mark agrees with its metric's good direction: below 1x, rows/s and
+# commit/s are worse and the costs (latency, I/O per row) better; above
+# 1x the other way round.
+cap ratio >"$T/ratio.txt"
+if awk '/││/ {
+		row = $0; sub(/^.*││/, "", row)
+		label = substr(row, 1, 13); sub(/ +$/, "", label)
+		if (!match(row, /[0-9.]+x(▲|▼)/)) next
+		r = substr(row, RSTART, RLENGTH); up = r ~ /▲/; sub(/x.*/, "", r); n++
+		more = label == "rows/s" || label == "commit/s"
+		if ((r + 0 < 1) == (more ? up : !up)) { print "wrong mark: " $0; bad = 1 }
+	} END { exit bad || !n }' "$T/ratio.txt"; then
+	ok dash/ratio-direction
+else bad dash/ratio-direction "$(cat "$T/ratio.txt")"; fi
+tm send-keys -t ratio q
+wait_exit ratio >/dev/null
 
 # Ctrl-C: the terminal comes back and the exit code is 130.
 start ctrlc TMPDIR="$TMPDIR" "$IDXLAB" --rows 100000

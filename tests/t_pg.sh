@@ -470,6 +470,18 @@ if command -v tmux >/dev/null; then
 	pgrep -f "$TMPDIR/idxlab-pg\." >/dev/null && bad pg/dashboard-no-processes "$(pgrep -af "$TMPDIR/idxlab-pg")" || ok pg/dashboard-no-processes
 	no_leftovers pg/dashboard-temp-dir-removed
 
+	# PostgreSQL's own rows on the dashboard: HOT % (an update workload:
+	# a figure, not n/a) and FPI B/row after wal B/row; no row that never
+	# applies there (db B/row: the server's own file writes are not counted).
+	start pgrows TMPDIR="$TMPDIR" "$IDXLAB" --engine postgres --op update --rows 20000
+	if wait_for pgrows '││HOT % +[0-9.]+ ■* +100% ' 20 &&
+		cap pgrows | grep -A1 '││wal B/row' | grep -q '││FPI B/row' &&
+		! cap pgrows | grep -q '││db B/row'; then
+		ok pg/dashboard-engine-rows
+	else bad pg/dashboard-engine-rows "$(cap pgrows)"; fi
+	tm send-keys -t pgrows q
+	wait_exit pgrows >/dev/null
+
 	# A closed terminal (SIGHUP): the server stopped, its shared memory
 	# segment and its dir removed, exit 129.
 	start_hup pghup TMPDIR="$TMPDIR" "$IDXLAB" --engine postgres --commit 100

@@ -558,7 +558,10 @@ static void test_slider(void)
 			const char *text;
 		} ratios[] = {
 			{ 20.2e3, 244e3, "0.08x" },
-			{ 105, 240e3, "0.0004x" },
+			{ 105, 240e3, "<0.001x" }, /* clamped */
+			{ 1, 240, "0.004x" },
+			{ 175889, 1, ">999x" }, /* clamped */
+			{ 999.4, 1, "999x" },
 			{ 0, 240e3, "0.00x" },
 			{ 9.99, 1, "9.99x" },
 			{ 217.4, 1, "217x" },
@@ -1637,6 +1640,121 @@ static void test_history(void)
 	history_free(h);
 }
 
+/* A scale never shrinks while a value that needed it is in the window:
+ * rows/s driven up (40k/s for 2 s) then down (4k/s); the full scale stays
+ * 50k until the peak's samples left the window, then drops to 5k. A pinned
+ * scale stays where it was pinned whatever comes. */
+static void test_scale(void)
+{
+	struct history *h = history_new();
+	struct live *l = calloc(1, sizeof *l);
+	int i, back = (int)(HIST_SPARK_SPAN / HIST_PERIOD), shrank_early = 0, peak_end = 0;
+	double full = 0, pinned[M_COUNT] = { 0 };
+	uint64_t rows = 0;
+
+	CHECK(l != NULL);
+	for (i = 0; i < 700; i++) {
+		double now;
+
+		rows += i >= 20 && i < 28 ? 10000 : 1000;
+		l->gen = (unsigned long)i + 1;
+		l->c.t = 100 + i * HIST_PERIOD;
+		l->c.v[C_ROWS] = rows;
+		l->c.valid = 1u << C_ROWS;
+		history_offer(h, l, l->c.t);
+		now = history_full_scale(h, M_ROWS_PER_S, back, 0);
+		if (i == 27)
+			peak_end = i;
+		/* while the last peak sample (27) is within the window */
+		if (i > 27 && i <= 27 + back && now < full)
+			shrank_early = 1;
+		if (i == 27 + back)
+			CHECK(now == 50000); /* still in the window */
+		if (i == 31 + back + 1)
+			CHECK(now == 5000); /* the 1 s values holding the peak scrolled out */
+		full = now;
+	}
+	CHECK(peak_end == 27 && !shrank_early && full == 5000);
+	/* the figures drawn with it (a sparkline's columns) count too */
+	CHECK(history_full_scale(h, M_ROWS_PER_S, back, 12345) == 20000);
+	/* a percentage: always 0..100 */
+	CHECK(history_full_scale(h, M_HOT_PCT, back, 3) == 100);
+	/* pinned: the scale stays put while the rate goes up tenfold */
+	pinned[M_ROWS_PER_S] = 5000;
+	history_pin_scales(h, pinned);
+	for (i = 0; i < 8; i++) {
+		rows += 10000;
+		l->gen++;
+		l->c.t += HIST_PERIOD;
+		l->c.v[C_ROWS] = rows;
+		history_offer(h, l, l->c.t);
+	}
+	CHECK(h->scales_pinned && history_full_scale(h, M_ROWS_PER_S, back, 40000) == 5000);
+	history_unpin_scales(h);
+	CHECK(history_full_scale(h, M_ROWS_PER_S, back, 0) == 50000);
+	/* bytes step in binary: 83 MiB on a 100 MiB scale, 700 KiB on 1 MiB */
+	CHECK(spark_nice_bytes(83.0 * 1048576) == 100.0 * 1048576);
+	CHECK(spark_nice_bytes(700.0 * 1024) == 1048576 && spark_nice_bytes(0) == 0);
+	free(l);
+	history_free(h);
+}
+
+/* A scale's label in the metric's unit, at most 6 columns; ratios marked
+ * by the metric's good direction. */
+static void test_scale_labels(void)
+{
+	static const struct {
+		int m;
+		double full;
+		const char *text;
+	} labels[] = {
+		{ M_ROWS_PER_S, 500000, "500k" },
+		{ M_FSYNCS_PER_COMMIT, 5, "5" },
+		{ M_MISSES_PER_ROW, 0.002, "0.002" },
+		{ M_DB_BYTES, 100.0 * 1048576, "100MiB" },
+		{ M_WAL_BYTES_PER_ROW, 500, "500B" },
+		{ M_P99_MS, 20, "20ms" },
+		{ M_P50_MS, 0.5, "500us" },
+		{ M_HOT_PCT, 100, "100%" },
+		{ M_CACHE_BYTES, 2.0 * 1048576, "2MiB" },
+		{ M_ROWS_PER_S, 0, "" },
+	};
+	char buf[32];
+	size_t i;
+
+	for (i = 0; i < sizeof labels / sizeof labels[0]; i++) {
+		history_format_scale(labels[i].m, labels[i].full, buf, sizeof buf);
+		if (strcmp(buf, labels[i].text) != 0)
+			printf("  scale %g of %s: '%s', want '%s'\n", labels[i].full,
+			       metric_table[labels[i].m].field, buf, labels[i].text);
+		CHECK(strcmp(buf, labels[i].text) == 0 && strlen(buf) <= 6);
+	}
+	/* a baseline near 0 (under a thousandth of the full scale): no ratio of
+	 * noise (miss/row 175889x) */
+	dash_format_ratio_near(1.76, 0.00001, 0.002, 1, buf, sizeof buf);
+	CHECK(strcmp(buf, "from ~0") == 0);
+	dash_format_ratio_near(1.76, 0.00001, 0.002, 0, buf, sizeof buf);
+	CHECK(strcmp(buf, "from \u22480") == 0);
+	dash_format_ratio_near(0.0001, 0.00001, 0.002, 1, buf, sizeof buf);
+	CHECK(strcmp(buf, "-") == 0);
+	dash_format_ratio_near(0.5, 2, 0.002, 1, buf, sizeof buf);
+	CHECK(strcmp(buf, "0.25x") == 0);
+	/* the good direction: rows/s 0.26x is worse, p99 0.26x better */
+	CHECK(history_ratio_sense(M_ROWS_PER_S, 26, 100, 0) == -1);
+	CHECK(history_ratio_sense(M_P99_MS, 26, 100, 0) == 1);
+	CHECK(history_ratio_sense(M_ROWS_PER_S, 300, 100, 0) == 1);
+	CHECK(history_ratio_sense(M_P99_MS, 300, 100, 0) == -1);
+	CHECK(history_ratio_sense(M_ROWS_PER_S, 105, 100, 0) == 0); /* within 10 %: noise */
+	CHECK(history_ratio_sense(M_DB_BYTES, 300, 100, 0) == 0);   /* no good direction */
+	CHECK(history_ratio_sense(M_MISSES_PER_ROW, 1.76, 0.00001, 0.002) == -1); /* from ~0 */
+	CHECK(history_ratio_sense(M_HOT_PCT, 90, 0, 0) == 1);
+	CHECK(history_ratio_sense(M_P99_MS, NAN, 3, 0) == 0);
+	/* every metric the dashboard shows has a good direction or is a size/gauge */
+	CHECK(metric_table[M_HOT_PCT].better == BETTER_HIGHER &&
+	      metric_table[M_FPI_BYTES_PER_ROW].better == BETTER_LOWER &&
+	      metric_table[M_CACHE_BYTES].better == BETTER_NONE);
+}
+
 /* The mouse hits what was drawn: knob rows under the title and the box's
  * top line, bar cells at columns 22..29 of the 32-column knobs panel. */
 static void test_layout(void)
@@ -1837,6 +1955,8 @@ static const struct {
 	{ "unit/fstree", test_fstree },
 	{ "unit/redact", test_redact },
 	{ "unit/history", test_history },
+	{ "unit/scale-grow-only", test_scale },
+	{ "unit/scale-labels-ratio-sense", test_scale_labels },
 	{ "unit/layout", test_layout },
 	{ "unit/man-keys", test_man_keys },
 	{ "unit/spawn-proc", test_spawn },

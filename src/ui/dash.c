@@ -241,7 +241,7 @@ static void draw(struct dash *d)
 	struct layout *l = &d->lay;
 
 	term_frame_begin(&d->term);
-	layout_compute(l, d->term.W, d->term.H, d->k.nids, panel_nmetrics);
+	layout_compute(l, d->term.W, d->term.H, d->k.nids, panel_metric_rows(d, NULL));
 	if (l->too_small) {
 		panel_too_small(l);
 		term_frame_end();

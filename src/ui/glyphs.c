@@ -19,6 +19,10 @@ static const struct glyphs unicode = {
 		[G_GAP_MARK] = "\u2502",
 		[G_CHANGE] = "\u25b2",
 		[G_CAPTION] = "\u25b6",
+		[G_HIGH_GOOD] = "\u2191",
+		[G_LOW_GOOD] = "\u2193",
+		[G_BETTER] = "\u25b2",
+		[G_WORSE] = "\u25bc",
 	},
 };
 
@@ -38,6 +42,10 @@ static const struct glyphs ascii = {
 		[G_GAP_MARK] = "|",
 		[G_CHANGE] = "*",
 		[G_CAPTION] = ">",
+		[G_HIGH_GOOD] = "^",
+		[G_LOW_GOOD] = "v",
+		[G_BETTER] = "+",
+		[G_WORSE] = "-",
 	},
 };
 

@@ -18,6 +18,10 @@ enum glyph {
 	G_GAP_MARK,   /* a knob change in a sparkline column with no value */
 	G_CHANGE,     /* the event log's mark of an applied change */
 	G_CAPTION,    /* a demo caption */
+	G_HIGH_GOOD,  /* a metric row: more is better */
+	G_LOW_GOOD,   /* a metric row: less is better */
+	G_BETTER,     /* a ratio now/baseline that went the good way */
+	G_WORSE,      /* ... the bad way */
 	G_COUNT
 };
 

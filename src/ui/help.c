@@ -61,9 +61,9 @@ static void help_add(struct help_lines *hl, int bold, const char *head, const ch
 	} while (*p);
 }
 
-static void help_build(struct help_lines *hl)
+static void help_build(struct help_lines *hl, const struct glyphs *g)
 {
-	char head[64];
+	char head[256];
 	size_t i;
 	int id;
 
@@ -83,10 +83,19 @@ static void help_build(struct help_lines *hl)
 		}
 	help_add(hl, 0, "", " ");
 	help_add(hl, 1, "", "Metrics (n/a: the engine cannot measure it; ...: not settled yet)");
+	snprintf(head, sizeof head,
+	         "%s higher is better, %s lower is better; after a ratio "
+	         "now/baseline: %s went the good way, %s the bad way (more than 10 %%)",
+	         g->s[G_HIGH_GOOD], g->s[G_LOW_GOOD], g->s[G_BETTER], g->s[G_WORSE]);
+	help_add(hl, 0, "  ", head);
+	help_add(hl, 0, "  ", "a row shows only where its engine measures it");
 	for (id = 0; id < panel_nmetrics; id++) {
 		const struct metric_def *md = &metric_table[panel_metric_ids[id]];
+		static const enum glyph dir[] = { [BETTER_NONE] = G_NONE,
+			                          [BETTER_HIGHER] = G_HIGH_GOOD,
+			                          [BETTER_LOWER] = G_LOW_GOOD };
 
-		snprintf(head, sizeof head, "  %-14s ", md->label);
+		snprintf(head, sizeof head, "  %-13s %-1s ", md->label, g->s[dir[md->better]]);
 		help_add(hl, 0, head, md->why);
 	}
 }
@@ -97,7 +106,7 @@ int help_draw(const struct dash *d, const struct rect *r, int top)
 	struct help_lines hl = { .line = store, .cap = HELP_LINES, .width = r->w - 4 };
 	int i, rows = r->h - 2;
 
-	help_build(&hl);
+	help_build(&hl, d->term.g);
 	if (top > hl.n - rows)
 		top = hl.n - rows > 0 ? hl.n - rows : 0;
 	paint_clear(r);

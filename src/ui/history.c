@@ -14,6 +14,10 @@
 #include "../units.h"
 #include "dash.h"
 #include "glyphs.h"
+#include "spark.h"
+
+/* A ratio within this factor of 1 is neither better nor worse: noise. */
+#define RATIO_SAME 1.1
 
 struct history *history_new(void)
 {
@@ -36,6 +40,18 @@ const struct sample *history_at(const struct history *h, int back)
 	return &h->ring[(h->head - 1 - back + HIST_CAP) % HIST_CAP];
 }
 
+/* What each value column shows at the sample just kept (s, the latest). */
+static void keep_shown(const struct history *h, struct sample *s)
+{
+	int m, na;
+
+	for (m = 0; m < M_COUNT; m++) {
+		double v = history_value(h, m, (int)lround(HIST_VALUE_SPAN / HIST_PERIOD), &na);
+
+		s->shown[m] = na ? NAN : v;
+	}
+}
+
 int history_offer(struct history *h, const struct live *l, double now)
 {
 	const struct sample *prev = history_at(h, 0);
@@ -55,6 +71,7 @@ int history_offer(struct history *h, const struct live *l, double now)
 	h->head = (h->head + 1) % HIST_CAP;
 	if (h->n < HIST_CAP)
 		h->n++;
+	keep_shown(h, s);
 	return checkpoint;
 }
 
@@ -178,6 +195,96 @@ void history_unpin(struct history *h)
 	h->base_on = 0;
 }
 
+static int is_pct(int m)
+{
+	return metric_table[m].kind == MK_PCT || metric_table[m].kind == MK_GAUGE_PCT;
+}
+
+double history_full_scale(const struct history *h, int m, int back, double on_screen)
+{
+	double max = isnan(on_screen) ? 0 : on_screen;
+	const struct sample *s;
+	int i;
+
+	if (is_pct(m))
+		return 100;
+	if (h->scales_pinned && h->pinned[m] > 0)
+		return h->pinned[m];
+	for (i = 0; i <= back && (s = history_at(h, i)) != NULL; i++)
+		if (s->shown[m] > max) /* false for NAN */
+			max = s->shown[m];
+	return strcmp(metric_table[m].unit, "B") == 0 ? spark_nice_bytes(max) : spark_nice(max);
+}
+
+void history_pin_scales(struct history *h, const double *full)
+{
+	memcpy(h->pinned, full, sizeof h->pinned);
+	h->scales_pinned = 1;
+}
+
+void history_unpin_scales(struct history *h)
+{
+	h->scales_pinned = 0;
+}
+
+void history_format_scale(int m, double full, char *buf, size_t len)
+{
+	static const char *const bytes[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	static const char *const plain[] = { "", "k", "M", "G", "T" };
+	const char *unit = metric_table[m].unit;
+	int i = 0;
+
+	if (!(full > 0) || isinf(full)) {
+		snprintf(buf, len, "%s", "");
+	} else if (is_pct(m)) {
+		snprintf(buf, len, "%.0f%%", full);
+	} else if (strcmp(unit, "B") == 0) {
+		while (full >= 1024 && i < 4) {
+			full /= 1024;
+			i++;
+		}
+		snprintf(buf, len, "%.0f%s", full, bytes[i]);
+	} else if (strcmp(unit, "s") == 0) { /* the value is in milliseconds */
+		if (full >= 1000)
+			snprintf(buf, len, "%.0fs", full / 1000);
+		else if (full >= 1)
+			snprintf(buf, len, "%.0fms", full);
+		else if (full >= 1e-3)
+			snprintf(buf, len, "%.0fus", full * 1e3);
+		else
+			snprintf(buf, len, "%.0fns", full * 1e6);
+	} else if (full < 1) {
+		snprintf(buf, len, "%.2g", full);
+	} else {
+		while (full >= 1000 && i < 4) {
+			full /= 1000;
+			i++;
+		}
+		snprintf(buf, len, "%.0f%s", full, plain[i]);
+	}
+}
+
+int history_ratio_sense(int m, double v, double base, double near0)
+{
+	enum better b = metric_table[m].better;
+	int up;
+
+	if (b == BETTER_NONE || isnan(v) || isnan(base))
+		return 0;
+	if (base <= near0 || base == 0) {
+		if (v <= near0 || v == 0)
+			return 0;
+		up = 1; /* from (about) 0 */
+	} else if (v / base >= RATIO_SAME) {
+		up = 1;
+	} else if (v / base <= 1 / RATIO_SAME) {
+		up = 0;
+	} else {
+		return 0;
+	}
+	return up == (b == BETTER_HIGHER) ? 1 : -1;
+}
+
 void history_format(int m, double v, int na, char *buf, size_t len)
 {
 	const struct metric_def *md = &metric_table[m];
@@ -229,9 +336,15 @@ void dash_change_label(const struct knobs *a, const struct knobs *b, int ascii, 
 
 void dash_format_ratio(double v, double base, char *buf, size_t len)
 {
+	dash_format_ratio_near(v, base, 0, 1, buf, len);
+}
+
+void dash_format_ratio_near(double v, double base, double near0, int ascii, char *buf, size_t len)
+{
 	double r;
 
-	if (isnan(v) || isnan(base) || (base == 0 && v == 0)) {
+	if (isnan(v) || isnan(base) || (base == 0 && v == 0) ||
+	    (near0 > 0 && base <= near0 && v <= near0)) {
 		snprintf(buf, len, "-");
 		return;
 	}
@@ -239,6 +352,19 @@ void dash_format_ratio(double v, double base, char *buf, size_t len)
 		snprintf(buf, len, "from 0");
 		return;
 	}
+	if (base <= near0) {
+		snprintf(buf, len, "from %s0", ascii ? "~" : "\u2248");
+		return;
+	}
 	r = v / base;
-	snprintf(buf, len, r >= 9.995 ? "%.0fx" : r >= 0.01 || r == 0 ? "%.2fx" : "%.1gx", r);
+	if (r >= 999.5)
+		snprintf(buf, len, ">999x");
+	else if (r > 0 && r < 0.001)
+		snprintf(buf, len, "<0.001x");
+	else
+		snprintf(buf, len,
+		         r >= 9.995            ? "%.0fx"
+		         : r >= 0.01 || r == 0 ? "%.2fx"
+		                               : "%.1gx",
+		         r);
 }

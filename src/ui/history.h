@@ -27,6 +27,9 @@ struct sample {
 	struct hist lat;
 	struct sizes sizes;
 	uint64_t table_rows;
+	/* each metric as a value column showed it at this sample (NAN: none):
+	 * what a scale must cover while the sample is in a sparkline's window */
+	double shown[M_COUNT];
 };
 
 struct marker {
@@ -45,6 +48,8 @@ struct history {
 	double base[M_COUNT]; /* per metric; NAN: unknown */
 	int base_na[M_COUNT]; /* the engine cannot measure it */
 	struct knobs base_knobs;
+	int scales_pinned;      /* the s key: every scale frozen at pinned[m] */
+	double pinned[M_COUNT]; /* per metric; 0: none to freeze */
 };
 
 /* A new, empty history (big: allocated; aborts when memory is short). */
@@ -59,7 +64,7 @@ const struct sample *history_at(const struct history *h, int back);
  * the previous sample and this one, else 0. */
 int history_offer(struct history *h, const struct live *l, double now);
 
-/* Drop all but the latest sample, and the markers. */
+/* Drop all but the latest sample, and the markers (pinned scales stay). */
 void history_reset(struct history *h);
 
 /* Metric m between samples `older` and `newer` (counted back from the
@@ -92,6 +97,30 @@ int history_marked(const struct history *h, double t0, double t1);
 int history_pin(struct history *h, const struct knobs *knobs, int speed, double *span);
 
 void history_unpin(struct history *h);
+
+/* The full scale (the value of a full gauge, of a sparkline's top level) of
+ * metric m: 100 for a percentage; the pinned one while scales are pinned;
+ * else the next nice number (spark_nice, spark_nice_bytes for bytes) at or
+ * above both on_screen (the largest other figure drawn with it: the
+ * sparkline's columns) and every value the value column showed over the
+ * last `back` samples. So it never shrinks while a value that needed it is
+ * in that window; only once those samples scrolled out. 0: nothing yet. */
+double history_full_scale(const struct history *h, int m, int back, double on_screen);
+
+/* Freeze every metric's scale at full[m] (M_COUNT of them), or release
+ * them. */
+void history_pin_scales(struct history *h, const double *full);
+void history_unpin_scales(struct history *h);
+
+/* A full scale as its row prints it, in the metric's unit and at most 6
+ * columns: "200k", "0.005", "2MiB", "500us", "100%"; "" for 0. */
+void history_format_scale(int m, double full, char *buf, size_t len);
+
+/* Which way a ratio now/baseline of metric m went, by the metric's good
+ * direction: 1 better, -1 worse, 0 neither (within 10 %, unknown, both
+ * near 0, or a metric with no good direction). A baseline at or under
+ * near0 counts as 0, as in dash_format_ratio_near. */
+int history_ratio_sense(int m, double v, double base, double near0);
 
 /* A metric's value as the dashboard prints it: "1.2 ms", "0.0062", "n/a"
  * (na), "..." (NAN: not settled). */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "paint.h"
+#include "panels.h"
 #include "ui.h"
 
 /* ---- the dashboard (W_MAIN, W_DEMO) ----------------------------------- */
@@ -116,6 +117,22 @@ static void unpin(struct dash *d, int ch)
 		tape_note(d->tape, REC_UNPIN, NULL);
 	}
 	history_unpin(d->hist);
+}
+
+/* Freeze every gauge's and sparkline's scale where it is, or release them. */
+static void pin_scales(struct dash *d, int ch)
+{
+	double full[M_COUNT];
+
+	(void)ch;
+	if (d->hist->scales_pinned) {
+		history_unpin_scales(d->hist);
+		dash_say(d, "scales released: each follows the largest value on screen again");
+		return;
+	}
+	panel_metric_scales(d, full);
+	history_pin_scales(d->hist, full);
+	dash_say(d, "scales pinned: every bar and sparkline keeps its full scale (s releases)");
 }
 
 static void reset_window(struct dash *d, int ch)
@@ -306,6 +323,14 @@ const struct binding input_bindings[] = {
 	  .help = "unpin the baseline",
 	  .when = LIVE,
 	  .handler = unpin },
+	{ .keys = { 's' },
+	  .names = "s",
+	  .help = "pin every gauge's and sparkline's scale (the figure after each bar) where it "
+	          "is, to compare bars over time; again to release. Unpinned, a scale covers "
+	          "every value of its sparkline's window: it grows at once, and shrinks only "
+	          "once the values that needed it scrolled out",
+	  .when = LIVE,
+	  .handler = pin_scales },
 	{ .keys = { 'r' },
 	  .names = "r",
 	  .label = "r reset",

@@ -16,6 +16,9 @@
 #define SPARK_MAX 256
 #define CKPT_SPAN 10.0 /* seconds a checkpoint stays marked in the title */
 
+/* Every row the dashboard may show, in the order of their rows; a row
+ * shows only on the engines that measure its metric (only_on), so no row
+ * reads n/a for good and none moves when a knob does. */
 const int panel_metric_ids[] = {
 	M_ROWS_PER_S,
 	M_COMMITS_PER_S,
@@ -25,6 +28,8 @@ const int panel_metric_ids[] = {
 	M_SPILLS_PER_ROW,
 	M_MISSES_PER_ROW,
 	M_WAL_BYTES_PER_ROW,
+	M_FPI_BYTES_PER_ROW,
+	M_HOT_PCT,
 	M_WCHAR_PER_ROW,
 	M_WRITE_BYTES_PER_ROW,
 	M_DB_WRITE_BYTES_PER_ROW,
@@ -35,15 +40,94 @@ const int panel_metric_ids[] = {
 };
 const int panel_nmetrics = (int)(sizeof panel_metric_ids / sizeof panel_metric_ids[0]);
 
-/* The columns of a row. */
+#define ON(e) (1u << E_##e)
+
+/* The engines whose counters a metric needs (metrics.md); 0: every one. */
+static const unsigned only_on[M_COUNT] = {
+	[M_FPI_BYTES_PER_ROW] = ON(POSTGRES),                            /* pg_walinspect */
+	[M_HOT_PCT] = ON(POSTGRES),                                      /* pg_stat_user_tables */
+	[M_DB_WRITE_BYTES_PER_ROW] = ON(SQLITE) | ON(WIREDTIGER),        /* their own file writes */
+	[M_CACHE_DIRTY_PCT] = ON(POSTGRES) | ON(MONGO) | ON(WIREDTIGER), /* SQLite keeps no count */
+};
+
+int panel_metric_rows(const struct dash *d, int *ids)
+{
+	unsigned engine = 1u << d->k.want.v[K_ENGINE];
+	int i, n = 0;
+
+	for (i = 0; i < panel_nmetrics; i++)
+		if (!only_on[panel_metric_ids[i]] || (only_on[panel_metric_ids[i]] & engine)) {
+			if (ids)
+				ids[n] = panel_metric_ids[i];
+			n++;
+		}
+	return n;
+}
+
+/* The columns of a row: label, value, gauge, its scale, [now/base],
+ * sparkline. Which way is better is in the help (a mark here would read as
+ * a trend), and on a ratio to the baseline as better or worse. */
 struct cols {
-	int label, value, gauge, ratio, spark;
+	int label, value, gauge, scale, ratio, spark;
 	int per_col; /* samples per sparkline column */
 };
 
-static int is_pct(int m)
+/* Columns for a panel w wide: the sparkline gets what is left; a narrow
+ * one (80 columns) shortens the gauge before it starves the sparkline. */
+static void columns(const struct dash *d, int w, struct cols *c)
 {
-	return metric_table[m].kind == MK_PCT || metric_table[m].kind == MK_GAUGE_PCT;
+	int inner = w - 3; /* the borders and a blank before the right one */
+
+	*c = (struct cols){ .label = 13, .value = 9, .gauge = 8, .scale = 7 };
+	c->ratio = d->hist->base_on ? 9 : 0;
+	c->spark = inner - c->label - c->value - 1 - c->gauge - c->scale - c->ratio;
+	if (c->spark < 8) {
+		c->spark += c->gauge - 5;
+		c->gauge = 5;
+	}
+	if (c->spark > SPARK_MAX)
+		c->spark = SPARK_MAX;
+	if (c->spark < 0)
+		c->spark = 0;
+	c->per_col = c->spark ? (int)ceil(HIST_SPARK_SPAN / HIST_PERIOD / c->spark) : 1;
+}
+
+/* The samples a row's scale must cover: its sparkline's window. */
+static int scale_back(const struct cols *c)
+{
+	int back = c->per_col * c->spark, least = (int)lround(HIST_SPARK_SPAN / HIST_PERIOD);
+
+	return back > least ? back : least;
+}
+
+/* Metric m's value column (*na: n/a), its sparkline (vals, c->spark of
+ * them) and the full scale both are drawn on. */
+static double measure(const struct dash *d, const struct cols *c, int m, double *vals, int *na)
+{
+	double v, max;
+	int j;
+
+	v = history_value(d->hist, m, (int)lround(HIST_VALUE_SPAN / HIST_PERIOD), na);
+	history_series(d->hist, m, c->spark, c->per_col, vals);
+	max = isnan(v) ? 0 : v;
+	for (j = 0; j < c->spark; j++)
+		if (vals[j] > max) /* false for NAN */
+			max = vals[j];
+	vals[c->spark] = history_full_scale(d->hist, m, scale_back(c), max);
+	return v;
+}
+
+void panel_metric_scales(const struct dash *d, double *full)
+{
+	double vals[SPARK_MAX + 1];
+	struct cols c;
+	int m, na;
+
+	columns(d, d->lay.metrics.w, &c);
+	for (m = 0; m < M_COUNT; m++) {
+		(void)measure(d, &c, m, vals, &na);
+		full[m] = vals[c.spark];
+	}
 }
 
 static void title(const struct dash *d, const struct cols *c, int w, char *buf, size_t len)
@@ -51,19 +135,20 @@ static void title(const struct dash *d, const struct cols *c, int w, char *buf, 
 	/* The spans in seconds of the figures' own clock (a fast replay's). */
 	double value_span = HIST_VALUE_SPAN * d->feed->speed;
 	double spark_span = c->per_col * HIST_PERIOD * c->spark * d->feed->speed;
+	const char *name = d->hist->scales_pinned ? "metrics, scales pinned" : "metrics";
 	char diff[160];
 
 	int na = 0;
 	size_t used;
 
-	snprintf(buf, len, "metrics (last %.0f s | %.0f s)", value_span, spark_span);
+	snprintf(buf, len, "%s (last %.0f s | %.0f s)", name, value_span, spark_span);
 	if (d->hist->base_on) {
 		dash_change_label(&d->hist->base_knobs, &d->k.applied, d->term.g->ascii, diff,
 		                  sizeof diff);
-		snprintf(buf, len, "metrics (last %.0f s | %.0f s)  now/base (%s)", value_span,
+		snprintf(buf, len, "%s (last %.0f s | %.0f s)  now/base (%s)", name, value_span,
 		         spark_span, *diff ? diff : "same knobs");
 		if (paint_cols(buf, strlen(buf)) > w - 6) /* what changed matters more */
-			snprintf(buf, len, "metrics  now/base (%s)", *diff ? diff : "same knobs");
+			snprintf(buf, len, "%s  now/base (%s)", name, *diff ? diff : "same knobs");
 	}
 	/* A checkpoint in the value window: its full-page images and writes are
 	 * in the figures (checkpoint_in_window). */
@@ -75,44 +160,60 @@ static void title(const struct dash *d, const struct cols *c, int w, char *buf, 
 		         CKPT_SPAN * d->feed->speed);
 }
 
+/* The ratio now/baseline at the cursor, right-aligned in c->ratio columns,
+ * with a mark of better or worse by the metric's good direction (coloured,
+ * and readable without colour). */
+static void ratio(const struct dash *d, const struct cols *c, int m, double v, double full)
+{
+	static const enum glyph mark[] = { [0] = G_WORSE, [1] = G_NONE, [2] = G_BETTER };
+	const struct glyphs *g = d->term.g;
+	double near0 = full / 1000, base = d->hist->base[m];
+	int sense = history_ratio_sense(m, v, base, near0);
+	attr_t a = sense ? term_color(&d->term, sense > 0 ? C_SPARK : C_ERR) : 0;
+	char buf[32];
+	int pad;
+
+	dash_format_ratio_near(v, base, near0, g->ascii, buf, sizeof buf);
+	pad = c->ratio - 1 - paint_cols(buf, strlen(buf));
+	printw("%*s", pad > 0 ? pad : 0, "");
+	attron(A_BOLD | a);
+	addstr(buf);
+	addstr(sense ? g->s[mark[sense + 1]] : " ");
+	attroff(A_BOLD | a);
+}
+
 /* One metric's row at line y from column x. */
 static void metric_row(const struct dash *d, const struct cols *c, int m, int y, int x,
                        const int *marks)
 {
 	const struct glyphs *g = d->term.g;
-	double vals[SPARK_MAX], v, max = 0;
+	double vals[SPARK_MAX + 1], v, full;
 	int na = 0, j, cells;
 	char buf[64];
 
-	v = history_value(d->hist, m, (int)lround(HIST_VALUE_SPAN / HIST_PERIOD), &na);
-	history_series(d->hist, m, c->spark, c->per_col, vals);
-	for (j = 0; j < c->spark; j++)
-		if (!isnan(vals[j]) && vals[j] > max)
-			max = vals[j];
-	if (!isnan(v) && v > max)
-		max = v;
-	/* Percentages have a scale of their own. */
-	max = is_pct(m) ? 100 : spark_nice(max);
+	v = measure(d, c, m, vals, &na);
+	full = vals[c->spark];
 	history_format(m, v, na, buf, sizeof buf);
 	mvprintw(y, x + 1, "%-*.*s", c->label, c->label, metric_table[m].label);
 	attron(A_BOLD);
-	mvprintw(y, x + 1 + c->label, "%*s", c->value, buf);
+	printw("%*s", c->value, buf);
 	attroff(A_BOLD);
-	move(y, x + 2 + c->label + c->value);
-	cells = gauge_cells(v, max, c->gauge);
+	addstr(" ");
+	cells = gauge_cells(v, full, c->gauge);
 	attron(term_color(&d->term, C_GAUGE));
 	paint_repeat(g->s[G_GAUGE], cells);
 	paint_repeat(" ", c->gauge - cells);
 	attroff(term_color(&d->term, C_GAUGE));
-	if (d->hist->base_on) {
-		dash_format_ratio(na ? NAN : v, d->hist->base[m], buf, sizeof buf);
-		attron(A_BOLD);
-		mvprintw(y, x + 2 + c->label + c->value + c->gauge, "%*s", c->ratio, buf);
-		attroff(A_BOLD);
-	}
-	move(y, x + 3 + c->label + c->value + c->gauge + c->ratio);
+	/* The scale after the bar: a full bar, and the sparkline's top. */
+	history_format_scale(m, full, buf, sizeof buf);
+	printw(" %-*.*s", c->scale - 1, c->scale - 1, buf);
+	if (d->hist->base_on)
+		ratio(d, c, m, na ? NAN : v, full);
+	if (!c->spark)
+		return;
+	addstr(" ");
 	for (j = 0; j < c->spark; j++) {
-		const char *s = spark_glyph(spark_level(vals[j], max), g->ascii);
+		const char *s = spark_glyph(spark_level(vals[j], full), g->ascii);
 
 		if (marks[j]) {
 			attron(term_color(&d->term, C_MARK) | A_REVERSE);
@@ -128,19 +229,15 @@ static void metric_row(const struct dash *d, const struct cols *c, int m, int y,
 
 void panel_metrics(const struct dash *d, const struct rect *r)
 {
-	struct cols c = { .label = 13, .value = 9, .gauge = 8, .ratio = d->hist->base_on ? 7 : 0 };
-	int marks[SPARK_MAX], i;
+	int marks[SPARK_MAX], ids[sizeof panel_metric_ids / sizeof panel_metric_ids[0]];
+	int i, n = panel_metric_rows(d, ids);
+	struct cols c;
 	char buf[256];
 
-	c.spark = r->w - 2 - c.label - c.value - c.gauge - c.ratio - 3;
-	if (c.spark > SPARK_MAX)
-		c.spark = SPARK_MAX;
-	if (c.spark < 4)
-		c.spark = 4;
-	c.per_col = (int)ceil(HIST_SPARK_SPAN / HIST_PERIOD / c.spark);
+	columns(d, r->w, &c);
 	title(d, &c, r->w, buf, sizeof buf);
 	paint_box(d->term.g, r, buf);
 	history_series_marks(d->hist, c.spark, c.per_col, marks);
-	for (i = 0; i < panel_nmetrics && i < r->h - 2; i++)
-		metric_row(d, &c, panel_metric_ids[i], r->y + 1 + i, r->x, marks);
+	for (i = 0; i < n && i < r->h - 2; i++)
+		metric_row(d, &c, ids[i], r->y + 1 + i, r->x, marks);
 }

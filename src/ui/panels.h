@@ -7,9 +7,17 @@
 
 struct dash;
 
-/* The metrics the dashboard shows, in the order of their rows. */
+/* The metrics the dashboard may show, in the order of their rows. */
 extern const int panel_metric_ids[];
 extern const int panel_nmetrics;
+
+/* The rows shown on the engine in force: the metrics of panel_metric_ids
+ * it can measure, in their order, into ids (may be NULL: only count). */
+int panel_metric_rows(const struct dash *d, int *ids);
+
+/* Every metric's full scale as the metrics panel draws it now, into full
+ * (M_COUNT of them): what the s key pins. */
+void panel_metric_scales(const struct dash *d, double *full);
 
 void panel_title(const struct dash *d, const struct rect *r);
 void panel_knobs(const struct dash *d, const struct layout *l);

@@ -66,6 +66,19 @@ double spark_nice(double v)
 	return 10 * p;
 }
 
+double spark_nice_bytes(double v)
+{
+	double k = 1;
+
+	if (!(v > 0) || isinf(v))
+		return 0;
+	while (v / k >= 1024)
+		k *= 1024;
+	v = spark_nice(v / k);
+	/* 1000 KiB reads worse than the 1 MiB it is under */
+	return v > 500 ? 1024 * k : v * k;
+}
+
 int gauge_cells(double v, double max, int width)
 {
 	int c;

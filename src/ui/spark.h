@@ -2,8 +2,8 @@
  *
  * Sparklines map a series onto 8 block levels (U+2581..U+2588) or, in ASCII
  * mode, onto " .:-=+*#"; a value that is not known (NAN) is a blank. Gauges
- * fill a bar in proportion to an adaptive scale: the next "nice" number
- * (1, 2, 5 x 10^k) at or above the largest recent value. */
+ * fill a bar in proportion to a scale: the next "nice" number (1, 2, 5 x
+ * 10^k) at or above the largest value on screen (history_full_scale). */
 #ifndef IDXLAB_SPARK_H
 #define IDXLAB_SPARK_H
 
@@ -23,6 +23,10 @@ size_t spark_render(const double *vals, int n, double max, int ascii, char *out,
 
 /* The next nice number (1, 2, 5 x 10^k) at or above v; 0 for v <= 0. */
 double spark_nice(double v);
+
+/* The same for bytes in binary steps (1, 2, 5 ... 500 x 1024^k, then
+ * 1024^(k+1)): 83 MiB -> 100 MiB, 700 KiB -> 1 MiB. */
+double spark_nice_bytes(double v);
 
 /* Cells of a gauge of width cells for v on a scale of 0..max. */
 int gauge_cells(double v, double max, int width);
