@@ -18,7 +18,9 @@
 #include "evlog.h"
 #include "knobs.h"
 #include "metrics.h"
+#include "plot.h"
 #include "redact.h"
+#include "replay_export.h"
 #include "report.h"
 #include "ui/dash.h"
 #include "workload.h"
@@ -122,6 +124,53 @@ static void drain_events(unsigned long *seen)
 	}
 }
 
+/* --plot: a chart of every record rep writes, or NULL. */
+static struct plot *plot_start(const struct plan *p, struct report *rep)
+{
+	struct plot *pl = p->plot_path ? plot_new(p, p->plot_path, p->plot_metrics) : NULL;
+
+	report_plot(rep, pl);
+	return pl;
+}
+
+/* Write the chart (after the run's records: also when it was stopped) and
+ * free it; the exit code, code if the chart is written (or none asked). */
+static int plot_end(const struct plan *p, struct plot *pl, int code)
+{
+	struct err e = { ERR_NONE, "" };
+	char summary[128];
+
+	if (pl && plot_write(pl, summary, sizeof summary, &e) < 0) {
+		fprintf(stderr, "idxlab: %s\n", e.msg);
+		if (!code)
+			code = 1;
+	} else if (pl) {
+		fprintf(stderr, "idxlab: wrote %s: %s\n", p->plot_path, summary);
+	}
+	plot_free(pl);
+	return code;
+}
+
+/* `idxlab run --replay FILE`: the recording as records; the exit code. */
+static int run_replay(struct plan *p)
+{
+	struct report *rep = report_new(p, stdout, stderr);
+	struct plot *pl = plot_start(p, rep);
+	struct err e = { ERR_NONE, "" };
+	int code = 0;
+
+	if (replay_export(p, rep, pl, &e) < 0) {
+		fprintf(stderr, "idxlab: %s\n", e.msg);
+		code = e.cls == ERR_USAGE ? 2 : 1;
+	}
+	report_free(rep);
+	if (code) {
+		plot_free(pl);
+		return code;
+	}
+	return plot_end(p, pl, code);
+}
+
 /* Run the plan headless; returns the exit code. */
 static int run_headless(const struct plan *p)
 {
@@ -131,6 +180,7 @@ static int run_headless(const struct plan *p)
 	struct step_result *res = malloc(sizeof *res);
 	struct workload *w = NULL;
 	struct report *rep;
+	struct plot *pl;
 	struct err e = { ERR_NONE, "" };
 	unsigned long seen = 0;
 	int state = 0, stopping = 0, code;
@@ -140,6 +190,7 @@ static int run_headless(const struct plan *p)
 		abort();
 	prev->step = -1;
 	rep = report_new(p, stdout, stderr);
+	pl = plot_start(p, rep);
 	if (workload_start(&w, p, &e) < 0) {
 		state = -1;
 	}
@@ -198,7 +249,11 @@ static int run_headless(const struct plan *p)
 	}
 	if (got_signal)
 		code = got_signal == SIGINT ? 130 : 128 + got_signal;
-	return code;
+	if (state < 0) { /* no chart of a run that failed */
+		plot_free(pl);
+		return code;
+	}
+	return plot_end(p, pl, code);
 }
 
 int main(int argc, char **argv)
@@ -248,7 +303,15 @@ int main(int argc, char **argv)
 				code = 2;
 				break;
 			}
+			if (plan.plot_path) {
+				fprintf(stderr, "idxlab: --plot draws a headless run: use `idxlab "
+				                "run ... --plot FILE`\n");
+				code = 2;
+				break;
+			}
 			code = dash_run(&plan, &got_signal);
+		} else if (plan.replay_path && plan.mode == MODE_RUN) {
+			code = run_replay(&plan);
 		} else if (plan.demo || plan.record_path || plan.replay_path) {
 			fprintf(stderr,
 			        "idxlab: --%s in the dashboard: run it on a terminal "
