@@ -46,8 +46,10 @@ DEB_RUN := pkg-config libncurses-dev libsqlite3-dev libpq-dev libmongoc-dev libb
 # The tests (make test, check, bench): the PostgreSQL server for the
 # throwaway servers (make run opens SQLite), tmux to drive the dashboard,
 # strace, pgrep, setpriv and mount, python3 and the MongoDB wire-protocol peer,
-# sqlite3 to read the tables idxlab left in a --dsn file.
-DEB_TEST := postgresql tmux strace procps util-linux python3 python3-mockupdb sqlite3
+# sqlite3 to read the tables idxlab left in a --dsn file, xmllint and pdfinfo
+# to check the --plot charts.
+DEB_TEST := postgresql tmux strace procps util-linux python3 python3-mockupdb sqlite3 \
+	libxml2-utils poppler-utils
 # make lint.
 DEB_LINT := clang-format cppcheck groff-base
 

@@ -138,7 +138,7 @@ static struct plot *plot_start(const struct plan *p, struct report *rep)
 static int plot_end(const struct plan *p, struct plot *pl, int code)
 {
 	struct err e = { ERR_NONE, "" };
-	char summary[128];
+	char summary[160];
 
 	if (pl && plot_write(pl, summary, sizeof summary, &e) < 0) {
 		fprintf(stderr, "idxlab: %s\n", e.msg);

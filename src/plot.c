@@ -1203,10 +1203,18 @@ int plot_write(struct plot *pl, char *summary, size_t len, struct err *e)
 			unlink(pl->path);
 		}
 	}
-	if (rc == 0 && summary)
+	if (rc == 0 && summary) {
+		size_t changes = 0;
+
+		for (i = 0; i < md->nmarks; i++)
+			changes += !md->marks[i].caption;
 		snprintf(summary, len, "%d panel%s, %d series, %zu record%s", md->npanels,
 		         md->npanels == 1 ? "" : "s", md->nseries, md->points,
 		         md->points == 1 ? "" : "s");
+		if (md->over_time)
+			snprintf(summary + strlen(summary), len - strlen(summary),
+			         " over time, %zu knob change%s", changes, changes == 1 ? "" : "s");
+	}
 	model_free(md);
 	free(md);
 	return rc;

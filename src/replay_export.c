@@ -56,12 +56,13 @@ static int collect(struct plan *p, struct rec_item *it, double *origin, struct e
 	return 0;
 }
 
-/* Did a counter (or the latency count) of b go below a's? */
+/* Did a counter (or the latency count) of b go below a's? (Not a gauge:
+ * those go down and up.) */
 static int went_back(const struct live *a, const struct live *b)
 {
 	int i;
 
-	for (i = 0; i < C_COUNT; i++)
+	for (i = 0; i < C_CACHE_USED; i++)
 		if (a->c.valid & b->c.valid & (1u << i) && b->c.v[i] < a->c.v[i])
 			return 1;
 	return b->lat.n < a->lat.n;
