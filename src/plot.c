@@ -392,8 +392,8 @@ static void pick_metrics(const struct plot *pl, int interval, struct model *md)
 	     i < sizeof default_more / sizeof default_more[0] && md->npanels < DEFAULT_PANELS; i++)
 		if (has_data(pl, interval, default_more[i], &lo, &hi) >= 2 &&
 		    hi - lo > 0.05 * fabs(hi) &&
-		    (*metric_table[default_more[i]].unit || hi >= 0.01))
-			/* moves, by more than a page in a hundred rows */
+		    hi >= (*metric_table[default_more[i]].unit ? 1 : 0.01))
+			/* moves, and by more than a byte or a page in a hundred rows */
 			md->metric[md->npanels++] = default_more[i];
 	if (md->npanels == 0)
 		md->metric[md->npanels++] = M_ROWS_PER_S; /* drawn as "n/a" */
