@@ -18,7 +18,8 @@ series_paths() { grep -c 'stroke-width:3.5;' "$1"; }
 
 # ---- a sweep to each format ----------------------------------------------
 # shellcheck disable=SC2086
-"$IDXLAB" run $sweep --format csv --plot "$T/s.svg" >"$T/s.csv" 2>"$T/s.err"
+"$IDXLAB" run $sweep --format csv --plot "$T/s.svg" \
+	--plot-metrics rows_per_s,p99_ms,wal_bytes_per_row,fsyncs_per_commit >"$T/s.csv" 2>"$T/s.err"
 rc=$?
 if [ $rc -eq 0 ] && xmllint --noout "$T/s.svg" 2>"$T/xml.err"; then
 	ok plot/svg-valid
@@ -38,6 +39,10 @@ n=$(series_paths "$T/s.svg")
 # shellcheck disable=SC2086
 "$IDXLAB" run $sweep --plot "$T/s.png" >/dev/null 2>"$T/png.err"
 rc=$?
+# The default panels: rows/s and p99, then the per-row figures that move.
+if grep -qE "wrote $T/s.png: [234] panels, 2 series, 6 records" "$T/png.err"; then
+	ok plot/default-panels
+else bad plot/default-panels "$(cat "$T/png.err")"; fi
 # The IHDR: width and height, 4 bytes each, at offset 16.
 wh=$(od -An -tu1 -j16 -N8 "$T/s.png" 2>/dev/null | awk '{ print $1*16777216+$2*65536+$3*256+$4 "x" $5*16777216+$6*65536+$7*256+$8 }')
 size=$(wc -c <"$T/s.png" 2>/dev/null || echo 0)
@@ -118,7 +123,9 @@ print(rows[-1] - rows[0])' "$T/talk.rec")
 		{ r = $c["rows"] / $c["seconds"]; d = r - $c["rows_per_s"]; if (d < 0) d = -d
 		  # seconds is written to 3 decimals
 		  if (d > r * 0.0006 / $c["seconds"] + 0.1) print NR ": " $c["rows"] "/" $c["seconds"] " vs " $c["rows_per_s"] }' "$T/r.csv")
-	[ -z "$bad_rate" ] && ok plot/replay-rates || bad plot/replay-rates "$bad_rate"
+	if [ -z "$bad_rate" ] && [ "$(wc -l <"$T/r.csv")" -gt 3 ]; then
+		ok plot/replay-rates
+	else bad plot/replay-rates "$bad_rate $(head -3 "$T/r.csv")"; fi
 	# Every record is an interval; the index change starts step 2.
 	if awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$c["record"] != "interval" { exit 1 }
@@ -147,3 +154,10 @@ print(rows[-1] - rows[0])' "$T/talk.rec")
 fi
 expect_exit plot/replay-not-found 2 "cannot read the recording $T/none.rec" "$IDXLAB" run --replay "$T/none.rec"
 expect_exit plot/replay-piped-needs-run 2 "--replay works in the dashboard" "$IDXLAB" --replay "$T/none.rec"
+
+# The dashboard draws no chart: --plot there is a usage error.
+start dashplot TMPDIR="$TMPDIR" "$IDXLAB" --plot "$T/d.svg"
+code=$(wait_exit dashplot)
+if [ "$code" = EXIT=2 ] && cap dashplot | grep -q -- '--plot draws a headless run' && [ ! -e "$T/d.svg" ]; then
+	ok plot/dashboard-refuses
+else bad plot/dashboard-refuses "$code $(cap dashplot)"; fi
