@@ -415,11 +415,31 @@ static int cmp_ll(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The series of the first md->nseries (their first points: rep) whose
+ * swept knobs other than x are those of k; md->nseries if none. */
+static int series_of(const struct plot *pl, const struct model *md, const size_t *rep,
+                     const struct knobs *k)
+{
+	int s, id;
+
+	for (s = 0; s < md->nseries; s++) {
+		const struct knobs *r = &pl->pts[rep[s]].k;
+
+		for (id = 0; id < K_COUNT; id++)
+			if (id != md->xknob && pl->plan->n[id] > 1 && workload_knob(id) &&
+			    r->v[id] != k->v[id])
+				break;
+		if (id == K_COUNT)
+			break;
+	}
+	return s;
+}
+
 /* A sweep: x the first swept knob, a series per combination of the others. */
 static void model_sweep(const struct plot *pl, struct model *md)
 {
 	long long xs[PLAN_MAX_VALUES * 4];
-	size_t rep[MAX_SERIES], i;
+	size_t rep[MAX_SERIES] = { 0 }, i;
 	int nx = 0, id, s, j, p;
 	char buf[160];
 
@@ -440,16 +460,7 @@ static void model_sweep(const struct plot *pl, struct model *md)
 			if (j == nx && nx < (int)(sizeof xs / sizeof xs[0]))
 				xs[nx++] = pt->k.v[md->xknob];
 		}
-		for (s = 0; s < md->nseries; s++) {
-			const struct knobs *k = &pl->pts[rep[s]].k;
-
-			for (id = 0; id < K_COUNT; id++)
-				if (id != md->xknob && pl->plan->n[id] > 1 && workload_knob(id) &&
-				    k->v[id] != pt->k.v[id])
-					break;
-			if (id == K_COUNT)
-				break;
-		}
+		s = series_of(pl, md, rep, &pt->k);
 		if (s == md->nseries && s < MAX_SERIES)
 			rep[md->nseries++] = i;
 	}
@@ -511,16 +522,7 @@ static void model_sweep(const struct plot *pl, struct model *md)
 
 		if (pt->interval)
 			continue;
-		for (s = 0; s < md->nseries; s++) {
-			const struct knobs *k = &pl->pts[rep[s]].k;
-
-			for (id = 0; id < K_COUNT; id++)
-				if (id != md->xknob && pl->plan->n[id] > 1 && workload_knob(id) &&
-				    k->v[id] != pt->k.v[id])
-					break;
-			if (id == K_COUNT)
-				break;
-		}
+		s = series_of(pl, md, rep, &pt->k);
 		if (s == md->nseries)
 			continue; /* past MAX_SERIES */
 		for (j = 0; md->xknob >= 0 && j < nx && xs[j] != pt->k.v[md->xknob]; j++)
