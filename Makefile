@@ -13,8 +13,9 @@ VERSION := 0.1.0
 PREFIX ?= /usr/local
 CC ?= cc
 # The libraries every build needs (SQLite is also the default engine's; the
-# unit tests read MongoDB documents with libbson; --plot draws with cairo).
-PKGS := ncursesw sqlite3 jansson libbson-1.0 cairo
+# unit tests read MongoDB documents with libbson; --plot draws with cairo,
+# and gives fontconfig's fonts back when done).
+PKGS := ncursesw sqlite3 jansson libbson-1.0 cairo fontconfig
 
 # The optional engines (rows of src/engines/engine_list.h): for each, the
 # pkg-config module of its library and its sources. An engine whose module
@@ -42,7 +43,7 @@ ENGINE_DEFS := $(foreach e,$(shell echo $(ENGINES) | tr a-z A-Z),-DIDXLAB_HAVE_$
 # Debian packages, by what needs them. Building and running (make run):
 # pkg-config and the libraries of PKGS.
 DEB_RUN := pkg-config libncurses-dev libsqlite3-dev libpq-dev libmongoc-dev libbson-dev \
-	libjansson-dev libwiredtiger-dev libcairo2-dev
+	libjansson-dev libwiredtiger-dev libcairo2-dev libfontconfig-dev
 # The tests (make test, check, bench): the PostgreSQL server for the
 # throwaway servers (make run opens SQLite), tmux to drive the dashboard,
 # strace, pgrep, setpriv and mount, python3 and the MongoDB wire-protocol peer,

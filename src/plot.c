@@ -15,6 +15,7 @@
 #include <cairo-svg.h>
 #include <cairo.h>
 #include <errno.h>
+#include <fontconfig/fontconfig.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -800,8 +801,8 @@ static void tick_text(double v, double step, const char *suffix, char *buf, size
 {
 	int dec = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
 
-	if (v == 0) /* 0, not 0k or 0.0000 */
-		dec = 0, suffix = suffix[0] == ' ' ? suffix : "";
+	if (v == 0) /* 0, not 0k, 0 KiB or 0.0000 */
+		dec = 0, suffix = "";
 	snprintf(buf, len, "%.*f%s", dec > 6 ? 6 : dec, v, suffix);
 }
 
@@ -939,6 +940,8 @@ static void draw_panel(cairo_t *cr, const struct model *md, int p, double x, dou
 			         md->over_time   ? "seconds"
 			         : md->xknob < 0 ? ""
 			                         : knob_table[md->xknob].name);
+		if (md->log)
+			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " (log scale)");
 		text(cr, f.x + f.w / 2, f.y + f.h + 62, buf, 20, 1, 0.5, 0);
 	}
 	if (!got) {
@@ -999,7 +1002,7 @@ static double wrapped(cairo_t *cr, const char *s, double x, double y, double wid
 		char tryl[1200];
 
 		snprintf(item, sizeof item, "%.*s", (int)n, c);
-		snprintf(tryl, sizeof tryl, "%s%s%s", line, *line ? "   " : "", item);
+		snprintf(tryl, sizeof tryl, "%.990s%s%.199s", line, *line ? "   " : "", item);
 		if (*line && text_width(cr, tryl, size, 0) > width) {
 			text(cr, x, y, line, size, 0, 0, 0);
 			y += size * 1.35;
@@ -1161,6 +1164,10 @@ static cairo_status_t render(enum plot_format fmt, const struct model *md, FILE 
 	if (st == CAIRO_STATUS_SUCCESS)
 		st = cairo_surface_status(sf);
 	cairo_surface_destroy(sf);
+	/* Give back the fonts cairo and fontconfig loaded (the process is
+	 * done drawing; a later chart loads them again). */
+	cairo_debug_reset_static_data();
+	FcFini();
 	return st;
 }
 
