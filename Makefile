@@ -13,8 +13,9 @@ VERSION := 0.1.0
 PREFIX ?= /usr/local
 CC ?= cc
 # The libraries every build needs (SQLite is also the default engine's; the
-# unit tests read MongoDB documents with libbson; --plot draws with cairo).
-PKGS := ncursesw sqlite3 jansson libbson-1.0 cairo
+# unit tests read MongoDB documents with libbson; --plot draws with cairo,
+# and gives fontconfig's fonts back when done).
+PKGS := ncursesw sqlite3 jansson libbson-1.0 cairo fontconfig
 
 # The optional engines (rows of src/engines/engine_list.h): for each, the
 # pkg-config module of its library and its sources. An engine whose module
@@ -42,12 +43,14 @@ ENGINE_DEFS := $(foreach e,$(shell echo $(ENGINES) | tr a-z A-Z),-DIDXLAB_HAVE_$
 # Debian packages, by what needs them. Building and running (make run):
 # pkg-config and the libraries of PKGS.
 DEB_RUN := pkg-config libncurses-dev libsqlite3-dev libpq-dev libmongoc-dev libbson-dev \
-	libjansson-dev libwiredtiger-dev libcairo2-dev
+	libjansson-dev libwiredtiger-dev libcairo2-dev libfontconfig-dev
 # The tests (make test, check, bench): the PostgreSQL server for the
 # throwaway servers (make run opens SQLite), tmux to drive the dashboard,
 # strace, pgrep, setpriv and mount, python3 and the MongoDB wire-protocol peer,
-# sqlite3 to read the tables idxlab left in a --dsn file.
-DEB_TEST := postgresql tmux strace procps util-linux python3 python3-mockupdb sqlite3
+# sqlite3 to read the tables idxlab left in a --dsn file, xmllint and pdfinfo
+# to check the --plot charts.
+DEB_TEST := postgresql tmux strace procps util-linux python3 python3-mockupdb sqlite3 \
+	libxml2-utils poppler-utils
 # make lint.
 DEB_LINT := clang-format cppcheck groff-base
 
@@ -157,11 +160,12 @@ check: deps-test
 
 bench: deps-test
 	@$(MAKE) --no-print-directory idxlab $(BUILD)/bench/bare_sqlite $(BUILD)/bench/bare_wt \
-		$(BUILD)/bench/bare_pg
+		$(BUILD)/bench/bare_pg $(BUILD)/bench/plot_time
 	@IDXLAB=$(CURDIR)/idxlab BARE=$(CURDIR)/$(BUILD)/bench/bare_sqlite sh bench/run.sh
 	@IDXLAB=$(CURDIR)/idxlab BARE=$(CURDIR)/$(BUILD)/bench/bare_wt sh bench/wt.sh
 	@IDXLAB=$(CURDIR)/idxlab BARE=$(CURDIR)/$(BUILD)/bench/bare_pg sh bench/pg.sh
 	@IDXLAB=$(CURDIR)/idxlab sh bench/dash.sh
+	@PLOT_TIME=$(CURDIR)/$(BUILD)/bench/plot_time sh bench/plot.sh
 
 BARE_DEPS := bench/bare_args.c bench/bare_args.h $(BUILD)/src/keys.o $(BUILD)/src/knobs.o \
 	$(BUILD)/src/units.o $(BUILD)/src/err.o $(BUILD)/src/redact.o \
@@ -178,6 +182,11 @@ $(BUILD)/bench/bare_wt: bench/bare_wt.c src/engines/wiredtiger/layout.h $(BARE_D
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ $(filter %.c %.o,$^) -lwiredtiger -lm
 
 $(BUILD)/bench/bare_pg: bench/bare_pg.c $(BARE_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+
+# The chart's drawing time links the library objects, like the unit tests.
+$(BUILD)/bench/plot_time: bench/plot_time.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 

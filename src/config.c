@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "engines/engine.h"
+#include "plot.h"
 #include "redact.h"
 #include "schema.h"
 #include "schema_from.h"
@@ -273,9 +274,13 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 			continue;
 		}
 		if ((got = file_option(argc, argv, &i, "--record", NULL, &file, e)) != 0 ||
-		    (got = file_option(argc, argv, &i, "--replay", NULL, &file, e)) != 0) {
-			char **to =
-			    strncmp(arg, "--record", 8) == 0 ? &p->record_path : &p->replay_path;
+		    (got = file_option(argc, argv, &i, "--replay", NULL, &file, e)) != 0 ||
+		    (got = file_option(argc, argv, &i, "--plot", NULL, &file, e)) != 0 ||
+		    (got = file_option(argc, argv, &i, "--plot-metrics", NULL, &file, e)) != 0) {
+			char **to = strncmp(arg, "--record", 8) == 0          ? &p->record_path
+			            : strncmp(arg, "--replay", 8) == 0        ? &p->replay_path
+			            : strncmp(arg, "--plot-metrics", 14) == 0 ? &p->plot_metrics
+			                                                      : &p->plot_path;
 
 			if (got < 0)
 				return -1;
@@ -331,10 +336,15 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 	}
 	if (plan_validate(p, e) < 0)
 		return -1;
-	if ((p->record_path || p->replay_path) && p->mode == MODE_RUN)
+	if (p->record_path && p->mode == MODE_RUN)
 		return err_set(e, ERR_USAGE,
-		               "--%s works in the dashboard; `idxlab run` is headless",
-		               p->record_path ? "record" : "replay");
+		               "--record works in the dashboard; `idxlab run` is headless");
+	if (p->plot_metrics && !p->plot_path)
+		return err_set(e, ERR_USAGE,
+		               "--plot-metrics picks the panels of a --plot chart: give --plot "
+		               "FILE.svg|.png|.pdf too");
+	if (p->plot_path && plot_check(p->plot_path, p->plot_metrics, e) < 0)
+		return -1;
 	if (p->replay_path && (p->record_path || p->demo))
 		return err_set(e, ERR_USAGE, "--replay shows a recording as it was: it takes no %s",
 		               p->demo ? "--demo" : "--record");
@@ -396,7 +406,10 @@ void plan_free(struct plan *p)
 	free(p->config_path);
 	free(p->record_path);
 	free(p->replay_path);
+	free(p->plot_path);
+	free(p->plot_metrics);
 	p->dsn = p->config_path = p->record_path = p->replay_path = NULL;
+	p->plot_path = p->plot_metrics = NULL;
 	if (p->demo)
 		demo_free(p->demo);
 	free(p->demo);

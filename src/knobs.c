@@ -596,3 +596,14 @@ void knob_default_text(int id, char *buf, size_t len)
 	if (n < len)
 		snprintf(buf + n, len - n, "]");
 }
+
+int knobs_same_workload(const struct knobs *a, const struct knobs *b)
+{
+	int id;
+
+	for (id = 0; id < K_COUNT; id++)
+		if (!(knob_table[id].flags & KF_OPTION) && knob_table[id].kind != KNOB_STRING &&
+		    a->v[id] != b->v[id])
+			return 0;
+	return 1;
+}

@@ -191,6 +191,10 @@ long long knob_at_position(int id, const struct knobs *k, double pos);
  * between integer and uuid values) */
 int knobs_need_rebuild(const struct knobs *a, const struct knobs *b);
 
+/* Do a and b set the workload alike (every knob but the run options and
+ * the dsn)? */
+int knobs_same_workload(const struct knobs *a, const struct knobs *b);
+
 /* Describe the valid values of knob id ("0..8", "seq|rand|few"). */
 void knob_range_text(int id, char *buf, size_t len);
 

@@ -18,7 +18,9 @@
 #include "evlog.h"
 #include "knobs.h"
 #include "metrics.h"
+#include "plot.h"
 #include "redact.h"
+#include "replay_export.h"
 #include "report.h"
 #include "ui/dash.h"
 #include "workload.h"
@@ -66,7 +68,7 @@ static void usage(FILE *f)
 	        "idxlab %s - see what indexes cost a write workload\n"
 	        "\n"
 	        "usage: idxlab [run] [-c FILE] [--demo FILE] [--record FILE] [--KNOB VALUE ...]\n"
-	        "       idxlab --replay FILE\n"
+	        "       idxlab [run] --replay FILE\n"
 	        "  idxlab              the dashboard on a terminal (headless when piped)\n"
 	        "  idxlab run          headless: one result row per step of the sweep\n"
 	        "\n"
@@ -92,7 +94,12 @@ static void usage(FILE *f)
 	        "  --demo FILE         play a scripted demo in the dashboard: knob changes,\n"
 	        "                      captions, waits (Space: next cue); see man idxlab\n"
 	        "  --record FILE       dashboard: also write what it shows to FILE (JSON lines)\n"
-	        "  --replay FILE       show a recording again, with no engine (offline talks)\n"
+	        "  --replay FILE       show a recording again, with no engine (offline talks);\n"
+	        "                      with run: its records (--format), a window a second\n"
+	        "  --plot FILE         headless: also draw the records as a chart for a slide\n"
+	        "                      (FILE.svg, .png or .pdf; the sweep, or over time)\n"
+	        "  --plot-metrics LIST its panels, by field name (default rows_per_s,p99_ms\n"
+	        "                      and the per-row figures that move)\n"
 	        "  --schema-from SOURCE:TABLE  run on idxlab's own copy of the shape of a\n"
 	        "                      table of yours, read read-only: SOURCE an SQLite file or\n"
 	        "                      a PostgreSQL conninfo/URI (./app.db:users)\n"
@@ -122,6 +129,53 @@ static void drain_events(unsigned long *seen)
 	}
 }
 
+/* --plot: a chart of every record rep writes, or NULL. */
+static struct plot *plot_start(const struct plan *p, struct report *rep)
+{
+	struct plot *pl = p->plot_path ? plot_new(p, p->plot_path, p->plot_metrics) : NULL;
+
+	report_plot(rep, pl);
+	return pl;
+}
+
+/* Write the chart (after the run's records: also when it was stopped) and
+ * free it; the exit code, code if the chart is written (or none asked). */
+static int plot_end(const struct plan *p, struct plot *pl, int code)
+{
+	struct err e = { ERR_NONE, "" };
+	char summary[160];
+
+	if (pl && plot_write(pl, summary, sizeof summary, &e) < 0) {
+		fprintf(stderr, "idxlab: %s\n", e.msg);
+		if (!code)
+			code = 1;
+	} else if (pl) {
+		fprintf(stderr, "idxlab: wrote %s: %s\n", p->plot_path, summary);
+	}
+	plot_free(pl);
+	return code;
+}
+
+/* `idxlab run --replay FILE`: the recording as records; the exit code. */
+static int run_replay(struct plan *p)
+{
+	struct report *rep = report_new(p, stdout, stderr);
+	struct plot *pl = plot_start(p, rep);
+	struct err e = { ERR_NONE, "" };
+	int code = 0;
+
+	if (replay_export(p, rep, pl, &e) < 0) {
+		fprintf(stderr, "idxlab: %s\n", e.msg);
+		code = e.cls == ERR_USAGE ? 2 : 1;
+	}
+	report_free(rep);
+	if (code) {
+		plot_free(pl);
+		return code;
+	}
+	return plot_end(p, pl, code);
+}
+
 /* Run the plan headless; returns the exit code. */
 static int run_headless(const struct plan *p)
 {
@@ -131,6 +185,7 @@ static int run_headless(const struct plan *p)
 	struct step_result *res = malloc(sizeof *res);
 	struct workload *w = NULL;
 	struct report *rep;
+	struct plot *pl;
 	struct err e = { ERR_NONE, "" };
 	unsigned long seen = 0;
 	int state = 0, stopping = 0, code;
@@ -140,6 +195,7 @@ static int run_headless(const struct plan *p)
 		abort();
 	prev->step = -1;
 	rep = report_new(p, stdout, stderr);
+	pl = plot_start(p, rep);
 	if (workload_start(&w, p, &e) < 0) {
 		state = -1;
 	}
@@ -198,7 +254,11 @@ static int run_headless(const struct plan *p)
 	}
 	if (got_signal)
 		code = got_signal == SIGINT ? 130 : 128 + got_signal;
-	return code;
+	if (state < 0) { /* no chart of a run that failed */
+		plot_free(pl);
+		return code;
+	}
+	return plot_end(p, pl, code);
 }
 
 int main(int argc, char **argv)
@@ -248,7 +308,15 @@ int main(int argc, char **argv)
 				code = 2;
 				break;
 			}
+			if (plan.plot_path) {
+				fprintf(stderr, "idxlab: --plot draws a headless run: use `idxlab "
+				                "run ... --plot FILE`\n");
+				code = 2;
+				break;
+			}
 			code = dash_run(&plan, &got_signal);
+		} else if (plan.replay_path && plan.mode == MODE_RUN) {
+			code = run_replay(&plan);
 		} else if (plan.demo || plan.record_path || plan.replay_path) {
 			fprintf(stderr,
 			        "idxlab: --%s in the dashboard: run it on a terminal "

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engines/engine.h"
+#include "plot.h"
 #include "redact.h"
 #include "report_int.h"
 #include "units.h"
@@ -334,10 +335,13 @@ void report_step(struct report *rp, const struct step_result *s)
 	build(r, &s->knobs, &w, s->rows_record ? "rows" : "step", s->index, s->interrupted);
 	add_step_end(r, &s->knobs, s);
 	emit(rp, r, &s->knobs);
+	plot_add(rp->plot, r, &s->knobs, 0, 0);
 	free(r);
 }
 
-void report_interval(struct report *rp, const struct live *prev, const struct live *cur)
+/* row: a row of the text table too (a recording's window), else a text
+ * run's progress line. */
+static void interval(struct report *rp, const struct live *prev, const struct live *cur, int row)
 {
 	struct record *r = malloc(sizeof *r);
 	struct hist *d = malloc(sizeof *d);
@@ -345,17 +349,35 @@ void report_interval(struct report *rp, const struct live *prev, const struct li
 
 	if (!r || !d)
 		abort();
-	if (rp->t0 == 0)
+	if (!rp->have_t0) {
 		rp->t0 = prev->c.t;
+		rp->have_t0 = 1;
+	}
 	hist_delta(&cur->lat, &prev->lat, d);
 	build(r, &cur->knobs, &w, "interval", cur->step, 0);
 	add_step_end(r, &cur->knobs, NULL);
-	if (rp->format == FMT_TEXT)
+	if (rp->format == FMT_TEXT && !row)
 		report_write_progress(rp, r, cur->c.t - rp->t0);
 	else
 		emit(rp, r, &cur->knobs);
+	plot_add(rp->plot, r, &cur->knobs, prev->c.t - rp->t0, cur->c.t - rp->t0);
 	free(d);
 	free(r);
+}
+
+void report_interval(struct report *rp, const struct live *prev, const struct live *cur)
+{
+	interval(rp, prev, cur, 0);
+}
+
+void report_window(struct report *rp, const struct live *prev, const struct live *cur)
+{
+	interval(rp, prev, cur, 1);
+}
+
+void report_plot(struct report *rp, struct plot *pl)
+{
+	rp->plot = pl;
 }
 
 void report_free(struct report *rp)

@@ -40,6 +40,8 @@ struct report {
 	int saw_short; /* a step shorter than SHORT_STEP_S */
 	int saw_checkpoint;
 	double t0; /* time of the first interval window */
+	int have_t0;
+	struct plot *plot; /* borrowed, or NULL */
 };
 
 /* The field called name in r, or NULL. */

@@ -136,8 +136,12 @@ expect_exit cli/demo-needs-terminal 2 "--demo plays in the dashboard: run it on 
 	"$IDXLAB" --demo "$T/ok.demo"
 expect_exit cli/record-needs-terminal 2 "--record works in the dashboard: run it on a terminal" \
 	"$IDXLAB" --record "$T/x.rec"
-expect_exit cli/replay-headless 2 "--replay works in the dashboard; .idxlab run. is headless" \
+# `idxlab run --replay` exports a recording (t_plot.sh): a missing one is
+# a usage error.
+expect_exit cli/replay-headless 2 "cannot read the recording $T/x.rec" \
 	"$IDXLAB" run --replay "$T/x.rec"
+expect_exit cli/record-headless 2 "--record works in the dashboard; .idxlab run. is headless" \
+	"$IDXLAB" run --record "$T/x.rec"
 expect_exit cli/replay-no-demo 2 "--replay shows a recording as it was: it takes no --demo" \
 	"$IDXLAB" --replay "$T/x.rec" --demo "$T/ok.demo"
 [ ! -e "$T/x.rec" ] && ok cli/record-refused-writes-nothing || bad cli/record-refused-writes-nothing "$T/x.rec exists"

@@ -1,0 +1,49 @@
+/* plot.h - charts of a headless run, for slides: --plot FILE.svg|.png|.pdf.
+ *
+ * Every record the report builds (report_plot) is also handed here; the
+ * chart is drawn from those records' own fields, so it shows exactly the
+ * numbers the CSV carries (n/a and unsettled values are gaps, never 0).
+ * A sweep: one panel per chosen metric, x the first swept knob, one series
+ * per combination of the other swept knobs. Records over time (--interval,
+ * or a recording exported with --replay): the metrics over seconds, with a
+ * labelled marker at every knob change (and every demo caption). PNG, SVG
+ * and PDF are drawn by one code path (cairo): only the surface differs. */
+#ifndef IDXLAB_PLOT_H
+#define IDXLAB_PLOT_H
+
+#include "config.h"
+#include "err.h"
+#include "report_int.h"
+
+#define PLOT_MAX_PANELS 6
+
+struct plot;
+
+/* --plot PATH and --plot-metrics LIST (NULL: the default), checked before
+ * any engine starts: the extension names the format (.svg, .png, .pdf); an
+ * existing file is refused (idxlab overwrites nothing) and so is a
+ * directory idxlab cannot write to; LIST holds metric field names (the CSV
+ * header's), at most PLOT_MAX_PANELS. Usage errors. */
+int plot_check(const char *path, const char *metrics, struct err *e);
+
+/* A chart for plan p (borrowed: its swept knobs pick the x axis and the
+ * series) to be written to path; metrics as for plot_check (which passed). */
+struct plot *plot_new(const struct plan *p, const char *path, const char *metrics);
+
+/* One record, built on knobs k (copied); t0..t1 its window in seconds from
+ * the run's first window (interval records; ignored for steps). */
+void plot_add(struct plot *pl, const struct record *r, const struct knobs *k, double t0, double t1);
+
+/* A caption shown at time t (seconds on the same clock): a marker. */
+void plot_note(struct plot *pl, double t, const char *text);
+
+/* Draw the chart and write it (the file is created now, never
+ * overwritten); -1 with e filled when there is nothing to draw or the
+ * write failed (the half-written file is removed). summary (may be NULL)
+ * gets a line such as "2 panels, 2 series, 12 points". */
+int plot_write(struct plot *pl, char *summary, size_t len, struct err *e);
+
+/* Safe on NULL. */
+void plot_free(struct plot *pl);
+
+#endif

@@ -1,0 +1,163 @@
+#!/bin/sh
+# --plot: charts of headless runs (SVG, PNG, PDF from one drawing), the
+# usage errors found before any engine starts, charts over time, and
+# `idxlab run --replay FILE` exporting a dashboard recording.
+. "$(dirname "$0")/lib.sh"
+
+sweep="--indexes 0,1,2 --key-order seq,rand --rows 2000"
+
+# series_colours SVG: the distinct colours of stroked paths that are not a
+# grey (axes, grid, markers are greys; a series is the only colour).
+series_colours() {
+	grep -o 'stroke:rgb([^)]*)' "$1" | sort -u |
+		awk -F'[(),%]+' '!($2 == $3 && $3 == $4)' | wc -l
+}
+# series_paths SVG: stroked series lines (3.5 wide): a series has one per
+# panel with data, and one in the legend.
+series_paths() { grep -c 'stroke-width:3.5;' "$1"; }
+
+# ---- a sweep to each format ----------------------------------------------
+# shellcheck disable=SC2086
+"$IDXLAB" run $sweep --format csv --plot "$T/s.svg" \
+	--plot-metrics rows_per_s,p99_ms,wal_bytes_per_row,fsyncs_per_commit >"$T/s.csv" 2>"$T/s.err"
+rc=$?
+if [ $rc -eq 0 ] && xmllint --noout "$T/s.svg" 2>"$T/xml.err"; then
+	ok plot/svg-valid
+else bad plot/svg-valid "exit $rc; $(cat "$T/s.err" "$T/xml.err" | tail -5)"; fi
+# x = indexes (the first swept knob), a series per key order: 2 series.
+n=$(series_colours "$T/s.svg")
+[ "$n" = 2 ] && ok plot/svg-two-series || bad plot/svg-two-series "$n series colours: $(grep -o 'stroke:rgb([^)]*)' "$T/s.svg" | sort -u)"
+if grep -q "wrote $T/s.svg: 4 panels, 2 series, 6 records" "$T/s.err"; then
+	ok plot/summary
+else bad plot/summary "$(cat "$T/s.err")"; fi
+# 4 panels with data, a legend: 2 x 5 series lines.
+n=$(series_paths "$T/s.svg")
+[ "$n" = 10 ] && ok plot/svg-series-per-panel || bad plot/svg-series-per-panel "$n series lines"
+# The records of the chart are the CSV's: 6 steps there too.
+[ "$(($(wc -l <"$T/s.csv") - 1))" = 6 ] && ok plot/csv-still-written || bad plot/csv-still-written "$(cat "$T/s.csv")"
+
+# shellcheck disable=SC2086
+"$IDXLAB" run $sweep --plot "$T/s.png" >/dev/null 2>"$T/png.err"
+rc=$?
+# The default panels: rows/s and p99, then the per-row figures that move.
+if grep -qE "wrote $T/s.png: [234] panels, 2 series, 6 records" "$T/png.err"; then
+	ok plot/default-panels
+else bad plot/default-panels "$(cat "$T/png.err")"; fi
+# The IHDR: width and height, 4 bytes each, at offset 16.
+wh=$(od -An -tu1 -j16 -N8 "$T/s.png" 2>/dev/null | awk '{ print $1*16777216+$2*65536+$3*256+$4 "x" $5*16777216+$6*65536+$7*256+$8 }')
+size=$(wc -c <"$T/s.png" 2>/dev/null || echo 0)
+if [ $rc -eq 0 ] && [ "$(head -c 8 "$T/s.png" | od -An -c | tr -d ' \n')" = '211PNG\r\n032\n' ] &&
+	[ "$wh" = 1600x900 ] && [ "$size" -gt 20000 ] && [ "$size" -lt 3000000 ]; then
+	ok plot/png
+else bad plot/png "exit $rc, ${wh}, $size bytes; $(tail -3 "$T/png.err")"; fi
+
+# shellcheck disable=SC2086
+"$IDXLAB" run $sweep --plot "$T/s.pdf" >/dev/null 2>"$T/pdf.err"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(head -c 4 "$T/s.pdf")" = %PDF ] &&
+	pdfinfo "$T/s.pdf" 2>/dev/null | grep -qE '^Pages: +1$'; then
+	ok plot/pdf
+else bad plot/pdf "exit $rc; $(tail -3 "$T/pdf.err") $(pdfinfo "$T/s.pdf" 2>&1 | head -3)"; fi
+
+# --plot-metrics: the panels by CSV field name. hot_pct is n/a on SQLite:
+# its panel has no line at all (a gap, not a line at 0).
+"$IDXLAB" run --indexes 0,1 --key-order seq,rand --rows 2000 --plot "$T/m.svg" \
+	--plot-metrics rows_per_s,hot_pct >/dev/null 2>"$T/m.err"
+n=$(series_paths "$T/m.svg" 2>/dev/null)
+if grep -q '2 panels, 2 series, 4 records' "$T/m.err" && [ "$n" = 4 ]; then
+	ok plot/metrics-na-is-a-gap
+else bad plot/metrics-na-is-a-gap "$n series lines; $(cat "$T/m.err")"; fi
+
+# ---- usage errors: exit 2 before any engine starts -------------------------
+expect_exit plot/bad-extension 2 "--plot $T/x.gif: unknown format '.gif': name the file .svg, .png or .pdf" \
+	"$IDXLAB" run --rows 100 --plot "$T/x.gif"
+grep -q 'sqlite' "$T/err" && bad plot/bad-extension-no-engine "$(cat "$T/err")" || ok plot/bad-extension-no-engine
+expect_exit plot/no-extension 2 "--plot $T/chart: no extension" "$IDXLAB" run --rows 100 --plot "$T/chart"
+cp "$T/s.csv" "$T/keep.svg"
+expect_exit plot/no-overwrite 2 "the file exists \(idxlab overwrites nothing" \
+	"$IDXLAB" run --rows 100 --plot "$T/keep.svg"
+cmp -s "$T/s.csv" "$T/keep.svg" && ok plot/no-overwrite-untouched || bad plot/no-overwrite-untouched "changed"
+expect_exit plot/unwritable-dir 2 "cannot write in $T/nodir" "$IDXLAB" run --rows 100 --plot "$T/nodir/x.png"
+expect_exit plot/unknown-metric 2 "'rows_per_sec' is no metric field \(did you mean rows_per_s\?\)" \
+	"$IDXLAB" run --rows 100 --plot "$T/y.svg" --plot-metrics rows_per_sec
+expect_exit plot/metrics-need-plot 2 "--plot-metrics picks the panels of a --plot chart" \
+	"$IDXLAB" run --rows 100 --plot-metrics rows_per_s
+[ ! -e "$T/y.svg" ] && ok plot/nothing-written-on-error || bad plot/nothing-written-on-error "y.svg exists"
+
+# ---- over time: an --interval sweep, a marker at the knob change -----------
+"$IDXLAB" run --indexes 0,1 --rows 60000 --commit 1000 --interval 0.2 --format csv \
+	--plot "$T/i.svg" >"$T/i.csv" 2>"$T/i.err"
+rc=$?
+recs=$(grep -c ',interval,' "$T/i.csv")
+if [ $rc -eq 0 ] && xmllint --noout "$T/i.svg" 2>/dev/null &&
+	grep -qE "wrote $T/i.svg: [0-9]+ panels, 1 series, $recs records over time, 1 knob change$" "$T/i.err"; then
+	ok plot/interval-chart
+else bad plot/interval-chart "exit $rc, $recs interval records; $(tail -3 "$T/i.err")"; fi
+
+# ---- --replay FILE headless: a recording as interval records ---------------
+printf '%s\n' 'rows = 400000' 'say before the index' 'wait 2' 'indexes = 1' 'say one index' 'wait 2' \
+	>"$T/talk.demo"
+start rec TMPDIR="$TMPDIR" "$IDXLAB" --demo "$T/talk.demo" --record "$T/talk.rec"
+wait_for rec 'one index' 15 >/dev/null
+sleep $((3 * slow))
+tm send-keys -t rec q
+code=$(wait_exit rec)
+if [ "$code" != EXIT=0 ] || [ ! -s "$T/talk.rec" ]; then
+	bad plot/replay-recorded "got '$code': $(cap rec)"
+else
+	ok plot/replay-recorded
+	"$IDXLAB" run --replay "$T/talk.rec" --format csv >"$T/r.csv" 2>"$T/r.err"
+	rc=$?
+	# The rows of the windows add up to the recording's own count, first
+	# sample to last; each window's rows/s is its rows over its seconds.
+	want=$(python3 -c '
+import json, sys
+rows = [json.loads(l)["c"]["rows"] for l in open(sys.argv[1]) if "\"c\":" in l]
+print(rows[-1] - rows[0])' "$T/talk.rec")
+	got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ s += $c["rows"] } END { print s }' "$T/r.csv")
+	if [ $rc -eq 0 ] && [ -n "$want" ] && [ "$want" -gt 0 ] && [ "$got" = "$want" ]; then
+		ok plot/replay-rows-add-up
+	else bad plot/replay-rows-add-up "exit $rc: $got rows in the CSV, $want in the recording; $(head -3 "$T/r.err")"; fi
+	bad_rate=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ r = $c["rows"] / $c["seconds"]; d = r - $c["rows_per_s"]; if (d < 0) d = -d
+		  # seconds is written to 3 decimals
+		  if (d > r * 0.0006 / $c["seconds"] + 0.1) print NR ": " $c["rows"] "/" $c["seconds"] " vs " $c["rows_per_s"] }' "$T/r.csv")
+	if [ -z "$bad_rate" ] && [ "$(wc -l <"$T/r.csv")" -gt 3 ]; then
+		ok plot/replay-rates
+	else bad plot/replay-rates "$bad_rate $(head -3 "$T/r.csv")"; fi
+	# Every record is an interval; the index change starts step 2.
+	if awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["record"] != "interval" { exit 1 }
+		{ seen[$c["step"] ":" $c["indexes"]] = 1 }
+		END { exit !(seen["1:0"] && seen["2:1"]) }' "$T/r.csv"; then
+		ok plot/replay-steps
+	else bad plot/replay-steps "$(cut -d, -f1-12 "$T/r.csv" | head)"; fi
+	"$IDXLAB" run --replay "$T/talk.rec" --format json >"$T/r.json" 2>/dev/null &&
+		python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/r.json" &&
+		[ "$(wc -l <"$T/r.json")" = "$(($(wc -l <"$T/r.csv") - 1))" ] &&
+		ok plot/replay-json || bad plot/replay-json "$(head -2 "$T/r.json")"
+	"$IDXLAB" run --replay "$T/talk.rec" >"$T/r.txt" 2>&1
+	if grep -q '^ *indexes ' "$T/r.txt" && [ "$(grep -cE '^ +[01] ' "$T/r.txt")" = "$(($(wc -l <"$T/r.csv") - 1))" ]; then
+		ok plot/replay-text
+	else bad plot/replay-text "$(head -5 "$T/r.txt")"; fi
+	"$IDXLAB" run --replay "$T/talk.rec" --plot "$T/r.png" >/dev/null 2>"$T/rp.err"
+	if [ "$(head -c 4 "$T/r.png" | tail -c 3)" = PNG ] &&
+		grep -q 'over time, 1 knob change$' "$T/rp.err"; then
+		ok plot/replay-plot
+	else bad plot/replay-plot "$(cat "$T/rp.err")"; fi
+	# A bad line is named FILE:LINE, and nothing is printed before it.
+	head -n 12 "$T/talk.rec" >"$T/cut.rec"
+	printf '{"t":9,"ev":"cut sho\n' >>"$T/cut.rec"
+	expect_exit plot/replay-bad-line 2 "cut.rec:13: not JSON" "$IDXLAB" run --replay "$T/cut.rec" --format csv
+	[ ! -s "$T/out" ] && ok plot/replay-bad-line-no-output || bad plot/replay-bad-line-no-output "$(head -2 "$T/out")"
+fi
+expect_exit plot/replay-not-found 2 "cannot read the recording $T/none.rec" "$IDXLAB" run --replay "$T/none.rec"
+expect_exit plot/replay-piped-needs-run 2 "--replay works in the dashboard" "$IDXLAB" --replay "$T/none.rec"
+
+# The dashboard draws no chart: --plot there is a usage error.
+start dashplot TMPDIR="$TMPDIR" "$IDXLAB" --plot "$T/d.svg"
+code=$(wait_exit dashplot)
+if [ "$code" = EXIT=2 ] && cap dashplot | grep -q -- '--plot draws a headless run' && [ ! -e "$T/d.svg" ]; then
+	ok plot/dashboard-refuses
+else bad plot/dashboard-refuses "$code $(cap dashplot)"; fi
