@@ -7,6 +7,10 @@
 #  (c) idxlab --load copy vs BARE (bench/bare_pg.c), a bare libpq COPY loop
 #      of the same rows in one transaction, binary and text, on the same
 #      server: rows/s, and the CPU seconds of the client and of the server.
+#      idxlab's server seconds include what its measurement asks of the
+#      server: the full-page-image count (pg_walinspect over the step's WAL,
+#      ~0.35 s per 1M rows here) and the samples every 50 ms, each of which
+#      ends the COPY for a moment (load.c).
 # Needs IDXLAB (BARE: (c) is skipped without it); prints a table with the
 # targets; exits 0 unless something broke.
 set -u
