@@ -345,7 +345,10 @@ int knob_parse(int id, const char *text, long long *out, struct err *e)
 		return err_set(e, ERR_USAGE, "'%s' is not on or off", text);
 	}
 	}
-	if (v < d->min || v > d->max)
+	/* A max that depends on the other knobs (indexes: the table in force)
+	 * is knob_check's to judge: a range named here would be the default
+	 * table's. */
+	if (v < d->min || (v > d->max && !d->max_of))
 		return err_set(e, ERR_USAGE, "%s is out of range (valid: %s)", text, range);
 	*out = v;
 	return 0;

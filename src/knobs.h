@@ -141,7 +141,8 @@ struct knobs {
 int knob_find(const char *name);
 
 /* Parse one value of knob id from text; -1 with a message naming the valid
- * range or choices. */
+ * range or choices. A knob whose max depends on the others (max_of:
+ * indexes) is parsed up to any value: knob_check judges it under them. */
 int knob_parse(int id, const char *text, long long *out, struct err *e);
 
 /* Format value v of knob id the way a user would type it. */

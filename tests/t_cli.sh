@@ -17,6 +17,20 @@ expect_exit cli/bad-size 2 "cache: 'lots' is not a size" "$IDXLAB" run --cache l
 expect_exit cli/missing-value 2 "--rows needs a value" "$IDXLAB" run --rows
 expect_exit cli/stray-argument 2 "unexpected argument 'go'" "$IDXLAB" run go
 expect_exit cli/sweep-in-list 2 "indexes: 9 is out of range" "$IDXLAB" run --indexes 0,9
+# Past what any table can have (16), the range named is still the table in
+# force's: the users table's 6, a spec file's own count.
+expect_exit cli/indexes-past-users 2 \
+	"indexes: 17 is out of range \(valid: 0\.\.6\) - the users table has 6 indexes" \
+	"$IDXLAB" run --schema users --indexes 17
+expect_exit cli/indexes-past-users-dash 2 "valid: 0\.\.6\) - the users table" \
+	"$IDXLAB" --schema users --indexes 0,99
+awk 'BEGIN { for (i = 1; i <= 10; i++) printf "column c%d int rand\nindex c%d\n", i, i }' \
+	>"$T/ten.spec"
+expect_exit cli/indexes-past-spec-file 2 "indexes: 17 is out of range \(valid: 0\.\.10\) - the ten table has 10 indexes" \
+	"$IDXLAB" run --schema "$T/ten.spec" --indexes 17
+printf 'schema = %s\nindexes = 3,17\n' "$T/ten.spec" >"$T/ten.conf"
+expect_exit cli/indexes-past-spec-config 2 "ten.conf:2: indexes: 17 is out of range \(valid: 0\.\.10\)" \
+	"$IDXLAB" run -c "$T/ten.conf"
 expect_exit cli/delete-needs-rows 2 "exceeds prefill" "$IDXLAB" run --op delete --rows 10 --prefill 5
 
 printf 'rows = 100\n# fine so far\n\nindexes = 1,x\n' >"$T/bad.conf"

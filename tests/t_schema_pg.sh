@@ -184,8 +184,8 @@ catalog types 5 "id bigint, a integer, b bigint, txt text, u uuid, ts timestamp 
 	"idxlab_z (z); idxlab_order (order); idxlab_u unique (u); idxlab_ts_a (ts, a); idxlab_txt (txt)" --schema "$T/types.spec"
 catalog uuidpk 2 "id uuid, k bigint, tag text, $(tail_cols)" "idxlab_k (k); idxlab_tag_k (tag, k)" --schema "$T/uuidpk.spec"
 
-# --- the values: as the spec orders them, and the same whether COPY loaded
-# them (text) or the INSERTs wrote them (binary parameters).
+# --- the values: as the spec orders them, and the same whether the prefill's
+# COPY loaded them or the INSERTs wrote them (binary parameters).
 sum_sql="SELECT md5(string_agg(x::text, '|' ORDER BY x.id)) FROM (SELECT id, a, b, txt, u, ts, z, \"order\" FROM idxlab.idxlab_t WHERE id <= 1000) x"
 shape_sql="SELECT count(DISTINCT z) <= 100 AND count(DISTINCT z) >= 20 AND (SELECT max(c) FROM (SELECT count(*) c FROM idxlab.idxlab_t GROUP BY z) m) >= 5 * count(*) / 100 AND count(DISTINCT \"order\") = 5 AND count(*) FILTER (WHERE txt !~ '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\$') = 0 AND count(*) FILTER (WHERE u::text !~ '^[0-9a-f]{8}-[0-9a-f]{4}-4') = 0 AND min(ts) >= '2015-12-31' AND max(ts) <= '2026-01-01' FROM idxlab.idxlab_t WHERE id <= 1000"
 users_sql="SELECT count(DISTINCT country) BETWEEN 40 AND 50 AND count(DISTINCT status) = 4 AND count(*) FILTER (WHERE created_at <> timestamptz '2026-01-01 00:00:00+00' + (id - 1) * interval '1 ms' OR length(email) <> 24 OR length(country) <> 2) = 0 FROM idxlab.idxlab_t WHERE id <= 3000"

@@ -193,7 +193,6 @@ int pg_start_session(struct engine *en, struct err *e);
 int pg_quote_names(struct engine *en, struct err *e);
 int pg_create_table(struct engine *en, struct err *e);
 void pg_set_payload(struct engine *en, long long len);
-int pg_load(struct engine *en, uint64_t rows, struct err *e);
 int pg_set_indexes(struct engine *en, long long from, long long to, int live, struct err *e);
 int pg_prepare_statement(struct engine *en, struct err *e);
 int pg_prepare_op(struct engine *en, struct err *e);
@@ -204,6 +203,9 @@ Oid pg_type_oid(enum col_type t);
  * payload, valid until the next call. */
 void pg_bind_row(struct engine *en, uint64_t row, uint64_t version, char (*num)[8],
                  const char **vals, int *lens);
+/* The same for the columns cols (n of them; -1: the payload). */
+void pg_bind_cols(struct engine *en, const int *cols, int n, uint64_t row, uint64_t version,
+                  char (*num)[8], const char **vals, int *lens);
 
 /* load.c: --load multirow and copy */
 #define MULTIROW_MAX  1000  /* rows per multi-row statement (the --load meaning) */
@@ -216,6 +218,9 @@ int pg_load_prepare(struct engine *en, struct err *e);
  * message fail. The connection is free again. 0, or -1 naming the COPY. */
 int pg_copy_end(struct engine *en, const char *fail, struct err *e);
 void pg_load_free(struct engine *en);
+/* COPY rows 0..rows-1 in (the prefill, at set-up): every column, hot 0, the
+ * payload, in the binary form --load copy sends. A stop ends it (-1). */
+int pg_load(struct engine *en, uint64_t rows, struct err *e);
 
 /* txn.c */
 extern const struct txn_hooks pg_txn_hooks;

@@ -21,6 +21,10 @@
  *             connection: it ends the COPY and the next row starts another
  *             in the same transaction.
  *
+ * The prefill (pg_load, at set-up) is a COPY of the same binary rows, every
+ * column: one encoder (copy_encode) for both, so a prefilled row is the row
+ * an insert writes.
+ *
  * Every wait goes through pg_await: a stop mid-COPY is bounded like any
  * statement (cancelled after STOP_GRACE_MS, given up on after
  * STOP_ANSWER_MS). A failed COPY or statement fails the step with the
@@ -328,28 +332,25 @@ static void put32(char *p, uint32_t v)
 	p[3] = (char)v;
 }
 
-/* One row in COPY's binary form: the field count, then each field's
- * length and bytes in the COPY's column order (the INSERT's, hot before
- * the payload). */
-static int copy_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e)
+/* Row row in COPY's binary form at the end of en->cbuf: the field count,
+ * then each field's length and bytes, for the columns cols (n of them,
+ * the last -1: the payload, with hot 0 before it). The --load copy rows
+ * (the INSERT's columns) and the prefill's (every column) alike. */
+static void copy_encode(struct engine *en, const int *cols, int n, uint64_t row)
 {
 	char num[SPEC_PARAMS][8], *p;
 	const char *vals[SPEC_PARAMS];
-	int lens[SPEC_PARAMS], i, last = en->nparams - 1;
+	int lens[SPEC_PARAMS], i, last = n - 1;
 	size_t len = 2 + 8;
 
-	(void)op;
-	(void)version;
-	if (!en->copying && copy_open(en, 0, e) < 0)
-		return copy_failed(en);
-	pg_bind_row(en, row, 0, num, vals, lens);
-	for (i = 0; i < en->nparams; i++)
+	pg_bind_cols(en, cols, n, row, 0, num, vals, lens);
+	for (i = 0; i < n; i++)
 		len += 4 + (size_t)lens[i];
-	need(&en->cbuf, &en->ccap, en->cused + len);
+	need(&en->cbuf, &en->ccap, en->cused + len + 2); /* + 2: room for the trailer */
 	p = en->cbuf + en->cused;
 	*p++ = 0;
-	*p++ = (char)(en->nparams + 1);
-	for (i = 0; i <= en->nparams; i++) {
+	*p++ = (char)(n + 1);
+	for (i = 0; i <= n; i++) {
 		int at = i < last ? i : i == last ? -1 : last;
 
 		if (at < 0) { /* hot: 0 */
@@ -363,6 +364,15 @@ static int copy_op(struct engine *en, long long op, uint64_t row, uint64_t versi
 		p += 4 + lens[at];
 	}
 	en->cused = (size_t)(p - en->cbuf);
+}
+
+static int copy_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e)
+{
+	(void)op;
+	(void)version;
+	if (!en->copying && copy_open(en, 0, e) < 0)
+		return copy_failed(en);
+	copy_encode(en, en->pcol, en->nparams, row);
 	en->crows++;
 	if (en->cused >= COPY_CHUNK && copy_flush(en, e) < 0)
 		return copy_failed(en);
@@ -407,18 +417,72 @@ static const struct txn_hooks copy_hooks = {
 	.sync = copy_sync,
 };
 
-/* COPY's column list: the INSERT's (en->pcol), hot before the payload. */
-static void copy_prepare(struct engine *en)
+/* "COPY idxlab.idxlab_t (the columns cols, hot, payload) FROM STDIN (FORMAT
+ * binary)" into sql (len bytes); cols as copy_encode takes them. */
+static void copy_sql_of(const struct engine *en, const int *cols, int n, char *sql, size_t len)
 {
-	size_t n = 0, len = sizeof en->copy_sql;
+	size_t at = 0;
 	int i;
 
-	n += (size_t)snprintf(en->copy_sql, len, "COPY idxlab.idxlab_t (");
-	for (i = 0; i < en->nparams - 1 && n < len; i++)
-		n += (size_t)snprintf(en->copy_sql + n, len - n, "%s, ", en->qcol[en->pcol[i]]);
-	if (n < len)
-		snprintf(en->copy_sql + n, len - n, "%s, payload) FROM STDIN (FORMAT binary)",
-		         en->qhot);
+	at += (size_t)snprintf(sql, len, "COPY idxlab.idxlab_t (");
+	for (i = 0; i < n - 1 && at < len; i++)
+		at += (size_t)snprintf(sql + at, len - at, "%s, ", en->qcol[cols[i]]);
+	if (at < len)
+		snprintf(sql + at, len - at, "%s, payload) FROM STDIN (FORMAT binary)", en->qhot);
+}
+
+/* COPY's column list: the INSERT's (en->pcol). */
+static void copy_prepare(struct engine *en)
+{
+	copy_sql_of(en, en->pcol, en->nparams, en->copy_sql, sizeof en->copy_sql);
+}
+
+/* ---- the prefill ------------------------------------------------------------ */
+
+int pg_load(struct engine *en, uint64_t rows, struct err *e)
+{
+	int cols[SPEC_PARAMS], n = 0, ok = 1;
+	char sql[sizeof en->copy_sql];
+	PGresult *res;
+	uint64_t r;
+
+	for (n = 0; n < en->s->ncols; n++)
+		cols[n] = n;
+	cols[n++] = -1;
+	copy_sql_of(en, cols, n, sql, sizeof sql);
+	res = pg_run(en, sql, 0, NULL, e);
+	if (!res)
+		return -1;
+	if (PQresultStatus(res) != PGRES_COPY_IN) {
+		PQclear(res);
+		return err_set(e, ERR_RUNTIME, "COPY: the server did not start copying");
+	}
+	PQclear(res);
+	need(&en->cbuf, &en->ccap, COPY_CHUNK);
+	memcpy(en->cbuf, copy_header, sizeof copy_header);
+	en->cused = sizeof copy_header;
+	for (r = 0; r < rows && ok; r++) {
+		copy_encode(en, cols, n, r);
+		if (r + 1 == rows) { /* the trailer: a field count of -1 */
+			en->cbuf[en->cused++] = (char)0xff;
+			en->cbuf[en->cused++] = (char)0xff;
+		}
+		if (en->cused >= COPY_CHUNK || r + 1 == rows) {
+			/* Queued, then sent as far as the server takes it (bounded). */
+			ok = PQputCopyData(en->conn, en->cbuf, (int)en->cused) == 1 &&
+			     pg_await(en, "loading the table", 0, e) == 0;
+			en->cused = 0;
+			if (en->stop && atomic_load(en->stop))
+				break;
+		}
+	}
+	if (en->unanswered)
+		return -1;
+	if (PQputCopyEnd(en->conn, ok && r == rows ? NULL : "stopped") != 1)
+		return pg_fail(en, NULL, e, "COPY");
+	res = pg_collect(en, "loading the table", 0, e);
+	PQclear(res);
+	return res ? 0 : -1;
 }
 
 /* ---- the choice ------------------------------------------------------------ */

@@ -1,6 +1,6 @@
 /* rows.c - the table's rows as the spec in force says them: its DDL, the
- * values in text (COPY) and binary (the prepared statements), the load by
- * COPY, the indexes by list position, the prepared statement of each
+ * values in binary (the prepared statements and COPY, load.c), the
+ * indexes by list position, the prepared statement of each
  * operation, and one operation on one row sent into the pipeline
  * (pg_send_op). Every text is built once per set-up or op change; a row
  * costs one schema_value() per parameter. */
@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../../clock.h"
 #include "../../evlog.h"
@@ -143,122 +142,10 @@ int pg_create_table(struct engine *en, struct err *e)
 	return pg_exec(en, sql, e);
 }
 
-/* Text form of a 16-byte uuid. */
-static void uuid_text(const unsigned char u[KEYS_UUID_LEN], char *out)
-{
-	static const char hex[] = "0123456789abcdef";
-	int i, n = 0;
-
-	for (i = 0; i < KEYS_UUID_LEN; i++) {
-		if (i == 4 || i == 6 || i == 8 || i == 10)
-			out[n++] = '-';
-		out[n++] = hex[u[i] >> 4];
-		out[n++] = hex[u[i] & 15];
-	}
-	out[n] = 0;
-}
-
-/* v as COPY's text format says it, into out (len bytes); its length. The
- * spec's texts are digits and letters: nothing to escape. */
-static size_t value_text(const struct value *v, char *out, size_t len)
-{
-	switch (v->type) {
-	case COL_INT:
-	case COL_BIGINT:
-		return (size_t)snprintf(out, len, "%lld", (long long)v->i);
-	case COL_TIMESTAMP: {
-		long long sec = v->i / 1000000, us = v->i % 1000000;
-		time_t t;
-		struct tm tm;
-
-		if (us < 0) {
-			us += 1000000;
-			sec--;
-		}
-		t = (time_t)sec;
-		gmtime_r(&t, &tm);
-		return (size_t)snprintf(out, len, "%04d-%02d-%02d %02d:%02d:%02d.%06lld+00",
-		                        tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-		                        tm.tm_min, tm.tm_sec, us);
-	}
-	case COL_UUID:
-		uuid_text(v->b, out);
-		return 36;
-	default:
-		memcpy(out, v->b, v->len);
-		return v->len;
-	}
-}
-
 void pg_set_payload(struct engine *en, long long len)
 {
 	free(en->payload);
 	en->payload = keys_payload_new((size_t)len);
-}
-
-/* One COPY text line for row n. */
-static size_t copy_line(struct engine *en, uint64_t n, char *out, size_t len)
-{
-	size_t used = 0;
-	int c;
-
-	for (c = 0; c < en->s->ncols; c++) {
-		if (c)
-			out[used++] = '\t';
-		schema_value(en->s, &en->k, c, n, 0, &en->pv[0]);
-		used += value_text(&en->pv[0], out + used, len - used);
-	}
-	used += (size_t)snprintf(out + used, len - used, "\t0\t%s\n", en->payload);
-	return used;
-}
-
-/* COPY rows 0..rows-1 in. */
-int pg_load(struct engine *en, uint64_t rows, struct err *e)
-{
-	/* a line: every column at its widest (a text, a uuid, a number), the payload */
-	size_t cap = 1 << 16, used = 0,
-	       linecap =
-	           (size_t)en->k.v[K_PAYLOAD] + 1024 + (size_t)en->s->ncols * (SCHEMA_TEXT_MAX + 2);
-	char *buf, sql[4096];
-	PGresult *res;
-	uint64_t n;
-	size_t len = 0;
-	int ok = 1, c;
-
-	add(sql, sizeof sql, &len, "COPY idxlab.idxlab_t(");
-	for (c = 0; c < en->s->ncols; c++)
-		add(sql, sizeof sql, &len, "%s%s", c ? ", " : "", en->qcol[c]);
-	add(sql, sizeof sql, &len, ", %s, payload) FROM STDIN", en->qhot);
-	res = pg_run(en, sql, 0, NULL, e);
-	if (!res)
-		return -1;
-	if (PQresultStatus(res) != PGRES_COPY_IN) {
-		PQclear(res);
-		return err_set(e, ERR_RUNTIME, "COPY: the server did not start copying");
-	}
-	PQclear(res);
-	buf = malloc(cap + linecap);
-	if (!buf)
-		abort();
-	for (n = 0; n < rows && ok; n++) {
-		used += copy_line(en, n, buf + used, linecap);
-		if (used >= cap || n + 1 == rows) {
-			/* Queued, then sent as far as the server takes it (bounded). */
-			ok = PQputCopyData(en->conn, buf, (int)used) == 1 &&
-			     pg_await(en, "loading the table", 0, e) == 0;
-			used = 0;
-			if (en->stop && atomic_load(en->stop))
-				break;
-		}
-	}
-	free(buf);
-	if (en->unanswered)
-		return -1;
-	if (PQputCopyEnd(en->conn, ok && n == rows ? NULL : "stopped") != 1)
-		return pg_fail(en, NULL, e, "COPY");
-	res = pg_collect(en, "loading the table", 0, e);
-	PQclear(res);
-	return res ? 0 : -1;
 }
 
 /* From the first `from` indexes of the list to the first `to`: create
@@ -431,20 +318,26 @@ static int bind_value(const struct value *v, char *num, const char **out)
 	}
 }
 
-void pg_bind_row(struct engine *en, uint64_t row, uint64_t version, char (*num)[8],
-                 const char **vals, int *lens)
+void pg_bind_cols(struct engine *en, const int *cols, int n, uint64_t row, uint64_t version,
+                  char (*num)[8], const char **vals, int *lens)
 {
 	int i;
 
-	for (i = 0; i < en->nparams; i++) {
-		if (en->pcol[i] < 0) {
+	for (i = 0; i < n; i++) {
+		if (cols[i] < 0) {
 			vals[i] = en->payload;
 			lens[i] = (int)en->k.v[K_PAYLOAD];
 			continue;
 		}
-		schema_value(en->s, &en->k, en->pcol[i], row, version, &en->pv[i]);
+		schema_value(en->s, &en->k, cols[i], row, version, &en->pv[i]);
 		lens[i] = bind_value(&en->pv[i], num[i], &vals[i]);
 	}
+}
+
+void pg_bind_row(struct engine *en, uint64_t row, uint64_t version, char (*num)[8],
+                 const char **vals, int *lens)
+{
+	pg_bind_cols(en, en->pcol, en->nparams, row, version, num, vals, lens);
 }
 
 int pg_send_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e)
