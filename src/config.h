@@ -35,6 +35,7 @@ struct plan {
 	struct demo *demo; /* owned; --demo FILE, or NULL */
 	char *record_path; /* owned; --record FILE, or NULL */
 	char *replay_path; /* owned; --replay FILE, or NULL */
+	char *fields;      /* owned; --fields a,b,... (checked: every one a field), or NULL */
 	long steps;        /* number of knob combinations */
 };
 

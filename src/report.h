@@ -15,7 +15,8 @@
 
 struct report;
 
-/* out: where records go (stdout); diag: where text-mode progress goes. */
+/* out: where records go (stdout); diag: where text-mode progress goes
+ * (NULL: nowhere, -q). */
 struct report *report_new(const struct plan *p, FILE *out, FILE *diag);
 
 /* A finished (or interrupted) step. */
@@ -23,6 +24,14 @@ void report_step(struct report *r, const struct step_result *s);
 
 /* A live record for the window between two snapshots of the same step. */
 void report_interval(struct report *r, const struct live *prev, const struct live *cur);
+
+/* --fields: is every name in the comma list a field (CSV/JSON name), and
+ * none twice? -1 with a "did you mean" otherwise (ERR_USAGE). */
+int report_check_fields(const char *list, struct err *e);
+
+/* A progress line on diag for a sweep: `step 13/24 (sqlite, indexes=3),
+ * 41 %, ETA 9 s`, from the live snapshot l, at most once a second. */
+void report_progress(struct report *r, const struct live *l);
 
 /* Footnotes (text), flush. Safe on NULL. */
 void report_free(struct report *r);
