@@ -200,7 +200,7 @@ const struct knob_def knob_table[K_COUNT] = {
 		.max = 1,
 		.def = "off", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED | KF_HEADLESS,
 		.why = "headless: a line on stderr at most once a second, `step 13/24 (sqlite, "
-		       "indexes=3), 41 %, ETA 9 s` (always when stderr is a terminal)",
+		       "indexes=3), 41 %, ETA 9 s` (on by itself when stderr is a terminal)",
 	},
 	[K_QUIET] = {
 		.name = "quiet", .kind = KNOB_BOOL,

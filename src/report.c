@@ -475,5 +475,6 @@ void report_free(struct report *rp)
 		report_text_footer(rp);
 	fflush(rp->out);
 	free(rp->sel_text);
+	free(rp->rows_before);
 	free(rp);
 }

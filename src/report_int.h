@@ -57,9 +57,10 @@ struct report {
 	/* The text table's columns (text_header), the same for every row. */
 	struct text_col cols[MAX_FIELDS + K_COUNT];
 	int ncols;
-	/* Progress (report_progress): the rows the plan has, and when the
-	 * run began and the last line was printed. */
-	double rows_planned, t_begin, t_said;
+	/* Progress (report_progress): the rows the plan has before each step
+	 * (owned, [steps + 1]: the last, all of them), and when the run began
+	 * and the last line was printed. */
+	double *rows_before, t_begin, t_said;
 };
 
 /* The field called name in r, or NULL. */

@@ -2,6 +2,7 @@
  * fixed, a column per knob that varies and per figure, footnotes for the
  * marks a row carried; and the pgbench -P style progress lines. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
@@ -389,7 +390,7 @@ static void duration_text(double s, char *buf, size_t len)
 
 void report_progress(struct report *rp, const struct live *l)
 {
-	double now = clock_now_s(), before = 0, done, planned = 0;
+	double now = clock_now_s(), done, planned;
 	const struct plan *p = rp->plan;
 	char line[512], eta[64];
 	struct knobs k;
@@ -402,15 +403,19 @@ void report_progress(struct report *rp, const struct live *l)
 		return; /* a warm-up run is not a step of the plan */
 	rp->t_said = now;
 	report_find_varying(rp);
-	for (i = 0; i < p->steps; i++) {
-		plan_step(p, i, &k);
-		planned += (double)k.v[K_ROWS];
-		if (i < l->step)
-			before += (double)k.v[K_ROWS];
+	if (!rp->rows_before) { /* once: the rows planned before each step */
+		rp->rows_before = calloc((size_t)p->steps + 1, sizeof *rp->rows_before);
+		if (!rp->rows_before)
+			abort();
+		for (i = 0; i < p->steps; i++) {
+			plan_step(p, i, &k);
+			rp->rows_before[i + 1] = rp->rows_before[i] + (double)k.v[K_ROWS];
+		}
 	}
-	done = before + (l->c.v[C_ROWS] > l->start.v[C_ROWS]
-	                     ? (double)(l->c.v[C_ROWS] - l->start.v[C_ROWS])
-	                     : 0);
+	planned = rp->rows_before[p->steps];
+	done = rp->rows_before[l->step] + (l->c.v[C_ROWS] > l->start.v[C_ROWS]
+	                                       ? (double)(l->c.v[C_ROWS] - l->start.v[C_ROWS])
+	                                       : 0);
 	n = (size_t)snprintf(line, sizeof line, "step %ld/%ld (%s", l->step + 1, p->steps,
 	                     knob_table[K_ENGINE].choices[l->knobs.v[K_ENGINE]]);
 	for (id = 0, first = 1; id < K_COUNT && n < sizeof line; id++)
