@@ -89,7 +89,8 @@ void panel_status(const struct dash *d, const struct rect *r)
 }
 
 /* The events box: the newest lines, or (scrolled back with [ and ]) older
- * ones; a level mark before each (warn "!", error "!!", in colour) and a
+ * ones; a level mark before each (warn "!", error "!!", in colour, in the
+ * time's padding) and a
  * fold's count after it ("starting over ×12"), at the time of its first
  * line: a fold stays where it began, so the times read in order. */
 void panel_events(const struct dash *d, const struct rect *r)
@@ -113,11 +114,12 @@ void panel_events(const struct dash *d, const struct rect *r)
 		char text[EVLOG_LINE + 16], line[400];
 
 		evlog_format(e, d->term.g->ascii, text, sizeof text);
-		snprintf(line, sizeof line, "%7.1fs %-2s %s", e->t_first,
-		         e->level == EV_ERROR  ? "!!"
-		         : e->level == EV_WARN ? "!"
-		                               : "",
-		         text);
+		snprintf(line, sizeof line, "%7.1fs  %s", e->t_first, text);
+		/* the mark in the time's padding: the texts stay aligned */
+		if (e->level != EV_INFO && line[0] == ' ')
+			line[0] = '!';
+		if (e->level == EV_ERROR && line[1] == ' ')
+			line[1] = '!';
 		attron(a);
 		paint_clipped(r->y + 1 + i - first, r->x + 1, r->w - 2, line);
 		attroff(a);
