@@ -17,6 +17,7 @@
 #include "engines/engine.h"
 #include "plot.h"
 #include "redact.h"
+#include "report.h"
 #include "schema.h"
 #include "schema_from.h"
 #include "xalloc.h"
@@ -288,6 +289,20 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 			*to = xstrdup(file);
 			continue;
 		}
+		if ((got = file_option(argc, argv, &i, "--fields", NULL, &file, e)) != 0) {
+			if (got < 0)
+				return err_set(
+				    e, ERR_USAGE,
+				    "--fields needs a list of field names (rows_per_s,p99_ms)");
+			free(p->fields);
+			p->fields = xstrdup(file);
+			continue;
+		}
+		if (strcmp(arg, "-q") == 0) {
+			if (plan_set(p, K_QUIET, "on", e) < 0)
+				return -1;
+			continue;
+		}
 		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
 			p->mode = MODE_HELP;
 			return 0;
@@ -336,6 +351,8 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 	}
 	if (plan_validate(p, e) < 0)
 		return -1;
+	if (p->fields && report_check_fields(p->fields, e) < 0)
+		return err_prefix(e, "--fields");
 	if (p->record_path && p->mode == MODE_RUN)
 		return err_set(e, ERR_USAGE,
 		               "--record works in the dashboard; `idxlab run` is headless");
@@ -408,8 +425,9 @@ void plan_free(struct plan *p)
 	free(p->replay_path);
 	free(p->plot_path);
 	free(p->plot_metrics);
+	free(p->fields);
 	p->dsn = p->config_path = p->record_path = p->replay_path = NULL;
-	p->plot_path = p->plot_metrics = NULL;
+	p->plot_path = p->plot_metrics = p->fields = NULL;
 	if (p->demo)
 		demo_free(p->demo);
 	free(p->demo);

@@ -37,6 +37,7 @@ struct plan {
 	char *replay_path;  /* owned; --replay FILE, or NULL */
 	char *plot_path;    /* owned; --plot FILE (.svg, .png, .pdf), or NULL */
 	char *plot_metrics; /* owned; --plot-metrics LIST, or NULL: the default */
+	char *fields;       /* owned; --fields a,b,... (checked: every one a field), or NULL */
 	long steps;         /* number of knob combinations */
 };
 

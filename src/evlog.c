@@ -1,6 +1,12 @@
-/* evlog.c - a mutex-protected ring of events. */
+/* evlog.c - a mutex-protected ring of events.
+ *
+ * A fold's repeat moves the line to the newest slot under a new seq (its
+ * old slot becomes a hole, skipped by evlog_since): a reader that asks for
+ * what came after the last seq it saw gets the updated line again, and
+ * knows it by its id. */
 #include "evlog.h"
 
+#include <ctype.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,6 +20,7 @@
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ev ring[RING];
+static char templates[RING][EVLOG_LINE]; /* ring[i]'s template */
 static unsigned long next_seq = 1;
 static double t0 = -1;
 
@@ -24,26 +31,79 @@ void evlog_start_clock(void)
 	pthread_mutex_unlock(&lock);
 }
 
+/* text with each number (digits, with '.' or ',' between them) as '#'. */
+static void template_of(const char *text, char *out, size_t len)
+{
+	const char *c = text;
+	size_t n = 0;
+
+	while (*c && n + 1 < len) {
+		int glued = c > text && (isalnum((unsigned char)c[-1]) || c[-1] == '_');
+
+		if (isdigit((unsigned char)*c) && !glued) {
+			while (isdigit((unsigned char)*c) ||
+			       ((*c == '.' || *c == ',') && isdigit((unsigned char)c[1])))
+				c++;
+			out[n++] = '#';
+			continue;
+		}
+		out[n++] = *c++;
+	}
+	out[n] = 0;
+}
+
+/* The slot of the line a new one (template tpl) folds into, or NULL. */
+static struct ev *fold_target(enum ev_level level, const char *tpl, double t)
+{
+	unsigned long s, seen = 0;
+
+	for (s = next_seq - 1; s > 0 && next_seq - s <= RING && seen < EVLOG_FOLD_BACK; s--) {
+		struct ev *e = &ring[s % RING];
+
+		if (e->seq != s)
+			continue; /* a hole: that line moved on */
+		seen++;
+		if (e->level == level && t - t0 - e->t <= EVLOG_FOLD_S &&
+		    strcmp(templates[s % RING], tpl) == 0)
+			return e;
+	}
+	return NULL;
+}
+
 void evlog_add(enum ev_level level, const char *fmt, ...)
 {
-	struct ev *e;
+	struct ev *e, *old;
 	va_list ap;
 	double t = clock_now_s();
-	char raw[4 * EVLOG_LINE], shown[EVLOG_LINE];
+	char raw[4 * EVLOG_LINE], shown[EVLOG_LINE], tpl[EVLOG_LINE];
 
 	/* Masked before it is cut to fit: no cut leaves part of a password. */
 	va_start(ap, fmt);
 	vsnprintf(raw, sizeof raw, fmt, ap);
 	va_end(ap);
 	redact_text(raw, shown, sizeof shown);
+	template_of(shown, tpl, sizeof tpl);
 	pthread_mutex_lock(&lock);
 	if (t0 < 0)
 		t0 = t;
+	old = fold_target(level, tpl, t);
 	e = &ring[next_seq % RING];
+	if (old) {
+		struct ev moved = *old;
+
+		old->seq = 0; /* a hole */
+		moved.count++;
+		*e = moved;
+	} else {
+		e->id = next_seq;
+		e->count = 1;
+		e->t_first = t - t0;
+	}
 	e->seq = next_seq++;
 	e->t = t - t0;
 	e->level = level;
 	memcpy(e->text, shown, sizeof e->text);
+	memcpy(templates[e->seq % RING], tpl, sizeof tpl);
 	pthread_mutex_unlock(&lock);
 }
 
@@ -57,7 +117,21 @@ size_t evlog_since(unsigned long after, struct ev *out, size_t max)
 	if (after + 1 > first)
 		first = after + 1;
 	for (s = first; s < next_seq && n < max; s++)
-		out[n++] = ring[s % RING];
+		if (ring[s % RING].seq == s)
+			out[n++] = ring[s % RING];
 	pthread_mutex_unlock(&lock);
 	return n;
+}
+
+void evlog_format(const struct ev *e, int ascii, char *buf, size_t len)
+{
+	if (e->count > 1)
+		snprintf(buf, len, "%s %s%u", e->text, ascii ? "x" : "\u00d7", e->count);
+	else
+		snprintf(buf, len, "%s", e->text);
+}
+
+const char *evlog_level_prefix(const struct ev *e)
+{
+	return e->level == EV_ERROR ? "error: " : e->level == EV_WARN ? "warning: " : "";
 }

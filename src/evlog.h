@@ -4,7 +4,14 @@
  * (the worker, SQLite's error log, later libpq notices and WiredTiger's event
  * handler) adds a line here instead of writing to stdout/stderr, so nothing
  * ever lands on top of the dashboard. Headless mode drains it to stderr.
- * Thread-safe. Lines beyond the ring's capacity drop the oldest. */
+ * Thread-safe. Lines beyond the ring's capacity drop the oldest.
+ *
+ * Repeats fold: a line whose template (its text with every number as '#',
+ * a number being digits not glued to a letter or '_', so "idxlab_k1" stays
+ * a name) and level match one of the last EVLOG_FOLD_BACK lines, added
+ * within EVLOG_FOLD_S of that line's latest repeat, does not become a line
+ * of its own: that line takes the new text and time, its count goes up, and
+ * it comes out of evlog_since() again under a new seq with the same id. */
 #ifndef IDXLAB_EVLOG_H
 #define IDXLAB_EVLOG_H
 
@@ -12,13 +19,18 @@
 
 enum ev_level { EV_INFO, EV_WARN, EV_ERROR };
 
-#define EVLOG_LINE 240
+#define EVLOG_LINE      240
+#define EVLOG_FOLD_S    5.0
+#define EVLOG_FOLD_BACK 8
 
 struct ev {
-	unsigned long seq; /* 1, 2, 3 ... in order of arrival */
-	double t;          /* seconds since the log started */
+	unsigned long seq; /* 1, 2, 3 ... in order of arrival (a fold's repeat: a new one) */
+	unsigned long id;  /* the seq of the fold's first line: the same for its repeats */
+	unsigned count;    /* lines folded into this one: 1 for a line said once */
+	double t;          /* seconds since the log started (a fold: its latest repeat) */
+	double t_first;    /* a fold: when its first line came */
 	enum ev_level level;
-	char text[EVLOG_LINE];
+	char text[EVLOG_LINE]; /* a fold: the latest repeat's text */
 };
 
 /* Event times count from here (default: the first event). */
@@ -27,7 +39,13 @@ void evlog_start_clock(void);
 void evlog_add(enum ev_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Copy events with seq > after into out (at most max), oldest first;
- * returns how many. */
+ * returns how many. A fold comes once, at its latest repeat. */
 size_t evlog_since(unsigned long after, struct ev *out, size_t max);
+
+/* e's text for a person: its text, and " ×N" (ascii: " xN") for a fold. */
+void evlog_format(const struct ev *e, int ascii, char *buf, size_t len);
+
+/* The headless prefix of e's level: "", "warning: " or "error: ". */
+const char *evlog_level_prefix(const struct ev *e);
 
 #endif

@@ -195,6 +195,19 @@ const struct knob_def knob_table[K_COUNT] = {
 		       "first step after opening an engine also pays for growing its heap and "
 		       "journal files)",
 	},
+	[K_PROGRESS] = {
+		.name = "progress", .kind = KNOB_BOOL,
+		.max = 1,
+		.def = "off", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED | KF_HEADLESS,
+		.why = "headless: a line on stderr at most once a second, `step 13/24 (sqlite, "
+		       "indexes=3), 41 %, ETA 9 s` (on by itself when stderr is a terminal)",
+	},
+	[K_QUIET] = {
+		.name = "quiet", .kind = KNOB_BOOL,
+		.max = 1,
+		.def = "off", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED | KF_HEADLESS,
+		.why = "headless (-q): no events, warnings and progress on stderr; errors still",
+	},
 	[K_REFRESH] = {
 		.name = "refresh", .kind = KNOB_INT,
 		.min = 50, .max = 10000, .unit = "ms",

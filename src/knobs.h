@@ -45,6 +45,8 @@ enum knob_id {
 	K_SCALE,
 	K_PROBES,
 	K_WARMUP,
+	K_PROGRESS,
+	K_QUIET,
 	K_REFRESH,
 	K_ASCII,
 	K_NO_COLOR,

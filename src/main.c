@@ -103,6 +103,9 @@ static void usage(FILE *f)
 	        "  --schema-from SOURCE:TABLE  run on idxlab's own copy of the shape of a\n"
 	        "                      table of yours, read read-only: SOURCE an SQLite file or\n"
 	        "                      a PostgreSQL conninfo/URI (./app.db:users)\n"
+	        "  --fields a,b,...    headless: only these output fields, in this order, in\n"
+	        "                      every format (names: the CSV header; man idxlab)\n"
+	        "  -q                  --quiet: only errors on stderr (headless)\n"
 	        "  --print-config      print the effective settings and exit\n"
 	        "  -h, --help          this help;  -V, --version  the version\n"
 	        "\n"
@@ -112,21 +115,75 @@ static void usage(FILE *f)
 	        "Output fields and every knob in detail: man idxlab.\n");
 }
 
-static void drain_events(unsigned long *seen)
+/* Headless events on stderr. A line is printed when it first comes; the
+ * repeats of a fold (evlog.h) are held and said once more, as "TEXT ×N",
+ * when the fold has had no repeat for EVLOG_FOLD_S or the run ends. quiet:
+ * errors only. */
+#define DRAIN_KEEP 16
+struct drain {
+	unsigned long seen;
+	int quiet;
+	struct {
+		struct ev e;
+		unsigned said; /* the count printed */
+		double at;     /* when its latest repeat came */
+	} keep[DRAIN_KEEP];    /* the lines printed last, oldest first */
+	int n;
+};
+
+static void say_event(const struct drain *dr, const struct ev *e)
+{
+	char text[EVLOG_LINE + 16];
+
+	if (dr->quiet && e->level != EV_ERROR)
+		return;
+	evlog_format(e, 1, text, sizeof text);
+	fprintf(stderr, "idxlab: %s%s\n", evlog_level_prefix(e), text);
+}
+
+/* Say the held repeats older than EVLOG_FOLD_S (all: every one). */
+static void say_folds(struct drain *dr, int all)
+{
+	double now = clock_now_s();
+	int i;
+
+	for (i = 0; i < dr->n; i++)
+		if (dr->keep[i].e.count > dr->keep[i].said &&
+		    (all || now - dr->keep[i].at > EVLOG_FOLD_S)) {
+			say_event(dr, &dr->keep[i].e);
+			dr->keep[i].said = dr->keep[i].e.count;
+		}
+}
+
+static void drain_events(struct drain *dr)
 {
 	struct ev evs[32];
 	size_t n, i;
+	int j;
 
-	while ((n = evlog_since(*seen, evs, 32)) > 0) {
+	while ((n = evlog_since(dr->seen, evs, 32)) > 0) {
 		for (i = 0; i < n; i++) {
-			fprintf(stderr, "idxlab: %s%s\n",
-			        evs[i].level == EV_ERROR  ? "error: "
-			        : evs[i].level == EV_WARN ? "warning: "
-			                                  : "",
-			        evs[i].text);
-			*seen = evs[i].seq;
+			dr->seen = evs[i].seq;
+			for (j = 0; j < dr->n && dr->keep[j].e.id != evs[i].id; j++)
+				;
+			if (j < dr->n) { /* a repeat of a line printed: held */
+				dr->keep[j].e = evs[i];
+				dr->keep[j].at = clock_now_s();
+				continue;
+			}
+			if (dr->n == DRAIN_KEEP) {
+				say_folds(dr, 1);
+				memmove(&dr->keep[0], &dr->keep[1],
+				        sizeof dr->keep[0] * (DRAIN_KEEP - 1));
+				dr->n--;
+			}
+			say_event(dr, &evs[i]);
+			dr->keep[dr->n].e = evs[i];
+			dr->keep[dr->n].said = evs[i].count;
+			dr->keep[dr->n++].at = clock_now_s();
 		}
 	}
+	say_folds(dr, 0);
 }
 
 /* --plot: a chart of every record rep writes, or NULL. */
@@ -187,14 +244,16 @@ static int run_headless(const struct plan *p)
 	struct report *rep;
 	struct plot *pl;
 	struct err e = { ERR_NONE, "" };
-	unsigned long seen = 0;
+	struct drain dr = { .quiet = (int)p->vals[K_QUIET][0] };
 	int state = 0, stopping = 0, code;
+	/* pgbench -P style: on a terminal, or when asked; never with -q */
+	int progress = !dr.quiet && (p->vals[K_PROGRESS][0] || isatty(STDERR_FILENO));
 	long finished = -1; /* the last step whose result was printed */
 
 	if (!prev || !cur || !res)
 		abort();
 	prev->step = -1;
-	rep = report_new(p, stdout, stderr);
+	rep = report_new(p, stdout, dr.quiet ? NULL : stderr);
 	pl = plot_start(p, rep);
 	if (workload_start(&w, p, &e) < 0) {
 		state = -1;
@@ -207,10 +266,14 @@ static int run_headless(const struct plan *p)
 			workload_stop(w);
 			stopping = 1;
 		}
-		drain_events(&seen);
+		drain_events(&dr);
 		while (workload_pop(w, res)) {
 			report_step(rep, res);
 			finished = res->index;
+		}
+		if (progress) {
+			workload_live(w, cur);
+			report_progress(rep, cur);
 		}
 		now = clock_now_s();
 		if (now >= next_tick) {
@@ -241,7 +304,8 @@ static int run_headless(const struct plan *p)
 		while (workload_pop(w, res))
 			report_step(rep, res);
 	workload_free(w);
-	drain_events(&seen);
+	drain_events(&dr);
+	say_folds(&dr, 1);
 	report_free(rep);
 	free(prev);
 	free(cur);
@@ -298,8 +362,10 @@ int main(int argc, char **argv)
 		code = 0;
 		break;
 	default:
-		plan_warn_unused(&plan, stderr);
-		plan_print_derived(&plan, stderr);
+		if (!plan.vals[K_QUIET][0]) {
+			plan_warn_unused(&plan, stderr);
+			plan_print_derived(&plan, stderr);
+		}
 		install_signals();
 		if (plan.mode == MODE_AUTO && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
 			if (plan.steps > 1) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "engines/engine.h"
 #include "plot.h"
 #include "redact.h"
@@ -204,6 +205,104 @@ const struct field *report_find(const struct record *r, const char *name)
 	return NULL;
 }
 
+/* ---- --fields ---- */
+
+/* Every field a record has, in record order (one record of default knobs
+ * and empty counters: every record of every run has these fields). */
+static const struct record *all_fields(void)
+{
+	static struct record r;
+
+	if (!r.n) {
+		static struct counters c;
+		static struct hist h;
+		struct window w = { &c, &c, &h, NULL };
+		struct knobs k;
+
+		knobs_defaults(&k);
+		k.dsn = "";
+		build(&r, &k, &w, "step", 0, 0);
+		add_step_end(&r, &k, NULL);
+	}
+	return &r;
+}
+
+static const char *nth_field(int i, const void *ctx)
+{
+	const struct record *r = ctx;
+
+	return i < r->n ? r->f[i].name : NULL;
+}
+
+/* Split list (a copy, owned by the caller) into names; -1 on an unknown
+ * or repeated one. */
+static int split_fields(char *list, const char **names, int *n, struct err *e)
+{
+	const struct record *all = all_fields();
+	char *item, *next = list;
+	int i;
+
+	*n = 0;
+	while ((item = strsep(&next, ","))) {
+		const char *hint;
+
+		if (!*item)
+			return err_set(e, ERR_USAGE,
+			               "an empty name in the list: write field names between the "
+			               "commas (rows_per_s,p99_ms)");
+		if (report_find(all, item)) {
+			for (i = 0; i < *n; i++)
+				if (strcmp(names[i], item) == 0)
+					return err_set(e, ERR_USAGE, "'%s' is in the list twice",
+					               item);
+			if (*n == MAX_FIELDS)
+				return err_set(e, ERR_USAGE, "at most %d fields", MAX_FIELDS);
+			names[(*n)++] = item;
+			continue;
+		}
+		/* "p99" means p99_ms more likely than pk */
+		for (i = 0, hint = NULL; i < all->n && !hint; i++)
+			if (strncmp(all->f[i].name, item, strlen(item)) == 0)
+				hint = all->f[i].name;
+		if (!hint)
+			hint = config_closest(item, nth_field, all);
+		if (hint)
+			return err_set(e, ERR_USAGE, "no field '%s' (did you mean %s?)", item,
+			               hint);
+		return err_set(e, ERR_USAGE,
+		               "no field '%s' (the CSV header names them all; man idxlab, OUTPUT)",
+		               item);
+	}
+	return 0;
+}
+
+int report_check_fields(const char *list, struct err *e)
+{
+	const char *names[MAX_FIELDS];
+	char *copy = strdup(list);
+	int n, rc;
+
+	if (!copy)
+		abort();
+	rc = split_fields(copy, names, &n, e);
+	free(copy);
+	return rc;
+}
+
+/* r with only the --fields, in their order (into out). */
+static const struct record *selected(const struct report *rp, const struct record *r,
+                                     struct record *out)
+{
+	int i;
+
+	if (!rp->nsel)
+		return r;
+	out->n = 0;
+	for (i = 0; i < rp->nsel; i++)
+		out->f[out->n++] = *report_find(r, rp->sel[i]);
+	return out;
+}
+
 /* ---- CSV ---- */
 
 static void csv_value(FILE *out, const struct field *f)
@@ -306,17 +405,27 @@ struct report *report_new(const struct plan *p, FILE *out, FILE *diag)
 	r->out = out;
 	r->diag = diag;
 	r->format = (int)p->vals[K_FORMAT][0];
+	r->t_begin = clock_now_s();
+	if (p->fields) {
+		struct err e;
+
+		r->sel_text = strdup(p->fields);
+		if (!r->sel_text || split_fields(r->sel_text, r->sel, &r->nsel, &e) < 0)
+			abort(); /* plan_from_args checked the list */
+	}
 	return r;
 }
 
 static void emit(struct report *rp, const struct record *r, const struct knobs *k)
 {
+	static struct record sel; /* big: not on the stack; one reporter runs */
+
 	switch (rp->format) {
 	case FMT_CSV:
-		write_csv(rp, r);
+		write_csv(rp, selected(rp, r, &sel));
 		break;
 	case FMT_JSON:
-		write_json(rp, r);
+		write_json(rp, selected(rp, r, &sel));
 		break;
 	default:
 		report_write_text(rp, r, k);
@@ -387,5 +496,7 @@ void report_free(struct report *rp)
 	if (rp->format == FMT_TEXT)
 		report_text_footer(rp);
 	fflush(rp->out);
+	free(rp->sel_text);
+	free(rp->rows_before);
 	free(rp);
 }

@@ -16,7 +16,8 @@
 struct report;
 struct plot;
 
-/* out: where records go (stdout); diag: where text-mode progress goes. */
+/* out: where records go (stdout); diag: where text-mode progress goes
+ * (NULL: nowhere, -q). */
 struct report *report_new(const struct plan *p, FILE *out, FILE *diag);
 
 /* A finished (or interrupted) step. */
@@ -32,6 +33,14 @@ void report_window(struct report *r, const struct live *prev, const struct live 
 /* Every record from now on also goes to pl (borrowed; NULL: none), with
  * its window in seconds from the first interval window's start. */
 void report_plot(struct report *r, struct plot *pl);
+
+/* --fields: is every name in the comma list a field (CSV/JSON name), and
+ * none twice? -1 with a "did you mean" otherwise (ERR_USAGE). */
+int report_check_fields(const char *list, struct err *e);
+
+/* A progress line on diag for a sweep: `step 13/24 (sqlite, indexes=3),
+ * 41 %, ETA 9 s`, from the live snapshot l, at most once a second. */
+void report_progress(struct report *r, const struct live *l);
 
 /* Footnotes (text), flush. Safe on NULL. */
 void report_free(struct report *r);

@@ -29,12 +29,21 @@ struct record {
 	struct field f[MAX_FIELDS];
 };
 
+/* A column of the text table: a knob that varies, or a record's field. */
+struct text_col {
+	int knob;          /* -1: the field */
+	const char *field; /* the record's field (knob K_ROWS: "rows", measured) */
+	const char *label;
+	int width;
+};
+
 struct report {
 	const struct plan *plan; /* borrowed */
 	FILE *out, *diag;
 	int format;
 	int header_done;
-	char varying[K_COUNT]; /* set with the header: find_varying */
+	char varying[K_COUNT]; /* report_find_varying */
+	int varying_done;
 	int saw_unsettled;
 	int saw_interrupted;
 	int saw_short; /* a step shorter than SHORT_STEP_S */
@@ -42,6 +51,18 @@ struct report {
 	double t0; /* time of the first interval window */
 	int have_t0;
 	struct plot *plot; /* borrowed, or NULL */
+	/* --fields: the fields every format writes, in this order (nsel 0: the
+	 * format's own choice); the names point into sel_text (owned). */
+	const char *sel[MAX_FIELDS];
+	int nsel;
+	char *sel_text;
+	/* The text table's columns (text_header), the same for every row. */
+	struct text_col cols[MAX_FIELDS + K_COUNT];
+	int ncols;
+	/* Progress (report_progress): the rows the plan has before each step
+	 * (owned, [steps + 1]: the last, all of them), and when the run began
+	 * and the last line was printed. */
+	double *rows_before, t_begin, t_said;
 };
 
 /* The field called name in r, or NULL. */
@@ -52,5 +73,8 @@ const struct field *report_find(const struct record *r, const char *name);
 void report_write_text(struct report *rp, const struct record *r, const struct knobs *k);
 void report_write_progress(struct report *rp, const struct record *r, double elapsed);
 void report_text_footer(struct report *rp);
+
+/* The knobs that vary across the plan's steps, into rp->varying (once). */
+void report_find_varying(struct report *rp);
 
 #endif

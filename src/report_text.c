@@ -2,7 +2,10 @@
  * fixed, a column per knob that varies and per figure, footnotes for the
  * marks a row carried; and the pgbench -P style progress lines. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "clock.h"
 
 #include "engines/engine.h"
 #include "metrics.h"
@@ -12,30 +15,40 @@
 
 /* ---- text ---- */
 
-/* Columns of the text table: knobs that vary in the sweep, then these; the
- * last ones only in a run that has them (their knob set, by a plan value). */
+/* The table fits TEXT_COLS columns: the knobs that vary, then the figures
+ * below that fit, by priority (pri: 0 first), shown in this order; TEXT_MARK
+ * columns stay free for a row's mark, " (interrupted)". A figure n/a in the
+ * first row is left out (in a sweep over engines, last in priority: another
+ * engine may measure it). --fields names any others. */
+#define TEXT_COLS 100
+#define TEXT_MARK 14
 static const struct {
 	const char *field, *label; /* label NULL: the metric's */
-	int knob;                  /* -1: always; else shown when the plan sets it */
+	int pri;
+	int knob; /* -1: always a candidate; else when the plan sets it */
 } text_cols[] = {
-	{ "rows", NULL, -1 },
-	{ "table_rows", "table rows", K_INTERVAL_ROWS },
-	{ "seconds", NULL, -1 },
-	{ "rows_per_s", NULL, -1 },
-	{ "fsyncs_per_commit", NULL, -1 },
-	{ "spills_per_row", NULL, -1 },
-	{ "misses_per_row", NULL, -1 },
-	{ "wal_bytes_per_row", NULL, -1 },
-	{ "wchar_per_row", NULL, -1 },
-	{ "write_bytes_per_row", NULL, -1 },
-	{ "p50_ms", NULL, -1 },
-	{ "p99_ms", NULL, -1 },
-	{ "db_bytes", NULL, -1 },
-	{ "index_bytes", NULL, -1 },
-	{ "build_seconds", "build s", K_INDEX_BUILD },
-	{ "vacuum_seconds", "vacuum s", K_VACUUM },
-	{ "vacuum_wal_bytes_per_row", "vac wal B/r", K_VACUUM },
+	{ "rows", NULL, 11, -1 },
+	{ "table_rows", "table rows", 1, K_INTERVAL_ROWS },
+	{ "seconds", NULL, 12, -1 },
+	{ "rows_per_s", NULL, 0, -1 },
+	{ "fsyncs_per_commit", NULL, 4, -1 },
+	{ "spills_per_row", NULL, 5, -1 },
+	{ "misses_per_row", NULL, 9, -1 },
+	{ "wal_bytes_per_row", NULL, 3, -1 },
+	{ "wchar_per_row", "wr() B/row", 10, -1 },
+	{ "write_bytes_per_row", NULL, 13, -1 },
+	{ "hot_pct", NULL, 7, -1 },
+	{ "fpi_bytes_per_row", NULL, 8, -1 },
+	{ "p50_ms", NULL, 15, -1 },
+	{ "p99_ms", NULL, 2, -1 },
+	{ "db_bytes", NULL, 14, -1 },
+	{ "index_bytes", NULL, 6, -1 },
+	{ "build_seconds", "build s", 1, K_INDEX_BUILD },
+	{ "vacuum_seconds", "vacuum s", 1, K_VACUUM },
+	{ "vacuum_wal_bytes_per_row", "vac wal B/r", 1, K_VACUUM },
 };
+#define N_TEXT_COLS (sizeof text_cols / sizeof text_cols[0])
+#define PRI_NA      100 /* n/a in the first row of a sweep over engines */
 
 /* table: 1 when the value goes into the stdout table (for the footnote). */
 static void text_value(struct report *rp, const struct field *f, char *buf, size_t len, int table)
@@ -75,17 +88,19 @@ static void knob_text(int id, const struct knobs *k, char *buf, size_t len)
 		knob_format(id, k->v[id], buf, len);
 }
 
-/* Does knob id take more than one value across the sweep? */
 /* The knobs whose value differs between steps: the swept ones, the prefill
  * (auto follows the op and the rows), and those whose default differs by
  * engine in a sweep over engines (the cache; not the run options, such as
  * warmup). Once, before the header. */
-static void find_varying(struct report *rp)
+void report_find_varying(struct report *rp)
 {
 	struct knobs a, b;
 	long i;
 	int id;
 
+	if (rp->varying_done)
+		return;
+	rp->varying_done = 1;
 	for (id = 0; id < K_COUNT; id++)
 		rp->varying[id] = rp->plan->n[id] > 1;
 	plan_step(rp->plan, 0, &a);
@@ -104,24 +119,26 @@ static int is_varying(const struct report *rp, int id)
 	return rp->varying[id];
 }
 
-/* A swept rows knob is its own column: the measured rows are not printed
- * twice (the column shows them, "(interrupted)" says when they fall short). */
-static int skip_text_col(const struct report *rp, size_t i)
+/* Is candidate i a column of this run at all? A swept rows knob is its
+ * own column (the measured rows are not printed twice: "(interrupted)"
+ * says when they fall short); the step-end figures only when their knob
+ * is set in some step. */
+static int text_candidate(const struct report *rp, size_t i)
 {
 	int id = text_cols[i].knob, j;
 
 	if (id < 0)
-		return strcmp(text_cols[i].field, "rows") == 0 && is_varying(rp, K_ROWS);
+		return strcmp(text_cols[i].field, "rows") != 0 || !is_varying(rp, K_ROWS);
 	for (j = 0; j < rp->plan->n[id]; j++)
 		if (rp->plan->vals[id][j] != 0)
-			return 0;
-	return 1;
+			return 1;
+	return 0;
 }
 
 /* Column width for a varying knob: its name or its longest value. */
 static int knob_width(const struct report *rp, int id)
 {
-	int w = 12, j;
+	int w = (int)strlen(knob_table[id].name), j;
 	char buf[64];
 
 	for (j = 0; j < rp->plan->n[id]; j++) {
@@ -132,13 +149,97 @@ static int knob_width(const struct report *rp, int id)
 	return w;
 }
 
-static void text_header(struct report *rp, const struct knobs *k)
+static int field_width(const char *field, const char *label)
+{
+	int w = (int)strlen(label), least = 7;
+
+	if (strcmp(field, "rows_per_s") == 0 || strcmp(field, "db_bytes") == 0 ||
+	    strcmp(field, "index_bytes") == 0)
+		least = 9;
+	return w > least ? w : least;
+}
+
+static void add_col(struct report *rp, int knob, const char *field, const char *label)
+{
+	struct text_col *c = &rp->cols[rp->ncols++];
+
+	c->knob = knob;
+	c->field = field;
+	c->label = label;
+	c->width = knob >= 0 ? knob_width(rp, knob) : field_width(field, label);
+}
+
+/* The figures' columns of a run without --fields, chosen from the first
+ * row r: by priority while they fit in width (what the knobs left). */
+static void default_cols(struct report *rp, const struct record *r, int width)
+{
+	int pri[N_TEXT_COLS], take[N_TEXT_COLS] = { 0 }, p;
+	int engines = rp->plan->n[K_ENGINE] > 1;
+	size_t i;
+
+	for (i = 0; i < N_TEXT_COLS; i++) {
+		const struct field *f = report_find(r, text_cols[i].field);
+
+		pri[i] = !text_candidate(rp, i) ? -1
+		         : f->kind != F_NA      ? text_cols[i].pri
+		         : engines              ? PRI_NA + text_cols[i].pri
+		                                : -1;
+	}
+	for (p = 0; p <= 2 * PRI_NA; p++)
+		for (i = 0; i < N_TEXT_COLS; i++) {
+			const struct field *f = report_find(r, text_cols[i].field);
+			const char *label = text_cols[i].label ? text_cols[i].label : f->label;
+			int w = field_width(f->name, label) + 1;
+
+			if (pri[i] == p && w <= width) {
+				take[i] = 1;
+				width -= w;
+			}
+		}
+	for (i = 0; i < N_TEXT_COLS; i++)
+		if (take[i])
+			add_col(rp, -1, text_cols[i].field,
+			        text_cols[i].label ? text_cols[i].label
+			                           : report_find(r, text_cols[i].field)->label);
+}
+
+/* The columns, from the first row r. */
+static void choose_cols(struct report *rp, const struct record *r)
+{
+	int id, i, width = TEXT_COLS - TEXT_MARK;
+
+	rp->ncols = 0;
+	if (rp->nsel) {
+		for (i = 0; i < rp->nsel; i++)
+			add_col(rp, -1, rp->sel[i], report_find(r, rp->sel[i])->label);
+		return;
+	}
+	for (id = 0; id < K_COUNT; id++)
+		if (is_varying(rp, id)) {
+			add_col(rp, id, "rows", knob_table[id].name);
+			width -= rp->cols[rp->ncols - 1].width + 1;
+		}
+	default_cols(rp, r, width);
+}
+
+/* One "name=value" of the settings line, which wraps before TEXT_COLS. */
+static void setting(struct report *rp, int *at, const char *name, const char *value)
+{
+	int n = 1 + (int)strlen(name) + 1 + (int)strlen(value);
+
+	if (*at > 1 && *at + n > TEXT_COLS) {
+		fputs("\n#", rp->out);
+		*at = 1;
+	}
+	*at += fprintf(rp->out, " %s=%s", name, value);
+}
+
+static void text_header(struct report *rp, const struct record *r, const struct knobs *k)
 {
 	char buf[160];
-	size_t i;
-	int id;
+	int id, i, at = 1;
 
-	find_varying(rp);
+	report_find_varying(rp);
 	fprintf(rp->out, "#");
 	for (id = 0; id < K_COUNT; id++) {
 		if (knob_table[id].flags & KF_OPTION || is_varying(rp, id) ||
@@ -147,29 +248,17 @@ static void text_header(struct report *rp, const struct knobs *k)
 		if (knob_table[id].kind == KNOB_STRING) {
 			if (*k->dsn) {
 				redact_dsn(k->dsn, buf, sizeof buf);
-				fprintf(rp->out, " %s=%s", knob_table[id].name, buf);
+				setting(rp, &at, knob_table[id].name, buf);
 			}
 			continue;
 		}
 		knob_text(id, k, buf, sizeof buf);
-		fprintf(rp->out, " %s=%s", knob_table[id].name, buf);
+		setting(rp, &at, knob_table[id].name, buf);
 	}
 	fputc('\n', rp->out);
-	for (id = 0; id < K_COUNT; id++)
-		if (is_varying(rp, id))
-			fprintf(rp->out, "%*s ", knob_width(rp, id), knob_table[id].name);
-	for (i = 0; i < sizeof text_cols / sizeof text_cols[0]; i++) {
-		int m;
-
-		if (skip_text_col(rp, i))
-			continue;
-		for (m = 0; m < M_COUNT && strcmp(metric_table[m].field, text_cols[i].field); m++)
-			;
-		fprintf(rp->out, "%12s ",
-		        text_cols[i].label ? text_cols[i].label
-		        : m < M_COUNT      ? metric_table[m].label
-		                           : text_cols[i].field);
-	}
+	choose_cols(rp, r);
+	for (i = 0; i < rp->ncols; i++)
+		fprintf(rp->out, "%*s ", rp->cols[i].width, rp->cols[i].label);
 	fputc('\n', rp->out);
 }
 
@@ -184,29 +273,20 @@ static int had_checkpoint(const struct record *r)
 void report_write_text(struct report *rp, const struct record *r, const struct knobs *k)
 {
 	char buf[160];
-	size_t i;
-	int id;
+	int i;
 
 	if (!rp->header_done) {
-		text_header(rp, k);
+		text_header(rp, r, k);
 		rp->header_done = 1;
 	}
-	for (id = 0; id < K_COUNT; id++) {
-		if (!is_varying(rp, id))
-			continue;
-		if (id == K_ROWS)
-			text_value(rp, report_find(r, "rows"), buf, sizeof buf, 1);
-		else
-			knob_text(id, k, buf, sizeof buf);
-		fprintf(rp->out, "%*s ", knob_width(rp, id), buf);
-	}
-	for (i = 0; i < sizeof text_cols / sizeof text_cols[0]; i++) {
-		const struct field *f = report_find(r, text_cols[i].field);
+	for (i = 0; i < rp->ncols; i++) {
+		const struct text_col *c = &rp->cols[i];
 
-		if (skip_text_col(rp, i))
-			continue;
-		text_value(rp, f, buf, sizeof buf, 1);
-		fprintf(rp->out, "%12s ", buf);
+		if (c->knob >= 0 && c->knob != K_ROWS)
+			knob_text(c->knob, k, buf, sizeof buf);
+		else
+			text_value(rp, report_find(r, c->field), buf, sizeof buf, 1);
+		fprintf(rp->out, "%*s ", c->width, buf);
 	}
 	if (report_find(r, "interrupted")->i) {
 		fprintf(rp->out, " (interrupted)");
@@ -233,6 +313,8 @@ void report_write_progress(struct report *rp, const struct record *r, double ela
 	char buf[160];
 	size_t i;
 
+	if (!rp->diag)
+		return; /* -q */
 	fprintf(rp->diag, "progress: step %lld, %.1f s", report_find(r, "step")->i, elapsed);
 	for (i = 0; i < sizeof cols / sizeof cols[0]; i++) {
 		const struct field *f = report_find(r, cols[i]);
@@ -246,22 +328,112 @@ void report_write_progress(struct report *rp, const struct record *r, double ela
 	fflush(rp->diag);
 }
 
+/* A footnote, "# " and its text wrapped at a space before TEXT_COLS. */
+static void footnote(struct report *rp, const char *text)
+{
+	const char *c = text;
+
+	while (*c) {
+		size_t n = strlen(c), cut = n;
+
+		if (n > TEXT_COLS - 2) {
+			for (cut = TEXT_COLS - 2; cut > 0 && c[cut] != ' '; cut--)
+				;
+			if (!cut)
+				cut = n;
+		}
+		fprintf(rp->out, "# %.*s\n", (int)cut, c);
+		c += cut;
+		while (*c == ' ')
+			c++;
+	}
+}
+
 void report_text_footer(struct report *rp)
 {
-	if (rp->format == FMT_TEXT && rp->saw_unsettled)
-		fprintf(rp->out, "# ... = not settled: no completed row or commit in the window\n");
-	if (rp->format == FMT_TEXT && rp->saw_interrupted)
-		fprintf(rp->out, "# interrupted: a partial step, stopped by a signal\n");
-	if (rp->format == FMT_TEXT && rp->saw_short)
-		fprintf(
-		    rp->out,
-		    "# short: under %.0f s, a step's rows/s moves by a fifth from run to run on a "
-		    "busy machine; raise --rows for steadier ratios\n",
-		    SHORT_STEP_S);
-	if (rp->format == FMT_TEXT && rp->saw_checkpoint)
-		fprintf(
-		    rp->out,
-		    "# checkpoint: a checkpoint completed during the step (checkpoint_in_window): "
-		    "the first change to each page after it logs the whole page again, so WAL "
-		    "B/row is higher, and its own writes and syncs are in the figures\n");
+	char buf[200];
+
+	if (rp->format != FMT_TEXT)
+		return;
+	if (rp->saw_unsettled)
+		footnote(rp, "... = not settled: no completed row or commit in the window");
+	if (rp->saw_interrupted)
+		footnote(rp, "interrupted: a partial step, stopped by a signal");
+	if (rp->saw_short) {
+		snprintf(buf, sizeof buf,
+		         "short: under %.0f s, a step's rows/s moves by a fifth from run to run on "
+		         "a busy machine; raise --rows for steadier ratios",
+		         SHORT_STEP_S);
+		footnote(rp, buf);
+	}
+	if (rp->saw_checkpoint)
+		footnote(rp, "checkpoint: a checkpoint completed during the step "
+		             "(checkpoint_in_window): the first change to each page after it logs "
+		             "the whole page again, so WAL B/row is higher, and its own writes and "
+		             "syncs are in the figures");
+}
+
+/* ---- progress on a sweep ---- */
+
+/* "9 s", "2 min 05 s", "1 h 02 min" */
+static void duration_text(double s, char *buf, size_t len)
+{
+	long t = (long)(s + 0.5);
+
+	if (t < 100)
+		snprintf(buf, len, "%ld s", t);
+	else if (t < 3600)
+		snprintf(buf, len, "%ld min %02ld s", t / 60, t % 60);
+	else
+		snprintf(buf, len, "%ld h %02ld min", t / 3600, t % 3600 / 60);
+}
+
+void report_progress(struct report *rp, const struct live *l)
+{
+	double now = clock_now_s(), done, planned;
+	const struct plan *p = rp->plan;
+	char line[512], eta[64];
+	struct knobs k;
+	size_t n;
+	long i;
+	int id, first;
+
+	if (now - (rp->t_said ? rp->t_said : rp->t_begin) < 1.0 || l->step < 0 ||
+	    l->step >= p->steps)
+		return; /* a warm-up run is not a step of the plan */
+	rp->t_said = now;
+	report_find_varying(rp);
+	if (!rp->rows_before) { /* once: the rows planned before each step */
+		rp->rows_before = calloc((size_t)p->steps + 1, sizeof *rp->rows_before);
+		if (!rp->rows_before)
+			abort();
+		for (i = 0; i < p->steps; i++) {
+			plan_step(p, i, &k);
+			rp->rows_before[i + 1] = rp->rows_before[i] + (double)k.v[K_ROWS];
+		}
+	}
+	planned = rp->rows_before[p->steps];
+	done = rp->rows_before[l->step] + (l->c.v[C_ROWS] > l->start.v[C_ROWS]
+	                                       ? (double)(l->c.v[C_ROWS] - l->start.v[C_ROWS])
+	                                       : 0);
+	n = (size_t)snprintf(line, sizeof line, "step %ld/%ld (%s", l->step + 1, p->steps,
+	                     knob_table[K_ENGINE].choices[l->knobs.v[K_ENGINE]]);
+	for (id = 0, first = 1; id < K_COUNT && n < sizeof line; id++)
+		if (id != K_ENGINE && is_varying(rp, id)) {
+			char v[64];
+
+			knob_text(id, &l->knobs, v, sizeof v);
+			n += (size_t)snprintf(line + n, sizeof line - n, "%s%s=%s",
+			                      first ? ", " : " ", knob_table[id].name, v);
+			first = 0;
+		}
+	if (n < sizeof line)
+		n += (size_t)snprintf(line + n, sizeof line - n, "), %.0f %%",
+		                      planned > 0 ? 100 * done / planned : 0);
+	if (done > 0 && done < planned && n < sizeof line) {
+		duration_text((now - rp->t_begin) * (planned - done) / done, eta, sizeof eta);
+		snprintf(line + n, sizeof line - n, ", ETA %s", eta);
+	}
+	fprintf(rp->diag, "%s\n", line);
+	fflush(rp->diag);
 }

@@ -225,6 +225,18 @@ static void pull_events(struct dash *d)
 
 	while ((n = evlog_since(v->ev_seen, evs, 32)) > 0) {
 		for (i = 0; i < n; i++) {
+			int j;
+
+			for (j = v->nevs - 1; j >= 0 && v->evs[j].id != evs[i].id; j--)
+				;
+			if (j >= 0) { /* a fold's repeat: its line, updated where it is */
+				v->evs[j] = evs[i];
+				v->ev_seen = evs[i].seq;
+				tape_event(d->tape, &evs[i]);
+				continue;
+			}
+			if (v->ev_back > 0 && v->ev_back < VIEW_EVENTS)
+				v->ev_back++; /* scrolled back: the lines shown stay put */
 			if (v->nevs == VIEW_EVENTS) {
 				memmove(v->evs, v->evs + 1, sizeof v->evs[0] * (VIEW_EVENTS - 1));
 				v->nevs--;

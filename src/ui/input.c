@@ -163,6 +163,19 @@ static void speed(struct dash *d, int ch)
 	dash_say(d, "%s", msg);
 }
 
+/* [ older, ] newer: the events box scrolls by EVENTS_STEP lines (panel_events
+ * clamps it to what there is). */
+#define EVENTS_STEP 5
+static void scroll_events(struct dash *d, int ch)
+{
+	int *back = &d->view.ev_back;
+
+	if (ch == '[')
+		*back = *back + EVENTS_STEP < d->view.nevs ? *back + EVENTS_STEP : d->view.nevs;
+	else
+		*back = *back > EVENTS_STEP ? *back - EVENTS_STEP : 0;
+}
+
 static void open_help(struct dash *d, int ch)
 {
 	(void)ch;
@@ -352,6 +365,11 @@ const struct binding input_bindings[] = {
 	  .help = "a --replay: half or twice as fast (1x to 16x)",
 	  .when = LIVE,
 	  .handler = speed },
+	{ .keys = { '[', ']' },
+	  .names = "[, ]",
+	  .help = "scroll the events box back (older lines) / forward to the newest",
+	  .when = LIVE,
+	  .handler = scroll_events },
 	{ .keys = { '?', KEY_F(1) },
 	  .names = "?, F1",
 	  .label = "? help",

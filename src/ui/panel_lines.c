@@ -88,20 +88,38 @@ void panel_status(const struct dash *d, const struct rect *r)
 	attroff(locked ? A_DIM : A_NORMAL);
 }
 
+/* The events box: the newest lines, or (scrolled back with [ and ]) older
+ * ones; a level mark before each (warn "!", error "!!", in colour, in the
+ * time's padding) and a
+ * fold's count after it ("starting over ×12"), at the time of its first
+ * line: a fold stays where it began, so the times read in order. */
 void panel_events(const struct dash *d, const struct rect *r)
 {
-	int rows = r->h - 2, i, first;
+	int rows = r->h - 2, i, first, back = d->view.ev_back;
+	char title[64];
 
-	paint_box(d->term.g, r, "events");
-	first = d->view.nevs > rows ? d->view.nevs - rows : 0;
-	for (i = first; i < d->view.nevs; i++) {
+	if (back > d->view.nevs - rows)
+		back = d->view.nevs - rows > 0 ? d->view.nevs - rows : 0;
+	if (back > 0)
+		snprintf(title, sizeof title, "events (%d newer: ])", back);
+	else
+		snprintf(title, sizeof title, "events");
+	paint_box(d->term.g, r, title);
+	first = d->view.nevs > rows + back ? d->view.nevs - rows - back : 0;
+	for (i = first; i < d->view.nevs - back; i++) {
 		const struct ev *e = &d->view.evs[i];
 		attr_t a = e->level == EV_ERROR  ? (term_color(&d->term, C_ERR) | A_BOLD)
 		           : e->level == EV_WARN ? term_color(&d->term, C_WARN)
 		                                 : A_NORMAL;
-		char line[400];
+		char text[EVLOG_LINE + 16], line[400];
 
-		snprintf(line, sizeof line, "%7.1fs  %s", e->t, e->text);
+		evlog_format(e, d->term.g->ascii, text, sizeof text);
+		snprintf(line, sizeof line, "%7.1fs  %s", e->t_first, text);
+		/* the mark in the time's padding: the texts stay aligned */
+		if (e->level != EV_INFO && line[0] == ' ')
+			line[0] = '!';
+		if (e->level == EV_ERROR && line[1] == ' ')
+			line[1] = '!';
 		attron(a);
 		paint_clipped(r->y + 1 + i - first, r->x + 1, r->w - 2, line);
 		attroff(a);

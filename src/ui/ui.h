@@ -24,7 +24,7 @@
 #include "tape.h"
 #include "term.h"
 
-#define VIEW_EVENTS 64 /* event lines kept for the events box */
+#define VIEW_EVENTS 256 /* event lines kept for the events box (it scrolls) */
 
 struct sliders {
 	struct knobs want;       /* what the sliders show */
@@ -47,10 +47,11 @@ struct prompt {
 struct view {
 	char flash[200]; /* a message for the status line, for a few seconds */
 	double flash_t;
-	char caption[400]; /* the demo's last `say`, or a recording's */
-	struct ev evs[VIEW_EVENTS];
+	char caption[400];          /* the demo's last `say`, or a recording's */
+	struct ev evs[VIEW_EVENTS]; /* a fold (evlog.h) is one line, updated in place */
 	int nevs;
 	unsigned long ev_seen;
+	int ev_back; /* the events box shows the lines this far above the newest */
 };
 
 struct dash {

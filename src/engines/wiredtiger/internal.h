@@ -113,6 +113,7 @@ struct engine {
 	struct wt_bulk bulk;
 	int rolled_rc; /* what rolled the last failed commit back */
 	long long cache;
+	long long cache_said; /* the cache the events last explained (wt_set_cache) */
 	/* bookkeeping for the event log */
 	uint64_t rollbacks, replayed, last_rb_log;
 	uint64_t st_table[S_COUNT], syncs_table; /* at setup */

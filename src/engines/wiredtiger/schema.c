@@ -248,8 +248,8 @@ static int drop_index(struct engine *en, int i, struct err *e)
 
 /* ---- configuration ---------------------------------------------------- */
 
-/* Set the cache to bytes (at least WiredTiger's 1 MB) and say where
- * eviction starts. */
+/* Set the cache to bytes (at least WiredTiger's 1 MB) and say (say: when
+ * it differs from the cache said last) where eviction starts. */
 int wt_set_cache(struct engine *en, long long bytes, int say, struct err *e)
 {
 	char cfg[128], c[32], dt[32], dg[32];
@@ -265,7 +265,8 @@ int wt_set_cache(struct engine *en, long long bytes, int say, struct err *e)
 	if ((rc = en->conn->reconfigure(en->conn, cfg)) != 0)
 		return wt_fail(en, e, "set cache_size", rc);
 	en->cache = bytes;
-	if (say) {
+	if (say && bytes != en->cache_said) { /* not again at every fresh table */
+		en->cache_said = bytes;
 		wt_cache_text(bytes, c, sizeof c);
 		wt_cache_text(bytes * WT_DIRTY_TARGET_PCT / 100, dt, sizeof dt);
 		wt_cache_text(bytes * WT_DIRTY_TRIGGER_PCT / 100, dg, sizeof dg);
