@@ -37,9 +37,10 @@ static void plan_defaults(struct plan *p)
 }
 
 /* Knobs whose range depends on the table (indexes: its index count) within
- * it, for every table of the plan: checked as each value is set, so a
- * config file's error names its line. */
-static int check_dependent(const struct plan *p, int set_id, struct err *e)
+ * it, for every table of the plan: checked once everything is read, so the
+ * order of --schema and --indexes does not matter; an error names where the
+ * value was given (p->where: the option, or the config file's line). */
+static int check_dependent(const struct plan *p, struct err *e)
 {
 	struct knobs k;
 	int id, i, j;
@@ -50,10 +51,20 @@ static int check_dependent(const struct plan *p, int set_id, struct err *e)
 			for (j = 0; j < p->n[K_SCHEMA]; j++) {
 				k.v[K_SCHEMA] = p->vals[K_SCHEMA][j];
 				if (knob_check(id, p->vals[id][i], &k, e) < 0)
-					return id == set_id
-					           ? -1
+					return *p->where[id]
+					           ? err_prefix(e, "%s", p->where[id])
 					           : err_prefix(e, "%s", knob_table[id].name);
 			}
+	return 0;
+}
+
+/* plan_set, with the place the value came from: errors are prefixed with
+ * it, and it is kept for check_dependent. */
+static int set_at(struct plan *p, int id, const char *text, const char *where, struct err *e)
+{
+	if (plan_set(p, id, text, e) < 0)
+		return err_prefix(e, "%s", where);
+	snprintf(p->where[id], sizeof p->where[id], "%s", where);
 	return 0;
 }
 
@@ -68,7 +79,8 @@ static int set_schema_from(struct plan *p, const char *text, struct err *e)
 	p->vals[K_SCHEMA][0] = v;
 	p->n[K_SCHEMA] = 1;
 	p->set[K_SCHEMA] = 1;
-	return check_dependent(p, K_SCHEMA, e);
+	snprintf(p->where[K_SCHEMA], sizeof p->where[K_SCHEMA], "--schema-from");
+	return 0;
 }
 
 int plan_set(struct plan *p, int id, const char *text, struct err *e)
@@ -127,7 +139,6 @@ int plan_set(struct plan *p, int id, const char *text, struct err *e)
 		memcpy(p->vals[id], vals, sizeof vals[0] * (size_t)n);
 		p->n[id] = n;
 		p->set[id] = 1;
-		rc = check_dependent(p, id, e);
 	}
 	return rc;
 }
@@ -136,14 +147,15 @@ int plan_set(struct plan *p, int id, const char *text, struct err *e)
 static int plan_line(char *s, int lineno, void *ctx, struct err *e)
 {
 	struct plan *p = ctx;
-	char *val;
+	char *val, where[sizeof p->where[0]];
 	int id;
 
-	(void)lineno;
 	if (config_knob_line(s, &id, &val, e) < 0)
 		return -1;
 	if (plan_set(p, id, val, e) < 0)
-		return err_prefix(e, "%s", knob_table[id].name);
+		return err_prefix(e, "%s", knob_table[id].name); /* config_read adds file:line */
+	snprintf(where, sizeof where, "%s:%d: %s", p->reading, lineno, knob_table[id].name);
+	snprintf(p->where[id], sizeof p->where[id], "%s", where);
 	return 0;
 }
 
@@ -152,6 +164,7 @@ int plan_load_file(struct plan *p, const char *path, struct err *e)
 	if (access(path, R_OK) < 0)
 		return err_set(e, ERR_USAGE, "cannot read config file %s: %s", path,
 		               strerror(errno));
+	p->reading = path;
 	if (config_read(path, plan_line, p, e) < 0)
 		return -1;
 	free(p->config_path);
@@ -224,10 +237,12 @@ static int load_demo(struct plan *p, const char *path, struct err *e)
 		return -1;
 	for (i = 0; i < p->demo->header; i++) {
 		const struct cue *c = &p->demo->cues[i];
+		char where[sizeof p->where[0]];
 
-		if (plan_set(p, c->knob, c->text, e) < 0)
-			return err_prefix(e, "demo: %s:%d: %s", path, c->line,
-			                  knob_table[c->knob].name);
+		snprintf(where, sizeof where, "demo: %s:%d: %s", path, c->line,
+		         knob_table[c->knob].name);
+		if (set_at(p, c->knob, c->text, where, e) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -299,7 +314,7 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 			continue;
 		}
 		if (strcmp(arg, "-q") == 0) {
-			if (plan_set(p, K_QUIET, "on", e) < 0)
+			if (set_at(p, K_QUIET, "on", "-q", e) < 0)
 				return -1;
 			continue;
 		}
@@ -344,12 +359,13 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 				               knob_table[id].name);
 			val = argv[++i];
 		}
-		if (plan_set(p, id, val, e) < 0)
-			return err_prefix(e, "--%s", knob_table[id].name);
+		snprintf(name, sizeof name, "--%s", knob_table[id].name);
+		if (set_at(p, id, val, name, e) < 0)
+			return -1;
 		if (knob_table[id].kind == KNOB_STRING) /* ps must not show its password */
 			redact_in_place(argv[i] + (val - argv[i]));
 	}
-	if (plan_validate(p, e) < 0)
+	if (check_dependent(p, e) < 0 || plan_validate(p, e) < 0)
 		return -1;
 	if (p->fields && report_check_fields(p->fields, e) < 0)
 		return err_prefix(e, "--fields");

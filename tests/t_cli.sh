@@ -31,6 +31,16 @@ expect_exit cli/indexes-past-spec-file 2 "indexes: 17 is out of range \(valid: 0
 printf 'schema = %s\nindexes = 3,17\n' "$T/ten.spec" >"$T/ten.conf"
 expect_exit cli/indexes-past-spec-config 2 "ten.conf:2: indexes: 17 is out of range \(valid: 0\.\.10\)" \
 	"$IDXLAB" run -c "$T/ten.conf"
+# The order of --indexes and --schema does not matter: the range is the
+# table's in force once everything is read; the error names where it was given.
+expect_exit cli/indexes-before-schema 0 "" "$IDXLAB" run --indexes 9 --schema "$T/ten.spec" \
+	--rows 50 --format csv --fields indexes,rows
+check cli/indexes-before-schema-ran "\"$(tail -1 "$T/out")\" == \"9,50\""
+printf 'indexes = 3,17\nschema = %s\n' "$T/ten.spec" >"$T/ten-late.conf"
+expect_exit cli/indexes-before-schema-config 2 "ten-late.conf:1: indexes: 17 is out of range \(valid: 0\.\.10\)" \
+	"$IDXLAB" run -c "$T/ten-late.conf"
+expect_exit cli/indexes-then-smaller-schema 2 "^idxlab: --indexes: 7 is out of range \(valid: 0\.\.6\)" \
+	"$IDXLAB" run --indexes 7 --schema users
 expect_exit cli/delete-needs-rows 2 "exceeds prefill" "$IDXLAB" run --op delete --rows 10 --prefill 5
 
 printf 'rows = 100\n# fine so far\n\nindexes = 1,x\n' >"$T/bad.conf"
