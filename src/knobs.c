@@ -307,7 +307,10 @@ int knob_parse(int id, const char *text, long long *out, struct err *e)
 	long long v = 0;
 	int i;
 
-	knob_range_text(id, range, sizeof range);
+	if (d->max_of) /* the table in force is not known yet: no default's range */
+		snprintf(range, sizeof range, "%lld up to the table's number of indexes", d->min);
+	else
+		knob_range_text(id, range, sizeof range);
 	switch (d->kind) {
 	case KNOB_CHOICE:
 		for (i = 0; d->choices[i]; i++) {
