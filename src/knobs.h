@@ -49,6 +49,9 @@ enum knob_id {
 	K_ASCII,
 	K_NO_COLOR,
 	K_NO_MOUSE,
+	K_PRESENTER,
+	K_PRESENTER_METRICS,
+	K_THEME,
 	K_COUNT
 };
 
@@ -108,6 +111,7 @@ struct knob_def {
 	 * max. It must not parse knobs (knob_parse calls it for its message). */
 	long long (*max_of)(const struct knobs *k);
 	const char *(*max_why)(const struct knobs *k); /* with max_of: why */
+	const char *range; /* KNOB_NAMED: the valid values in words; NULL: labels|FILE */
 };
 
 extern const struct knob_def knob_table[K_COUNT];
@@ -121,6 +125,7 @@ enum index_build { BUILD_BEFORE, BUILD_AFTER };
 enum load_kind { LOAD_INSERT, LOAD_MULTIROW, LOAD_COPY, LOAD_COUNT };
 enum op_kind { OP_INSERT, OP_UPDATE, OP_UPDATE_INDEXED, OP_UPDATE_KEYS, OP_DELETE };
 enum format_kind { FMT_TEXT, FMT_CSV, FMT_JSON };
+enum theme_kind { THEME_AUTO, THEME_DARK, THEME_LIGHT, THEME_HIGH_CONTRAST };
 #define COMMIT_ALL   0LL  /* commit = all: one transaction for the step */
 #define PREFILL_AUTO -1LL /* prefill = auto: rows for update/delete, else 0 */
 
@@ -190,6 +195,11 @@ long long knob_at_position(int id, const struct knobs *k, double pos);
 /* Does going from a to b need the table rebuilt? (pk, prefill, key order
  * between integer and uuid values) */
 int knobs_need_rebuild(const struct knobs *a, const struct knobs *b);
+
+/* --presenter-metrics packs up to PRESENTER_MAX metric ids (metrics.h),
+ * each plus one, a byte each, the first in the lowest; 0 is "auto". */
+#define PRESENTER_MAX 3
+int knobs_presenter_metric(long long packed, int i); /* the i-th, or -1 */
 
 /* Describe the valid values of knob id ("0..8", "seq|rand|few"). */
 void knob_range_text(int id, char *buf, size_t len);
