@@ -290,7 +290,7 @@ const struct knob_def knob_table[K_COUNT] = {
 		.name = "presenter-metrics", .kind = KNOB_NAMED,
 		.resolve = presenter_resolve, .label = presenter_label,
 		.range = "auto or 1 to 3 CSV field names, e.g. rows_per_s,wal_bytes_per_row",
-		.def = "auto", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
+		.def = "auto", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED | KF_LIST,
 		.why = "dashboard: the presenter view's big figures, by CSV field name; the first "
 		       "is also charted (auto: rows/s and the engine's telling per-row figure)",
 	},

@@ -81,6 +81,7 @@ enum knob_flag {
 	/* only the engines whose ops list it (engine_ops.own_knobs) honour it;
 	 * without it, every engine does (engine_has_knob) */
 	KF_ENGINE_OWN = 1u << 6,
+	KF_LIST = 1u << 7, /* the value is a comma list itself (with KF_NOSWEEP) */
 };
 
 /* A word that stands for a number, e.g. commit "row" = 1. */

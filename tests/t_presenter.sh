@@ -10,6 +10,13 @@ if ! command -v tmux >/dev/null; then
 	exit 0
 fi
 
+# --presenter-metrics takes a comma list of field names (not a sweep).
+if "$IDXLAB" --presenter-metrics rows_per_s,p99_ms --print-config 2>&1 |
+	grep -qx 'presenter-metrics = rows_per_s,p99_ms'; then
+	ok presenter/metrics-list
+else bad presenter/metrics-list "$("$IDXLAB" --presenter-metrics rows_per_s,p99_ms --print-config 2>&1 | tail -3)"; fi
+expect_exit presenter/metrics-unknown 2 "'nope' is not a metric" "$IDXLAB" --presenter-metrics rows_per_s,nope --print-config
+
 # big_rows SESSION GLYPHS: how many screen lines hold a run of three block
 # glyphs (a big digit's rows), GLYPHS a bracket expression.
 big_rows() { cap "$1" | grep -cE "$2{3}"; }

@@ -135,7 +135,7 @@ static void figure(const struct dash *d, const struct rect *r, int rows, int m)
 
 		dash_format_ratio(na ? NAN : v, d->hist->base[m], buf, sizeof buf);
 		snprintf(ratio, sizeof ratio, "%s of the baseline", buf);
-		if (x < r->x + r->w) {
+		if (x < r->x + r->w && strcmp(buf, "-") != 0) { /* "-": unknown */
 			attron(term_color(&d->term, C_MARK) | A_BOLD);
 			paint_clipped(r->y, x, r->x + r->w - x, ratio);
 			attroff(term_color(&d->term, C_MARK) | A_BOLD);
@@ -224,24 +224,24 @@ static void chart(const struct dash *d, const struct rect *r, int m)
 			}
 		}
 	}
-	/* Labels at the top, each on the first row where the last one ended. */
+	/* Labels at the top, from their line on (near the right edge: ending
+	 * at it), each on the first row free there. */
 	for (j = 0; j < plot_w; j++) {
 		const char *label;
-		int row, w;
+		int row, w, at;
 
 		if (marks[j] < 0)
 			continue;
 		label = d->hist->markers[marks[j]].label;
-		w = paint_cols(label, strlen(label)) + 1;
-		for (row = 0; row < LABEL_ROWS && row < plot_h && label_end[row] > j; row++)
+		w = paint_cols(label, strlen(label));
+		at = j + w > plot_w && j + 1 >= w ? j + 1 - w : j;
+		for (row = 0; row < LABEL_ROWS && row < plot_h && label_end[row] > at; row++)
 			;
 		if (row == LABEL_ROWS || row >= plot_h)
 			continue;
-		label_end[row] = j + w + 1;
+		label_end[row] = at + w + 1;
 		attron(term_color(&d->term, C_MARK) | A_BOLD | A_REVERSE);
-		/* Near the right edge a label ends at its line instead. */
-		paint_clipped(r->y + 1 + row, x0 + (j + w > plot_w && j + 1 >= w ? j + 1 - w : j),
-		              plot_w - j + (j + w > plot_w && j + 1 >= w ? w - 1 : 0), label);
+		paint_clipped(r->y + 1 + row, x0 + at, plot_w - at, label);
 		attroff(term_color(&d->term, C_MARK) | A_BOLD | A_REVERSE);
 	}
 }
