@@ -138,7 +138,7 @@ if wait_for demo '▶ second caption' 2 && cap demo | grep -q '>indexes    1 '; 
 	ok dash/demo-pgup-moves-nothing
 else bad dash/demo-pgup-moves-nothing "$(cap demo)"; fi
 i=0
-while [ $i -lt 8 ] && ! cap demo | grep -q '▶ third caption'; do
+while [ $i -lt 8 ] && ! cap demo | grep -q '^ ▶ third caption'; do
 	tm send-keys -t demo PgDn
 	sleep 0.5
 	i=$((i + 1))

@@ -15,8 +15,10 @@
 #include "ui.h"
 
 /* Where the data lives, as the title says it: the user's database (its
- * dsn, redacted by the worker), or the one idxlab made for itself - never
- * the temp path, which says nothing to an audience. */
+ * dsn or file, redacted by the worker), or the one idxlab made for itself -
+ * never its temp path, which says nothing to an audience. Told apart by
+ * what the engine says (a recording's too): idxlab's own lives in its temp
+ * dir (".../idxlab-sqlite.XXXXXX") or is a throwaway server. */
 static const char *where_text(const struct dash *d)
 {
 	static const char *const own[E_COUNT] = {
@@ -25,12 +27,16 @@ static const char *where_text(const struct dash *d)
 		[E_MONGO] = "idxlab's own throwaway mongod",
 		[E_WIREDTIGER] = "idxlab's own temp home",
 	};
+	const char *w = d->live->where, *t = strstr(w, "/idxlab-");
 
-	if (!*d->live->where)
+	if (!*w)
 		return "(opening)";
-	if (d->k.want.dsn && *d->k.want.dsn)
-		return d->live->where;
-	return own[d->k.want.v[K_ENGINE]];
+	if (t) /* tmpdir.h's names: idxlab-sqlite.XXXXXX, idxlab-wt.XXXXXX */
+		for (t += 8; *t >= 'a' && *t <= 'z'; t++)
+			;
+	if (strncmp(w, "throwaway ", 10) == 0 || (t && *t == '.'))
+		return own[d->k.want.v[K_ENGINE]];
+	return w;
 }
 
 void panel_title(const struct dash *d, const struct rect *r)
