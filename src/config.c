@@ -106,10 +106,10 @@ int plan_set(struct plan *p, int id, const char *text, struct err *e)
 	}
 	if (!*text)
 		return err_set(e, ERR_USAGE, "a value is needed");
-	if (d->flags & KF_NOSWEEP && strchr(text, ','))
+	if (d->flags & KF_NOSWEEP && !(d->flags & KF_LIST) && strchr(text, ','))
 		return err_set(e, ERR_USAGE, "takes one value, not a list");
 	copy = xstrdup(text);
-	for (next = copy; (item = strsep(&next, ","));) {
+	for (next = copy; (item = strsep(&next, d->flags & KF_LIST ? "" : ","));) {
 		while (isspace((unsigned char)*item))
 			item++;
 		for (char *end = item + strlen(item);

@@ -191,6 +191,30 @@ int demo_done(const struct demo *dm)
 	return dm->next >= dm->n;
 }
 
+/* The last `say` before cue i, or -1. */
+static int say_before(const struct demo *dm, int i)
+{
+	while (--i >= dm->header)
+		if (dm->cues[i].kind == CUE_SAY)
+			return i;
+	return -1;
+}
+
+const struct cue *demo_back(struct demo *dm, struct knobs *k)
+{
+	int shown = say_before(dm, dm->next), to = shown < 0 ? -1 : say_before(dm, shown), i;
+
+	if (to < 0)
+		return NULL;
+	for (i = dm->header; i < to; i++)
+		if (dm->cues[i].kind == CUE_SET)
+			k->v[dm->cues[i].knob] = dm->cues[i].value;
+	dm->next = to + 1;
+	dm->wait_until = 0;
+	dm->skip = 0;
+	return &dm->cues[to];
+}
+
 void demo_free(struct demo *dm)
 {
 	int i;

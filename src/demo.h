@@ -69,6 +69,13 @@ int demo_waiting(const struct demo *dm, double now, double *left);
 
 int demo_done(const struct demo *dm);
 
+/* Back one caption (a clicker's "previous"): the `say` before the one
+ * shown last becomes the cue just played, and *k - the demo's starting
+ * setting on entry - the setting the script had then (its `key = value`
+ * cues up to that say). Returns that say's cue, or NULL when the caption
+ * shown is the first (nothing changes then). */
+const struct cue *demo_back(struct demo *dm, struct knobs *k);
+
 void demo_free(struct demo *dm);
 
 #endif

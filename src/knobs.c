@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engines/engine.h"
+#include "metrics.h"
 #include "schema.h"
 #include "units.h"
 
@@ -26,10 +27,69 @@ static const char *const formats[] = { "text", "csv", "json", NULL };
 static const char *const onoff[] = { "off", "on", NULL };
 static const char *const builds[] = { "before", "after", NULL };
 static const char *const loads[] = { "insert", "multirow", "copy", NULL };
+static const char *const themes[] = { "auto", "dark", "light", "high-contrast", NULL };
 static const struct knob_word commit_words[] = { { "row", 1 }, { "all", COMMIT_ALL }, { NULL, 0 } };
 static const struct knob_word prefill_words[] = { { "auto", PREFILL_AUTO }, { NULL, 0 } };
 
 #define GiB (1024LL * 1024 * 1024)
+
+/* --presenter-metrics: "auto", or up to three CSV field names. */
+static int presenter_resolve(const char *text, long long *out, struct err *e)
+{
+	char buf[256], *tok, *save = NULL;
+	long long packed = 0;
+	int n = 0;
+
+	if (strcmp(text, "auto") == 0) {
+		*out = 0;
+		return 0;
+	}
+	snprintf(buf, sizeof buf, "%s", text);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int m;
+
+		for (m = 0; m < M_COUNT && strcmp(metric_table[m].field, tok) != 0; m++)
+			;
+		if (m == M_COUNT)
+			return err_set(e, ERR_USAGE,
+			               "'%s' is not a metric: give CSV field names (rows_per_s, "
+			               "p99_ms, wal_bytes_per_row, ... - see OUTPUT FIELDS in "
+			               "idxlab(1)), or auto",
+			               tok);
+		if (n == PRESENTER_MAX)
+			return err_set(e, ERR_USAGE,
+			               "at most %d metrics fit the presenter view, got '%s'",
+			               PRESENTER_MAX, text);
+		packed |= (long long)(m + 1) << (8 * n++);
+	}
+	if (!n)
+		return err_set(e, ERR_USAGE, "no metric in '%s': give e.g. rows_per_s,p99_ms",
+		               text);
+	*out = packed;
+	return 0;
+}
+
+int knobs_presenter_metric(long long packed, int i)
+{
+	int m = (int)((packed >> (8 * i)) & 0xff) - 1;
+
+	return i < PRESENTER_MAX && m >= 0 && m < M_COUNT ? m : -1;
+}
+
+static const char *presenter_label(long long v)
+{
+	static char buf[128];
+	size_t n = 0;
+	int i;
+
+	if (v == 0)
+		return "auto";
+	buf[0] = 0;
+	for (i = 0; knobs_presenter_metric(v, i) >= 0 && n < sizeof buf; i++)
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", i ? "," : "",
+		                      metric_table[knobs_presenter_metric(v, i)].field);
+	return buf;
+}
 
 const struct knob_def knob_table[K_COUNT] = {
 	[K_ENGINE] = {
@@ -232,6 +292,27 @@ const struct knob_def knob_table[K_COUNT] = {
 		.def = "off", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
 		.why = "dashboard: leave the mouse to the terminal (copy and paste)",
 	},
+	[K_PRESENTER] = {
+		.name = "presenter", .kind = KNOB_BOOL,
+		.max = 1,
+		.def = "off", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
+		.why = "dashboard: start in the presenter view - big figures, a big chart, the "
+		       "caption (key v toggles it)",
+	},
+	[K_PRESENTER_METRICS] = {
+		.name = "presenter-metrics", .kind = KNOB_NAMED,
+		.resolve = presenter_resolve, .label = presenter_label,
+		.range = "auto or 1 to 3 CSV field names, e.g. rows_per_s,wal_bytes_per_row",
+		.def = "auto", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED | KF_LIST,
+		.why = "dashboard: the presenter view's big figures, by CSV field name; the first "
+		       "is also charted (auto: rows/s and the engine's telling per-row figure)",
+	},
+	[K_THEME] = {
+		.name = "theme", .kind = KNOB_CHOICE, .choices = themes,
+		.def = "auto", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
+		.why = "dashboard: colours for a dark or a light background, or high-contrast "
+		       "(a projector); auto reads COLORFGBG, else dark",
+	},
 };
 
 int knob_find(const char *name)
@@ -292,6 +373,10 @@ void knob_range_text(int id, char *buf, size_t len)
 		snprintf(buf, len, "on|off");
 		break;
 	case KNOB_NAMED:
+		if (d->range) {
+			snprintf(buf, len, "%s", d->range);
+			break;
+		}
 		for (i = 0; d->label(i) && i < 16 && n < len; i++)
 			n += (size_t)snprintf(buf + n, len - n, "%s|", d->label(i));
 		if (n < len)

@@ -51,6 +51,9 @@ enum knob_id {
 	K_ASCII,
 	K_NO_COLOR,
 	K_NO_MOUSE,
+	K_PRESENTER,
+	K_PRESENTER_METRICS,
+	K_THEME,
 	K_COUNT
 };
 
@@ -80,6 +83,7 @@ enum knob_flag {
 	/* only the engines whose ops list it (engine_ops.own_knobs) honour it;
 	 * without it, every engine does (engine_has_knob) */
 	KF_ENGINE_OWN = 1u << 6,
+	KF_LIST = 1u << 7, /* the value is a comma list itself (with KF_NOSWEEP) */
 };
 
 /* A word that stands for a number, e.g. commit "row" = 1. */
@@ -110,6 +114,7 @@ struct knob_def {
 	 * max. It must not parse knobs (knob_parse calls it for its message). */
 	long long (*max_of)(const struct knobs *k);
 	const char *(*max_why)(const struct knobs *k); /* with max_of: why */
+	const char *range; /* KNOB_NAMED: the valid values in words; NULL: labels|FILE */
 };
 
 extern const struct knob_def knob_table[K_COUNT];
@@ -123,6 +128,7 @@ enum index_build { BUILD_BEFORE, BUILD_AFTER };
 enum load_kind { LOAD_INSERT, LOAD_MULTIROW, LOAD_COPY, LOAD_COUNT };
 enum op_kind { OP_INSERT, OP_UPDATE, OP_UPDATE_INDEXED, OP_UPDATE_KEYS, OP_DELETE };
 enum format_kind { FMT_TEXT, FMT_CSV, FMT_JSON };
+enum theme_kind { THEME_AUTO, THEME_DARK, THEME_LIGHT, THEME_HIGH_CONTRAST };
 #define COMMIT_ALL   0LL  /* commit = all: one transaction for the step */
 #define PREFILL_AUTO -1LL /* prefill = auto: rows for update/delete, else 0 */
 
@@ -197,6 +203,11 @@ int knobs_need_rebuild(const struct knobs *a, const struct knobs *b);
 /* Do a and b set the workload alike (every knob but the run options and
  * the dsn)? */
 int knobs_same_workload(const struct knobs *a, const struct knobs *b);
+
+/* --presenter-metrics packs up to PRESENTER_MAX metric ids (metrics.h),
+ * each plus one, a byte each, the first in the lowest; 0 is "auto". */
+#define PRESENTER_MAX 3
+int knobs_presenter_metric(long long packed, int i); /* the i-th, or -1 */
 
 /* Describe the valid values of knob id ("0..8", "seq|rand|few"). */
 void knob_range_text(int id, char *buf, size_t len);

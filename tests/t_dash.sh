@@ -210,18 +210,31 @@ sleep 1
 if cap demo | grep -q '▶ second caption'; then ok dash/demo-waits-for-key; else bad dash/demo-waits-for-key "$(cap demo)"; fi
 tm send-keys -t demo Space
 if wait_for demo '▶ third caption' 3; then ok dash/demo-space-next; else bad dash/demo-space-next "$(cap demo)"; fi
-# A presenter's clicker: PgUp moves no knob, PgDn is the next cue.
+# A presenter's clicker: PgUp goes back a caption (the script's knobs
+# then: still one index), never a big step of a knob; PgDn is the next cue.
 tm send-keys -t demo PgUp
-if wait_for demo 'cues only go forward' 2 && cap demo | grep -q '>indexes    1 '; then
+if wait_for demo '▶ second caption' 2 && cap demo | grep -q '>indexes    1 '; then
 	ok dash/demo-pgup-moves-nothing
 else bad dash/demo-pgup-moves-nothing "$(cap demo)"; fi
+i=0
+while [ $i -lt 8 ] && ! cap demo | grep -q '^ ▶ third caption'; do
+	tm send-keys -t demo PgDn
+	sleep 0.5
+	i=$((i + 1))
+done
 tm send-keys -t demo PgDn
 if wait_for demo '▶ fourth caption' 3 && wait_for demo 'the demo is over' 2 &&
 	cap demo | grep -q '>indexes    1 '; then
 	ok dash/demo-pgdn-next
 else bad dash/demo-pgdn-next "$(cap demo)"; fi
+# After the end Space is still the demo's; D leaves demo mode, then it pauses.
 tm send-keys -t demo Space
-if wait_for demo '│ +[0-9.]+s  paused' 3; then ok dash/demo-over-space-pauses; else bad dash/demo-over-space-pauses "$(cap demo)"; fi
+if wait_for demo 'that was the last cue' 2 && ! cap demo | grep -qE '│ +[0-9.]+s  paused'; then
+	tm send-keys -t demo D
+	wait_for demo 'left demo mode' 2
+	tm send-keys -t demo Space
+	if wait_for demo '│ +[0-9.]+s  paused' 3; then ok dash/demo-over-space-pauses; else bad dash/demo-over-space-pauses "$(cap demo)"; fi
+else bad dash/demo-over-space-pauses "Space after the end: $(cap demo)"; fi
 tm send-keys -t demo q
 code=$(wait_exit demo)
 [ "$code" = EXIT=0 ] && ok dash/demo-q-exits-0 || bad dash/demo-q-exits-0 "got '$code'"

@@ -170,6 +170,10 @@ static void test_knob_engines(void)
 		[K_VACUUM] = { 1, 1, 1, 1 },
 		[K_INTERVAL_ROWS] = { 1, 1, 1, 1 },
 		[K_SCALE] = { 1, 1, 1, 1 },
+		/* the presenter view and themes (issue 12): every engine */
+		[K_PRESENTER] = { 1, 1, 1, 1 },
+		[K_PRESENTER_METRICS] = { 1, 1, 1, 1 },
+		[K_THEME] = { 1, 1, 1, 1 },
 	};
 	static const int column[4] = { E_SQLITE, E_POSTGRES, E_MONGO, E_WIREDTIGER };
 	int id, j;
@@ -2016,6 +2020,8 @@ static const struct {
 	{ "unit/scale-grow-only", test_scale },
 	{ "unit/scale-labels-ratio-sense", test_scale_labels },
 	{ "unit/layout", test_layout },
+	{ "unit/presenter", test_presenter },
+	{ "unit/demo-back", test_demo_back },
 	{ "unit/man-keys", test_man_keys },
 	{ "unit/spawn-proc", test_spawn },
 	{ "unit/fd-tail", test_fd_tail },

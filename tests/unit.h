@@ -19,4 +19,8 @@ extern const char *fixtures;
 void test_schema(void);
 void test_schema_files(void);
 
+/* unit_presenter.c */
+void test_presenter(void);
+void test_demo_back(void);
+
 #endif

@@ -149,9 +149,31 @@ int dash_pin(struct dash *d, int quiet)
 
 /* ---- a scripted demo (--demo) ------------------------------------------- */
 
+int dash_demo_mode(const struct dash *d)
+{
+	return d->demo && !d->demo_off;
+}
+
 int dash_demo_playing(const struct dash *d)
 {
-	return d->demo && !demo_done(d->demo);
+	return dash_demo_mode(d) && !demo_done(d->demo);
+}
+
+void dash_demo_back(struct dash *d)
+{
+	struct knobs to = d->demo_start;
+	const struct cue *c = demo_back(d->demo, &to);
+
+	if (!c) {
+		dash_say(d, "demo: this is its first caption");
+		return;
+	}
+	snprintf(d->view.caption, sizeof d->view.caption, "%s", c->text);
+	tape_note(d->tape, REC_CAPTION, c->text);
+	evlog_add(EV_INFO, "%s back: %s", d->term.g->s[G_CAPTION], c->text);
+	to.dsn = d->k.want.dsn;
+	if (memcmp(to.v, d->k.want.v, sizeof to.v) != 0)
+		dash_post(d, &to); /* the script's setting then: its consent */
 }
 
 /* Play the demo's cues that are due: each once the workload runs with the
@@ -195,8 +217,8 @@ static void play_demo(struct dash *d)
 			break; /* demo_next() keeps the time */
 		}
 		if (demo_done(d->demo))
-			evlog_add(EV_INFO,
-			          "the demo is over: the knobs are yours (Space pauses again)");
+			evlog_add(EV_INFO, "the demo is over: D leaves demo mode (the keys then "
+			                   "move knobs again)");
 	}
 }
 
@@ -252,16 +274,32 @@ static void draw(struct dash *d)
 {
 	struct layout *l = &d->lay;
 
+	struct layout_view v = { .hide = d->hide,
+		                 .presenter = d->presenter,
+		                 .caption = *d->view.caption != 0 };
+
 	term_frame_begin(&d->term);
-	layout_compute(l, d->term.W, d->term.H, d->k.nids, panel_metric_rows(d, NULL));
+	layout_compute_view(l, d->term.W, d->term.H, d->k.nids, panel_metric_rows(d, NULL), &v);
 	if (l->too_small) {
 		panel_too_small(l);
 		term_frame_end();
 		return;
 	}
+	if (d->blank) {
+		panel_blank(d, l);
+		term_frame_end();
+		return;
+	}
 	panel_title(d, &l->title);
-	panel_knobs(d, l);
-	panel_metrics(d, &l->metrics);
+	if (l->presenter) {
+		panel_presenter(d, l);
+	} else {
+		if (l->knobs.w)
+			panel_knobs(d, l);
+		if (l->metrics.w)
+			panel_metrics(d, &l->metrics);
+		panel_caption(d, &l->caption);
+	}
 	panel_status(d, &l->status);
 	if (l->events_on)
 		panel_events(d, &l->events);
@@ -338,7 +376,7 @@ static struct dash *dash_new(const struct plan *p)
 	knobs_dash_defaults(&d->k.want, p->set);
 	k = &d->k.want;
 	term_setup(&d->term, (int)k->v[K_ASCII], !k->v[K_NO_COLOR] && !(no_color && *no_color),
-	           !k->v[K_NO_MOUSE], (int)k->v[K_REFRESH]);
+	           !k->v[K_NO_MOUSE], (int)k->v[K_REFRESH], (int)k->v[K_THEME]);
 	d->hist = history_new();
 	d->live = calloc(1, sizeof *d->live);
 	if (!d->live)
@@ -348,6 +386,8 @@ static struct dash *dash_new(const struct plan *p)
 	d->k.posted_gen = WORKLOAD_FIRST_GEN;
 	d->t0 = clock_now_s();
 	d->demo = p->demo;
+	d->demo_start = d->k.want;
+	d->presenter = (int)k->v[K_PRESENTER];
 	return d;
 }
 

@@ -3,6 +3,8 @@
  * in its own way. */
 #include "glyphs.h"
 
+#include <stddef.h>
+
 static const struct glyphs unicode = {
 	.ascii = 0,
 	.acs = 1,
@@ -23,6 +25,11 @@ static const struct glyphs unicode = {
 		[G_LOW_GOOD] = "\u2193",
 		[G_BETTER] = "\u25b2",
 		[G_WORSE] = "\u25bc",
+		[G_BLOCK] = "\u2588",
+		[G_BLOCK_TOP] = "\u2580",
+		[G_BLOCK_LOW] = "\u2584",
+		[G_LOCKED] = "\u00d7",
+		[G_DOT] = "\u00b7",
 	},
 };
 
@@ -46,10 +53,55 @@ static const struct glyphs ascii = {
 		[G_LOW_GOOD] = "v",
 		[G_BETTER] = "+",
 		[G_WORSE] = "-",
+		[G_BLOCK] = "#",
+		[G_BLOCK_TOP] = "\"",
+		[G_BLOCK_LOW] = "_",
+		[G_LOCKED] = "x",
+		[G_DOT] = "-",
 	},
 };
 
 const struct glyphs *glyphs_for(int want_ascii)
 {
 	return want_ascii ? &ascii : &unicode;
+}
+
+/* The block font: 3 pixels wide (M 5, the dot and the comma 1). */
+static const struct {
+	char ch;
+	const char *rows[GLYPHS_FONT_H];
+} font[] = {
+	{ '0', { "###", "# #", "# #", "# #", "###" } },
+	{ '1', { " # ", "## ", " # ", " # ", "###" } },
+	{ '2', { "###", "  #", "###", "#  ", "###" } },
+	{ '3', { "###", "  #", " ##", "  #", "###" } },
+	{ '4', { "# #", "# #", "###", "  #", "  #" } },
+	{ '5', { "###", "#  ", "###", "  #", "###" } },
+	{ '6', { "###", "#  ", "###", "# #", "###" } },
+	{ '7', { "###", "  #", " # ", " # ", " # " } },
+	{ '8', { "###", "# #", "###", "# #", "###" } },
+	{ '9', { "###", "# #", "###", "  #", "###" } },
+	{ '.', { " ", " ", " ", " ", "#" } },
+	{ ',', { " ", " ", " ", "#", "#" } },
+	{ '-', { "   ", "   ", "###", "   ", "   " } },
+	{ '+', { "   ", " # ", "###", " # ", "   " } },
+	{ '%', { "# #", "  #", " # ", "#  ", "# #" } },
+	{ 'x', { "   ", "# #", " # ", "# #", "   " } },
+	{ 'k', { "#  ", "# #", "## ", "# #", "# #" } },
+	{ 'K', { "# #", "# #", "## ", "# #", "# #" } },
+	{ 'M', { "#   #", "## ##", "# # #", "#   #", "#   #" } },
+	{ 'G', { "###", "#  ", "# #", "# #", "###" } },
+	{ 'T', { "###", " # ", " # ", " # ", " # " } },
+};
+
+const char *glyphs_font_row(int ch, int row)
+{
+	size_t i;
+
+	if (row < 0 || row >= GLYPHS_FONT_H)
+		return NULL;
+	for (i = 0; i < sizeof font / sizeof font[0]; i++)
+		if (font[i].ch == ch)
+			return font[i].rows[row];
+	return NULL;
 }

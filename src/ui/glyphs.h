@@ -22,6 +22,11 @@ enum glyph {
 	G_LOW_GOOD,   /* a metric row: less is better */
 	G_BETTER,     /* a ratio now/baseline that went the good way */
 	G_WORSE,      /* ... the bad way */
+	G_BLOCK,      /* a big digit's pixel, whole cell */
+	G_BLOCK_TOP,  /* ... its upper half only (the 3-row font) */
+	G_BLOCK_LOW,  /* ... its lower half only */
+	G_LOCKED,     /* the mark of a knob that cannot move now */
+	G_DOT,        /* a separator between words */
 	G_COUNT
 };
 
@@ -36,5 +41,14 @@ struct glyphs {
 
 /* The table for ASCII (ascii != 0) or Unicode; static, never freed. */
 const struct glyphs *glyphs_for(int ascii);
+
+/* The presenter view's block font: a character is GLYPHS_FONT_H rows of
+ * pixels, '#' on and ' ' off, all rows as wide; drawn with G_BLOCK (or,
+ * two pixel rows to a cell, G_BLOCK_TOP / G_BLOCK_LOW). */
+#define GLYPHS_FONT_H 5
+
+/* Row `row` (0..GLYPHS_FONT_H-1) of character ch, or NULL: not in the font
+ * (digits, . , - + % x k K M G T only). Static. */
+const char *glyphs_font_row(int ch, int row);
 
 #endif

@@ -88,19 +88,63 @@ static void pause_feed(struct dash *d, int ch)
 	d->feed->ops->pause(d->feed, d->paused);
 }
 
+/* A presenter's clicker sends PgUp/PgDn (a cheap one arrows, its blank
+ * key b or .): in demo mode they are the demo's, never a knob's - after
+ * its last cue too, until D says otherwise. */
 static void next_cue(struct dash *d, int ch)
 {
 	(void)ch;
-	if (!demo_skip(d->demo))
+	d->blank = 0;
+	if (demo_done(d->demo))
+		dash_say(d, "demo: that was the last cue - D leaves demo mode (keys move knobs "
+		            "again)");
+	else if (!demo_skip(d->demo))
 		dash_say(d, "demo: the last cue is still being carried out");
 }
 
-/* A presenter's clicker sends PgUp/PgDn: while a demo plays they are its
- * cues, never a big step of whatever knob is selected. */
-static void no_cue_back(struct dash *d, int ch)
+static void prev_cue(struct dash *d, int ch)
 {
 	(void)ch;
-	dash_say(d, "demo: cues only go forward (PgDn, Space or n)");
+	d->blank = 0;
+	dash_demo_back(d);
+}
+
+static void blank(struct dash *d, int ch)
+{
+	(void)ch;
+	d->blank = !d->blank;
+}
+
+static void demo_mode(struct dash *d, int ch)
+{
+	(void)ch;
+	if (!d->demo) {
+		dash_say(d, "D: no --demo is loaded");
+		return;
+	}
+	d->demo_off = !d->demo_off;
+	d->blank = 0;
+	evlog_add(EV_INFO, "%s",
+	          d->demo_off ? "left demo mode: the script stops, the keys move knobs "
+	                        "again (D: back to the demo)"
+	                      : "demo mode: PgUp/PgDn, the arrows, b and . are the "
+	                        "demo's again");
+}
+
+static void presenter(struct dash *d, int ch)
+{
+	(void)ch;
+	d->presenter = !d->presenter;
+}
+
+static void hide_panel(struct dash *d, int ch)
+{
+	static const char *const names[] = { "knobs", "metrics", "events" };
+	unsigned bit = 1u << (ch - '1');
+
+	d->hide ^= bit;
+	dash_say(d, "%s panel %s%s", names[ch - '1'], d->hide & bit ? "hidden" : "shown",
+	         d->presenter ? " (in the normal view: v)" : "");
 }
 
 static void pin(struct dash *d, int ch)
@@ -274,16 +318,16 @@ const struct binding input_bindings[] = {
 	  .label = "select",
 	  .label_key = G_UP_DOWN,
 	  .label_in = W_MAIN,
-	  .help = "select a knob",
-	  .when = LIVE,
+	  .help = "select a knob (in demo mode: the demo's previous/next cue)",
+	  .when = W_MAIN,
 	  .handler = select_knob },
 	{ .keys = { KEY_LEFT, KEY_RIGHT, 'h', 'l' },
 	  .names = "Left/Right, h/l",
 	  .label = "adjust",
 	  .label_key = G_LEFT_RIGHT,
 	  .label_in = W_MAIN,
-	  .help = "move the selected knob one step",
-	  .when = LIVE,
+	  .help = "move the selected knob one step (in demo mode: previous/next cue)",
+	  .when = W_MAIN,
 	  .handler = adjust_knob },
 	{ .keys = { KEY_PPAGE, KEY_NPAGE },
 	  .names = "PgUp/PgDn",
@@ -316,20 +360,45 @@ const struct binding input_bindings[] = {
 	  .label_in = W_DEMO,
 	  .when = W_DEMO,
 	  .handler = pause_feed },
-	{ .keys = { 'n', KEY_NPAGE, ' ' },
+	{ .keys = { 'n', KEY_NPAGE, ' ', KEY_RIGHT, KEY_DOWN },
 	  .names = "n, PgDn",
-	  .help = "a --demo's next cue: ends the wait in progress (a presenter's clicker sends "
-	          "PgDn)",
+	  .label = "PgDn next",
+	  .label_in = W_DEMO,
+	  .help = "demo mode: the next cue - ends the wait in progress (a clicker's next: "
+	          "PgDn, Right, Down)",
 	  .when = W_DEMO,
 	  .handler = next_cue },
-	{ .keys = { KEY_PPAGE }, .when = W_DEMO, .handler = no_cue_back },
+	{ .keys = { KEY_PPAGE, KEY_LEFT, KEY_UP },
+	  .names = "PgUp",
+	  .label = "PgUp back",
+	  .label_in = W_DEMO,
+	  .help = "demo mode: back to the previous caption and the script's knobs then (also "
+	          "Left, Up)",
+	  .when = W_DEMO,
+	  .handler = prev_cue },
+	{ .keys = { 'b', '.' },
+	  .names = "b, .",
+	  .label = "b blank",
+	  .label_in = W_DEMO,
+	  .help = "demo mode: blank the screen but for the caption, and back (a clicker's "
+	          "blank key); no baseline is pinned",
+	  .when = W_DEMO,
+	  .handler = blank },
+	{ .keys = { 'D' },
+	  .names = "D",
+	  .label = "D leave demo",
+	  .label_in = W_DEMO,
+	  .help = "leave demo mode: the script stops, the keys move knobs again (D again: back "
+	          "to it)",
+	  .when = LIVE,
+	  .handler = demo_mode },
 	{ .keys = { 'b' },
 	  .names = "b",
 	  .label = "b pin",
-	  .label_in = LIVE,
+	  .label_in = W_MAIN,
 	  .help = "pin a baseline: the metrics since the last change (up to 10 s); each metric "
 	          "then also shows now/baseline (0.19x), the title what changed since",
-	  .when = LIVE,
+	  .when = W_MAIN,
 	  .handler = pin },
 	{ .keys = { 'B' },
 	  .names = "B",
@@ -370,6 +439,20 @@ const struct binding input_bindings[] = {
 	  .help = "scroll the events box back (older lines) / forward to the newest",
 	  .when = LIVE,
 	  .handler = scroll_events },
+	{ .keys = { 'v' },
+	  .names = "v",
+	  .label = "v presenter",
+	  .label_in = LIVE,
+	  .help = "the presenter view and back: big figures, a big chart, the caption "
+	          "(--presenter starts in it)",
+	  .when = LIVE,
+	  .handler = presenter },
+	{ .keys = { '1', '2', '3' },
+	  .names = "1, 2, 3",
+	  .help = "hide or show the knobs, the metrics, the events panel (the others take "
+	          "the room)",
+	  .when = LIVE,
+	  .handler = hide_panel },
 	{ .keys = { '?', KEY_F(1) },
 	  .names = "?, F1",
 	  .label = "? help",
@@ -407,7 +490,7 @@ unsigned input_mode(const struct dash *d)
 		return W_PROMPT;
 	if (d->help)
 		return W_HELP;
-	return dash_demo_playing(d) ? W_DEMO : W_MAIN;
+	return dash_demo_mode(d) ? W_DEMO : W_MAIN;
 }
 
 static int takes(const struct binding *b, int ch)

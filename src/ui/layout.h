@@ -12,11 +12,26 @@ struct rect {
 	int y, x, h, w;
 };
 
+/* What the frame shows: panels hidden (keys 1 2 3), the presenter view. */
+enum { LAYOUT_HIDE_KNOBS = 1, LAYOUT_HIDE_METRICS = 2, LAYOUT_HIDE_EVENTS = 4 };
+
+struct layout_view {
+	unsigned hide; /* LAYOUT_HIDE_* bits (the normal view) */
+	int presenter; /* the presenter view instead */
+	int caption;   /* there is a caption: it gets lines of its own */
+};
+
 struct layout {
 	int H, W;
 	int too_small; /* under LAYOUT_MIN_W x LAYOUT_MIN_H: only a message */
 	struct rect title, knobs, metrics, status, events, hints, help;
-	int events_on; /* room for the events box */
+	struct rect caption; /* h 0: none (the normal view: 1 line; presenter: 2) */
+	int events_on;       /* room for the events box */
+	int presenter;       /* the rectangles below, not knobs/metrics/events */
+	struct rect figures; /* the big figures, side by side */
+	int digit_rows;      /* rows of a big digit: 3 (half blocks), 5 or 10 */
+	struct rect chart;   /* the big chart, its box included */
+	struct rect knob_line;
 	int knob_rows; /* knob rows inside the knobs box, from knobs.y + 1 */
 	int name_w;    /* a knob row: marker, name, value, then its bar */
 	int value_w;   /* the value's columns when the knob has a bar */
@@ -27,6 +42,11 @@ struct layout {
 
 /* The layout of a W x H screen for nknobs slider rows and nmetrics rows. */
 void layout_compute(struct layout *l, int W, int H, int nknobs, int nmetrics);
+
+/* ... and what view v shows (layout_compute: all panels, no caption).
+ * Hidden panels' room goes to the others; their rects are empty. */
+void layout_compute_view(struct layout *l, int W, int H, int nknobs, int nmetrics,
+                         const struct layout_view *v);
 
 /* The knob row at screen line y, or -1. */
 int layout_knob_row(const struct layout *l, int y);

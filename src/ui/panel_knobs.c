@@ -18,7 +18,7 @@ void panel_knobs(const struct dash *d, const struct layout *l)
 		int id = d->k.ids[i], y = l->knobs.y + 1 + i, cells, vw;
 		char val[64];
 		const char *locked = dash_locked(d, id);
-		attr_t a = locked ? A_DIM : A_NORMAL;
+		attr_t a = locked ? term_dim(&d->term) : A_NORMAL;
 		int fixed, wide;
 
 		knob_format(id, d->k.want.v[id], val, sizeof val);
@@ -30,8 +30,13 @@ void panel_knobs(const struct dash *d, const struct layout *l)
 		if (i == d->k.sel)
 			a |= A_REVERSE;
 		attron(a);
-		mvprintw(y, l->knobs.x + 1, "%s%-*.*s %-*.*s", i == d->k.sel ? ">" : " ", l->name_w,
-		         l->name_w, knob_table[id].name, vw, vw, val);
+		/* Greyed is not enough (a dim grey fades on a light background,
+		 * high contrast has none): a mark says it too. */
+		mvprintw(y, l->knobs.x + 1, "%s%-*.*s %-*.*s",
+		         i == d->k.sel ? ">"
+		         : locked      ? g->s[G_LOCKED]
+		                       : " ",
+		         l->name_w, l->name_w, knob_table[id].name, vw, vw, val);
 		attroff(a);
 		if (wide)
 			continue; /* nothing to slide, or no room */

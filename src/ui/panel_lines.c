@@ -14,6 +14,31 @@
 #include "panels.h"
 #include "ui.h"
 
+/* Where the data lives, as the title says it: the user's database (its
+ * dsn or file, redacted by the worker), or the one idxlab made for itself -
+ * never its temp path, which says nothing to an audience. Told apart by
+ * what the engine says (a recording's too): idxlab's own lives in its temp
+ * dir (".../idxlab-sqlite.XXXXXX") or is a throwaway server. */
+static const char *where_text(const struct dash *d)
+{
+	static const char *const own[E_COUNT] = {
+		[E_SQLITE] = "idxlab's own temp db",
+		[E_POSTGRES] = "idxlab's own throwaway server",
+		[E_MONGO] = "idxlab's own throwaway mongod",
+		[E_WIREDTIGER] = "idxlab's own temp home",
+	};
+	const char *w = d->live->where, *t = strstr(w, "/idxlab-");
+
+	if (!*w)
+		return "(opening)";
+	if (t) /* tmpdir.h's names: idxlab-sqlite.XXXXXX, idxlab-wt.XXXXXX */
+		for (t += 8; *t >= 'a' && *t <= 'z'; t++)
+			;
+	if (strncmp(w, "throwaway ", 10) == 0 || (t && *t == '.'))
+		return own[d->k.want.v[K_ENGINE]];
+	return w;
+}
+
 void panel_title(const struct dash *d, const struct rect *r)
 {
 	const struct live *l = d->live;
@@ -21,10 +46,10 @@ void panel_title(const struct dash *d, const struct rect *r)
 	const char *right = "? help  q quit";
 
 	units_human((double)l->table_rows, "", rows, sizeof rows);
-	snprintf(line, sizeof line, " idxlab  %s%s  %s  %s rows in table  %s", d->feed->tag,
+	snprintf(line, sizeof line, " idxlab  %s%s  %s  %s rows in table  %s %s", d->feed->tag,
 	         knob_table[K_ENGINE].choices[d->k.want.v[K_ENGINE]],
-	         d->feed->over ? "over" : live_state_name(l->state), rows,
-	         *l->where ? l->where : "(opening)");
+	         d->feed->over ? "over" : live_state_name(l->state), rows, d->term.g->s[G_DOT],
+	         where_text(d));
 	attron(A_REVERSE | A_BOLD);
 	mvhline(r->y, r->x, ' ', r->w);
 	paint_clipped(r->y, r->x, r->w - (int)strlen(right) - 2, line);
@@ -76,16 +101,13 @@ void panel_status(const struct dash *d, const struct rect *r)
 		attroff(term_color(&d->term, C_WARN) | A_BOLD);
 		return;
 	}
-	if (*d->view.caption) { /* a --demo's, or a replayed one */
-		snprintf(line, sizeof line, " %s %s", d->term.g->s[G_CAPTION], d->view.caption);
-		banner(r, line);
-		return;
-	}
+	if (d->presenter)
+		return; /* on stage: no knob is selected there */
 	snprintf(line, sizeof line, " %s: %s%s%s", knob_table[id].name, knob_table[id].why,
 	         locked ? " - " : "", locked ? locked : "");
-	attron(locked ? A_DIM : A_NORMAL);
+	attron(locked ? term_dim(&d->term) : A_NORMAL);
 	paint_clipped(r->y, r->x, r->w, line);
-	attroff(locked ? A_DIM : A_NORMAL);
+	attroff(locked ? term_dim(&d->term) : A_NORMAL);
 }
 
 /* The events box: the newest lines, or (scrolled back with [ and ]) older
@@ -156,7 +178,9 @@ static void demo_line(const struct dash *d, const struct rect *r)
 	char line[512], hints[256];
 	double left;
 
-	if (!demo_waiting(dm, clock_now_s(), &left))
+	if (demo_done(dm))
+		snprintf(line, sizeof line, " demo over (%d/%d)", at, n);
+	else if (!demo_waiting(dm, clock_now_s(), &left))
 		snprintf(line, sizeof line, " demo %d/%d  playing", at, n);
 	else if (left > 0)
 		snprintf(line, sizeof line, " demo %d/%d  next cue in %.0f s: Space now", at, n,
@@ -179,14 +203,14 @@ void panel_hints(const struct dash *d, const struct rect *r)
 		prompt_line(d, r);
 		return;
 	}
-	if (dash_demo_playing(d)) {
+	if (dash_demo_mode(d)) {
 		demo_line(d, r);
 		return;
 	}
 	input_hints(d->term.g, W_MAIN, r->w, hints, sizeof hints);
-	attron(A_DIM);
+	attron(term_dim(&d->term));
 	paint_clipped(r->y, r->x, r->w, hints);
-	attroff(A_DIM);
+	attroff(term_dim(&d->term));
 }
 
 void panel_too_small(const struct layout *l)

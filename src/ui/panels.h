@@ -28,6 +28,15 @@ void panel_hints(const struct dash *d, const struct rect *r);
 /* The screen is under LAYOUT_MIN_W x LAYOUT_MIN_H: say so instead. */
 void panel_too_small(const struct layout *l);
 
+/* presenter.c: the presenter view's figures, chart, caption and knobs;
+ * the caption in its own lines (either view); a blank screen with only the
+ * caption. presenter_metrics: the figures' metric ids (the first is
+ * charted), PRESENTER_MAX at most; returns how many. */
+void panel_presenter(const struct dash *d, const struct layout *l);
+void panel_caption(const struct dash *d, const struct rect *r);
+void panel_blank(const struct dash *d, const struct layout *l);
+int presenter_metrics(const struct dash *d, int *ids);
+
 /* help.c: the help overlay from line `top` on (every key, knob and metric
  * with its meaning); returns top, clamped to what there is to show. */
 int help_draw(const struct dash *d, const struct rect *r, int top);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../evlog.h"
+#include "../knobs.h"
 
 /* For the crash handler: what to restore. */
 static int curses_on;
@@ -102,19 +103,61 @@ void term_drain(struct term *t)
 	}
 }
 
+/* Each theme's colour pairs (foreground, background; -1: the terminal's
+ * own). Dark and light keep the user's background and pick foregrounds
+ * that read on it (no cyan or green on white); high contrast paints its
+ * own black background, in bold (bright) colours, for a projector. */
+static const short themes[][C_BASE + 1][2] = {
+	[THEME_DARK] = {
+		[C_TITLE] = { COLOR_BLUE, -1 }, [C_SPARK] = { COLOR_GREEN, -1 },
+		[C_GAUGE] = { COLOR_CYAN, -1 }, [C_MARK] = { COLOR_MAGENTA, -1 },
+		[C_ERR] = { COLOR_RED, -1 }, [C_WARN] = { COLOR_MAGENTA, -1 },
+		[C_DIM] = { -1, -1 }, [C_BASE] = { -1, -1 },
+	},
+	[THEME_LIGHT] = {
+		[C_TITLE] = { COLOR_BLUE, -1 }, [C_SPARK] = { COLOR_BLUE, -1 },
+		[C_GAUGE] = { COLOR_BLACK, -1 }, [C_MARK] = { COLOR_MAGENTA, -1 },
+		[C_ERR] = { COLOR_RED, -1 }, [C_WARN] = { COLOR_MAGENTA, -1 },
+		[C_DIM] = { COLOR_BLACK, -1 }, [C_BASE] = { -1, -1 },
+	},
+	[THEME_HIGH_CONTRAST] = {
+		[C_TITLE] = { COLOR_WHITE, COLOR_BLACK }, [C_SPARK] = { COLOR_GREEN, COLOR_BLACK },
+		[C_GAUGE] = { COLOR_CYAN, COLOR_BLACK }, [C_MARK] = { COLOR_YELLOW, COLOR_BLACK },
+		[C_ERR] = { COLOR_RED, COLOR_BLACK }, [C_WARN] = { COLOR_YELLOW, COLOR_BLACK },
+		[C_DIM] = { COLOR_WHITE, COLOR_BLACK }, [C_BASE] = { COLOR_WHITE, COLOR_BLACK },
+	},
+};
+
 static void init_colors(const struct term *t)
 {
+	int pair;
+
 	if (!t->color || !has_colors())
 		return;
 	start_color();
 	use_default_colors(); /* keep the user's background: dark or light */
-	init_pair(C_TITLE, COLOR_BLUE, -1);
-	init_pair(C_SPARK, COLOR_GREEN, -1);
-	init_pair(C_GAUGE, COLOR_CYAN, -1);
-	init_pair(C_MARK, COLOR_MAGENTA, -1);
-	init_pair(C_ERR, COLOR_RED, -1);
-	init_pair(C_WARN, COLOR_MAGENTA, -1);
-	init_pair(C_DIM, -1, -1);
+	for (pair = C_TITLE; pair <= C_BASE; pair++)
+		init_pair((short)pair, themes[t->theme][pair][0], themes[t->theme][pair][1]);
+	if (t->theme == THEME_HIGH_CONTRAST)
+		bkgdset(COLOR_PAIR(C_BASE) | A_BOLD | ' ');
+}
+
+int term_auto_theme(const char *colorfgbg)
+{
+	const char *bg = colorfgbg ? strrchr(colorfgbg, ';') : NULL;
+	int n;
+
+	/* "15;0": white on black; "0;15": black on white (rxvt, konsole, ...):
+	 * the last field is the background, 7 and 9..15 light colours. */
+	if (!bg || !bg[1])
+		return THEME_DARK;
+	n = atoi(bg + 1);
+	return n == 7 || (n >= 9 && n <= 15) ? THEME_LIGHT : THEME_DARK;
+}
+
+attr_t term_dim(const struct term *t)
+{
+	return t->theme == THEME_HIGH_CONTRAST ? A_NORMAL : A_DIM;
 }
 
 attr_t term_color(const struct term *t, int pair)
@@ -135,7 +178,7 @@ int term_check(struct err *e)
 	return 0;
 }
 
-void term_setup(struct term *t, int ascii, int color, int mouse, int refresh_ms)
+void term_setup(struct term *t, int ascii, int color, int mouse, int refresh_ms, int theme)
 {
 	memset(t, 0, sizeof *t);
 	t->saved_stderr = t->err_fd = -1;
@@ -144,6 +187,7 @@ void term_setup(struct term *t, int ascii, int color, int mouse, int refresh_ms)
 	t->color = color;
 	t->mouse = mouse;
 	t->refresh_ms = refresh_ms;
+	t->theme = theme == THEME_AUTO ? term_auto_theme(getenv("COLORFGBG")) : theme;
 }
 
 int term_open(struct term *t, struct err *e)

@@ -15,13 +15,14 @@
 #include "../err.h"
 #include "glyphs.h"
 
-enum color { C_TITLE = 1, C_SPARK, C_GAUGE, C_MARK, C_ERR, C_WARN, C_DIM };
+enum color { C_TITLE = 1, C_SPARK, C_GAUGE, C_MARK, C_ERR, C_WARN, C_DIM, C_BASE };
 
 struct term {
 	const struct glyphs *g; /* chosen once by term_setup; static */
 	int color;              /* colours wanted (no --no-color, no NO_COLOR) */
 	int mouse;              /* the mouse is ours (no --no-mouse) */
 	int refresh_ms;         /* how long term_key waits for a first key */
+	int theme;              /* THEME_DARK, _LIGHT or _HIGH_CONTRAST (knobs.h) */
 	int H, W;               /* the size, as of the last term_frame_begin */
 	int saved_stderr, err_fd;
 	char errbuf[1024];
@@ -33,8 +34,13 @@ struct term {
 int term_check(struct err *e);
 
 /* Choose the glyphs (--ascii, or a locale that is not UTF-8: ASCII) and
- * what the terminal will do; the screen is not touched yet. */
-void term_setup(struct term *t, int ascii, int color, int mouse, int refresh_ms);
+ * what the terminal will do; the screen is not touched yet. theme: a
+ * --theme value (THEME_AUTO: light when COLORFGBG names a light background,
+ * else dark). */
+void term_setup(struct term *t, int ascii, int color, int mouse, int refresh_ms, int theme);
+
+/* The theme for THEME_AUTO under COLORFGBG's value (NULL: unset). Pure. */
+int term_auto_theme(const char *colorfgbg);
 
 /* Take the screen. -1 (e filled) leaves the terminal as it was. */
 int term_open(struct term *t, struct err *e);
@@ -48,6 +54,10 @@ void term_drain(struct term *t);
 
 /* The attribute of colour pair `pair`, or none without colours. */
 attr_t term_color(const struct term *t, int pair);
+
+/* What greys out the inactive: A_DIM, but none in high contrast (where
+ * only a mark says it, G_LOCKED). */
+attr_t term_dim(const struct term *t);
 
 /* A frame: clear the screen and learn its size ... send the difference. */
 void term_frame_begin(struct term *t);

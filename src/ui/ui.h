@@ -67,8 +67,13 @@ struct dash {
 	struct view view;
 	int help, help_top; /* the help overlay, and its first line shown */
 	int paused, dragging, quit;
-	int pin_pending; /* a recorded pin, waiting for a second of history */
-	double t0;       /* the dashboard's start, wall clock */
+	int pin_pending;         /* a recorded pin, waiting for a second of history */
+	int presenter;           /* the presenter view (--presenter, v) */
+	unsigned hide;           /* the normal view's hidden panels: LAYOUT_HIDE_* */
+	int blank;               /* a --demo's blank screen (b, .): only the caption */
+	int demo_off;            /* the user left demo mode (D): keys move knobs again */
+	struct knobs demo_start; /* the setting a --demo starts from */
+	double t0;               /* the dashboard's start, wall clock */
 };
 
 /* dash.c: the sliders and the baseline, as keys, the mouse and demos move
@@ -90,7 +95,15 @@ void dash_say(struct dash *d, const char *fmt, ...) __attribute__((format(printf
 enum { PIN_NO_FLASH = 1, PIN_NO_EVENT = 2 };
 int dash_pin(struct dash *d, int quiet);
 
-/* A --demo has cues left to play. */
+/* A --demo has cues left to play (and the user has not left demo mode). */
 int dash_demo_playing(const struct dash *d);
+
+/* A --demo is loaded and the user has not left demo mode (D): the clicker
+ * keys are the demo's, even after its last cue. */
+int dash_demo_mode(const struct dash *d);
+
+/* A clicker's "previous": back to the caption before the one shown, and
+ * the script's setting then. */
+void dash_demo_back(struct dash *d);
 
 #endif

@@ -1,0 +1,182 @@
+# threads
+# The presenter view and the keys of a talk, driven through tmux: big
+# digits at 80x24, 100x30 and 160x45 (and in ASCII), the caption on a line
+# of its own while an index builds, demo keys that never move a knob (after
+# the demo's end too, until D), panels hidden and shown, the themes.
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v tmux >/dev/null; then
+	skip presenter/all "tmux is not installed (apt-get install tmux)"
+	exit 0
+fi
+
+# --presenter-metrics takes a comma list of field names (not a sweep).
+if "$IDXLAB" --presenter-metrics rows_per_s,p99_ms --print-config 2>&1 |
+	grep -qx 'presenter-metrics = rows_per_s,p99_ms'; then
+	ok presenter/metrics-list
+else bad presenter/metrics-list "$("$IDXLAB" --presenter-metrics rows_per_s,p99_ms --print-config 2>&1 | tail -3)"; fi
+expect_exit presenter/metrics-unknown 2 "'nope' is not a metric" "$IDXLAB" --presenter-metrics rows_per_s,nope --print-config
+
+# big_rows SESSION GLYPHS: how many screen lines hold a run of three block
+# glyphs (a big digit's rows), GLYPHS a bracket expression.
+big_rows() { cap "$1" | grep -cE "$2{3}"; }
+# title SESSION: the title line.
+title() { cap "$1" | head -1; }
+
+start pres TMPDIR="$TMPDIR" "$IDXLAB" --presenter --rows 400000
+for size in 80x24 100x30 160x45; do
+	tm resize-window -t pres -x "${size%x*}" -y "${size#*x}"
+	sleep $((slow))
+	wait_for pres '^ rows/s' 5
+	case $size in
+	80x24) want=3 glyphs='[▀▄█]' ;; # two pixel rows to a cell
+	100x30) want=5 glyphs='█' ;;
+	*) want=10 glyphs='█' ;;
+	esac
+	n=$(big_rows pres "$glyphs")
+	if [ "$n" -ge "$want" ] && cap pres | grep -q 'rows/s over the last' &&
+		cap pres | grep -qE '^ engine sqlite +indexes 0'; then
+		ok "presenter/big-digits-$size"
+	else bad "presenter/big-digits-$size" "$n lines of $glyphs, want $want: $(cap pres)"; fi
+	# (no path at all: the temp one is under $TMPDIR, and cut at the edge)
+	if title pres | grep -q 'rows in table' && ! title pres | grep -q /; then
+		ok "presenter/no-temp-path-$size"
+	else bad "presenter/no-temp-path-$size" "$(title pres)"; fi
+done
+title pres | grep -q "own temp db" && ok presenter/title-says-own-db || bad presenter/title-says-own-db "$(title pres)"
+# A knob change is marked on the chart, labelled.
+tm send-keys -t pres v Right v
+if wait_for pres '^ engine sqlite +indexes 1' 6 && wait_for pres '[+]1 idx' 4; then
+	ok presenter/chart-marker-label
+else bad presenter/chart-marker-label "$(cap pres)"; fi
+tm send-keys -t pres q
+wait_exit pres >/dev/null
+
+# --ascii: '#' blocks, not one byte outside ASCII.
+start presa TMPDIR="$TMPDIR" "$IDXLAB" --presenter --ascii --rows 400000
+wait_for presa '^ rows/s' 5
+sleep 1
+n=$(cap presa | tr -d '\000-\177' | wc -c)
+if [ "$n" -eq 0 ] && [ "$(big_rows presa '#')" -ge 5 ]; then
+	ok presenter/ascii-blocks
+else bad presenter/ascii-blocks "$n non-ASCII bytes: $(cap presa)"; fi
+tm send-keys -t presa q
+wait_exit presa >/dev/null
+
+# The caption keeps its lines while an index build has the status line.
+printf '%s\n' 'rows = 3000000' 'prefill = 1000000' 'commit = 100000' \
+	'say three indexes on a million rows: watch the status line' 'wait 2' 'indexes = 3' \
+	'say done' \
+	>"$T/build.demo"
+for view in presenter normal; do
+	opt=""
+	[ $view = presenter ] && opt=--presenter
+	start "b$view" TMPDIR="$TMPDIR" "$IDXLAB" $opt --demo "$T/build.demo"
+	[ $view = presenter ] && tm resize-window -t "b$view" -x 160 -y 45
+	if wait_for "b$view" 'building idxlab_k1' 60 && cap "b$view" | grep -q '^ ▶ three indexes on a million rows'; then
+		ok "presenter/caption-during-index-build-$view"
+	else bad "presenter/caption-during-index-build-$view" "$(cap "b$view")"; fi
+	tm send-keys -t "b$view" q
+	wait_exit "b$view" >/dev/null
+done
+
+# Demo keys: after the demo's last cue, a clicker's keys move no knob, and
+# b pins no baseline (it blanks the screen but for the caption); D leaves
+# demo mode, and then Right moves the selected knob again.
+printf '%s\n' 'rows = 400000' 'say the only caption' >"$T/end.demo"
+start dend TMPDIR="$TMPDIR" "$IDXLAB" --demo "$T/end.demo"
+wait_for dend 'the demo is over' 5
+wait_for dend '││rows/s +[0-9]' 5
+knobs() { cap dend | sed -n '2,17p' | cut -c1-32; }
+before=$(knobs)
+for k in PgDn Right Down Left Up PgUp Space; do
+	tm send-keys -t dend "$k"
+	sleep 0.2
+done
+sleep $((slow))
+after=$(knobs)
+if [ "$before" = "$after" ] && printf '%s\n' "$after" | grep -q '>indexes    0' &&
+	cap dend | grep -q 'that was the last cue'; then
+	ok presenter/demo-keys-after-end-move-no-knob
+else bad presenter/demo-keys-after-end-move-no-knob "before: $before after: $after $(cap dend)"; fi
+tm send-keys -t dend b
+sleep $((slow))
+if ! cap dend | grep -q 'knobs' && cap dend | grep -q '▶ the only caption'; then
+	ok presenter/demo-b-blanks
+else bad presenter/demo-b-blanks "$(cap dend)"; fi
+tm send-keys -t dend .
+if wait_for dend 'knobs' 3 && ! cap dend | grep -q 'baseline pinned' &&
+	[ "$(knobs)" = "$before" ]; then
+	ok presenter/demo-dot-unblanks-no-pin
+else bad presenter/demo-dot-unblanks-no-pin "$(cap dend)"; fi
+tm send-keys -t dend D
+if wait_for dend 'left demo mode' 3; then
+	tm send-keys -t dend Right
+	if wait_for dend '>indexes    1' 3; then ok presenter/demo-D-leaves; else bad presenter/demo-D-leaves "$(cap dend)"; fi
+else bad presenter/demo-D-leaves "$(cap dend)"; fi
+tm send-keys -t dend q
+wait_exit dend >/dev/null
+
+# PgUp goes back a caption, with the knobs the script had then.
+printf '%s\n' 'rows = 400000' 'say first' 'wait key' 'indexes = 1' 'say second' 'wait key' >"$T/back.demo"
+start dback TMPDIR="$TMPDIR" "$IDXLAB" --demo "$T/back.demo"
+wait_for dback '▶ first' 5
+tm send-keys -t dback PgDn
+if wait_for dback '▶ second' 6 && wait_for dback '>indexes    1' 3; then
+	tm send-keys -t dback PgUp
+	if wait_for dback '▶ first' 3 && wait_for dback 'indexes    0' 6; then
+		ok presenter/demo-pgup-back
+	else bad presenter/demo-pgup-back "$(cap dback)"; fi
+else bad presenter/demo-pgup-back "no second caption: $(cap dback)"; fi
+tm send-keys -t dback q
+wait_exit dback >/dev/null
+
+# 1, 2, 3 hide and show the knobs, the metrics, the events.
+start hide TMPDIR="$TMPDIR" "$IDXLAB" --rows 400000
+wait_for hide '││rows/s +[0-9]' 5
+tm send-keys -t hide 1
+if wait_for hide '^│rows/s' 3 && ! cap hide | grep -q '─ knobs ─'; then
+	ok presenter/hide-knobs
+else bad presenter/hide-knobs "$(cap hide)"; fi
+tm send-keys -t hide 1 3
+if wait_for hide '││rows/s' 3 && ! cap hide | grep -q '─ events ─'; then
+	ok presenter/show-knobs-hide-events
+else bad presenter/show-knobs-hide-events "$(cap hide)"; fi
+tm send-keys -t hide 2
+if wait_for hide 'metrics panel hidden' 3 && ! cap hide | grep -q 'rows/s'; then
+	ok presenter/hide-metrics
+else bad presenter/hide-metrics "$(cap hide)"; fi
+tm send-keys -t hide q
+wait_exit hide >/dev/null
+
+# Themes: light uses no cyan or green (they fade on white), high contrast
+# paints a black background; an inactive knob is marked in each.
+esc=$(printf '\033')
+for theme in dark light high-contrast; do
+	start "th$theme" TMPDIR="$TMPDIR" "$IDXLAB" --theme "$theme" --rows 400000
+	wait_for "th$theme" '││rows/s +[0-9]' 5
+	sleep 1
+	tm capture-pane -e -p -t "th$theme" >"$T/$theme.ansi"
+	cyan=$(grep -c "$esc\[\([0-9;]*;\)\?3[26]\(;[0-9;]*\)\?m" "$T/$theme.ansi")
+	black_bg=$(grep -c "$esc\[\([0-9;]*;\)\?40\(;[0-9;]*\)\?m" "$T/$theme.ansi")
+	case $theme in
+	dark) [ "$cyan" -gt 0 ] && r=ok || r=bad ;;
+	light) [ "$cyan" = 0 ] && r=ok || r=bad ;;
+	high-contrast) [ "$black_bg" -gt 0 ] && r=ok || r=bad ;;
+	esac
+	if [ $r = ok ] && cap "th$theme" | grep -q '×engine'; then
+		ok "presenter/theme-$theme"
+	else bad "presenter/theme-$theme" "cyan/green $cyan, black bg $black_bg: $(cap "th$theme" | head -5)"; fi
+	tm send-keys -t "th$theme" q
+	wait_exit "th$theme" >/dev/null
+done
+# auto: COLORFGBG's background decides.
+start thauto "COLORFGBG='0;15'" TMPDIR="$TMPDIR" "$IDXLAB" --rows 400000
+if ! wait_for thauto '││rows/s +[0-9]' 5; then
+	bad presenter/theme-auto-light "no dashboard: $(cap thauto)"
+elif sleep 1 && tm capture-pane -e -p -t thauto | grep -q "$esc\[\([0-9;]*;\)\?3[26]\(;[0-9;]*\)\?m"; then
+	bad presenter/theme-auto-light "cyan or green on a light background"
+else ok presenter/theme-auto-light; fi
+tm send-keys -t thauto q
+wait_exit thauto >/dev/null
+no_leftovers presenter/temp-dir-removed

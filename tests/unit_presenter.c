@@ -1,0 +1,114 @@
+/* unit_presenter.c - the pure parts of the presenter view and the demo
+ * keys: the block font, the layouts with hidden panels and the presenter
+ * view, --presenter-metrics, the theme COLORFGBG picks, a demo's "back". */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "demo.h"
+#include "knobs.h"
+#include "metrics.h"
+#include "ui/glyphs.h"
+#include "ui/layout.h"
+#include "ui/term.h"
+#include "unit.h"
+
+void test_presenter(void)
+{
+	static const char digits[] = "0123456789.-kMG";
+	struct layout l;
+	struct layout_view v = { 0, 0, 0 };
+	struct err e = { ERR_NONE, "" };
+	long long packed;
+	int i, r;
+
+	/* The font: every digit, all rows as wide as the first. */
+	for (i = 0; digits[i]; i++)
+		for (r = 0; r < GLYPHS_FONT_H; r++)
+			CHECK(glyphs_font_row(digits[i], r) &&
+			      strlen(glyphs_font_row(digits[i], r)) ==
+			          strlen(glyphs_font_row(digits[i], 0)));
+	CHECK(glyphs_font_row('q', 0) == NULL && glyphs_font_row('0', GLYPHS_FONT_H) == NULL);
+	CHECK(strcmp(glyphs_for(1)->s[G_BLOCK], "#") == 0);
+
+	/* Hidden panels give their room away. */
+	v.hide = LAYOUT_HIDE_KNOBS;
+	layout_compute_view(&l, 100, 30, 15, 15, &v);
+	CHECK(l.knobs.w == 0 && l.metrics.x == 0 && l.metrics.w == 100 &&
+	      layout_knob_row(&l, 2) == -1);
+	v.hide = LAYOUT_HIDE_KNOBS | LAYOUT_HIDE_METRICS;
+	layout_compute_view(&l, 100, 30, 15, 15, &v);
+	CHECK(l.metrics.w == 0 && l.events_on && l.events.y == 2 && l.events.h == 27);
+	v.hide = LAYOUT_HIDE_EVENTS;
+	layout_compute_view(&l, 100, 30, 15, 15, &v);
+	CHECK(!l.events_on && l.metrics.h == 27 && l.status.y == 28);
+	/* A caption has a line of its own, under the status. */
+	v.hide = 0;
+	v.caption = 1;
+	layout_compute_view(&l, 100, 30, 15, 15, &v);
+	CHECK(l.caption.h == 1 && l.caption.y == l.status.y + 1 && l.events.y == l.caption.y + 1);
+	/* The presenter view: digits as tall as the screen allows, the caption
+	 * in two lines, nothing of the normal view's boxes. */
+	v.presenter = 1;
+	layout_compute_view(&l, 80, 24, 15, 15, &v);
+	CHECK(l.presenter && l.digit_rows == 3 && l.chart.h >= 10 && l.caption.h == 2 &&
+	      l.knobs.w == 0 && !l.events_on && l.hints.y == 23);
+	layout_compute_view(&l, 100, 30, 15, 15, &v);
+	CHECK(l.digit_rows == 5);
+	layout_compute_view(&l, 160, 45, 15, 15, &v);
+	CHECK(l.digit_rows == 10 && l.chart.h >= 25 && l.chart.y + l.chart.h == l.caption.y);
+
+	/* --presenter-metrics: field names, at most three; auto is 0. */
+	CHECK(knob_parse(K_PRESENTER_METRICS, "rows_per_s,wal_bytes_per_row", &packed, &e) == 0);
+	CHECK(knobs_presenter_metric(packed, 0) == M_ROWS_PER_S &&
+	      knobs_presenter_metric(packed, 1) == M_WAL_BYTES_PER_ROW &&
+	      knobs_presenter_metric(packed, 2) == -1);
+	CHECK(knob_parse(K_PRESENTER_METRICS, "auto", &packed, &e) == 0 && packed == 0);
+	CHECK(knob_parse(K_PRESENTER_METRICS, "rows_per_s,nope", &packed, &e) < 0 &&
+	      strstr(e.msg, "'nope' is not a metric"));
+	CHECK(knob_parse(K_PRESENTER_METRICS, "p50_ms,p99_ms,max_ms,rows_per_s", &packed, &e) < 0 &&
+	      strstr(e.msg, "at most 3"));
+
+	/* COLORFGBG: the last field is the background. */
+	CHECK(term_auto_theme(NULL) == THEME_DARK && term_auto_theme("15;0") == THEME_DARK &&
+	      term_auto_theme("0;15") == THEME_LIGHT &&
+	      term_auto_theme("0;default;7") == THEME_LIGHT);
+}
+
+void test_demo_back(void)
+{
+	char path[] = "/tmp/idxlab-unit-demo.XXXXXX";
+	const char *text = "rows = 5000\nsay one\nindexes = 2\nwait key\nsay two\n"
+	                   "key-order = rand\nsay three\n";
+	struct demo dm;
+	struct knobs k;
+	struct err e = { ERR_NONE, "" };
+	const struct cue *c;
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	CHECK(demo_load(&dm, path, &e) == 0);
+	unlink(path);
+	knobs_defaults(&k);
+	CHECK(demo_back(&dm, &k) == NULL); /* nothing shown yet */
+	c = demo_next(&dm, 1);
+	CHECK(c && c->kind == CUE_SAY && demo_back(&dm, &k) == NULL); /* the first */
+	c = demo_next(&dm, 1);                                        /* indexes = 2 */
+	CHECK(demo_skip(&dm));
+	while ((c = demo_next(&dm, 1)) != NULL && c->kind != CUE_SAY)
+		;
+	CHECK(c && strcmp(c->text, "two") == 0);
+	while ((c = demo_next(&dm, 1)) != NULL)
+		; /* to the end: three */
+	CHECK(demo_done(&dm));
+	/* Back from "three": "two", with the script's setting then. */
+	knobs_defaults(&k);
+	c = demo_back(&dm, &k);
+	CHECK(c && strcmp(c->text, "two") == 0 && k.v[K_INDEXES] == 2 &&
+	      k.v[K_KEY_ORDER] == KO_SEQ);
+	CHECK(!demo_done(&dm));
+	c = demo_next(&dm, 2);
+	CHECK(c && c->kind == CUE_SET && c->knob == K_KEY_ORDER);
+	demo_free(&dm);
+}
