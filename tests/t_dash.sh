@@ -30,7 +30,7 @@ if wait_for main '││idx size +[1-9][0-9.]* [KMG]iB' 6; then ok dash/metrics-
 tm send-keys -t main '?'
 wait_for main 'Keys' 3
 knob_seen=0 metric_seen=0 i=0
-while [ $i -lt 60 ] && [ $((knob_seen * metric_seen)) = 0 ]; do
+while [ $i -lt 200 ] && [ $((knob_seen * metric_seen)) = 0 ]; do
 	cap main >"$T/help.txt"
 	grep -q 'every one is another btree' "$T/help.txt" && knob_seen=1
 	grep -q 'dirty pages pushed out' "$T/help.txt" && metric_seen=1
