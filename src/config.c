@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,6 +226,44 @@ static int file_option(int argc, char **argv, int *i, const char *longopt, const
 	return 0;
 }
 
+/* The options that hold a text of the plan's own (not knobs: no config
+ * file sets them). */
+static const struct text_option {
+	const char *name;
+	size_t at; /* offsetof(struct plan, the char * it fills) */
+	const char *needs;
+} text_options[] = {
+	{ "--record", offsetof(struct plan, record_path), "a file name" },
+	{ "--replay", offsetof(struct plan, replay_path), "a file name" },
+	{ "--plot", offsetof(struct plan, plot_path), "a file name (.svg, .png or .pdf)" },
+	{ "--plot-metrics", offsetof(struct plan, plot_metrics),
+	  "a list of field names (rows_per_s,p99_ms)" },
+	{ "--fields", offsetof(struct plan, fields), "a list of field names (rows_per_s,p99_ms)" },
+};
+
+/* argv[*i] is one of text_options? Then its text is kept: 1 (0: it is
+ * not; -1: its value is missing). */
+static int text_option(int argc, char **argv, int *i, struct plan *p, struct err *e)
+{
+	const char *text;
+	size_t j;
+	int got;
+
+	for (j = 0; j < sizeof text_options / sizeof text_options[0]; j++) {
+		const struct text_option *o = &text_options[j];
+		char **to = (char **)((char *)p + o->at);
+
+		if ((got = file_option(argc, argv, i, o->name, NULL, &text, e)) == 0)
+			continue;
+		if (got < 0)
+			return err_set(e, ERR_USAGE, "%s needs %s", o->name, o->needs);
+		free(*to);
+		*to = xstrdup(text);
+		return 1;
+	}
+	return 0;
+}
+
 /* The demo's starting setting goes into the plan like a config file's. */
 static int load_demo(struct plan *p, const char *path, struct err *e)
 {
@@ -289,28 +328,9 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 				return err_prefix(e, "--schema-from");
 			continue;
 		}
-		if ((got = file_option(argc, argv, &i, "--record", NULL, &file, e)) != 0 ||
-		    (got = file_option(argc, argv, &i, "--replay", NULL, &file, e)) != 0 ||
-		    (got = file_option(argc, argv, &i, "--plot", NULL, &file, e)) != 0 ||
-		    (got = file_option(argc, argv, &i, "--plot-metrics", NULL, &file, e)) != 0) {
-			char **to = strncmp(arg, "--record", 8) == 0          ? &p->record_path
-			            : strncmp(arg, "--replay", 8) == 0        ? &p->replay_path
-			            : strncmp(arg, "--plot-metrics", 14) == 0 ? &p->plot_metrics
-			                                                      : &p->plot_path;
-
+		if ((got = text_option(argc, argv, &i, p, e)) != 0) {
 			if (got < 0)
 				return -1;
-			free(*to);
-			*to = xstrdup(file);
-			continue;
-		}
-		if ((got = file_option(argc, argv, &i, "--fields", NULL, &file, e)) != 0) {
-			if (got < 0)
-				return err_set(
-				    e, ERR_USAGE,
-				    "--fields needs a list of field names (rows_per_s,p99_ms)");
-			free(p->fields);
-			p->fields = xstrdup(file);
 			continue;
 		}
 		if (strcmp(arg, "-q") == 0) {

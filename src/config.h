@@ -30,7 +30,7 @@ struct plan {
 	int n[K_COUNT];
 	long long vals[K_COUNT][PLAN_MAX_VALUES];
 	int set[K_COUNT];        /* given in a config file or on the command line */
-	char where[K_COUNT][96]; /* where each was last given, for messages ("--indexes") */
+	char where[K_COUNT][160]; /* where each was last given, for messages ("--indexes") */
 	const char *reading;     /* the config file being read, for where */
 	char *dsn;               /* owned */
 	char *config_path;       /* owned; the config file that was read, or NULL */
