@@ -29,18 +29,18 @@ struct plan {
 	enum plan_mode mode;
 	int n[K_COUNT];
 	long long vals[K_COUNT][PLAN_MAX_VALUES];
-	int set[K_COUNT];        /* given in a config file or on the command line */
+	int set[K_COUNT];         /* given in a config file or on the command line */
 	char where[K_COUNT][160]; /* where each was last given, for messages ("--indexes") */
-	const char *reading;     /* the config file being read, for where */
-	char *dsn;               /* owned */
-	char *config_path;       /* owned; the config file that was read, or NULL */
-	struct demo *demo;       /* owned; --demo FILE, or NULL */
-	char *record_path;       /* owned; --record FILE, or NULL */
-	char *replay_path;       /* owned; --replay FILE, or NULL */
-	char *plot_path;         /* owned; --plot FILE (.svg, .png, .pdf), or NULL */
-	char *plot_metrics;      /* owned; --plot-metrics LIST, or NULL: the default */
-	char *fields;            /* owned; --fields a,b,... (checked: every one a field), or NULL */
-	long steps;              /* number of knob combinations */
+	const char *reading;      /* the config file being read, for where */
+	char *dsn;                /* owned */
+	char *config_path;        /* owned; the config file that was read, or NULL */
+	struct demo *demo;        /* owned; --demo FILE, or NULL */
+	char *record_path;        /* owned; --record FILE, or NULL */
+	char *replay_path;        /* owned; --replay FILE, or NULL */
+	char *plot_path;          /* owned; --plot FILE (.svg, .png, .pdf), or NULL */
+	char *plot_metrics;       /* owned; --plot-metrics LIST, or NULL: the default */
+	char *fields; /* owned; --fields a,b,... (checked: every one a field), or NULL */
+	long steps;   /* number of knob combinations */
 };
 
 /* Build a plan from argv (argv[0] is skipped). Reads the config file too.

@@ -85,7 +85,7 @@ expect_exit plot/metrics-need-plot 2 "--plot-metrics picks the panels of a --plo
 [ ! -e "$T/y.svg" ] && ok plot/nothing-written-on-error || bad plot/nothing-written-on-error "y.svg exists"
 
 # ---- over time: an --interval sweep, a marker at the knob change -----------
-"$IDXLAB" run --indexes 0,1 --rows 60000 --commit 1000 --interval 0.2 --format csv \
+"$IDXLAB" run --indexes 0,1 --rows 200000 --commit 1000 --interval 0.05 --format csv \
 	--plot "$T/i.svg" >"$T/i.csv" 2>"$T/i.err"
 rc=$?
 recs=$(grep -c ',interval,' "$T/i.csv")
