@@ -16,11 +16,21 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ev ring[RING];
 static unsigned long next_seq = 1;
 static double t0 = -1;
+static double (*clock_fn)(void *); /* evlog_set_clock's, or NULL */
+static void *clock_arg;
 
 void evlog_start_clock(void)
 {
 	pthread_mutex_lock(&lock);
 	t0 = clock_now_s();
+	pthread_mutex_unlock(&lock);
+}
+
+void evlog_set_clock(double (*now)(void *arg), void *arg)
+{
+	pthread_mutex_lock(&lock);
+	clock_fn = now;
+	clock_arg = arg;
 	pthread_mutex_unlock(&lock);
 }
 
@@ -41,7 +51,7 @@ void evlog_add(enum ev_level level, const char *fmt, ...)
 		t0 = t;
 	e = &ring[next_seq % RING];
 	e->seq = next_seq++;
-	e->t = t - t0;
+	e->t = clock_fn ? clock_fn(clock_arg) : t - t0;
 	e->level = level;
 	memcpy(e->text, shown, sizeof e->text);
 	pthread_mutex_unlock(&lock);

@@ -427,3 +427,68 @@ void rec_close(struct replay *p)
 	free(p->path);
 	free(p);
 }
+
+/* ---- the outline, for seeking ------------------------------------------- */
+
+int rec_outline(const char *path, struct rec_outline *o, struct err *e)
+{
+	struct rec_head h;
+	struct replay *p;
+	struct rec_item *it;
+	struct err ignored = { ERR_NONE, "" };
+	unsigned long gen = 0;
+	int samples = 0, cap = 0;
+
+	memset(o, 0, sizeof *o);
+	p = rec_open(path, &h, e);
+	if (!p)
+		return -1;
+	it = malloc(sizeof *it); /* a struct live is big: not on the stack */
+	if (!it)
+		abort();
+	while (rec_read(p, it, &ignored) > 0) {
+		o->end = it->t;
+		if (it->kind != REC_SAMPLE)
+			continue;
+		if (!samples++)
+			o->first = it->t;
+		else if (it->live.knobs_gen != gen) {
+			if (o->nchanges == cap) {
+				cap = cap ? 2 * cap : 16;
+				o->changes = realloc(o->changes, sizeof *o->changes * (size_t)cap);
+				if (!o->changes)
+					abort();
+			}
+			o->changes[o->nchanges++] = it->t;
+		}
+		gen = it->live.knobs_gen;
+	}
+	free(it);
+	rec_close(p);
+	return 0;
+}
+
+void rec_outline_free(struct rec_outline *o)
+{
+	if (!o)
+		return;
+	free(o->changes);
+	o->changes = NULL;
+	o->nchanges = 0;
+}
+
+int rec_change_near(const struct rec_outline *o, double t, int dir, double grace)
+{
+	int i;
+
+	if (dir > 0) {
+		for (i = 0; i < o->nchanges; i++)
+			if (o->changes[i] > t)
+				return i;
+		return -1;
+	}
+	for (i = o->nchanges - 1; i >= 0; i--)
+		if (o->changes[i] < t - grace)
+			return i;
+	return -1;
+}

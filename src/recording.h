@@ -64,4 +64,26 @@ int rec_read(struct replay *p, struct rec_item *it, struct err *e);
 
 void rec_close(struct replay *p);
 
+/* A recording's outline, for seeking in it: how long it is and when its
+ * knobs changed - the samples whose knobs_gen differs from the sample's
+ * before (what the dashboard marks). */
+struct rec_outline {
+	double first;    /* the first sample's t (0 when there is none) */
+	double end;      /* the last line's t */
+	double *changes; /* ascending; owned, rec_outline_free frees it */
+	int nchanges;
+};
+
+/* Read the whole of path (rec_open, rec_read) for its outline, up to its
+ * end or its first bad line (the replay stops there too and says why):
+ * 0, or -1 when it cannot be opened (e filled). rec_outline_free after,
+ * either way. */
+int rec_outline(const char *path, struct rec_outline *o, struct err *e);
+void rec_outline_free(struct rec_outline *o);
+
+/* The knob change to seek to from t: the first after t (dir > 0), or the
+ * last before t - grace (dir < 0: a press shortly after a change goes to
+ * the one before it); its index, or -1 when there is none. */
+int rec_change_near(const struct rec_outline *o, double t, int dir, double grace);
+
 #endif

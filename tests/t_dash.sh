@@ -154,21 +154,21 @@ if cap demo | grep -q "recorded [0-9]* s ([0-9]* lines) to $T/talk.rec" &&
 	ok dash/record-written
 else bad dash/record-written "$(cap demo) $(head -c 300 "$T/talk.rec")"; fi
 start replay TMPDIR="$TMPDIR" "$IDXLAB" --replay "$T/talk.rec"
-if wait_for replay 'REPLAY 1x sqlite' 3 && wait_for replay '▶ first caption' 3 &&
+if wait_for replay 'REPLAY 1x [0-9:]+ / [0-9:]+ sqlite' 3 && wait_for replay '▶ first caption' 3 &&
 	wait_for replay 'built idxlab_k1 on' 8 && wait_for replay 'now/base \(same knobs\)' 8 &&
 	cap replay | grep -q '>indexes    1'; then
 	ok dash/replay-plays
 else bad dash/replay-plays "$(cap replay)"; fi
-tm send-keys -t replay Right
+tm send-keys -t replay Enter
 if wait_for replay 'a replay shows the knobs as they were recorded' 2; then
 	ok dash/replay-knobs-locked
 else bad dash/replay-knobs-locked "$(cap replay)"; fi
 # > plays it twice as fast: the title says so, the spans double.
 tm send-keys -t replay '>'
-if wait_for replay 'REPLAY 2x sqlite' 2 && wait_for replay 'metrics \(last 2 s \| [0-9]+ s\)' 2; then
+if wait_for replay 'REPLAY 2x [0-9:]+ / [0-9:]+ sqlite' 2 && wait_for replay 'metrics \(last 2 s \| [0-9]+ s\)' 2; then
 	ok dash/replay-faster
 else bad dash/replay-faster "$(cap replay)"; fi
-if wait_for replay 'the recording is over' 15 && wait_for replay 'REPLAY 2x sqlite  over' 2; then
+if wait_for replay 'the recording is over' 15 && wait_for replay 'REPLAY 2x ([0-9:]+) / \1 sqlite  over' 2; then
 	ok dash/replay-over
 else bad dash/replay-over "$(cap replay)"; fi
 tm send-keys -t replay q

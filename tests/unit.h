@@ -19,4 +19,8 @@ extern const char *fixtures;
 void test_schema(void);
 void test_schema_files(void);
 
+/* unit_replay.c */
+void test_replay_seek(void);
+void test_history_rewind(void);
+
 #endif
