@@ -171,6 +171,20 @@ else bad dash/replay-faster "$(cap replay)"; fi
 if wait_for replay 'the recording is over' 15 && wait_for replay 'REPLAY 2x ([0-9:]+) / \1 sqlite  over' 2; then
 	ok dash/replay-over
 else bad dash/replay-over "$(cap replay)"; fi
+# Sought (tests/t_replay.sh has the details): back to the start, then
+# (paused) on to the recorded knob change, where the index build begins;
+# played on, its event comes.
+tm send-keys -t replay Home
+if wait_for replay 'REPLAY 2x 00:00 / [0-9:]+ sqlite  running' 3 && wait_for replay '>indexes    0 ' 2 &&
+	! cap replay | grep -q 'built idxlab_k1'; then
+	ok dash/replay-restart
+else bad dash/replay-restart "$(cap replay)"; fi
+tm send-keys -t replay Space PgDn
+if wait_for replay 'replay at [0-9:]+ / [0-9:]+ \(knob change 1 of [0-9]+\)' 3 &&
+	wait_for replay '>indexes    1 ' 2 && tm send-keys -t replay Space &&
+	wait_for replay 'built idxlab_k1 on' 4; then
+	ok dash/replay-next-change
+else bad dash/replay-next-change "$(cap replay)"; fi
 tm send-keys -t replay q
 code=$(wait_exit replay)
 [ "$code" = EXIT=0 ] && ok dash/replay-q-exits-0 || bad dash/replay-q-exits-0 "got '$code'"

@@ -264,8 +264,14 @@ static void replay_seek(struct feed *f, enum feed_seek to, char *msg, size_t len
 	mmss(r->outline.end, end, sizeof end);
 	for (i = 0; i < r->outline.nchanges && r->outline.changes[i] <= t; i++)
 		;
-	snprintf(msg, len, "replay at %s / %s (knob change %d of %d)", at, end, i,
-	         r->outline.nchanges);
+	if (!r->outline.nchanges)
+		snprintf(msg, len, "replay at %s / %s (no knob change recorded)", at, end);
+	else if (!i)
+		snprintf(msg, len, "replay at %s / %s (before the first of %d knob changes)", at,
+		         end, r->outline.nchanges);
+	else
+		snprintf(msg, len, "replay at %s / %s (knob change %d of %d)", at, end, i,
+		         r->outline.nchanges);
 }
 
 static double replay_now(const struct feed *f)
