@@ -21,6 +21,7 @@ void test_schema_files(void);
 
 /* unit_replay.c */
 void test_replay_seek(void);
+void test_replay_seek_long(void);
 void test_history_rewind(void);
 
 #endif

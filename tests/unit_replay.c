@@ -86,7 +86,7 @@ static int drain(struct feed *f, struct live *l, struct feed_news *all)
 	return played;
 }
 
-/* The time of the last event that holds text, or -1. */
+/* The time of the last event that reads text, or -1. */
 static double event_t(unsigned long after, const char *text)
 {
 	static struct ev evs[256];
@@ -94,7 +94,7 @@ static double event_t(unsigned long after, const char *text)
 	double t = -1;
 
 	for (i = 0; i < n; i++)
-		if (strstr(evs[i].text, text))
+		if (strcmp(evs[i].text, text) == 0)
 			t = evs[i].t;
 	return t;
 }
@@ -174,9 +174,73 @@ void test_replay_seek(void)
 		f->ops->seek(f, FEED_ON, msg, sizeof msg);
 	CHECK(drain(f, l, &all) == 81 && f->over && strstr(f->tag, "00:40 / 00:40"));
 	CHECK(event_t(seen, "built idxlab_k2") == 30.0 &&
-	      event_t(seen, "the recording is over") == 40);
+	      event_t(seen, "the recording is over: q quits, Home plays it again") == 40);
 	f->ops->seek(f, FEED_START, msg, sizeof msg);
 	CHECK(drain(f, l, &all) == 1 && !f->over && strstr(f->tag, "00:00 / 00:40"));
+	f->ops->close(f);
+	free(l);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* A long recording: a seek reads again only what the history reaches back
+ * to (151 s at 1x) or the baseline in force needs; the events and the
+ * caption before that come from the outline, at their recorded times. */
+void test_replay_seek_long(void)
+{
+	char dir[] = "/tmp/idxlab-unit.XXXXXX", path[64], msg[160];
+	struct live *l = calloc(1, sizeof *l);
+	struct knobs first;
+	struct feed *f = NULL;
+	struct feed_news all;
+	struct err e = { ERR_NONE, "" };
+	unsigned long seen;
+	FILE *out;
+	int i;
+
+	if (!l || !mkdtemp(dir)) {
+		CHECK(0);
+		free(l);
+		return;
+	}
+	snprintf(path, sizeof path, "%s/long.rec", dir);
+	out = fopen(path, "w");
+	CHECK(out != NULL);
+	if (!out) {
+		free(l);
+		return;
+	}
+	fprintf(out, "{\"idxlab_recording\":1}\n");
+	for (i = 0; i <= 800; i++) { /* 400 s; changes at 100 and 350, a pin at 320 */
+		double t = i * 0.5;
+
+		if (i % 20 == 0)
+			fprintf(out, "{\"t\":%.1f,\"ev\":\"e%d\"}\n", t, i / 2);
+		if (t == 5)
+			fprintf(out, "{\"t\":5,\"caption\":\"c1\"}\n");
+		if (t == 320)
+			fprintf(out, "{\"t\":320,\"pin\":true}\n");
+		fprintf(out, "{\"t\":%.1f,\"knobs_gen\":%d,\"c\":{\"t\":%.1f}}\n", t,
+		        t >= 350   ? 3
+		        : t >= 100 ? 2
+		                   : 1,
+		        t);
+	}
+	CHECK(fclose(out) == 0);
+	CHECK(feed_replay_open(&f, path, &first, &e) == 0 && f);
+	if (!f) {
+		free(l);
+		return;
+	}
+	f->ops->pause(f, 1);
+	f->ops->seek(f, FEED_NEXT_CHANGE, msg, sizeof msg);
+	CHECK(drain(f, l, &all) == 201 && strstr(f->tag, "01:40 / 06:40"));
+	seen = last_seq();
+	f->ops->seek(f, FEED_NEXT_CHANGE, msg, sizeof msg);
+	CHECK(drain(f, l, &all) == 303 && all.rewound && all.pin && strstr(f->tag, "05:50 / "));
+	CHECK(all.caption && strcmp(all.text, "c1") == 0 && l->knobs_gen == 3);
+	CHECK(event_t(seen, "e10") == 10 && event_t(seen, "e190") == 190 &&
+	      event_t(seen, "e350") == 350 && event_t(seen, "e360") < 0);
 	f->ops->close(f);
 	free(l);
 	unlink(path);

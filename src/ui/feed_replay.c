@@ -10,11 +10,13 @@
  * each comes out in turn with the wall time it would have been shown at, so
  * the dashboard's history is the one a replay at that speed builds.
  *
- * A seek, anywhere, reads the recording again from its start (recordings
- * are small) and says so (news.rewound): the dashboard forgets what it
- * showed, and the items up to the new position rebuild its history,
+ * A seek, anywhere, says so (news.rewound): the dashboard forgets what it
+ * showed, and what leads to the new position rebuilds its history,
  * markers, baseline, caption and events. The outline read at the start
- * (rec_outline) gives the length and the knob changes to seek to.
+ * (rec_outline) gives the length, the knob changes to seek to and where
+ * each line is: the recording is read again from as far back as the
+ * dashboard's history reaches (or the baseline in force needs); the events
+ * and the caption before that come from the outline.
  *
  * No set, no rewrite: a recording shows what was. Must never touch the
  * screen. */
@@ -26,6 +28,7 @@
 #include "../recording.h"
 #include "../xalloc.h"
 #include "feed.h"
+#include "history.h"
 
 /* A press of "previous change" this soon after one goes to the one before. */
 #define PREV_GRACE 1.0
@@ -40,7 +43,8 @@ struct feed_replay {
 	int has_next;
 	double t0, pos, mark;
 	int paused;
-	int rewound; /* a seek: the next poll says so */
+	int rewound; /* a seek: the next poll says so ... */
+	int skip;    /* ... and plays the outline's lines before this one */
 	int behind;  /* the last poll left another sample due: now() is at's */
 	double at;   /* the recorded time of the last sample played */
 	double ev_t; /* the recorded time of the event being played; < 0: none */
@@ -128,8 +132,24 @@ static void replay_poll(struct feed *f, struct live *out, struct feed_news *news
 	double now = replay_clock(r);
 	int played = 0;
 
-	news->rewound = r->rewound;
-	r->rewound = 0;
+	if (r->rewound) { /* what comes before the lines read again */
+		int i;
+
+		news->rewound = 1;
+		r->rewound = 0;
+		for (i = 0; i < r->skip; i++) {
+			const struct rec_entry *en = &r->outline.lines[i];
+
+			if (en->kind == REC_EVENT) {
+				r->ev_t = en->t;
+				evlog_add(en->level, "%s", en->text);
+				r->ev_t = -1;
+			} else if (en->kind == REC_CAPTION) {
+				news->caption = 1;
+				snprintf(news->text, sizeof news->text, "%s", en->text);
+			}
+		}
+	}
 	r->behind = 0;
 	while (r->has_next && r->next->t <= now) {
 		struct rec_item *it = r->next;
@@ -237,6 +257,25 @@ static int seek_target(const struct feed_replay *r, enum feed_seek to, double cu
 	}
 }
 
+/* The first line to read again for position t: the history's reach back
+ * at this speed, or the baseline pinned then (with the change before it). */
+static int seek_from(const struct feed_replay *r, double t)
+{
+	const struct rec_outline *o = &r->outline;
+	double from = t - (HIST_CAP * HIST_PERIOD + 1) * r->base.speed;
+	int i;
+
+	for (i = o->nlines - 1; i >= 0; i--)
+		if (o->lines[i].t <= t &&
+		    (o->lines[i].kind == REC_PIN || o->lines[i].kind == REC_UNPIN))
+			break;
+	if (i >= 0 && o->lines[i].kind == REC_PIN && o->lines[i].t - HIST_BASE_SPAN - 1 < from)
+		from = o->lines[i].t - HIST_BASE_SPAN - 1;
+	for (i = 0; i < o->nlines - 1 && o->lines[i].t < from; i++)
+		;
+	return i;
+}
+
 static void replay_seek(struct feed *f, enum feed_seek to, char *msg, size_t len)
 {
 	struct feed_replay *r = (struct feed_replay *)f;
@@ -249,12 +288,18 @@ static void replay_seek(struct feed *f, enum feed_seek to, char *msg, size_t len
 		return;
 	/* From the first sample on: the dashboard then always has one. */
 	t = t < r->outline.first ? r->outline.first : t > r->outline.end ? r->outline.end : t;
-	if (replay_load(r, &e) < 0) {
+	r->skip = seek_from(r, t);
+	if ((!r->rp && replay_load(r, &e) < 0) || !r->outline.nlines ||
+	    rec_seek(r->rp, &r->outline.lines[r->skip], &e) < 0) {
 		r->base.over = 1;
-		snprintf(msg, len, "replay: cannot seek: %s", e.msg);
+		snprintf(msg, len, "replay: cannot seek: %s",
+		         *e.msg ? e.msg : "an empty recording");
 		evlog_add(EV_ERROR, "%s", msg);
 		return;
 	}
+	r->has_next = 1;
+	r->base.over = 0;
+	replay_read(r);
 	r->rewound = 1;
 	r->behind = 0;
 	r->pos = t;
