@@ -477,7 +477,8 @@ int rec_outline(const char *path, struct rec_outline *o, struct err *e)
 		en->level = it->level;
 		if (it->kind == REC_EVENT || it->kind == REC_CAPTION)
 			en->text = xstrdup(it->text);
-		o->end = it->t;
+		if (it->t > o->end)
+			o->end = it->t; /* (a line added by hand may come late) */
 		if (it->kind != REC_SAMPLE)
 			continue;
 		if (!samples++)

@@ -81,7 +81,7 @@ struct rec_entry {
  * rec_outline_free frees them. */
 struct rec_outline {
 	double first;    /* the first sample's t (0 when there is none) */
-	double end;      /* the last line's t */
+	double end;      /* the latest line's t */
 	double *changes; /* ascending */
 	int nchanges;
 	struct rec_entry *lines; /* every line after the header, in file order */
