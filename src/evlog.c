@@ -23,6 +23,8 @@ static struct ev ring[RING];
 static char templates[RING][EVLOG_LINE]; /* ring[i]'s template */
 static unsigned long next_seq = 1;
 static double t0 = -1;
+static double (*clock_fn)(void *); /* evlog_set_clock's, or NULL */
+static void *clock_arg;
 
 void evlog_start_clock(void)
 {
@@ -53,7 +55,7 @@ static void template_of(const char *text, char *out, size_t len)
 }
 
 /* The slot of the line a new one (template tpl) folds into, or NULL. */
-static struct ev *fold_target(enum ev_level level, const char *tpl, double t)
+static struct ev *fold_target(enum ev_level level, const char *tpl, double now)
 {
 	unsigned long s, seen = 0;
 
@@ -63,18 +65,26 @@ static struct ev *fold_target(enum ev_level level, const char *tpl, double t)
 		if (e->seq != s)
 			continue; /* a hole: that line moved on */
 		seen++;
-		if (e->level == level && t - t0 - e->t <= EVLOG_FOLD_S &&
+		if (e->level == level && now - e->t <= EVLOG_FOLD_S &&
 		    strcmp(templates[s % RING], tpl) == 0)
 			return e;
 	}
 	return NULL;
 }
 
+void evlog_set_clock(double (*now)(void *arg), void *arg)
+{
+	pthread_mutex_lock(&lock);
+	clock_fn = now;
+	clock_arg = arg;
+	pthread_mutex_unlock(&lock);
+}
+
 void evlog_add(enum ev_level level, const char *fmt, ...)
 {
 	struct ev *e, *old;
 	va_list ap;
-	double t = clock_now_s();
+	double t = clock_now_s(), now;
 	char raw[4 * EVLOG_LINE], shown[EVLOG_LINE], tpl[EVLOG_LINE];
 
 	/* Masked before it is cut to fit: no cut leaves part of a password. */
@@ -86,7 +96,8 @@ void evlog_add(enum ev_level level, const char *fmt, ...)
 	pthread_mutex_lock(&lock);
 	if (t0 < 0)
 		t0 = t;
-	old = fold_target(level, tpl, t);
+	now = clock_fn ? clock_fn(clock_arg) : t - t0; /* a replay's: the recording's */
+	old = fold_target(level, tpl, now);
 	e = &ring[next_seq % RING];
 	if (old) {
 		struct ev moved = *old;
@@ -97,10 +108,10 @@ void evlog_add(enum ev_level level, const char *fmt, ...)
 	} else {
 		e->id = next_seq;
 		e->count = 1;
-		e->t_first = t - t0;
+		e->t_first = now;
 	}
 	e->seq = next_seq++;
-	e->t = t - t0;
+	e->t = now;
 	e->level = level;
 	memcpy(e->text, shown, sizeof e->text);
 	memcpy(templates[e->seq % RING], tpl, sizeof tpl);

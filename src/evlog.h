@@ -36,6 +36,11 @@ struct ev {
 /* Event times count from here (default: the first event). */
 void evlog_start_clock(void);
 
+/* Event times from now(arg) instead, in seconds (a replay's: the
+ * recording's clock); NULL: back to the log's own. From the thread that
+ * adds the events. */
+void evlog_set_clock(double (*now)(void *arg), void *arg);
+
 void evlog_add(enum ev_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Copy events with seq > after into out (at most max), oldest first;

@@ -378,7 +378,9 @@ struct replay *rec_open(const char *path, struct rec_head *h, struct err *e)
 	return p;
 }
 
-int rec_read(struct replay *p, struct rec_item *it, struct err *e)
+/* rec_read; a sample's figures only when `figures` is set (else its t,
+ * its kind and its knobs_gen). */
+static int read_item(struct replay *p, struct rec_item *it, int figures, struct err *e)
 {
 	json_t *o, *v;
 	int eof, rc = 1;
@@ -410,11 +412,18 @@ int rec_read(struct replay *p, struct rec_item *it, struct err *e)
 		it->kind = REC_UNPIN;
 	} else {
 		it->kind = REC_SAMPLE;
-		if (sample_from(p, o, &it->live, e) < 0)
+		if (!figures)
+			it->live.knobs_gen = (unsigned long)u64_of(json_object_get(o, "knobs_gen"));
+		else if (sample_from(p, o, &it->live, e) < 0)
 			rc = -1;
 	}
 	json_decref(o);
 	return rc;
+}
+
+int rec_read(struct replay *p, struct rec_item *it, struct err *e)
+{
+	return read_item(p, it, 1, e);
 }
 
 void rec_close(struct replay *p)
@@ -426,4 +435,105 @@ void rec_close(struct replay *p)
 	free(p->buf);
 	free(p->path);
 	free(p);
+}
+
+/* ---- the outline, for seeking ------------------------------------------- */
+
+int rec_outline(const char *path, struct rec_outline *o, struct err *e)
+{
+	struct rec_head h;
+	struct replay *p;
+	struct rec_item *it;
+	struct err ignored = { ERR_NONE, "" };
+	unsigned long gen = 0;
+	int samples = 0, cap = 0, lines_cap = 0;
+
+	memset(o, 0, sizeof *o);
+	p = rec_open(path, &h, e);
+	if (!p)
+		return -1;
+	it = malloc(sizeof *it); /* a struct live is big: not on the stack */
+	if (!it)
+		abort();
+	for (;;) {
+		struct rec_entry *en;
+		long long at = (long long)ftello(p->f);
+		int line = p->line;
+
+		if (read_item(p, it, 0, &ignored) <= 0)
+			break;
+		if (o->nlines == lines_cap) {
+			lines_cap = lines_cap ? 2 * lines_cap : 256;
+			o->lines = realloc(o->lines, sizeof *o->lines * (size_t)lines_cap);
+			if (!o->lines)
+				abort();
+		}
+		en = &o->lines[o->nlines++];
+		memset(en, 0, sizeof *en);
+		en->t = it->t;
+		en->kind = it->kind;
+		en->offset = at;
+		en->line = line;
+		en->level = it->level;
+		if (it->kind == REC_EVENT || it->kind == REC_CAPTION)
+			en->text = xstrdup(it->text);
+		if (it->t > o->end)
+			o->end = it->t; /* (a line added by hand may come late) */
+		if (it->kind != REC_SAMPLE)
+			continue;
+		if (!samples++)
+			o->first = it->t;
+		else if (it->live.knobs_gen != gen) {
+			if (o->nchanges == cap) {
+				cap = cap ? 2 * cap : 16;
+				o->changes = realloc(o->changes, sizeof *o->changes * (size_t)cap);
+				if (!o->changes)
+					abort();
+			}
+			o->changes[o->nchanges++] = it->t;
+		}
+		gen = it->live.knobs_gen;
+	}
+	free(it);
+	rec_close(p);
+	return 0;
+}
+
+void rec_outline_free(struct rec_outline *o)
+{
+	int i;
+
+	if (!o)
+		return;
+	for (i = 0; i < o->nlines; i++)
+		free(o->lines[i].text);
+	free(o->lines);
+	free(o->changes);
+	memset(o, 0, sizeof *o);
+}
+
+int rec_seek(struct replay *p, const struct rec_entry *at, struct err *e)
+{
+	if (fseeko(p->f, (off_t)at->offset, SEEK_SET) < 0)
+		return err_set(e, ERR_RUNTIME, "seeking in %s: %s", p->path, strerror(errno));
+	clearerr(p->f);
+	p->line = at->line;
+	p->objects = at->line; /* past the header: a bad line is one cut short */
+	return 0;
+}
+
+int rec_change_near(const struct rec_outline *o, double t, int dir, double grace)
+{
+	int i;
+
+	if (dir > 0) {
+		for (i = 0; i < o->nchanges; i++)
+			if (o->changes[i] > t)
+				return i;
+		return -1;
+	}
+	for (i = o->nchanges - 1; i >= 0; i--)
+		if (o->changes[i] < t - grace)
+			return i;
+	return -1;
 }

@@ -64,4 +64,45 @@ int rec_read(struct replay *p, struct rec_item *it, struct err *e);
 
 void rec_close(struct replay *p);
 
+/* One line of a recording as an outline keeps it: enough to go on reading
+ * there (rec_seek), and what a line other than a sample says. */
+struct rec_entry {
+	double t;
+	enum rec_kind kind;
+	long long offset;    /* where the line starts in the file */
+	int line;            /* the lines before it */
+	enum ev_level level; /* REC_EVENT */
+	char *text;          /* REC_EVENT, REC_CAPTION (owned); else NULL */
+};
+
+/* A recording's outline, for seeking in it: how long it is, when its knobs
+ * changed - the samples whose knobs_gen differs from the sample's before
+ * (what the dashboard marks) - and where each line is. All owned;
+ * rec_outline_free frees them. */
+struct rec_outline {
+	double first;    /* the first sample's t (0 when there is none) */
+	double end;      /* the latest line's t */
+	double *changes; /* ascending */
+	int nchanges;
+	struct rec_entry *lines; /* every line after the header, in file order */
+	int nlines;
+};
+
+/* Read the whole of path for its outline (the samples' figures unread), up
+ * to its end or its first bad line (the replay stops there too and says
+ * why): 0, or -1 when it cannot be opened (e filled). rec_outline_free
+ * after, either way. */
+int rec_outline(const char *path, struct rec_outline *o, struct err *e);
+void rec_outline_free(struct rec_outline *o);
+
+/* Go on reading p at the line of `at` (an entry of p's file's outline): the
+ * next rec_read gives that line, and bad lines are named as before. -1
+ * with e filled when the file cannot be sought. */
+int rec_seek(struct replay *p, const struct rec_entry *at, struct err *e);
+
+/* The knob change to seek to from t: the first after t (dir > 0), or the
+ * last before t - grace (dir < 0: a press shortly after a change goes to
+ * the one before it); its index, or -1 when there is none. */
+int rec_change_near(const struct rec_outline *o, double t, int dir, double grace);
+
 #endif

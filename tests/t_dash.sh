@@ -246,23 +246,37 @@ if cap demo | grep -q "recorded [0-9]* s ([0-9]* lines) to $T/talk.rec" &&
 	ok dash/record-written
 else bad dash/record-written "$(cap demo) $(head -c 300 "$T/talk.rec")"; fi
 start replay TMPDIR="$TMPDIR" "$IDXLAB" --replay "$T/talk.rec"
-if wait_for replay 'REPLAY 1x sqlite' 3 && wait_for replay '▶ first caption' 3 &&
+if wait_for replay 'REPLAY 1x [0-9:]+ / [0-9:]+ sqlite' 3 && wait_for replay '▶ first caption' 3 &&
 	wait_for replay 'built idxlab_k1 on' 8 && wait_for replay 'now/base \(same knobs\)' 8 &&
 	cap replay | grep -q '>indexes    1'; then
 	ok dash/replay-plays
 else bad dash/replay-plays "$(cap replay)"; fi
-tm send-keys -t replay Right
+tm send-keys -t replay Enter
 if wait_for replay 'a replay shows the knobs as they were recorded' 2; then
 	ok dash/replay-knobs-locked
 else bad dash/replay-knobs-locked "$(cap replay)"; fi
 # > plays it twice as fast: the title says so, the spans double.
 tm send-keys -t replay '>'
-if wait_for replay 'REPLAY 2x sqlite' 2 && wait_for replay 'metrics \(last 2 s \| [0-9]+ s\)' 2; then
+if wait_for replay 'REPLAY 2x [0-9:]+ / [0-9:]+ sqlite' 2 && wait_for replay 'metrics \(last 2 s \| [0-9]+ s\)' 2; then
 	ok dash/replay-faster
 else bad dash/replay-faster "$(cap replay)"; fi
-if wait_for replay 'the recording is over' 15 && wait_for replay 'REPLAY 2x sqlite  over' 2; then
+if wait_for replay 'the recording is over' 15 && wait_for replay 'REPLAY 2x ([0-9:]+) / \1 sqlite  over' 2; then
 	ok dash/replay-over
 else bad dash/replay-over "$(cap replay)"; fi
+# Sought (tests/t_replay.sh has the details): back to the start, then
+# (paused) on to the recorded knob change, where the index build begins;
+# played on, its event comes.
+tm send-keys -t replay Home
+if wait_for replay 'REPLAY 2x 00:00 / [0-9:]+ sqlite  running' 3 && wait_for replay '>indexes    0 ' 2 &&
+	! cap replay | grep -q 'built idxlab_k1'; then
+	ok dash/replay-restart
+else bad dash/replay-restart "$(cap replay)"; fi
+tm send-keys -t replay Space PgDn
+if wait_for replay 'replay at [0-9:]+ / [0-9:]+ \(knob change 1 of [0-9]+\)' 3 &&
+	wait_for replay '>indexes    1 ' 2 && tm send-keys -t replay Space &&
+	wait_for replay 'built idxlab_k1 on' 4; then
+	ok dash/replay-next-change
+else bad dash/replay-next-change "$(cap replay)"; fi
 tm send-keys -t replay q
 code=$(wait_exit replay)
 [ "$code" = EXIT=0 ] && ok dash/replay-q-exits-0 || bad dash/replay-q-exits-0 "got '$code'"

@@ -185,7 +185,7 @@ grep -q '"where"' "$T/pg.rec" && shown secrets/dash-server-recording "$T/pg.rec"
 sed 's|"where":"|"where":"pg://u:'"$PW"'@h |' "$T/pg.rec" >"$T/old.rec"
 printf '{"t":0.5,"caption":"connect with password=%s"}\n' "$PW" >>"$T/old.rec"
 start oldrec TMPDIR="$TMPDIR" "$IDXLAB" --replay "$T/old.rec"
-if wait_for oldrec 'REPLAY 1x postgres .*pg://u:' 10; then
+if wait_for oldrec 'REPLAY 1x [0-9:]+ / [0-9:]+ postgres .*pg://u:' 10; then
 	sleep 1
 	cap oldrec >"$T/oldrec.txt"
 	shown secrets/replay-old-recording "$T/oldrec.txt"

@@ -2028,6 +2028,9 @@ static const struct {
 	{ "unit/schema", test_schema },
 	{ "unit/schema-files", test_schema_files },
 	{ "unit/txn-loop", test_txn },
+	{ "unit/replay-seek", test_replay_seek },
+	{ "unit/replay-seek-long", test_replay_seek_long },
+	{ "unit/history-rewind", test_history_rewind },
 #ifdef IDXLAB_HAVE_MONGO
 	{ "unit/mongo", test_mongo },
 	{ "unit/mongo-status-table", test_mongo_status_table },

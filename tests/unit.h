@@ -22,5 +22,9 @@ void test_schema_files(void);
 /* unit_presenter.c */
 void test_presenter(void);
 void test_demo_back(void);
+/* unit_replay.c */
+void test_replay_seek(void);
+void test_replay_seek_long(void);
+void test_history_rewind(void);
 
 #endif

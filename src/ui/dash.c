@@ -224,9 +224,17 @@ static void play_demo(struct dash *d)
 
 /* ---- the frame ---------------------------------------------------------- */
 
-/* What came with the snapshot: a recording's captions and pins. */
+/* What came with the snapshot: a recording's captions and pins, and after
+ * a seek the start again of what it shows. */
 static void take_news(struct dash *d, const struct feed_news *news)
 {
+	if (news->rewound) {
+		history_rewind(d->hist);
+		d->view.caption[0] = 0;
+		d->view.nevs = 0;
+		d->pin_pending = 0;
+		d->k.applied_gen = 0; /* the first snapshot again: no marker */
+	}
 	if (news->caption)
 		snprintf(d->view.caption, sizeof d->view.caption, "%s", news->text);
 	if (news->unpin) {
@@ -313,16 +321,21 @@ static void draw(struct dash *d)
 static int frame(struct dash *d, struct err *e)
 {
 	double t = clock_now_s();
-	struct feed_news news = { 0 };
+	struct feed_news news;
 	int state, ch;
 
-	d->feed->ops->poll(d->feed, d->live, &news);
-	take_news(d, &news);
-	note_applied(d);
+	do { /* each snapshot that is due */
+		memset(&news, 0, sizeof news);
+		d->feed->ops->poll(d->feed, d->live, &news);
+		take_news(d, &news);
+		note_applied(d);
+		if (news.played)
+			(void)history_offer(d->hist, d->live, news.when);
+	} while (news.more);
 	play_demo(d);
 	tape_sample(d->tape, d->live);
 	/* Say when a checkpoint lands: the writes after it pay full-page images. */
-	if (history_offer(d->hist, d->live, t))
+	if (!d->feed->ops->timed && history_offer(d->hist, d->live, t))
 		evlog_add(EV_WARN, "%s",
 		          (d->live->c.valid & (1u << C_FPI_BYTES))
 		              ? "a checkpoint completed: the next write to each page logs a "

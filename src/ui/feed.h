@@ -22,7 +22,29 @@ struct feed_news {
 	char text[EVLOG_LINE]; /* valid while caption is set */
 	int unpin;             /* unpin the baseline ... */
 	int pin;               /* ... then pin one (as soon as the history allows) */
+	/* A seek: what the dashboard shows is of another time - forget the
+	 * history, the markers, the baseline, the caption and the events
+	 * shown; the recording from its start up to the new position follows,
+	 * as more snapshots. */
+	int rewound;
+	/* A feed that times its snapshots (ops->timed) brought one: keep it in
+	 * the history at wall time `when` (when it would have been shown).
+	 * more: another one is due at once too (a fast replay, a seek's
+	 * catch-up): poll again before drawing. */
+	int played;
+	double when;
+	int more;
 };
+
+/* Where a seek goes. */
+enum feed_seek {
+	FEED_BACK,        /* 10 s of the figures back */
+	FEED_ON,          /* 10 s on */
+	FEED_NEXT_CHANGE, /* to the next knob change */
+	FEED_PREV_CHANGE, /* to the knob change before */
+	FEED_START,       /* to the start */
+};
+#define FEED_SEEK_STEP 10.0
 
 struct feed;
 
@@ -44,6 +66,10 @@ struct feed_ops {
 	 * NULL: no_speed says why. */
 	void (*speed)(struct feed *f, int faster, char *msg, size_t len);
 	const char *no_speed;
+	/* Go elsewhere in the figures (the polls after say what to show);
+	 * msg: what happened. NULL: no_seek says why. */
+	void (*seek)(struct feed *f, enum feed_seek to, char *msg, size_t len);
+	const char *no_seek;
 	/* Now on the clock of the figures (a replay's runs at its speed). */
 	double (*now)(const struct feed *f);
 	/* 0 while it goes on; 1 once it ended; -1 when it failed (e filled). */
@@ -55,13 +81,17 @@ struct feed_ops {
 	void (*close)(struct feed *f);
 	/* Its events already say what each knob change was (a recording's). */
 	int logs_changes;
+	/* Its snapshots come timed (news.when, a recording's): the history keeps
+	 * those, each at its time, and nothing between them (a paused replay
+	 * adds nothing); its events already hold the checkpoints too. */
+	int timed;
 };
 
 struct feed {
 	const struct feed_ops *ops;
 	int speed;    /* seconds of figures per second of wall time: 1, a replay 1..16 */
 	int over;     /* nothing more will come (the recording's end) */
-	char tag[32]; /* for the title: "REPLAY 2x " or "" */
+	char tag[64]; /* for the title: "REPLAY 2x 01:23 / 05:10 " or "" */
 };
 
 /* The live worker on setting k (copied; k->dsn borrowed). */

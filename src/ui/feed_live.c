@@ -69,6 +69,7 @@ static const struct feed_ops live_ops = {
 	.pause = live_pause,
 	.rewrite = live_rewrite,
 	.no_speed = "< and >: the speed of a --replay",
+	.no_seek = "a live run goes only forward: seeking is for a --replay",
 	.now = live_now,
 	.state = live_state,
 	.stop = live_stop,

@@ -58,7 +58,9 @@ int history_offer(struct history *h, const struct live *l, double now)
 	struct sample *s = &h->ring[h->head];
 	int checkpoint;
 
-	if (!l->gen || (now - h->last_push < HIST_PERIOD && h->n))
+	/* (Give or take rounding: a replay's catch-up offers samples exactly
+	 * HIST_PERIOD apart.) */
+	if (!l->gen || (now - h->last_push < HIST_PERIOD - 1e-6 && h->n))
 		return 0;
 	h->last_push = now;
 	/* A checkpoint landed: the writes after it pay full-page images. */
@@ -87,6 +89,15 @@ void history_reset(struct history *h)
 		h->n = 1;
 	}
 	h->nmarkers = 0;
+}
+
+void history_rewind(struct history *h)
+{
+	h->n = 0;
+	h->head = 0;
+	h->last_push = 0;
+	h->nmarkers = 0;
+	h->base_on = 0;
 }
 
 double history_between(const struct history *h, int m, int older, int newer, int *na)

@@ -67,6 +67,10 @@ int history_offer(struct history *h, const struct live *l, double now);
 /* Drop all but the latest sample, and the markers (pinned scales stay). */
 void history_reset(struct history *h);
 
+/* Forget all: the samples, the markers, the baseline (a replay sought
+ * elsewhere offers again what leads there). */
+void history_rewind(struct history *h);
+
 /* Metric m between samples `older` and `newer` (counted back from the
  * latest); NAN when unknown or not settled, *na (may be NULL) when the
  * engine cannot measure it. */

@@ -15,7 +15,7 @@
 #include "panels.h"
 #include "ui.h"
 
-/* ---- the dashboard (W_MAIN, W_DEMO) ----------------------------------- */
+/* ---- the dashboard (W_MAIN, W_DEMO, W_REPLAY) ------------------------- */
 
 static void select_knob(struct dash *d, int ch)
 {
@@ -220,6 +220,25 @@ static void scroll_events(struct dash *d, int ch)
 		*back = *back > EVENTS_STEP ? *back - EVENTS_STEP : 0;
 }
 
+/* A replay's arrows, clicker keys and Home: the knobs cannot move there,
+ * the position can. */
+static void seek(struct dash *d, int ch)
+{
+	enum feed_seek to = ch == KEY_LEFT                 ? FEED_BACK
+	                    : ch == KEY_RIGHT              ? FEED_ON
+	                    : ch == KEY_NPAGE || ch == 'n' ? FEED_NEXT_CHANGE
+	                    : ch == KEY_PPAGE || ch == 'N' ? FEED_PREV_CHANGE
+	                                                   : FEED_START;
+	char msg[160];
+
+	if (!d->feed->ops->seek) {
+		dash_say(d, "%s", d->feed->ops->no_seek);
+		return;
+	}
+	d->feed->ops->seek(d->feed, to, msg, sizeof msg);
+	dash_say(d, "%s", msg);
+}
+
 static void open_help(struct dash *d, int ch)
 {
 	(void)ch;
@@ -310,7 +329,7 @@ static void prompt_edit(struct dash *d, int ch)
 
 /* ---- the table ---------------------------------------------------------- */
 
-#define LIVE (W_MAIN | W_DEMO)
+#define LIVE (W_MAIN | W_DEMO | W_REPLAY)
 
 const struct binding input_bindings[] = {
 	{ .keys = { KEY_UP, KEY_DOWN, 'k', 'j' },
@@ -351,9 +370,9 @@ const struct binding input_bindings[] = {
 	{ .keys = { 'p', ' ' },
 	  .names = "p, Space",
 	  .label = "Space pause",
-	  .label_in = W_MAIN,
+	  .label_in = W_MAIN | W_REPLAY,
 	  .help = "pause / resume the workload (while a --demo plays, Space is its next cue)",
-	  .when = W_MAIN,
+	  .when = W_MAIN | W_REPLAY,
 	  .handler = pause_feed },
 	{ .keys = { 'p' },
 	  .label = "p pause",
@@ -418,7 +437,7 @@ const struct binding input_bindings[] = {
 	  .label = "r reset",
 	  .label_in = W_MAIN,
 	  .help = "reset the measurement window (history and markers)",
-	  .when = LIVE,
+	  .when = W_MAIN | W_DEMO,
 	  .handler = reset_window },
 	{ .keys = { 'W' },
 	  .names = "W",
@@ -429,8 +448,35 @@ const struct binding input_bindings[] = {
 	          "WiredTiger",
 	  .when = LIVE,
 	  .handler = rewrite },
+	{ .keys = { KEY_LEFT, KEY_RIGHT },
+	  .names = "Left/Right",
+	  .label = "10 s",
+	  .label_key = G_LEFT_RIGHT,
+	  .label_in = W_REPLAY,
+	  .help = "a --replay: 10 s of the recording back / on, at any speed (its knobs cannot "
+	          "move)",
+	  .when = W_REPLAY,
+	  .handler = seek },
+	{ .keys = { KEY_NPAGE, KEY_PPAGE, 'n', 'N' },
+	  .names = "PgDn/PgUp, n/N",
+	  .label = "PgDn/Up change",
+	  .label_in = W_REPLAY,
+	  .help = "a --replay: on to the next knob change / back to the one before (within a "
+	          "second of a change: the one before it); a presenter's clicker sends PgDn/PgUp",
+	  .when = W_REPLAY,
+	  .handler = seek },
+	{ .keys = { KEY_HOME, 'r' },
+	  .names = "Home, r",
+	  .label = "Home restart",
+	  .label_in = W_REPLAY,
+	  .help = "a --replay: back to its start (a seek rebuilds the history, markers, baseline, "
+	          "caption and events of the new position)",
+	  .when = W_REPLAY,
+	  .handler = seek },
 	{ .keys = { '<', '>' },
 	  .names = "<, >",
+	  .label = "<> speed",
+	  .label_in = W_REPLAY,
 	  .help = "a --replay: half or twice as fast (1x to 16x)",
 	  .when = LIVE,
 	  .handler = speed },
@@ -490,7 +536,9 @@ unsigned input_mode(const struct dash *d)
 		return W_PROMPT;
 	if (d->help)
 		return W_HELP;
-	return dash_demo_mode(d) ? W_DEMO : W_MAIN;
+	if (dash_demo_mode(d))
+		return W_DEMO;
+	return d->feed->ops->seek ? W_REPLAY : W_MAIN;
 }
 
 static int takes(const struct binding *b, int ch)

@@ -20,6 +20,7 @@ enum when {
 	W_HELP = 1u << 2,    /* the help overlay is open */
 	W_CONFIRM = 1u << 3, /* a rebuild waits for y/n */
 	W_PROMPT = 1u << 4,  /* a value is being typed */
+	W_REPLAY = 1u << 5,  /* the dashboard showing a --replay (its feed seeks) */
 };
 
 #define KEY_OTHER    (-1) /* in keys[]: any key that no row above took */

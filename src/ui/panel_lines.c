@@ -207,7 +207,7 @@ void panel_hints(const struct dash *d, const struct rect *r)
 		demo_line(d, r);
 		return;
 	}
-	input_hints(d->term.g, W_MAIN, r->w, hints, sizeof hints);
+	input_hints(d->term.g, d->feed->ops->seek ? W_REPLAY : W_MAIN, r->w, hints, sizeof hints);
 	attron(term_dim(&d->term));
 	paint_clipped(r->y, r->x, r->w, hints);
 	attroff(term_dim(&d->term));
