@@ -234,6 +234,29 @@ static struct mval na(void)
 	return r;
 }
 
+unsigned metric_needs(int m)
+{
+	const struct metric_def *d = &metric_table[m];
+
+	switch (d->kind) {
+	case MK_SECONDS:
+	case MK_QUANTILE:
+	case MK_MAX:
+	case MK_DB_BYTES:
+	case MK_INDEX_BYTES:
+		return 0;
+	case MK_PER_ROW:
+		return 1u << d->num | 1u << C_ROWS;
+	case MK_PER_COMMIT:
+		return 1u << d->num | 1u << C_COMMITS;
+	case MK_PCT:
+	case MK_GAUGE_PCT:
+		return 1u << d->num | 1u << d->den;
+	default:
+		return 1u << d->num;
+	}
+}
+
 struct mval metric_compute(int m, const struct window *w)
 {
 	const struct metric_def *d = &metric_table[m];

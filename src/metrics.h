@@ -153,6 +153,10 @@ struct window {
 	const struct sizes *sizes;    /* borrowed, may be NULL */
 };
 
+/* The counters metric m is computed from (bits 1u << enum ctr; 0: only
+ * the window's length, the latencies or the sizes). */
+unsigned metric_needs(int m);
+
 /* Compute metric m over window w. */
 struct mval metric_compute(int m, const struct window *w);
 

@@ -199,6 +199,46 @@ static void test_knob_engines(void)
 	CHECK(!engine_has_knob(E_SQLITE, -1) && !engine_has_knob(E_SQLITE, K_COUNT));
 }
 
+/* The metrics each engine can measure, from its statistics table
+ * (engine_measures, metric_needs): the dashboard's rows. Columns: sqlite,
+ * postgres, mongo, wiredtiger; 0 where the engine has no such counter. */
+static void test_metric_engines(void)
+{
+	static const struct {
+		int m;
+		signed char on[4];
+	} only[] = {
+		{ M_FPI_BYTES_PER_ROW, { 0, 1, 0, 0 } },      /* pg_walinspect */
+		{ M_HOT_PCT, { 0, 1, 0, 0 } },                /* pg_stat_user_tables */
+		{ M_DB_WRITE_BYTES_PER_ROW, { 1, 0, 0, 1 } }, /* their own file writes */
+		{ M_CACHE_DIRTY_PCT, { 0, 1, 1, 1 } },        /* SQLite keeps no count */
+		{ M_CHECKPOINT_IN_WINDOW, { 0, 1, 1, 1 } },   /* not a dashboard row */
+	};
+	static const int column[4] = { E_SQLITE, E_POSTGRES, E_MONGO, E_WIREDTIGER };
+	int m, j;
+	size_t i;
+
+	for (m = 0; m < M_COUNT; m++)
+		for (j = 0; j < 4; j++) {
+			int want = 1, got;
+
+			if (!engine_table[column[j]])
+				continue; /* not built: every row (a replay's) */
+			for (i = 0; i < sizeof only / sizeof only[0]; i++)
+				if (only[i].m == m)
+					want = only[i].on[j];
+			got = (metric_needs(m) & ~engine_measures(column[j])) == 0;
+			if (got != want) {
+				printf("  %s on %s: %d, want %d\n", metric_table[m].field,
+				       knob_table[K_ENGINE].choices[column[j]], got, want);
+				failed_checks++;
+			}
+		}
+	CHECK(engine_measures(-1) == ~0u && engine_measures(E_COUNT) == ~0u);
+	CHECK(metric_needs(M_P99_MS) == 0 && metric_needs(M_DB_BYTES) == 0);
+	CHECK(metric_needs(M_HOT_PCT) == (1u << C_HOT_UPDATES | 1u << C_UPDATES));
+}
+
 static char *write_file(const char *text)
 {
 	static char path[64];
@@ -2004,6 +2044,7 @@ static const struct {
 	{ "unit/units", test_units },
 	{ "unit/knobs", test_knobs },
 	{ "unit/knob-engines", test_knob_engines },
+	{ "unit/metric-engines", test_metric_engines },
 	{ "unit/config", test_config },
 	{ "unit/demo", test_demo },
 	{ "unit/metrics", test_metrics },

@@ -104,6 +104,9 @@ struct engine_ops {
 
 	/* Add the engine's cumulative counters into c (sets c->valid bits). */
 	int (*sample)(struct engine *en, struct counters *c, struct err *e);
+	/* The counters sample() can ever fill, bits 1u << enum ctr, read off
+	 * its statistics table (engine_measures adds rows and commits). */
+	unsigned (*measures)(void);
 
 	/* Database and index sizes now. */
 	int (*sizes)(struct engine *en, struct sizes *s, struct err *e);
@@ -130,6 +133,11 @@ const struct engine_ops *engine_find(const char *name);
  * so an engine that is not built honours none of those. The one answer for
  * the dashboard's sliders, reports, warnings and demos. */
 int engine_has_knob(int kind, int id);
+
+/* The counters engine kind can ever measure (bits 1u << enum ctr): what
+ * its sample() fills, and the rows and commits every step counts. All of
+ * them when the engine is not built here (a replay of its recording). */
+unsigned engine_measures(int kind);
 
 /* The Debian package engine kind's library comes in ("libwiredtiger-dev"),
  * for the message of a build without it. */

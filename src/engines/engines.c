@@ -37,6 +37,13 @@ const char *engine_package(int kind)
 	return kind >= 0 && kind < E_COUNT ? packages[kind] : "";
 }
 
+unsigned engine_measures(int kind)
+{
+	if (kind < 0 || kind >= E_COUNT || !engine_table[kind] || !engine_table[kind]->measures)
+		return ~0u;
+	return engine_table[kind]->measures() | 1u << C_ROWS | 1u << C_COMMITS;
+}
+
 int engine_has_knob(int kind, int id)
 {
 	const int *own;

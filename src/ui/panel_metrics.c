@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../engines/engine.h"
 #include "../metrics.h"
 #include "paint.h"
 #include "panels.h"
@@ -17,8 +18,9 @@
 #define CKPT_SPAN 10.0 /* seconds a checkpoint stays marked in the title */
 
 /* Every row the dashboard may show, in the order of their rows; a row
- * shows only on the engines that measure its metric (only_on), so no row
- * reads n/a for good and none moves when a knob does. */
+ * shows only on the engines that can measure the counters of its metric
+ * (engine_measures, from each engine's statistics table), so no row reads
+ * n/a for good and none moves when a knob does. */
 const int panel_metric_ids[] = {
 	M_ROWS_PER_S,
 	M_COMMITS_PER_S,
@@ -40,23 +42,13 @@ const int panel_metric_ids[] = {
 };
 const int panel_nmetrics = (int)(sizeof panel_metric_ids / sizeof panel_metric_ids[0]);
 
-#define ON(e) (1u << E_##e)
-
-/* The engines whose counters a metric needs (metrics.md); 0: every one. */
-static const unsigned only_on[M_COUNT] = {
-	[M_FPI_BYTES_PER_ROW] = ON(POSTGRES),                            /* pg_walinspect */
-	[M_HOT_PCT] = ON(POSTGRES),                                      /* pg_stat_user_tables */
-	[M_DB_WRITE_BYTES_PER_ROW] = ON(SQLITE) | ON(WIREDTIGER),        /* their own file writes */
-	[M_CACHE_DIRTY_PCT] = ON(POSTGRES) | ON(MONGO) | ON(WIREDTIGER), /* SQLite keeps no count */
-};
-
 int panel_metric_rows(const struct dash *d, int *ids)
 {
-	unsigned engine = 1u << d->k.want.v[K_ENGINE];
+	unsigned have = engine_measures((int)d->k.want.v[K_ENGINE]);
 	int i, n = 0;
 
 	for (i = 0; i < panel_nmetrics; i++)
-		if (!only_on[panel_metric_ids[i]] || (only_on[panel_metric_ids[i]] & engine)) {
+		if ((metric_needs(panel_metric_ids[i]) & ~have) == 0) {
 			if (ids)
 				ids[n] = panel_metric_ids[i];
 			n++;

@@ -474,6 +474,7 @@ const struct engine_ops mongo_engine = {
 	.step = mongo_step,
 	.finish = mongo_finish,
 	.sample = mongo_sample,
+	.measures = mongo_measures,
 	.sizes = mongo_sizes,
 	.in_force = mongo_in_force,
 	.where = mongo_where,

@@ -119,6 +119,16 @@ int mongo_sample(struct engine *en, struct counters *c, struct err *e)
 	return 0;
 }
 
+unsigned mongo_measures(void)
+{
+	unsigned m = mongo_status_feeds();
+	size_t i;
+
+	for (i = 0; i < sizeof io_table / sizeof io_table[0]; i++)
+		m |= 1u << io_table[i].counter;
+	return m;
+}
+
 int mongo_sizes(struct engine *en, struct sizes *s, struct err *e)
 {
 	bson_t pipeline = BSON_INITIALIZER, stage, spec, cs, ss;

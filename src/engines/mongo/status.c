@@ -160,6 +160,17 @@ void mongo_status_counters(const struct mongo_status *s, struct counters *c)
 	}
 }
 
+unsigned mongo_status_feeds(void)
+{
+	unsigned m = 0;
+	size_t i;
+
+	for (i = 0; i < NROWS; i++)
+		if (rows[i].feed != C_COUNT)
+			m |= 1u << rows[i].feed;
+	return m;
+}
+
 int mongo_collstats_sizes(const bson_t *doc, int nindexes, struct sizes *s)
 {
 	char buf[SIZES_MAX_INDEXES][16];

@@ -60,6 +60,9 @@ int mongo_status_parse(const bson_t *doc, struct mongo_status *out);
  * C_CACHE_MAX) and their valid bits, from what s has. */
 void mongo_status_counters(const struct mongo_status *s, struct counters *c);
 
+/* The counters serverStatus can feed (bits 1u << enum ctr). */
+unsigned mongo_status_feeds(void);
+
 /* Sizes from a $collStats document ({ "storageStats": {...} } or the
  * storageStats document itself). db_bytes: totalSize (or storageSize +
  * totalIndexSize on servers before 4.4); index_bytes: the sum of the

@@ -350,6 +350,7 @@ const struct engine_ops postgres_engine = {
 	.step = pg_step,
 	.finish = pg_finish,
 	.sample = pg_sample,
+	.measures = pg_measures,
 	.sizes = pg_sizes,
 	.in_force = pg_in_force,
 	.where = pg_where,

@@ -238,6 +238,7 @@ int pg_finish(struct engine *en, struct step_out *out, struct hist *lat, struct 
 void pg_carry_table_counters(struct engine *en);
 int pg_sample_fpi(struct engine *en);
 int pg_sample(struct engine *en, struct counters *c, struct err *e);
+unsigned pg_measures(void);
 int pg_settle(struct engine *en, struct err *e);
 int pg_sizes(struct engine *en, struct sizes *s, struct err *e);
 

@@ -368,6 +368,7 @@ const struct engine_ops sqlite_engine = {
 	.step = sqlite_step,
 	.finish = sqlite_finish,
 	.sample = sqlite_sample,
+	.measures = sqlite_measures,
 	.sizes = sqlite_sizes,
 	.where = sqlite_where,
 	.close = sqlite_close,

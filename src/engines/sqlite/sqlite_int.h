@@ -121,6 +121,7 @@ int sqlite_finish(struct engine *en, struct step_out *out, struct hist *lat, str
 /* Add the 31-bit db_status counters into en->status and reset them. */
 void sqlite_status_absorb(struct engine *en);
 int sqlite_sample(struct engine *en, struct counters *c, struct err *e);
+unsigned sqlite_measures(void);
 int sqlite_sizes(struct engine *en, struct sizes *s, struct err *e);
 
 /* catalog.c */

@@ -399,6 +399,7 @@ const struct engine_ops wiredtiger_engine = {
 	.step = wt_step,
 	.finish = wt_finish,
 	.sample = wt_sample,
+	.measures = wt_measures,
 	.sizes = wt_sizes,
 	.in_force = wt_in_force,
 	.where = wt_where,

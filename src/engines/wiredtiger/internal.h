@@ -203,6 +203,7 @@ int wt_read_stats(struct engine *en, uint64_t out[S_COUNT], struct err *e);
 /* Tell the event log what the table cost since it was built. */
 void wt_log_table_totals(struct engine *en, const char *when);
 int wt_sample(struct engine *en, struct counters *c, struct err *e);
+unsigned wt_measures(void);
 int wt_sizes(struct engine *en, struct sizes *s, struct err *e);
 
 /* bulk.c: a setting the bulk path cannot run (a prefill, a commit size),

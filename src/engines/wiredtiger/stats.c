@@ -131,6 +131,17 @@ int wt_sample(struct engine *en, struct counters *c, struct err *e)
 	return 0;
 }
 
+unsigned wt_measures(void)
+{
+	unsigned m = 1u << C_FSYNCS | 1u << C_WCHAR | 1u << C_WRITE_BYTES; /* wt_sample's own */
+	int i;
+
+	for (i = S_NONE + 1; i < S_COUNT; i++)
+		if (stat_table[i].counter != C_COUNT)
+			m |= 1u << stat_table[i].counter;
+	return m;
+}
+
 static int64_t file_size(const struct engine *en, const char *uri)
 {
 	char p[PATH_MAX + 64];
