@@ -141,9 +141,11 @@ void pg_carry_table_counters(struct engine *en)
  * still being written: walinspect then finds no record; we look again
  * later). The next look starts where the last record seen ended, on a
  * record boundary. WAL not yet flushed (synchronous_commit off, or the
- * open transaction's last records, which the WAL writer flushes within
- * wal_writer_delay) is counted in a later window; a commit with sync on
- * flushes everything before it, so a step's total is exact. A checkpoint
+ * open transaction's last records, which the WAL writer flushes in whole
+ * pages every wal_writer_delay) is counted in a later window: PostgreSQL
+ * 15's pg_walinspect reads no further, and no read-only statement makes
+ * the server flush. A commit with sync on flushes everything before it,
+ * so a step's total is exact. A checkpoint
  * since the last look may have removed the WAL from there on (a look that
  * kept failing): what it held is lost, so the count goes on from the
  * checkpoint's redo point and fpi_gaps makes the windows around the loss
