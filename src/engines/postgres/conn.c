@@ -348,29 +348,24 @@ int pg_connect_to(struct engine *en, const char *conninfo, struct err *e)
 	                     sizeof en->stmt_timeout, e);
 }
 
-/* Run one of idxlab's own read-only queries inside the pipeline
- * (mid-transaction is fine), under statement_timeout STATS_TIMEOUT, which
- * it then sets back (set_config local: to the end of the transaction). */
-PGresult *pg_pipeline_query(struct engine *en, const char *sql, int nparams,
-                            const char *const *params, struct err *e)
+/* Send the statements sql[0..n) and a sync; read every result up to the
+ * sync, keeping the one of statement kept or the first error (the rest is
+ * aborted then). NULL when the batch could not be sent or read (e says). */
+static PGresult *pipeline_batch(struct engine *en, const char *const *sql, const int *nparams,
+                                const char *const *const *params, int n, int kept, struct err *e)
 {
-	const char *const set = "SELECT set_config('statement_timeout', $1, true)";
-	const char *const limit[1] = { STATS_TIMEOUT }, *const back[1] = { en->stmt_timeout };
 	PGresult *res, *keep = NULL;
-	int n = 0;
+	int i;
 
-	/* A COPY holds the connection: the sample ends it (the next row starts
-	 * another in the same transaction). */
-	if (pg_copy_end(en, NULL, e) < 0 || pg_enter_pipeline(en, e) < 0)
-		return NULL;
-	if (!PQsendQueryParams(en->conn, set, 1, NULL, limit, NULL, NULL, 0) ||
-	    !PQsendQueryParams(en->conn, sql, nparams, NULL, params, NULL, NULL, 0) ||
-	    !PQsendQueryParams(en->conn, set, 1, NULL, back, NULL, NULL, 0) ||
-	    PQpipelineSync(en->conn) != 1) {
+	for (i = 0; i < n; i++)
+		if (!PQsendQueryParams(en->conn, sql[i], nparams[i], NULL, params[i], NULL, NULL,
+		                       0))
+			break;
+	if (i < n || PQpipelineSync(en->conn) != 1) {
 		pg_fail(en, NULL, e, "sampling");
 		return NULL;
 	}
-	for (;;) {
+	for (i = 0;;) {
 		if (pg_await(en, "sampling the server's statistics", STOP_GRACE_MS, e) < 0) {
 			PQclear(keep);
 			return NULL;
@@ -379,7 +374,7 @@ PGresult *pg_pipeline_query(struct engine *en, const char *sql, int nparams,
 		if (!res) {
 			if (PQstatus(en->conn) == CONNECTION_BAD)
 				break;
-			n++; /* the end of one query's results */
+			i++; /* the end of one query's results */
 			continue;
 		}
 		if (PQresultStatus(res) == PGRES_PIPELINE_SYNC) {
@@ -387,15 +382,68 @@ PGresult *pg_pipeline_query(struct engine *en, const char *sql, int nparams,
 			break;
 		}
 		/* The query's result, or the first error (the rest is aborted). */
-		if (!keep && (n == 1 || PQresultStatus(res) == PGRES_FATAL_ERROR))
+		if (!keep && (i == kept || PQresultStatus(res) == PGRES_FATAL_ERROR))
 			keep = res;
 		else
 			PQclear(res);
 	}
-	if (!keep || PQresultStatus(keep) != PGRES_TUPLES_OK) {
-		pg_fail(en, keep, e, "sampling the server's statistics");
-		PQclear(keep);
+	if (!keep) {
+		pg_fail(en, NULL, e, "sampling the server's statistics");
 		return NULL;
 	}
 	return keep;
+}
+
+/* Run one of idxlab's own read-only queries inside the pipeline, under
+ * statement_timeout STATS_TIMEOUT, which it then sets back (set_config
+ * local: to the end of the transaction). guard, in an open transaction:
+ * under a savepoint, rolled back to when the query fails, so the failure
+ * leaves the workload's transaction as it was. A savepoint in which
+ * nothing is written takes no transaction id and writes no WAL. */
+static PGresult *pipeline_query(struct engine *en, const char *sql, int nparams,
+                                const char *const *params, int guard, struct err *e)
+{
+	const char *const set = "SELECT set_config('statement_timeout', $1, true)";
+	const char *const limit[1] = { STATS_TIMEOUT }, *const back[1] = { en->stmt_timeout };
+	const char *const undo[2] = { "ROLLBACK TO SAVEPOINT idxlab_look",
+		                      "RELEASE SAVEPOINT idxlab_look" };
+	const char *sqls[5] = { "SAVEPOINT idxlab_look", set, sql, set,
+		                "RELEASE SAVEPOINT idxlab_look" };
+	const int np[5] = { 0, 1, nparams, 1, 0 }, none[2] = { 0, 0 };
+	const char *const *const ps[5] = { NULL, limit, params, back, NULL };
+	const char *const *const nop[2] = { NULL, NULL };
+	PGresult *keep, *res;
+
+	guard = guard && en->txn.open;
+	/* A COPY holds the connection: the sample ends it (the next row starts
+	 * another in the same transaction). */
+	if (pg_copy_end(en, NULL, e) < 0 || pg_enter_pipeline(en, e) < 0)
+		return NULL;
+	keep = pipeline_batch(en, sqls + !guard, np + !guard, ps + !guard, guard ? 5 : 3, 1 + guard,
+	                      e);
+	if (keep && PQresultStatus(keep) == PGRES_TUPLES_OK)
+		return keep;
+	if (keep)
+		pg_fail(en, keep, e, "sampling the server's statistics");
+	PQclear(keep);
+	if (guard && PQstatus(en->conn) == CONNECTION_OK && !en->unanswered) {
+		struct err ignore;
+
+		/* Should this fail, the transaction stays aborted: its commit says so. */
+		res = pipeline_batch(en, undo, none, nop, 2, 1, &ignore);
+		PQclear(res);
+	}
+	return NULL;
+}
+
+PGresult *pg_pipeline_query(struct engine *en, const char *sql, int nparams,
+                            const char *const *params, struct err *e)
+{
+	return pipeline_query(en, sql, nparams, params, 0, e);
+}
+
+PGresult *pg_pipeline_try(struct engine *en, const char *sql, int nparams,
+                          const char *const *params, struct err *e)
+{
+	return pipeline_query(en, sql, nparams, params, 1, e);
 }

@@ -212,6 +212,7 @@ static int pg_setup(struct engine *en, const struct knobs *k, struct err *e)
 	                  e) < 0)
 		return -1;
 	en->fpi_lsn = pg_to_u64(lsn);
+	en->fpi_flush = 0;
 	/* Background records (a checkpoint's running-transactions note) may
 	 * follow: let the full-page-image count catch up before the
 	 * measurement starts (set-up time, not measured; at most 1 s). */

@@ -31,8 +31,9 @@
  * pg_walinspect over the flushed WAL (superuser only; n/a otherwise);
  * fsyncs from pg_stat_wal.wal_sync; spills: the buffers idxlab's own
  * statements wrote out to make room (stats.c); misses from
- * pg_statio blks_read; HOT from pg_stat_user_tables (these lag to the end of
- * a transaction; a step's end forces the flush); checkpoints from the
+ * pg_statio blks_read (these lag to the end of a transaction; a step's end
+ * forces the flush); HOT from pg_stat_user_tables plus the backend's
+ * unreported counts (live); checkpoints from the
  * control file (pg_control_checkpoint()); write() and device bytes from /proc of the server's
  * processes when the server is local and readable.
  *
@@ -78,11 +79,11 @@
 #define PG_EPOCH_US          946684800000000LL     /* 2000-01-01 UTC in Unix microseconds */
 #define QNAME_MAX            (SCHEMA_NAME_MAX + 2) /* a spec name, quoted */
 #define SPEC_PARAMS          (SCHEMA_COLS_MAX + 1) /* id, the value columns, payload */
-#define FPI_TAIL             262144 /* bytes of WAL read to find the last record's end */
-#define SPILL_RELS           32     /* relfilenodes of the table, its indexes, TOAST */
-#define STOP_GRACE_MS        300    /* a stop lets a short statement end before cancelling it */
-#define STOP_ANSWER_MS       1000   /* ... and gives up on a server silent that long after it */
-#define STATS_TIMEOUT        "10s"  /* statement_timeout of idxlab's own statistics queries */
+#define FPI_TAIL             32768 /* bytes of WAL read to find the last record's end (x8 next) */
+#define SPILL_RELS           32    /* relfilenodes of the table, its indexes, TOAST */
+#define STOP_GRACE_MS        300   /* a stop lets a short statement end before cancelling it */
+#define STOP_ANSWER_MS       1000  /* ... and gives up on a server silent that long after it */
+#define STATS_TIMEOUT        "10s" /* statement_timeout of idxlab's own statistics queries */
 #define WAIT_SLICE_MS        50
 
 enum tag { T_BEGIN, T_OP, T_COMMIT, T_OTHER };
@@ -133,9 +134,10 @@ struct engine {
 	int prepared;   /* idxlab_op exists (on this connection) */
 	struct pending *pend;
 	size_t npend, cap_pend;
-	uint64_t lsn0, lsn_now;
+	uint64_t lsn0, lsn_now, flush_now; /* insert and flush points at the last sample */
 	uint64_t fpi_bytes, fpi_lsn;
-	uint64_t fpi_gaps;                        /* times the WAL to read FPIs from was gone */
+	uint64_t fpi_flush; /* flush point before the last look (0: look next time) */
+	uint64_t fpi_gaps;  /* times the WAL to read FPIs from was gone */
 	uint64_t checkpoints, ckpt_lsn, redo_lsn; /* note_checkpoint() */
 	/* Per-table counters restart with every new table: carry them over. */
 	uint64_t table_acc[C_COUNT], table_last[C_COUNT]; /* by counter (stats.c) */
@@ -183,6 +185,10 @@ uint64_t pg_to_u64(const char *s);
 int pg_connect_to(struct engine *en, const char *conninfo, struct err *e);
 PGresult *pg_pipeline_query(struct engine *en, const char *sql, int nparams,
                             const char *const *params, struct err *e);
+/* pg_pipeline_query for a query that may fail: in an open transaction it
+ * runs under a savepoint, so its failure leaves the transaction usable. */
+PGresult *pg_pipeline_try(struct engine *en, const char *sql, int nparams,
+                          const char *const *params, struct err *e);
 
 /* schema.c */
 int pg_read_shared_buffers(struct engine *en, struct err *e);

@@ -23,6 +23,7 @@ enum pg_stat {
 	S_WAL_LSN,
 	S_WAL_SYNC,
 	S_CHECKPOINT_LSN,
+	S_FLUSH_LSN,
 	S_REDO_LSN,
 	S_TUP_UPD,
 	S_TUP_HOT_UPD,
@@ -82,18 +83,28 @@ static const struct {
 	                       .source = SRC_SERVER,
 	                       .column = "k.checkpoint_lsn - '0/0'::pg_lsn",
 	                       .how = HOW_CHANGES },
+	/* the WAL flushed: no full-page-image look while it stands still */
+	[S_FLUSH_LSN] = { .counter = C_COUNT,
+	                  .source = SRC_SERVER,
+	                  .column = "pg_current_wal_flush_lsn() - '0/0'::pg_lsn" },
 	/* the last checkpoint's redo point, for the full-page-image count */
 	[S_REDO_LSN] = { .counter = C_COUNT,
 	                 .source = SRC_SERVER,
 	                 .column = "k.redo_lsn - '0/0'::pg_lsn" },
-	/* these lag to the end of a transaction; a step's end forces the flush */
+	/* Updates, live: the shared counts (which a backend's own updates
+	 * reach in lumps, at most once a second after a transaction ends) plus
+	 * what this backend holds back (pg_stat_get_xact_*: the updates of
+	 * its ended transactions not yet flushed and of the open one). It
+	 * flushes only between statements, so the sum is exact. */
 	[S_TUP_UPD] = { .counter = C_UPDATES,
 	                .source = SRC_SERVER,
-	                .column = "coalesce(t.n_tup_upd, 0)",
+	                .column =
+	                    "coalesce(t.n_tup_upd + pg_stat_get_xact_tuples_updated(t.relid), 0)",
 	                .how = HOW_PER_TABLE },
 	[S_TUP_HOT_UPD] = { .counter = C_HOT_UPDATES,
 	                    .source = SRC_SERVER,
-	                    .column = "coalesce(t.n_tup_hot_upd, 0)",
+	                    .column = "coalesce(t.n_tup_hot_upd + "
+	                              "pg_stat_get_xact_tuples_hot_updated(t.relid), 0)",
 	                    .how = HOW_PER_TABLE },
 	[S_BLKS_READ] = { .counter = C_MISSES,
 	                  .source = SRC_SERVER,
@@ -124,24 +135,31 @@ void pg_carry_table_counters(struct engine *en)
 }
 
 /* Full-page-image bytes of the WAL flushed since the last look, from
- * pg_walinspect; 1 when the count is current. Only between transactions: a
- * failed look then costs nothing (the WAL may end inside a record that is
+ * pg_walinspect; 1 when the count is current. Every sample looks, inside
+ * the workload's transaction too: under a savepoint (pg_pipeline_try), so
+ * a failed look costs nothing (the WAL may end inside a record that is
  * still being written: walinspect then finds no record; we look again
  * later). The next look starts where the last record seen ended, on a
- * record boundary. WAL not yet flushed (synchronous_commit off) is counted
- * in a later window; a commit with sync on flushes everything before it.
- * A checkpoint since the last look may have removed the WAL from there on
- * (one long transaction gives no chance to look): what it held is lost, so
- * the count goes on from the checkpoint's redo point and fpi_gaps makes
- * the windows around the loss n/a, with the reason in the event log. */
+ * record boundary. WAL not yet flushed (synchronous_commit off, or the
+ * open transaction's last records, which the WAL writer flushes in whole
+ * pages every wal_writer_delay) is counted in a later window: PostgreSQL
+ * 15's pg_walinspect reads no further, and no read-only statement makes
+ * the server flush. A commit with sync on flushes everything before it,
+ * so a step's total is exact. A checkpoint
+ * since the last look may have removed the WAL from there on (a look that
+ * kept failing): what it held is lost, so the count goes on from the
+ * checkpoint's redo point and fpi_gaps makes the windows around the loss
+ * n/a, with the reason in the event log. */
 /* The look itself, from start. pg_get_wal_records_info materialises a row
  * per record, which the server spills to temp files (150 MB for a 200k-row
  * step at 4 indexes): writes of idxlab's own, in the server's write()
  * bytes. So the sum comes from pg_get_wal_stats (a row per resource
  * manager), and only the end of the last whole record (where the next look
  * starts: a record may straddle the flush point) from a short tail of
- * records; tail 0 reads all records instead (a record longer than the
- * tail, or an older pg_walinspect). */
+ * records; with a tail, a third column is the flush point (NULL: nothing
+ * new), so a tail in which no record ends (a longer record) can be told
+ * from nothing new. Tail 0 reads all records instead (no record end in the
+ * longest tail, or an older pg_walinspect). */
 static PGresult *fpi_look(struct engine *en, const char *start, int tail, struct err *e)
 {
 	const char *params[1] = { start };
@@ -157,7 +175,7 @@ static PGresult *fpi_look(struct engine *en, const char *start, int tail, struct
 		         "f.e - %d), f.e) r) "
 		         "SELECT coalesce((SELECT sum(s.fpi_size) FROM t, LATERAL "
 		         "%.*spg_get_wal_stats($1::pg_lsn, t.e, false) s), 0), "
-		         "(SELECT t.e - '0/0'::pg_lsn FROM t)",
+		         "(SELECT t.e - '0/0'::pg_lsn FROM t), (SELECT f.e - '0/0'::pg_lsn FROM f)",
 		         fn, tail, schema, fn);
 	else
 		snprintf(sql, sizeof sql,
@@ -165,7 +183,24 @@ static PGresult *fpi_look(struct engine *en, const char *start, int tail, struct
 		         "FROM %s($1::pg_lsn, nullif(greatest(pg_current_wal_flush_lsn(), "
 		         "$1::pg_lsn), $1::pg_lsn))",
 		         fn);
-	return pg_pipeline_query(en, sql, 1, params, e);
+	return pg_pipeline_try(en, sql, 1, params, e);
+}
+
+/* A look from start with the shortest tail in which a whole record ends
+ * (each longer one only when the last found new WAL but no record end in
+ * it). NULL when a look failed. */
+static PGresult *fpi_read(struct engine *en, const char *start, struct err *e)
+{
+	static const int tails[] = { FPI_TAIL, FPI_TAIL * 8, 0 };
+	PGresult *res = NULL;
+
+	for (size_t i = 0; i < sizeof tails / sizeof *tails; i++) {
+		PQclear(res);
+		res = fpi_look(en, start, tails[i], e);
+		if (!res || !tails[i] || !PQgetisnull(res, 0, 1) || PQgetisnull(res, 0, 2))
+			break;
+	}
+	return res;
 }
 
 int pg_sample_fpi(struct engine *en)
@@ -175,11 +210,9 @@ int pg_sample_fpi(struct engine *en)
 	struct err ignore;
 	int ok;
 
-	if (en->txn.open)
-		return 0;
 	snprintf(start, sizeof start, "%X/%X", (unsigned)(en->fpi_lsn >> 32),
 	         (unsigned)en->fpi_lsn);
-	res = fpi_look(en, start, FPI_TAIL, &ignore);
+	res = fpi_read(en, start, &ignore);
 	if (!res && en->fpi_lsn < en->redo_lsn) {
 		char redo[32];
 
@@ -195,7 +228,7 @@ int pg_sample_fpi(struct engine *en)
 		en->fpi_lsn = en->redo_lsn;
 		en->fpi_gaps++;
 		snprintf(start, sizeof start, "%s", redo);
-		res = fpi_look(en, start, FPI_TAIL, &ignore);
+		res = fpi_read(en, start, &ignore);
 	}
 	if (!res && !en->unanswered && !(en->stop && atomic_load(en->stop)))
 		res = fpi_look(en, start, 0, &ignore);
@@ -339,6 +372,7 @@ static int read_server(struct engine *en, uint64_t v[S_COUNT], struct err *e)
 			raw[i] = pg_to_u64(PQgetvalue(res, 0, col++));
 	PQclear(res);
 	en->lsn_now = raw[S_WAL_LSN];
+	en->flush_now = raw[S_FLUSH_LSN];
 	note_checkpoint(en, raw[S_CHECKPOINT_LSN], raw[S_REDO_LSN]);
 	for (i = 0; i < S_COUNT; i++) {
 		enum ctr c = stat_table[i].counter;
@@ -374,11 +408,18 @@ static int read_statements(struct engine *en, uint64_t v[S_COUNT], struct err *e
 	return 1;
 }
 
+/* No look when no WAL was flushed since the last one began (read_server
+ * read the flush point just before): the count is current as it stands. */
 static int read_walinspect(struct engine *en, uint64_t v[S_COUNT], struct err *e)
 {
 	(void)e; /* a failed look is not an error (pg_sample_fpi) */
-	if (!en->walinspect || !pg_sample_fpi(en))
+	if (!en->walinspect)
 		return 0;
+	if (!en->fpi_flush || en->flush_now != en->fpi_flush) {
+		if (!pg_sample_fpi(en))
+			return 0;
+		en->fpi_flush = en->flush_now;
+	}
 	v[S_FPI_BYTES] = en->fpi_bytes;
 	v[S_FPI_GAPS] = en->fpi_gaps;
 	return 1;
