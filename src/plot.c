@@ -902,10 +902,11 @@ static void series_style(cairo_t *cr, int s)
 
 /* Series s's marker at (x, y): circle, square, triangle, diamond, down
  * triangle, ring, open square; ring > 0: the outline alone, larger by
- * ring sizes (it goes around ring markers of other series at (x, y)). */
+ * ring sizes up to two (it goes around ring markers of other series at
+ * (x, y)). */
 static void marker(cairo_t *cr, int s, double x, double y, int ring)
 {
-	const double r = 8 + 6 * ring;
+	const double r = 8 + 5 * (ring < 2 ? ring : 2); /* past two: the shape tells them */
 	int kind = s % SERIES_KEYS;
 
 	cairo_set_dash(cr, NULL, 0, 0);
@@ -1224,8 +1225,8 @@ static void same_as_note(cairo_t *cr, const struct model *md, int p, double x, d
 		if (text_width(cr, note, 18, 0) <= width)
 			break;
 	}
-	if (context < 0 && hidden == md->nseries - 1 && hidden > 1)
-		snprintf(note, sizeof note, "all %d series the same (ringed)", md->nseries);
+	if (hidden == md->nseries - 1 && hidden > 1) /* the shortest way to say it */
+		snprintf(note, sizeof note, "all %d series the same (within 0.5 %%)", md->nseries);
 	else if (context < 0)
 		snprintf(note, sizeof note, "%d line%s under others (ringed)", hidden,
 		         hidden == 1 ? "" : "s");
