@@ -1195,7 +1195,7 @@ static void same_as_text(const struct model *md, int s, int r, int context, char
 		b += lb + strspn(b + lb, " ");
 	}
 	if (context && *shared && n < len)
-		snprintf(buf + n, len - n, " (%s)", shared);
+		snprintf(buf + n, len - n, " (%.160s)", shared); /* cut to the room left */
 }
 
 /* A note on the line under panel p's title (from x, at most width wide)
@@ -1244,8 +1244,9 @@ struct yaxis {
 
 static void y_axis(const struct model *md, int p, double fh, struct yaxis *a)
 {
+	double high;
 	size_t i;
-	int s;
+	int s, pass;
 
 	a->top = 0;
 	a->got = 0;
@@ -1257,9 +1258,16 @@ static void y_axis(const struct model *md, int p, double fh, struct yaxis *a)
 			}
 	if (a->top <= 0)
 		a->top = 1;
-	a->u = y_unit(md->metric[p], a->top);
-	a->step = nice_step(a->top / a->u.div, fh > 200 ? 4 : fh > 110 ? 3 : 2) * a->u.div;
-	a->top = ceil(a->top * 1.04 / a->step) * a->step;
+	high = a->top;
+	a->u = y_unit(md->metric[p], high);
+	for (pass = 0; pass < 2; pass++) {
+		a->step = nice_step(high / a->u.div, fh > 200 ? 4 : fh > 110 ? 3 : 2) * a->u.div;
+		a->top = ceil(high * 1.04 / a->step) * a->step;
+		/* the top tick rounded up into the next unit (1000k): that unit */
+		if (y_unit(md->metric[p], a->top).div == a->u.div)
+			break;
+		a->u = y_unit(md->metric[p], a->top);
+	}
 }
 
 /* The room the y tick labels of every panel need left of the frames
