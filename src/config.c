@@ -238,6 +238,9 @@ static const struct text_option {
 	{ "--plot", offsetof(struct plan, plot_path), "a file name (.svg, .png or .pdf)" },
 	{ "--plot-metrics", offsetof(struct plan, plot_metrics),
 	  "a list of field names (rows_per_s,p99_ms)" },
+	{ "--plot-x", offsetof(struct plan, plot_x), "a swept knob's name (e.g. indexes)" },
+	{ "--plot-kind", offsetof(struct plan, plot_kind), "auto, sweep or time" },
+	{ "--plot-theme", offsetof(struct plan, plot_theme), "light or dark" },
 	{ "--fields", offsetof(struct plan, fields), "a list of field names (rows_per_s,p99_ms)" },
 };
 
@@ -392,11 +395,14 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 	if (p->record_path && p->mode == MODE_RUN)
 		return err_set(e, ERR_USAGE,
 		               "--record works in the dashboard; `idxlab run` is headless");
-	if (p->plot_metrics && !p->plot_path)
+	if (!p->plot_path && (p->plot_metrics || p->plot_x || p->plot_kind || p->plot_theme))
 		return err_set(e, ERR_USAGE,
-		               "--plot-metrics picks the panels of a --plot chart: give --plot "
-		               "FILE.svg|.png|.pdf too");
-	if (p->plot_path && plot_check(p->plot_path, p->plot_metrics, e) < 0)
+		               "%s a --plot chart: give --plot FILE.svg|.png|.pdf too",
+		               p->plot_metrics ? "--plot-metrics picks the panels of"
+		               : p->plot_x     ? "--plot-x picks the x axis of"
+		               : p->plot_kind  ? "--plot-kind picks the kind of"
+		                               : "--plot-theme picks the colours of");
+	if (p->plot_path && plot_check(p, e) < 0)
 		return -1;
 	if (p->replay_path && (p->record_path || p->demo))
 		return err_set(e, ERR_USAGE, "--replay shows a recording as it was: it takes no %s",
@@ -461,9 +467,13 @@ void plan_free(struct plan *p)
 	free(p->replay_path);
 	free(p->plot_path);
 	free(p->plot_metrics);
+	free(p->plot_x);
+	free(p->plot_kind);
+	free(p->plot_theme);
 	free(p->fields);
 	p->dsn = p->config_path = p->record_path = p->replay_path = NULL;
-	p->plot_path = p->plot_metrics = p->fields = NULL;
+	p->plot_path = p->plot_metrics = p->plot_x = p->plot_kind = p->plot_theme = NULL;
+	p->fields = NULL;
 	if (p->demo)
 		demo_free(p->demo);
 	free(p->demo);

@@ -39,6 +39,9 @@ struct plan {
 	char *replay_path;        /* owned; --replay FILE, or NULL */
 	char *plot_path;          /* owned; --plot FILE (.svg, .png, .pdf), or NULL */
 	char *plot_metrics;       /* owned; --plot-metrics LIST, or NULL: the default */
+	char *plot_x;             /* owned; --plot-x KNOB (a swept knob), or NULL: the first */
+	char *plot_kind;          /* owned; --plot-kind auto|sweep|time, or NULL: auto */
+	char *plot_theme;         /* owned; --plot-theme light|dark, or NULL: light */
 	char *fields; /* owned; --fields a,b,... (checked: every one a field), or NULL */
 	long steps;   /* number of knob combinations */
 };

@@ -100,6 +100,9 @@ static void usage(FILE *f)
 	        "                      (FILE.svg, .png or .pdf; the sweep, or over time)\n"
 	        "  --plot-metrics LIST its panels, by field name (default rows_per_s,p99_ms\n"
 	        "                      and the per-row figures that move)\n"
+	        "  --plot-x KNOB       the sweep chart's x axis (default: the first swept)\n"
+	        "  --plot-kind K       auto (over time with --interval), sweep or time\n"
+	        "  --plot-theme T      light (default) or dark, for dark slides\n"
 	        "  --schema-from SOURCE:TABLE  run on idxlab's own copy of the shape of a\n"
 	        "                      table of yours, read read-only: SOURCE an SQLite file or\n"
 	        "                      a PostgreSQL conninfo/URI (./app.db:users)\n"
@@ -200,7 +203,7 @@ static struct plot *plot_start(const struct plan *p, struct report *rep)
 static int plot_end(const struct plan *p, struct plot *pl, int code)
 {
 	struct err e = { ERR_NONE, "" };
-	char summary[160];
+	char summary[256];
 
 	if (pl && plot_write(pl, summary, sizeof summary, &e) < 0) {
 		fprintf(stderr, "idxlab: %s\n", e.msg);

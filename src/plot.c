@@ -37,6 +37,7 @@
 #define SERIES_KEYS 7 /* colours and markers before they repeat */
 
 enum plot_format { PF_SVG, PF_PNG, PF_PDF };
+enum plot_kind { PK_AUTO, PK_SWEEP, PK_TIME };
 
 static const char *const format_ext[] = { ".svg", ".png", ".pdf" };
 
@@ -67,6 +68,37 @@ static const int caption_knobs[] = { K_ENGINE,     K_OP,         K_ROWS,      K_
 	                             K_JOURNAL,    K_PREFILL,    K_PAYLOAD,   K_INDEX_BUILD,
 	                             K_LOAD,       K_VACUUM };
 
+/* A panel's title: what the metric is, never its unit (the ticks carry
+ * the unit, scaled to the axis: "2 s", "8 KiB", "400k rows/s", "40 %");
+ * rate: what a tick counts per second. Counts per row or commit have no
+ * unit: their title names what is counted. */
+static const struct panel_name {
+	const char *title, *rate;
+} panel_names[M_COUNT] = {
+	[M_SECONDS] = { "step time" },
+	[M_ROWS_PER_S] = { "throughput", " rows/s" },
+	[M_COMMITS] = { "commits" },
+	[M_COMMITS_PER_S] = { "commit rate", " commits/s" },
+	[M_FSYNCS_PER_COMMIT] = { "fsyncs per commit" },
+	[M_SPILLS_PER_ROW] = { "cache spills per row" },
+	[M_MISSES_PER_ROW] = { "cache misses per row" },
+	[M_WAL_BYTES_PER_ROW] = { "WAL/journal written per row" },
+	[M_DB_WRITE_BYTES_PER_ROW] = { "database file written per row" },
+	[M_WCHAR_PER_ROW] = { "write() per row" },
+	[M_WRITE_BYTES_PER_ROW] = { "device writes per row" },
+	[M_P50_MS] = { "p50 commit latency" },
+	[M_P99_MS] = { "p99 commit latency" },
+	[M_MAX_MS] = { "max commit latency" },
+	[M_DB_BYTES] = { "database size" },
+	[M_INDEX_BYTES] = { "index size" },
+	[M_FSYNCS_TOTAL] = { "fsyncs" },
+	[M_HOT_PCT] = { "HOT updates" },
+	[M_FPI_BYTES_PER_ROW] = { "full-page images per row" },
+	[M_CHECKPOINT_IN_WINDOW] = { "checkpoint in window" },
+	[M_CACHE_BYTES] = { "cache used" },
+	[M_CACHE_DIRTY_PCT] = { "cache dirty" },
+};
+
 struct point {
 	int interval; /* an interval record; else a step's */
 	long step;
@@ -85,6 +117,9 @@ struct plot {
 	char *path;
 	enum plot_format fmt;
 	int metrics[PLOT_MAX_PANELS], nmetrics; /* nmetrics 0: the default */
+	int xknob;                              /* a sweep's x axis, -1: one step */
+	enum plot_kind kind;
+	int dark; /* --plot-theme dark */
 	struct point *pts;
 	size_t n, cap;
 	struct note *notes;
@@ -193,12 +228,158 @@ static int parse_metrics(const char *list, int *out, struct err *e)
 	return rc < 0 ? -1 : n;
 }
 
-int plot_check(const char *path, const char *metrics, struct err *e)
+/* ---- the chart's options ---- */
+
+static const char *const kind_names[] = { "auto", "sweep", "time", NULL };
+static const char *const theme_names[] = { "light", "dark", NULL };
+
+static const char *nth_word(int i, const void *ctx)
 {
-	int ms[PLOT_MAX_PANELS];
+	return ((const char *const *)ctx)[i];
+}
+
+/* word's index in words (NULL-terminated), or -1 with e filled. */
+static int word_of(const char *opt, const char *word, const char *const *words, struct err *e)
+{
+	const char *hint;
+	int i;
+
+	for (i = 0; words[i]; i++)
+		if (strcmp(word, words[i]) == 0)
+			return i;
+	hint = config_closest(word, nth_word, words);
+	return err_set(e, ERR_USAGE, "%s %s: %s%s%s (valid: %s)", opt, word,
+	               hint ? "did you mean " : "not a choice", hint ? hint : "", hint ? "?" : "",
+	               words[1] == theme_names[1] ? "light, dark" : "auto, sweep, time");
+}
+
+/* A knob of the workload (what a chart's reader is shown), not a run
+ * option, the dsn or the seed. */
+static int workload_knob(int id)
+{
+	return !(knob_table[id].flags & KF_OPTION) && knob_table[id].kind != KNOB_STRING &&
+	       id != K_SEED;
+}
+
+static int swept(const struct plan *p, int id)
+{
+	return p->n[id] > 1 && workload_knob(id);
+}
+
+/* The swept knobs' names, for "did you mean". */
+static const char *nth_swept(int i, const void *ctx)
+{
+	const struct plan *p = ctx;
+	int id;
+
+	for (id = 0; id < K_COUNT; id++)
+		if (swept(p, id) && i-- == 0)
+			return knob_table[id].name;
+	return NULL;
+}
+
+/* "indexes, key-order" into buf: the swept knobs. */
+static void swept_list(const struct plan *p, char *buf, size_t len)
+{
+	size_t n = 0;
+	int id;
+
+	buf[0] = 0;
+	for (id = 0; id < K_COUNT && n < len; id++)
+		if (swept(p, id))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+			                      knob_table[id].name);
+}
+
+/* The x axis of a sweep chart of p (--plot-x, checked, or the first swept
+ * knob in the knob table's order); -1: nothing is swept. */
+static int x_knob(const struct plan *p)
+{
+	int id;
+
+	if (p->plot_x && (id = knob_find(p->plot_x)) >= 0 && swept(p, id))
+		return id;
+	for (id = 0; id < K_COUNT; id++)
+		if (swept(p, id))
+			return id;
+	return -1;
+}
+
+/* The number of series of a sweep chart with x axis x. */
+static long series_count(const struct plan *p, int x)
+{
+	long n = 1;
+	int id;
+
+	for (id = 0; id < K_COUNT; id++)
+		if (id != x && swept(p, id))
+			n *= p->n[id];
+	return n;
+}
+
+/* --plot-x, and a sweep chart's series within PLOT_MAX_SERIES. */
+static int check_sweep(const struct plan *p, struct err *e)
+{
+	char list[400];
+	long n, best_n;
+	int id, x, best = -1;
+
+	swept_list(p, list, sizeof list);
+	if (p->plot_x) {
+		const char *hint;
+
+		id = knob_find(p->plot_x);
+		if (id >= 0 && swept(p, id)) {
+			/* fine */
+		} else if (!*list) {
+			return err_set(e, ERR_USAGE,
+			               "--plot-x %s: nothing is swept: --plot-x picks which swept "
+			               "knob is the x axis (give a knob two values or more, e.g. "
+			               "--indexes 0,1,2)",
+			               p->plot_x);
+		} else if ((hint = config_closest(p->plot_x, nth_swept, p)) &&
+		           strcmp(hint, p->plot_x) != 0) {
+			return err_set(
+			    e, ERR_USAGE, "--plot-x %s: %s (did you mean %s?); the swept knobs: %s",
+			    p->plot_x, id >= 0 ? "not swept" : "no such knob", hint, list);
+		} else {
+			return err_set(
+			    e, ERR_USAGE,
+			    "--plot-x %s: %s: the x axis is one of the swept knobs: %s", p->plot_x,
+			    id >= 0 ? "not swept (it has one value)" : "no such knob", list);
+		}
+	}
+	x = x_knob(p);
+	n = series_count(p, x);
+	if (n <= PLOT_MAX_SERIES)
+		return 0;
+	best_n = n;
+	for (id = 0; id < K_COUNT; id++)
+		if (swept(p, id) && series_count(p, id) < best_n) {
+			best = id;
+			best_n = series_count(p, id);
+		}
+	if (best >= 0 && best_n <= PLOT_MAX_SERIES)
+		return err_set(e, ERR_USAGE,
+		               "--plot: %ld series (one per combination of the swept knobs but "
+		               "the x axis, %s) are more than a legend can tell apart (at most "
+		               "%d): put the knob with the most values on x, --plot-x %s (%ld "
+		               "series), or sweep fewer knobs",
+		               n, knob_table[x].name, PLOT_MAX_SERIES, knob_table[best].name,
+		               best_n);
+	return err_set(e, ERR_USAGE,
+	               "--plot: %ld series (one per combination of the swept knobs but the x "
+	               "axis, %s) are more than a legend can tell apart (at most %d): sweep "
+	               "fewer knobs at once (swept: %s), a chart each",
+	               n, knob_table[x].name, PLOT_MAX_SERIES, list);
+}
+
+int plot_check(const struct plan *p, struct err *e)
+{
+	const char *path = p->plot_path, *metrics = p->plot_metrics;
+	int ms[PLOT_MAX_PANELS], kind = PK_AUTO, over_time, rc = 0;
 	struct stat st;
 	char *dir, *slash;
-	int rc = 0;
 
 	if (!*path)
 		return err_set(e, ERR_USAGE, "--plot needs a file name (FILE.svg, .png or .pdf)");
@@ -225,9 +406,28 @@ int plot_check(const char *path, const char *metrics, struct err *e)
 		rc = err_set(e, ERR_USAGE, "--plot %s: cannot write in %s: %s", path,
 		             slash ? dir : "the current directory", strerror(errno));
 	free(dir);
-	if (rc == 0 && metrics && parse_metrics(metrics, ms, e) < 0)
-		rc = -1;
-	return rc;
+	if (rc < 0 || (metrics && parse_metrics(metrics, ms, e) < 0))
+		return -1;
+	if (p->plot_theme && word_of("--plot-theme", p->plot_theme, theme_names, e) < 0)
+		return -1;
+	if (p->plot_kind && (kind = word_of("--plot-kind", p->plot_kind, kind_names, e)) < 0)
+		return -1;
+	if (kind == PK_TIME && p->vals[K_INTERVAL][0] <= 0 && !p->replay_path)
+		return err_set(e, ERR_USAGE,
+		               "--plot-kind time draws the records over time: give --interval S "
+		               "too (or --replay FILE)");
+	if (kind == PK_SWEEP && p->replay_path)
+		return err_set(e, ERR_USAGE,
+		               "--plot-kind sweep: a recording's records are windows over time, "
+		               "with no steps to draw side by side: leave --plot-kind out");
+	over_time =
+	    kind == PK_TIME || (kind == PK_AUTO && (p->vals[K_INTERVAL][0] > 0 || p->replay_path));
+	if (over_time && p->plot_x)
+		return err_set(e, ERR_USAGE,
+		               "--plot-x picks the x axis of a sweep chart; this one is over time "
+		               "(x in seconds)%s",
+		               p->replay_path ? "" : ": add --plot-kind sweep to draw the steps");
+	return over_time ? 0 : check_sweep(p, e);
 }
 
 struct plot *plot_new(const struct plan *p, const char *path, const char *metrics)
@@ -238,6 +438,10 @@ struct plot *plot_new(const struct plan *p, const char *path, const char *metric
 	pl->plan = p;
 	pl->path = xstrdup(path);
 	pl->fmt = (enum plot_format)format_of(path);
+	pl->xknob = x_knob(p);
+	pl->kind =
+	    p->plot_kind ? (enum plot_kind)word_of("", p->plot_kind, kind_names, &e) : PK_AUTO;
+	pl->dark = p->plot_theme && strcmp(p->plot_theme, "dark") == 0;
 	if (metrics) {
 		int n = parse_metrics(metrics, pl->metrics, &e);
 
@@ -300,14 +504,6 @@ void plot_note(struct plot *pl, double t, const char *text)
 }
 
 /* ---- building the model ---- */
-
-/* A knob of the workload (what a chart's reader is shown), not a run
- * option, the dsn or the seed. */
-static int workload_knob(int id)
-{
-	return !(knob_table[id].flags & KF_OPTION) && knob_table[id].kind != KNOB_STRING &&
-	       id != K_SEED;
-}
 
 static int numeric_knob(int id)
 {
@@ -427,8 +623,7 @@ static int series_of(const struct plot *pl, const struct model *md, const size_t
 		const struct knobs *r = &pl->pts[rep[s]].k;
 
 		for (id = 0; id < K_COUNT; id++)
-			if (id != md->xknob && pl->plan->n[id] > 1 && workload_knob(id) &&
-			    r->v[id] != k->v[id])
+			if (id != md->xknob && swept(pl->plan, id) && r->v[id] != k->v[id])
 				break;
 		if (id == K_COUNT)
 			break;
@@ -441,13 +636,10 @@ static void model_sweep(const struct plot *pl, struct model *md)
 {
 	long long xs[PLAN_MAX_VALUES * 4];
 	size_t rep[MAX_SERIES] = { 0 }, i;
-	int nx = 0, id, s, j, p;
+	int nx = 0, id, s, j, p, others;
 	char buf[160];
 
-	md->xknob = -1;
-	for (id = 0; id < K_COUNT && md->xknob < 0; id++)
-		if (pl->plan->n[id] > 1 && workload_knob(id))
-			md->xknob = id;
+	md->xknob = pl->xknob;
 	md->nseries = 0;
 	for (i = 0; i < pl->n; i++) {
 		const struct point *pt = &pl->pts[i];
@@ -490,24 +682,29 @@ static void model_sweep(const struct plot *pl, struct model *md)
 		md->lo = a - pad;
 		md->hi = b + pad;
 	}
-	/* series labels: the other swept knobs' values */
+	/* series labels: the other swept knob's values under its name, or
+	 * with two or more, "key-order=rand commit=1000" each */
 	md->legend_title[0] = 0;
-	for (id = 0; id < K_COUNT; id++)
-		if (id != md->xknob && pl->plan->n[id] > 1 && workload_knob(id))
-			snprintf(md->legend_title + strlen(md->legend_title),
-			         sizeof md->legend_title - strlen(md->legend_title), "%s%s",
-			         md->legend_title[0] ? ", " : "", knob_table[id].name);
+	for (id = 0, others = 0; id < K_COUNT; id++)
+		others += id != md->xknob && swept(pl->plan, id);
+	for (id = 0; id < K_COUNT && others == 1; id++)
+		if (id != md->xknob && swept(pl->plan, id))
+			snprintf(md->legend_title, sizeof md->legend_title, "%s",
+			         knob_table[id].name);
 	for (s = 0; s < md->nseries; s++) {
 		const struct knobs *k = &pl->pts[rep[s]].k;
 		size_t n = 0;
 
 		md->label[s][0] = 0;
 		for (id = 0; id < K_COUNT; id++) {
-			if (id == md->xknob || pl->plan->n[id] < 2 || !workload_knob(id))
+			if (id == md->xknob || !swept(pl->plan, id))
 				continue;
 			knob_value_text(id, k, buf, sizeof buf);
-			n += (size_t)snprintf(md->label[s] + n, sizeof md->label[s] - n, "%s%s",
-			                      n ? ", " : "", buf);
+			if (n < sizeof md->label[s])
+				n += (size_t)snprintf(md->label[s] + n, sizeof md->label[s] - n,
+				                      "%s%s%s%s", n ? "  " : "",
+				                      others > 1 ? knob_table[id].name : "",
+				                      others > 1 ? "=" : "", buf);
 		}
 		series_alloc(md, s, (size_t)nx);
 		md->len[s] = (size_t)nx;
@@ -536,10 +733,11 @@ static void model_sweep(const struct plot *pl, struct model *md)
 	md->markers = 1;
 	if (md->xknob >= 0) {
 		snprintf(md->title, sizeof md->title, "idxlab: %s", knob_table[md->xknob].name);
-		if (md->legend_title[0])
-			snprintf(md->title + strlen(md->title),
-			         sizeof md->title - strlen(md->title), " \xc3\x97 %s",
-			         md->legend_title);
+		for (id = 0; id < K_COUNT; id++)
+			if (id != md->xknob && swept(pl->plan, id))
+				snprintf(md->title + strlen(md->title),
+				         sizeof md->title - strlen(md->title), " \xc3\x97 %s",
+				         knob_table[id].name);
 	} else {
 		snprintf(md->title, sizeof md->title, "idxlab: one step");
 	}
@@ -673,18 +871,28 @@ static double text_width(cairo_t *cr, const char *s, double size, int bold)
 	return te.x_advance;
 }
 
+/* --plot-theme dark: cairo user data on the context (its address is the
+ * key), so every grey below is the same call in both themes. */
+static const cairo_user_data_key_t dark_key;
+
+/* A grey by its lightness on the light theme (1: the background, 0.05:
+ * the title); the dark theme turns it around, the background near black. */
 static void grey(cairo_t *cr, double g)
 {
+	if (cairo_get_user_data(cr, &dark_key))
+		g = 0.09 + (1 - g) * 0.86;
 	cairo_set_source_rgb(cr, g, g, g);
 }
 
 static void series_style(cairo_t *cr, int s)
 {
 	static const double dash_long[] = { 14, 7 }, dash_dot[] = { 3, 6 };
+	const double *c = palette[s % SERIES_KEYS];
+	double lift = cairo_get_user_data(cr, &dark_key) ? 0.25 : 0; /* brighter on dark */
 	int d = (s / SERIES_KEYS + s) % 3;
 
-	cairo_set_source_rgb(cr, palette[s % SERIES_KEYS][0], palette[s % SERIES_KEYS][1],
-	                     palette[s % SERIES_KEYS][2]);
+	cairo_set_source_rgb(cr, c[0] + (1 - c[0]) * lift, c[1] + (1 - c[1]) * lift,
+	                     c[2] + (1 - c[2]) * lift);
 	cairo_set_line_width(cr, 3.5);
 	if (d == 0)
 		cairo_set_dash(cr, NULL, 0, 0);
@@ -693,10 +901,12 @@ static void series_style(cairo_t *cr, int s)
 }
 
 /* Series s's marker at (x, y): circle, square, triangle, diamond, down
- * triangle, ring, open square. */
-static void marker(cairo_t *cr, int s, double x, double y)
+ * triangle, ring, open square; ring > 0: the outline alone, larger by
+ * ring sizes up to two (it goes around ring markers of other series at
+ * (x, y)). */
+static void marker(cairo_t *cr, int s, double x, double y, int ring)
 {
-	const double r = 8;
+	const double r = 8 + 5 * (ring < 2 ? ring : 2); /* past two: the shape tells them */
 	int kind = s % SERIES_KEYS;
 
 	cairo_set_dash(cr, NULL, 0, 0);
@@ -730,9 +940,12 @@ static void marker(cairo_t *cr, int s, double x, double y)
 		cairo_close_path(cr);
 		break;
 	}
-	if (kind >= 5) { /* open: white inside, the colour around */
+	if (ring) {
+		cairo_set_line_width(cr, 3);
+		cairo_stroke(cr);
+	} else if (kind >= 5) { /* open: white inside, the colour around */
 		cairo_save(cr);
-		cairo_set_source_rgb(cr, 1, 1, 1);
+		grey(cr, 1);
 		cairo_fill_preserve(cr);
 		cairo_restore(cr);
 		cairo_set_line_width(cr, 3);
@@ -746,27 +959,27 @@ static void marker(cairo_t *cr, int s, double x, double y)
  * chosen once from the axis' top (so every tick says the same unit). */
 struct yunit {
 	double div;
-	const char *suffix;
+	char suffix[24];
 };
 
 static struct yunit y_unit(int m, double top)
 {
-	const char *unit = metric_table[m].unit, *f = metric_table[m].field;
+	const char *unit = metric_table[m].unit, *f = metric_table[m].field, *suffix = "";
 	size_t fl = strlen(f);
 	struct yunit u = { 1, "" };
 
 	if (fl > 4 && strcmp(f + fl - 4, "_pct") == 0) {
-		u.suffix = " %";
+		suffix = " %";
 	} else if (fl > 3 && strcmp(f + fl - 3, "_ms") == 0) {
 		/* values in ms */
 		if (top < 1)
-			u = (struct yunit){ 0.001, " us" };
+			u.div = 0.001, suffix = " \xc2\xb5s";
 		else if (top >= 1000)
-			u = (struct yunit){ 1000, " s" };
+			u.div = 1000, suffix = " s";
 		else
-			u.suffix = " ms";
+			suffix = " ms";
 	} else if (strcmp(unit, "s") == 0) {
-		u.suffix = " s";
+		suffix = " s";
 	} else if (strcmp(unit, "B") == 0) {
 		static const char *const names[] = { " B", " KiB", " MiB", " GiB", " TiB" };
 		int i = 0;
@@ -775,7 +988,7 @@ static struct yunit y_unit(int m, double top)
 			u.div *= 1024;
 			i++;
 		}
-		u.suffix = names[i];
+		suffix = names[i];
 	} else {
 		static const char *const names[] = { "", "k", "M", "G" };
 		int i = 0;
@@ -784,8 +997,10 @@ static struct yunit y_unit(int m, double top)
 			u.div *= 1000;
 			i++;
 		}
-		u.suffix = names[i];
+		suffix = names[i];
 	}
+	snprintf(u.suffix, sizeof u.suffix, "%s%s", suffix,
+	         panel_names[m].rate ? panel_names[m].rate : "");
 	return u;
 }
 
@@ -884,35 +1099,220 @@ static void draw_marks(cairo_t *cr, const struct model *md, const struct frame *
 	cairo_restore(cr);
 }
 
-/* Panel p of the model inside box (x, y, w, h). */
-static void draw_panel(cairo_t *cr, const struct model *md, int p, double x, double y, double w,
-                       double h, int last_row)
+/* How many markers of the series before s lie under series s's point i
+ * in panel p (within a marker's width): s's marker then goes around
+ * them as a ring, one size larger for each, so every series shows. */
+static int covered(const struct model *md, const struct frame *f, int p, int s, size_t i,
+                   double top)
 {
-	const struct metric_def *d = &metric_table[md->metric[p]];
-	struct frame f = { x + 110, y + 44, w - 110 - 24, h - 44 - (last_row ? 74 : 14) };
-	double top = 0, step, v;
-	struct yunit u;
-	char buf[96];
-	size_t i;
-	int s, got = 0;
+	double x = fx(md, f, md->x[s][i]), y = f->h * md->y[p][s][i] / top;
+	int r, n = 0;
+	size_t j;
 
+	for (r = 0; r < s; r++)
+		for (j = 0; j < md->len[r]; j++)
+			if (!isnan(md->y[p][r][j]) && !isnan(md->x[r][j]) &&
+			    fabs(fx(md, f, md->x[r][j]) - x) < 12 &&
+			    fabs(f->h * md->y[p][r][j] / top - y) < 12) {
+				n++;
+				break;
+			}
+	return n;
+}
+
+/* Series s and r of panel p have the same values (within 0.5 %) at the
+ * same x, and the same gaps? */
+static int same_values(const struct model *md, int p, int s, int r)
+{
+	size_t i, both = 0;
+
+	if (md->len[s] != md->len[r])
+		return 0;
+	for (i = 0; i < md->len[s]; i++) {
+		double a = md->y[p][s][i], b = md->y[p][r][i];
+
+		if (isnan(a) != isnan(b))
+			return 0;
+		if (isnan(a))
+			continue;
+		if (fabs(a - b) > 0.005 * fmax(fabs(a), fabs(b)))
+			return 0;
+		both++;
+	}
+	return both > 0;
+}
+
+/* The earlier series that series s of panel p hides under, or -1. */
+static int hides_under(const struct model *md, int p, int s)
+{
+	int r;
+
+	for (r = 0; r < s; r++)
+		if (same_values(md, p, s, r))
+			return r;
+	return -1;
+}
+
+/* Does any panel have a series hidden under another? (Their notes then get
+ * a line under every panel's title.) */
+static int any_hidden(const struct model *md)
+{
+	int p, s;
+
+	for (p = 0; p < md->npanels; p++)
+		for (s = 1; s < md->nseries; s++)
+			if (hides_under(md, p, s) >= 0)
+				return 1;
+	return 0;
+}
+
+/* What tells series s from r, into buf: "rand: same as seq" (one other
+ * swept knob), else the knobs whose values differ and, with context, those
+ * they share: "key-order rand = seq (commit=all)" (labels are "name=value"
+ * items two spaces apart). */
+static void same_as_text(const struct model *md, int s, int r, int context, char *buf, size_t len)
+{
+	const char *a = md->label[s], *b = md->label[r];
+	char shared[200] = "";
+	size_t n = 0, ns = 0;
+
+	if (md->legend_title[0] || !strchr(a, '=')) {
+		snprintf(buf, len, "%s: same as %s", a, b);
+		return;
+	}
+	buf[0] = 0;
+	while (*a && *b && n < len && ns < sizeof shared) {
+		size_t la = strcspn(a, " "), lb = strcspn(b, " "), eq = strcspn(a, "=");
+
+		if (la != lb || strncmp(a, b, la) != 0)
+			n += (size_t)snprintf(buf + n, len - n, "%s%.*s %.*s = %.*s", n ? ", " : "",
+			                      (int)eq, a, (int)(la - eq - 1), a + eq + 1,
+			                      (int)(lb - eq - 1), b + eq + 1);
+		else
+			ns += (size_t)snprintf(shared + ns, sizeof shared - ns, "%s%.*s",
+			                       ns ? " " : "", (int)la, a);
+		a += la + strspn(a + la, " ");
+		b += lb + strspn(b + lb, " ");
+	}
+	if (context && *shared && n < len)
+		snprintf(buf + n, len - n, " (%.160s)", shared); /* cut to the room left */
+}
+
+/* A note on the line under panel p's title (from x, at most width wide)
+ * for each series that hides under an earlier one, "rand: same as seq":
+ * its rings show where, the note says it is not missing. */
+static void same_as_note(cairo_t *cr, const struct model *md, int p, double x, double y,
+                         double width)
+{
+	char note[600] = "", one[200];
+	int s, r, hidden = 0, context;
+
+	for (context = 1; context >= 0; context--) {
+		size_t n = 0;
+
+		hidden = 0;
+		for (s = 1; s < md->nseries; s++) {
+			if ((r = hides_under(md, p, s)) < 0)
+				continue;
+			hidden++;
+			same_as_text(md, s, r, context, one, sizeof one);
+			if (n < sizeof note)
+				n += (size_t)snprintf(note + n, sizeof note - n, "%s%s",
+				                      n ? ";  " : "", one);
+		}
+		if (!hidden)
+			return;
+		if (text_width(cr, note, 18, 0) <= width)
+			break;
+	}
+	if (hidden == md->nseries - 1 && hidden > 1) /* the shortest way to say it */
+		snprintf(note, sizeof note, "all %d series the same (within 0.5 %%)", md->nseries);
+	else if (context < 0)
+		snprintf(note, sizeof note, "%d line%s under others (ringed)", hidden,
+		         hidden == 1 ? "" : "s");
+	grey(cr, 0.3);
+	text(cr, x, y, note, 18, 0, 0, 0);
+}
+
+/* Panel p's y axis for a frame fh units high: its top (a whole number of
+ * steps), its step, the unit of its ticks; got: the values drawn. */
+struct yaxis {
+	double top, step;
+	struct yunit u;
+	int got;
+};
+
+static void y_axis(const struct model *md, int p, double fh, struct yaxis *a)
+{
+	double high;
+	size_t i;
+	int s, pass;
+
+	a->top = 0;
+	a->got = 0;
 	for (s = 0; s < md->nseries; s++)
 		for (i = 0; i < md->len[s]; i++)
 			if (!isnan(md->y[p][s][i])) {
-				top = fmax(top, md->y[p][s][i]);
-				got++;
+				a->top = fmax(a->top, md->y[p][s][i]);
+				a->got++;
 			}
-	if (top <= 0)
-		top = 1;
-	u = y_unit(md->metric[p], top);
-	step = nice_step(top / u.div, f.h > 200 ? 4 : f.h > 110 ? 3 : 2) * u.div;
-	top = ceil(top * 1.04 / step) * step;
-	/* panel title: the metric, what it is */
+	if (a->top <= 0)
+		a->top = 1;
+	high = a->top;
+	a->u = y_unit(md->metric[p], high);
+	for (pass = 0; pass < 2; pass++) {
+		a->step = nice_step(high / a->u.div, fh > 200 ? 4 : fh > 110 ? 3 : 2) * a->u.div;
+		a->top = ceil(high * 1.04 / a->step) * a->step;
+		/* the top tick rounded up into the next unit (1000k): that unit */
+		if (y_unit(md->metric[p], a->top).div == a->u.div)
+			break;
+		a->u = y_unit(md->metric[p], a->top);
+	}
+}
+
+/* The room the y tick labels of every panel need left of the frames
+ * (one for all, so stacked panels and their markers line up). */
+static double y_margin(cairo_t *cr, const struct model *md)
+{
+	static const double heights[] = { 300, 150, 100 };
+	double widest = 0, v;
+	struct yaxis a;
+	char buf[96];
+	unsigned k;
+	int p;
+
+	for (p = 0; p < md->npanels; p++)
+		for (k = 0; k < sizeof heights / sizeof heights[0]; k++) {
+			y_axis(md, p, heights[k], &a);
+			for (v = 0; v <= a.top + a.step * 1e-6; v += a.step) {
+				tick_text(v / a.u.div, a.step / a.u.div, a.u.suffix, buf,
+				          sizeof buf);
+				widest = fmax(widest, text_width(cr, buf, 18, 0));
+			}
+		}
+	return fmax(110, widest + 26);
+}
+
+/* Panel p of the model inside box (x, y, w, h), its frame margin units
+ * from the left and head units down (its title, and a note line). */
+static void draw_panel(cairo_t *cr, const struct model *md, int p, double x, double y, double w,
+                       double h, int last_row, double margin, double head)
+{
+	struct frame f = { x + margin, y + head, w - margin - 24, h - head - (last_row ? 74 : 14) };
+	double top, v;
+	struct yaxis a;
+	char buf[96];
+	size_t i;
+	int s;
+
+	y_axis(md, p, f.h, &a);
+	top = a.top;
+	/* panel title: what the metric is (the ticks say its unit) */
 	grey(cr, 0.1);
-	text(cr, f.x, y + 28, d->label, 24, 1, 0, 0);
+	text(cr, f.x, y + 28, panel_names[md->metric[p]].title, 24, 1, 0, 0);
 	/* grid and y ticks */
 	cairo_set_line_width(cr, 1);
-	for (v = 0; v <= top + step * 1e-6; v += step) {
+	for (v = 0; v <= top + a.step * 1e-6; v += a.step) {
 		double yy = f.y + f.h - f.h * v / top;
 
 		grey(cr, v == 0 ? 0.35 : 0.87);
@@ -920,7 +1320,7 @@ static void draw_panel(cairo_t *cr, const struct model *md, int p, double x, dou
 		cairo_line_to(cr, f.x + f.w, yy);
 		cairo_stroke(cr);
 		grey(cr, 0.2);
-		tick_text(v / u.div, step / u.div, u.suffix, buf, sizeof buf);
+		tick_text(v / a.u.div, a.step / a.u.div, a.u.suffix, buf, sizeof buf);
 		text(cr, f.x - 10, yy, buf, 18, 0, 1, 0.5);
 	}
 	grey(cr, 0.35);
@@ -944,14 +1344,15 @@ static void draw_panel(cairo_t *cr, const struct model *md, int p, double x, dou
 			snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " (log scale)");
 		text(cr, f.x + f.w / 2, f.y + f.h + 62, buf, 20, 1, 0.5, 0);
 	}
-	if (!got) {
+	if (!a.got) {
 		grey(cr, 0.45);
 		text(cr, f.x + f.w / 2, f.y + f.h / 2, "n/a in this run", 22, 0, 0.5, 0.5);
 		return;
 	}
+	same_as_note(cr, md, p, f.x, y + 54, f.w);
 	/* the series: a line through consecutive values, a gap at NaN */
 	cairo_save(cr);
-	cairo_rectangle(cr, f.x - 12, f.y - 12, f.w + 24, f.h + 24);
+	cairo_rectangle(cr, f.x - 24, f.y - 24, f.w + 48, f.h + 48);
 	cairo_clip(cr);
 	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
 	for (s = 0; s < md->nseries; s++) {
@@ -983,7 +1384,8 @@ static void draw_panel(cairo_t *cr, const struct model *md, int p, double x, dou
 			if (isnan(xv) || isnan(yv) || !(md->markers || alone))
 				continue;
 			series_style(cr, s);
-			marker(cr, s, fx(md, &f, xv), f.y + f.h - f.h * yv / top);
+			marker(cr, s, fx(md, &f, xv), f.y + f.h - f.h * yv / top,
+			       covered(md, &f, p, s, i, top));
 		}
 	}
 	cairo_restore(cr);
@@ -1030,7 +1432,8 @@ static double draw_legend(cairo_t *cr, const struct model *md, double y)
 	if (md->nseries < 2)
 		return y;
 	grey(cr, 0.1);
-	x += text(cr, x, y, md->legend_title, 21, 1, 0, 0.5) + 24;
+	if (md->legend_title[0])
+		x += text(cr, x, y, md->legend_title, 21, 1, 0, 0.5) + 24;
 	for (s = 0; s < md->nseries; s++) {
 		double wd = 64 + text_width(cr, md->label[s], 21, 0) + 30;
 
@@ -1043,7 +1446,7 @@ static double draw_legend(cairo_t *cr, const struct model *md, double y)
 		cairo_move_to(cr, lx, y);
 		cairo_line_to(cr, lx + 52, y);
 		cairo_stroke(cr);
-		marker(cr, s, lx + 26, y);
+		marker(cr, s, lx + 26, y, 0);
 		grey(cr, 0.1);
 		text(cr, lx + 64, y, md->label[s], 21, 0, 0, 0.5);
 		x += wd;
@@ -1097,7 +1500,7 @@ static double mark_labels(cairo_t *cr, const struct model *md, const struct fram
 
 static void draw(cairo_t *cr, const struct model *md)
 {
-	double y, top;
+	double y, top, margin = y_margin(cr, md), head = any_hidden(md) ? 64 : 44;
 	int cols, rows, p;
 
 	grey(cr, 1);
@@ -1108,7 +1511,7 @@ static void draw(cairo_t *cr, const struct model *md)
 	y = wrapped(cr, md->caption, 60, 92, W - 120, 20);
 	y = draw_legend(cr, md, y + 12);
 	if (md->over_time) {
-		struct frame f = { 110, 0, W - 110 - 24, 0 };
+		struct frame f = { margin, 0, W - margin - 24, 0 };
 
 		if (md->nmarks)
 			y = mark_labels(cr, md, &f, y);
@@ -1125,7 +1528,8 @@ static void draw(cairo_t *cr, const struct model *md)
 		double pw = W / cols, ph = (H - top - 8 - extra) / rows;
 		int c = p % cols, r = p / cols, last = !md->over_time || r == rows - 1;
 
-		draw_panel(cr, md, p, c * pw, top + r * ph, pw, ph + (last ? extra : 0), last);
+		draw_panel(cr, md, p, c * pw, top + r * ph, pw, ph + (last ? extra : 0), last,
+		           margin, head);
 	}
 }
 
@@ -1136,7 +1540,7 @@ static cairo_status_t put(void *closure, const unsigned char *data, unsigned int
 }
 
 /* Draw md on the format's surface into f. */
-static cairo_status_t render(enum plot_format fmt, const struct model *md, FILE *f)
+static cairo_status_t render(enum plot_format fmt, int dark, const struct model *md, FILE *f)
 {
 	cairo_surface_t *sf;
 	cairo_status_t st;
@@ -1155,6 +1559,8 @@ static cairo_status_t render(enum plot_format fmt, const struct model *md, FILE 
 		break;
 	}
 	cr = cairo_create(sf);
+	if (dark) /* any non-NULL pointer says dark */
+		cairo_set_user_data(cr, &dark_key, (void *)&dark_key, NULL);
 	draw(cr, md);
 	st = cairo_status(cr);
 	cairo_destroy(cr);
@@ -1181,6 +1587,8 @@ int plot_write(struct plot *pl, char *summary, size_t len, struct err *e)
 
 	for (i = 0; i < pl->n; i++)
 		interval |= pl->pts[i].interval;
+	if (pl->kind != PK_AUTO)
+		interval = pl->kind == PK_TIME;
 	pick_metrics(pl, interval, md);
 	if (interval)
 		model_time(pl, md);
@@ -1203,7 +1611,7 @@ int plot_write(struct plot *pl, char *summary, size_t len, struct err *e)
 		if (fd >= 0)
 			close(fd);
 	} else {
-		st = render(pl->fmt, md, f);
+		st = render(pl->fmt, pl->dark, md, f);
 		if (fclose(f) != 0 && st == CAIRO_STATUS_SUCCESS)
 			st = CAIRO_STATUS_WRITE_ERROR;
 		if (st != CAIRO_STATUS_SUCCESS) {
@@ -1213,16 +1621,30 @@ int plot_write(struct plot *pl, char *summary, size_t len, struct err *e)
 		}
 	}
 	if (rc == 0 && summary) {
-		size_t changes = 0;
+		size_t changes = 0, n;
 
 		for (i = 0; i < md->nmarks; i++)
 			changes += !md->marks[i].caption;
-		snprintf(summary, len, "%d panel%s, %d series, %zu record%s", md->npanels,
-		         md->npanels == 1 ? "" : "s", md->nseries, md->points,
-		         md->points == 1 ? "" : "s");
+		if (md->over_time)
+			n = (size_t)snprintf(
+			    summary, len, "an over-time chart (%s): ",
+			    pl->plan->replay_path ? "the recording's windows"
+			    : pl->plan->steps > 1
+			        ? "the --interval records; --plot-kind sweep draws "
+			          "the steps"
+			        : "the --interval records");
+		else if (md->xknob >= 0)
+			n = (size_t)snprintf(summary, len,
+			                     "a sweep chart (x %s): ", knob_table[md->xknob].name);
+		else
+			n = (size_t)snprintf(summary, len, "a one-step chart: ");
+		if (n < len)
+			snprintf(summary + n, len - n, "%d panel%s, %d series, %zu record%s",
+			         md->npanels, md->npanels == 1 ? "" : "s", md->nseries, md->points,
+			         md->points == 1 ? "" : "s");
 		if (md->over_time)
 			snprintf(summary + strlen(summary), len - strlen(summary),
-			         " over time, %zu knob change%s", changes, changes == 1 ? "" : "s");
+			         ", %zu knob change%s", changes, changes == 1 ? "" : "s");
 	}
 	model_free(md);
 	free(md);

@@ -3,8 +3,9 @@
  * Every record the report builds (report_plot) is also handed here; the
  * chart is drawn from those records' own fields, so it shows exactly the
  * numbers the CSV carries (n/a and unsettled values are gaps, never 0).
- * A sweep: one panel per chosen metric, x the first swept knob, one series
- * per combination of the other swept knobs. Records over time (--interval,
+ * A sweep: one panel per chosen metric, x the first swept knob (or
+ * --plot-x), one series per combination of the other swept knobs. Records
+ * over time (--interval unless --plot-kind sweep,
  * or a recording exported with --replay): the metrics over seconds, with a
  * labelled marker at every knob change (and every demo caption). PNG, SVG
  * and PDF are drawn by one code path (cairo): only the surface differs. */
@@ -16,18 +17,23 @@
 #include "report_int.h"
 
 #define PLOT_MAX_PANELS 6
+#define PLOT_MAX_SERIES 12 /* a legend a slide's reader can still match */
 
 struct plot;
 
-/* --plot PATH and --plot-metrics LIST (NULL: the default), checked before
- * any engine starts: the extension names the format (.svg, .png, .pdf); an
- * existing file is refused (idxlab overwrites nothing) and so is a
- * directory idxlab cannot write to; LIST holds metric field names (the CSV
- * header's), at most PLOT_MAX_PANELS. Usage errors. */
-int plot_check(const char *path, const char *metrics, struct err *e);
+/* p's --plot PATH and the options of its chart, checked before any engine
+ * starts (p is otherwise complete): the extension names the format (.svg,
+ * .png, .pdf); an existing file is refused (idxlab overwrites nothing) and
+ * so is a directory idxlab cannot write to; --plot-metrics holds metric
+ * field names (the CSV header's), at most PLOT_MAX_PANELS; --plot-x names
+ * a swept knob; --plot-kind is auto, sweep (the steps) or time (the
+ * --interval records); --plot-theme light or dark; a sweep chart has at
+ * most PLOT_MAX_SERIES series. Usage errors. */
+int plot_check(const struct plan *p, struct err *e);
 
-/* A chart for plan p (borrowed: its swept knobs pick the x axis and the
- * series) to be written to path; metrics as for plot_check (which passed). */
+/* A chart for plan p (borrowed: its swept knobs and --plot-x pick the x
+ * axis and the series, --plot-kind and --plot-theme the chart) to be
+ * written to path; metrics as for plot_check (which passed). */
 struct plot *plot_new(const struct plan *p, const char *path, const char *metrics);
 
 /* One record, built on knobs k (copied); t0..t1 its window in seconds from
@@ -40,7 +46,8 @@ void plot_note(struct plot *pl, double t, const char *text);
 /* Draw the chart and write it (the file is created now, never
  * overwritten); -1 with e filled when there is nothing to draw or the
  * write failed (the half-written file is removed). summary (may be NULL)
- * gets a line such as "2 panels, 2 series, 12 points". */
+ * gets a line that names the kind of chart, such as "a sweep chart (x
+ * indexes): 2 panels, 2 series, 12 records". */
 int plot_write(struct plot *pl, char *summary, size_t len, struct err *e);
 
 /* Safe on NULL. */

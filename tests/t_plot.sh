@@ -27,7 +27,7 @@ else bad plot/svg-valid "exit $rc; $(cat "$T/s.err" "$T/xml.err" | tail -5)"; fi
 # x = indexes (the first swept knob), a series per key order: 2 series.
 n=$(series_colours "$T/s.svg")
 [ "$n" = 2 ] && ok plot/svg-two-series || bad plot/svg-two-series "$n series colours: $(grep -o 'stroke:rgb([^)]*)' "$T/s.svg" | sort -u)"
-if grep -q "wrote $T/s.svg: 4 panels, 2 series, 6 records" "$T/s.err"; then
+if grep -q "wrote $T/s.svg: a sweep chart (x indexes): 4 panels, 2 series, 6 records" "$T/s.err"; then
 	ok plot/summary
 else bad plot/summary "$(cat "$T/s.err")"; fi
 # 4 panels with data, a legend: 2 x 5 series lines.
@@ -40,7 +40,7 @@ n=$(series_paths "$T/s.svg")
 "$IDXLAB" run $sweep --plot "$T/s.png" >/dev/null 2>"$T/png.err"
 rc=$?
 # The default panels: rows/s and p99, then the per-row figures that move.
-if grep -qE "wrote $T/s.png: [234] panels, 2 series, 6 records" "$T/png.err"; then
+if grep -qE "wrote $T/s.png: a sweep chart \(x indexes\): [234] panels, 2 series, 6 records" "$T/png.err"; then
 	ok plot/default-panels
 else bad plot/default-panels "$(cat "$T/png.err")"; fi
 # The IHDR: width and height, 4 bytes each, at offset 16.
@@ -68,6 +68,90 @@ if grep -q '2 panels, 2 series, 4 records' "$T/m.err" && [ "$n" = 4 ]; then
 	ok plot/metrics-na-is-a-gap
 else bad plot/metrics-na-is-a-gap "$n series lines; $(cat "$T/m.err")"; fi
 
+# pdf_text PDF: the chart's words (cairo keeps them as text in a PDF).
+pdf_text() { pdftotext -raw "$1" - 2>/dev/null; }
+
+# ---- panel titles say what, the ticks say the unit -------------------------
+"$IDXLAB" run --indexes 0,1 --key-order seq,rand --rows 2000 --plot "$T/u.pdf" \
+	--plot-metrics rows_per_s,p99_ms,fsyncs_per_commit,wal_bytes_per_row >/dev/null 2>"$T/u.err"
+pdf_text "$T/u.pdf" >"$T/u.txt"
+# Titles without a unit ("p99 ms" over ticks in seconds read wrong) ...
+if grep -qx 'throughput' "$T/u.txt" && grep -qx 'p99 commit latency' "$T/u.txt" &&
+	grep -qx 'fsyncs per commit' "$T/u.txt" && grep -q 'WAL/journal written per row' "$T/u.txt" &&
+	! grep -qE '^(rows/s|p99 ms|wal B/row|fsync/c)$' "$T/u.txt"; then
+	ok plot/titles-without-units
+else bad plot/titles-without-units "$(head -30 "$T/u.txt" | tr '\n' '|')"; fi
+# ... and every nonzero tick of a panel with a unit carries it.
+if [ "$(grep -cE '^[0-9.]+k? rows/s$' "$T/u.txt")" -ge 2 ] &&
+	[ "$(grep -cE '^[0-9.]+ (µs|ms|s)$' "$T/u.txt")" -ge 2 ] &&
+	[ "$(grep -cE '^[0-9.]+ (B|KiB)$' "$T/u.txt")" -ge 2 ]; then
+	ok plot/ticks-carry-units
+else bad plot/ticks-carry-units "$(head -30 "$T/u.txt" | tr '\n' '|')"; fi
+
+# ---- series that coincide stay visible -------------------------------------
+# fsyncs/commit is 4 at every step for both key orders (one commit, a
+# rollback journal, synchronous=full): the panel says rand is under seq.
+if [ "$(grep -c 'rand: same as seq' "$T/u.txt")" -ge 1 ]; then
+	ok plot/same-as-noted
+else bad plot/same-as-noted "$(head -30 "$T/u.txt" | tr '\n' '|')"; fi
+
+# ---- --plot-x: which swept knob is x ----------------------------------------
+"$IDXLAB" run --indexes 0,1 --key-order seq,rand --rows 2000 --plot "$T/x.pdf" --plot-x key-order \
+	--plot-metrics rows_per_s >/dev/null 2>"$T/x.err"
+# x = key-order (categories), a series per index count; the legend says indexes.
+if grep -q "wrote $T/x.pdf: a sweep chart (x key-order): 1 panel, 2 series, 4 records" "$T/x.err" &&
+	pdf_text "$T/x.pdf" | grep -qx 'indexes 0 1' && pdf_text "$T/x.pdf" | grep -qx 'seq rand'; then
+	ok plot/x-knob
+else bad plot/x-knob "$(cat "$T/x.err") $(pdf_text "$T/x.pdf" | tr '\n' '|')"; fi
+expect_exit plot/x-did-you-mean 2 "--plot-x key-ordr: no such knob \(did you mean key-order\?\); the swept knobs: indexes, key-order" \
+	"$IDXLAB" run --indexes 0,1 --key-order seq,rand --rows 100 --plot "$T/x2.svg" --plot-x key-ordr
+expect_exit plot/x-not-swept 2 "--plot-x cache: not swept \(it has one value\): the x axis is one of the swept knobs: indexes" \
+	"$IDXLAB" run --indexes 0,1 --rows 100 --plot "$T/x2.svg" --plot-x cache
+grep -q 'sqlite' "$T/err" && bad plot/x-no-engine "$(cat "$T/err")" || ok plot/x-no-engine
+expect_exit plot/x-needs-plot 2 "--plot-x picks the x axis of a --plot chart" \
+	"$IDXLAB" run --indexes 0,1 --rows 100 --plot-x indexes
+[ ! -e "$T/x2.svg" ] && ok plot/x-nothing-written || bad plot/x-nothing-written "x2.svg exists"
+
+# ---- three swept knobs: labels name=value, a refusal past 12 series --------
+"$IDXLAB" run --indexes 0,1 --key-order seq,rand --commit 100,all --rows 2000 --plot "$T/k3.pdf" \
+	--plot-metrics rows_per_s,wal_bytes_per_row >/dev/null 2>"$T/k3.err"
+pdf_text "$T/k3.pdf" >"$T/k3.txt"
+if grep -q "a sweep chart (x indexes): 2 panels, 4 series, 8 records" "$T/k3.err" &&
+	grep -q 'key-order=rand commit=100' "$T/k3.txt" && grep -q 'key-order=seq commit=all' "$T/k3.txt" &&
+	grep -q 'idxlab: indexes × key-order × commit' "$T/k3.txt"; then
+	ok plot/three-knobs-legend
+else bad plot/three-knobs-legend "$(cat "$T/k3.err") $(head -8 "$T/k3.txt" | tr '\n' '|')"; fi
+expect_exit plot/too-many-series 2 "--plot: 16 series .* \(at most 12\): put the knob with the most values on x, --plot-x key-order \(12 series\)" \
+	"$IDXLAB" run --indexes 0,1,2 --key-order seq,rand,few,uuid7 --commit 1,10,100,1000 --rows 100 --plot "$T/k4.svg"
+expect_exit plot/too-many-series-no-x 2 "--plot: 32 series .*: sweep fewer knobs at once \(swept: indexes, key-order, cache, commit\)" \
+	"$IDXLAB" run --indexes 0,1,2 --key-order seq,rand,few,uuid7 --commit 1,10,100,1000 --cache 1MiB,2MiB --rows 100 --plot "$T/k4.svg"
+
+# ---- --plot-kind: a sweep chart of an --interval run -----------------------
+"$IDXLAB" run --indexes 0,1 --rows 20000 --interval 0.05 --plot "$T/ks.svg" --plot-kind sweep \
+	--format csv >"$T/ks.csv" 2>"$T/ks.err"
+if grep -q "wrote $T/ks.svg: a sweep chart (x indexes): [0-9] panels*, 1 series, 2 records$" "$T/ks.err" &&
+	xmllint --noout "$T/ks.svg" 2>/dev/null; then
+	ok plot/kind-sweep-of-interval-run
+else bad plot/kind-sweep-of-interval-run "$(cat "$T/ks.err")"; fi
+expect_exit plot/kind-time-needs-interval 2 "--plot-kind time draws the records over time: give --interval S" \
+	"$IDXLAB" run --indexes 0,1 --rows 100 --plot "$T/kt.svg" --plot-kind time
+expect_exit plot/kind-did-you-mean 2 "--plot-kind swep: did you mean sweep\? \(valid: auto, sweep, time\)" \
+	"$IDXLAB" run --rows 100 --plot "$T/kt.svg" --plot-kind swep
+expect_exit plot/x-of-time-chart 2 "--plot-x picks the x axis of a sweep chart; this one is over time \(x in seconds\): add --plot-kind sweep" \
+	"$IDXLAB" run --indexes 0,1 --rows 100 --interval 1 --plot "$T/kt.svg" --plot-x indexes
+
+# ---- --plot-theme dark: a dark background, light text ----------------------
+"$IDXLAB" run --indexes 0,1 --rows 2000 --plot "$T/dark.png" --plot-theme dark >/dev/null 2>"$T/dark.err"
+"$IDXLAB" run --indexes 0,1 --rows 2000 --plot "$T/light.png" >/dev/null 2>&1
+# The mean brightness (0..1) of the whole picture.
+mean() { convert "$1" -colorspace Gray -format '%[fx:mean]' info: 2>/dev/null; }
+d=$(mean "$T/dark.png") l=$(mean "$T/light.png")
+if [ -n "$d" ] && [ -n "$l" ] && awk -v d="$d" -v l="$l" 'BEGIN { exit !(d < 0.25 && l > 0.75) }'; then
+	ok plot/theme-dark
+else bad plot/theme-dark "mean brightness dark $d, light $l; $(cat "$T/dark.err")"; fi
+expect_exit plot/theme-bad 2 "--plot-theme blue: not a choice \(valid: light, dark\)" \
+	"$IDXLAB" run --rows 100 --plot "$T/kt.svg" --plot-theme blue
+
 # ---- usage errors: exit 2 before any engine starts -------------------------
 expect_exit plot/bad-extension 2 "--plot $T/x.gif: unknown format '.gif': name the file .svg, .png or .pdf" \
 	"$IDXLAB" run --rows 100 --plot "$T/x.gif"
@@ -90,7 +174,7 @@ expect_exit plot/metrics-need-plot 2 "--plot-metrics picks the panels of a --plo
 rc=$?
 recs=$(grep -c ',interval,' "$T/i.csv")
 if [ $rc -eq 0 ] && xmllint --noout "$T/i.svg" 2>/dev/null &&
-	grep -qE "wrote $T/i.svg: [0-9]+ panels, 1 series, $recs records over time, 1 knob change$" "$T/i.err"; then
+	grep -qE "wrote $T/i.svg: an over-time chart \(the --interval records; --plot-kind sweep draws the steps\): [0-9]+ panels, 1 series, $recs records, 1 knob change$" "$T/i.err"; then
 	ok plot/interval-chart
 else bad plot/interval-chart "exit $rc, $recs interval records; $(tail -3 "$T/i.err")"; fi
 
@@ -143,7 +227,7 @@ print(rows[-1] - rows[0])' "$T/talk.rec")
 	else bad plot/replay-text "$(head -5 "$T/r.txt")"; fi
 	"$IDXLAB" run --replay "$T/talk.rec" --plot "$T/r.png" >/dev/null 2>"$T/rp.err"
 	if [ "$(head -c 4 "$T/r.png" | tail -c 3)" = PNG ] &&
-		grep -q 'over time, 1 knob change$' "$T/rp.err"; then
+		grep -q "an over-time chart (the recording's windows): .*, 1 knob change$" "$T/rp.err"; then
 		ok plot/replay-plot
 	else bad plot/replay-plot "$(cat "$T/rp.err")"; fi
 	# A bad line is named FILE:LINE, and nothing is printed before it.
