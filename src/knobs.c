@@ -1,4 +1,7 @@
-/* knobs.c - the knob table and the parsing/formatting it drives.
+/* knobs.c - the knob table (the master copy) and the questions asked of it:
+ * lookup by name, defaults (per engine, per mode), ranges that depend on
+ * other knobs, what needs a rebuild. knob_values.c parses, formats and
+ * steps a knob's values.
  *
  * Rows are in the order --help lists them; the first workload knob varies
  * slowest in a sweep. Defaults are text, parsed like user input, so a default
@@ -332,165 +335,6 @@ int knob_find(const char *name)
 	return -1;
 }
 
-void knob_range_text(int id, char *buf, size_t len)
-{
-	const struct knob_def *d = &knob_table[id];
-	size_t n = 0;
-	int i;
-
-	buf[0] = 0;
-	switch (d->kind) {
-	case KNOB_CHOICE:
-		for (i = 0; d->choices[i] && n < len; i++)
-			n +=
-			    (size_t)snprintf(buf + n, len - n, "%s%s", i ? "|" : "", d->choices[i]);
-		break;
-	case KNOB_INT:
-		for (i = 0; d->words && d->words[i].word && n < len; i++)
-			n += (size_t)snprintf(buf + n, len - n, "%s|", d->words[i].word);
-		if (n < len && d->max_of) /* the max depends on other knobs */
-			snprintf(buf + n, len - n, "%lld..%lld (%s)", d->min, knob_max(id, NULL),
-			         d->max_why(NULL));
-		else if (n < len)
-			snprintf(buf + n, len - n, "%lld..%lld", d->min, d->max);
-		break;
-	case KNOB_SIZE: {
-		char lo[32], hi[32];
-
-		units_format_size(d->min, lo, sizeof lo);
-		units_format_size(d->max, hi, sizeof hi);
-		snprintf(buf, len, "%s..%s", lo, hi);
-		break;
-	}
-	case KNOB_MILLIS:
-		snprintf(buf, len, "%g..%g%s", d->min / 1000.0, d->max / 1000.0,
-		         strcmp(d->unit, "s") == 0 ? " seconds" : "");
-		break;
-	case KNOB_STRING:
-		snprintf(buf, len, "text");
-		break;
-	case KNOB_BOOL:
-		snprintf(buf, len, "on|off");
-		break;
-	case KNOB_NAMED:
-		if (d->range) {
-			snprintf(buf, len, "%s", d->range);
-			break;
-		}
-		for (i = 0; d->label(i) && i < 16 && n < len; i++)
-			n += (size_t)snprintf(buf + n, len - n, "%s|", d->label(i));
-		if (n < len)
-			snprintf(buf + n, len - n, "FILE");
-		break;
-	}
-}
-
-int knob_parse(int id, const char *text, long long *out, struct err *e)
-{
-	const struct knob_def *d = &knob_table[id];
-	char range[160];
-	long long v = 0;
-	int i;
-
-	if (d->max_of) /* the table in force is not known yet: no default's range */
-		snprintf(range, sizeof range, "%lld up to the table's number of indexes", d->min);
-	else
-		knob_range_text(id, range, sizeof range);
-	switch (d->kind) {
-	case KNOB_CHOICE:
-		for (i = 0; d->choices[i]; i++) {
-			if (strcmp(text, d->choices[i]) == 0) {
-				*out = i;
-				return 0;
-			}
-		}
-		return err_set(e, ERR_USAGE, "'%s' is not one of %s", text, range);
-	case KNOB_INT:
-		for (i = 0; d->words && d->words[i].word; i++) {
-			if (strcmp(text, d->words[i].word) == 0) {
-				*out = d->words[i].value;
-				return 0;
-			}
-		}
-		if (units_parse_int(text, &v) < 0)
-			return err_set(e, ERR_USAGE, "'%s' is not a whole number (valid: %s)", text,
-			               range);
-		break;
-	case KNOB_SIZE:
-		if (units_parse_size(text, &v) < 0)
-			return err_set(
-			    e, ERR_USAGE,
-			    "'%s' is not a size (write e.g. 512KiB, 64MiB, 1GiB; valid: %s)", text,
-			    range);
-		break;
-	case KNOB_MILLIS:
-		if (units_parse_seconds(text, &v) < 0)
-			return err_set(e, ERR_USAGE, "'%s' is not a number%s (valid: %s)", text,
-			               strcmp(d->unit, "s") == 0 ? " of seconds" : "", range);
-		break;
-	case KNOB_STRING:
-		*out = 0;
-		return 0;
-	case KNOB_NAMED:
-		return d->resolve(text, out, e);
-	case KNOB_BOOL: {
-		static const char *const yes[] = { "on", "yes", "true", "1" };
-		static const char *const no[] = { "off", "no", "false", "0" };
-
-		for (i = 0; i < 4; i++) {
-			if (strcmp(text, yes[i]) == 0 || strcmp(text, no[i]) == 0) {
-				*out = strcmp(text, yes[i]) == 0;
-				return 0;
-			}
-		}
-		return err_set(e, ERR_USAGE, "'%s' is not on or off", text);
-	}
-	}
-	/* A max that depends on the other knobs (indexes: the table in force)
-	 * is knob_check's to judge: a range named here would be the default
-	 * table's. */
-	if (v < d->min || (v > d->max && !d->max_of))
-		return err_set(e, ERR_USAGE, "%s is out of range (valid: %s)", text, range);
-	*out = v;
-	return 0;
-}
-
-void knob_format(int id, long long v, char *buf, size_t len)
-{
-	const struct knob_def *d = &knob_table[id];
-	int i;
-
-	switch (d->kind) {
-	case KNOB_CHOICE:
-		snprintf(buf, len, "%s", d->choices[v]);
-		return;
-	case KNOB_INT:
-		for (i = 0; d->words && d->words[i].word; i++) {
-			if (d->words[i].value == v) {
-				snprintf(buf, len, "%s", d->words[i].word);
-				return;
-			}
-		}
-		snprintf(buf, len, "%lld", v);
-		return;
-	case KNOB_SIZE:
-		units_format_size(v, buf, len);
-		return;
-	case KNOB_MILLIS:
-		snprintf(buf, len, "%g", v / 1000.0);
-		return;
-	case KNOB_STRING:
-		snprintf(buf, len, "%s", "");
-		return;
-	case KNOB_BOOL:
-		snprintf(buf, len, "%s", v ? "on" : "off");
-		return;
-	case KNOB_NAMED:
-		snprintf(buf, len, "%s", d->label(v) ? d->label(v) : "?");
-		return;
-	}
-}
-
 void knobs_defaults(struct knobs *k)
 {
 	int i;
@@ -508,16 +352,6 @@ long long knobs_prefill(const struct knobs *k)
 	if (k->v[K_PREFILL] != PREFILL_AUTO)
 		return k->v[K_PREFILL];
 	return k->v[K_OP] == OP_INSERT ? 0 : k->v[K_ROWS];
-}
-
-/* The values a choice or a named knob's slider runs over. */
-static long long choice_count(const struct knob_def *d)
-{
-	long long count = 0;
-
-	while (d->kind == KNOB_NAMED ? d->label(count) != NULL : d->choices[count] != NULL)
-		count++;
-	return count;
 }
 
 long long knob_max(int id, const struct knobs *k)
@@ -543,112 +377,6 @@ int knobs_check(const struct knobs *k, struct err *e)
 		if (knob_check(id, k->v[id], k, e) < 0)
 			return err_prefix(e, "%s", knob_table[id].name);
 	return 0;
-}
-
-/* Log-scale knobs step by x2 (x16 for a page); "all" sits above max and
- * "auto" below min. Linear knobs step by 1 (by a tenth of the range). */
-long long knob_step(int id, const struct knobs *k, long long v, int dir, int big)
-{
-	const struct knob_def *d = &knob_table[id];
-	long long n, max = knob_max(id, k);
-
-	switch (d->kind) {
-	case KNOB_CHOICE:
-	case KNOB_NAMED: {
-		long long count = choice_count(d);
-
-		n = v + dir * (big ? count : 1);
-		return n < 0 ? 0 : n >= count ? count - 1 : n;
-	}
-	case KNOB_BOOL:
-		return dir > 0;
-	case KNOB_STRING:
-	case KNOB_MILLIS:
-		return v;
-	case KNOB_INT:
-	case KNOB_SIZE:
-		break;
-	}
-	if (id == K_COMMIT && v == COMMIT_ALL)
-		v = max * 2; /* "all" is past the largest batch */
-	if (id == K_PREFILL && v == PREFILL_AUTO)
-		v = 0;
-	if (d->flags & KF_LOG) {
-		long long f = big ? 16 : 2;
-
-		if (dir > 0)
-			n = v <= 0 ? (d->min > 0 ? d->min : 1) : v > max / f ? max + 1 : v * f;
-		else
-			n = v / f;
-	} else {
-		long long stepv = big ? (max - d->min + 9) / 10 : 1;
-
-		n = v + dir * stepv;
-	}
-	if (id == K_COMMIT && n > max)
-		return COMMIT_ALL;
-	if (n > max)
-		n = max;
-	if (n < d->min)
-		n = d->min;
-	return n;
-}
-
-double knob_position(int id, const struct knobs *k, long long v)
-{
-	const struct knob_def *d = &knob_table[id];
-	long long max = knob_max(id, k);
-	double lo, hi, x;
-
-	if (d->kind == KNOB_CHOICE || d->kind == KNOB_NAMED) {
-		long long count = choice_count(d);
-
-		return count > 1 ? (double)v / (double)(count - 1) : 0;
-	}
-	if (d->kind == KNOB_STRING || d->kind == KNOB_BOOL || d->kind == KNOB_MILLIS)
-		return d->kind == KNOB_BOOL ? (double)v : 0;
-	if (id == K_COMMIT && v == COMMIT_ALL)
-		return 1;
-	if (id == K_PREFILL && v == PREFILL_AUTO)
-		return 0;
-	if (max <= d->min)
-		return 0;
-	if (d->flags & KF_LOG) {
-		lo = log((double)(d->min > 0 ? d->min : 1));
-		hi = log((double)max);
-		x = v > 0 ? (log((double)v) - lo) / (hi - lo) : 0;
-	} else {
-		x = (double)(v - d->min) / (double)(max - d->min);
-	}
-	return x < 0 ? 0 : x > 1 ? 1 : x;
-}
-
-long long knob_at_position(int id, const struct knobs *k, double pos)
-{
-	const struct knob_def *d = &knob_table[id];
-	long long v, max = knob_max(id, k);
-
-	if (pos < 0)
-		pos = 0;
-	if (pos > 1)
-		pos = 1;
-	if (d->kind == KNOB_CHOICE || d->kind == KNOB_NAMED) {
-		long long count = choice_count(d);
-
-		return llround(pos * (double)(count - 1));
-	}
-	if (id == K_COMMIT && pos >= 0.999)
-		return COMMIT_ALL;
-	if (d->flags & KF_LOG) {
-		double lo = log((double)(d->min > 0 ? d->min : 1)), hi = log((double)max);
-
-		v = llround(exp(lo + pos * (hi - lo)));
-		if (d->kind == KNOB_SIZE) /* whole KiB: what a cache size is set in */
-			v = (v + 512) / 1024 * 1024;
-	} else {
-		v = d->min + llround(pos * (double)(max - d->min));
-	}
-	return v < d->min ? d->min : v > max ? max : v;
 }
 
 int knobs_need_rebuild(const struct knobs *a, const struct knobs *b)
@@ -679,26 +407,6 @@ void knobs_dash_defaults(struct knobs *k, const int *set)
 	for (id = 0; id < K_COUNT; id++)
 		if (knob_table[id].dash_def && (!set || !set[id]))
 			(void)knob_parse(id, knob_table[id].dash_def, &k->v[id], NULL);
-}
-
-void knob_default_text(int id, char *buf, size_t len)
-{
-	const struct knob_default *d;
-	size_t n;
-	int i;
-
-	n = (size_t)snprintf(buf, len, "[default %s",
-	                     *knob_table[id].def ? knob_table[id].def : "(none)");
-	if (knob_table[id].dash_def && n < len)
-		n += (size_t)snprintf(buf + n, len - n, "; dashboard: %s", knob_table[id].dash_def);
-	for (i = 0; i < E_COUNT; i++)
-		for (d = engine_table[i] ? engine_table[i]->defaults : NULL; d && d->def && n < len;
-		     d++)
-			if (d->knob == id)
-				n += (size_t)snprintf(buf + n, len - n, "; %s: %s",
-				                      knob_table[K_ENGINE].choices[i], d->def);
-	if (n < len)
-		snprintf(buf + n, len - n, "]");
 }
 
 int knobs_same_workload(const struct knobs *a, const struct knobs *b)
