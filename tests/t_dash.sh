@@ -368,6 +368,40 @@ code=$(wait_exit hup)
 [ "$code" = EXIT=129 ] && ok dash/sighup-exit-129 || bad dash/sighup-exit-129 "got '$code'"
 [ -z "$(ls -A "$T/hup")" ] && ok dash/sighup-nothing-left || bad dash/sighup-nothing-left "left in $T/hup: $(ls -A "$T/hup")"
 
+# A fresh chart is full width from the start: its time axis covers what
+# has been seen (at least 30 s, growing to its window), not a fixed two
+# minutes right-aligned. At 160x45 the rows/s sparkline (87 columns) is a
+# third full within about 10 s, the presenter's chart (150) half full within
+# 15 s; over a fixed window they were after 40 s and 75 s.
+# spark_cells SESSION PATTERN: the sparkline glyphs on the first line
+# matching PATTERN.
+spark_cells() { cap "$1" | grep -m1 -E -- "$2" | grep -o '[▁▂▃▄▅▆▇█]' | wc -l; }
+# chart_cells SESSION LINE: the chart's glyphs on screen line LINE.
+chart_cells() { cap "$1" | sed -n "$2p" | grep -o '[▁▂▃▄▅▆▇█]' | wc -l; }
+start fresh TMPDIR="$TMPDIR" "$IDXLAB" --rows 4000000
+tm resize-window -t fresh -x 160 -y 45
+wait_for fresh '││rows/s +[0-9]' 5
+i=0
+while [ $i -lt 100 ] && [ "$(spark_cells fresh '││rows/s')" -lt 30 ]; do
+	sleep 0.25
+	i=$((i + 1))
+done
+n=$(spark_cells fresh '││rows/s')
+if [ "$n" -ge 30 ] && cap fresh | grep -qE 'metrics \(last 1 s \| [0-9]+ s\)'; then
+	ok dash/fresh-sparkline-full-width
+else bad dash/fresh-sparkline-full-width "$n sparkline cells: $(cap fresh)"; fi
+tm send-keys -t fresh v
+wait_for fresh 'rows/s over the last' 3
+i=0
+while [ $i -lt 100 ] && [ "$(chart_cells fresh 39)" -lt 75 ]; do
+	sleep 0.25
+	i=$((i + 1))
+done
+n=$(chart_cells fresh 39)
+[ "$n" -ge 75 ] && ok dash/fresh-chart-full-width || bad dash/fresh-chart-full-width "$n chart cells on the bottom line: $(cap fresh)"
+tm send-keys -t fresh q
+wait_exit fresh >/dev/null
+
 # TERM=dumb: say to use idxlab run.
 start dumb TERM=dumb "$IDXLAB"
 code=$(wait_exit dumb)

@@ -2,7 +2,7 @@
  *
  * For a talk: one to three figures in block digits a room can read, each
  * with its now/baseline ratio; under them a chart of the first figure over
- * the history's whole span, its knob changes marked and labelled; the
+ * what the history holds (HIST_MIN_SPAN at least), its knob changes marked and labelled; the
  * caption in two lines of its own; the knobs in force in one line. The
  * title, the status and the hint line are the normal view's (panel_lines.c).
  * Everything comes from the history and the sliders: this file only paints.
@@ -148,47 +148,30 @@ static void figure(const struct dash *d, const struct rect *r, int rows, int m)
 
 /* ---- the chart ----------------------------------------------------------- */
 
-/* Columns j of a chart of ncols columns of per_col samples: marks[j] the
- * index of the last marker inside column j, else -1. */
-static void marker_columns(const struct history *h, int ncols, int per_col, int *marks)
-{
-	int j, i;
-
-	for (j = 0; j < ncols; j++) {
-		int newer = (ncols - 1 - j) * per_col;
-		const struct sample *a = history_at(h, newer + per_col), *b = history_at(h, newer);
-
-		marks[j] = -1;
-		for (i = 0; a && b && i < h->nmarkers; i++)
-			if (h->markers[i].t > a->c.t && h->markers[i].t <= b->c.t)
-				marks[j] = i;
-	}
-}
-
 static void chart(const struct dash *d, const struct rect *r, int m)
 {
 	const struct glyphs *g = d->term.g;
 	double vals[CHART_MAX], max = 0;
 	int marks[CHART_MAX], label_end[LABEL_ROWS] = { 0 };
-	int plot_w = r->w - 2 - YLAB_W, plot_h = r->h - 2, per_col, j, i;
+	int plot_w = r->w - 2 - YLAB_W, plot_h = r->h - 2, j, i;
 	int x0 = r->x + 1 + YLAB_W, y_bottom = r->y + r->h - 2;
 	char title[160], lab[32];
+	double span = history_span(d->hist, HIST_CAP - 1);
 
 	if (plot_w > CHART_MAX)
 		plot_w = CHART_MAX;
 	if (plot_w < 4 || plot_h < 2)
 		return;
-	per_col = (HIST_CAP + plot_w - 1) / plot_w;
-	history_series(d->hist, m, plot_w, per_col, vals);
-	marker_columns(d->hist, plot_w, per_col, marks);
+	history_series(d->hist, m, plot_w, span, vals);
+	history_series_marks(d->hist, plot_w, span, marks);
 	for (j = 0; j < plot_w; j++)
 		if (!isnan(vals[j]) && vals[j] > max)
 			max = vals[j];
 	/* The dashboard's scale rule: never shrinks while a value that needed
 	 * it is on the chart; pinned with the others (s). */
-	max = history_full_scale(d->hist, m, plot_w * per_col, max);
+	max = history_full_scale(d->hist, m, HIST_CAP - 1, max);
 	snprintf(title, sizeof title, "%s over the last %.0f s (knob changes marked)",
-	         metric_table[m].label, plot_w * per_col * HIST_PERIOD * d->feed->speed);
+	         metric_table[m].label, span * HIST_PERIOD * d->feed->speed);
 	paint_box(g, r, title);
 	/* The scale: its top, its middle, 0. */
 	for (i = 0; i < 3; i++) {
