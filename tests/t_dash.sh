@@ -390,6 +390,13 @@ n=$(spark_cells fresh '││rows/s')
 if [ "$n" -ge 30 ] && cap fresh | grep -qE 'metrics \(last 1 s \| [0-9]+ s\)'; then
 	ok dash/fresh-sparkline-full-width
 else bad dash/fresh-sparkline-full-width "$n sparkline cells: $(cap fresh)"; fi
+# At 160x45 the normal view's spare lines go to a chart of rows/s (with
+# the knob change marked), not to an empty events box: that stops at 10.
+tm send-keys -t fresh Right
+if wait_for fresh '^┌─ rows/s over the last [0-9]+ s' 3 && wait_for fresh '[+]1 idx' 6 &&
+	[ "$(cap fresh | grep -n '^┌─ events' | cut -d: -f1)" = 33 ]; then
+	ok dash/big-terminal-chart
+else bad dash/big-terminal-chart "$(cap fresh)"; fi
 tm send-keys -t fresh v
 wait_for fresh 'rows/s over the last' 3
 i=0

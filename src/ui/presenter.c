@@ -298,6 +298,14 @@ void panel_presenter(const struct dash *d, const struct layout *l)
 	knob_line(d, &l->knob_line);
 }
 
+void panel_chart(const struct dash *d, const struct rect *r)
+{
+	int ids[PRESENTER_MAX];
+
+	(void)presenter_metrics(d, ids);
+	chart(d, r, ids[0]);
+}
+
 void panel_blank(const struct dash *d, const struct layout *l)
 {
 	struct rect r = { .y = l->H / 2 - 1, .x = 0, .h = 2, .w = l->W };
