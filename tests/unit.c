@@ -1838,6 +1838,9 @@ static void test_scale_labels(void)
 		{ M_HOT_PCT, 100, "100%" },
 		{ M_CACHE_BYTES, 2.0 * 1048576, "2MiB" },
 		{ M_ROWS_PER_S, 0, "" },
+		/* under a byte a row (SQLite's wal B/row): not "0B" */
+		{ M_WAL_BYTES_PER_ROW, 0.5, "0.5B" },
+		{ M_WAL_BYTES_PER_ROW, 0.05, "0.05B" },
 	};
 	char buf[32];
 	size_t i;

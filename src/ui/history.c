@@ -293,6 +293,8 @@ void history_format_scale(int m, double full, char *buf, size_t len)
 		snprintf(buf, len, "%s", "");
 	} else if (is_pct(m)) {
 		snprintf(buf, len, "%.0f%%", full);
+	} else if (strcmp(unit, "B") == 0 && full < 1) { /* a per-row figure under a byte */
+		snprintf(buf, len, "%.2gB", full);
 	} else if (strcmp(unit, "B") == 0) {
 		while (full >= 1024 && i < 4) {
 			full /= 1024;
