@@ -42,6 +42,16 @@ if [ $knob_seen = 1 ] && [ $metric_seen = 1 ]; then
 	ok dash/help-why-lines
 else bad dash/help-why-lines "knob $knob_seen metric $metric_seen: $(cat "$T/help.txt")"; fi
 tm send-keys -t main Escape
+# The help says any other key closes it: q too (a speaker closing the help
+# must not end the session); F10 still quits.
+sleep 0.3
+tm send-keys -t main '?'
+wait_for main '─ help ─' 3
+tm send-keys -t main q
+sleep 1
+if ! cap main | grep -q '─ help ─' && [ ! -s "$T/main.exit" ] && cap main | grep -q '─ knobs ─'; then
+	ok dash/help-q-closes
+else bad dash/help-q-closes "$(cat "$T/main.exit" 2>/dev/null) $(cap main)"; fi
 
 # Enter types an exact value; a bad one is refused with the valid range.
 tm send-keys -t main Down Down Down Enter C-u

@@ -503,7 +503,7 @@ const struct binding input_bindings[] = {
 	  .names = "?, F1",
 	  .label = "? help",
 	  .label_in = LIVE,
-	  .help = "this help (Up/Down scroll, any other key closes)",
+	  .help = "this help (Up/Down scroll, any other key, q too, closes; F10 quits)",
 	  .when = LIVE,
 	  .handler = open_help },
 	{ .keys = { 'q', 'Q', KEY_F(10) },
@@ -515,7 +515,7 @@ const struct binding input_bindings[] = {
 	  .handler = quit },
 	/* the help overlay */
 	{ .keys = { KEY_UP, KEY_DOWN, 'k', 'j' }, .when = W_HELP, .handler = scroll_help },
-	{ .keys = { 'q', KEY_F(10) }, .when = W_HELP, .handler = quit },
+	{ .keys = { KEY_F(10) }, .when = W_HELP, .handler = quit }, /* q: closes it */
 	{ .keys = { KEY_RESIZE, KEY_MOUSE }, .when = W_HELP },
 	{ .keys = { KEY_OTHER }, .when = W_HELP, .handler = close_help },
 	/* a rebuild to confirm */
