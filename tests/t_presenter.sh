@@ -87,6 +87,14 @@ printf '%s\n' 'rows = 400000' 'say the only caption' >"$T/end.demo"
 start dend TMPDIR="$TMPDIR" "$IDXLAB" --demo "$T/end.demo"
 wait_for dend 'the demo is over' 5
 wait_for dend '││rows/s +[0-9]' 5
+# At 80 columns the demo-over line still names D, the key that gives the
+# keys back, beside help and quit.
+tm resize-window -t dend -x 80 -y 24
+sleep $((slow))
+if cap dend | tail -1 | grep -q 'demo over.*D[: ].*? help  q quit'; then
+	ok presenter/demo-over-names-D-at-80
+else bad presenter/demo-over-names-D-at-80 "$(cap dend | tail -1)"; fi
+tm resize-window -t dend -x 100 -y 30
 knobs() { cap dend | sed -n '2,17p' | cut -c1-32; }
 before=$(knobs)
 for k in PgDn Right Down Left Up PgUp Space; do

@@ -178,8 +178,8 @@ static void demo_line(const struct dash *d, const struct rect *r)
 	char line[512], hints[256];
 	double left;
 
-	if (demo_done(dm))
-		snprintf(line, sizeof line, " demo over (%d/%d)", at, n);
+	if (demo_done(dm)) /* the key that matters now, before any is dropped */
+		snprintf(line, sizeof line, " demo over (%d/%d), D leaves demo mode", at, n);
 	else if (!demo_waiting(dm, clock_now_s(), &left))
 		snprintf(line, sizeof line, " demo %d/%d  playing", at, n);
 	else if (left > 0)
