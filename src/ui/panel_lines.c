@@ -178,8 +178,8 @@ static void demo_line(const struct dash *d, const struct rect *r)
 	char line[512], hints[256];
 	double left;
 
-	if (demo_done(dm)) /* the key that matters now, before any is dropped */
-		snprintf(line, sizeof line, " demo over (%d/%d), D leaves demo mode", at, n);
+	if (demo_done(dm))
+		snprintf(line, sizeof line, " demo over (%d/%d)", at, n);
 	else if (!demo_waiting(dm, clock_now_s(), &left))
 		snprintf(line, sizeof line, " demo %d/%d  playing", at, n);
 	else if (left > 0)
@@ -189,6 +189,12 @@ static void demo_line(const struct dash *d, const struct rect *r)
 		snprintf(line, sizeof line, " demo %d/%d  Space: next cue", at, n);
 	input_hints(d->term.g, W_DEMO, r->w - paint_cols(line, strlen(line)) - 1, hints,
 	            sizeof hints);
+	/* Over, D is the key that matters: said first when its hint was dropped. */
+	if (demo_done(dm) && !strstr(hints, " D ")) {
+		snprintf(line, sizeof line, " demo over (%d/%d), D leaves demo mode", at, n);
+		input_hints(d->term.g, W_DEMO, r->w - paint_cols(line, strlen(line)) - 1, hints,
+		            sizeof hints);
+	}
 	snprintf(line + strlen(line), sizeof line - strlen(line), " %s", hints);
 	attron(A_BOLD);
 	paint_clipped(r->y, r->x, r->w, line);
