@@ -139,6 +139,26 @@ else bad presenter/demo-pgup-back "no second caption: $(cap dback)"; fi
 tm send-keys -t dback q
 wait_exit dback >/dev/null
 
+# A big figure's ratio reads like a metric row's: marked better or worse by
+# the metric's good direction (rows/s down with three indexes: worse), and
+# a baseline near 0 reads 'from ~0', not a ratio of noise.
+start pratio TMPDIR="$TMPDIR" "$IDXLAB" --presenter --ascii --rows 2000000 --key-order rand \
+	--presenter-metrics rows_per_s,spills_per_row
+tm resize-window -t pratio -x 160 -y 45
+wait_for pratio '^ rows/s' 5
+sleep $((2 * slow))
+tm send-keys -t pratio b
+wait_for pratio 'of the baseline' 4
+tm send-keys -t pratio Right Right Right
+if wait_for pratio 'rows/s +[0-9.]+x- of the baseline' 20; then
+	ok presenter/ratio-marked-worse
+else bad presenter/ratio-marked-worse "$(cap pratio | head -3)"; fi
+if wait_for pratio 'spill/row +(from ~?0|-)' 10 && ! cap pratio | grep -qE 'spill/row +[0-9]{4,}x'; then
+	ok presenter/ratio-from-near-0
+else bad presenter/ratio-from-near-0 "$(cap pratio | head -3)"; fi
+tm send-keys -t pratio q
+wait_exit pratio >/dev/null
+
 # 1, 2, 3 hide and show the knobs, the metrics, the events.
 start hide TMPDIR="$TMPDIR" "$IDXLAB" --rows 400000
 wait_for hide '││rows/s +[0-9]' 5

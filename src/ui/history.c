@@ -342,6 +342,20 @@ int history_ratio_sense(int m, double v, double base, double near0)
 	return up == (b == BETTER_HIGHER) ? 1 : -1;
 }
 
+int history_ratio_text(const struct history *h, int m, double v, double full, int ascii, char *buf,
+                       size_t len)
+{
+	static const enum glyph mark[] = { [0] = G_WORSE, [1] = G_NONE, [2] = G_BETTER };
+	double near0 = full / 1000, base = h->base[m];
+	int sense = history_ratio_sense(m, v, base, near0);
+	size_t n;
+
+	dash_format_ratio_near(v, base, near0, ascii, buf, len);
+	n = strlen(buf);
+	snprintf(buf + n, len - n, "%s", glyphs_for(ascii)->s[mark[sense + 1]]);
+	return sense;
+}
+
 void history_format(int m, double v, int na, char *buf, size_t len)
 {
 	const struct metric_def *md = &metric_table[m];

@@ -136,6 +136,13 @@ void history_format_scale(int m, double full, char *buf, size_t len);
  * near0 counts as 0, as in dash_format_ratio_near. */
 int history_ratio_sense(int m, double v, double base, double near0);
 
+/* The ratio now/baseline of metric m drawn on full scale `full`, as a row
+ * or a big figure prints it: dash_format_ratio_near with a baseline under a
+ * thousandth of the scale as (about) 0, and the better/worse mark after it
+ * (G_BETTER, G_WORSE). Returns its history_ratio_sense. */
+int history_ratio_text(const struct history *h, int m, double v, double full, int ascii, char *buf,
+                       size_t len);
+
 /* A metric's value as the dashboard prints it: "1.2 ms", "0.0062", "n/a"
  * (na), "..." (NAN: not settled). */
 void history_format(int m, double v, int na, char *buf, size_t len);

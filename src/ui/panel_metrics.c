@@ -160,20 +160,17 @@ static void title(const struct dash *d, const struct cols *c, int w, char *buf, 
  * and readable without colour). */
 static void ratio(const struct dash *d, const struct cols *c, int m, double v, double full)
 {
-	static const enum glyph mark[] = { [0] = G_WORSE, [1] = G_NONE, [2] = G_BETTER };
-	const struct glyphs *g = d->term.g;
-	double near0 = full / 1000, base = d->hist->base[m];
-	int sense = history_ratio_sense(m, v, base, near0);
-	attr_t a = sense ? term_color(&d->term, sense > 0 ? C_SPARK : C_ERR) : 0;
 	char buf[32];
+	int sense = history_ratio_text(d->hist, m, v, full, d->term.g->ascii, buf, sizeof buf);
+	attr_t a = sense ? term_color(&d->term, sense > 0 ? C_SPARK : C_ERR) : 0;
 	int pad;
 
-	dash_format_ratio_near(v, base, near0, g->ascii, buf, sizeof buf);
-	pad = c->ratio - 1 - paint_cols(buf, strlen(buf));
+	/* (no mark: a blank in its column, so the ratios stay aligned) */
+	pad = c->ratio - paint_cols(buf, strlen(buf)) - !sense;
 	printw("%*s", pad > 0 ? pad : 0, "");
 	attron(A_BOLD | a);
 	addstr(buf);
-	addstr(sense ? g->s[mark[sense + 1]] : " ");
+	addstr(sense ? "" : " ");
 	attroff(A_BOLD | a);
 }
 

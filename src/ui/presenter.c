@@ -133,12 +133,18 @@ static void figure(const struct dash *d, const struct rect *r, int rows, int m)
 	if (d->hist->base_on) {
 		int x = r->x + paint_cols(line, strlen(line)) + 2;
 
-		dash_format_ratio(na ? NAN : v, d->hist->base[m], buf, sizeof buf);
+		/* The metric rows' ratio: clamped near 0 (on the scale the chart
+		 * would draw it with), marked and coloured by the good direction. */
+		double full = history_full_scale(d->hist, m, HIST_CAP - 1, na ? NAN : v);
+		int sense = history_ratio_text(d->hist, m, na ? NAN : v, full, d->term.g->ascii,
+		                               buf, sizeof buf);
+		attr_t a = term_color(&d->term, sense > 0 ? C_SPARK : sense < 0 ? C_ERR : C_MARK);
+
 		snprintf(ratio, sizeof ratio, "%s of the baseline", buf);
 		if (x < r->x + r->w && strcmp(buf, "-") != 0) { /* "-": unknown */
-			attron(term_color(&d->term, C_MARK) | A_BOLD);
+			attron(a | A_BOLD);
 			paint_clipped(r->y, x, r->x + r->w - x, ratio);
-			attroff(term_color(&d->term, C_MARK) | A_BOLD);
+			attroff(a | A_BOLD);
 		}
 	}
 	attron(term_color(&d->term, C_TITLE) | A_BOLD);
