@@ -416,8 +416,9 @@ const struct binding input_bindings[] = {
 	  .label = "b pin",
 	  .label_in = W_MAIN,
 	  .help = "pin a baseline: the metrics since the last change (up to 10 s); each metric "
-	          "then also shows now/baseline (0.19x), the title what changed since",
-	  .when = W_MAIN,
+	          "then also shows now/baseline (0.19x), the title what changed since (a "
+	          "--replay too: on the replayed figures)",
+	  .when = W_MAIN | W_REPLAY,
 	  .handler = pin },
 	{ .keys = { 'B' },
 	  .names = "B",
