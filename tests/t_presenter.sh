@@ -42,6 +42,10 @@ for size in 80x24 100x30 160x45; do
 	if title pres | grep -q 'rows in table' && ! title pres | grep -q /; then
 		ok "presenter/no-temp-path-$size"
 	else bad "presenter/no-temp-path-$size" "$(title pres)"; fi
+	# the key back to the normal view stays on the hint line, beside help and quit
+	if cap pres | tail -1 | grep -q ' v [a-z].*? help  q quit'; then
+		ok "presenter/hint-v-kept-$size"
+	else bad "presenter/hint-v-kept-$size" "$(cap pres | tail -1)"; fi
 done
 title pres | grep -q "own temp db" && ok presenter/title-says-own-db || bad presenter/title-says-own-db "$(title pres)"
 # A knob change is marked on the chart, labelled.

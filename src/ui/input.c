@@ -568,16 +568,17 @@ void input_key(struct dash *d, int ch)
 	}
 }
 
-void input_hints(const struct glyphs *g, unsigned mode, int cols, char *buf, size_t len)
+void input_hints(const struct glyphs *g, unsigned mode, int cols, int keep, char *buf, size_t len)
 {
 	const struct binding *shown[64];
 	size_t i, n = 0, k = 0, w = 0;
+	int drop;
 
 	for (i = 0; i < input_nbindings && k < sizeof shown / sizeof shown[0]; i++)
 		if (input_bindings[i].label && (input_bindings[i].label_in & mode))
 			shown[k++] = &input_bindings[i];
 	/* Too wide: whole entries go from the right, the last two (help, quit)
-	 * stay; a hint is never cut in the middle. */
+	 * and keep's stay; a hint is never cut in the middle. */
 	for (;;) {
 		buf[0] = 0;
 		for (i = 0, n = 0; i < k && n < len; i++)
@@ -585,9 +586,11 @@ void input_hints(const struct glyphs *g, unsigned mode, int cols, char *buf, siz
 			                      g->s[shown[i]->label_key],
 			                      shown[i]->label_key ? " " : "", shown[i]->label);
 		w = (size_t)paint_cols(buf, strlen(buf));
-		if (cols <= 0 || w <= (size_t)cols || k <= 2)
+		for (drop = (int)k - 3; drop >= 0 && keep && takes(shown[drop], keep); drop--)
+			;
+		if (cols <= 0 || w <= (size_t)cols || drop < 0)
 			return;
-		memmove(&shown[k - 3], &shown[k - 2], 2 * sizeof shown[0]);
+		memmove(&shown[drop], &shown[drop + 1], (k - 1 - (size_t)drop) * sizeof shown[0]);
 		k--;
 	}
 }

@@ -187,14 +187,12 @@ static void demo_line(const struct dash *d, const struct rect *r)
 		         ceil(left));
 	else
 		snprintf(line, sizeof line, " demo %d/%d  Space: next cue", at, n);
-	input_hints(d->term.g, W_DEMO, r->w - paint_cols(line, strlen(line)) - 1, hints,
-	            sizeof hints);
-	/* Over, D is the key that matters: said first when its hint was dropped. */
-	if (demo_done(dm) && !strstr(hints, " D ")) {
-		snprintf(line, sizeof line, " demo over (%d/%d), D leaves demo mode", at, n);
-		input_hints(d->term.g, W_DEMO, r->w - paint_cols(line, strlen(line)) - 1, hints,
-		            sizeof hints);
-	}
+	/* Over, D is the key that matters: its hint is never dropped. */
+	input_hints(d->term.g, W_DEMO, r->w - paint_cols(line, strlen(line)) - 1,
+	            demo_done(dm)  ? 'D'
+	            : d->presenter ? 'v'
+	                           : 0,
+	            hints, sizeof hints);
 	snprintf(line + strlen(line), sizeof line - strlen(line), " %s", hints);
 	attron(A_BOLD);
 	paint_clipped(r->y, r->x, r->w, line);
@@ -213,7 +211,8 @@ void panel_hints(const struct dash *d, const struct rect *r)
 		demo_line(d, r);
 		return;
 	}
-	input_hints(d->term.g, d->feed->ops->seek ? W_REPLAY : W_MAIN, r->w, hints, sizeof hints);
+	input_hints(d->term.g, d->feed->ops->seek ? W_REPLAY : W_MAIN, r->w, d->presenter ? 'v' : 0,
+	            hints, sizeof hints);
 	attron(term_dim(&d->term));
 	paint_clipped(r->y, r->x, r->w, hints);
 	attroff(term_dim(&d->term));
