@@ -73,6 +73,11 @@ case "$hint" in
 *'? help  q quit') ok dash/hints-fit-80 ;;
 *) bad dash/hints-fit-80 "the hint line at 80 columns: '$hint'" ;;
 esac
+# ... and the title says where whole or not at all ('idxlab's own tem' was cut).
+title=$(tm capture-pane -p -t main | head -1)
+if printf '%s' "$title" | grep -q "idxlab's" && ! printf '%s' "$title" | grep -q "idxlab's own temp db"; then
+	bad dash/title-fits-80 "$title"
+else ok dash/title-fits-80; fi
 tm resize-window -t main -x 50 -y 12
 if wait_for main 'needs a 80x24 terminal' 3; then ok dash/too-small; else bad dash/too-small "$(cap main)"; fi
 tm send-keys -t main q

@@ -43,13 +43,19 @@ void panel_title(const struct dash *d, const struct rect *r)
 {
 	const struct live *l = d->live;
 	char rows[32], line[512];
-	const char *right = "? help  q quit";
+	const char *right = "? help  q quit", *where = where_text(d);
+	size_t n;
 
 	units_human((double)l->table_rows, "", rows, sizeof rows);
-	snprintf(line, sizeof line, " idxlab  %s%s  %s  %s rows in table  %s %s", d->feed->tag,
+	snprintf(line, sizeof line, " idxlab  %s%s  %s  %s rows in table", d->feed->tag,
 	         knob_table[K_ENGINE].choices[d->k.want.v[K_ENGINE]],
-	         d->feed->over ? "over" : live_state_name(l->state), rows, d->term.g->s[G_DOT],
-	         where_text(d));
+	         d->feed->over ? "over" : live_state_name(l->state), rows);
+	n = strlen(line);
+	snprintf(line + n, sizeof line - n, "  %s %s", d->term.g->s[G_DOT], where);
+	/* idxlab's own db is said whole or not at all (a path is clipped) */
+	if (paint_cols(line, strlen(line)) > r->w - (int)strlen(right) - 2 &&
+	    strncmp(where, "idxlab's own", 12) == 0)
+		line[n] = 0;
 	attron(A_REVERSE | A_BOLD);
 	mvhline(r->y, r->x, ' ', r->w);
 	paint_clipped(r->y, r->x, r->w - (int)strlen(right) - 2, line);
