@@ -53,6 +53,11 @@ tm send-keys -t pres v Right v
 if wait_for pres '^ engine sqlite +indexes 1' 6 && wait_for pres '[+]1 idx' 4; then
 	ok presenter/chart-marker-label
 else bad presenter/chart-marker-label "$(cap pres)"; fi
+# s pins the scales: the chart's title says so, as the metrics panel's does.
+tm send-keys -t pres s
+if wait_for pres 'rows/s over the last [0-9]+ s, scale pinned' 3; then
+	ok presenter/chart-says-scale-pinned
+else bad presenter/chart-says-scale-pinned "$(cap pres | sed -n '/over the last/p')"; fi
 tm send-keys -t pres q
 wait_exit pres >/dev/null
 

@@ -176,8 +176,9 @@ static void chart(const struct dash *d, const struct rect *r, int m)
 	/* The dashboard's scale rule: never shrinks while a value that needed
 	 * it is on the chart; pinned with the others (s). */
 	max = history_full_scale(d->hist, m, HIST_CAP - 1, max);
-	snprintf(title, sizeof title, "%s over the last %.0f s (knob changes marked)",
-	         metric_table[m].label, span * HIST_PERIOD * d->feed->speed);
+	snprintf(title, sizeof title, "%s over the last %.0f s%s (knob changes marked)",
+	         metric_table[m].label, span * HIST_PERIOD * d->feed->speed,
+	         d->hist->scales_pinned ? ", scale pinned" : "");
 	paint_box(g, r, title);
 	/* The scale: its top, its middle, 0. */
 	for (i = 0; i < 3; i++) {
