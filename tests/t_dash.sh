@@ -42,6 +42,16 @@ if [ $knob_seen = 1 ] && [ $metric_seen = 1 ]; then
 	ok dash/help-why-lines
 else bad dash/help-why-lines "knob $knob_seen metric $metric_seen: $(cat "$T/help.txt")"; fi
 tm send-keys -t main Escape
+# The help says any other key closes it: q too (a speaker closing the help
+# must not end the session); F10 still quits.
+sleep 0.3
+tm send-keys -t main '?'
+wait_for main '─ help ─' 3
+tm send-keys -t main q
+sleep 1
+if ! cap main | grep -q '─ help ─' && [ ! -s "$T/main.exit" ] && cap main | grep -q '─ knobs ─'; then
+	ok dash/help-q-closes
+else bad dash/help-q-closes "$(cat "$T/main.exit" 2>/dev/null) $(cap main)"; fi
 
 # Enter types an exact value; a bad one is refused with the valid range.
 tm send-keys -t main Down Down Down Enter C-u
@@ -63,6 +73,11 @@ case "$hint" in
 *'? help  q quit') ok dash/hints-fit-80 ;;
 *) bad dash/hints-fit-80 "the hint line at 80 columns: '$hint'" ;;
 esac
+# ... and the title says where whole or not at all ('idxlab's own tem' was cut).
+title=$(tm capture-pane -p -t main | head -1)
+if printf '%s' "$title" | grep -q "idxlab's" && ! printf '%s' "$title" | grep -q "idxlab's own temp db"; then
+	bad dash/title-fits-80 "$title"
+else ok dash/title-fits-80; fi
 tm resize-window -t main -x 50 -y 12
 if wait_for main 'needs a 80x24 terminal' 3; then ok dash/too-small; else bad dash/too-small "$(cap main)"; fi
 tm send-keys -t main q
@@ -367,6 +382,47 @@ if [ -n "$pid" ] && gone "$pid"; then ok dash/sighup-ends; else bad dash/sighup-
 code=$(wait_exit hup)
 [ "$code" = EXIT=129 ] && ok dash/sighup-exit-129 || bad dash/sighup-exit-129 "got '$code'"
 [ -z "$(ls -A "$T/hup")" ] && ok dash/sighup-nothing-left || bad dash/sighup-nothing-left "left in $T/hup: $(ls -A "$T/hup")"
+
+# A fresh chart is full width from the start: its time axis covers what
+# has been seen (at least 30 s, growing to its window), not a fixed two
+# minutes right-aligned. At 160x45 the rows/s sparkline (87 columns) is a
+# third full within about 10 s, the presenter's chart (150) half full within
+# 15 s; over a fixed window they were after 40 s and 75 s.
+# spark_cells SESSION PATTERN: the sparkline glyphs on the first line
+# matching PATTERN.
+spark_cells() { cap "$1" | grep -m1 -E -- "$2" | grep -o '[▁▂▃▄▅▆▇█]' | wc -l; }
+# chart_cells SESSION LINE: the chart's glyphs on screen line LINE.
+chart_cells() { cap "$1" | sed -n "$2p" | grep -o '[▁▂▃▄▅▆▇█]' | wc -l; }
+start fresh TMPDIR="$TMPDIR" "$IDXLAB" --rows 4000000
+tm resize-window -t fresh -x 160 -y 45
+wait_for fresh '││rows/s +[0-9]' 5
+i=0
+while [ $i -lt 100 ] && [ "$(spark_cells fresh '││rows/s')" -lt 30 ]; do
+	sleep 0.25
+	i=$((i + 1))
+done
+n=$(spark_cells fresh '││rows/s')
+if [ "$n" -ge 30 ] && cap fresh | grep -qE 'metrics \(last 1 s \| [0-9]+ s\)'; then
+	ok dash/fresh-sparkline-full-width
+else bad dash/fresh-sparkline-full-width "$n sparkline cells: $(cap fresh)"; fi
+# At 160x45 the normal view's spare lines go to a chart of rows/s (with
+# the knob change marked), not to an empty events box: that stops at 10.
+tm send-keys -t fresh Right
+if wait_for fresh '^┌─ rows/s over the last [0-9]+ s' 3 && wait_for fresh '[+]1 idx' 6 &&
+	[ "$(cap fresh | grep -n '^┌─ events' | cut -d: -f1)" = 33 ]; then
+	ok dash/big-terminal-chart
+else bad dash/big-terminal-chart "$(cap fresh)"; fi
+tm send-keys -t fresh v
+wait_for fresh 'rows/s over the last' 3
+i=0
+while [ $i -lt 100 ] && [ "$(chart_cells fresh 39)" -lt 75 ]; do
+	sleep 0.25
+	i=$((i + 1))
+done
+n=$(chart_cells fresh 39)
+[ "$n" -ge 75 ] && ok dash/fresh-chart-full-width || bad dash/fresh-chart-full-width "$n chart cells on the bottom line: $(cap fresh)"
+tm send-keys -t fresh q
+wait_exit fresh >/dev/null
 
 # TERM=dumb: say to use idxlab run.
 start dumb TERM=dumb "$IDXLAB"

@@ -42,6 +42,10 @@ for size in 80x24 100x30 160x45; do
 	if title pres | grep -q 'rows in table' && ! title pres | grep -q /; then
 		ok "presenter/no-temp-path-$size"
 	else bad "presenter/no-temp-path-$size" "$(title pres)"; fi
+	# the key back to the normal view stays on the hint line, beside help and quit
+	if cap pres | tail -1 | grep -q ' v [a-z].*? help  q quit'; then
+		ok "presenter/hint-v-kept-$size"
+	else bad "presenter/hint-v-kept-$size" "$(cap pres | tail -1)"; fi
 done
 title pres | grep -q "own temp db" && ok presenter/title-says-own-db || bad presenter/title-says-own-db "$(title pres)"
 # A knob change is marked on the chart, labelled.
@@ -49,6 +53,11 @@ tm send-keys -t pres v Right v
 if wait_for pres '^ engine sqlite +indexes 1' 6 && wait_for pres '[+]1 idx' 4; then
 	ok presenter/chart-marker-label
 else bad presenter/chart-marker-label "$(cap pres)"; fi
+# s pins the scales: the chart's title says so, as the metrics panel's does.
+tm send-keys -t pres s
+if wait_for pres 'rows/s over the last [0-9]+ s, scale pinned' 3; then
+	ok presenter/chart-says-scale-pinned
+else bad presenter/chart-says-scale-pinned "$(cap pres | sed -n '/over the last/p')"; fi
 tm send-keys -t pres q
 wait_exit pres >/dev/null
 
@@ -87,6 +96,14 @@ printf '%s\n' 'rows = 400000' 'say the only caption' >"$T/end.demo"
 start dend TMPDIR="$TMPDIR" "$IDXLAB" --demo "$T/end.demo"
 wait_for dend 'the demo is over' 5
 wait_for dend '││rows/s +[0-9]' 5
+# At 80 columns the demo-over line still names D, the key that gives the
+# keys back, beside help and quit.
+tm resize-window -t dend -x 80 -y 24
+sleep $((slow))
+if cap dend | tail -1 | grep -q 'demo over.*D[: ].*? help  q quit'; then
+	ok presenter/demo-over-names-D-at-80
+else bad presenter/demo-over-names-D-at-80 "$(cap dend | tail -1)"; fi
+tm resize-window -t dend -x 100 -y 30
 knobs() { cap dend | sed -n '2,17p' | cut -c1-32; }
 before=$(knobs)
 for k in PgDn Right Down Left Up PgUp Space; do
@@ -130,6 +147,26 @@ if wait_for dback '▶ second' 6 && wait_for dback '>indexes    1' 3; then
 else bad presenter/demo-pgup-back "no second caption: $(cap dback)"; fi
 tm send-keys -t dback q
 wait_exit dback >/dev/null
+
+# A big figure's ratio reads like a metric row's: marked better or worse by
+# the metric's good direction (rows/s down with three indexes: worse), and
+# a baseline near 0 reads 'from ~0', not a ratio of noise.
+start pratio TMPDIR="$TMPDIR" "$IDXLAB" --presenter --ascii --rows 2000000 --key-order rand \
+	--presenter-metrics rows_per_s,spills_per_row
+tm resize-window -t pratio -x 160 -y 45
+wait_for pratio '^ rows/s' 5
+sleep $((2 * slow))
+tm send-keys -t pratio b
+wait_for pratio 'of the baseline' 4
+tm send-keys -t pratio Right Right Right
+if wait_for pratio 'rows/s +[0-9.]+x- of the baseline' 20; then
+	ok presenter/ratio-marked-worse
+else bad presenter/ratio-marked-worse "$(cap pratio | head -3)"; fi
+if wait_for pratio 'spill/row +(from ~?0|-)' 10 && ! cap pratio | grep -qE 'spill/row +[0-9]{4,}x'; then
+	ok presenter/ratio-from-near-0
+else bad presenter/ratio-from-near-0 "$(cap pratio | head -3)"; fi
+tm send-keys -t pratio q
+wait_exit pratio >/dev/null
 
 # 1, 2, 3 hide and show the knobs, the metrics, the events.
 start hide TMPDIR="$TMPDIR" "$IDXLAB" --rows 400000

@@ -37,3 +37,16 @@ for f in "$here"/configs/*.conf; do
 	else bad presets/$p/scaled-run "step/rows records '$got', want '$want' (--scale $SCALE)"; fi
 done
 no_leftovers presets/temp-dir-removed
+
+# The shipped talks end in demo mode, where the arrows and b are the demo's
+# until D: a last caption that tells the audience how to take the knobs
+# names D, never the arrows alone.
+for f in "$here"/configs/*.demo; do
+	p=$(basename "$f" .demo)
+	last=$(grep '^say ' "$f" | tail -1)
+	case $last in
+	*arrow* | *' b '*)
+		if printf '%s' "$last" | grep -q '\bD\b'; then ok "presets/$p-last-caption-true"; else bad "presets/$p-last-caption-true" "$last"; fi ;;
+	*) ok "presets/$p-last-caption-true" ;;
+	esac
+done

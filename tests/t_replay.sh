@@ -122,6 +122,18 @@ tm send-keys -t rp Space Left
 if wait_for rp 'REPLAY 16x 00:50 / 01:00 sqlite  running' 3; then
 	ok replay/seek-back-after-end
 else bad replay/seek-back-after-end "$(cap rp)"; fi
+# Up/Down still select a knob (to read its why-line), though
+# none can move.
+tm send-keys -t rp Down
+if wait_for rp '>key-order' 2; then ok replay/up-down-select; else bad replay/up-down-select "$(cap rp)"; fi
+# b pins a baseline on the replayed figures (as the man page says), B
+# unpins it.
+tm send-keys -t rp B
+sleep 0.5
+if ! cap rp | grep -q 'now/base'; then
+	tm send-keys -t rp b
+	if wait_for rp 'now/base' 3; then ok replay/b-pins; else bad replay/b-pins "$(cap rp)"; fi
+else bad replay/b-pins "B left the baseline: $(cap rp)"; fi
 tm send-keys -t rp q
 code=$(wait_exit rp)
 [ "$code" = EXIT=0 ] && ok replay/q-exits-0 || bad replay/q-exits-0 "got '$code'"

@@ -1741,6 +1741,65 @@ static void test_history(void)
 	history_free(h);
 }
 
+/* A chart's time axis covers what was seen: 5 s of samples draw on a 30-s
+ * axis (the right sixth of the columns, the rest unknown), 60 s fill every
+ * column, 200 s stop at the window; each knob change marks exactly one
+ * column, the one its time falls in, and the series' last column is the
+ * latest interval. */
+static void test_series_span(void)
+{
+	struct history *h = history_new();
+	struct live *l = calloc(1, sizeof *l);
+	double vals[60];
+	int marks[60], i, j, known, marked;
+
+	CHECK(l != NULL);
+	for (i = 0; i < 800; i++) {
+		l->gen = (unsigned long)i + 1;
+		l->c.t = 100 + i * HIST_PERIOD;
+		l->c.v[C_ROWS] = (uint64_t)i * 1000; /* 4000 rows/s */
+		l->c.valid = 1u << C_ROWS;
+		history_offer(h, l, l->c.t);
+		if (i == 20) { /* 5 s */
+			CHECK(history_span(h, 480) == 120);
+			history_series(h, M_ROWS_PER_S, 60, history_span(h, 480), vals);
+			for (j = 0, known = 0; j < 60; j++)
+				known += !isnan(vals[j]);
+			CHECK(known == 10 && !isnan(vals[59]) && isnan(vals[49]));
+		}
+		if (i == 240) { /* 60 s: every column, at 4000 rows/s */
+			CHECK(history_span(h, 480) == 240);
+			history_mark(h, 100 + 230.5 * HIST_PERIOD, K_INDEXES, "+1 idx");
+			history_series(h, M_ROWS_PER_S, 60, history_span(h, 480), vals);
+			history_series_marks(h, 60, history_span(h, 480), marks);
+			for (j = 0, known = 0, marked = 0; j < 60; j++) {
+				known += fabs(vals[j] - 4000) < 1e-6;
+				marked += marks[j] >= 0;
+			}
+			/* 230.5 is 9.5 samples back, 4 a column: column 57 */
+			CHECK(known == 60 && marked == 1 && marks[57] == 0);
+			/* 150 columns over 240 samples (1.6 a column): still one */
+			{
+				double v150[150];
+				int m150[150];
+
+				history_series(h, M_ROWS_PER_S, 150, 240, v150);
+				history_series_marks(h, 150, 240, m150);
+				for (j = 0, known = 0, marked = 0; j < 150; j++) {
+					known += fabs(v150[j] - 4000) < 1e-6;
+					marked += m150[j] >= 0;
+				}
+				CHECK(known == 150 && marked == 1 && m150[144] == 0);
+			}
+		}
+	}
+	CHECK(history_span(h, 480) == 480 && history_span(h, HIST_CAP - 1) == HIST_CAP - 1);
+	history_rewind(h);
+	CHECK(history_span(h, 480) == 120);
+	free(l);
+	history_free(h);
+}
+
 /* A scale never shrinks while a value that needed it is in the window:
  * rows/s driven up (40k/s for 2 s) then down (4k/s); the full scale stays
  * 50k until the peak's samples left the window, then drops to 5k. A pinned
@@ -1819,6 +1878,9 @@ static void test_scale_labels(void)
 		{ M_HOT_PCT, 100, "100%" },
 		{ M_CACHE_BYTES, 2.0 * 1048576, "2MiB" },
 		{ M_ROWS_PER_S, 0, "" },
+		/* under a byte a row (SQLite's wal B/row): not "0B" */
+		{ M_WAL_BYTES_PER_ROW, 0.5, "0.5B" },
+		{ M_WAL_BYTES_PER_ROW, 0.05, "0.05B" },
 	};
 	char buf[32];
 	size_t i;
@@ -2059,6 +2121,7 @@ static const struct {
 	{ "unit/evlog-fold", test_evlog_fold },
 	{ "unit/history", test_history },
 	{ "unit/scale-grow-only", test_scale },
+	{ "unit/series-span", test_series_span },
 	{ "unit/scale-labels-ratio-sense", test_scale_labels },
 	{ "unit/layout", test_layout },
 	{ "unit/presenter", test_presenter },

@@ -47,6 +47,24 @@ void test_presenter(void)
 	v.caption = 1;
 	layout_compute_view(&l, 100, 30, 15, 15, &v);
 	CHECK(l.caption.h == 1 && l.caption.y == l.status.y + 1 && l.events.y == l.caption.y + 1);
+	/* A big terminal's normal view: the events box stops at 10 lines, a
+	 * chart takes the rest (above it); 80x24 and 100x30 as they were. */
+	v.caption = 0;
+	layout_compute_view(&l, 80, 24, 16, 14, &v);
+	CHECK(l.chart.h == 0 && l.events.y == 20 && l.events.h == 3);
+	layout_compute_view(&l, 100, 30, 16, 14, &v);
+	CHECK(l.chart.h == 0 && l.events.h == 9);
+	layout_compute_view(&l, 160, 45, 16, 14, &v);
+	CHECK(l.chart.h == 12 && l.chart.y == l.status.y + 1 && l.chart.w == 160 &&
+	      l.events.y == l.chart.y + l.chart.h && l.events.h == 12 &&
+	      l.events.y + l.events.h == l.hints.y);
+	layout_compute_view(&l, 200, 55, 16, 14, &v);
+	CHECK(l.chart.h == 22 && l.events.h == 12);
+	v.hide = LAYOUT_HIDE_METRICS; /* the chart is the metrics' */
+	layout_compute_view(&l, 160, 45, 16, 14, &v);
+	CHECK(l.chart.h == 0 && l.events.h == 24);
+	v.hide = 0;
+	v.caption = 1;
 	/* The presenter view: digits as tall as the screen allows, the caption
 	 * in two lines, nothing of the normal view's boxes. */
 	v.presenter = 1;

@@ -306,6 +306,8 @@ static void draw(struct dash *d)
 			panel_knobs(d, l);
 		if (l->metrics.w)
 			panel_metrics(d, &l->metrics);
+		if (l->chart.h)
+			panel_chart(d, &l->chart);
 		panel_caption(d, &l->caption);
 	}
 	panel_status(d, &l->status);

@@ -131,26 +131,70 @@ double history_value(const struct history *h, int m, int back, int *na)
 	return history_between(h, m, back, 0, na);
 }
 
-void history_series(const struct history *h, int m, int ncols, int per_col, double *vals)
+double history_span(const struct history *h, int most)
 {
-	int j;
+	double least = HIST_MIN_SPAN / HIST_PERIOD, seen = h->n - 1;
+
+	if (seen < least)
+		seen = least;
+	return seen < most ? seen : most;
+}
+
+/* Column j of ncols over span samples ends `back` samples before the
+ * latest: its right edge (its left one is column j - 1's). */
+static double column_back(int ncols, double span, int j)
+{
+	return (ncols - 1 - j) * span / ncols;
+}
+
+/* The whole samples column j's figure is taken between: the one at or
+ * before its right edge, and at or before its left one (at least the next). */
+static void column_samples(int ncols, double span, int j, int *older, int *newer)
+{
+	*newer = (int)floor(column_back(ncols, span, j) + 1e-9);
+	*older = (int)floor(column_back(ncols, span, j - 1) + 1e-9);
+	if (*older <= *newer)
+		*older = *newer + 1;
+}
+
+void history_series(const struct history *h, int m, int ncols, double span, double *vals)
+{
+	int j, older, newer;
 
 	for (j = 0; j < ncols; j++) {
-		int newer = (ncols - 1 - j) * per_col;
-
-		vals[j] = history_between(h, m, newer + per_col, newer, NULL);
+		column_samples(ncols, span, j, &older, &newer);
+		vals[j] = history_between(h, m, older, newer, NULL);
 	}
 }
 
-void history_series_marks(const struct history *h, int ncols, int per_col, int *marks)
+/* The figures' time `back` (a fraction of samples) before the latest,
+ * between the two samples around it; 0 with *t unset when none is kept. */
+static int time_at(const struct history *h, double back, double *t)
 {
-	int j;
+	int i = (int)floor(back + 1e-9);
+	const struct sample *a = history_at(h, i), *b = history_at(h, i + 1);
+	double frac = back - i;
+
+	if (!a || (frac > 1e-9 && !b))
+		return 0;
+	*t = frac > 1e-9 ? a->c.t - frac * (a->c.t - b->c.t) : a->c.t;
+	return 1;
+}
+
+void history_series_marks(const struct history *h, int ncols, double span, int *marks)
+{
+	int j, i;
 
 	for (j = 0; j < ncols; j++) {
-		int newer = (ncols - 1 - j) * per_col;
-		const struct sample *a = history_at(h, newer + per_col), *b = history_at(h, newer);
+		double t0, t1;
 
-		marks[j] = a && b && history_marked(h, a->c.t, b->c.t);
+		marks[j] = -1;
+		if (!time_at(h, column_back(ncols, span, j - 1), &t0) ||
+		    !time_at(h, column_back(ncols, span, j), &t1))
+			continue;
+		for (i = 0; i < h->nmarkers; i++)
+			if (h->markers[i].t > t0 && h->markers[i].t <= t1)
+				marks[j] = i;
 	}
 }
 
@@ -249,6 +293,8 @@ void history_format_scale(int m, double full, char *buf, size_t len)
 		snprintf(buf, len, "%s", "");
 	} else if (is_pct(m)) {
 		snprintf(buf, len, "%.0f%%", full);
+	} else if (strcmp(unit, "B") == 0 && full < 1) { /* a per-row figure under a byte */
+		snprintf(buf, len, "%.2gB", full);
 	} else if (strcmp(unit, "B") == 0) {
 		while (full >= 1024 && i < 4) {
 			full /= 1024;
@@ -294,6 +340,20 @@ int history_ratio_sense(int m, double v, double base, double near0)
 		return 0;
 	}
 	return up == (b == BETTER_HIGHER) ? 1 : -1;
+}
+
+int history_ratio_text(const struct history *h, int m, double v, double full, int ascii, char *buf,
+                       size_t len)
+{
+	static const enum glyph mark[] = { [0] = G_WORSE, [1] = G_NONE, [2] = G_BETTER };
+	double near0 = full / 1000, base = h->base[m];
+	int sense = history_ratio_sense(m, v, base, near0);
+	size_t n;
+
+	dash_format_ratio_near(v, base, near0, ascii, buf, len);
+	n = strlen(buf);
+	snprintf(buf + n, len - n, "%s", glyphs_for(ascii)->s[mark[sense + 1]]);
+	return sense;
 }
 
 void history_format(int m, double v, int na, char *buf, size_t len)

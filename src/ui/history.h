@@ -19,6 +19,7 @@
 #define HIST_CAP         600  /* 150 s of them */
 #define HIST_VALUE_SPAN  1.0  /* a value column: the last second */
 #define HIST_SPARK_SPAN  120.0
+#define HIST_MIN_SPAN    30.0 /* a fresh chart's time axis: at least this long */
 #define HIST_BASE_SPAN   10.0 /* a pinned baseline: the mean over up to this long */
 #define HIST_MAX_MARKERS 64
 
@@ -80,12 +81,21 @@ double history_between(const struct history *h, int m, int older, int newer, int
  * the latest). */
 double history_value(const struct history *h, int m, int back, int *na);
 
-/* One sparkline: ncols columns of per_col samples each, the last column
- * ending at the latest sample; vals[j] as history_between (NAN: unknown). */
-void history_series(const struct history *h, int m, int ncols, int per_col, double *vals);
+/* The samples a chart's time axis spans: those seen so far, at least
+ * HIST_MIN_SPAN seconds of them, at most `most` (its full window). So a
+ * fresh chart is full width from the start and stretches as it fills. */
+double history_span(const struct history *h, int most);
 
-/* marks[j]: a knob changed inside column j of such a sparkline. */
-void history_series_marks(const struct history *h, int ncols, int per_col, int *marks);
+/* One chart or sparkline: ncols columns over the last `span` samples
+ * (history_span), the last column ending at the latest sample, each
+ * span / ncols samples wide (less than one: neighbours share a sample's
+ * figure); vals[j] as history_between (NAN: unknown, or before the first
+ * sample). */
+void history_series(const struct history *h, int m, int ncols, double span, double *vals);
+
+/* marks[j]: the index in h->markers of the last knob change inside column j
+ * of such a chart (each marker in exactly one column), else -1. */
+void history_series_marks(const struct history *h, int ncols, double span, int *marks);
 
 /* A knob change at time t. */
 void history_mark(struct history *h, double t, int knob, const char *label);
@@ -125,6 +135,13 @@ void history_format_scale(int m, double full, char *buf, size_t len);
  * near 0, or a metric with no good direction). A baseline at or under
  * near0 counts as 0, as in dash_format_ratio_near. */
 int history_ratio_sense(int m, double v, double base, double near0);
+
+/* The ratio now/baseline of metric m drawn on full scale `full`, as a row
+ * or a big figure prints it: dash_format_ratio_near with a baseline under a
+ * thousandth of the scale as (about) 0, and the better/worse mark after it
+ * (G_BETTER, G_WORSE). Returns its history_ratio_sense. */
+int history_ratio_text(const struct history *h, int m, double v, double full, int ascii, char *buf,
+                       size_t len);
 
 /* A metric's value as the dashboard prints it: "1.2 ms", "0.0062", "n/a"
  * (na), "..." (NAN: not settled). */

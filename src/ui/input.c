@@ -338,7 +338,7 @@ const struct binding input_bindings[] = {
 	  .label_key = G_UP_DOWN,
 	  .label_in = W_MAIN,
 	  .help = "select a knob (in demo mode: the demo's previous/next cue)",
-	  .when = W_MAIN,
+	  .when = W_MAIN | W_REPLAY,
 	  .handler = select_knob },
 	{ .keys = { KEY_LEFT, KEY_RIGHT, 'h', 'l' },
 	  .names = "Left/Right, h/l",
@@ -416,8 +416,9 @@ const struct binding input_bindings[] = {
 	  .label = "b pin",
 	  .label_in = W_MAIN,
 	  .help = "pin a baseline: the metrics since the last change (up to 10 s); each metric "
-	          "then also shows now/baseline (0.19x), the title what changed since",
-	  .when = W_MAIN,
+	          "then also shows now/baseline (0.19x), the title what changed since (a "
+	          "--replay too: on the replayed figures)",
+	  .when = W_MAIN | W_REPLAY,
 	  .handler = pin },
 	{ .keys = { 'B' },
 	  .names = "B",
@@ -503,7 +504,7 @@ const struct binding input_bindings[] = {
 	  .names = "?, F1",
 	  .label = "? help",
 	  .label_in = LIVE,
-	  .help = "this help (Up/Down scroll, any other key closes)",
+	  .help = "this help (Up/Down scroll, any other key, q too, closes; F10 quits)",
 	  .when = LIVE,
 	  .handler = open_help },
 	{ .keys = { 'q', 'Q', KEY_F(10) },
@@ -515,7 +516,7 @@ const struct binding input_bindings[] = {
 	  .handler = quit },
 	/* the help overlay */
 	{ .keys = { KEY_UP, KEY_DOWN, 'k', 'j' }, .when = W_HELP, .handler = scroll_help },
-	{ .keys = { 'q', KEY_F(10) }, .when = W_HELP, .handler = quit },
+	{ .keys = { KEY_F(10) }, .when = W_HELP, .handler = quit }, /* q: closes it */
 	{ .keys = { KEY_RESIZE, KEY_MOUSE }, .when = W_HELP },
 	{ .keys = { KEY_OTHER }, .when = W_HELP, .handler = close_help },
 	/* a rebuild to confirm */
@@ -567,16 +568,17 @@ void input_key(struct dash *d, int ch)
 	}
 }
 
-void input_hints(const struct glyphs *g, unsigned mode, int cols, char *buf, size_t len)
+void input_hints(const struct glyphs *g, unsigned mode, int cols, int keep, char *buf, size_t len)
 {
 	const struct binding *shown[64];
 	size_t i, n = 0, k = 0, w = 0;
+	int drop;
 
 	for (i = 0; i < input_nbindings && k < sizeof shown / sizeof shown[0]; i++)
 		if (input_bindings[i].label && (input_bindings[i].label_in & mode))
 			shown[k++] = &input_bindings[i];
 	/* Too wide: whole entries go from the right, the last two (help, quit)
-	 * stay; a hint is never cut in the middle. */
+	 * and keep's stay; a hint is never cut in the middle. */
 	for (;;) {
 		buf[0] = 0;
 		for (i = 0, n = 0; i < k && n < len; i++)
@@ -584,9 +586,11 @@ void input_hints(const struct glyphs *g, unsigned mode, int cols, char *buf, siz
 			                      g->s[shown[i]->label_key],
 			                      shown[i]->label_key ? " " : "", shown[i]->label);
 		w = (size_t)paint_cols(buf, strlen(buf));
-		if (cols <= 0 || w <= (size_t)cols || k <= 2)
+		for (drop = (int)k - 3; drop >= 0 && keep && takes(shown[drop], keep); drop--)
+			;
+		if (cols <= 0 || w <= (size_t)cols || drop < 0)
 			return;
-		memmove(&shown[k - 3], &shown[k - 2], 2 * sizeof shown[0]);
+		memmove(&shown[drop], &shown[drop + 1], (k - 1 - (size_t)drop) * sizeof shown[0]);
 		k--;
 	}
 }

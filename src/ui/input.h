@@ -48,7 +48,9 @@ unsigned input_mode(const struct dash *d);
 void input_key(struct dash *d, int ch);
 
 /* The hint line of mode (W_MAIN or W_DEMO): " key label  key label ...",
- * at most cols columns wide (<= 0: all of it). */
-void input_hints(const struct glyphs *g, unsigned mode, int cols, char *buf, size_t len);
+ * at most cols columns wide (<= 0: all of it). Too wide, hints go from the
+ * right but help, quit and the one of key `keep` (0: none; the key that
+ * matters in this view, e.g. v back from the presenter view). */
+void input_hints(const struct glyphs *g, unsigned mode, int cols, int keep, char *buf, size_t len);
 
 #endif

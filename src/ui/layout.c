@@ -5,6 +5,8 @@
  *   1..panel      knobs (KNOB_W columns) | metrics (the rest)
  *   next          status
  *   next          the caption, when there is one
+ *   then          on a tall screen, a chart (the presenter's) of what an
+ *                 events box of more than EVENTS_MAX_H lines would leave
  *   then          events (to the line before the last)
  *   last          hints
  * A hidden panel gives its room to the others: the metrics take the whole
@@ -23,6 +25,10 @@
 #include "layout.h"
 
 #define KNOB_W 32 /* the knobs panel, borders included */
+/* Events boxes taller than this (borders included: 10 lines) give the rest
+ * to a chart of the metrics, when it gets at least CHART_MIN_H lines. */
+#define EVENTS_MAX_H 12
+#define CHART_MIN_H  8
 
 static const struct rect none = { 0, 0, 0, 0 };
 
@@ -77,6 +83,12 @@ void layout_compute_view(struct layout *l, int W, int H, int nknobs, int nmetric
 	l->events_on = !(v->hide & LAYOUT_HIDE_EVENTS) && l->events.h >= 3;
 	if (!l->events_on)
 		l->events = none;
+	if (l->events_on && show_m && l->events.h - EVENTS_MAX_H >= CHART_MIN_H) {
+		l->chart =
+		    (struct rect){ .y = ev_y, .x = 0, .h = l->events.h - EVENTS_MAX_H, .w = W };
+		l->events.y += l->chart.h;
+		l->events.h = EVENTS_MAX_H;
+	}
 	l->knob_rows = !show_k ? 0 : nknobs < panel_h - 2 ? nknobs : panel_h - 2;
 	l->name_w = 10;
 	l->value_w = 9;

@@ -30,7 +30,8 @@ struct layout {
 	int presenter;       /* the rectangles below, not knobs/metrics/events */
 	struct rect figures; /* the big figures, side by side */
 	int digit_rows;      /* rows of a big digit: 3 (half blocks), 5 or 10 */
-	struct rect chart;   /* the big chart, its box included */
+	struct rect chart;   /* the big chart, its box included (the normal view:
+	                      * on a tall screen only, above the events; h 0: none) */
 	struct rect knob_line;
 	int knob_rows; /* knob rows inside the knobs box, from knobs.y + 1 */
 	int name_w;    /* a knob row: marker, name, value, then its bar */

@@ -43,13 +43,19 @@ void panel_title(const struct dash *d, const struct rect *r)
 {
 	const struct live *l = d->live;
 	char rows[32], line[512];
-	const char *right = "? help  q quit";
+	const char *right = "? help  q quit", *where = where_text(d);
+	size_t n;
 
 	units_human((double)l->table_rows, "", rows, sizeof rows);
-	snprintf(line, sizeof line, " idxlab  %s%s  %s  %s rows in table  %s %s", d->feed->tag,
+	snprintf(line, sizeof line, " idxlab  %s%s  %s  %s rows in table", d->feed->tag,
 	         knob_table[K_ENGINE].choices[d->k.want.v[K_ENGINE]],
-	         d->feed->over ? "over" : live_state_name(l->state), rows, d->term.g->s[G_DOT],
-	         where_text(d));
+	         d->feed->over ? "over" : live_state_name(l->state), rows);
+	n = strlen(line);
+	snprintf(line + n, sizeof line - n, "  %s %s", d->term.g->s[G_DOT], where);
+	/* idxlab's own db is said whole or not at all (a path is clipped) */
+	if (paint_cols(line, strlen(line)) > r->w - (int)strlen(right) - 2 &&
+	    strncmp(where, "idxlab's own", 12) == 0)
+		line[n] = 0;
 	attron(A_REVERSE | A_BOLD);
 	mvhline(r->y, r->x, ' ', r->w);
 	paint_clipped(r->y, r->x, r->w - (int)strlen(right) - 2, line);
@@ -187,8 +193,12 @@ static void demo_line(const struct dash *d, const struct rect *r)
 		         ceil(left));
 	else
 		snprintf(line, sizeof line, " demo %d/%d  Space: next cue", at, n);
-	input_hints(d->term.g, W_DEMO, r->w - paint_cols(line, strlen(line)) - 1, hints,
-	            sizeof hints);
+	/* Over, D is the key that matters: its hint is never dropped. */
+	input_hints(d->term.g, W_DEMO, r->w - paint_cols(line, strlen(line)) - 1,
+	            demo_done(dm)  ? 'D'
+	            : d->presenter ? 'v'
+	                           : 0,
+	            hints, sizeof hints);
 	snprintf(line + strlen(line), sizeof line - strlen(line), " %s", hints);
 	attron(A_BOLD);
 	paint_clipped(r->y, r->x, r->w, line);
@@ -207,7 +217,8 @@ void panel_hints(const struct dash *d, const struct rect *r)
 		demo_line(d, r);
 		return;
 	}
-	input_hints(d->term.g, d->feed->ops->seek ? W_REPLAY : W_MAIN, r->w, hints, sizeof hints);
+	input_hints(d->term.g, d->feed->ops->seek ? W_REPLAY : W_MAIN, r->w, d->presenter ? 'v' : 0,
+	            hints, sizeof hints);
 	attron(term_dim(&d->term));
 	paint_clipped(r->y, r->x, r->w, hints);
 	attroff(term_dim(&d->term));

@@ -16,6 +16,8 @@
 
 #define SPARK_MAX 256
 #define CKPT_SPAN 10.0 /* seconds a checkpoint stays marked in the title */
+/* the samples of a sparkline's full window, which its scale covers */
+#define SPARK_BACK ((int)lround(HIST_SPARK_SPAN / HIST_PERIOD))
 
 /* Every row the dashboard may show, in the order of their rows; a row
  * shows only on the engines that can measure the counters of its metric
@@ -61,7 +63,7 @@ int panel_metric_rows(const struct dash *d, int *ids)
  * a trend), and on a ratio to the baseline as better or worse. */
 struct cols {
 	int label, value, gauge, scale, ratio, spark;
-	int per_col; /* samples per sparkline column */
+	double span; /* samples the sparkline spans (history_span) */
 };
 
 /* Columns for a panel w wide: the sparkline gets what is left; a narrow
@@ -81,15 +83,7 @@ static void columns(const struct dash *d, int w, struct cols *c)
 		c->spark = SPARK_MAX;
 	if (c->spark < 0)
 		c->spark = 0;
-	c->per_col = c->spark ? (int)ceil(HIST_SPARK_SPAN / HIST_PERIOD / c->spark) : 1;
-}
-
-/* The samples a row's scale must cover: its sparkline's window. */
-static int scale_back(const struct cols *c)
-{
-	int back = c->per_col * c->spark, least = (int)lround(HIST_SPARK_SPAN / HIST_PERIOD);
-
-	return back > least ? back : least;
+	c->span = history_span(d->hist, SPARK_BACK);
 }
 
 /* Metric m's value column (*na: n/a), its sparkline (vals, c->spark of
@@ -100,12 +94,13 @@ static double measure(const struct dash *d, const struct cols *c, int m, double 
 	int j;
 
 	v = history_value(d->hist, m, (int)lround(HIST_VALUE_SPAN / HIST_PERIOD), na);
-	history_series(d->hist, m, c->spark, c->per_col, vals);
+	history_series(d->hist, m, c->spark, c->span, vals);
 	max = isnan(v) ? 0 : v;
 	for (j = 0; j < c->spark; j++)
 		if (vals[j] > max) /* false for NAN */
 			max = vals[j];
-	vals[c->spark] = history_full_scale(d->hist, m, scale_back(c), max);
+	/* (the sparkline's whole window, however much of it is drawn yet) */
+	vals[c->spark] = history_full_scale(d->hist, m, SPARK_BACK, max);
 	return v;
 }
 
@@ -126,7 +121,7 @@ static void title(const struct dash *d, const struct cols *c, int w, char *buf, 
 {
 	/* The spans in seconds of the figures' own clock (a fast replay's). */
 	double value_span = HIST_VALUE_SPAN * d->feed->speed;
-	double spark_span = c->per_col * HIST_PERIOD * c->spark * d->feed->speed;
+	double spark_span = c->span * HIST_PERIOD * d->feed->speed;
 	const char *name = d->hist->scales_pinned ? "metrics, scales pinned" : "metrics";
 	char diff[160];
 
@@ -157,20 +152,17 @@ static void title(const struct dash *d, const struct cols *c, int w, char *buf, 
  * and readable without colour). */
 static void ratio(const struct dash *d, const struct cols *c, int m, double v, double full)
 {
-	static const enum glyph mark[] = { [0] = G_WORSE, [1] = G_NONE, [2] = G_BETTER };
-	const struct glyphs *g = d->term.g;
-	double near0 = full / 1000, base = d->hist->base[m];
-	int sense = history_ratio_sense(m, v, base, near0);
-	attr_t a = sense ? term_color(&d->term, sense > 0 ? C_SPARK : C_ERR) : 0;
 	char buf[32];
+	int sense = history_ratio_text(d->hist, m, v, full, d->term.g->ascii, buf, sizeof buf);
+	attr_t a = sense ? term_color(&d->term, sense > 0 ? C_SPARK : C_ERR) : 0;
 	int pad;
 
-	dash_format_ratio_near(v, base, near0, g->ascii, buf, sizeof buf);
-	pad = c->ratio - 1 - paint_cols(buf, strlen(buf));
+	/* (no mark: a blank in its column, so the ratios stay aligned) */
+	pad = c->ratio - paint_cols(buf, strlen(buf)) - !sense;
 	printw("%*s", pad > 0 ? pad : 0, "");
 	attron(A_BOLD | a);
 	addstr(buf);
-	addstr(sense ? g->s[mark[sense + 1]] : " ");
+	addstr(sense ? "" : " ");
 	attroff(A_BOLD | a);
 }
 
@@ -207,7 +199,7 @@ static void metric_row(const struct dash *d, const struct cols *c, int m, int y,
 	for (j = 0; j < c->spark; j++) {
 		const char *s = spark_glyph(spark_level(vals[j], full), g->ascii);
 
-		if (marks[j]) {
+		if (marks[j] >= 0) {
 			attron(term_color(&d->term, C_MARK) | A_REVERSE);
 			addstr(isnan(vals[j]) ? g->s[G_GAP_MARK] : s);
 			attroff(term_color(&d->term, C_MARK) | A_REVERSE);
@@ -229,7 +221,7 @@ void panel_metrics(const struct dash *d, const struct rect *r)
 	columns(d, r->w, &c);
 	title(d, &c, r->w, buf, sizeof buf);
 	paint_box(d->term.g, r, buf);
-	history_series_marks(d->hist, c.spark, c.per_col, marks);
+	history_series_marks(d->hist, c.spark, c.span, marks);
 	for (i = 0; i < n && i < r->h - 2; i++)
 		metric_row(d, &c, ids[i], r->y + 1 + i, r->x, marks);
 }

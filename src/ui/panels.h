@@ -35,6 +35,9 @@ void panel_too_small(const struct layout *l);
 void panel_presenter(const struct dash *d, const struct layout *l);
 void panel_caption(const struct dash *d, const struct rect *r);
 void panel_blank(const struct dash *d, const struct layout *l);
+/* The presenter's chart of its first figure in r (the normal view's on a
+ * tall screen). */
+void panel_chart(const struct dash *d, const struct rect *r);
 int presenter_metrics(const struct dash *d, int *ids);
 
 /* help.c: the help overlay from line `top` on (every key, knob and metric

@@ -2,7 +2,7 @@
  *
  * For a talk: one to three figures in block digits a room can read, each
  * with its now/baseline ratio; under them a chart of the first figure over
- * the history's whole span, its knob changes marked and labelled; the
+ * what the history holds (HIST_MIN_SPAN at least), its knob changes marked and labelled; the
  * caption in two lines of its own; the knobs in force in one line. The
  * title, the status and the hint line are the normal view's (panel_lines.c).
  * Everything comes from the history and the sliders: this file only paints.
@@ -133,12 +133,18 @@ static void figure(const struct dash *d, const struct rect *r, int rows, int m)
 	if (d->hist->base_on) {
 		int x = r->x + paint_cols(line, strlen(line)) + 2;
 
-		dash_format_ratio(na ? NAN : v, d->hist->base[m], buf, sizeof buf);
+		/* The metric rows' ratio: clamped near 0 (on the scale the chart
+		 * would draw it with), marked and coloured by the good direction. */
+		double full = history_full_scale(d->hist, m, HIST_CAP - 1, na ? NAN : v);
+		int sense = history_ratio_text(d->hist, m, na ? NAN : v, full, d->term.g->ascii,
+		                               buf, sizeof buf);
+		attr_t a = term_color(&d->term, sense > 0 ? C_SPARK : sense < 0 ? C_ERR : C_MARK);
+
 		snprintf(ratio, sizeof ratio, "%s of the baseline", buf);
 		if (x < r->x + r->w && strcmp(buf, "-") != 0) { /* "-": unknown */
-			attron(term_color(&d->term, C_MARK) | A_BOLD);
+			attron(a | A_BOLD);
 			paint_clipped(r->y, x, r->x + r->w - x, ratio);
-			attroff(term_color(&d->term, C_MARK) | A_BOLD);
+			attroff(a | A_BOLD);
 		}
 	}
 	attron(term_color(&d->term, C_TITLE) | A_BOLD);
@@ -148,47 +154,31 @@ static void figure(const struct dash *d, const struct rect *r, int rows, int m)
 
 /* ---- the chart ----------------------------------------------------------- */
 
-/* Columns j of a chart of ncols columns of per_col samples: marks[j] the
- * index of the last marker inside column j, else -1. */
-static void marker_columns(const struct history *h, int ncols, int per_col, int *marks)
-{
-	int j, i;
-
-	for (j = 0; j < ncols; j++) {
-		int newer = (ncols - 1 - j) * per_col;
-		const struct sample *a = history_at(h, newer + per_col), *b = history_at(h, newer);
-
-		marks[j] = -1;
-		for (i = 0; a && b && i < h->nmarkers; i++)
-			if (h->markers[i].t > a->c.t && h->markers[i].t <= b->c.t)
-				marks[j] = i;
-	}
-}
-
 static void chart(const struct dash *d, const struct rect *r, int m)
 {
 	const struct glyphs *g = d->term.g;
 	double vals[CHART_MAX], max = 0;
 	int marks[CHART_MAX], label_end[LABEL_ROWS] = { 0 };
-	int plot_w = r->w - 2 - YLAB_W, plot_h = r->h - 2, per_col, j, i;
+	int plot_w = r->w - 2 - YLAB_W, plot_h = r->h - 2, j, i;
 	int x0 = r->x + 1 + YLAB_W, y_bottom = r->y + r->h - 2;
 	char title[160], lab[32];
+	double span = history_span(d->hist, HIST_CAP - 1);
 
 	if (plot_w > CHART_MAX)
 		plot_w = CHART_MAX;
 	if (plot_w < 4 || plot_h < 2)
 		return;
-	per_col = (HIST_CAP + plot_w - 1) / plot_w;
-	history_series(d->hist, m, plot_w, per_col, vals);
-	marker_columns(d->hist, plot_w, per_col, marks);
+	history_series(d->hist, m, plot_w, span, vals);
+	history_series_marks(d->hist, plot_w, span, marks);
 	for (j = 0; j < plot_w; j++)
 		if (!isnan(vals[j]) && vals[j] > max)
 			max = vals[j];
 	/* The dashboard's scale rule: never shrinks while a value that needed
 	 * it is on the chart; pinned with the others (s). */
-	max = history_full_scale(d->hist, m, plot_w * per_col, max);
-	snprintf(title, sizeof title, "%s over the last %.0f s (knob changes marked)",
-	         metric_table[m].label, plot_w * per_col * HIST_PERIOD * d->feed->speed);
+	max = history_full_scale(d->hist, m, HIST_CAP - 1, max);
+	snprintf(title, sizeof title, "%s over the last %.0f s%s (knob changes marked)",
+	         metric_table[m].label, span * HIST_PERIOD * d->feed->speed,
+	         d->hist->scales_pinned ? ", scale pinned" : "");
 	paint_box(g, r, title);
 	/* The scale: its top, its middle, 0. */
 	for (i = 0; i < 3; i++) {
@@ -313,6 +303,14 @@ void panel_presenter(const struct dash *d, const struct layout *l)
 	chart(d, &l->chart, ids[0]);
 	panel_caption(d, &l->caption);
 	knob_line(d, &l->knob_line);
+}
+
+void panel_chart(const struct dash *d, const struct rect *r)
+{
+	int ids[PRESENTER_MAX];
+
+	(void)presenter_metrics(d, ids);
+	chart(d, r, ids[0]);
 }
 
 void panel_blank(const struct dash *d, const struct layout *l)
