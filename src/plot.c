@@ -68,37 +68,6 @@ static const int caption_knobs[] = { K_ENGINE,     K_OP,         K_ROWS,      K_
 	                             K_JOURNAL,    K_PREFILL,    K_PAYLOAD,   K_INDEX_BUILD,
 	                             K_LOAD,       K_VACUUM };
 
-/* A panel's title: what the metric is, never its unit (the ticks carry
- * the unit, scaled to the axis: "2 s", "8 KiB", "400k rows/s", "40 %");
- * rate: what a tick counts per second. Counts per row or commit have no
- * unit: their title names what is counted. */
-static const struct panel_name {
-	const char *title, *rate;
-} panel_names[M_COUNT] = {
-	[M_SECONDS] = { "step time" },
-	[M_ROWS_PER_S] = { "throughput", " rows/s" },
-	[M_COMMITS] = { "commits" },
-	[M_COMMITS_PER_S] = { "commit rate", " commits/s" },
-	[M_FSYNCS_PER_COMMIT] = { "fsyncs per commit" },
-	[M_SPILLS_PER_ROW] = { "cache spills per row" },
-	[M_MISSES_PER_ROW] = { "cache misses per row" },
-	[M_WAL_BYTES_PER_ROW] = { "WAL/journal written per row" },
-	[M_DB_WRITE_BYTES_PER_ROW] = { "database file written per row" },
-	[M_WCHAR_PER_ROW] = { "write() per row" },
-	[M_WRITE_BYTES_PER_ROW] = { "device writes per row" },
-	[M_P50_MS] = { "p50 commit latency" },
-	[M_P99_MS] = { "p99 commit latency" },
-	[M_MAX_MS] = { "max commit latency" },
-	[M_DB_BYTES] = { "database size" },
-	[M_INDEX_BYTES] = { "index size" },
-	[M_FSYNCS_TOTAL] = { "fsyncs" },
-	[M_HOT_PCT] = { "HOT updates" },
-	[M_FPI_BYTES_PER_ROW] = { "full-page images per row" },
-	[M_CHECKPOINT_IN_WINDOW] = { "checkpoint in window" },
-	[M_CACHE_BYTES] = { "cache used" },
-	[M_CACHE_DIRTY_PCT] = { "cache dirty" },
-};
-
 struct point {
 	int interval; /* an interval record; else a step's */
 	long step;
@@ -1000,7 +969,7 @@ static struct yunit y_unit(int m, double top)
 		suffix = names[i];
 	}
 	snprintf(u.suffix, sizeof u.suffix, "%s%s", suffix,
-	         panel_names[m].rate ? panel_names[m].rate : "");
+	         metric_table[m].per_s ? metric_table[m].per_s : "");
 	return u;
 }
 
@@ -1309,7 +1278,7 @@ static void draw_panel(cairo_t *cr, const struct model *md, int p, double x, dou
 	top = a.top;
 	/* panel title: what the metric is (the ticks say its unit) */
 	grey(cr, 0.1);
-	text(cr, f.x, y + 28, panel_names[md->metric[p]].title, 24, 1, 0, 0);
+	text(cr, f.x, y + 28, metric_table[md->metric[p]].title, 24, 1, 0, 0);
 	/* grid and y ticks */
 	cairo_set_line_width(cr, 1);
 	for (v = 0; v <= top + a.step * 1e-6; v += a.step) {
