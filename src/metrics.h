@@ -142,6 +142,12 @@ struct metric_def {
 	const char *why;
 	enum ctr den; /* MK_PCT, MK_GAUGE_PCT */
 	enum better better;
+	/* A --plot panel's title: what the metric is, never its unit (the
+	 * ticks carry the unit, scaled to the axis: "2 s", "8 KiB", "400k
+	 * rows/s", "40 %"); counts per row or commit have no unit, so their
+	 * title names what is counted. */
+	const char *title;
+	const char *per_s; /* a rate's ticks: what they count per second (" rows/s"), or NULL */
 };
 
 extern const struct metric_def metric_table[M_COUNT];

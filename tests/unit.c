@@ -237,6 +237,14 @@ static void test_metric_engines(void)
 	CHECK(engine_measures(-1) == ~0u && engine_measures(E_COUNT) == ~0u);
 	CHECK(metric_needs(M_P99_MS) == 0 && metric_needs(M_DB_BYTES) == 0);
 	CHECK(metric_needs(M_HOT_PCT) == (1u << C_HOT_UPDATES | 1u << C_UPDATES));
+	/* every metric titles its --plot panel; a rate's ticks say what per second */
+	for (m = 0; m < M_COUNT; m++)
+		if (!metric_table[m].title || !*metric_table[m].title ||
+		    (metric_table[m].kind == MK_RATE) != (metric_table[m].per_s != NULL)) {
+			printf("  %s: no --plot title, or per_s not on exactly the rates\n",
+			       metric_table[m].field);
+			failed_checks++;
+		}
 }
 
 static char *write_file(const char *text)
