@@ -20,7 +20,7 @@
 enum ev_level { EV_INFO, EV_WARN, EV_ERROR };
 
 #define EVLOG_LINE      240
-#define EVLOG_FOLD_S    5.0
+#define EVLOG_FOLD_S    60.0 /* "starting over" comes every ~10 s on a small table */
 #define EVLOG_FOLD_BACK 8
 
 struct ev {
