@@ -345,7 +345,8 @@ const struct binding input_bindings[] = {
 	  .label = "adjust",
 	  .label_key = G_LEFT_RIGHT,
 	  .label_in = W_MAIN,
-	  .help = "move the selected knob one step (in demo mode: previous/next cue)",
+	  .help = "move the selected knob one step (in demo mode Left/Right are the previous/next "
+	          "cue; h/l do nothing there)",
 	  .when = W_MAIN,
 	  .handler = adjust_knob },
 	{ .keys = { KEY_PPAGE, KEY_NPAGE },
@@ -523,7 +524,11 @@ const struct binding input_bindings[] = {
 	{ .keys = { 'y', 'Y' }, .names = "y", .when = W_CONFIRM, .handler = confirm },
 	{ .keys = { KEY_OTHER }, .when = W_CONFIRM, .handler = cancel },
 	/* typing a value */
-	{ .keys = { 27 }, .when = W_PROMPT, .handler = prompt_cancel },
+	{ .keys = { 27 },
+	  .names = "Esc",
+	  .help = "while typing a value: cancel it (Enter sets it)",
+	  .when = W_PROMPT,
+	  .handler = prompt_cancel },
 	{ .keys = { '\n', '\r', KEY_ENTER }, .when = W_PROMPT, .handler = prompt_enter },
 	{ .keys = { KEY_OTHER }, .when = W_PROMPT, .handler = prompt_edit },
 };
