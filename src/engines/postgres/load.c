@@ -263,14 +263,12 @@ static int copy_failed(struct engine *en)
 	return -1;
 }
 
-/* Start the COPY (after BEGIN when begin is set): the server waits for rows. */
-static int copy_open(struct engine *en, int begin, struct err *e)
+/* Send sql, a COPY ... FROM STDIN (BINARY): the server waits for rows, and
+ * the buffer starts with the binary format's header. */
+static int copy_start(struct engine *en, const char *sql, struct err *e)
 {
-	char sql[sizeof en->copy_sql + 8];
-	PGresult *res;
+	PGresult *res = pg_run(en, sql, 0, NULL, e);
 
-	snprintf(sql, sizeof sql, "%s%s", begin ? "BEGIN; " : "", en->copy_sql);
-	res = pg_run(en, sql, 0, NULL, e);
 	if (!res)
 		return -1;
 	if (PQresultStatus(res) != PGRES_COPY_IN) {
@@ -278,11 +276,22 @@ static int copy_open(struct engine *en, int begin, struct err *e)
 		return err_set(e, ERR_RUNTIME, "COPY: the server did not start copying");
 	}
 	PQclear(res);
-	en->copying = 1;
-	en->crows = 0;
 	need(&en->cbuf, &en->ccap, COPY_CHUNK);
 	memcpy(en->cbuf, copy_header, sizeof copy_header);
 	en->cused = sizeof copy_header;
+	return 0;
+}
+
+/* Start the COPY (after BEGIN when begin is set): the server waits for rows. */
+static int copy_open(struct engine *en, int begin, struct err *e)
+{
+	char sql[sizeof en->copy_sql + 8];
+
+	snprintf(sql, sizeof sql, "%s%s", begin ? "BEGIN; " : "", en->copy_sql);
+	if (copy_start(en, sql, e) < 0)
+		return -1;
+	en->copying = 1;
+	en->crows = 0;
 	return 0;
 }
 
@@ -450,17 +459,8 @@ int pg_load(struct engine *en, uint64_t rows, struct err *e)
 		cols[n] = n;
 	cols[n++] = -1;
 	copy_sql_of(en, cols, n, sql, sizeof sql);
-	res = pg_run(en, sql, 0, NULL, e);
-	if (!res)
+	if (copy_start(en, sql, e) < 0)
 		return -1;
-	if (PQresultStatus(res) != PGRES_COPY_IN) {
-		PQclear(res);
-		return err_set(e, ERR_RUNTIME, "COPY: the server did not start copying");
-	}
-	PQclear(res);
-	need(&en->cbuf, &en->ccap, COPY_CHUNK);
-	memcpy(en->cbuf, copy_header, sizeof copy_header);
-	en->cused = sizeof copy_header;
 	for (r = 0; r < rows && ok; r++) {
 		copy_encode(en, cols, n, r);
 		if (r + 1 == rows) { /* the trailer: a field count of -1 */
