@@ -235,7 +235,9 @@ if [ "$int_n/$u4_n" = 8/8 ]; then
 		skip schema-sqlite/events/uuid4-rows-per-s-falls "not under sanitizers (rows/s is CPU there)"
 		skip schema-sqlite/events/int-rows-per-s-holds "not under sanitizers"
 	else
-		check schema-sqlite/events/uuid4-rows-per-s-falls "$u4_l < $u4_f / 2"
+		# (by a third: it falls about half here, and the margin absorbs a
+		# loaded machine - CI once measured 0.500x)
+		check schema-sqlite/events/uuid4-rows-per-s-falls "$u4_l < $u4_f * 2 / 3"
 		check schema-sqlite/events/int-rows-per-s-holds "$int_l > $int_f / 2"
 	fi
 	check schema-sqlite/events/uuid4-spills-grow "$u4_sl > 1.5 * $u4_sf && $int_sl < 2 * $int_sf + 0.01"
