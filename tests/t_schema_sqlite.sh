@@ -173,10 +173,16 @@ expect_exit schema-sqlite/no-index-update-indexed 2 'update-indexed: the noidx t
 # 200,000 users in one transaction, SQLite defaults: the email index (~1800
 # pages) outgrows the ~500-page cache; created_at, country, status and the
 # composites keep their hot pages cached.
-"$IDXLAB" run --schema users --rows 200000 --commit all --indexes 0,1,3,6 --payload 0 \
-	--format csv >"$T/users.csv" 2>"$T/err" || bad schema-sqlite/users/sweep "$(cat "$T/err")"
+# Run twice: each step's time is the faster of its two (a step slowed by
+# other work on the machine does not count); the byte counts are exact.
+for run in 1 2; do
+	"$IDXLAB" run --schema users --rows 200000 --commit all --indexes 0,1,3,6 --payload 0 \
+		--format csv >"$T/users$run.csv" 2>"$T/err" || bad schema-sqlite/users/sweep "$(cat "$T/err")"
+done
+cp "$T/users1.csv" "$T/users.csv"
 for r in 1 2 3 4; do
-	eval "w$r=\$(field \"\$T/users.csv\" wchar_per_row $r) s$r=\$(field \"\$T/users.csv\" seconds $r)"
+	eval "w$r=\$(field \"\$T/users.csv\" wchar_per_row $r)"
+	eval "s$r=\$(awk -v a=\"\$(field \"\$T/users1.csv\" seconds $r)\" -v b=\"\$(field \"\$T/users2.csv\" seconds $r)\" 'BEGIN { print (a + 0 < b + 0 ? a : b) }')"
 	eval "sp$r=\$(field \"\$T/users.csv\" spills_per_row $r)"
 done
 echo "  users, 0/1/3/6 indexes: seconds $s1 $s2 $s3 $s4; wchar/row $w1 $w2 $w3 $w4; spills/row $sp1 $sp2 $sp3 $sp4"
