@@ -82,7 +82,7 @@ if grep -qx 'throughput' "$T/u.txt" && grep -qx 'p99 commit latency' "$T/u.txt" 
 	ok plot/titles-without-units
 else bad plot/titles-without-units "$(head -30 "$T/u.txt" | tr '\n' '|')"; fi
 # ... and every nonzero tick of a panel with a unit carries it.
-if [ "$(grep -cE '^[0-9.]+k? rows/s$' "$T/u.txt")" -ge 2 ] &&
+if [ "$(grep -cE '^[0-9.]+[kM]? rows/s$' "$T/u.txt")" -ge 2 ] &&
 	[ "$(grep -cE '^[0-9.]+ (µs|ms|s)$' "$T/u.txt")" -ge 2 ] &&
 	[ "$(grep -cE '^[0-9.]+ (B|KiB)$' "$T/u.txt")" -ge 2 ]; then
 	ok plot/ticks-carry-units
