@@ -63,6 +63,30 @@ pg_idle() {
 		i=$((i + 1))
 	done
 }
+# hold_until SQL ARGS...: idxlab run on own_pg's server in the background
+# ($pid, output in $T/hold.csv and .err) with ARGS; returns once SQL answers
+# t (1: the run ended first, or 20 s passed).
+hold_until() {
+	sql=$1
+	shift
+	pg_idle
+	"$IDXLAB" run --engine postgres --dsn "$dsn" --format csv "$@" >"$T/hold.csv" 2>"$T/hold.err" &
+	pid=$!
+	i=0
+	while [ $i -lt 200 ]; do
+		[ "$(psql_ "$sql" 2>/dev/null)" = t ] && return 0
+		kill -0 $pid 2>/dev/null || return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+# release [SIGNAL]: end hold_until's run (TERM), reap it, let the server idle.
+release() {
+	kill -"${1:-TERM}" $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	pg_idle
+}
 
 ok() { echo "PASS $1"; }
 bad() { echo "FAIL $1: $2"; }

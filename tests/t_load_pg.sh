@@ -54,22 +54,7 @@ own_pg load-pg/own-server || exit 0
 hold() {
 	min=$1
 	shift
-	pg_idle
-	"$IDXLAB" run --engine postgres --dsn "$dsn" --format csv "$@" >"$T/hold.csv" 2>"$T/hold.err" &
-	pid=$!
-	i=0
-	while [ $i -lt 200 ]; do
-		[ "$(psql_ "SELECT count(*) >= $min FROM idxlab.idxlab_t" 2>/dev/null)" = t ] && return 0
-		kill -0 $pid 2>/dev/null || return 1
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-release() {
-	kill -"${1:-TERM}" $pid 2>/dev/null
-	wait $pid 2>/dev/null
-	pg_idle
+	hold_until "SELECT count(*) >= $min FROM idxlab.idxlab_t" "$@"
 }
 # sums SPEC: md5 of rows 1..2345 (the first transaction of 2345 rows: full
 # multi-row statements and the remainder) by each load.

@@ -126,22 +126,7 @@ own_pg schema-pg/own-server || exit 0
 hold() {
 	want=$1 min=$2
 	shift 2
-	pg_idle
-	"$IDXLAB" run --engine postgres --dsn "$dsn" --format csv "$@" >"$T/hold.csv" 2>"$T/hold.err" &
-	pid=$!
-	i=0
-	while [ $i -lt 200 ]; do
-		[ "$(psql_ "SELECT (SELECT count(*) FROM pg_index WHERE indrelid = 'idxlab.idxlab_t'::regclass AND NOT indisprimary) = $want AND (SELECT count(*) FROM idxlab.idxlab_t) >= $min")" = t ] && return 0
-		kill -0 $pid 2>/dev/null || return 1
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-release() {
-	kill -"${1:-TERM}" $pid 2>/dev/null
-	wait $pid 2>/dev/null
-	pg_idle
+	hold_until "SELECT (SELECT count(*) FROM pg_index WHERE indrelid = 'idxlab.idxlab_t'::regclass AND NOT indisprimary) = $want AND (SELECT count(*) FROM idxlab.idxlab_t) >= $min" "$@"
 }
 cols_sql="SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY attnum) FROM pg_attribute WHERE attrelid = 'idxlab.idxlab_t'::regclass AND attnum > 0 AND NOT attisdropped"
 idx_sql="SELECT string_agg(c.relname || CASE WHEN i.indisunique THEN ' unique' ELSE '' END || ' (' || (SELECT string_agg(a.attname, ', ' ORDER BY k.n) FROM unnest(i.indkey::int2[]) WITH ORDINALITY k(att, n) JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.att) || ')', '; ' ORDER BY c.oid) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = 'idxlab.idxlab_t'::regclass AND NOT i.indisprimary"
