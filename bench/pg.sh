@@ -9,8 +9,9 @@
 #      server: rows/s, and the CPU seconds of the client and of the server.
 #      idxlab's server seconds include what its measurement asks of the
 #      server: the full-page-image count (pg_walinspect over the step's WAL,
-#      ~0.35 s per 1M rows here) and the samples every 50 ms, each of which
-#      ends the COPY for a moment (load.c).
+#      ~0.35 s per 1M rows here, outside the step's window) and the samples
+#      mid-step, about one a second, each of which ends the COPY for a
+#      moment (load.c).
 # Needs IDXLAB (BARE: (c) is skipped without it); prints a table with the
 # targets; exits 0 unless something broke.
 set -u

@@ -138,7 +138,7 @@ static void add_step_end(struct record *r, const struct knobs *k, const struct s
 	add_str(r, "load", "load", knob_table[K_LOAD].choices[k->v[K_LOAD]]);
 	add_num(r, "build_seconds", "s", 3, s && s->build_s >= 0 ? s->build_s : NAN);
 	add_str(r, "vacuum", "vacuum", k->v[K_VACUUM] ? "on" : "off");
-	add_num(r, "vacuum_seconds", "s", 3, vac ? s->v.t - s->b.t : NAN);
+	add_num(r, "vacuum_seconds", "s", 3, vac ? s->vacuum_s : NAN);
 	add_num(r, "vacuum_wal_bytes_per_row", "B", 1,
 	        vac && rows && (s->v.valid & s->b.valid & wal)
 	            ? (double)(s->v.v[C_WAL_BYTES] - s->b.v[C_WAL_BYTES]) / (double)rows

@@ -32,10 +32,16 @@ int wl_setup(struct workload *w, const struct knobs *k, struct err *e)
 
 int wl_sample(struct workload *w, struct counters *c, struct err *e)
 {
+	/* The counts stand for the moment the sample began: the worker's rows
+	 * are done by then, and the engine's counters are read from there on
+	 * (a server round trip or a WAL look can take milliseconds, which are
+	 * the measurement's, not the workload's). */
+	double t = clock_now_s();
+
 	memset(c, 0, sizeof *c);
 	if (w->ops->sample(w->en, c, e) < 0)
 		return -1;
-	c->t = clock_now_s();
+	c->t = t;
 	c->v[C_ROWS] = w->rows;
 	c->v[C_COMMITS] = w->commits;
 	c->valid |= 1u << C_ROWS | 1u << C_COMMITS;
@@ -182,7 +188,8 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static int start(struct workload **out, const struct plan *p, const struct knobs *k, struct err *e)
+static int start(struct workload **out, const struct plan *p, const struct knobs *k,
+                 double sample_share, struct err *e)
 {
 	struct workload *w = calloc(1, sizeof *w);
 	int rc;
@@ -191,6 +198,7 @@ static int start(struct workload **out, const struct plan *p, const struct knobs
 	if (!w)
 		abort();
 	w->plan = p;
+	w->sample_share = sample_share;
 	if (k) {
 		w->req.knobs = *k;
 		w->req.gen = WORKLOAD_FIRST_GEN;
@@ -210,14 +218,14 @@ static int start(struct workload **out, const struct plan *p, const struct knobs
 	return 0;
 }
 
-int workload_start(struct workload **out, const struct plan *p, struct err *e)
+int workload_start(struct workload **out, const struct plan *p, double sample_share, struct err *e)
 {
-	return start(out, p, NULL, e);
+	return start(out, p, NULL, sample_share, e);
 }
 
 int workload_start_live(struct workload **out, const struct knobs *k, struct err *e)
 {
-	return start(out, NULL, k, e);
+	return start(out, NULL, k, 0, e);
 }
 
 const char *live_state_name(enum live_state s)

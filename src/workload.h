@@ -28,6 +28,7 @@ struct step_result {
 	uint64_t table_rows;  /* rows in the table at the end */
 	double build_s;       /* index-build after: the indexes' build, inside a..b; -1: none */
 	struct counters v;    /* vacuum on: a sample after it (v.t == 0: none) */
+	double vacuum_s;      /* vacuum on: the reclaim's own time, after b */
 	int interrupted;      /* stopped early: a partial result */
 };
 
@@ -63,8 +64,13 @@ const char *live_state_name(enum live_state s);
 
 struct workload;
 
-/* Start the worker on plan p (borrowed: must outlive the workload). */
-int workload_start(struct workload **out, const struct plan *p, struct err *e);
+/* Start the worker on plan p (borrowed: must outlive the workload). It
+ * samples the engine mid-step every PUBLISH_EVERY (what --interval windows
+ * need) or, given a share (SAMPLE_SHARE), no more often than keeps the
+ * samples' own time under that share of the step's: a sample is not free
+ * everywhere (a PostgreSQL COPY is ended and started again for it). */
+#define SAMPLE_SHARE 0.02
+int workload_start(struct workload **out, const struct plan *p, double sample_share, struct err *e);
 
 /* Start the worker in live mode on setting k (copied; k->dsn borrowed),
  * which is generation WORKLOAD_FIRST_GEN (see live.knobs_gen). */

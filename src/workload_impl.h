@@ -16,7 +16,7 @@
 #include "clock.h"
 #include "workload.h"
 
-#define PUBLISH_EVERY 0.05 /* seconds */
+#define PUBLISH_EVERY 0.05 /* seconds: live mode, and --interval windows */
 #define SIZES_EVERY   2.0  /* seconds, live mode */
 #define BATCH_TARGET  0.02 /* seconds per engine step() call */
 #define BATCH_MAX     65536
@@ -53,6 +53,7 @@ struct workload {
 	struct engine *en;
 	uint64_t rows, commits;
 	uint64_t budget;
+	double sample_share; /* plan mode: the samples' share of a step (0: none) */
 };
 
 /* The engine's setup() of a fresh table as k describes it; a table spec

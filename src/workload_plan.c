@@ -7,6 +7,7 @@
  * slowest, so each engine opens once). --warmup runs each engine's first
  * step once unmeasured. A stop (Ctrl-C) ends the current step early: what
  * was measured up to then is still queued, marked interrupted. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "evlog.h"
@@ -92,9 +93,15 @@ static int end_step(struct workload *w, const struct knobs *k, struct step_resul
 	if (w->ops->sizes(w->en, &r->sizes, e) < 0)
 		return -1;
 	r->table_rows = w->ops->table_rows(w->en);
-	if (k->v[K_VACUUM] && !atomic_load(&w->stop) &&
-	    (reclaim(w->en, e) < 0 || wl_sample(w, &r->v, e) < 0))
-		return err_prefix(e, "--vacuum");
+	if (k->v[K_VACUUM] && !atomic_load(&w->stop)) {
+		double t0 = clock_now_s();
+
+		if (reclaim(w->en, e) < 0)
+			return err_prefix(e, "--vacuum");
+		r->vacuum_s = clock_now_s() - t0;
+		if (wl_sample(w, &r->v, e) < 0)
+			return err_prefix(e, "--vacuum");
+	}
 	return 0;
 }
 
@@ -111,7 +118,7 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 	uint64_t target = (uint64_t)k->v[K_ROWS], done = 0;
 	struct knobs load = *k;
 	struct batch bt = { .every = (uint64_t)k->v[K_INTERVAL_ROWS] };
-	double last_pub;
+	double last_pub, every = PUBLISH_EVERY; /* the time between mid-step samples */
 	struct counters c;
 	int measuring = 0;
 
@@ -125,6 +132,7 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 	pthread_mutex_unlock(&w->mu);
 	if (wl_setup(w, &load, e) < 0 || wl_sample(w, &r->a, e) < 0)
 		goto fail;
+	r->a.t = clock_now_s(); /* the rows begin once the opening sample is read */
 	wl_set_in_force(w, &r->knobs, NULL);
 	pthread_mutex_lock(&w->mu);
 	w->live.step = index;
@@ -149,12 +157,14 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 		if (done == bt.next && done < target && end_batch(w, r, &bt, done, NULL, e) < 0)
 			goto fail;
 		t = clock_now_s();
-		if (t - last_pub >= PUBLISH_EVERY) {
+		if (t - last_pub >= every) {
 			if (wl_sample(w, &c, e) < 0)
 				goto fail;
 			wl_publish(w, NULL, &c, &r->lat);
 			r->b = c;
 			last_pub = t;
+			if (w->sample_share > 0)
+				every = fmax(PUBLISH_EVERY, (clock_now_s() - t) / w->sample_share);
 		}
 	}
 	r->interrupted = done < target;

@@ -17,9 +17,10 @@
  *             Binary: the parameters' own binary form (pg_bind_row), so
  *             the values are the INSERT path's byte for byte, and no number
  *             or time is printed (text costs more, bench/pg.sh measures).
- *             A query of idxlab's own (the sample, every 50 ms) needs the
- *             connection: it ends the COPY and the next row starts another
- *             in the same transaction.
+ *             A query of idxlab's own (a sample) needs the connection: it
+ *             ends the COPY and the next row starts another in the same
+ *             transaction. That costs 10-20 ms, so a headless step samples
+ *             about once a second (SAMPLE_SHARE, workload.h).
  *
  * The prefill (pg_load, at set-up) is a COPY of the same binary rows, every
  * column: one encoder (copy_encode) for both, so a prefilled row is the row
