@@ -118,7 +118,7 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 	uint64_t target = (uint64_t)k->v[K_ROWS], done = 0;
 	struct knobs load = *k;
 	struct batch bt = { .every = (uint64_t)k->v[K_INTERVAL_ROWS] };
-	double last_pub, every = PUBLISH_EVERY; /* the time between mid-step samples */
+	double last_pub, t_open, every = PUBLISH_EVERY; /* the time between mid-step samples */
 	struct counters c;
 	int measuring = 0;
 
@@ -130,9 +130,16 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 	pthread_mutex_lock(&w->mu);
 	w->live.knobs = *k;
 	pthread_mutex_unlock(&w->mu);
-	if (wl_setup(w, &load, e) < 0 || wl_sample(w, &r->a, e) < 0)
+	if (wl_setup(w, &load, e) < 0)
 		goto fail;
-	r->a.t = clock_now_s(); /* the rows begin once the opening sample is read */
+	t_open = clock_now_s();
+	if (wl_sample(w, &r->a, e) < 0)
+		goto fail;
+	/* The rows begin once the opening sample is read; what a sample costs
+	 * is first guessed from this one. */
+	r->a.t = clock_now_s();
+	if (w->sample_share > 0)
+		every = fmax(PUBLISH_EVERY, (r->a.t - t_open) / w->sample_share);
 	wl_set_in_force(w, &r->knobs, NULL);
 	pthread_mutex_lock(&w->mu);
 	w->live.step = index;
