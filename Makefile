@@ -167,6 +167,12 @@ bench: deps-test
 	@IDXLAB=$(CURDIR)/idxlab sh bench/dash.sh
 	@PLOT_TIME=$(CURDIR)/$(BUILD)/bench/plot_time sh bench/plot.sh
 
+# Every article preset at the article's own size, timed (~10 min: not part
+# of make bench).
+bench-presets: deps-test
+	@$(MAKE) --no-print-directory idxlab
+	@IDXLAB=$(CURDIR)/idxlab sh bench/presets.sh
+
 # The bare loops read their arguments with idxlab's own knob and table-spec
 # code, so they link the library objects, like the unit tests (a hand-kept
 # list of objects broke each time that code grew a dependency). Their
@@ -213,4 +219,4 @@ install: idxlab
 clean:
 	rm -rf build build-asan build-tsan idxlab
 
-.PHONY: all deps deps-run deps-test deps-lint run test check bench lint format install clean
+.PHONY: all deps deps-run deps-test deps-lint run test check bench bench-presets lint format install clean

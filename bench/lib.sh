@@ -1,4 +1,5 @@
-# bench/lib.sh - what the benchmarks share (sourced by run.sh and wt.sh).
+# bench/lib.sh - what the benchmarks share (sourced by run.sh, wt.sh, pg.sh
+# and presets.sh).
 # The caller sets here (bench/), calls bench_begin, and may set work (a
 # private TMPDIR for the measured runs).
 
@@ -161,4 +162,28 @@ us() {
 
 spread() {
 	echo "$(fmt "$1" %.3f)..$(fmt "$2" %.3f)"
+}
+
+# bench_pg_server: a PostgreSQL server of the bench's own, in a fresh temp
+# dir (as user postgres when root: the server refuses root), trust auth for
+# user bench on a unix socket there, no checkpoint mid-run; sets bindir, as,
+# dir and dsn, and stops and removes it at exit (a fast shutdown: an
+# immediate one leaves the server's shared memory behind in /dev/shm).
+# Needs out (its initdb log goes there). Returns 1 when no server is
+# installed.
+bench_pg_server() {
+	bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k4 -n -r | head -1)
+	[ -x "$bindir/pg_ctl" ] || return 1
+	dir=$(mktemp -d /tmp/idxlab-bench-pg.XXXXXX)
+	chmod 755 "$dir"
+	as=""
+	if [ "$(id -u)" = 0 ]; then
+		chown postgres "$dir"
+		as="setpriv --reuid=$(id -u postgres) --regid=$(id -g postgres) --clear-groups"
+	fi
+	trap '$as "$bindir/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1; rm -rf "$dir"' EXIT
+	$as "$bindir/initdb" -D "$dir/data" -U bench --auth=trust -N >"$out/initdb.log" 2>&1
+	$as "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
+		-o "-k $dir -c listen_addresses='' -c max_wal_size=16GB -c checkpoint_timeout=1d -c jit=off" start >/dev/null
+	dsn="host=$dir dbname=postgres user=bench"
 }

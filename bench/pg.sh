@@ -24,24 +24,12 @@ REPS=${REPS:-3}
 here=$(cd "$(dirname "$0")" && pwd)
 out="$here/out/pg-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
-bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k4 -n -r | head -1)
-[ -x "$bindir/pg_ctl" ] || { echo "bench/pg: no PostgreSQL server installed"; exit 0; }
+. "$here/lib.sh"
 command -v pgbench >/dev/null || { echo "bench/pg: pgbench not installed"; exit 0; }
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # --- one server for both tools -------------------------------------------
-dir=$(mktemp -d /tmp/idxlab-bench-pg.XXXXXX)
-chmod 755 "$dir"
-as=""
-if [ "$(id -u)" = 0 ]; then
-	chown postgres "$dir"
-	as="setpriv --reuid=$(id -u postgres) --regid=$(id -g postgres) --clear-groups"
-fi
-trap '$as "$bindir/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1; rm -rf "$dir"' EXIT
-$as "$bindir/initdb" -D "$dir/data" -U bench --auth=trust -N >"$out/initdb.log" 2>&1
-$as "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-	-o "-k $dir -c listen_addresses='' -c max_wal_size=16GB -c checkpoint_timeout=1d -c jit=off" start >/dev/null
-dsn="host=$dir dbname=postgres user=bench"
+bench_pg_server || { echo "bench/pg: no PostgreSQL server installed"; exit 0; }
 psql_() { "$bindir/psql" -X -q -d "$dsn" -c "$1" >/dev/null; }
 
 # pgbench runs the INSERT idxlab sends (same table, same values shape:
@@ -167,23 +155,23 @@ done
 start_med=$(awk '{ print $1 + $2 }' "$out/b.txt" | median)
 stop_med=$(awk '{ print $3 }' "$out/b.txt" | median)
 
-verdict() { awk -v v="$1" -v op="$2" -v t="$3" 'BEGIN { ok = (op == ">=") ? v >= t : v <= t; print ok ? "PASS" : "MISS" }'; }
+meets() { awk -v v="$1" -v op="$2" -v t="$3" 'BEGIN { ok = (op == ">=") ? v >= t : v <= t; print ok ? "PASS" : "MISS" }'; }
 echo "== PostgreSQL benchmark ($ROWS rows, (c) $COPY_ROWS; $REPS runs each, medians; raw: $out)"
 printf '  %-44s %12s   target %-8s %s\n' "pgbench, 100 INSERTs/txn, \\startpipeline" "$pg_med rows/s" "" ""
 printf '  %-44s %12s   target %-8s %s\n' "idxlab --commit 100 (pipelined, binary)" "$ix_med rows/s" "" ""
-printf '  %-44s %12s   target %-8s %s\n' "idxlab / pgbench" "$ratio" ">= 1.5" "$(verdict "$ratio" '>=' 1.5)"
-printf '  %-44s %12s   target %-8s %s\n' "throwaway cluster: start to first query" "$start_med s" "<= 1 s" "$(verdict "$start_med" '<=' 1)"
-printf '  %-44s %12s   target %-8s %s\n' "throwaway cluster: shutdown + cleanup" "$stop_med s" "<= 0.5 s" "$(verdict "$stop_med" '<=' 0.5)"
+printf '  %-44s %12s   target %-8s %s\n' "idxlab / pgbench" "$ratio" ">= 1.5" "$(meets "$ratio" '>=' 1.5)"
+printf '  %-44s %12s   target %-8s %s\n' "throwaway cluster: start to first query" "$start_med s" "<= 1 s" "$(meets "$start_med" '<=' 1)"
+printf '  %-44s %12s   target %-8s %s\n' "throwaway cluster: shutdown + cleanup" "$stop_med s" "<= 0.5 s" "$(meets "$stop_med" '<=' 0.5)"
 if [ $copy_on = 1 ]; then
 	copy_ratio=$(awk -v a="$(col 1)" -v b="$(col 4)" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')
 	printf '  %-44s %12s   CPU: client %s s, server %s s\n' "idxlab --load copy (binary, commit all)" "$(col 1) rows/s" "$(col 2)" "$(col 3)"
 	printf '  %-44s %12s   CPU: client %s s, server %s s\n' "bare libpq COPY loop, binary" "$(col 4) rows/s" "$(col 5)" "$(col 6)"
 	printf '  %-44s %12s   CPU: client %s s, server %s s\n' "bare libpq COPY loop, text" "$(col 7) rows/s" "$(col 8)" "$(col 9)"
-	printf '  %-44s %12s   target %-8s %s\n' "idxlab copy / bare binary COPY" "$copy_ratio" ">= 0.9" "$(verdict "$copy_ratio" '>=' 0.9)"
+	printf '  %-44s %12s   target %-8s %s\n' "idxlab copy / bare binary COPY" "$copy_ratio" ">= 0.9" "$(meets "$copy_ratio" '>=' 0.9)"
 	# The same ratio by CPU seconds (client + server), far less sensitive to
 	# a shared machine's load than rows/s: bare's CPU / idxlab's.
 	cpu_ratio=$(awk -v a="$(col 2)" -v b="$(col 3)" -v c="$(col 5)" -v d="$(col 6)" 'BEGIN { printf "%.2f", (a + b > 0) ? (c + d) / (a + b) : 0 }')
-	printf '  %-44s %12s   target %-8s %s\n' "  by CPU s: bare binary / idxlab copy" "$cpu_ratio" ">= 0.9" "$(verdict "$cpu_ratio" '>=' 0.9)"
+	printf '  %-44s %12s   target %-8s %s\n' "  by CPU s: bare binary / idxlab copy" "$cpu_ratio" ">= 0.9" "$(meets "$cpu_ratio" '>=' 0.9)"
 else
 	echo "  (c) skipped: set BARE to build/bench/bare_pg (make bench does)"
 fi

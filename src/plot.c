@@ -166,18 +166,25 @@ static void swept_list(const struct plan *p, char *buf, size_t len)
 			                      knob_table[id].name);
 }
 
-/* The x axis of a sweep chart of p (--plot-x, checked, or the first swept
- * knob in the knob table's order); -1: nothing is swept. */
+/* The x axis of a sweep chart of p: --plot-x (checked), or the first swept
+ * knob in the knob table's order whose values are numbers (--engine
+ * sqlite,postgres --indexes 0,1,2 draws indexes along x, a line per
+ * engine), or the first swept; -1: nothing is swept. */
 static int x_knob(const struct plan *p)
 {
-	int id;
+	int id, first = -1;
 
 	if (p->plot_x && (id = knob_find(p->plot_x)) >= 0 && plot_swept(p, id))
 		return id;
-	for (id = 0; id < K_COUNT; id++)
-		if (plot_swept(p, id))
+	for (id = 0; id < K_COUNT; id++) {
+		if (!plot_swept(p, id))
+			continue;
+		if (plot_numeric_knob(id))
 			return id;
-	return -1;
+		if (first < 0)
+			first = id;
+	}
+	return first;
 }
 
 /* The number of series of a sweep chart with x axis x. */

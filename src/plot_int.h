@@ -100,6 +100,9 @@ struct yaxis {
 int plot_workload_knob(int id);
 /* A workload knob p sweeps (two values or more). */
 int plot_swept(const struct plan *p, int id);
+/* Whether knob id's values lie on a number line (indexes, cache, ...), not
+ * words (engine, key order, commit row/100/all). */
+int plot_numeric_knob(int id);
 
 /* plot_model.c: the model of pl's records, interval ones or steps. */
 /* The panels: --plot-metrics, else the default ones with data. */

@@ -28,7 +28,7 @@ static const int caption_knobs[] = { K_ENGINE,     K_OP,         K_ROWS,      K_
 	                             K_JOURNAL,    K_PREFILL,    K_PAYLOAD,   K_INDEX_BUILD,
 	                             K_LOAD,       K_VACUUM };
 
-static int numeric_knob(int id)
+int plot_numeric_knob(int id)
 {
 	const struct knob_def *d = &knob_table[id];
 
@@ -154,7 +154,8 @@ static int series_of(const struct plot *pl, const struct model *md, const size_t
 	return s;
 }
 
-/* A sweep: x the first swept knob, a series per combination of the others. */
+/* A sweep: x the knob x_knob (plot.c) chose, a series per combination of
+ * the others. */
 void plot_model_sweep(const struct plot *pl, struct model *md)
 {
 	long long xs[PLAN_MAX_VALUES * 4];
@@ -182,7 +183,7 @@ void plot_model_sweep(const struct plot *pl, struct model *md)
 	}
 	if (md->xknob < 0)
 		nx = 1, xs[0] = 0; /* one step: one category */
-	md->cat = md->xknob < 0 || !numeric_knob(md->xknob);
+	md->cat = md->xknob < 0 || !plot_numeric_knob(md->xknob);
 	if (!md->cat)
 		qsort(xs, (size_t)nx, sizeof xs[0], cmp_ll);
 	md->log = !md->cat && xs[0] > 0 && (double)xs[nx - 1] / (double)xs[0] >= 20;

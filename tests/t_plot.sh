@@ -103,6 +103,14 @@ if grep -q "wrote $T/x.pdf: a sweep chart (x key-order): 1 panel, 2 series, 4 re
 	pdf_text "$T/x.pdf" | grep -qx 'indexes 0 1' && pdf_text "$T/x.pdf" | grep -qx 'seq rand'; then
 	ok plot/x-knob
 else bad plot/x-knob "$(cat "$T/x.err") $(pdf_text "$T/x.pdf" | tr '\n' '|')"; fi
+# With no --plot-x, x is the first swept knob whose values are numbers: an
+# engine sweep over index counts draws indexes along x, a line per engine.
+"$IDXLAB" run --engine sqlite,wiredtiger --indexes 0,1,2 --rows 2000 --plot "$T/xe.pdf" \
+	--plot-metrics rows_per_s >/dev/null 2>"$T/xe.err"
+if grep -q "wrote $T/xe.pdf: a sweep chart (x indexes): 1 panel, 2 series, 6 records" "$T/xe.err" &&
+	pdf_text "$T/xe.pdf" | grep -qx 'engine sqlite wiredtiger'; then
+	ok plot/x-default-numeric-knob
+else bad plot/x-default-numeric-knob "$(cat "$T/xe.err") $(pdf_text "$T/xe.pdf" | tr '\n' '|')"; fi
 expect_exit plot/x-did-you-mean 2 "--plot-x key-ordr: no such knob \(did you mean key-order\?\); the swept knobs: indexes, key-order" \
 	"$IDXLAB" run --indexes 0,1 --key-order seq,rand --rows 100 --plot "$T/x2.svg" --plot-x key-ordr
 expect_exit plot/x-not-swept 2 "--plot-x cache: not swept \(it has one value\): the x axis is one of the swept knobs: indexes" \
