@@ -1930,6 +1930,13 @@ static void test_scale_labels(void)
 	CHECK(strcmp(buf, "-") == 0);
 	dash_format_ratio_near(0.5, 2, 0.002, 1, buf, sizeof buf);
 	CHECK(strcmp(buf, "0.25x") == 0);
+	/* a value under a ten-thousandth a row is small, not none */
+	history_format(M_MISSES_PER_ROW, 0.00003, 0, buf, sizeof buf);
+	CHECK(strcmp(buf, "<0.0001") == 0);
+	history_format(M_MISSES_PER_ROW, 0.0003, 0, buf, sizeof buf);
+	CHECK(strcmp(buf, "0.0003") == 0);
+	history_format(M_MISSES_PER_ROW, 0, 0, buf, sizeof buf);
+	CHECK(strcmp(buf, "0") == 0);
 	/* the good direction: rows/s 0.26x is worse, p99 0.26x better */
 	CHECK(history_ratio_sense(M_ROWS_PER_S, 26, 100, 0) == -1);
 	CHECK(history_ratio_sense(M_P99_MS, 26, 100, 0) == 1);

@@ -371,6 +371,8 @@ void history_format(int m, double v, int na, char *buf, size_t len)
 			units_human(v, "B", buf, len);
 		else if (v == 0)
 			snprintf(buf, len, "0");
+		else if (v < 0.0001) /* not "0.0000": it is not none */
+			snprintf(buf, len, "<0.0001");
 		else if (v < 0.01)
 			snprintf(buf, len, "%.4f", v);
 		else
