@@ -119,7 +119,7 @@ for p in $PRESETS; do
 	a=$(article_s "$p")
 	[ -n "$a" ] && floor="article $(fmt "$a" %.1f) s" && why=$a
 	if b=$(bare_floor "$p") && [ -n "$b" ]; then
-		floor="$floor, bare here $(fmt "$b" %.1f) s"
+		floor="${floor:+$floor, }bare here $(fmt "$b" %.1f) s"
 		why=$b
 	fi
 	v=$(verdict "$wall" 60)

@@ -40,6 +40,11 @@ struct counters {
 	double t; /* CLOCK_MONOTONIC seconds */
 	uint64_t v[C_COUNT];
 	uint32_t valid; /* bit (1u << ctr): the engine/probes measure it */
+	/* Set before sample(): the counters the caller reads of this sample,
+	 * bits as valid's (0: every one). An engine may leave out a source none
+	 * of whose counters is wanted when reading it costs (PostgreSQL's WAL
+	 * look, which catches up at the next sample that wants it). */
+	uint32_t want;
 };
 
 /* Histogram of durations in nanoseconds: 16 linear sub-buckets per power of

@@ -32,6 +32,11 @@ int wl_setup(struct workload *w, const struct knobs *k, struct err *e)
 
 int wl_sample(struct workload *w, struct counters *c, struct err *e)
 {
+	return wl_sample_of(w, c, 0, e);
+}
+
+int wl_sample_of(struct workload *w, struct counters *c, uint32_t want, struct err *e)
+{
 	/* The counts stand for the moment the sample began: the worker's rows
 	 * are done by then, and the engine's counters are read from there on
 	 * (a server round trip or a WAL look can take milliseconds, which are
@@ -39,6 +44,7 @@ int wl_sample(struct workload *w, struct counters *c, struct err *e)
 	double t = clock_now_s();
 
 	memset(c, 0, sizeof *c);
+	c->want = want;
 	if (w->ops->sample(w->en, c, e) < 0)
 		return -1;
 	c->t = t;

@@ -62,6 +62,8 @@ int wl_setup(struct workload *w, const struct knobs *k, struct err *e);
 
 /* Sample everything into c: the worker's own counts plus the engine's. */
 int wl_sample(struct workload *w, struct counters *c, struct err *e);
+/* The same, of the counters want (struct counters.want) at least. */
+int wl_sample_of(struct workload *w, struct counters *c, uint32_t want, struct err *e);
 
 /* Publish under the lock the parts given (NULL: unchanged) and the table's
  * row count. */

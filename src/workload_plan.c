@@ -26,6 +26,13 @@ static void queue_result(struct workload *w, struct node *n)
 	pthread_mutex_unlock(&w->mu);
 }
 
+/* What a mid-step sample of a run with no --interval is read for: the
+ * progress line, and the partial result should the step stop without an
+ * answer. Not the full-page-image count, which on PostgreSQL means reading
+ * all the WAL since the last look: the closing sample counts it whole,
+ * outside the step's window (a partial result has it n/a). */
+#define MID_STEP_WANT (~(1u << C_FPI_BYTES | 1u << C_FPI_GAPS))
+
 /* --interval-rows: where the current batch of a step began. */
 struct batch {
 	struct counters a;
@@ -165,7 +172,7 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 			goto fail;
 		t = clock_now_s();
 		if (t - last_pub >= every) {
-			if (wl_sample(w, &c, e) < 0)
+			if (wl_sample_of(w, &c, w->sample_share > 0 ? MID_STEP_WANT : 0, e) < 0)
 				goto fail;
 			wl_publish(w, NULL, &c, &r->lat);
 			r->b = c;

@@ -137,6 +137,8 @@ struct engine {
 	uint64_t lsn0, lsn_now, flush_now; /* insert and flush points at the last sample */
 	uint64_t fpi_bytes, fpi_lsn;
 	uint64_t fpi_flush; /* flush point before the last look (0: look next time) */
+	char fpi_slot[64];  /* the slot holding the WAL from fpi_lsn ("": none) */
+	uint32_t want;      /* the sample's counters.want */
 	uint64_t fpi_gaps;  /* times the WAL to read FPIs from was gone */
 	uint64_t checkpoints, ckpt_lsn, redo_lsn; /* note_checkpoint() */
 	/* Per-table counters restart with every new table: carry them over. */

@@ -154,6 +154,32 @@ static void find_statements(struct engine *en)
 	                                sizeof en->statements_fn, &en->statements_ours, why);
 }
 
+/* A temporary physical replication slot holds the WAL from the last look
+ * on, so no checkpoint recycles WAL whose full-page images are not yet
+ * counted; a sample that does not want the count may then leave the look
+ * to a later one (stats.c, read_walinspect). The slot is the session's:
+ * it goes with the connection, also when idxlab is killed. Without one (no
+ * slot free, wal_level minimal) every sample looks, as before. */
+static void fpi_hold_wal(struct engine *en)
+{
+	struct err e = { ERR_NONE, "" };
+	char why[300];
+
+	en->fpi_slot[0] = 0;
+	if (!en->walinspect)
+		return;
+	if (pg_query_text(en,
+	                  "SELECT slot_name FROM pg_create_physical_replication_slot("
+	                  "'idxlab_fpi_' || pg_backend_pid(), true, true)",
+	                  en->fpi_slot, sizeof en->fpi_slot, &e) < 0) {
+		en->fpi_slot[0] = 0;
+		evlog_add(EV_INFO,
+		          "full-page images: no replication slot to hold the WAL until idxlab has "
+		          "read it (%s): every sample reads it",
+		          pg_trim(e.msg, why, sizeof why));
+	}
+}
+
 /* pg_walinspect for exact full-page-image bytes; pg_buffercache for the
  * cache gauges; pg_stat_statements for spills. */
 static void find_extensions(struct engine *en)
@@ -166,6 +192,7 @@ static void find_extensions(struct engine *en)
 	if (!en->superuser)
 		evlog_add(EV_INFO,
 		          "full-page-image bytes are n/a: pg_walinspect needs a superuser");
+	fpi_hold_wal(en);
 	en->buffercache = find_extension(
 	    en, "pg_buffercache", "pg_buffercache", "pg_buffercache_pages()", en->buffercache_view,
 	    sizeof en->buffercache_view, &en->buffercache_ours, "the cache gauges");
