@@ -9,17 +9,20 @@
 #include "knobs.h"
 #include "metrics.h"
 #include "ui/glyphs.h"
+#include "ui/history.h"
 #include "ui/layout.h"
 #include "ui/term.h"
 #include "unit.h"
 
 void test_presenter(void)
 {
-	static const char digits[] = "0123456789.-kMG";
+	static const char digits[] = "0123456789.-kMG<";
 	struct layout l;
 	struct layout_view v = { 0, 0, 0 };
 	struct err e = { ERR_NONE, "" };
 	long long packed;
+	char small[32];
+	const char *c;
 	int i, r;
 
 	/* The font: every digit, all rows as wide as the first. */
@@ -29,6 +32,11 @@ void test_presenter(void)
 			      strlen(glyphs_font_row(digits[i], r)) ==
 			          strlen(glyphs_font_row(digits[i], 0)));
 	CHECK(glyphs_font_row('q', 0) == NULL && glyphs_font_row('0', GLYPHS_FONT_H) == NULL);
+	/* a figure too small for four decimals is drawn whole, "<0.0001" */
+	history_format(M_SPILLS_PER_ROW, 0.00002, 0, small, sizeof small);
+	for (c = small; *c && glyphs_font_row((unsigned char)*c, 0); c++)
+		;
+	CHECK(strcmp(small, "<0.0001") == 0 && *c == 0);
 	CHECK(strcmp(glyphs_for(1)->s[G_BLOCK], "#") == 0);
 
 	/* Hidden panels give their room away. */
