@@ -258,10 +258,10 @@ static int run_headless(const struct plan *p)
 	prev->step = -1;
 	rep = report_new(p, stdout, dr.quiet ? NULL : stderr);
 	pl = plot_start(p, rep);
-	/* Mid-step samples feed the --interval windows, which ask for them
-	 * often; otherwise (the progress line, a partial result should the
-	 * step be stopped) they may be as rare as their cost asks. */
-	if (workload_start(&w, p, interval > 0 ? 0 : SAMPLE_SHARE, &e) < 0) {
+	/* Mid-step samples feed the --interval windows: four a window at least;
+	 * otherwise (the progress line, a partial result should the step be
+	 * stopped) they may be as rare as their cost asks. */
+	if (workload_start(&w, p, interval > 0 ? interval / 4 : INFINITY, &e) < 0) {
 		state = -1;
 	}
 	while (state == 0) {

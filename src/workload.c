@@ -54,6 +54,11 @@ int wl_sample_of(struct workload *w, struct counters *c, uint32_t want, struct e
 	return 0;
 }
 
+double wl_sample_every(double cost, double cap)
+{
+	return fmin(fmax(PUBLISH_EVERY, cost / SAMPLE_SHARE), fmax(PUBLISH_EVERY, cap));
+}
+
 void wl_publish(struct workload *w, const struct counters *start, const struct counters *c,
                 const struct hist *lat)
 {
@@ -195,7 +200,7 @@ static void *worker(void *arg)
 }
 
 static int start(struct workload **out, const struct plan *p, const struct knobs *k,
-                 double sample_share, struct err *e)
+                 double sample_cap, struct err *e)
 {
 	struct workload *w = calloc(1, sizeof *w);
 	int rc;
@@ -204,7 +209,7 @@ static int start(struct workload **out, const struct plan *p, const struct knobs
 	if (!w)
 		abort();
 	w->plan = p;
-	w->sample_share = sample_share;
+	w->sample_cap = sample_cap;
 	if (k) {
 		w->req.knobs = *k;
 		w->req.gen = WORKLOAD_FIRST_GEN;
@@ -224,14 +229,14 @@ static int start(struct workload **out, const struct plan *p, const struct knobs
 	return 0;
 }
 
-int workload_start(struct workload **out, const struct plan *p, double sample_share, struct err *e)
+int workload_start(struct workload **out, const struct plan *p, double sample_cap, struct err *e)
 {
-	return start(out, p, NULL, sample_share, e);
+	return start(out, p, NULL, sample_cap, e);
 }
 
 int workload_start_live(struct workload **out, const struct knobs *k, struct err *e)
 {
-	return start(out, NULL, k, 0, e);
+	return start(out, NULL, k, LIVE_SAMPLE_CAP, e);
 }
 
 const char *live_state_name(enum live_state s)

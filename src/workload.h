@@ -64,13 +64,13 @@ const char *live_state_name(enum live_state s);
 
 struct workload;
 
-/* Start the worker on plan p (borrowed: must outlive the workload). It
- * samples the engine mid-step every PUBLISH_EVERY (what --interval windows
- * need) or, given a share (SAMPLE_SHARE), no more often than keeps the
- * samples' own time under that share of the step's: a sample is not free
- * everywhere (a PostgreSQL COPY is ended and started again for it). */
-#define SAMPLE_SHARE 0.02
-int workload_start(struct workload **out, const struct plan *p, double sample_share, struct err *e);
+/* Start the worker on plan p (borrowed: must outlive the workload). Its
+ * mid-step samples are spaced so that their own time stays under 2 % of
+ * the step's (a sample is not free everywhere: a PostgreSQL COPY is ended
+ * and started again for it), and come at least every sample_cap seconds;
+ * INFINITY: none is read but by the progress line, so they also leave out
+ * what is costly to count mid-step (counters.want). */
+int workload_start(struct workload **out, const struct plan *p, double sample_cap, struct err *e);
 
 /* Start the worker in live mode on setting k (copied; k->dsn borrowed),
  * which is generation WORKLOAD_FIRST_GEN (see live.knobs_gen). */

@@ -16,10 +16,12 @@
 #include "clock.h"
 #include "workload.h"
 
-#define PUBLISH_EVERY 0.05 /* seconds: live mode, and --interval windows */
-#define SIZES_EVERY   2.0  /* seconds, live mode */
-#define BATCH_TARGET  0.02 /* seconds per engine step() call */
-#define BATCH_MAX     65536
+#define PUBLISH_EVERY   0.05 /* seconds: the shortest time between mid-step samples */
+#define SAMPLE_SHARE    0.02 /* the most of a step's time its samples may take */
+#define LIVE_SAMPLE_CAP 0.25 /* the dashboard keeps a sample each 0.25 s (ui/history.h) */
+#define SIZES_EVERY     2.0  /* seconds, live mode */
+#define BATCH_TARGET    0.02 /* seconds per engine step() call */
+#define BATCH_MAX       65536
 
 struct node {
 	struct node *next;
@@ -53,7 +55,7 @@ struct workload {
 	struct engine *en;
 	uint64_t rows, commits;
 	uint64_t budget;
-	double sample_share; /* plan mode: the samples' share of a step (0: none) */
+	double sample_cap; /* the longest time between mid-step samples */
 };
 
 /* The engine's setup() of a fresh table as k describes it; a table spec
@@ -64,6 +66,10 @@ int wl_setup(struct workload *w, const struct knobs *k, struct err *e);
 int wl_sample(struct workload *w, struct counters *c, struct err *e);
 /* The same, of the counters want (struct counters.want) at least. */
 int wl_sample_of(struct workload *w, struct counters *c, uint32_t want, struct err *e);
+
+/* The time to the next mid-step sample after one that took cost seconds:
+ * SAMPLE_SHARE of the time at most, PUBLISH_EVERY to cap apart. */
+double wl_sample_every(double cost, double cap);
 
 /* Publish under the lock the parts given (NULL: unchanged) and the table's
  * row count. */

@@ -34,6 +34,7 @@ struct run {
 	unsigned long gen; /* its generation */
 	struct hist *lat;  /* commit latencies since the start */
 	double last_pub, next_sizes;
+	double every; /* the time between samples (wl_sample_every) */
 };
 
 /* Copy the request under the lock. The rewrite is taken (cleared) only in
@@ -202,11 +203,12 @@ static enum live_state run_batch(struct workload *w, struct run *r, struct err *
 	if (got == 0)
 		return go_idle(w, r, e);
 	t = clock_now_s();
-	if (t - r->last_pub >= PUBLISH_EVERY) {
+	if (t - r->last_pub >= r->every) {
 		if (wl_sample(w, &c, e) < 0)
 			return fail(w, e);
 		wl_publish(w, NULL, &c, r->lat);
 		r->last_pub = t;
+		r->every = wl_sample_every(clock_now_s() - t, w->sample_cap);
 	}
 	if (t >= r->next_sizes) {
 		double t0 = clock_now_s();
@@ -299,7 +301,7 @@ static int start_run(struct workload *w, struct run *r, struct err *e)
 
 int wl_run_live(struct workload *w, struct err *e)
 {
-	struct run r = { .last_pub = 0, .next_sizes = 0 };
+	struct run r = { .last_pub = 0, .next_sizes = 0, .every = PUBLISH_EVERY };
 	enum live_state st = LS_RUNNING;
 	int rc = 0;
 

@@ -145,8 +145,7 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 	/* The rows begin once the opening sample is read; what a sample costs
 	 * is first guessed from this one. */
 	r->a.t = clock_now_s();
-	if (w->sample_share > 0)
-		every = fmax(PUBLISH_EVERY, (r->a.t - t_open) / w->sample_share);
+	every = wl_sample_every(r->a.t - t_open, w->sample_cap);
 	wl_set_in_force(w, &r->knobs, NULL);
 	pthread_mutex_lock(&w->mu);
 	w->live.step = index;
@@ -172,13 +171,12 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 			goto fail;
 		t = clock_now_s();
 		if (t - last_pub >= every) {
-			if (wl_sample_of(w, &c, w->sample_share > 0 ? MID_STEP_WANT : 0, e) < 0)
+			if (wl_sample_of(w, &c, isinf(w->sample_cap) ? MID_STEP_WANT : 0, e) < 0)
 				goto fail;
 			wl_publish(w, NULL, &c, &r->lat);
 			r->b = c;
 			last_pub = t;
-			if (w->sample_share > 0)
-				every = fmax(PUBLISH_EVERY, (clock_now_s() - t) / w->sample_share);
+			every = wl_sample_every(clock_now_s() - t, w->sample_cap);
 		}
 	}
 	r->interrupted = done < target;

@@ -20,7 +20,7 @@
  *             A query of idxlab's own (a sample) needs the connection: it
  *             ends the COPY and the next row starts another in the same
  *             transaction. That costs 10-20 ms, so a headless step samples
- *             about once a second (SAMPLE_SHARE, workload.h).
+ *             about once a second (SAMPLE_SHARE, workload_impl.h).
  *
  * The prefill (pg_load, at set-up) is a COPY of the same binary rows, every
  * column: one encoder (copy_encode) for both, so a prefilled row is the row
