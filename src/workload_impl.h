@@ -16,12 +16,11 @@
 #include "clock.h"
 #include "workload.h"
 
-#define PUBLISH_EVERY   0.05 /* seconds: the shortest time between mid-step samples */
-#define SAMPLE_SHARE    0.02 /* the most of a step's time its samples may take */
-#define LIVE_SAMPLE_CAP 0.25 /* the dashboard keeps a sample each 0.25 s (ui/history.h) */
-#define SIZES_EVERY     2.0  /* seconds, live mode */
-#define BATCH_TARGET    0.02 /* seconds per engine step() call */
-#define BATCH_MAX       65536
+#define PUBLISH_EVERY 0.05 /* seconds: the shortest time between mid-step samples */
+#define SAMPLE_SHARE  0.02 /* the most of a step's time its samples may take */
+#define SIZES_EVERY   2.0  /* seconds, live mode */
+#define BATCH_TARGET  0.02 /* seconds per engine step() call */
+#define BATCH_MAX     65536
 
 struct node {
 	struct node *next;
