@@ -395,15 +395,22 @@ code=$(wait_exit hup)
 spark_cells() { cap "$1" | grep -m1 -E -- "$2" | grep -o '[▁▂▃▄▅▆▇█]' | wc -l; }
 # chart_cells SESSION LINE: the chart's glyphs on screen line LINE.
 chart_cells() { cap "$1" | sed -n "$2p" | grep -o '[▁▂▃▄▅▆▇█]' | wc -l; }
+# at_least MIN CMD...: CMD's count, read every 0.25 s until it is MIN or
+# more (25 s at most).
+at_least() {
+	min=$1
+	shift
+	i=0
+	while [ $i -lt 100 ] && [ "$("$@")" -lt "$min" ]; do
+		sleep 0.25
+		i=$((i + 1))
+	done
+	"$@"
+}
 start fresh TMPDIR="$TMPDIR" "$IDXLAB" --rows 4000000
 tm resize-window -t fresh -x 160 -y 45
 wait_for fresh '││rows/s +[0-9]' 5
-i=0
-while [ $i -lt 100 ] && [ "$(spark_cells fresh '││rows/s')" -lt 30 ]; do
-	sleep 0.25
-	i=$((i + 1))
-done
-n=$(spark_cells fresh '││rows/s')
+n=$(at_least 30 spark_cells fresh '││rows/s')
 if [ "$n" -ge 30 ] && cap fresh | grep -qE 'metrics \(last 1 s \| [0-9]+ s\)'; then
 	ok dash/fresh-sparkline-full-width
 else bad dash/fresh-sparkline-full-width "$n sparkline cells: $(cap fresh)"; fi
@@ -416,12 +423,7 @@ if wait_for fresh '^┌─ rows/s over the last [0-9]+ s' 3 && wait_for fresh '[
 else bad dash/big-terminal-chart "$(cap fresh)"; fi
 tm send-keys -t fresh v
 wait_for fresh 'rows/s over the last' 3
-i=0
-while [ $i -lt 100 ] && [ "$(chart_cells fresh 39)" -lt 75 ]; do
-	sleep 0.25
-	i=$((i + 1))
-done
-n=$(chart_cells fresh 39)
+n=$(at_least 75 chart_cells fresh 39)
 [ "$n" -ge 75 ] && ok dash/fresh-chart-full-width || bad dash/fresh-chart-full-width "$n chart cells on the bottom line: $(cap fresh)"
 tm send-keys -t fresh q
 wait_exit fresh >/dev/null
