@@ -208,10 +208,11 @@ int sqlite_source_open(const char *source, sqlite3 **out, char *notes, size_t nl
 	}
 	if (wal == 1 && wal_size > 32 && page >= 512)
 		shape_note(notes, nlen,
-		           "its WAL holds %lld frames (%lld bytes) not yet in the file: not seen, "
-		           "as idxlab writes nothing beside it (open it once with sqlite3 to "
-		           "move them in)",
-		           (long long)((wal_size - 32) / (24 + page)), (long long)wal_size);
+		           "its WAL holds %lld frame%s (%lld bytes) not yet in the file: not "
+		           "seen, as idxlab writes nothing beside it (open it once with sqlite3 "
+		           "to move them in)",
+		           (long long)((wal_size - 32) / (24 + page)),
+		           (wal_size - 32) / (24 + page) == 1 ? "" : "s", (long long)wal_size);
 	if (wal == 0 || shm == 0 || jrnl == 0)
 		shape_note(notes, nlen,
 		           "a -wal, -shm or -journal beside it is not a regular file: "
