@@ -179,6 +179,30 @@ derive symlink "$T/src/ln/l.db:t"
 untouched symlink "$before" "$T/src/target" "$T/src/ln"
 has source/symlink-read 'sample of its first 1000 rows over 1000 rows' "$T/symlink.pc"
 
+# A writer that died mid-transaction left a hot -journal: not rolled back
+# (that would write the file), read as the file is, and said.
+mkdir -p "$T/src/hot"
+"$py" - "$T/src/hot/h.db" <<'PY'
+import os, sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, x TEXT)")
+c.execute("BEGIN")
+c.executemany("INSERT INTO t(x) VALUES (?)", [("a" * 100,) for i in range(20000)])
+c.execute("COMMIT")
+c.execute("PRAGMA cache_size = 10")
+c.execute("BEGIN")
+c.execute("UPDATE t SET x = 'b' || x")
+os._exit(0)
+PY
+if [ -s "$T/src/hot/h.db-journal" ]; then
+	before=$(snap "$T/src/hot")
+	derive hot-journal "$T/src/hot/h.db:t"
+	untouched hot-journal "$before" "$T/src/hot"
+	has source/hot-journal-said 'over 20000 rows.*a -journal a writer that did not finish left beside it was not rolled back' "$T/hot-journal.pc"
+else
+	bad source/hot-journal-setup "python left no -journal: $(ls -la "$T/src/hot")"
+fi
+
 # --- item 5: the sample keeps lengths, not values --------------------------------
 # 40 rows of 8 MiB blobs (320 MB): the derivation's peak RSS stays far below
 # that, and the lengths and orders still come out right.

@@ -130,8 +130,7 @@ static int read_columns(sqlite3 *db, const char *table, struct table_shape *t, s
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct shape_col *c = &t->cols[t->ncols];
-
-		int hidden = sqlite3_column_int(st, 3);
+		int hidden = sqlite3_column_int(st, 3); /* 2, 3: generated */
 
 		if (hidden == 1)
 			continue; /* a virtual table's hidden column */

@@ -118,6 +118,21 @@ static int side_file(const char *path, off_t *size)
 	return 1;
 }
 
+/* 1 if the -journal at path is hot: it starts with a journal header (a
+ * persisted or truncated one that was finished does not). */
+static int journal_hot(const char *path)
+{
+	static const unsigned char magic[8] = { 0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7 };
+	unsigned char head[8];
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	int hot = fd >= 0 && pread(fd, head, sizeof head, 0) == (ssize_t)sizeof head &&
+	          memcmp(head, magic, sizeof magic) == 0;
+
+	if (fd >= 0)
+		close(fd);
+	return hot;
+}
+
 /* 1 if a connection has the -shm at path in use (holds its DMS byte). */
 static int shm_in_use(const char *path)
 {
@@ -151,7 +166,7 @@ int sqlite_source_open(const char *source, sqlite3 **out, char *notes, size_t nl
 	char real[PATH_MAX], side[PATH_MAX + 16], enc[PATH_MAX * 3 + 1], uri[PATH_MAX * 3 + 64];
 	unsigned char head[100];
 	off_t wal_size = 0, shm_size = 0, jrnl_size = 0;
-	int fd, wal, shm, jrnl, busy, rc;
+	int fd, wal, shm, jrnl, jrnl_hot, busy, rc;
 	long page;
 	struct stat st;
 	sqlite3 *db = NULL;
@@ -176,6 +191,7 @@ int sqlite_source_open(const char *source, sqlite3 **out, char *notes, size_t nl
 	wal = side_file(side, &wal_size);
 	snprintf(side, sizeof side, "%s-journal", real);
 	jrnl = side_file(side, &jrnl_size);
+	jrnl_hot = jrnl == 1 && jrnl_size > 0 && journal_hot(side);
 	snprintf(side, sizeof side, "%s-shm", real);
 	shm = side_file(side, &shm_size);
 	busy = busy || (shm == 1 && shm_in_use(side));
@@ -217,9 +233,10 @@ int sqlite_source_open(const char *source, sqlite3 **out, char *notes, size_t nl
 		shape_note(notes, nlen,
 		           "a -wal, -shm or -journal beside it is not a regular file: "
 		           "not read");
-	if (jrnl == 1 && jrnl_size > 0)
+	if (jrnl_hot)
 		shape_note(notes, nlen,
-		           "a -journal beside it was not rolled back: read as the file is");
+		           "a -journal a writer that did not finish left beside it was not rolled "
+		           "back: read as the file is");
 	*out = db;
 	return 0;
 }
