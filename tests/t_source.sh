@@ -110,8 +110,9 @@ c.execute("INSERT INTO t(a, b) VALUES ('y%019d', 9)" % 1)
 c.execute("BEGIN IMMEDIATE")
 c.execute("INSERT INTO t(a, b) VALUES ('z%019d', 9)" % 2)
 open(sys.argv[2], "w").close()
-end = time.time() + 120
-while not os.path.exists(sys.argv[3]) and time.time() < end:
+# until told, or until the test is gone (a test killed midway)
+parent, end = os.getppid(), time.time() + 900
+while not os.path.exists(sys.argv[3]) and os.getppid() == parent and time.time() < end:
 	time.sleep(0.05)
 PY
 holder=$!
