@@ -292,3 +292,20 @@ else
 fi
 has source/pg-inherited-said '2 tables inherit from it: read with them as one table' "$T/pg.pc"
 has source/pg-inherited-rows 'value orders from pg_stats over 6000 rows' "$T/pg.pc"
+
+# A generated column (STORED, all PostgreSQL has) is read as a column, its
+# index kept, and said (it was left out without a word, and its index as
+# "an expression index").
+psql_ "CREATE TABLE pgen(id bigint PRIMARY KEY, a int, g int GENERATED ALWAYS AS (a * 2) STORED, name text);
+	CREATE INDEX pgen_g ON pgen(g);
+	INSERT INTO pgen(id, a, name) SELECT i, i % 3, md5(i::text) FROM generate_series(1, 3000) i;
+	ANALYZE pgen;" >/dev/null
+"$IDXLAB" --print-config --schema-from "$dsn:public.pgen" >"$T/pgen.pc" 2>&1
+spec=$(sed -n 's/^#   //p' "$T/pgen.pc")
+if echo "$spec" | grep -qx "column g int few:3" && echo "$spec" | grep -qx "index g" &&
+	echo "$spec" | grep -q "^column name text(32) "; then
+	ok source/pg-generated-column
+else
+	bad source/pg-generated-column "$(cat "$T/pgen.pc")"
+fi
+has source/pg-generated-said 'g is a generated column \(STORED\) there: here an ordinary one' "$T/pgen.pc"

@@ -5,7 +5,9 @@
  * primary key and the indexes (in creation order, oid order), and pg_stats
  * for each column's value order (n_distinct, correlation, avg_width and the
  * share of its most common value). It never runs ANALYZE: a table without
- * statistics is read as "rand" with a note that says how to get better. */
+ * statistics is read as "rand" with a note that says how to get better.
+ * A generated column is read as an ordinary one; a table with inheritance
+ * children or partitions is read with them, as one table (a note says so). */
 #include <libpq-fe.h>
 #include <math.h>
 #include <stdio.h>
@@ -166,12 +168,13 @@ static int read_columns(PGconn *c, const char *oid, const char *nsp, const char 
 	    "SELECT a.attnum, a.attname, format_type(a.atttypid, a.atttypmod), t.typname, "
 	    "a.atttypmod, s.n_distinct, s.correlation, coalesce(s.avg_width, -1), "
 	    "(s.most_common_freqs)[1], coalesce((SELECT true FROM pg_index i WHERE i.indrelid = "
-	    "a.attrelid AND i.indisprimary AND a.attnum = ANY (i.indkey)), false) "
-	    "FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid LEFT JOIN LATERAL (SELECT "
+	    "a.attrelid AND i.indisprimary AND a.attnum = ANY (i.indkey)), false), "
+	    "a.attgenerated <> '' FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid LEFT "
+	    "JOIN LATERAL (SELECT "
 	    "* FROM pg_stats s WHERE s.schemaname = $2 AND s.tablename = $3 AND s.attname = "
 	    "a.attname ORDER BY s.inherited = $4::bool DESC LIMIT 1) s ON true "
-	    "WHERE a.attrelid = $1::oid AND a.attnum > 0 AND NOT a.attisdropped AND "
-	    "a.attgenerated = '' ORDER BY a.attnum",
+	    "WHERE a.attrelid = $1::oid AND a.attnum > 0 AND NOT a.attisdropped "
+	    "ORDER BY a.attnum",
 	    4, p);
 	int i, stats = 0;
 
@@ -192,6 +195,11 @@ static int read_columns(PGconn *c, const char *oid, const char *nsp, const char 
 		col->correlation = num_or_nan(r, i, 6);
 		col->top_freq = num_or_nan(r, i, 8);
 		col->pk = strcmp(PQgetvalue(r, i, 9), "t") == 0;
+		if (strcmp(PQgetvalue(r, i, 10), "t") == 0)
+			shape_note(t->notes, sizeof t->notes,
+			           "%s is a generated column (STORED) there: here an ordinary one, "
+			           "with its statistics",
+			           col->name);
 		stats += !isnan(nd);
 		t->ncols++;
 	}
