@@ -9,9 +9,11 @@
  *  - nobody has it open (no lock on its lock bytes, nobody holds the -shm's
  *    "in use" byte): as immutable (file:PATH?mode=ro&immutable=1). SQLite
  *    then opens the file itself and nothing else. Frames a crashed writer
- *    left in a -wal are not seen: a note says how many.
- *  - another process has it open (a live writer, or a WAL whose -shm is
- *    there): mode=ro&readonly_shm=1, so the -shm is opened O_RDONLY and a
+ *    left in a -wal without its -shm are not seen: a note says how many
+ *    there may be (without the -shm, which of them are already copied into
+ *    the file is not known).
+ *  - another process has it open, or a WAL is there with its -shm (a
+ *    writer that died): mode=ro&readonly_shm=1, so the -shm is opened O_RDONLY and a
  *    WAL is read through the other process's index. If that fails, as
  *    immutable, with a note.
  *
@@ -224,9 +226,9 @@ int sqlite_source_open(const char *source, sqlite3 **out, char *notes, size_t nl
 	}
 	if (wal == 1 && wal_size > 32 && page >= 512)
 		shape_note(notes, nlen,
-		           "its WAL holds %lld frame%s (%lld bytes) not yet in the file: not "
-		           "seen, as idxlab writes nothing beside it (open it once with sqlite3 "
-		           "to move them in)",
+		           "its WAL was left without its -shm, with up to %lld frame%s (%lld "
+		           "bytes) that may not be in the file yet: not seen, as idxlab writes "
+		           "nothing beside it (open the file once with sqlite3 to move them in)",
 		           (long long)((wal_size - 32) / (24 + page)),
 		           (wal_size - 32) / (24 + page) == 1 ? "" : "s", (long long)wal_size);
 	if (wal == 0 || shm == 0 || jrnl == 0)
