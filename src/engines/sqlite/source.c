@@ -6,16 +6,17 @@
  * it writes the -shm while it recovers. So the file is looked at first,
  * without SQLite, and opened one of two ways:
  *
- *  - nobody has it open (no lock on its lock bytes, nobody holds the -shm's
- *    "in use" byte): as immutable (file:PATH?mode=ro&immutable=1). SQLite
- *    then opens the file itself and nothing else. Frames a crashed writer
- *    left in a -wal without its -shm are not seen: a note says how many
- *    there may be (without the -shm, which of them are already copied into
- *    the file is not known).
- *  - another process has it open, or a WAL is there with its -shm (a
- *    writer that died): mode=ro&readonly_shm=1, so the -shm is opened O_RDONLY and a
- *    WAL is read through the other process's index. If that fails, as
- *    immutable, with a note.
+ *  - another process has it open (it holds a lock on the file's lock bytes
+ *    or the -shm's "in use" byte), or a -wal is there with its -shm (a
+ *    writer that died): mode=ro&readonly_shm=1, so the -shm is opened
+ *    O_RDONLY and the WAL is read through it (SQLite rebuilds the index of
+ *    a dead writer's WAL in its own memory). If that fails: as below, with
+ *    a note.
+ *  - otherwise: as immutable (file:PATH?mode=ro&immutable=1); SQLite then
+ *    opens the file itself and nothing else. Frames a dead writer left in
+ *    a -wal without its -shm are not seen: a note says how many there may
+ *    be (without the -shm, which of them are already in the file is not
+ *    known).
  *
  * Either way the connection goes through the "idxlab-ro" VFS: the default
  * one, except that every file it opens besides the database is opened
