@@ -198,6 +198,7 @@ def gen_value(rng, ty, row):
 
 def gen_source(rng, path):
     db = sqlite3.connect(path)
+    db.execute("pragma synchronous=off")
     if rng.random() < 0.5:
         db.execute("pragma journal_mode=wal")
     table = rng.choice(NAMES)
