@@ -22,6 +22,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ev ring[RING];
 static char templates[RING][EVLOG_LINE]; /* ring[i]'s template */
 static unsigned long next_seq = 1;
+static unsigned long barrier; /* no line before this seq is a fold target */
 static double t0 = -1;
 static double (*clock_fn)(void *); /* evlog_set_clock's, or NULL */
 static void *clock_arg;
@@ -59,7 +60,8 @@ static struct ev *fold_target(enum ev_level level, const char *tpl, double now)
 {
 	unsigned long s, seen = 0;
 
-	for (s = next_seq - 1; s > 0 && next_seq - s <= RING && seen < EVLOG_FOLD_BACK; s--) {
+	for (s = next_seq - 1;
+	     s > 0 && s >= barrier && next_seq - s <= RING && seen < EVLOG_FOLD_BACK; s--) {
 		struct ev *e = &ring[s % RING];
 
 		if (e->seq != s)
@@ -70,6 +72,13 @@ static struct ev *fold_target(enum ev_level level, const char *tpl, double now)
 			return e;
 	}
 	return NULL;
+}
+
+void evlog_fold_barrier(void)
+{
+	pthread_mutex_lock(&lock);
+	barrier = next_seq;
+	pthread_mutex_unlock(&lock);
 }
 
 void evlog_set_clock(double (*now)(void *arg), void *arg)

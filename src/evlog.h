@@ -41,6 +41,11 @@ void evlog_start_clock(void);
  * adds the events. */
 void evlog_set_clock(double (*now)(void *arg), void *arg);
 
+/* Lines added from now on never fold into one added before: a replay's
+ * seek plays the events up to its position again, and they are new lines
+ * of a view started over, not repeats of the lines it showed. */
+void evlog_fold_barrier(void);
+
 void evlog_add(enum ev_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Copy events with seq > after into out (at most max), oldest first;

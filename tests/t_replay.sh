@@ -137,3 +137,29 @@ else bad replay/b-pins "B left the baseline: $(cap rp)"; fi
 tm send-keys -t rp q
 code=$(wait_exit rp)
 [ "$code" = EXIT=0 ] && ok replay/q-exits-0 || bad replay/q-exits-0 "got '$code'"
+
+# Seeks back and on play the events before the new position again, each
+# once: no line comes back as a fold of itself (×2, then ×3), at 1x and
+# paused as after PgDn.
+start rs TMPDIR="$TMPDIR" "$IDXLAB" --replay talk.rec
+wait_for rs 'REPLAY 1x' 3 || bad replay/seek-events-once "no replay: $(cap rs)"
+tm send-keys -t rs Space
+wait_for rs 'replay paused' 2 || bad replay/seek-events-once "no pause: $(cap rs)"
+ok_so_far=1
+for step in 'PgDn 00:12' 'Right 00:22' 'Left 00:12' 'Right 00:22' 'Left 00:12'; do
+	set -- $step
+	tm send-keys -t rs "$1"
+	if ! wait_for rs "REPLAY 1x $2 / 01:00" 3 || ! wait_for rs '│ +12\.0s  built idxlab_k1' 3; then
+		ok_so_far=0
+		bad replay/seek-events-once "after $1 to $2: $(cap rs)"
+		break
+	fi
+done
+if [ $ok_so_far = 1 ]; then
+	n=$(events rs | grep -c 'built idxlab_k1')
+	if [ "$n" = 1 ] && ! events rs | grep -qE '(×|x)[0-9]+ *│'; then
+		ok replay/seek-events-once
+	else bad replay/seek-events-once "$n lines, or folded: $(events rs)"; fi
+fi
+tm send-keys -t rs q
+[ "$(wait_exit rs)" = EXIT=0 ] || bad replay/seek-events-once-exit "$(cat "$T/rs.exit" 2>/dev/null)"

@@ -2170,6 +2170,7 @@ static const struct {
 	{ "unit/replay-seek", test_replay_seek },
 	{ "unit/replay-seek-long", test_replay_seek_long },
 	{ "unit/history-rewind", test_history_rewind },
+	{ "unit/replay-seek-events-once", test_replay_seek_events_once },
 #ifdef IDXLAB_HAVE_MONGO
 	{ "unit/mongo", test_mongo },
 	{ "unit/mongo-status-table", test_mongo_status_table },
