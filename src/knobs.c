@@ -269,7 +269,15 @@ const struct knob_def knob_table[K_COUNT] = {
 		.name = "quiet", .kind = KNOB_BOOL,
 		.max = 1,
 		.def = "off", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED | KF_HEADLESS,
-		.why = "headless (-q): no events, warnings and progress on stderr; errors still",
+		.why = "headless (-q): no events, warnings and progress on stderr, no \"wrote "
+		       "FILE\"; errors still",
+	},
+	[K_VERBOSE] = {
+		.name = "verbose", .kind = KNOB_BOOL,
+		.max = 1,
+		.def = "off", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED | KF_HEADLESS,
+		.why = "headless (-v): the detail events too on stderr (the fsync+fdatasync calls "
+		       "made while closing an engine)",
 	},
 	[K_REFRESH] = {
 		.name = "refresh", .kind = KNOB_INT,

@@ -47,6 +47,7 @@ enum knob_id {
 	K_WARMUP,
 	K_PROGRESS,
 	K_QUIET,
+	K_VERBOSE,
 	K_REFRESH,
 	K_ASCII,
 	K_NO_COLOR,

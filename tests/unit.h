@@ -27,5 +27,7 @@ void test_replay_seek(void);
 void test_replay_seek_long(void);
 void test_history_rewind(void);
 void test_replay_seek_events_once(void);
+/* unit_screen.c */
+void test_textfit(void);
 
 #endif
