@@ -428,6 +428,50 @@ n=$(at_least 75 chart_cells fresh 39)
 tm send-keys -t fresh q
 wait_exit fresh >/dev/null
 
+# The help at 80x24 does not fit: its bottom edge says more follows and how
+# to page it, whatever page shows; PgDn and Space page on, PgUp back, End to
+# the last page (which says so); none of them closes it, q does.
+start hp TMPDIR="$TMPDIR" "$IDXLAB" --rows 4000000
+tm resize-window -t hp -x 80 -y 24
+wait_for hp '\? help' 5
+tm send-keys -t hp '?'
+# help_first: the first line the help's bottom edge says it shows ("" none)
+help_first() { cap hp | sed -n 's/.*└─ .*lines \([0-9]*\)-[0-9]* of [0-9]*.*/\1/p' | head -1; }
+# help_moves OP N: within 3 s the first line shown is OP (-gt, -lt) N
+help_moves() {
+	i=0
+	while [ $i -lt $((30 * slow)) ]; do
+		f=$(help_first)
+		[ -n "$f" ] && [ "$f" "$1" "$2" ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+if wait_for hp '└─ ▼ more  lines 1-[0-9]+ of [0-9]+  PgDn/Space: page' 3; then
+	ok dash/help-80-says-more
+else bad dash/help-80-says-more "$(cap hp)"; fi
+tm send-keys -t hp NPage
+if help_moves -gt 1 && p2=$(help_first) && tm send-keys -t hp Space && help_moves -gt "$p2" &&
+	cap hp | grep -q '└─ ▼ more .*PgUp: back'; then
+	ok dash/help-pgdn-space-page
+else bad dash/help-pgdn-space-page "$(cap hp)"; fi
+p3=$(help_first)
+tm send-keys -t hp PPage
+if [ -n "$p3" ] && help_moves -lt "$p3" && cap hp | grep -q '─ help ─'; then
+	ok dash/help-pgup-back
+else bad dash/help-pgup-back "$(cap hp)"; fi
+tm send-keys -t hp End
+if wait_for hp '└─ \(end\)  lines [0-9]+-([0-9]+) of \1 ' 3; then
+	ok dash/help-end-says-end
+else bad dash/help-end-says-end "$(cap hp)"; fi
+tm send-keys -t hp q
+if wait_for hp '─ knobs ─' 3 && ! cap hp | grep -q '─ help ─' && [ ! -s "$T/hp.exit" ]; then
+	ok dash/help-q-still-closes
+else bad dash/help-q-still-closes "$(cap hp)"; fi
+tm send-keys -t hp q
+wait_exit hp >/dev/null
+
 # TERM=dumb: say to use idxlab run.
 start dumb TERM=dumb "$IDXLAB"
 code=$(wait_exit dumb)
