@@ -472,6 +472,36 @@ else bad dash/help-q-still-closes "$(cap hp)"; fi
 tm send-keys -t hp q
 wait_exit hp >/dev/null
 
+# The selected knob's help line describes the table in force: on a
+# --schema-from table, its indexes by column, not the default table's
+# k1..kN; cut where a word ends, with an ellipsis.
+if ! command -v sqlite3 >/dev/null; then
+	skip dash/help-line-own-table "sqlite3 is not installed (apt-get install sqlite3)"
+else
+	rm -f "$T/app.db"
+	sqlite3 "$T/app.db" "CREATE TABLE orders(id INTEGER PRIMARY KEY, customer_id INT, created_at INT, status TEXT);
+		CREATE INDEX o_c ON orders(customer_id); CREATE INDEX o_cs ON orders(created_at, status);
+		WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)
+		INSERT INTO orders(customer_id, created_at, status) SELECT i % 50, i, 'ok' FROM n;"
+	start own TMPDIR="$TMPDIR" "$IDXLAB" --schema-from app.db:orders --rows 4000000
+	if wait_for own '^ indexes: secondary indexes, the first N of the orders table.s 2: \(customer_id\), \(created_at,' 5 &&
+		! cap own | grep -q 'k1\.\.kN'; then
+		ok dash/help-line-own-table
+	else bad dash/help-line-own-table "$(cap own)"; fi
+	# At 80 columns: whole words, the ellipsis last, no word cut.
+	tm resize-window -t own -x 80 -y 24
+	if wait_for own '^ indexes: secondary indexes, the first N .* …$' 3; then
+		line=$(cap own | grep '^ indexes: secondary' | sed 's/ …$//')
+		full=" indexes: secondary indexes, the first N of the orders table's 2: (customer_id), (created_at, status); every one is another btree each row must enter"
+		case "$full" in
+		"$line "*) ok dash/help-line-cut-at-a-word ;;
+		*) bad dash/help-line-cut-at-a-word "'$line'" ;;
+		esac
+	else bad dash/help-line-cut-at-a-word "$(cap own)"; fi
+	tm send-keys -t own q
+	wait_exit own >/dev/null
+fi
+
 # TERM=dumb: say to use idxlab run.
 start dumb TERM=dumb "$IDXLAB"
 code=$(wait_exit dumb)

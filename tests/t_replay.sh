@@ -163,3 +163,34 @@ if [ $ok_so_far = 1 ]; then
 fi
 tm send-keys -t rs q
 [ "$(wait_exit rs)" = EXIT=0 ] || bad replay/seek-events-once-exit "$(cat "$T/rs.exit" 2>/dev/null)"
+
+# An event too long for its box is cut where a word ends (never inside a
+# number, nor between a number and its unit), with an ellipsis, and keeps
+# its fold count.
+awk 'BEGIN {
+	print "{\"idxlab_recording\":1,\"idxlab\":\"0.1.0\",\"engine\":\"sqlite\"}"
+	for (i = 0; i <= 40; i++) {
+		t = i * 0.25
+		if (i == 2 || i == 4)
+			printf "{\"t\":%.2f,\"ev\":\"the table reached 48000 rows: starting over (previous table: %d log syncs, 5678 page writes, 91011 bytes of WAL in 12.5 s)\",\"level\":\"info\"}\n", t, 1234 + i
+		printf "{\"t\":%.2f,\"state\":\"running\",\"knobs_gen\":1,\"knobs\":{\"engine\":\"sqlite\",\"indexes\":\"0\"},\"c\":{\"t\":%.2f,\"rows\":%d}}\n", t, t, i * 1000
+	}
+}' >"$T/long.rec"
+start rl TMPDIR="$TMPDIR" "$IDXLAB" --replay long.rec
+tm resize-window -t rl -x 80 -y 24
+full="the table reached 48000 rows: starting over (previous table: 1238 log syncs, 5678 page writes, 91011 bytes of WAL in 12.5 s)"
+if wait_for rl 'the table reached .* … ×2 *│' 5; then
+	shown=$(events rl | grep -o 'the table reached .* … ×2' | sed 's/ … ×2$//')
+	last=${shown##* }
+	case "$full" in
+	"$shown "*)
+		case "$last" in
+		*[0-9]) bad replay/event-cut-at-a-word "a number left without its unit: '$shown'" ;;
+		*) ok replay/event-cut-at-a-word ;;
+		esac
+		;;
+	*) bad replay/event-cut-at-a-word "'$shown' is not the start of the event up to a word" ;;
+	esac
+else bad replay/event-cut-at-a-word "$(cap rl)"; fi
+tm send-keys -t rl q
+wait_exit rl >/dev/null

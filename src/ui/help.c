@@ -62,7 +62,7 @@ static void help_add(struct help_lines *hl, int bold, const char *head, const ch
 	} while (*p);
 }
 
-static void help_build(struct help_lines *hl, const struct glyphs *g)
+static void help_build(struct help_lines *hl, const struct glyphs *g, const struct knobs *k)
 {
 	char head[256];
 	size_t i;
@@ -80,7 +80,7 @@ static void help_build(struct help_lines *hl, const struct glyphs *g)
 	for (id = 0; id < K_COUNT; id++)
 		if (!(knob_table[id].flags & KF_OPTION)) {
 			snprintf(head, sizeof head, "  %-12s ", knob_table[id].name);
-			help_add(hl, 0, head, knob_table[id].why);
+			help_add(hl, 0, head, knob_why(id, k));
 		}
 	help_add(hl, 0, "", " ");
 	help_add(hl, 1, "", "Metrics (n/a: the engine cannot measure it; ...: not settled yet)");
@@ -126,7 +126,7 @@ int help_draw(const struct dash *d, const struct rect *r, int top)
 	struct help_lines hl = { .line = store, .cap = HELP_LINES, .width = r->w - 4 };
 	int i, rows = r->h - 2;
 
-	help_build(&hl, d->term.g);
+	help_build(&hl, d->term.g, &d->k.want);
 	if (top > hl.n - rows)
 		top = hl.n - rows > 0 ? hl.n - rows : 0;
 	if (top < 0)
