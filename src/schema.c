@@ -94,6 +94,11 @@ static int add(struct schema *s, long long *out, struct err *e)
 		free(s);
 		return err_set(e, ERR_USAGE, "more than %d table specs in one run", REGISTRY_MAX);
 	}
+	if (schema_check(s, e) < 0) { /* no DDL from a name the spec rules did not admit */
+		err_prefix(e, "table spec %s (a bug in idxlab, please report it)", s->name);
+		free(s);
+		return -1;
+	}
 	registry[n] = s;
 	atomic_store(&registered, n + 1); /* publish after the entry is whole */
 	*out = n;

@@ -248,6 +248,87 @@ int schema_reserved(const char *name)
 	return 0;
 }
 
+void schema_name_from(const char *text, const char *prefix, char *out, size_t len)
+{
+	size_t o = 0;
+
+	if (!len)
+		return;
+	if (!((*text >= 'a' && *text <= 'z') || (*text >= 'A' && *text <= 'Z') || *text == '_'))
+		o = (size_t)snprintf(out, len, "%s", prefix);
+	for (; *text && o + 1 < len; text++) {
+		char c = *text;
+
+		out[o++] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a')
+		           : (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ? c
+		                                                              : '_';
+	}
+	out[o < len ? o : len - 1] = 0;
+}
+
+/* A name the spec rules admit: [a-z_][a-z0-9_]*, shorter than
+ * SCHEMA_NAME_MAX (the array holds it terminated). */
+static int name_ok(const char *name)
+{
+	size_t n = strnlen(name, SCHEMA_NAME_MAX);
+
+	if (!n || n == SCHEMA_NAME_MAX || !(islower((unsigned char)*name) || *name == '_'))
+		return 0;
+	for (; *name; name++)
+		if (!(*name >= 'a' && *name <= 'z') && !(*name >= '0' && *name <= '9') &&
+		    *name != '_')
+			return 0;
+	return 1;
+}
+
+int schema_check(const struct schema *s, struct err *e)
+{
+	int i, j;
+
+	if (!name_ok(s->name))
+		return err_set(e, ERR_USAGE, "its name is not a-z 0-9 _");
+	if (s->ncols < 1 || s->ncols > SCHEMA_COLS_MAX || s->nindexes < 0 ||
+	    s->nindexes > SCHEMA_IDX_MAX)
+		return err_set(e, ERR_USAGE, "%d columns and %d indexes (at most %d and %d)",
+		               s->ncols, s->nindexes, SCHEMA_COLS_MAX, SCHEMA_IDX_MAX);
+	if (!name_ok(s->hot) || strcmp(s->hot, "id") == 0 || strcmp(s->hot, "payload") == 0)
+		return err_set(e, ERR_USAGE, "its hot column's name is not one idxlab may use");
+	for (i = 0; i < s->ncols; i++) {
+		const struct column *c = &s->cols[i];
+
+		if (!name_ok(c->name) || (i == 0) != (strcmp(c->name, "id") == 0) ||
+		    strcmp(c->name, "payload") == 0 || strcmp(c->name, s->hot) == 0)
+			return err_set(e, ERR_USAGE, "column %d's name is not one idxlab may use",
+			               i);
+		for (j = 1; j < i; j++)
+			if (strcmp(s->cols[j].name, c->name) == 0)
+				return err_set(e, ERR_USAGE, "two columns named %s", c->name);
+		if (c->type < 0 || c->type >= COL_TYPE_COUNT || c->order < 0 ||
+		    c->order >= ORD_COUNT ||
+		    (c->type == COL_TEXT && (c->len < 1 || c->len > SCHEMA_TEXT_MAX)))
+			return err_set(e, ERR_USAGE, "column %s has no type idxlab writes",
+			               c->name);
+	}
+	for (i = 0; i < s->nindexes; i++) {
+		const struct index_spec *x = &s->idx[i];
+
+		if (!name_ok(x->name) || strncmp(x->name, "idxlab_", 7) != 0 ||
+		    schema_reserved(x->name))
+			return err_set(e, ERR_USAGE, "index %d's name is not one idxlab may use",
+			               i + 1);
+		for (j = 0; j < i; j++)
+			if (strcmp(s->idx[j].name, x->name) == 0)
+				return err_set(e, ERR_USAGE, "two indexes named %s", x->name);
+		if (x->ncols < 1 || x->ncols > SCHEMA_IDX_COLS)
+			return err_set(e, ERR_USAGE, "index %s has %d columns", x->name, x->ncols);
+		for (j = 0; j < x->ncols; j++)
+			if (x->cols[j] < 1 || x->cols[j] >= s->ncols)
+				return err_set(e, ERR_USAGE, "index %s covers no value column",
+				               x->name);
+	}
+	return 0;
+}
+
 /* ---- lines --------------------------------------------------------------- */
 
 struct parse {
@@ -436,12 +517,14 @@ static int spec_line(char *line, int lineno, void *ctx, struct err *e)
 static void spec_start(struct schema *s, const char *name)
 {
 	const char *base = strrchr(name, '/');
-	char *dot;
+	char file[SCHEMA_NAME_MAX], *dot;
 
 	memset(s, 0, sizeof *s);
-	snprintf(s->name, sizeof s->name, "%s", base ? base + 1 : name);
-	if ((dot = strchr(s->name, '.')) != NULL)
+	/* the file's name, as a name the spec rules admit (it is printed) */
+	snprintf(file, sizeof file, "%s", base ? base + 1 : name);
+	if ((dot = strchr(file, '.')) != NULL)
 		*dot = 0;
+	schema_name_from(file, "t_", s->name, sizeof s->name);
 	snprintf(s->hot, sizeof s->hot, "hot");
 	snprintf(s->cols[0].name, sizeof s->cols[0].name, "id");
 	s->cols[0].type = COL_BIGINT;
@@ -491,7 +574,8 @@ void schema_type_text(const struct column *c, char *buf, size_t len)
 	if (c->type == COL_TEXT)
 		snprintf(buf, len, "text(%d)", c->len);
 	else
-		snprintf(buf, len, "%s", type_words[c->type]);
+		snprintf(buf, len, "%s",
+		         c->type >= 0 && c->type < COL_TYPE_COUNT ? type_words[c->type] : "?");
 }
 
 void schema_order_text(const struct column *c, char *buf, size_t len)
@@ -503,7 +587,8 @@ void schema_order_text(const struct column *c, char *buf, size_t len)
 	else if (c->order == ORD_ZIPF)
 		snprintf(buf, len, "zipf:%g", c->s);
 	else
-		snprintf(buf, len, "%s", order_words[c->order]);
+		snprintf(buf, len, "%s",
+		         c->order >= 0 && c->order < ORD_COUNT ? order_words[c->order] : "?");
 }
 
 void schema_write(const struct schema *s, char *buf, size_t len)
@@ -539,9 +624,9 @@ void schema_write(const struct schema *s, char *buf, size_t len)
 		PUT("index ");
 		for (j = 0; j < x->ncols; j++) {
 			PUT("%s%s", j ? "," : "", s->cols[x->cols[j]].name);
-			d += (size_t)snprintf(derived + d,
-			                      d < sizeof derived ? sizeof derived - d : 0, "_%s",
-			                      s->cols[x->cols[j]].name);
+			if (d < sizeof derived)
+				d += (size_t)snprintf(derived + d, sizeof derived - d, "_%s",
+				                      s->cols[x->cols[j]].name);
 		}
 		if (x->unique)
 			PUT(" unique");

@@ -54,6 +54,11 @@ void shape_note(char *notes, size_t len, const char *fmt, ...)
  * *out. Errors say what to do (a missing table, no engine reads SOURCE). */
 int schema_from_load(const char *text, long long *out, struct err *e);
 
+/* The spec of shape t (a table named table), with notes on every guess
+ * and on what did not fit; what it holds is bounded by the spec's arrays
+ * whatever t says (exposed for the tests). */
+void schema_from_derive(const struct table_shape *t, const char *table, struct schema *s);
+
 /* The value order a column's statistics suggest (exposed for the tests). */
 void schema_from_order(const struct shape_col *c, double rows, struct column *out);
 

@@ -47,7 +47,7 @@ holds schema-from/sqlite-indexes "$spec" sh -c '
 index created_at
 index country,created_at" ]' - "$spec"
 holds schema-from/sqlite-notes "$(cat "$T/pc")" grep -q \
-	'how it was read: .*column "Full Name" is full_name here.*index users_lower left out: an expression index.*a sample of its first 10000 rows over 20000 rows' "$T/pc"
+	'how it was read: .*index users_lower left out: an expression index.*a sample of its first 10000 rows over 20000 rows.*column "Full Name" is full_name here' "$T/pc"
 [ "$(sha256sum "$db" | cut -d' ' -f1)" = "$sum_before" ] && [ ! -e "$db-journal" ] &&
 	[ ! -e "$db-wal" ] && ok schema-from/sqlite-file-unchanged ||
 	bad schema-from/sqlite-file-unchanged "the user's file changed"
@@ -61,6 +61,47 @@ expect_exit schema-from/no-such-table 2 "no table userz in this file \(its table
 expect_exit schema-from/no-reader 2 "no engine reads this source" \
 	"$IDXLAB" run --schema-from "$T/nothing-here:users"
 expect_exit schema-from/no-table-named 2 "write SOURCE:TABLE" "$IDXLAB" run --schema-from "$db"
+
+# A text primary key and 40 more columns: the key keeps its place (one
+# column k, a unique index on it first), the columns past the 32 a spec
+# holds are named in the notes, nothing out of the arrays reaches the spec
+# (the derivation once wrote past its column array: a column named \x01
+# and a garbage index), and the spec it prints loads and runs.
+/usr/bin/python3 - "$T/wide.db" <<'PY2'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+cols = ", ".join("c%d INT" % i for i in range(40))
+c.execute("CREATE TABLE t(k TEXT PRIMARY KEY, %s)" % cols)
+c.execute("CREATE TABLE last(%s, k TEXT PRIMARY KEY)" % cols)
+c.execute("CREATE INDEX t_c5 ON t(c5)")
+c.execute("CREATE INDEX t_c35 ON t(c35)")
+for t in ("t", "last"):
+    c.execute("INSERT INTO %s(k, %s) VALUES ('a', %s)" %
+              (t, ", ".join("c%d" % i for i in range(40)), ", ".join(["1"] * 40)))
+c.commit()
+PY2
+for t in t last; do
+	"$IDXLAB" --schema-from "$T/wide.db:$t" --print-config >"$T/wide-$t.pc" 2>&1
+	rc=$?
+	sed -n 's/^#   //p' "$T/wide-$t.pc" >"$T/wide-$t.spec"
+	holds schema-from/text-key-40-columns-$t "rc=$rc $(cat "$T/wide-$t.pc")" sh -c '
+		[ $1 = 0 ] &&
+		[ "$(grep -c "^column " "$2")" = 32 ] &&
+		[ "$(grep -c "^column k " "$2")" = 1 ] &&
+		grep -qx "column k text(14) rand" "$2" &&
+		[ "$(grep "^index" "$2" | head -1)" = "index k unique name idxlab_k_key" ] &&
+		grep -qx "column c30 int rand" "$2" && ! grep -q "^column c31 " "$2" &&
+		! tr -d "\n" <"$3" | LC_ALL=C grep -q "[^[:print:]]" &&
+		grep -q "how it was read: .*columns c31, c32, c33, c34, c35, c36, c37, c38, c39 are left out (a spec holds 32 columns besides its id)" "$3"' \
+		- $rc "$T/wide-$t.spec" "$T/wide-$t.pc"
+done
+holds schema-from/text-key-40-columns-index-left-out "$(cat "$T/wide-t.pc")" sh -c '
+	grep -qx "index c5" "$1" && grep -q "index t_c35 left out: it covers a column left out" "$2"' \
+	- "$T/wide-t.spec" "$T/wide-t.pc"
+"$IDXLAB" run --schema "$T/wide-last.spec" --rows 300 --indexes 1 --format csv >"$T/wide.csv" 2>&1 &&
+	"$IDXLAB" run --schema-from "$T/wide.db:t" --rows 300 --indexes 2 --format csv >>"$T/wide.csv" 2>&1 &&
+	ok schema-from/text-key-40-columns-runs ||
+	bad schema-from/text-key-40-columns-runs "$(tail -5 "$T/wide.csv")"
 
 # --- PostgreSQL ----------------------------------------------------------------
 bindir=$(pg_bindir)

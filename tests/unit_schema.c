@@ -5,6 +5,7 @@
 
 #include "keys.h"
 #include "schema.h"
+#include "schema_from.h"
 #include "unit.h"
 
 static const struct schema *builtin(const char *name)
@@ -177,6 +178,66 @@ static void zipf_is_skewed(void)
 	CHECK(hits[0] > hits[1] && hits[1] > hits[2] && hits[0] > 1500);
 }
 
+/* The derivation stays inside the spec's arrays whatever the shape says:
+ * a text key after 63 other columns keeps its slot, and counts and column
+ * numbers past the shape's arrays are not followed. */
+static void derive_bounded(void)
+{
+	static struct table_shape t;
+	struct schema s;
+	struct err e;
+	long long v = -1;
+	int i, k = SHAPE_COLS_MAX - 1;
+
+	memset(&t, 0, sizeof t);
+	t.rows = 100;
+	t.ncols = SHAPE_COLS_MAX;
+	for (i = 0; i < SHAPE_COLS_MAX; i++) {
+		snprintf(t.cols[i].name, sizeof t.cols[i].name, "C%d", i);
+		t.cols[i].type = COL_INT;
+		t.cols[i].ndistinct = 100;
+		t.cols[i].correlation = 0;
+		t.cols[i].top_freq = 0.01;
+	}
+	t.cols[k].type = COL_TEXT;
+	t.cols[k].len = 20;
+	t.cols[k].pk = 1;
+	t.nindexes = SHAPE_IDX_MAX;
+	for (i = 0; i < SHAPE_IDX_MAX; i++) {
+		snprintf(t.idx[i].name, sizeof t.idx[i].name, "ix%d", i);
+		t.idx[i].ncols = 1;
+		t.idx[i].cols[0] = i;
+	}
+	t.idx[3].ncols = 99;     /* more than an index holds */
+	t.idx[4].cols[0] = 5000; /* no such column */
+	t.idx[5].cols[0] = -7;
+	schema_from_derive(&t, "Wide Table", &s);
+	CHECK(s.ncols == SCHEMA_COLS_MAX && s.nindexes == SCHEMA_IDX_MAX);
+	CHECK(strcmp(s.name, "wide_table") == 0);
+	CHECK(strcmp(s.cols[SCHEMA_COLS_MAX - 1].name, "c63") == 0 &&
+	      s.cols[SCHEMA_COLS_MAX - 1].type == COL_TEXT);
+	CHECK(s.idx[0].unique && s.idx[0].cols[0] == SCHEMA_COLS_MAX - 1);
+	CHECK(strstr(s.notes, "columns C31, C32, ") && strstr(s.notes, "C62 are left out"));
+	CHECK(strstr(s.notes, "indexes ix18, ix19, ") && strstr(s.notes, "ix30 are left out"));
+	CHECK(strstr(s.notes, "index ix3 left out: more than 8 columns") &&
+	      strstr(s.notes, "index ix4 left out: it covers a column left out") &&
+	      strstr(s.notes, "index ix5 left out"));
+	CHECK(schema_check(&s, &e) == 0);
+	CHECK(schema_register(&s, &v, &e) == 0 && schema_get(v));
+	t.ncols = 100000; /* a reader's count past its array: held to it */
+	t.nindexes = -3;
+	schema_from_derive(&t, "7up", &s);
+	CHECK(s.ncols == SCHEMA_COLS_MAX && s.nindexes == 1 && strcmp(s.name, "t_7up") == 0);
+	CHECK(schema_check(&s, &e) == 0);
+	/* the second line of defence: a name the rules do not admit */
+	s.cols[2].name[0] = 1;
+	CHECK(schema_check(&s, &e) < 0 && schema_register(&s, &v, &e) < 0 &&
+	      strstr(e.msg, "a bug in idxlab"));
+	snprintf(s.cols[2].name, sizeof s.cols[2].name, "c2");
+	s.idx[0].cols[0] = SCHEMA_COLS_MAX;
+	CHECK(schema_check(&s, &e) < 0);
+}
+
 void test_schema(void)
 {
 	default_is_the_old_table();
@@ -184,6 +245,7 @@ void test_schema(void)
 	builtins_round_trip();
 	zipf_is_skewed();
 	reserved_names();
+	derive_bounded();
 }
 
 /* Bad spec files: each error names file:line and what was meant. */
