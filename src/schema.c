@@ -105,6 +105,22 @@ static int add(struct schema *s, long long *out, struct err *e)
 	return 0;
 }
 
+int schema_text_ok(const char *text, struct err *e)
+{
+	const char *c;
+
+	for (c = text; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			return err_set(e, ERR_USAGE,
+			               "'%s' holds a control character (byte %d): a table spec is "
+			               "named by one line of text",
+			               text, (int)(c - text) + 1);
+	if (strlen(text) >= sizeof registry[0]->source)
+		return err_set(e, ERR_USAGE, "'%.40s...': longer than %zu bytes", text,
+		               sizeof registry[0]->source - 1);
+	return 0;
+}
+
 /* The built-ins take the first indexes, in their order: "default" is 0. */
 static int load_builtins(struct err *e)
 {
@@ -161,6 +177,8 @@ int schema_load(const char *text, long long *out, struct err *e)
 	struct schema *s;
 	int i, rc = 0;
 
+	if (schema_text_ok(text, e) < 0)
+		return -1;
 	pthread_mutex_lock(&lock);
 	if (load_builtins(e) < 0) {
 		pthread_mutex_unlock(&lock);

@@ -103,6 +103,11 @@ const struct schema *schema_get(long long i);
  * file:line and, for a misspelt word, what was meant). */
 int schema_load(const char *text, long long *out, struct err *e);
 
+/* Can text name a spec (--schema, --schema-from, schema =)? One line of
+ * text that fits where it is kept, so --print-config writes it back as it
+ * was given; else -1 and why. */
+int schema_text_ok(const char *text, struct err *e);
+
 /* Register a spec made elsewhere (--schema-from); its index into *out. */
 int schema_register(const struct schema *s, long long *out, struct err *e);
 

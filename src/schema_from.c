@@ -30,8 +30,13 @@ void shape_note(char *notes, size_t len, const char *fmt, ...)
 		n += 2;
 	}
 	va_start(ap, fmt);
-	if (n < len)
-		vsnprintf(notes + n, len - n, fmt, ap);
+	if (n < len) {
+		char raw[1024];
+
+		/* names from the source are one line of text, whatever they hold */
+		vsnprintf(raw, sizeof raw, fmt, ap);
+		err_escape(raw, notes + n, len - n);
+	}
 	va_end(ap);
 }
 
@@ -346,6 +351,8 @@ int schema_from_load(const char *text, long long *out, struct err *e)
 
 	redact_learn(text);
 	redact_dsn(text, shown, sizeof shown);
+	if (schema_text_ok(text, e) < 0 || schema_text_ok(shown, e) < 0)
+		return -1;
 	if (!colon || colon == text || !colon[1] || (size_t)(colon - text) >= sizeof source)
 		return err_set(e, ERR_USAGE,
 		               "'%s': write SOURCE:TABLE, e.g. ./app.db:users or "

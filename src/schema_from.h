@@ -46,7 +46,9 @@ struct table_shape {
 	char notes[1024];    /* what the reader guessed or left out, "; "-separated */
 };
 
-/* Append a note to a shape's (or a spec's) notes. */
+/* Append a note to a shape's (or a spec's) notes, escaped as err_escape
+ * does (notes hold names read from the source): one line, no control
+ * character. */
 void shape_note(char *notes, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

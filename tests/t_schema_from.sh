@@ -103,6 +103,61 @@ holds schema-from/text-key-40-columns-index-left-out "$(cat "$T/wide-t.pc")" sh 
 	ok schema-from/text-key-40-columns-runs ||
 	bad schema-from/text-key-40-columns-runs "$(tail -5 "$T/wide.csv")"
 
+# A hostile file: quoted names that hold a newline and config lines, a
+# terminal escape (OSC title, clear screen), a C1 CSI, in columns, an index,
+# the key and its declared type. --print-config escapes them, so its output
+# reads back with -c to itself (the first line names the file read) and sets
+# nothing; no control byte reaches the output or the terminal.
+/usr/bin/python3 - "$T/evil.db" <<'PY2'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+nl = 'x\ndsn = host=/evil dbname=x\nsync = off\nrows = 7\n#'
+esc = 'y\x1b]0;TITLE\x07\x1b[2J'
+c.execute('CREATE TABLE t("k\nrows = 3" "TEXT\nsync = off" PRIMARY KEY, "%s" INT, "%s" INT,'
+          ' "z\u009bq" INT)' % (nl, esc))
+c.execute('CREATE INDEX "ix\nrows = 9" ON t(lower("%s"))' % esc)
+c.execute('CREATE INDEX "iy\x1b[2J" ON t("%s")' % nl)
+c.execute("INSERT INTO t VALUES ('a', 1, 2, 3)")
+c.commit()
+PY2
+ctrl() { tr -d '\n' <"$1" | LC_ALL=C grep -c '[[:cntrl:]]'; }
+"$IDXLAB" --print-config --schema-from "$T/evil.db:t" >"$T/evil.pc" 2>"$T/evil.err"
+rc=$?
+"$IDXLAB" -c "$T/evil.pc" --print-config >"$T/evil.pc2" 2>>"$T/evil.err"
+rc2=$?
+"$IDXLAB" --print-config --schema-from "$T/app.db:users" >"$T/plain.pc" 2>/dev/null
+holds schema-from/hostile-names-read-back "rc=$rc rc2=$rc2 $(cat -A "$T/evil.pc" "$T/evil.err" | head -c 3000)" sh -c '
+	[ $1 = 0 ] && [ $2 = 0 ] &&
+	[ "$(sed 1d "$3")" = "$(sed 1d "$4")" ] &&
+	[ "$(grep -v "^#" "$3" | grep -v "^schema = ")" = "$(grep -v "^#" "$5" | grep -v "^schema = ")" ] &&
+	[ "$(grep -c "^# how it was read: " "$3")" = 1 ] &&
+	grep -q "how it was read: .*column \"x\\\\ndsn = host=/evil dbname=x\\\\nsync = off" "$3" &&
+	grep -q "column \"y\\\\x1b\]0;TITLE\\\\x07\\\\x1b\[2J\" is " "$3" &&
+	grep -q "column \"z\\\\xc2\\\\x9bq\" is z__q here" "$3" &&
+	grep -q "index ix\\\\nrows = 9 left out" "$3"' - $rc $rc2 "$T/evil.pc" "$T/evil.pc2" "$T/plain.pc"
+[ "$(ctrl "$T/evil.pc")" = 0 ] && [ "$(ctrl "$T/evil.err")" = 0 ] &&
+	ok schema-from/hostile-names-no-control-bytes ||
+	bad schema-from/hostile-names-no-control-bytes "$(ctrl "$T/evil.pc") and $(ctrl "$T/evil.err") lines with one: $(cat -A "$T/evil.pc" | grep -F '^[' | head -3)"
+# A run prints the derived spec on standard error: escaped there too.
+"$IDXLAB" run --schema-from "$T/evil.db:t" --rows 50 --format csv >"$T/evil.csv" 2>"$T/evil.run"
+rc=$?
+[ $rc = 0 ] && [ "$(ctrl "$T/evil.run")" = 0 ] && [ "$(ctrl "$T/evil.csv")" = 0 ] &&
+	grep -q 'idxlab: how: .*column "x\\ndsn' "$T/evil.run" &&
+	ok schema-from/hostile-names-run-escaped ||
+	bad schema-from/hostile-names-run-escaped "rc=$rc $(cat -A "$T/evil.run" | head -c 2000)"
+# A --schema file's name with a newline or an escape is refused, escaped;
+# another odd name becomes a spec name the rules admit.
+printf 'column a int seq\n' >"$T/$(printf 'n\nx\033]0;T\007.spec')"
+expect_exit schema-from/spec-file-name-control-refused 2 \
+	"'.*/n\\\\nx\\\\x1b\]0;T\\\\x07\.spec' holds a control character" \
+	"$IDXLAB" --print-config --schema "$T/$(printf 'n\nx\033]0;T\007.spec')"
+[ "$(ctrl "$T/err")" = 0 ] || bad schema-from/spec-file-name-control-raw "$(cat -A "$T/err")"
+expect_exit schema-from/source-control-refused 2 "holds a control character" \
+	"$IDXLAB" --print-config --schema-from "$T/app.db:$(printf 'users\033[2J')"
+printf 'column a int seq\n' >"$T/My Spec!.spec"
+"$IDXLAB" --print-config --schema "$T/My Spec!.spec" >"$T/my.pc" 2>&1
+holds schema-from/spec-file-name-admitted "$(cat "$T/my.pc")" grep -qx '#   table my_spec_' "$T/my.pc"
+
 # --- PostgreSQL ----------------------------------------------------------------
 bindir=$(pg_bindir)
 if [ -z "$bindir" ]; then

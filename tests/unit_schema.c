@@ -238,6 +238,24 @@ static void derive_bounded(void)
 	CHECK(schema_check(&s, &e) < 0);
 }
 
+/* Text from outside is printed as one line without a control character:
+ * C0, DEL, C1 (U+0080..U+009F) and bytes that are not UTF-8 are escaped,
+ * other UTF-8 is kept whole, and escaping twice changes nothing. */
+static void escape_one_line(void)
+{
+	const char *in = "a\nb\r\t\x1b]0;T\x07|\x7f|\xc2\x9bq|\xff|\xc3\xa9|\xe2\x80\x94|\xc3";
+	const char *want =
+	    "a\\nb\\r\\t\\x1b]0;T\\x07|\\x7f|\\xc2\\x9bq|\\xff|\xc3\xa9|\xe2\x80\x94|\\xc3";
+	char out[256], again[256], cut[6];
+
+	err_escape(in, out, sizeof out);
+	CHECK(strcmp(out, want) == 0);
+	err_escape(out, again, sizeof again);
+	CHECK(strcmp(out, again) == 0);
+	err_escape("ab\xe2\x80\x94", cut, 5); /* no room for the whole dash: cut before it */
+	CHECK(strcmp(cut, "ab") == 0);
+}
+
 void test_schema(void)
 {
 	default_is_the_old_table();
@@ -246,6 +264,7 @@ void test_schema(void)
 	zipf_is_skewed();
 	reserved_names();
 	derive_bounded();
+	escape_one_line();
 }
 
 /* Bad spec files: each error names file:line and what was meant. */
