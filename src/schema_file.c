@@ -6,7 +6,8 @@
  *   hot NAME                        the column `op update` adds 1 to
  *   index COL[,COL...] [unique] [name NAME]   the next index of the list
  *
- * TYPE is int, bigint, text(N), uuid or timestamp; ORDER is knob, seq,
+ * TYPE is int, bigint, text(N), uuid or timestamp (or an SQL spelling of
+ * one: integer, varchar(N), double precision, ...); ORDER is knob, seq,
  * rand, few:N, zipf:S[:N], uuid7 or uuid4 (man idxlab, TABLE SPECS). A
  * misspelt word gets a "did you mean"; every error names file:line. */
 #include <ctype.h>
@@ -21,6 +22,42 @@ static const char *const type_words[COL_TYPE_COUNT] = {
 	[COL_INT] = "int",   [COL_BIGINT] = "bigint",       [COL_TEXT] = "text",
 	[COL_UUID] = "uuid", [COL_TIMESTAMP] = "timestamp",
 };
+/* The SQL spellings users copy from their DDL, lower or upper case, as
+ * PostgreSQL reads them (integer is 32-bit), each written as idxlab's type;
+ * idxlab writes whole numbers, so the floating types are bigint. The text
+ * types say their length: varchar(20). */
+static const struct {
+	const char *words;
+	enum col_type type;
+} type_alias[] = {
+	{ "int", COL_INT },
+	{ "integer", COL_INT },
+	{ "int4", COL_INT },
+	{ "smallint", COL_INT },
+	{ "int2", COL_INT },
+	{ "serial", COL_INT },
+	{ "bigint", COL_BIGINT },
+	{ "int8", COL_BIGINT },
+	{ "bigserial", COL_BIGINT },
+	{ "double precision", COL_BIGINT },
+	{ "float8", COL_BIGINT },
+	{ "real", COL_BIGINT },
+	{ "float4", COL_BIGINT },
+	{ "float", COL_BIGINT },
+	{ "text", COL_TEXT },
+	{ "varchar", COL_TEXT },
+	{ "character varying", COL_TEXT },
+	{ "char", COL_TEXT },
+	{ "character", COL_TEXT },
+	{ "uuid", COL_UUID },
+	{ "timestamp", COL_TIMESTAMP },
+	{ "timestamptz", COL_TIMESTAMP },
+	{ "timestamp with time zone", COL_TIMESTAMP },
+	{ "timestamp without time zone", COL_TIMESTAMP },
+	{ "datetime", COL_TIMESTAMP },
+};
+#define NALIAS ((int)(sizeof type_alias / sizeof type_alias[0]))
+
 static const char *const order_words[ORD_COUNT] = {
 	[ORD_KNOB] = "knob", [ORD_SEQ] = "seq",     [ORD_RAND] = "rand",   [ORD_FEW] = "few",
 	[ORD_ZIPF] = "zipf", [ORD_UUID7] = "uuid7", [ORD_UUID4] = "uuid4",
@@ -86,33 +123,105 @@ static int find_col(const struct schema *s, const char *name)
 	return -1;
 }
 
-static int parse_type(const char *w, struct column *c, struct err *e)
+static const char *nth_alias(int i, const void *ctx)
 {
+	(void)ctx;
+	return i < NALIAS ? type_alias[i].words : NULL;
+}
+
+/* Does an alias of several words start with the words in have? */
+static int alias_goes_on(const char *have)
+{
+	size_t n = strlen(have);
 	int i;
 
-	if (strncmp(w, "text(", 5) == 0) {
-		char *end;
-		long n = strtol(w + 5, &end, 10);
+	for (i = 0; i < NALIAS; i++)
+		if (strncmp(type_alias[i].words, have, n) == 0 && type_alias[i].words[n] == ' ')
+			return 1;
+	return 0;
+}
 
-		if (end == w + 5 || strcmp(end, ")") != 0 || n < 1 || n > SCHEMA_TEXT_MAX)
+/* The type at first and, for a type of several words ("double precision",
+ * "character varying(20)"), the words after it in *rest: lowered and joined
+ * by one space into buf (len bytes). */
+static void type_text(const char *first, char **rest, char *buf, size_t len)
+{
+	size_t i;
+
+	snprintf(buf, len, "%s", first);
+	for (;;) {
+		const char *w = *rest;
+		char full[64], more[64];
+		size_t n;
+		int k;
+
+		for (i = 0; buf[i]; i++)
+			buf[i] = (char)tolower((unsigned char)buf[i]);
+		if (strchr(buf, '(') || !alias_goes_on(buf))
+			return;
+		while (isspace((unsigned char)*w))
+			w++;
+		for (n = 0; w[n] && !isspace((unsigned char)w[n]); n++)
+			;
+		if (!n || (size_t)snprintf(full, sizeof full, "%s %.*s", buf, (int)n, w) >=
+		              (len < sizeof full ? len : sizeof full))
+			return;
+		for (i = 0; full[i] && full[i] != '('; i++)
+			more[i] = (char)tolower((unsigned char)full[i]);
+		more[i] = 0; /* "character varying" of "character varying(20)" */
+		for (k = 0; k < NALIAS && strcmp(type_alias[k].words, more) != 0; k++)
+			;
+		if (k == NALIAS && !alias_goes_on(more))
+			return;
+		memcpy(buf, full, strlen(full) + 1);
+		*rest = (char *)w + n;
+	}
+}
+
+static int parse_type(const char *w, struct column *c, struct err *e)
+{
+	size_t base = strcspn(w, "(");
+	const char *hint;
+	int i;
+
+	for (i = 0; i < NALIAS; i++)
+		if (strlen(type_alias[i].words) == base &&
+		    strncmp(w, type_alias[i].words, base) == 0)
+			break;
+	if (i == NALIAS) {
+		char word[64];
+
+		snprintf(word, sizeof word, "%.*s", (int)base, w);
+		hint = config_closest(word, nth_alias, NULL);
+		if (hint)
+			return err_set(e, ERR_USAGE, "unknown type '%s' (did you mean '%s'?)", w,
+			               hint);
+		return err_set(e, ERR_USAGE,
+		               "unknown type '%s' (valid: int, bigint, text(N), uuid, timestamp, "
+		               "or an SQL spelling of one: integer, smallint, varchar(N), double "
+		               "precision, timestamptz, ...)",
+		               w);
+	}
+	c->type = type_alias[i].type;
+	c->len = c->type == COL_UUID ? 16 : 0;
+	if (c->type == COL_TEXT) {
+		char *end;
+		long n;
+
+		if (!w[base])
+			return err_set(e, ERR_USAGE,
+			               "a text column says its length: %s(16), text(32)",
+			               type_alias[i].words);
+		n = strtol(w + base + 1, &end, 10);
+		if (end == w + base + 1 || strcmp(end, ")") != 0 || n < 1 || n > SCHEMA_TEXT_MAX)
 			return err_set(e, ERR_USAGE,
 			               "'%s': a text column says its length, text(1) .. text(%d)",
 			               w, SCHEMA_TEXT_MAX);
-		c->type = COL_TEXT;
 		c->len = (int)n;
-		return 0;
+	} else if (w[base]) {
+		return err_set(e, ERR_USAGE, "'%s': %s takes no length", w, type_alias[i].words);
 	}
-	for (i = 0; i < COL_TYPE_COUNT; i++) {
-		if (strcmp(w, type_words[i]) == 0) {
-			if (i == COL_TEXT)
-				return err_set(e, ERR_USAGE,
-				               "a text column says its length: text(16), text(32)");
-			c->type = (enum col_type)i;
-			c->len = i == COL_UUID ? 16 : 0;
-			return 0;
-		}
-	}
-	return unknown("type", w, type_words, 1, "int, bigint, text(N), uuid, timestamp", e);
+	return 0;
 }
 
 static int parse_count(const char *w, const char *num, uint64_t *n, struct err *e)
@@ -430,7 +539,7 @@ static int index_line(struct schema *s, char *rest, struct err *e)
 static int column_line(struct schema *s, char *rest, int is_id, struct err *e)
 {
 	struct column c = { .name = "id" };
-	char *name = NULL, *type, *order, *extra;
+	char *name = NULL, *type, *order, *extra, words[64];
 
 	if (!is_id) {
 		if (!next_word(&rest, &name))
@@ -453,13 +562,14 @@ static int column_line(struct schema *s, char *rest, int is_id, struct err *e)
 		c.type = COL_BIGINT;
 		c.order = ORD_KNOB;
 	} else {
-		if (parse_type(type, &c, e) < 0)
+		type_text(type, &rest, words, sizeof words);
+		if (parse_type(words, &c, e) < 0)
 			return -1;
 		if (!next_word(&rest, &order))
 			return err_set(e, ERR_USAGE,
 			               "%s %s ORDER: the value order is missing (seq, "
 			               "rand, few:N, ...)",
-			               c.name, type);
+			               c.name, words);
 		if (parse_order(order, &c, e) < 0 || check_column(&c, is_id, e) < 0)
 			return -1;
 	}
@@ -500,6 +610,11 @@ static int spec_line(char *line, int lineno, void *ctx, struct err *e)
 	case 3: /* hot */
 		if (!next_word(&rest, &name) || check_name(name, e) < 0)
 			return err_set(e, ERR_USAGE, "hot NAME: the column op update changes");
+		if (strcmp(name, "payload") == 0 || strcmp(name, "id") == 0)
+			return err_set(e, ERR_USAGE,
+			               "hot %s: %s is a column of idxlab's own (the %s); name the "
+			               "column op update changes otherwise",
+			               name, name, *name == 'p' ? "filler" : "primary key");
 		if (find_col(s, name) >= 0 || s->nindexes)
 			return err_set(e, ERR_USAGE,
 			               "hot %s: name it before the indexes, unlike any "

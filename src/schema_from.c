@@ -11,11 +11,14 @@
 #include "schema_from.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "engines/engine.h"
 #include "redact.h"
@@ -363,6 +366,20 @@ int schema_from_load(const char *text, long long *out, struct err *e)
 		if (engine_table[i] && engine_table[i]->reads_source &&
 		    engine_table[i]->reads_source(source))
 			reader = engine_table[i];
+	if (!reader && !strchr(source, '=') && !strstr(source, "://")) {
+		struct stat st;
+		char path[600];
+
+		redact_dsn(source, path, sizeof path);
+		if (stat(source, &st) < 0)
+			return err_set(e, ERR_USAGE,
+			               "%s: %s (SOURCE is an existing SQLite file, or a PostgreSQL "
+			               "conninfo 'host=... dbname=...' or postgresql:// URI)",
+			               path, errno == ENOENT ? "no such file" : strerror(errno));
+		if (access(source, R_OK) < 0)
+			return err_set(e, ERR_USAGE, "%s: cannot read it: %s", path,
+			               strerror(errno));
+	}
 	if (!reader)
 		return err_set(e, ERR_USAGE,
 		               "'%s': no engine reads this source (an existing SQLite file, or a "

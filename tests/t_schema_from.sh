@@ -58,8 +58,11 @@ holds schema-from/printed-spec-loads "$(cat "$T/pc2")" sh -c '
 	[ "$(sed -n "s/^#   //p" "$1" | grep -v "^table")" = "$(echo "$2" | grep -v "^table")" ]' - "$T/pc2" "$spec"
 expect_exit schema-from/no-such-table 2 "no table userz in this file \(its tables: other, users\)" \
 	"$IDXLAB" run --schema-from "$db:userz"
-expect_exit schema-from/no-reader 2 "no engine reads this source" \
+expect_exit schema-from/no-such-file 2 "$T/nothing-here: no such file" \
 	"$IDXLAB" run --schema-from "$T/nothing-here:users"
+echo "not a database" >"$T/plain.txt"
+expect_exit schema-from/no-reader 2 "no engine reads this source" \
+	"$IDXLAB" run --schema-from "$T/plain.txt:users"
 expect_exit schema-from/no-table-named 2 "write SOURCE:TABLE" "$IDXLAB" run --schema-from "$db"
 
 # A text primary key and 40 more columns: the key keeps its place (one
@@ -157,6 +160,38 @@ expect_exit schema-from/source-control-refused 2 "holds a control character" \
 printf 'column a int seq\n' >"$T/My Spec!.spec"
 "$IDXLAB" --print-config --schema "$T/My Spec!.spec" >"$T/my.pc" 2>&1
 holds schema-from/spec-file-name-admitted "$(cat "$T/my.pc")" grep -qx '#   table my_spec_' "$T/my.pc"
+
+# Spec files: the SQL spellings of the types are idxlab's types, and a hot
+# column named payload (idxlab's own) fails at its line before any run.
+cat >"$T/sqltypes.spec" <<'EOF'
+id BIGINT seq
+column a integer rand
+column b smallint few:10
+column c int8 rand
+column d varchar(20) rand
+column e character varying(30) seq
+column f double precision rand
+column g timestamptz seq
+column h timestamp with time zone rand
+column i char(2) few:50
+index a
+index d,e
+EOF
+"$IDXLAB" --print-config --schema "$T/sqltypes.spec" >"$T/sqltypes.pc" 2>&1
+rc=$?
+holds schema-from/spec-sql-type-spellings "rc=$rc $(cat "$T/sqltypes.pc")" sh -c '
+	[ $1 = 0 ] && [ "$(sed -n "s/^#   column //p" "$2")" = "a int rand
+b int few:10
+c bigint rand
+d text(20) rand
+e text(30) seq
+f bigint rand
+g timestamp seq
+h timestamp rand
+i text(2) few:50" ]' - $rc "$T/sqltypes.pc"
+printf 'column a int rand\nhot payload\nindex a\n' >"$T/hotpayload.spec"
+expect_exit schema-from/spec-hot-payload-at-its-line 2 "hotpayload.spec:2: hot payload: payload is a column of idxlab's own" \
+	"$IDXLAB" --print-config --schema "$T/hotpayload.spec"
 
 # --- PostgreSQL ----------------------------------------------------------------
 bindir=$(pg_bindir)

@@ -256,6 +256,53 @@ static void escape_one_line(void)
 	CHECK(strcmp(cut, "ab") == 0);
 }
 
+/* SQL's spellings of the types, in either case and over several words,
+ * are idxlab's types. */
+static void sql_type_aliases(void)
+{
+	static const struct {
+		const char *type;
+		enum col_type want;
+		int len;
+	} t[] = {
+		{ "integer", COL_INT, 0 },
+		{ "INT4", COL_INT, 0 },
+		{ "smallint", COL_INT, 0 },
+		{ "int8", COL_BIGINT, 0 },
+		{ "BIGINT", COL_BIGINT, 0 },
+		{ "double precision", COL_BIGINT, 0 },
+		{ "real", COL_BIGINT, 0 },
+		{ "varchar(20)", COL_TEXT, 20 },
+		{ "Character  Varying(30)", COL_TEXT, 30 },
+		{ "char(2)", COL_TEXT, 2 },
+		{ "timestamptz", COL_TIMESTAMP, 0 },
+		{ "timestamp with time zone", COL_TIMESTAMP, 0 },
+		{ "timestamp without time zone", COL_TIMESTAMP, 0 },
+		{ "UUID", COL_UUID, 16 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		char path[] = "/tmp/idxlab-unit-specXXXXXX", text[128];
+		int fd = mkstemp(path), n;
+		long long v = -1;
+		struct err e = { ERR_NONE, "" };
+		const struct schema *s;
+
+		n = snprintf(text, sizeof text, "column a %s rand\n", t[i].type);
+		CHECK(fd >= 0 && write(fd, text, (size_t)n) == n);
+		close(fd);
+		CHECK(schema_load(path, &v, &e) == 0);
+		unlink(path);
+		s = schema_get(v);
+		if (!s || s->ncols != 2 || s->cols[1].type != t[i].want ||
+		    s->cols[1].len != t[i].len || s->cols[1].order != ORD_RAND) {
+			printf("  type '%s': %s\n", t[i].type, e.msg);
+			failed_checks++;
+		}
+	}
+}
+
 void test_schema(void)
 {
 	default_is_the_old_table();
@@ -265,6 +312,7 @@ void test_schema(void)
 	reserved_names();
 	derive_bounded();
 	escape_one_line();
+	sql_type_aliases();
 }
 
 /* Bad spec files: each error names file:line and what was meant. */
@@ -299,6 +347,13 @@ void test_schema_files(void)
 		  ":2: name NAME: the index's name" },
 		{ "column a int seq\nindex a name mine\n",
 		  ":2: name NAME: the index's name, idxlab_" },
+		{ "column a int seq\nhot payload\n",
+		  ":2: hot payload: payload is a column of idxlab's own" },
+		{ "column a varchar rand\n", ":1: a text column says its length: varchar(16)" },
+		{ "column a character varying(300) rand\n",
+		  ":1: 'character varying(300)': a text column says its length" },
+		{ "column a int(4) rand\n", ":1: 'int(4)': int takes no length" },
+		{ "column a integr rand\n", ":1: unknown type 'integr' (did you mean 'integer'?)" },
 	};
 	size_t i;
 
