@@ -248,3 +248,28 @@ expect_exit schema-from/pg-no-such-table 2 "no table app.nope in this database \
 rc=$?
 [ $rc = 2 ] && grep -q "cannot connect" "$T/out" && ! grep -q sekrit-pw "$T/out" &&
 	ok schema-from/pg-unreachable-no-password || bad schema-from/pg-unreachable-no-password "rc=$rc $(cat "$T/out")"
+# A catalog table (a text-typed primary key, 33 columns: it once segfaulted)
+# and a table of the user's with a text key, 40 more columns and names that
+# hold a newline and an escape: the spec stays in its arrays, the notes are
+# escaped, and --print-config reads back to itself.
+cols=$(i=0; while [ $i -lt 40 ]; do printf ', c%d int' $i; i=$((i + 1)); done)
+psql_ "CREATE TABLE app.wide(k text PRIMARY KEY$cols, \"x
+dsn = host=/evil
+rows = 7\" int, \"y$(printf '\033')]0;TITLE$(printf '\007')\" int);
+	INSERT INTO app.wide(k) VALUES ('a'); ANALYZE app.wide" >/dev/null
+for t in pg_catalog.pg_class app.wide; do
+	"$IDXLAB" --schema-from "$dsn:$t" --print-config >"$T/$t.pc" 2>&1
+	rc=$?
+	"$IDXLAB" -c "$T/$t.pc" --print-config >"$T/$t.pc2" 2>&1
+	rc2=$?
+	sed -n 's/^#   //p' "$T/$t.pc" >"$T/$t.spec"
+	holds schema-from/pg-$t-bounded-read-back "rc=$rc rc2=$rc2 $(cat -A "$T/$t.pc" | tail -c 2500)" sh -c '
+		[ $1 = 0 ] && [ $2 = 0 ] && [ "$(sed 1d "$3")" = "$(sed 1d "$4")" ] &&
+		[ "$(grep -c "^column " "$5")" -le 32 ] &&
+		[ "$(tr -d "\n" <"$3" | LC_ALL=C grep -c "[[:cntrl:]]")" = 0 ] &&
+		"$6" --schema "$5" --print-config >/dev/null' - $rc $rc2 "$T/$t.pc" "$T/$t.pc2" "$T/$t.spec" "$IDXLAB"
+done
+holds schema-from/pg-wide-key-and-left-out "$(cat "$T/app.wide.pc")" sh -c '
+	grep -qx "column k text(14) rand" "$1" && grep -q "^index k unique" "$1" &&
+	grep -q "columns c31, c32, .*c39, x\\\\ndsn = host=/evil\\\\nrows = 7, y\\\\x1b\]0;TITLE\\\\x07 are left out" "$2"' \
+	- "$T/app.wide.spec" "$T/app.wide.pc"
