@@ -106,6 +106,21 @@ holds schema-from/text-key-40-columns-index-left-out "$(cat "$T/wide-t.pc")" sh 
 	ok schema-from/text-key-40-columns-runs ||
 	bad schema-from/text-key-40-columns-runs "$(tail -5 "$T/wide.csv")"
 
+# A table name of 495 characters cut the LIMIT off the sample's query: the
+# sample then wrote past its 10000 slots. It stops at 10000 rows.
+long=$(printf '%495s' '' | tr ' ' t)
+/usr/bin/python3 - "$T/long.db" "$long" <<'PY2'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute('CREATE TABLE "%s"(a INT)' % sys.argv[2])
+c.executemany('INSERT INTO "%s" VALUES (?)' % sys.argv[2], [(i,) for i in range(10050)])
+c.commit()
+PY2
+(cd "$T" && "$IDXLAB" --print-config --schema-from "long.db:$long") >"$T/long.pc" 2>&1
+rc=$?
+holds schema-from/long-table-name-sample-bounded "rc=$rc $(tail -c 600 "$T/long.pc")" sh -c '
+	[ $1 = 0 ] && grep -q "a sample of its first 10000 rows over" "$2"' - $rc "$T/long.pc"
+
 # A hostile file: quoted names that hold a newline and config lines, a
 # terminal escape (OSC title, clear screen), a C1 CSI, in columns, an index,
 # the key and its declared type. --print-config escapes them, so its output
