@@ -5,6 +5,7 @@
  * --schema users --print-config` prints it. */
 #include "schema.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -115,6 +116,16 @@ int schema_text_ok(const char *text, struct err *e)
 			               "'%s' holds a control character (byte %d): a table spec is "
 			               "named by one line of text",
 			               text, (int)(c - text) + 1);
+	/* as a config file reads a value: a comma separates a sweep's values,
+	 * '#' after a space starts a comment, spaces at either end are cut */
+	if (strchr(text, ',') || strstr(text, " #") || strstr(text, "\t#") ||
+	    isspace((unsigned char)text[0]) ||
+	    (*text && isspace((unsigned char)text[strlen(text) - 1])))
+		return err_set(e, ERR_USAGE,
+		               "'%s': a table spec is named by text a config file reads back "
+		               "as it is: no ',' (it separates a sweep's values), no '#' after "
+		               "a space, no space at either end",
+		               text);
 	if (strlen(text) >= sizeof registry[0]->source)
 		return err_set(e, ERR_USAGE, "'%.40s...': longer than %zu bytes", text,
 		               sizeof registry[0]->source - 1);

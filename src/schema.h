@@ -104,8 +104,9 @@ const struct schema *schema_get(long long i);
 int schema_load(const char *text, long long *out, struct err *e);
 
 /* Can text name a spec (--schema, --schema-from, schema =)? One line of
- * text that fits where it is kept, so --print-config writes it back as it
- * was given; else -1 and why. */
+ * text that fits where it is kept and that a config file reads back as it
+ * is (no ',', no '#' after a space, no space at either end), so
+ * --print-config writes it back as it was given; else -1 and why. */
 int schema_text_ok(const char *text, struct err *e);
 
 /* Register a spec made elsewhere (--schema-from); its index into *out. */

@@ -172,6 +172,11 @@ expect_exit schema-from/spec-file-name-control-refused 2 \
 [ "$(ctrl "$T/err")" = 0 ] || bad schema-from/spec-file-name-control-raw "$(cat -A "$T/err")"
 expect_exit schema-from/source-control-refused 2 "holds a control character" \
 	"$IDXLAB" --print-config --schema-from "$T/app.db:$(printf 'users\033[2J')"
+# Nor can "schema = " hold a comma (a sweep's separator) or " #" (a comment)
+# in a value --print-config writes: refused rather than written wrong.
+/usr/bin/python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("CREATE TABLE \"a,b #c\"(v INT)"); c.commit()' "$T/evil.db"
+expect_exit schema-from/source-unwritable-refused 2 "a config file reads back as it is: no ','" \
+	"$IDXLAB" --print-config --schema-from "$T/evil.db:a,b #c"
 printf 'column a int seq\n' >"$T/My Spec!.spec"
 "$IDXLAB" --print-config --schema "$T/My Spec!.spec" >"$T/my.pc" 2>&1
 holds schema-from/spec-file-name-admitted "$(cat "$T/my.pc")" grep -qx '#   table my_spec_' "$T/my.pc"
