@@ -533,3 +533,90 @@ else
 	skip pg/dashboard "tmux is not installed"
 fi
 no_leftovers pg/all-temp-dirs-removed
+
+# --- every process of the throwaway server stopped (SIGSTOP), on a loaded
+# machine (two busy loops beside it): one SIGTERM still ends idxlab within
+# the man page's bound, 2 s (1 s for the server to answer, the kill at once:
+# no wait for a shutdown it cannot do, every wait a deadline from the stop)
+# beside the file system's time to delete the temp dir (said in the log:
+# on a busy disk that alone can take a second); and the server's processes,
+# its System V segment, its dynamic segments in /dev/shm and its temp dir
+# are all gone --------------------------------------------------------------
+busy=""
+for n in 1 2; do
+	sh -c 'while :; do :; done' &
+	busy="$busy $!"
+done
+su_run
+i=0
+be="" pmt=""
+while [ $i -lt 100 ] && { [ -z "$be" ] || ! kill -0 "$be" 2>/dev/null; }; do
+	sleep 0.3
+	pmt=$(pgrep -P $pid -x postgres | head -1)
+	be=""
+	[ -n "$pmt" ] && be=$(pgrep -P "$pmt" -f '^postgres: idxlab ' | head -1)
+	[ -n "$be" ] && sleep 0.5
+	i=$((i + 1))
+done
+# into the measurement: a result row needs a sample after the step began
+i=0
+while [ $i -lt 50 ] && ! grep -q 'first query' "$T/su.err"; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 0.5
+tree="$pmt $(pgrep -P "${pmt:-0}" | tr '\n' ' ')"
+data=$(ls -d "$TMPDIR"/idxlab-pg.*/data 2>/dev/null | head -1)
+shm=$(sed -n 7p "$data/postmaster.pid" 2>/dev/null | awk '{ print $2 }')
+dsm=$(for p in $tree; do cat "/proc/$p/maps" 2>/dev/null; done | grep -o '/dev/shm/PostgreSQL\.[0-9]*' | sort -u)
+if [ -z "$be" ] || [ -z "$dsm" ]; then
+	bad pg/all-stopped-sigTERM-loaded-ends "found no server processes ('$tree') or dynamic segments ('$dsm'): $(tail -3 "$T/su.err")"
+	kill -9 $pid 2>/dev/null
+	wait $pid 2>/dev/null
+else
+	kill -STOP $tree
+	t0=$(date +%s.%N)
+	kill -TERM $pid
+	i=0
+	while [ $i -lt 1000 ] && kill -0 $pid 2>/dev/null; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+	t1=$(date +%s.%N)
+	kill -9 $pid 2>/dev/null
+	wait $pid
+	rc=$?
+	took=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+	# "stopped and removed in X s (Y s of it deleting its directory)"
+	stopped=$(sed -n 's/.*throwaway server stopped and removed in \([0-9.]*\) s (\([0-9.]*\) s of it deleting its directory).*/\1 \2/p' "$T/su.err")
+	echo "  every server process stopped, two busy loops: SIGTERM to exit $rc in $took s; stop, deletion: ${stopped:-not said}"
+	if [ $rc -eq 143 ] && [ -n "$stopped" ] &&
+		echo "$stopped" | awk -v took="$took" '{ exit !(took - $2 <= 2.0 && $1 - $2 <= 0.6) }' &&
+		[ "$(field "$T/su.csv" interrupted 1)" = 1 ] &&
+		grep -q "did not answer within 1.0 s of the stop" "$T/su.err"; then
+		ok pg/all-stopped-sigTERM-loaded-ends
+	else bad pg/all-stopped-sigTERM-loaded-ends "exit $rc after $took s (at most 2.0 s beside the deletion; the kill at most 0.6 s): stop, deletion '$stopped'; stdout: $(cat "$T/su.csv"); stderr: $(tail -5 "$T/su.err")"; fi
+fi
+kill $busy 2>/dev/null
+wait $busy 2>/dev/null
+# The kernel ends killed processes a moment later: poll, then free any left.
+i=0
+while [ $i -lt 50 ] && [ -n "$(for p in $tree; do [ -d "/proc/$p" ] && echo "$p"; done)" ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+left=$(for p in $tree; do [ -d "/proc/$p" ] && echo "$p"; done | tr '\n' ' ')
+if [ -z "$left" ]; then ok pg/all-stopped-no-processes; else
+	bad pg/all-stopped-no-processes "still there: $left"
+	kill -9 $left 2>/dev/null
+	kill -CONT $left 2>/dev/null
+fi
+leaked=$(for f in $dsm; do [ -e "$f" ] && echo "$f"; done | tr '\n' ' ')
+if [ -n "$shm" ] && ipcs -m 2>/dev/null | awk -v id="$shm" '$2 == id { f = 1 } END { exit !f }'; then
+	leaked="$leaked System V segment $shm"
+fi
+if [ -z "$leaked" ]; then ok pg/all-stopped-no-shared-memory; else
+	bad pg/all-stopped-no-shared-memory "left: $leaked"
+	rm -f $(for f in $dsm; do [ -e "$f" ] && echo "$f"; done) # ours: the test made this server
+fi
+no_leftovers pg/all-stopped-no-temp-dir

@@ -43,11 +43,15 @@ static void pg_close(struct engine *en)
 	PQfinish(en->conn);
 	if (en->cluster) {
 		uint64_t t0 = clock_now_ns();
-		int left = pg_cluster_stop(en->cluster) < 0;
+		double rm;
+		int left = pg_cluster_stop(en->cluster, &rm) < 0;
 
-		evlog_add(EV_INFO, "postgres: throwaway server stopped%s in %.2f s%s",
-		          left ? "" : " and removed", (double)(clock_now_ns() - t0) / 1e9,
-		          left ? "; some of its directory stays (said above)" : "");
+		evlog_add(
+		    EV_INFO,
+		    "postgres: throwaway server stopped%s in %.2f s (%.2f s of it deleting its "
+		    "directory)%s",
+		    left ? "" : " and removed", (double)(clock_now_ns() - t0) / 1e9, rm,
+		    left ? "; some of its directory stays (said above)" : "");
 	}
 	rowset_free(&en->rs);
 	free(en->pend);

@@ -148,6 +148,7 @@ struct engine {
 	char *payload;
 	long long shared_buffers; /* bytes in force on the server */
 	uint64_t t_started;       /* ns the throwaway server took to start */
+	uint64_t stop_ns;         /* ns the stop was first seen (0: not yet): waits end from it */
 	int cancelled;            /* the cancel request went out */
 	int closing;              /* close's clean-up: not to be cancelled */
 	int unanswered;           /* given up on the server: touch it no more */
