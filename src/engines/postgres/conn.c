@@ -224,9 +224,11 @@ int pg_await(struct engine *en, const char *what, long grace_ms, struct err *e)
 				    "gave up on it%s",
 				    STOP_ANSWER_MS / 1000.0,
 				    en->cancelled ? ", even after a cancel request" : "",
-				    en->cluster ? ""
-				                : " (schema idxlab stays on the server: the next "
-				                  "run takes it over)");
+				    en->cluster
+				        ? ""
+				        : " (schema idxlab stays on the server: the next "
+				          "run takes it over, or DROP SCHEMA idxlab CASCADE; "
+				          "removes it)");
 				return err_set(e, ERR_RUNTIME, "%s: %s", what, en->unanswered_msg);
 			}
 		}
