@@ -623,3 +623,40 @@ if [ -z "$leaked" ]; then ok pg/all-stopped-no-shared-memory; else
 	rm -f $(for f in $dsm; do [ -e "$f" ] && echo "$f"; done) # ours: the test made this server
 fi
 no_leftovers pg/all-stopped-no-temp-dir
+
+# --- a server killed under idxlab (SIGKILL: no shutdown of its own), and
+# an idxlab killed with its server: the dynamic shared memory segments the
+# server had in /dev/shm go too (its System V segment names them), at once
+# for the first, at the next start's sweep for the second ------------------
+# server_dsm: the /dev/shm segments $pm and its children map now.
+server_dsm() {
+	for p in $pm $(pgrep -P "${pm:-0}"); do cat "/proc/$p/maps" 2>/dev/null; done |
+		grep -o '/dev/shm/PostgreSQL\.[0-9]*' | sort -u
+}
+# dsm_left NAME SEGMENTS: none of SEGMENTS is left (removes any, the test's own).
+dsm_left() {
+	leaked=$(for f in $2; do [ -e "$f" ] && echo "$f"; done | tr '\n' ' ')
+	if [ -n "$2" ] && [ -z "$leaked" ]; then ok "$1"; else
+		bad "$1" "segments '$2', left: '$leaked'"
+		rm -f $leaked
+	fi
+}
+for how in server idxlab; do
+	start_with_server "$T/kd.csv" "$T/kd.err"
+	i=0
+	while [ $i -lt 100 ] && [ -n "$pm" ] && [ -z "$(pgrep -P "$pm" -f '^postgres: idxlab ')" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	dsm=$(server_dsm | tr '\n' ' ')
+	if [ $how = server ]; then
+		[ -n "$pm" ] && kill -9 "$pm"
+		wait $pid
+	else
+		kill -9 $pid
+		wait $pid 2>/dev/null
+		pgrun --rows 100 --format csv >/dev/null 2>"$T/kd.err" # its start sweeps the leftovers
+	fi
+	dsm_left pg/killed-$how-no-dynamic-shared-memory "$dsm"
+done
+no_leftovers pg/killed-no-temp-dir

@@ -386,7 +386,7 @@ static void kill_server(struct pg_cluster *c, uint64_t t0)
 	}
 	pgc_dsm_list(pm, &dsm);
 	kill_tree(pm);
-	pgc_drop_shm_of(c->dir_fd, uid, pm);
+	pgc_drop_shm_of(c->dir_fd, uid, pm, &dsm);
 	pgc_dsm_drop(&dsm, uid);
 }
 
