@@ -148,6 +148,20 @@ else bad presenter/demo-pgup-back "no second caption: $(cap dback)"; fi
 tm send-keys -t dback q
 wait_exit dback >/dev/null
 
+# A demo's pin waits until its window holds a committed row: one endless
+# transaction commits none (commit = 1000000000), so the pin holds the demo (and says
+# why) instead of pinning a baseline whose every ratio reads '-'.
+printf '%s\n' 'rows = 20000' 'op = update' 'commit = 1000000000' 'say before the pin' 'wait 1' 'pin' \
+	'say after the pin' >"$T/pinwait.demo"
+start dpin TMPDIR="$TMPDIR" "$IDXLAB" --demo "$T/pinwait.demo"
+if wait_for dpin 'the pin waits for a commit \(commit 1000000000\)' 15 &&
+	wait_for dpin '▶ before the pin' 1 && sleep $((slow)) &&
+	! cap dpin | grep -q 'after the pin' && ! cap dpin | grep -q 'baseline pinned'; then
+	ok presenter/demo-pin-waits-for-a-commit
+else bad presenter/demo-pin-waits-for-a-commit "$(cap dpin)"; fi
+tm send-keys -t dpin q
+wait_exit dpin >/dev/null
+
 # A big figure's ratio reads like a metric row's: marked better or worse by
 # the metric's good direction (rows/s down with three indexes: worse), and
 # a baseline near 0 reads 'from ~0', not a ratio of noise.

@@ -1,6 +1,7 @@
 /* unit_presenter.c - the pure parts of the presenter view and the demo
  * keys: the block font, the layouts with hidden panels and the presenter
  * view, --presenter-metrics, the theme COLORFGBG picks, a demo's "back". */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,6 +14,57 @@
 #include "ui/layout.h"
 #include "ui/term.h"
 #include "unit.h"
+
+/* history_offer() one sample at t with rows committed so far (and spills). */
+static void offer(struct history *h, struct live *l, double t, uint64_t rows, uint64_t spills)
+{
+	l->gen++;
+	l->c.t = t;
+	l->c.v[C_ROWS] = rows;
+	l->c.v[C_COMMITS] = rows / 100000; /* commit = 100000 */
+	l->c.v[C_SPILLS] = spills;
+	l->c.valid = 1u << C_ROWS | 1u << C_COMMITS | 1u << C_SPILLS;
+	history_offer(h, l, t);
+}
+
+/* A pin waits until its window holds a committed row: big transactions on
+ * a busy machine (commit = 100000) leave seconds without one, and a
+ * baseline pinned then would read '-' for every ratio for good. */
+static void pin_needs_a_commit(void)
+{
+	struct history *h = history_new();
+	struct live *l = calloc(1, sizeof *l);
+	struct knobs k;
+	double span = 0, t = 100;
+	int i;
+
+	CHECK(l != NULL);
+	knobs_defaults(&k);
+	k.v[K_COMMIT] = 100000;
+	for (i = 0; i < 12; i++, t += HIST_PERIOD)
+		offer(h, l, t, 100000, 500); /* one commit before, none since */
+	CHECK(history_pin(h, &k, 1, &span) == HIST_PIN_EMPTY && !h->base_on);
+	for (i = 0; i < 4; i++, t += HIST_PERIOD)
+		offer(h, l, t, 150000 + (uint64_t)i, 500); /* rows done, none committed */
+	CHECK(history_pin(h, &k, 1, &span) == HIST_PIN_EMPTY && !h->base_on);
+	k.v[K_COMMIT] = COMMIT_ALL; /* no commit will come: rows are enough */
+	CHECK(history_pin(h, &k, 1, &span) == 0 && h->base_on);
+	history_unpin(h);
+	k.v[K_COMMIT] = 100000;
+	history_mark(h, t - HIST_PERIOD / 2, K_INDEXES, "+1 idx");
+	offer(h, l, t, 150003, 500);
+	t += HIST_PERIOD;
+	CHECK(history_pin(h, &k, 1, &span) == HIST_PIN_TOO_SOON && !h->base_on);
+	for (i = 0; i < 6; i++, t += HIST_PERIOD)
+		offer(h, l, t, 150003, 500);
+	CHECK(history_pin(h, &k, 1, &span) == HIST_PIN_EMPTY && !h->base_on);
+	offer(h, l, t, 250003, 900); /* the next commit */
+	t += HIST_PERIOD;
+	CHECK(history_pin(h, &k, 1, &span) == 0 && h->base_on && h->base[M_ROWS_PER_S] > 0 &&
+	      fabs(h->base[M_SPILLS_PER_ROW] - 0.004) < 1e-9);
+	free(l);
+	history_free(h);
+}
 
 void test_presenter(void)
 {
@@ -99,6 +151,7 @@ void test_presenter(void)
 	CHECK(term_auto_theme(NULL) == THEME_DARK && term_auto_theme("15;0") == THEME_DARK &&
 	      term_auto_theme("0;15") == THEME_LIGHT &&
 	      term_auto_theme("0;default;7") == THEME_LIGHT);
+	pin_needs_a_commit();
 }
 
 void test_demo_back(void)

@@ -128,14 +128,21 @@ static void note_applied(struct dash *d)
 
 int dash_pin(struct dash *d, int quiet)
 {
-	char rate[32];
+	char rate[32], n[32];
 	double span;
+	int rc = history_pin(d->hist, &d->k.applied, d->feed->speed, &span);
 
-	if (history_pin(d->hist, &d->k.applied, d->feed->speed, &span) < 0) {
-		if (!(quiet & PIN_NO_FLASH))
-			dash_say(d, "baseline: wait a second after a change, then press b again");
-		return -1;
+	if (rc == HIST_PIN_TOO_SOON && !(quiet & PIN_NO_FLASH))
+		dash_say(d, "baseline: wait a second after a change, then press b again");
+	if (rc == HIST_PIN_EMPTY && !(quiet & PIN_NO_FLASH)) {
+		knob_format(K_COMMIT, d->k.applied.v[K_COMMIT], n, sizeof n);
+		dash_say(d,
+		         "baseline: no commit since the change yet (commit %s): press b again once "
+		         "one has",
+		         n);
 	}
+	if (rc < 0)
+		return rc;
 	history_format(M_ROWS_PER_S, d->hist->base[M_ROWS_PER_S], d->hist->base_na[M_ROWS_PER_S],
 	               rate, sizeof rate);
 	tape_note(d->tape, REC_PIN, NULL);
@@ -176,6 +183,35 @@ void dash_demo_back(struct dash *d)
 		dash_post(d, &to); /* the script's setting then: its consent */
 }
 
+/* A demo's pin: 1 when it is done with (pinned, or let go on an idle
+ * workload, which does nothing to pin); 0 when it waits (put back: too
+ * soon after a change, or no commit yet - big transactions on a busy
+ * machine - whose empty baseline would read `-` for its ratios to the end
+ * of the talk). */
+static int pin_due(struct dash *d)
+{
+	int rc = dash_pin(d, PIN_NO_FLASH);
+	char n[32];
+
+	if (rc == HIST_PIN_EMPTY && d->live->state == LS_IDLE) {
+		evlog_add(EV_WARN,
+		          "demo: pin at line %d skipped: the workload is idle, it has "
+		          "nothing to pin",
+		          d->demo->cues[d->demo->next - 1].line);
+		rc = 0;
+	} else if (rc == HIST_PIN_EMPTY && !d->pin_waited) {
+		knob_format(K_COMMIT, d->k.applied.v[K_COMMIT], n, sizeof n);
+		evlog_add(EV_INFO, "demo: the pin waits for a commit (commit %s)", n);
+		d->pin_waited = 1;
+	}
+	if (rc < 0) {
+		demo_unget(d->demo); /* again later */
+		return 0;
+	}
+	d->pin_waited = 0;
+	return 1;
+}
+
 /* Play the demo's cues that are due: each once the workload runs with the
  * setting before it (an index build, a rebuild, a failed step - until the
  * user changes a knob - hold it; a pause holds it too). */
@@ -203,10 +239,8 @@ static void play_demo(struct dash *d)
 				evlog_add(EV_INFO, "%s %s", d->term.g->s[G_CAPTION], c->text);
 			break;
 		case CUE_PIN:
-			if (dash_pin(d, PIN_NO_FLASH) < 0) {
-				demo_unget(d->demo); /* too soon after a change: again later */
+			if (!pin_due(d))
 				return;
-			}
 			break;
 		case CUE_UNPIN:
 			history_unpin(d->hist);

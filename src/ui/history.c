@@ -227,13 +227,21 @@ int history_pin(struct history *h, const struct knobs *knobs, int speed, double 
 	double since = h->nmarkers ? h->markers[h->nmarkers - 1].t : 0;
 	int back = 0, most = (int)lround(HIST_BASE_SPAN / HIST_PERIOD), m;
 	const struct sample *s;
+	const struct counters *a, *b;
 
 	/* HIST_BASE_SPAN on the figures' clock: a 4x replay's history runs 4x. */
 	most = most / speed > 4 ? most / speed : 4;
 	while (back < most && (s = history_at(h, back + 1)) != NULL && s->c.t >= since)
 		back++;
 	if (back < (int)lround(HIST_VALUE_SPAN / HIST_PERIOD))
-		return -1;
+		return HIST_PIN_TOO_SOON;
+	/* A window with no row done, or no commit (but under commit = all,
+	 * which has none to wait for), has no figure to pin. */
+	a = &history_at(h, back)->c;
+	b = &history_at(h, 0)->c;
+	if (a->v[C_ROWS] == b->v[C_ROWS] ||
+	    (a->v[C_COMMITS] == b->v[C_COMMITS] && knobs->v[K_COMMIT] != COMMIT_ALL))
+		return HIST_PIN_EMPTY;
 	for (m = 0; m < M_COUNT; m++) {
 		double v = history_value(h, m, back, &h->base_na[m]);
 

@@ -103,11 +103,18 @@ void history_mark(struct history *h, double t, int knob, const char *label);
 /* A marker in (t0, t1]. */
 int history_marked(const struct history *h, double t0, double t1);
 
+/* Why history_pin() pinned nothing. */
+enum { HIST_PIN_TOO_SOON = -1, HIST_PIN_EMPTY = -2 };
+
 /* Pin the metrics of the setting in force (knobs) as the baseline: each the
  * mean since the last marker, over at most HIST_BASE_SPAN seconds of the
  * figures' clock, which runs `speed` times the wall clock (a fast replay).
- * -1 when less than a second has passed since the change; else 0 with
- * *span the seconds the baseline covers. */
+ * HIST_PIN_TOO_SOON when less than a second has passed since the change,
+ * HIST_PIN_EMPTY when no row was done or no transaction committed in that
+ * window (big transactions on a busy machine: the per-commit figures, or
+ * all, would be unknown for as long as the baseline stays; under commit =
+ * all no commit is waited for); nothing changes then. Else 0 with *span
+ * the seconds the baseline covers. */
 int history_pin(struct history *h, const struct knobs *knobs, int speed, double *span);
 
 void history_unpin(struct history *h);
