@@ -66,6 +66,70 @@ static void pin_needs_a_commit(void)
 	history_free(h);
 }
 
+/* full scale of spill/row as the metrics panel draws it: a 60-column
+ * sparkline over the spark window, the value column, the window's values */
+static double spill_scale(const struct history *h)
+{
+	int back = (int)(HIST_SPARK_SPAN / HIST_PERIOD), marks[60], na;
+	double vals[60], span = history_span(h, back);
+	double v = history_value(h, M_SPILLS_PER_ROW, (int)(HIST_VALUE_SPAN / HIST_PERIOD), &na);
+
+	history_series(h, M_SPILLS_PER_ROW, 60, span, vals);
+	history_series_marks(h, 60, span, marks);
+	return history_full_scale(h, M_SPILLS_PER_ROW, back,
+	                          history_drawn_max(h, v, vals, marks, 60));
+}
+
+/* A knob change's own transition stays out of every scale: an index build
+ * spills 400000 pages over a quarter second of 10 rows (133 spill/row in the
+ * second after it) between steady seconds of 1 spill/row; the scale stays 1
+ * then and after (its gauge is full for that second), where a spike with no
+ * change in its window still holds the scale while it is in the window. */
+static void change_out_of_scale(void)
+{
+	struct history *h = history_new();
+	struct live *l = calloc(1, sizeof *l);
+	uint64_t rows = 0, spills = 0;
+	double t = 100, during = 0, after = 0, plain = 0;
+	int i;
+
+	CHECK(l != NULL);
+	for (i = 0; i < 120; i++, t += HIST_PERIOD) {
+		if (i == 41) {
+			history_mark(h, t - HIST_PERIOD / 2, K_INDEXES, "+1 idx");
+			rows += 10;
+			spills += 400000;
+		} else {
+			rows += 1000;
+			spills += 1000;
+		}
+		offer(h, l, t, rows, spills);
+		if (i == 42)
+			during = spill_scale(h);
+	}
+	after = spill_scale(h);
+	CHECK(during == 1 && after == 1);
+	CHECK(history_at(h, 78)->change && history_at(h, 77)->change && !history_at(h, 82)->change);
+	/* the same spike with no change: held while in the window */
+	for (i = 0; i < 4; i++, t += HIST_PERIOD) {
+		rows += i ? 1000 : 10;
+		spills += i ? 1000 : 400000;
+		offer(h, l, t, rows, spills);
+	}
+	for (i = 0; i < 40; i++, t += HIST_PERIOD) {
+		rows += 1000;
+		spills += 1000;
+		offer(h, l, t, rows, spills);
+	}
+	plain = spill_scale(h);
+	CHECK(plain >= 100);
+	/* a replay's marker among samples already kept flags them too */
+	history_mark(h, t - 2.5 * HIST_PERIOD, K_CACHE, "cache");
+	CHECK(history_at(h, 0)->change && history_at(h, 1)->change && !history_at(h, 2)->change);
+	free(l);
+	history_free(h);
+}
+
 void test_presenter(void)
 {
 	static const char digits[] = "0123456789.-kMG<";
@@ -152,6 +216,7 @@ void test_presenter(void)
 	      term_auto_theme("0;15") == THEME_LIGHT &&
 	      term_auto_theme("0;default;7") == THEME_LIGHT);
 	pin_needs_a_commit();
+	change_out_of_scale();
 }
 
 void test_demo_back(void)

@@ -40,11 +40,26 @@ const struct sample *history_at(const struct history *h, int back)
 	return &h->ring[(h->head - 1 - back + HIST_CAP) % HIST_CAP];
 }
 
+/* The value window ending at sample `back` (counted from the latest): the
+ * figures' time it starts at; 0 with *t0 unset when it has none. */
+static int value_window(const struct history *h, int back, double *t0)
+{
+	int span = (int)lround(HIST_VALUE_SPAN / HIST_PERIOD);
+	const struct sample *a = history_at(h, back + span < h->n ? back + span : h->n - 1);
+
+	if (!a || a == history_at(h, back))
+		return 0;
+	*t0 = a->c.t;
+	return 1;
+}
+
 /* What each value column shows at the sample just kept (s, the latest). */
 static void keep_shown(const struct history *h, struct sample *s)
 {
 	int m, na;
+	double t0;
 
+	s->change = value_window(h, 0, &t0) && history_marked(h, t0, s->c.t);
 	for (m = 0; m < M_COUNT; m++) {
 		double v = history_value(h, m, (int)lround(HIST_VALUE_SPAN / HIST_PERIOD), &na);
 
@@ -201,6 +216,7 @@ void history_series_marks(const struct history *h, int ncols, double span, int *
 void history_mark(struct history *h, double t, int knob, const char *label)
 {
 	struct marker *m;
+	int i;
 
 	if (h->nmarkers == HIST_MAX_MARKERS) {
 		memmove(h->markers, h->markers + 1, sizeof h->markers[0] * (HIST_MAX_MARKERS - 1));
@@ -210,6 +226,16 @@ void history_mark(struct history *h, double t, int knob, const char *label)
 	m->t = t;
 	m->knob = knob;
 	snprintf(m->label, sizeof m->label, "%.*s", (int)sizeof m->label - 1, label);
+	/* (a replay's marker may land among samples already kept) */
+	for (i = 0; i < h->n; i++) {
+		struct sample *s = &h->ring[(h->head - 1 - i + HIST_CAP) % HIST_CAP];
+		double t0;
+
+		if (s->c.t < t)
+			break;
+		if (value_window(h, i, &t0) && t0 < t)
+			s->change = 1;
+	}
 }
 
 int history_marked(const struct history *h, double t0, double t1)
@@ -274,9 +300,24 @@ double history_full_scale(const struct history *h, int m, int back, double on_sc
 	if (h->scales_pinned && h->pinned[m] > 0)
 		return h->pinned[m];
 	for (i = 0; i <= back && (s = history_at(h, i)) != NULL; i++)
-		if (s->shown[m] > max) /* false for NAN */
+		if (!s->change && s->shown[m] > max) /* false for NAN */
 			max = s->shown[m];
 	return strcmp(metric_table[m].unit, "B") == 0 ? spark_nice_bytes(max) : spark_nice(max);
+}
+
+double history_drawn_max(const struct history *h, double v, const double *vals, const int *marks,
+                         int n)
+{
+	const struct sample *latest = history_at(h, 0);
+	double max = 0;
+	int j;
+
+	if (!(latest && latest->change) && v > max) /* false for NAN */
+		max = v;
+	for (j = 0; j < n; j++)
+		if (!(marks && marks[j] >= 0) && vals[j] > max)
+			max = vals[j];
+	return max;
 }
 
 void history_pin_scales(struct history *h, const double *full)

@@ -31,6 +31,10 @@ struct sample {
 	/* each metric as a value column showed it at this sample (NAN: none):
 	 * what a scale must cover while the sample is in a sparkline's window */
 	double shown[M_COUNT];
+	/* a knob change landed inside the value window ending here: the
+	 * change's own transition (an index build's spills over a second of
+	 * few rows), which no scale covers */
+	int change;
 };
 
 struct marker {
@@ -122,11 +126,22 @@ void history_unpin(struct history *h);
 /* The full scale (the value of a full gauge, of a sparkline's top level) of
  * metric m: 100 for a percentage; the pinned one while scales are pinned;
  * else the next nice number (spark_nice, spark_nice_bytes for bytes) at or
- * above both on_screen (the largest other figure drawn with it: the
- * sparkline's columns) and every value the value column showed over the
+ * above both on_screen (the largest other figure drawn with it:
+ * history_drawn_max) and every value the value column showed over the
  * last `back` samples. So it never shrinks while a value that needed it is
- * in that window; only once those samples scrolled out. 0: nothing yet. */
+ * in that window; only once those samples scrolled out. A knob change's
+ * own transition - the value windows with a change inside (sample.change)
+ * - counts in none of it: a one-second spike of an index build would
+ * otherwise set the scale for two minutes, with every later bar a sliver
+ * (its bar is full then; its figure is printed). 0: nothing yet. */
 double history_full_scale(const struct history *h, int m, int back, double on_screen);
+
+/* The largest figure drawn now that a scale covers: the value column's v
+ * unless its window holds a knob change, and vals[0..n) (a chart's columns)
+ * but those marked as holding one (marks from history_series_marks; NULL:
+ * none). NANs count as nothing; 0 when nothing counts. */
+double history_drawn_max(const struct history *h, double v, const double *vals, const int *marks,
+                         int n);
 
 /* Freeze every metric's scale at full[m] (M_COUNT of them), or release
  * them. */

@@ -135,7 +135,9 @@ static void figure(const struct dash *d, const struct rect *r, int rows, int m)
 
 		/* The metric rows' ratio: clamped near 0 (on the scale the chart
 		 * would draw it with), marked and coloured by the good direction. */
-		double full = history_full_scale(d->hist, m, HIST_CAP - 1, na ? NAN : v);
+		double full =
+		    history_full_scale(d->hist, m, HIST_CAP - 1,
+		                       history_drawn_max(d->hist, na ? NAN : v, NULL, NULL, 0));
 		int sense = history_ratio_text(d->hist, m, na ? NAN : v, full, d->term.g->ascii,
 		                               buf, sizeof buf);
 		attr_t a = term_color(&d->term, sense > 0 ? C_SPARK : sense < 0 ? C_ERR : C_MARK);
@@ -170,12 +172,11 @@ static void chart(const struct dash *d, const struct rect *r, int m)
 		return;
 	history_series(d->hist, m, plot_w, span, vals);
 	history_series_marks(d->hist, plot_w, span, marks);
-	for (j = 0; j < plot_w; j++)
-		if (!isnan(vals[j]) && vals[j] > max)
-			max = vals[j];
 	/* The dashboard's scale rule: never shrinks while a value that needed
-	 * it is on the chart; pinned with the others (s). */
-	max = history_full_scale(d->hist, m, HIST_CAP - 1, max);
+	 * it is on the chart, a knob change's own columns left out; pinned
+	 * with the others (s). */
+	max = history_full_scale(d->hist, m, HIST_CAP - 1,
+	                         history_drawn_max(d->hist, NAN, vals, marks, plot_w));
 	snprintf(title, sizeof title, "%s over the last %.0f s%s (knob changes marked)",
 	         metric_table[m].label, span * HIST_PERIOD * d->feed->speed,
 	         d->hist->scales_pinned ? ", scale pinned" : "");
