@@ -52,11 +52,19 @@ static int cue_line(char *s, int lineno, void *ctx, struct err *e)
 			    "'key' (until Space), got '%s'",
 			    rest);
 		}
-	} else if (word_is(s, "pin", &rest) || word_is(s, "unpin", &rest)) {
-		c.kind = s[0] == 'p' ? CUE_PIN : CUE_UNPIN;
+	} else if (word_is(s, "pin", &rest) || word_is(s, "unpin", &rest) ||
+	           word_is(s, "hold", &rest) || word_is(s, "release", &rest)) {
+		static const char *const names[] = { [CUE_PIN] = "pin",
+			                             [CUE_UNPIN] = "unpin",
+			                             [CUE_HOLD] = "hold",
+			                             [CUE_RELEASE] = "release" };
+
+		c.kind = s[0] == 'p'   ? CUE_PIN
+		         : s[0] == 'u' ? CUE_UNPIN
+		         : s[0] == 'h' ? CUE_HOLD
+		                       : CUE_RELEASE;
 		if (*rest)
-			return err_set(e, ERR_USAGE, "'%s' takes nothing after it",
-			               c.kind == CUE_PIN ? "pin" : "unpin");
+			return err_set(e, ERR_USAGE, "'%s' takes nothing after it", names[c.kind]);
 	} else if (strchr(s, '=')) {
 		char *val;
 
@@ -76,7 +84,7 @@ static int cue_line(char *s, int lineno, void *ctx, struct err *e)
 	} else {
 		return err_set(e, ERR_USAGE,
 		               "'%s' is not a cue: a demo line is 'key = value', 'say TEXT', "
-		               "'wait SECONDS', 'wait key', 'pin' or 'unpin'",
+		               "'wait SECONDS', 'wait key', 'pin', 'unpin', 'hold' or 'release'",
 		               s);
 	}
 	if (c.kind == CUE_SET && dm->header == dm->n)
@@ -189,6 +197,16 @@ int demo_waiting(const struct demo *dm, double now, double *left)
 int demo_done(const struct demo *dm)
 {
 	return dm->next >= dm->n;
+}
+
+int demo_holding(const struct demo *dm)
+{
+	int i;
+
+	for (i = dm->next - 1; i >= dm->header; i--)
+		if (dm->cues[i].kind == CUE_HOLD || dm->cues[i].kind == CUE_RELEASE)
+			return dm->cues[i].kind == CUE_HOLD;
+	return 0;
 }
 
 /* The last `say` before cue i, or -1. */

@@ -10,6 +10,8 @@
  *   wait SECONDS   let the audience watch (Space cuts it short)
  *   wait key       until Space is pressed
  *   pin / unpin    pin the metrics as the baseline / unpin it (keys b / B)
+ *   hold / release the table does not start over at the rows knob from here
+ *                  (the index a later cue talks about stays) / it does again
  *
  * The `key = value` lines before the first other cue are the demo's starting
  * setting: they go into the plan like a config file's (so engine, rows or a
@@ -21,7 +23,16 @@
 #include "err.h"
 #include "knobs.h"
 
-enum cue_kind { CUE_SET, CUE_SAY, CUE_WAIT, CUE_WAIT_KEY, CUE_PIN, CUE_UNPIN };
+enum cue_kind {
+	CUE_SET,
+	CUE_SAY,
+	CUE_WAIT,
+	CUE_WAIT_KEY,
+	CUE_PIN,
+	CUE_UNPIN,
+	CUE_HOLD,
+	CUE_RELEASE
+};
 
 struct cue {
 	enum cue_kind kind;
@@ -68,6 +79,9 @@ int demo_skip(struct demo *dm);
 int demo_waiting(const struct demo *dm, double now, double *left);
 
 int demo_done(const struct demo *dm);
+
+/* The table is held (a `hold` played, and no `release` after it). */
+int demo_holding(const struct demo *dm);
 
 /* Back one caption (a clicker's "previous"): the `say` before the one
  * shown last becomes the cue just played, and *k - the demo's starting

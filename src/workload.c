@@ -267,6 +267,14 @@ void workload_rewrite(struct workload *w)
 	pthread_mutex_unlock(&w->mu);
 }
 
+void workload_hold(struct workload *w, int on)
+{
+	pthread_mutex_lock(&w->mu);
+	w->req.hold = on;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
 void workload_pause(struct workload *w, int paused)
 {
 	pthread_mutex_lock(&w->mu);

@@ -87,6 +87,13 @@ void workload_rewrite(struct workload *w);
 /* Live mode: pause (1) or resume (0). Resuming after a failure rebuilds. */
 void workload_pause(struct workload *w, int paused);
 
+/* Live mode: hold (1) the table of an insert run, or release it (0). Held,
+ * it does not start over at the rows knob (a demo keeps the index its next
+ * cue talks about), only at WORKLOAD_HOLD_MAX times it, for the disk's
+ * sake; released past the rows knob, it starts over at the next batch. */
+#define WORKLOAD_HOLD_MAX 8
+void workload_hold(struct workload *w, int on);
+
 /* Block until something happened (publish, result, end) or timeout_s passed. */
 void workload_wait(struct workload *w, double timeout_s);
 

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "demo.h"
@@ -219,6 +221,57 @@ void test_presenter(void)
 	change_out_of_scale();
 }
 
+/* hold / release: parsed, and held from a hold until a release (back
+ * included); talk-sqlite.demo holds its table through the captions that talk
+ * about the index outgrowing the cache and the cache that undoes it. */
+static void demo_hold(void)
+{
+	char path[] = "/tmp/idxlab-unit-demo.XXXXXX", talk[4096];
+	const char *text = "rows = 5000\nsay one\nhold\nsay two\nrelease\nsay three\n";
+	struct demo dm;
+	struct knobs k;
+	struct err e = { ERR_NONE, "" };
+	const struct cue *c;
+	int fd = mkstemp(path), held_at_outgrew = -1, held_at_fits = -1, held_at_end = -1;
+
+	CHECK(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	CHECK(demo_load(&dm, path, &e) == 0);
+	CHECK(dm.cues[2].kind == CUE_HOLD && dm.cues[4].kind == CUE_RELEASE);
+	CHECK(!demo_holding(&dm));
+	while ((c = demo_next(&dm, 1)) != NULL && !(c->kind == CUE_SAY && c->text[1] == 'w'))
+		;
+	CHECK(c && demo_holding(&dm)); /* at "two" */
+	c = demo_next(&dm, 1);
+	CHECK(c && c->kind == CUE_RELEASE && !demo_holding(&dm));
+	(void)demo_next(&dm, 1);
+	knobs_defaults(&k);
+	CHECK(demo_back(&dm, &k) && demo_holding(&dm)); /* back at "two": held */
+	demo_free(&dm);
+	/* a word after either is refused, with its line */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0 && write(fd, "say a\nhold on\n", 15) == 15);
+	close(fd);
+	CHECK(demo_load(&dm, path, &e) < 0 && strstr(e.msg, ":2:") &&
+	      strstr(e.msg, "'hold' takes nothing after it"));
+	demo_free(&dm);
+	unlink(path);
+
+	snprintf(talk, sizeof talk, "%s/../../configs/talk-sqlite.demo", fixtures);
+	CHECK(demo_load(&dm, talk, &e) == 0);
+	while ((c = demo_next(&dm, 1)) != NULL || demo_skip(&dm)) {
+		if (!c)
+			continue;
+		if (c->kind == CUE_SAY && strstr(c->text, "outgrew"))
+			held_at_outgrew = demo_holding(&dm);
+		if (c->kind == CUE_SAY && strstr(c->text, "the index fits"))
+			held_at_fits = demo_holding(&dm);
+	}
+	held_at_end = demo_holding(&dm);
+	CHECK(held_at_outgrew == 1 && held_at_fits == 1 && held_at_end == 0);
+	demo_free(&dm);
+}
+
 void test_demo_back(void)
 {
 	char path[] = "/tmp/idxlab-unit-demo.XXXXXX";
@@ -255,4 +308,5 @@ void test_demo_back(void)
 	c = demo_next(&dm, 2);
 	CHECK(c && c->kind == CUE_SET && c->knob == K_KEY_ORDER);
 	demo_free(&dm);
+	demo_hold();
 }

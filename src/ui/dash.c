@@ -246,6 +246,16 @@ static void play_demo(struct dash *d)
 			history_unpin(d->hist);
 			tape_note(d->tape, REC_UNPIN, NULL);
 			break;
+		case CUE_HOLD:
+		case CUE_RELEASE:
+			evlog_add(
+			    EV_INFO,
+			    c->kind == CUE_HOLD
+			        ? "demo: the table is held: it does not start over at the rows "
+			          "knob until the demo releases it"
+			        : "demo: the table is released: it starts over at the rows knob "
+			          "again");
+			break;
 		case CUE_WAIT:
 		case CUE_WAIT_KEY:
 			break; /* demo_next() keeps the time */
@@ -254,6 +264,18 @@ static void play_demo(struct dash *d)
 			evlog_add(EV_INFO, "the demo is over: D leaves demo mode (the keys then "
 			                   "move knobs again)");
 	}
+}
+
+/* The feed holds the table while the demo says so (a `hold` played, no
+ * `release` since) and plays on; its end, or D, releases it. */
+static void sync_hold(struct dash *d)
+{
+	int want = dash_demo_playing(d) && demo_holding(d->demo);
+
+	if (!d->feed->ops->hold || want == d->held)
+		return;
+	d->feed->ops->hold(d->feed, want);
+	d->held = want;
 }
 
 /* ---- the frame ---------------------------------------------------------- */
@@ -369,6 +391,7 @@ static int frame(struct dash *d, struct err *e)
 			(void)history_offer(d->hist, d->live, news.when);
 	} while (news.more);
 	play_demo(d);
+	sync_hold(d);
 	tape_sample(d->tape, d->live);
 	/* Say when a checkpoint lands: the writes after it pay full-page images. */
 	if (!d->feed->ops->timed && history_offer(d->hist, d->live, t))

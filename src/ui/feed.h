@@ -61,6 +61,9 @@ struct feed_ops {
 	void (*pause)(struct feed *f, int paused);
 	/* Rewrite the table in place. NULL: no_rewrite says why. */
 	void (*rewrite)(struct feed *f);
+	/* Hold the table (1: it does not start over, workload_hold) or release
+	 * it (0). NULL: there is no table to hold (a recording). */
+	void (*hold)(struct feed *f, int on);
 	const char *no_rewrite;
 	/* Play twice as fast (faster) or half as fast; msg: what happened.
 	 * NULL: no_speed says why. */

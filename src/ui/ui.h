@@ -68,7 +68,8 @@ struct dash {
 	int help, help_top; /* the help overlay, and its first line shown */
 	int paused, dragging, quit;
 	int pin_pending;         /* a recorded pin, waiting for a second of history */
-	int pin_waited;          /* a demo's pin waits for a committed row: said so */
+	int pin_waited;          /* a demo's pin waits for a commit: said so */
+	int held;                /* the feed holds the table (a demo's hold) */
 	int presenter;           /* the presenter view (--presenter, v) */
 	unsigned hide;           /* the normal view's hidden panels: LAYOUT_HIDE_* */
 	int blank;               /* a --demo's blank screen (b, .): only the caption */
