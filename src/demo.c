@@ -52,6 +52,11 @@ static int cue_line(char *s, int lineno, void *ctx, struct err *e)
 			    "'key' (until Space), got '%s'",
 			    rest);
 		}
+	} else if (word_is(s, "show", &rest)) {
+		c.kind = CUE_SHOW;
+		if (knob_parse(K_PRESENTER_METRICS, rest, &c.value, e) < 0)
+			return err_prefix(e, "show");
+		c.text = xstrdup(rest);
 	} else if (word_is(s, "pin", &rest) || word_is(s, "unpin", &rest) ||
 	           word_is(s, "hold", &rest) || word_is(s, "release", &rest)) {
 		static const char *const names[] = { [CUE_PIN] = "pin",
@@ -82,10 +87,12 @@ static int cue_line(char *s, int lineno, void *ctx, struct err *e)
 		dm->k.v[c.knob] = c.value; /* what later cues are checked under */
 		c.text = xstrdup(val);
 	} else {
-		return err_set(e, ERR_USAGE,
-		               "'%s' is not a cue: a demo line is 'key = value', 'say TEXT', "
-		               "'wait SECONDS', 'wait key', 'pin', 'unpin', 'hold' or 'release'",
-		               s);
+		return err_set(
+		    e, ERR_USAGE,
+		    "'%s' is not a cue: a demo line is 'key = value', 'say TEXT', "
+		    "'wait SECONDS', 'wait key', 'pin', 'unpin', 'show FIELDS', 'hold' or "
+		    "'release'",
+		    s);
 	}
 	if (c.kind == CUE_SET && dm->header == dm->n)
 		dm->header++;
@@ -197,6 +204,16 @@ int demo_waiting(const struct demo *dm, double now, double *left)
 int demo_done(const struct demo *dm)
 {
 	return dm->next >= dm->n;
+}
+
+long long demo_figures(const struct demo *dm)
+{
+	int i;
+
+	for (i = dm->next - 1; i >= dm->header; i--)
+		if (dm->cues[i].kind == CUE_SHOW)
+			return dm->cues[i].value;
+	return -1;
 }
 
 int demo_holding(const struct demo *dm)

@@ -10,6 +10,8 @@
  *   wait SECONDS   let the audience watch (Space cuts it short)
  *   wait key       until Space is pressed
  *   pin / unpin    pin the metrics as the baseline / unpin it (keys b / B)
+ *   show FIELDS    the presenter's figures from here (as --presenter-metrics:
+ *                  1 to 3 CSV field names, or auto), the first one charted
  *   hold / release the table does not start over at the rows knob from here
  *                  (the index a later cue talks about stays) / it does again
  *
@@ -31,15 +33,16 @@ enum cue_kind {
 	CUE_PIN,
 	CUE_UNPIN,
 	CUE_HOLD,
-	CUE_RELEASE
+	CUE_RELEASE,
+	CUE_SHOW
 };
 
 struct cue {
 	enum cue_kind kind;
 	int line;        /* in the file, for messages */
 	int knob;        /* CUE_SET */
-	char *text;      /* CUE_SET: the value as written; CUE_SAY: the caption */
-	long long value; /* CUE_SET: parsed */
+	char *text;      /* CUE_SET, CUE_SHOW: the value as written; CUE_SAY: the caption */
+	long long value; /* CUE_SET: parsed; CUE_SHOW: the figures, packed (0: auto) */
 	double seconds;  /* CUE_WAIT */
 };
 
@@ -79,6 +82,10 @@ int demo_skip(struct demo *dm);
 int demo_waiting(const struct demo *dm, double now, double *left);
 
 int demo_done(const struct demo *dm);
+
+/* The figures the last `show` played asks for (packed as the knob
+ * presenter-metrics; 0: auto), or -1 when none has played. */
+long long demo_figures(const struct demo *dm);
 
 /* The table is held (a `hold` played, and no `release` after it). */
 int demo_holding(const struct demo *dm);

@@ -183,6 +183,42 @@ else bad presenter/demo-release-starts-over "$(cap dhold)"; fi
 tm send-keys -t dhold q
 wait_exit dhold >/dev/null
 
+# A demo's show sets the presenter's figures at its cue (a caption that
+# says "watch fsync/c" shows fsync/c); the chart says it draws means; a
+# recording keeps the view: replayed without --presenter, it is in it, with
+# the figures of then.
+printf '%s\n' 'rows = 400000' 'say rows first' 'wait 1' 'say watch fsync/c' \
+	'show fsyncs_per_commit,rows_per_s' 'wait key' >"$T/show.demo"
+start dshow TMPDIR="$TMPDIR" "$IDXLAB" --presenter --demo "$T/show.demo" --record "$T/show.rec"
+if wait_for dshow '▶ watch fsync/c' 15 && wait_for dshow '^ fsync/c .* rows/s' 5; then
+	ok presenter/demo-show-sets-figures
+else bad presenter/demo-show-sets-figures "$(cap dshow | head -3)"; fi
+if wait_for dshow 'fsync/c over the last [0-9]+ s, each point the mean of the [0-9]+ s before it' 5; then
+	ok presenter/chart-says-means
+else bad presenter/chart-says-means "$(cap dshow | grep 'over the last')"; fi
+sleep $((slow))
+tm send-keys -t dshow q
+wait_exit dshow >/dev/null
+start rshow TMPDIR="$TMPDIR" "$IDXLAB" --replay "$T/show.rec"
+if wait_for rshow '^ fsync/c .* rows/s' 15 && ! cap rshow | grep -q '─ knobs ─'; then
+	ok presenter/replay-keeps-demo-figures
+else bad presenter/replay-keeps-demo-figures "$(cap rshow | head -5)"; fi
+tm send-keys -t rshow q
+wait_exit rshow >/dev/null
+# (a plain --presenter session too)
+start rpres TMPDIR="$TMPDIR" "$IDXLAB" --presenter --rows 400000 --record "$T/pres.rec"
+wait_for rpres '^ rows/s' 10
+sleep $((slow))
+tm send-keys -t rpres q
+wait_exit rpres >/dev/null
+start rpres2 TMPDIR="$TMPDIR" "$IDXLAB" --replay "$T/pres.rec"
+if wait_for rpres2 '^ rows/s' 10 && wait_for rpres2 'rows/s over the last' 3 &&
+	! cap rpres2 | grep -q '─ knobs ─'; then
+	ok presenter/replay-keeps-presenter-view
+else bad presenter/replay-keeps-presenter-view "$(cap rpres2 | head -5)"; fi
+tm send-keys -t rpres2 q
+wait_exit rpres2 >/dev/null
+
 # A big figure's ratio reads like a metric row's: marked better or worse by
 # the metric's good direction (rows/s down with three indexes: worse), and
 # a baseline near 0 reads 'from ~0', not a ratio of noise.

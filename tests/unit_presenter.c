@@ -11,6 +11,7 @@
 #include "demo.h"
 #include "knobs.h"
 #include "metrics.h"
+#include "recording.h"
 #include "ui/glyphs.h"
 #include "ui/history.h"
 #include "ui/layout.h"
@@ -132,6 +133,53 @@ static void change_out_of_scale(void)
 	history_free(h);
 }
 
+/* The chart draws trailing means: rows that come in bursts (a commit of
+ * 8000 rows every 2 s, nothing between) chart flat at 4000/s over two
+ * commits' time, where the raw columns are a comb of spikes and zeros. */
+static void chart_means(void)
+{
+	struct history *h = history_new();
+	struct live *l = calloc(1, sizeof *l);
+	double vals[100], mean;
+	int i, zeros = 0, flat = 0, known = 0;
+
+	CHECK(l != NULL);
+	for (i = 0; i < 200; i++) {
+		l->gen++;
+		l->c.t = 100 + i * HIST_PERIOD;
+		if (i && i % 8 == 0) {
+			l->c.v[C_ROWS] += 8000;
+			l->c.v[C_COMMITS]++;
+		}
+		l->c.valid = 1u << C_ROWS | 1u << C_COMMITS;
+		history_offer(h, l, l->c.t);
+	}
+	history_series(h, M_ROWS_PER_S, 100, 199, vals);
+	for (i = 0; i < 100; i++)
+		zeros += vals[i] == 0;
+	CHECK(zeros > 30); /* the comb */
+	mean = history_chart_mean(h, 199);
+	CHECK(mean >= 16 && mean <= 18); /* 2 commits' time: about 4 s */
+	history_series_mean(h, M_ROWS_PER_S, 100, 199, mean, vals, NULL);
+	for (i = 0; i < 100; i++) {
+		known += !isnan(vals[i]);
+		flat += vals[i] > 4000 / 1.5 && vals[i] < 4000 * 1.5;
+	}
+	/* (the first columns, before a whole mean's time: unknown) */
+	CHECK(known >= 90 && flat == known && isnan(vals[0]));
+	/* a history too short to hold two commits: 2 s means */
+	history_rewind(h);
+	for (i = 0; i < 20; i++) {
+		l->gen++;
+		l->c.t += HIST_PERIOD;
+		l->c.v[C_ROWS] += 100;
+		history_offer(h, l, l->c.t);
+	}
+	CHECK(history_chart_mean(h, 19) == HIST_CHART_MEAN / HIST_PERIOD);
+	free(l);
+	history_free(h);
+}
+
 void test_presenter(void)
 {
 	static const char digits[] = "0123456789.-kMG<";
@@ -219,6 +267,7 @@ void test_presenter(void)
 	      term_auto_theme("0;default;7") == THEME_LIGHT);
 	pin_needs_a_commit();
 	change_out_of_scale();
+	chart_means();
 }
 
 /* hold / release: parsed, and held from a hold until a release (back
@@ -250,7 +299,7 @@ static void demo_hold(void)
 	demo_free(&dm);
 	/* a word after either is refused, with its line */
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	CHECK(fd >= 0 && write(fd, "say a\nhold on\n", 15) == 15);
+	CHECK(fd >= 0 && write(fd, "say a\nhold on\n", 14) == 14);
 	close(fd);
 	CHECK(demo_load(&dm, path, &e) < 0 && strstr(e.msg, ":2:") &&
 	      strstr(e.msg, "'hold' takes nothing after it"));
@@ -270,6 +319,62 @@ static void demo_hold(void)
 	held_at_end = demo_holding(&dm);
 	CHECK(held_at_outgrew == 1 && held_at_fits == 1 && held_at_end == 0);
 	demo_free(&dm);
+}
+
+/* show FIELDS sets the presenter's figures from its cue on (back too); a
+ * recording keeps the view, and reads it back as it was. */
+static void demo_show_and_view(void)
+{
+	char path[] = "/tmp/idxlab-unit-demo.XXXXXX", rec[] = "/tmp/idxlab-unit-rec.XXXXXX";
+	const char *text = "say one\nshow fsyncs_per_commit,rows_per_s\nsay two\nshow auto\n"
+	                   "say three\n";
+	struct demo dm;
+	struct err e = { ERR_NONE, "" };
+	struct rec_item *it = calloc(1, sizeof *it);
+	struct recorder *w;
+	struct replay *r;
+	struct rec_head head;
+	long long packed = 0;
+	int fd = mkstemp(path);
+
+	CHECK(it && fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	CHECK(demo_load(&dm, path, &e) == 0);
+	CHECK(dm.cues[1].kind == CUE_SHOW && demo_figures(&dm) == -1);
+	CHECK(knob_parse(K_PRESENTER_METRICS, "fsyncs_per_commit,rows_per_s", &packed, &e) == 0);
+	(void)demo_next(&dm, 1);
+	(void)demo_next(&dm, 1);
+	CHECK(demo_figures(&dm) == packed &&
+	      knobs_presenter_metric(packed, 0) == M_FSYNCS_PER_COMMIT);
+	(void)demo_next(&dm, 1);
+	(void)demo_next(&dm, 1);
+	CHECK(demo_figures(&dm) == 0); /* auto */
+	demo_free(&dm);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	CHECK(fd >= 0 && write(fd, "say a\nshow rows_per_s,nope\n", 27) == 27);
+	close(fd);
+	CHECK(demo_load(&dm, path, &e) < 0 && strstr(e.msg, ":2:") &&
+	      strstr(e.msg, "'nope' is not a metric"));
+	demo_free(&dm);
+	unlink(path);
+
+	/* the view in a recording */
+	fd = mkstemp(rec);
+	close(fd);
+	unlink(rec);
+	w = rec_create(rec, "sqlite", "0.1.0", &e);
+	CHECK(w != NULL);
+	it->kind = REC_VIEW;
+	it->presenter = 1;
+	it->figures = packed;
+	CHECK(w && rec_write(w, it, &e) == 0 && rec_finish(w, &e) == 0);
+	memset(it, 0, sizeof *it);
+	r = rec_open(rec, &head, &e);
+	CHECK(r && rec_read(r, it, &e) == 1 && it->kind == REC_VIEW && it->presenter == 1 &&
+	      it->figures == packed);
+	rec_close(r);
+	unlink(rec);
+	free(it);
 }
 
 void test_demo_back(void)
@@ -309,4 +414,5 @@ void test_demo_back(void)
 	CHECK(c && c->kind == CUE_SET && c->knob == K_KEY_ORDER);
 	demo_free(&dm);
 	demo_hold();
+	demo_show_and_view();
 }

@@ -246,6 +246,9 @@ static void play_demo(struct dash *d)
 			history_unpin(d->hist);
 			tape_note(d->tape, REC_UNPIN, NULL);
 			break;
+		case CUE_SHOW:
+			evlog_add(EV_INFO, "demo: the presenter's figures: %s", c->text);
+			break;
 		case CUE_HOLD:
 		case CUE_RELEASE:
 			evlog_add(
@@ -278,6 +281,24 @@ static void sync_hold(struct dash *d)
 	d->held = want;
 }
 
+/* The presenter's figures follow a demo's `show` cues (back included); a
+ * recording gets the view at its start and at every change (v, a show), so
+ * a replay shows what the audience saw. */
+static void sync_view(struct dash *d)
+{
+	long long figs;
+
+	if (dash_demo_mode(d))
+		d->figures = demo_figures(d->demo);
+	figs = d->figures >= 0 ? d->figures : d->k.want.v[K_PRESENTER_METRICS];
+	if (d->view_taped && d->taped_presenter == d->presenter && d->taped_figures == figs)
+		return;
+	tape_view(d->tape, d->presenter, figs);
+	d->view_taped = 1;
+	d->taped_presenter = d->presenter;
+	d->taped_figures = figs;
+}
+
 /* ---- the frame ---------------------------------------------------------- */
 
 /* What came with the snapshot: a recording's captions and pins, and after
@@ -293,6 +314,10 @@ static void take_news(struct dash *d, const struct feed_news *news)
 	}
 	if (news->caption)
 		snprintf(d->view.caption, sizeof d->view.caption, "%s", news->text);
+	if (news->view) { /* as the audience saw it */
+		d->presenter = news->presenter;
+		d->figures = news->figures;
+	}
 	if (news->unpin) {
 		history_unpin(d->hist);
 		d->pin_pending = 0;
@@ -392,6 +417,7 @@ static int frame(struct dash *d, struct err *e)
 	} while (news.more);
 	play_demo(d);
 	sync_hold(d);
+	sync_view(d);
 	tape_sample(d->tape, d->live);
 	/* Say when a checkpoint lands: the writes after it pay full-page images. */
 	if (!d->feed->ops->timed && history_offer(d->hist, d->live, t))
@@ -460,6 +486,7 @@ static struct dash *dash_new(const struct plan *p)
 	d->demo = p->demo;
 	d->demo_start = d->k.want;
 	d->presenter = (int)k->v[K_PRESENTER];
+	d->figures = -1;
 	return d;
 }
 
@@ -478,6 +505,10 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 	evlog_start_clock();
 	if (open_sources(d, p, &code) < 0)
 		goto out;
+	/* A recording with no view line (an older idxlab's) still says in its
+	 * knobs whether it was made in the presenter view. */
+	if (p->replay_path && d->k.want.v[K_PRESENTER])
+		d->presenter = 1;
 	if (term_open(&d->term, &e) < 0) {
 		fprintf(stderr, "idxlab: %s\n", e.msg);
 		code = 1;

@@ -20,6 +20,9 @@
 struct feed_news {
 	int caption;           /* text is a new caption ("": none any more) */
 	char text[EVLOG_LINE]; /* valid while caption is set */
+	int view;              /* the view changed: presenter, figures */
+	int presenter;         /* (the presenter view, else the normal one) */
+	long long figures;     /* (the presenter's figures, as presenter-metrics) */
 	int unpin;             /* unpin the baseline ... */
 	int pin;               /* ... then pin one (as soon as the history allows) */
 	/* A seek: what the dashboard shows is of another time - forget the

@@ -182,6 +182,39 @@ void history_series(const struct history *h, int m, int ncols, double span, doub
 	}
 }
 
+double history_chart_mean(const struct history *h, double span)
+{
+	const struct sample *a, *b = history_at(h, 0);
+	double least = HIST_CHART_MEAN / HIST_PERIOD, most = HIST_CHART_MEAN_MAX / HIST_PERIOD;
+	int back = (int)span < h->n - 1 ? (int)span : h->n - 1;
+
+	a = history_at(h, back);
+	if (a && b && b->c.v[C_COMMITS] > a->c.v[C_COMMITS] && b->c.t > a->c.t) {
+		/* two commits' time, in samples of this history */
+		double per = 2.0 * back / (double)(b->c.v[C_COMMITS] - a->c.v[C_COMMITS]);
+
+		if (per > least)
+			least = per;
+	}
+	return least < most ? ceil(least) : most;
+}
+
+void history_series_mean(const struct history *h, int m, int ncols, double span, double least,
+                         double *vals, int *changed)
+{
+	int j, older, newer;
+
+	for (j = 0; j < ncols; j++) {
+		column_samples(ncols, span, j, &older, &newer);
+		if (older < newer + (int)least)
+			older = newer + (int)least; /* (before the history: unknown) */
+		vals[j] = history_between(h, m, older, newer, NULL);
+		if (changed)
+			changed[j] = !isnan(vals[j]) && history_marked(h, history_at(h, older)->c.t,
+			                                               history_at(h, newer)->c.t);
+	}
+}
+
 /* The figures' time `back` (a fraction of samples) before the latest,
  * between the two samples around it; 0 with *t unset when none is kept. */
 static int time_at(const struct history *h, double back, double *t)

@@ -97,6 +97,22 @@ double history_span(const struct history *h, int most);
  * sample). */
 void history_series(const struct history *h, int m, int ncols, double span, double *vals);
 
+/* A chart's smoothing: each column the mean over at least this many
+ * samples before its right edge - HIST_CHART_MEAN seconds, or two commits'
+ * time over the last `span` samples when commits are further apart (a
+ * commit of 100000 rows pauses the rows for its length: the raw columns
+ * would be a comb of spikes and zeros), HIST_CHART_MEAN_MAX at most. */
+#define HIST_CHART_MEAN     2.0
+#define HIST_CHART_MEAN_MAX 15.0
+double history_chart_mean(const struct history *h, double span);
+
+/* As history_series, each column over at least `least` samples (a trailing
+ * mean: columns narrower than that overlap); changed[j] (changed may be
+ * NULL): 1 when a knob change is inside column j's mean (its transition,
+ * which no scale covers), else 0. */
+void history_series_mean(const struct history *h, int m, int ncols, double span, double least,
+                         double *vals, int *changed);
+
 /* marks[j]: the index in h->markers of the last knob change inside column j
  * of such a chart (each marker in exactly one column), else -1. */
 void history_series_marks(const struct history *h, int ncols, double span, int *marks);

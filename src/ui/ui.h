@@ -70,6 +70,12 @@ struct dash {
 	int pin_pending;         /* a recorded pin, waiting for a second of history */
 	int pin_waited;          /* a demo's pin waits for a commit: said so */
 	int held;                /* the feed holds the table (a demo's hold) */
+	long long figures;       /* the presenter's figures a demo's show or a
+	                            recording set (packed as presenter-metrics);
+	                            -1: none, the knob's */
+	int view_taped;          /* the view as last written to the tape: */
+	int taped_presenter;     /* (presenter) */
+	long long taped_figures; /* (figures, packed) */
 	int presenter;           /* the presenter view (--presenter, v) */
 	unsigned hide;           /* the normal view's hidden panels: LAYOUT_HIDE_* */
 	int blank;               /* a --demo's blank screen (b, .): only the caption */
