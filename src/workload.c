@@ -130,6 +130,7 @@ void wl_set_in_force(struct workload *w, struct knobs *k, const unsigned long *g
 	w->live.knobs = *k;
 	if (gen)
 		w->live.knobs_gen = *gen;
+	w->live.knobs_t = clock_now_s();
 	pthread_mutex_unlock(&w->mu);
 }
 

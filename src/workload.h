@@ -49,6 +49,7 @@ struct live {
 	char activity[160];      /* what the worker is doing, for a status line */
 	double activity_t0;      /* when that started (CLOCK_MONOTONIC seconds) */
 	unsigned long knobs_gen; /* live mode: the workload_set() generation applied */
+	double knobs_t;          /* live mode: when it came in force (clock_now_s, as c.t) */
 	struct knobs knobs;      /* the setting in force */
 	uint64_t table_rows;
 	struct counters start; /* sampled when the step (or the run) began measuring */

@@ -282,6 +282,7 @@ static void demo_hold(void)
 	struct err e = { ERR_NONE, "" };
 	const struct cue *c;
 	int fd = mkstemp(path), held_at_outgrew = -1, held_at_fits = -1, held_at_end = -1;
+	int fsync_first = -1;
 
 	CHECK(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text));
 	close(fd);
@@ -315,9 +316,13 @@ static void demo_hold(void)
 			held_at_outgrew = demo_holding(&dm);
 		if (c->kind == CUE_SAY && strstr(c->text, "the index fits"))
 			held_at_fits = demo_holding(&dm);
+		/* the caption that says fsync/c has it as the presenter's first */
+		if (c->kind == CUE_SAY && strstr(c->text, "fsync/c"))
+			fsync_first =
+			    knobs_presenter_metric(demo_figures(&dm), 0) == M_FSYNCS_PER_COMMIT;
 	}
 	held_at_end = demo_holding(&dm);
-	CHECK(held_at_outgrew == 1 && held_at_fits == 1 && held_at_end == 0);
+	CHECK(held_at_outgrew == 1 && held_at_fits == 1 && held_at_end == 0 && fsync_first == 1);
 	demo_free(&dm);
 }
 

@@ -103,12 +103,18 @@ static void note_applied(struct dash *d)
 	if (l->knobs_gen == k->applied_gen)
 		return;
 	if (k->applied_gen) {
+		/* Where the change came in force (a live worker says when: the
+		 * snapshot that brings it may already hold samples after it, and
+		 * its transition must fall in the marked interval); else now. */
+		double t = l->knobs_t > 0 && !d->feed->ops->timed ? l->knobs_t
+		                                                  : d->feed->ops->now(d->feed);
+
 		dash_change_label(&k->applied, &l->knobs, d->term.g->ascii, label, sizeof label);
 		for (id = 0; id < K_COUNT; id++)
 			if (k->applied.v[id] != l->knobs.v[id])
 				knob = id;
 		if (*label) {
-			history_mark(d->hist, d->feed->ops->now(d->feed), knob, label);
+			history_mark(d->hist, t, knob, label);
 			if (!d->feed->ops->logs_changes)
 				evlog_add(EV_INFO, "%s %s", d->term.g->s[G_CHANGE], label);
 		}
