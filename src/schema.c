@@ -242,6 +242,34 @@ const char *schema_max_why(const struct knobs *k)
 	return buf;
 }
 
+const char *schema_indexes_why(const struct knobs *k)
+{
+	static _Thread_local char buf[1024];
+	const struct schema *s = schema_of(k);
+	size_t n;
+	int i, c;
+
+	if (s == schema_get(0))
+		return NULL;
+	n = (size_t)snprintf(buf, sizeof buf,
+	                     "secondary indexes, the first N of the %s table's %d:", s->name,
+	                     s->nindexes);
+	for (i = 0; i < s->nindexes && n < sizeof buf; i++)
+		for (c = 0; c < s->idx[i].ncols && n < sizeof buf; c++)
+			n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s%s%s",
+			                      c   ? ", "
+			                      : i ? ", ("
+			                          : " (",
+			                      s->idx[i].unique && !c ? "unique " : "",
+			                      s->cols[s->idx[i].cols[c]].name,
+			                      c == s->idx[i].ncols - 1 ? ")" : "");
+	if (n < sizeof buf)
+		snprintf(buf + n, sizeof buf - n,
+		         "%s; every one is another btree each row must enter",
+		         s->nindexes ? "" : " none");
+	return buf;
+}
+
 /* ---- types and orders under the knobs ------------------------------------ */
 
 enum col_type schema_type(const struct schema *s, const struct knobs *k, int col)

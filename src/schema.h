@@ -115,6 +115,11 @@ const char *schema_label(long long v);
 long long schema_index_max(const struct knobs *k);
 const char *schema_max_why(const struct knobs *k);
 
+/* The indexes knob's why under k for a table other than the default one:
+ * "... the first N of the orders table's 3: (customer_id), (created_at,
+ * id), ..."; NULL for the default table (the knob's own why says it). */
+const char *schema_indexes_why(const struct knobs *k);
+
 /* The names of the built-in specs, NULL-terminated (--help, the man page). */
 extern const char *const schema_builtin_names[];
 
