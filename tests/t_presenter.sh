@@ -196,7 +196,18 @@ else bad presenter/demo-show-sets-figures "$(cap dshow | head -3)"; fi
 if wait_for dshow 'fsync/c over the last [0-9]+ s, each point the mean of the [0-9]+ s before it' 5; then
 	ok presenter/chart-says-means
 else bad presenter/chart-says-means "$(cap dshow | grep 'over the last')"; fi
-sleep $((slow))
+# rec_has FILE PATTERN N: within 5 s (more under sanitizers), FILE has N
+# samples after its first line matching PATTERN.
+rec_has() {
+	i=0
+	while [ $i -lt $((50 * slow)) ]; do
+		awk -v p="$2" -v want="$3" '$0 ~ p { on = 1 } on && /"c":/ { n++ } END { exit !(n >= want) }' "$1" 2>/dev/null && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+rec_has "$T/show.rec" fsyncs_per_commit 2 || bad presenter/replay-keeps-demo-figures "no samples after the show: $(tail -c 300 "$T/show.rec")"
 tm send-keys -t dshow q
 wait_exit dshow >/dev/null
 start rshow TMPDIR="$TMPDIR" "$IDXLAB" --replay "$T/show.rec"
@@ -207,8 +218,9 @@ tm send-keys -t rshow q
 wait_exit rshow >/dev/null
 # (a plain --presenter session too)
 start rpres TMPDIR="$TMPDIR" "$IDXLAB" --presenter --rows 400000 --record "$T/pres.rec"
-wait_for rpres '^ rows/s' 10
-sleep $((slow))
+if ! wait_for rpres '^ rows/s' 10 || ! rec_has "$T/pres.rec" presenter 2; then
+	bad presenter/replay-keeps-presenter-view "no presenter session recorded: $(cap rpres | head -3)"
+fi
 tm send-keys -t rpres q
 wait_exit rpres >/dev/null
 start rpres2 TMPDIR="$TMPDIR" "$IDXLAB" --replay "$T/pres.rec"
