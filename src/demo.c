@@ -175,9 +175,12 @@ void demo_unget(struct demo *dm)
 
 int demo_skip(struct demo *dm)
 {
+	enum cue_kind k;
+
 	if (dm->next >= dm->n)
 		return 0;
-	if (dm->cues[dm->next].kind != CUE_WAIT && dm->cues[dm->next].kind != CUE_WAIT_KEY)
+	k = dm->cues[dm->next].kind;
+	if (k != CUE_WAIT && k != CUE_WAIT_KEY && k != CUE_PIN)
 		return 0;
 	dm->skip = 1;
 	return 1;

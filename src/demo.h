@@ -74,8 +74,9 @@ const struct cue *demo_next(struct demo *dm, double now);
 /* Put back the cue demo_next() just gave (it could not be carried out yet). */
 void demo_unget(struct demo *dm);
 
-/* Space: end the wait in progress (or the `wait key`) now. 0 when nothing
- * was waiting (the demo is over, or a cue is still being acted on). */
+/* Space: end the wait in progress (or the `wait key`), or give up a pin
+ * that waits (its cue is next: demo_unget), now. 0 when nothing was
+ * waiting (the demo is over, or a knob cue is still being acted on). */
 int demo_skip(struct demo *dm);
 
 /* Waiting for Space (a `wait key`, or a timed wait: *left its seconds). */

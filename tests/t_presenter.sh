@@ -159,6 +159,12 @@ if wait_for dpin 'the pin waits for a commit \(commit 1000000000\)' 15 &&
 	! cap dpin | grep -q 'after the pin' && ! cap dpin | grep -q 'baseline pinned'; then
 	ok presenter/demo-pin-waits-for-a-commit
 else bad presenter/demo-pin-waits-for-a-commit "$(cap dpin)"; fi
+# Space gives the pin up, and the demo goes on.
+tm send-keys -t dpin Space
+if wait_for dpin 'pin at line 6 skipped \(Space\): no commit in its window' 5 &&
+	wait_for dpin '▶ after the pin' 5 && ! cap dpin | grep -q 'baseline pinned'; then
+	ok presenter/demo-space-gives-up-a-pin
+else bad presenter/demo-space-gives-up-a-pin "$(cap dpin)"; fi
 tm send-keys -t dpin q
 wait_exit dpin >/dev/null
 

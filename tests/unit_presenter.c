@@ -289,6 +289,7 @@ static void demo_hold(void)
 	CHECK(demo_load(&dm, path, &e) == 0);
 	CHECK(dm.cues[2].kind == CUE_HOLD && dm.cues[4].kind == CUE_RELEASE);
 	CHECK(!demo_holding(&dm));
+	CHECK(demo_skip(&dm) == 0); /* a say is next: nothing waits */
 	while ((c = demo_next(&dm, 1)) != NULL && !(c->kind == CUE_SAY && c->text[1] == 'w'))
 		;
 	CHECK(c && demo_holding(&dm)); /* at "two" */
@@ -354,6 +355,16 @@ static void demo_show_and_view(void)
 	(void)demo_next(&dm, 1);
 	(void)demo_next(&dm, 1);
 	CHECK(demo_figures(&dm) == 0); /* auto */
+	demo_free(&dm);
+	/* Space gives up a pin that waits (put back: it is next) */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	CHECK(fd >= 0 && write(fd, "say a\npin\nsay b\n", 16) == 16);
+	close(fd);
+	CHECK(demo_load(&dm, path, &e) == 0);
+	(void)demo_next(&dm, 1);
+	CHECK(demo_next(&dm, 1) && dm.cues[dm.next - 1].kind == CUE_PIN);
+	demo_unget(&dm);
+	CHECK(demo_skip(&dm) == 1 && dm.skip);
 	demo_free(&dm);
 	fd = open(path, O_WRONLY | O_TRUNC);
 	CHECK(fd >= 0 && write(fd, "say a\nshow rows_per_s,nope\n", 27) == 27);

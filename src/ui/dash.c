@@ -189,8 +189,8 @@ void dash_demo_back(struct dash *d)
 		dash_post(d, &to); /* the script's setting then: its consent */
 }
 
-/* A demo's pin: 1 when it is done with (pinned, or let go on an idle
- * workload, which does nothing to pin); 0 when it waits (put back: too
+/* A demo's pin: 1 when it is done with (pinned, given up by Space, or let
+ * go on an idle workload, which does nothing to pin); 0 when it waits (put back: too
  * soon after a change, or no commit yet - big transactions on a busy
  * machine - whose empty baseline would read `-` for its ratios to the end
  * of the talk). */
@@ -199,7 +199,13 @@ static int pin_due(struct dash *d)
 	int rc = dash_pin(d, PIN_NO_FLASH);
 	char n[32];
 
-	if (rc == HIST_PIN_EMPTY && d->live->state == LS_IDLE) {
+	if (rc < 0 && d->demo->skip) { /* Space: on without it */
+		evlog_add(EV_WARN, "demo: pin at line %d skipped (Space): %s",
+		          d->demo->cues[d->demo->next - 1].line,
+		          rc == HIST_PIN_EMPTY ? "no commit in its window"
+		                               : "too soon after a change");
+		rc = 0;
+	} else if (rc == HIST_PIN_EMPTY && d->live->state == LS_IDLE) {
 		evlog_add(EV_WARN,
 		          "demo: pin at line %d skipped: the workload is idle, it has "
 		          "nothing to pin",
@@ -215,6 +221,7 @@ static int pin_due(struct dash *d)
 		return 0;
 	}
 	d->pin_waited = 0;
+	d->demo->skip = 0; /* (a Space for the pin ends no later wait) */
 	return 1;
 }
 
