@@ -52,11 +52,24 @@ static int cue_line(char *s, int lineno, void *ctx, struct err *e)
 			    "'key' (until Space), got '%s'",
 			    rest);
 		}
-	} else if (word_is(s, "pin", &rest) || word_is(s, "unpin", &rest)) {
-		c.kind = s[0] == 'p' ? CUE_PIN : CUE_UNPIN;
+	} else if (word_is(s, "show", &rest)) {
+		c.kind = CUE_SHOW;
+		if (knob_parse(K_PRESENTER_METRICS, rest, &c.value, e) < 0)
+			return err_prefix(e, "show");
+		c.text = xstrdup(rest);
+	} else if (word_is(s, "pin", &rest) || word_is(s, "unpin", &rest) ||
+	           word_is(s, "hold", &rest) || word_is(s, "release", &rest)) {
+		static const char *const names[] = { [CUE_PIN] = "pin",
+			                             [CUE_UNPIN] = "unpin",
+			                             [CUE_HOLD] = "hold",
+			                             [CUE_RELEASE] = "release" };
+
+		c.kind = s[0] == 'p'   ? CUE_PIN
+		         : s[0] == 'u' ? CUE_UNPIN
+		         : s[0] == 'h' ? CUE_HOLD
+		                       : CUE_RELEASE;
 		if (*rest)
-			return err_set(e, ERR_USAGE, "'%s' takes nothing after it",
-			               c.kind == CUE_PIN ? "pin" : "unpin");
+			return err_set(e, ERR_USAGE, "'%s' takes nothing after it", names[c.kind]);
 	} else if (strchr(s, '=')) {
 		char *val;
 
@@ -74,10 +87,12 @@ static int cue_line(char *s, int lineno, void *ctx, struct err *e)
 		dm->k.v[c.knob] = c.value; /* what later cues are checked under */
 		c.text = xstrdup(val);
 	} else {
-		return err_set(e, ERR_USAGE,
-		               "'%s' is not a cue: a demo line is 'key = value', 'say TEXT', "
-		               "'wait SECONDS', 'wait key', 'pin' or 'unpin'",
-		               s);
+		return err_set(
+		    e, ERR_USAGE,
+		    "'%s' is not a cue: a demo line is 'key = value', 'say TEXT', "
+		    "'wait SECONDS', 'wait key', 'pin', 'unpin', 'show FIELDS', 'hold' or "
+		    "'release'",
+		    s);
 	}
 	if (c.kind == CUE_SET && dm->header == dm->n)
 		dm->header++;
@@ -160,9 +175,12 @@ void demo_unget(struct demo *dm)
 
 int demo_skip(struct demo *dm)
 {
+	enum cue_kind k;
+
 	if (dm->next >= dm->n)
 		return 0;
-	if (dm->cues[dm->next].kind != CUE_WAIT && dm->cues[dm->next].kind != CUE_WAIT_KEY)
+	k = dm->cues[dm->next].kind;
+	if (k != CUE_WAIT && k != CUE_WAIT_KEY && k != CUE_PIN)
 		return 0;
 	dm->skip = 1;
 	return 1;
@@ -189,6 +207,26 @@ int demo_waiting(const struct demo *dm, double now, double *left)
 int demo_done(const struct demo *dm)
 {
 	return dm->next >= dm->n;
+}
+
+long long demo_figures(const struct demo *dm)
+{
+	int i;
+
+	for (i = dm->next - 1; i >= dm->header; i--)
+		if (dm->cues[i].kind == CUE_SHOW)
+			return dm->cues[i].value;
+	return -1;
+}
+
+int demo_holding(const struct demo *dm)
+{
+	int i;
+
+	for (i = dm->next - 1; i >= dm->header; i--)
+		if (dm->cues[i].kind == CUE_HOLD || dm->cues[i].kind == CUE_RELEASE)
+			return dm->cues[i].kind == CUE_HOLD;
+	return 0;
 }
 
 /* The last `say` before cue i, or -1. */

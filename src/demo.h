@@ -10,6 +10,10 @@
  *   wait SECONDS   let the audience watch (Space cuts it short)
  *   wait key       until Space is pressed
  *   pin / unpin    pin the metrics as the baseline / unpin it (keys b / B)
+ *   show FIELDS    the presenter's figures from here (as --presenter-metrics:
+ *                  1 to 3 CSV field names, or auto), the first one charted
+ *   hold / release the table does not start over at the rows knob from here
+ *                  (the index a later cue talks about stays) / it does again
  *
  * The `key = value` lines before the first other cue are the demo's starting
  * setting: they go into the plan like a config file's (so engine, rows or a
@@ -21,14 +25,24 @@
 #include "err.h"
 #include "knobs.h"
 
-enum cue_kind { CUE_SET, CUE_SAY, CUE_WAIT, CUE_WAIT_KEY, CUE_PIN, CUE_UNPIN };
+enum cue_kind {
+	CUE_SET,
+	CUE_SAY,
+	CUE_WAIT,
+	CUE_WAIT_KEY,
+	CUE_PIN,
+	CUE_UNPIN,
+	CUE_HOLD,
+	CUE_RELEASE,
+	CUE_SHOW
+};
 
 struct cue {
 	enum cue_kind kind;
 	int line;        /* in the file, for messages */
 	int knob;        /* CUE_SET */
-	char *text;      /* CUE_SET: the value as written; CUE_SAY: the caption */
-	long long value; /* CUE_SET: parsed */
+	char *text;      /* CUE_SET, CUE_SHOW: the value as written; CUE_SAY: the caption */
+	long long value; /* CUE_SET: parsed; CUE_SHOW: the figures, packed (0: auto) */
 	double seconds;  /* CUE_WAIT */
 };
 
@@ -60,14 +74,22 @@ const struct cue *demo_next(struct demo *dm, double now);
 /* Put back the cue demo_next() just gave (it could not be carried out yet). */
 void demo_unget(struct demo *dm);
 
-/* Space: end the wait in progress (or the `wait key`) now. 0 when nothing
- * was waiting (the demo is over, or a cue is still being acted on). */
+/* Space: end the wait in progress (or the `wait key`), or give up a pin
+ * that waits (its cue is next: demo_unget), now. 0 when nothing was
+ * waiting (the demo is over, or a knob cue is still being acted on). */
 int demo_skip(struct demo *dm);
 
 /* Waiting for Space (a `wait key`, or a timed wait: *left its seconds). */
 int demo_waiting(const struct demo *dm, double now, double *left);
 
 int demo_done(const struct demo *dm);
+
+/* The figures the last `show` played asks for (packed as the knob
+ * presenter-metrics; 0: auto), or -1 when none has played. */
+long long demo_figures(const struct demo *dm);
+
+/* The table is held (a `hold` played, and no `release` after it). */
+int demo_holding(const struct demo *dm);
 
 /* Back one caption (a clicker's "previous"): the `say` before the one
  * shown last becomes the cue just played, and *k - the demo's starting

@@ -217,6 +217,11 @@ int knobs_same_workload(const struct knobs *a, const struct knobs *b);
 #define PRESENTER_MAX 3
 int knobs_presenter_metric(long long packed, int i); /* the i-th, or -1 */
 
+/* The presenter's figures for packed on engine into ids (PRESENTER_MAX):
+ * its metrics, or for auto rows/s and the per-row figure the engine's
+ * story turns on. Returns how many. */
+int knobs_presenter_figures(long long packed, int engine, int *ids);
+
 /* Describe the valid values of knob id ("0..8", "seq|rand|few"). */
 void knob_range_text(int id, char *buf, size_t len);
 

@@ -429,10 +429,21 @@ int plot_write(struct plot *pl, char *summary, size_t len, struct err *e)
 		}
 	}
 	if (rc == 0 && summary) {
-		size_t changes = 0, n;
+		size_t changes = 0, captions = 0, n;
+		char names[200] = "";
 
-		for (i = 0; i < md->nmarks; i++)
+		for (i = 0; i < md->nmarks; i++) {
 			changes += !md->marks[i].caption;
+			captions += md->marks[i].caption;
+		}
+		/* A recording's chart names its panels: what the talk showed is
+		 * among them (plot_feature). */
+		for (i = 0, n = 0; pl->plan->replay_path && i < (size_t)md->npanels; i++)
+			n += (size_t)snprintf(names + n, n < sizeof names ? sizeof names - n : 0,
+			                      "%s%s", i ? ", " : " (",
+			                      metric_table[md->metric[i]].label);
+		if (*names && strlen(names) + 1 < sizeof names)
+			strcat(names, ")");
 		if (md->over_time)
 			n = (size_t)snprintf(
 			    summary, len, "an over-time chart (%s): ",
@@ -447,9 +458,14 @@ int plot_write(struct plot *pl, char *summary, size_t len, struct err *e)
 		else
 			n = (size_t)snprintf(summary, len, "a one-step chart: ");
 		if (n < len)
-			snprintf(summary + n, len - n, "%d panel%s, %d series, %zu record%s",
-			         md->npanels, md->npanels == 1 ? "" : "s", md->nseries, md->points,
-			         md->points == 1 ? "" : "s");
+			snprintf(summary + n, len - n, "%d panel%s%s, %d series, %zu record%s",
+			         md->npanels, md->npanels == 1 ? "" : "s", names, md->nseries,
+			         md->points, md->points == 1 ? "" : "s");
+		if (captions)
+			snprintf(
+			    summary + strlen(summary), len - strlen(summary),
+			    ", %zu caption%s (numbered at their lines, listed whole above them)",
+			    captions, captions == 1 ? "" : "s");
 		if (md->over_time)
 			snprintf(summary + strlen(summary), len - strlen(summary),
 			         ", %zu knob change%s", changes, changes == 1 ? "" : "s");
@@ -457,6 +473,19 @@ int plot_write(struct plot *pl, char *summary, size_t len, struct err *e)
 	plot_model_free(md);
 	free(md);
 	return rc;
+}
+
+void plot_feature(struct plot *pl, int m)
+{
+	int i;
+
+	if (!pl || m < 0 || m >= M_COUNT)
+		return;
+	for (i = 0; i < pl->nfeatured; i++)
+		if (pl->featured[i] == m)
+			return;
+	if (pl->nfeatured < PLOT_MAX_PANELS)
+		pl->featured[pl->nfeatured++] = m;
 }
 
 void plot_free(struct plot *pl)

@@ -43,6 +43,10 @@ void plot_add(struct plot *pl, const struct record *r, const struct knobs *k, do
 /* A caption shown at time t (seconds on the same clock): a marker. */
 void plot_note(struct plot *pl, double t, const char *text);
 
+/* Metric m is what the talk was about (a recording's presenter figures): a
+ * chart with the default panels draws it too (after rows/s and p99). */
+void plot_feature(struct plot *pl, int m);
+
 /* Draw the chart and write it (the file is created now, never
  * overwritten); -1 with e filled when there is nothing to draw or the
  * write failed (the half-written file is removed). summary (may be NULL)

@@ -8,10 +8,12 @@
 #include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "metrics.h"
 #include "plot_int.h"
+#include "xalloc.h"
 
 #define FONT        "Sans"
 #define SERIES_KEYS 7 /* colours and markers before they repeat */
@@ -459,35 +461,46 @@ static double draw_legend(cairo_t *cr, const struct model *md, double y)
 }
 
 /* The labels of the markers in a band from y, in as many rows as they
- * need (at most three; a label with no room is left out, its line stays).
- * The y under the band. */
-static double mark_labels(cairo_t *cr, const struct model *md, const struct frame *f, double y)
+ * need (at most three): a knob change's its label, a caption its number
+ * (the list above has them all, whole). A label with no room is left out,
+ * its line stays; *left_out counts the knob changes' (paint 0: only
+ * count). The y under the band. */
+static double mark_labels(cairo_t *cr, const struct model *md, const struct frame *f, double y,
+                          int paint, int *left_out)
 {
 	double right[3] = { -INFINITY, -INFINITY, -INFINITY }, bottom;
-	int used = 0, r;
+	int used = 0, r, ncap = 0;
 	size_t i;
 
+	*left_out = 0;
 	for (i = 0; i < md->nmarks; i++) {
 		double x = plot_fx(md, f, md->marks[i].x), wd;
 		char buf[sizeof md->marks[i].text + 8];
 
+		if (md->marks[i].caption)
+			snprintf(buf, sizeof buf, "%d", ++ncap);
+		else
+			snprintf(buf, sizeof buf, "%s", md->marks[i].text);
 		if (x < f->x - 1 || x > f->x + f->w + 1)
 			continue;
-		snprintf(buf, sizeof buf,
-		         md->marks[i].caption ? "\xe2\x80\x9c%s\xe2\x80\x9d" : "%s",
-		         md->marks[i].text);
-		wd = plot_text_width(cr, buf, 18, 0);
+		wd = plot_text_width(cr, buf, 18, md->marks[i].caption);
 		for (r = 0; r < 3 && x < right[r] + 12; r++)
 			;
-		if (r == 3)
+		if (r == 3) {
+			*left_out += !md->marks[i].caption;
 			continue;
+		}
 		right[r] = x + wd + 4;
 		if (r + 1 > used)
 			used = r + 1;
+		if (!paint)
+			continue;
 		plot_grey(cr, md->marks[i].caption ? 0.4 : 0.15);
-		plot_text(cr, x + wd > W - 20 ? x - wd - 4 : x + 4, y + 18 + r * 24, buf, 18, 0, 0,
-		          0);
+		plot_text(cr, x + wd > W - 20 ? x - wd - 4 : x + 4, y + 18 + r * 24, buf, 18,
+		          md->marks[i].caption, 0, 0);
 	}
+	if (!paint)
+		return y;
 	bottom = y + 24 * used + 8;
 	for (i = 0; i < md->nmarks; i++) { /* the lines down to the panels */
 		double x = plot_fx(md, f, md->marks[i].x);
@@ -503,10 +516,41 @@ static double mark_labels(cairo_t *cr, const struct model *md, const struct fram
 	return bottom;
 }
 
+/* Every caption, numbered as its line is (1 at the first), with its time,
+ * wrapped under the legend; and how many knob changes' labels the band
+ * leaves out for want of room. The y under it. */
+static double caption_list(cairo_t *cr, const struct model *md, const struct frame *f, double y)
+{
+	char *list = xcalloc(md->nmarks + 1, 200), one[200];
+	size_t i, n = 0;
+	int ncap = 0, left_out;
+
+	(void)mark_labels(cr, md, f, y, 0, &left_out);
+	for (i = 0; i < md->nmarks; i++) {
+		if (!md->marks[i].caption)
+			continue;
+		snprintf(one, sizeof one, "%s%d \xe2\x80\x9c%.150s\xe2\x80\x9d (%.0f s)",
+		         ncap ? "   " : "", ncap + 1, md->marks[i].text, md->marks[i].x);
+		ncap++;
+		n += (size_t)snprintf(list + n, 200 * (md->nmarks + 1) - n, "%s", one);
+	}
+	if (left_out)
+		snprintf(
+		    list + n, 200 * (md->nmarks + 1) - n,
+		    "%s(the labels of %d knob change%s left out: no room; the lines are drawn)",
+		    n ? "   " : "", left_out, left_out == 1 ? "" : "s");
+	if (*list) {
+		plot_grey(cr, 0.3);
+		y = wrapped(cr, list, 60, y + 18, W - 120, 18) - 8;
+	}
+	free(list);
+	return y;
+}
+
 static void draw(cairo_t *cr, const struct model *md)
 {
 	double y, top, margin = plot_y_margin(cr, md), head = any_hidden(md) ? 64 : 44;
-	int cols, rows, p;
+	int cols, rows, p, left_out;
 
 	plot_grey(cr, 1);
 	cairo_paint(cr);
@@ -519,7 +563,7 @@ static void draw(cairo_t *cr, const struct model *md)
 		struct frame f = { margin, 0, W - margin - 24, 0 };
 
 		if (md->nmarks)
-			y = mark_labels(cr, md, &f, y);
+			y = mark_labels(cr, md, &f, caption_list(cr, md, &f, y), 1, &left_out);
 		cols = 1;
 		rows = md->npanels;
 	} else {

@@ -42,6 +42,7 @@ struct plot {
 	size_t n, cap;
 	struct note *notes;
 	size_t nnotes, notes_cap;
+	int featured[PLOT_MAX_PANELS], nfeatured; /* plot_feature */
 };
 
 /* ---- the model: what one drawing function draws ---- */

@@ -94,6 +94,16 @@ static int has_data(const struct plot *pl, int interval, int m, double *lo, doub
 	return got;
 }
 
+static int has_panel(const struct model *md, int m)
+{
+	int p;
+
+	for (p = 0; p < md->npanels; p++)
+		if (md->metric[p] == m)
+			return 1;
+	return 0;
+}
+
 void plot_pick_metrics(const struct plot *pl, int interval, struct model *md)
 {
 	double lo, hi;
@@ -108,9 +118,15 @@ void plot_pick_metrics(const struct plot *pl, int interval, struct model *md)
 	for (i = 0; i < sizeof default_always / sizeof default_always[0]; i++)
 		if (has_data(pl, interval, default_always[i], &lo, &hi))
 			md->metric[md->npanels++] = default_always[i];
+	/* what the talk showed (plot_feature), whether it moves or not */
+	for (i = 0; i < (unsigned)pl->nfeatured && md->npanels < PLOT_MAX_PANELS; i++)
+		if (!has_panel(md, pl->featured[i]) &&
+		    has_data(pl, interval, pl->featured[i], &lo, &hi))
+			md->metric[md->npanels++] = pl->featured[i];
 	for (i = 0;
 	     i < sizeof default_more / sizeof default_more[0] && md->npanels < DEFAULT_PANELS; i++)
-		if (has_data(pl, interval, default_more[i], &lo, &hi) >= 2 &&
+		if (!has_panel(md, default_more[i]) &&
+		    has_data(pl, interval, default_more[i], &lo, &hi) >= 2 &&
 		    hi - lo > 0.05 * fabs(hi) &&
 		    hi >= (*metric_table[default_more[i]].unit ? 1 : 0.01))
 			/* moves, and by more than a byte or a page in a hundred rows */

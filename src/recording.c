@@ -170,6 +170,14 @@ int rec_write(struct recorder *r, const struct rec_item *it, struct err *e)
 	case REC_CAPTION:
 		o = json_pack("{so}", "caption", shown_string(it->text));
 		break;
+	case REC_VIEW: {
+		char figs[128];
+
+		knob_format(K_PRESENTER_METRICS, it->figures, figs, sizeof figs);
+		o = json_pack("{ssss}", "view", it->presenter ? "presenter" : "normal", "figures",
+		              figs);
+		break;
+	}
 	case REC_PIN:
 	case REC_UNPIN:
 	default:
@@ -406,6 +414,15 @@ static int read_item(struct replay *p, struct rec_item *it, int figures, struct 
 	} else if ((v = json_object_get(o, "caption")) != NULL) {
 		it->kind = REC_CAPTION;
 		shown_text(v, it->text, sizeof it->text);
+	} else if ((v = json_object_get(o, "view")) != NULL) {
+		const char *figs = json_string_value(json_object_get(o, "figures"));
+
+		it->kind = REC_VIEW;
+		it->presenter =
+		    json_string_value(v) && strcmp(json_string_value(v), "presenter") == 0;
+		/* (figures a later idxlab names and this one does not: auto) */
+		if (!figs || knob_parse(K_PRESENTER_METRICS, figs, &it->figures, NULL) < 0)
+			it->figures = 0;
 	} else if (json_object_get(o, "pin")) {
 		it->kind = REC_PIN;
 	} else if (json_object_get(o, "unpin")) {
@@ -477,6 +494,8 @@ int rec_outline(const char *path, struct rec_outline *o, struct err *e)
 		en->level = it->level;
 		if (it->kind == REC_EVENT || it->kind == REC_CAPTION)
 			en->text = xstrdup(it->text);
+		en->presenter = it->presenter;
+		en->figures = it->figures;
 		if (it->t > o->end)
 			o->end = it->t; /* (a line added by hand may come late) */
 		if (it->kind != REC_SAMPLE)

@@ -4,11 +4,15 @@
  * `idxlab --replay FILE` can show it again with no engine at all (a talk on
  * a laptop whose demo must work offline). One JSON object per line:
  *
- *   {"idxlab_recording":1,"idxlab":"0.1.0","engine":"sqlite","started":"..."}
+ *   {"idxlab_recording":2,"idxlab":"0.1.0","engine":"sqlite","started":"..."}
  *   {"t":1.25,"state":"running","knobs":{"indexes":"1",...},"c":{...},...}
  *   {"t":2.5,"ev":"built idxlab_k1 on 40000 rows in 0.05 s","level":"info"}
  *   {"t":3.0,"caption":"one random index"}      (a --demo caption)
  *   {"t":9.0,"pin":true}  {"t":12.0,"unpin":true}
+ *   {"t":0.0,"view":"presenter","figures":"rows_per_s,fsyncs_per_commit"}
+ *                                 (the view, at the start and as it changes:
+ *                                 a replay shows it so; figures "auto" or as
+ *                                 --presenter-metrics)
  *
  * A sample holds the cumulative counters (by name, only those the engine
  * measures), the cumulative commit-latency histogram (non-empty buckets),
@@ -22,9 +26,9 @@
 #include "evlog.h"
 #include "workload.h"
 
-#define REC_VERSION 1
+#define REC_VERSION 2 /* 2: view lines */
 
-enum rec_kind { REC_SAMPLE, REC_EVENT, REC_CAPTION, REC_PIN, REC_UNPIN };
+enum rec_kind { REC_SAMPLE, REC_EVENT, REC_CAPTION, REC_PIN, REC_UNPIN, REC_VIEW };
 
 struct rec_item {
 	enum rec_kind kind;
@@ -32,6 +36,8 @@ struct rec_item {
 	struct live live;      /* REC_SAMPLE */
 	enum ev_level level;   /* REC_EVENT */
 	char text[EVLOG_LINE]; /* REC_EVENT, REC_CAPTION */
+	int presenter;         /* REC_VIEW: the presenter view (else the normal one) */
+	long long figures;     /* REC_VIEW: its figures, packed as presenter-metrics */
 };
 
 struct rec_head {
@@ -73,6 +79,8 @@ struct rec_entry {
 	int line;            /* the lines before it */
 	enum ev_level level; /* REC_EVENT */
 	char *text;          /* REC_EVENT, REC_CAPTION (owned); else NULL */
+	int presenter;       /* REC_VIEW */
+	long long figures;   /* REC_VIEW */
 };
 
 /* A recording's outline, for seeking in it: how long it is, when its knobs

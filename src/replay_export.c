@@ -16,21 +16,48 @@
 #include "recording.h"
 #include "xalloc.h"
 
+/* The presenter's figures a recording showed: each view's (its first
+ * sample's presenter-metrics knob when it has no view line, an older
+ * idxlab's). */
+struct shown {
+	long long packed[16];
+	int n, engine;
+};
+
+static void shown_add(struct shown *s, long long packed)
+{
+	int i;
+
+	for (i = 0; i < s->n && s->packed[i] != packed; i++)
+		;
+	if (i == s->n && s->n < 16)
+		s->packed[s->n++] = packed;
+}
+
 /* Pass one: each workload knob's values, in the order they came, into p;
- * *origin the first sample's time. */
-static int collect(struct plan *p, struct rec_item *it, double *origin, struct err *e)
+ * *origin the first sample's time; the figures the talk showed. */
+static int collect(struct plan *p, struct rec_item *it, double *origin, struct shown *sh,
+                   struct err *e)
 {
 	struct rec_head h;
 	struct replay *rp = rec_open(p->replay_path, &h, e);
-	int rc, id, samples = 0;
+	int rc, id, samples = 0, views = 0;
 
 	if (!rp)
 		return -1;
 	while ((rc = rec_read(rp, it, e)) > 0) {
+		if (it->kind == REC_VIEW) {
+			shown_add(sh, it->figures);
+			views++;
+		}
 		if (it->kind != REC_SAMPLE)
 			continue;
-		if (samples++ == 0)
+		if (samples++ == 0) {
 			*origin = it->live.c.t;
+			sh->engine = (int)it->live.knobs.v[K_ENGINE];
+			if (!views)
+				shown_add(sh, it->live.knobs.v[K_PRESENTER_METRICS]);
+		}
 		for (id = 0; id < K_COUNT; id++) {
 			int j, n = samples == 1 ? 0 : p->n[id];
 
@@ -76,11 +103,18 @@ int replay_export(struct plan *p, struct report *rep, struct plot *pl, struct er
 	struct replay *rp = NULL;
 	struct rec_head h;
 	double origin = 0;
-	int rc = -1, have = 0;
+	int rc = -1, have = 0, i, j, ids[PRESENTER_MAX];
 	long step = 0;
+	struct shown sh = { .n = 0 };
 
-	if (collect(p, it, &origin, e) < 0 || !(rp = rec_open(p->replay_path, &h, e)))
+	if (collect(p, it, &origin, &sh, e) < 0 || !(rp = rec_open(p->replay_path, &h, e)))
 		goto out;
+	for (i = 0; i < sh.n; i++) { /* what the talk was about: drawn too */
+		int n = knobs_presenter_figures(sh.packed[i], sh.engine, ids);
+
+		for (j = 0; j < n; j++)
+			plot_feature(pl, ids[j]);
+	}
 	while ((rc = rec_read(rp, it, e)) > 0) {
 		struct live *cur = &it->live;
 

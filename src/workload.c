@@ -130,6 +130,7 @@ void wl_set_in_force(struct workload *w, struct knobs *k, const unsigned long *g
 	w->live.knobs = *k;
 	if (gen)
 		w->live.knobs_gen = *gen;
+	w->live.knobs_t = clock_now_s();
 	pthread_mutex_unlock(&w->mu);
 }
 
@@ -263,6 +264,14 @@ void workload_rewrite(struct workload *w)
 {
 	pthread_mutex_lock(&w->mu);
 	w->req.rewrite = 1;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
+void workload_hold(struct workload *w, int on)
+{
+	pthread_mutex_lock(&w->mu);
+	w->req.hold = on;
 	pthread_cond_broadcast(&w->cv);
 	pthread_mutex_unlock(&w->mu);
 }

@@ -49,6 +49,7 @@ struct live {
 	char activity[160];      /* what the worker is doing, for a status line */
 	double activity_t0;      /* when that started (CLOCK_MONOTONIC seconds) */
 	unsigned long knobs_gen; /* live mode: the workload_set() generation applied */
+	double knobs_t;          /* live mode: when it came in force (clock_now_s, as c.t) */
 	struct knobs knobs;      /* the setting in force */
 	uint64_t table_rows;
 	struct counters start; /* sampled when the step (or the run) began measuring */
@@ -86,6 +87,13 @@ void workload_rewrite(struct workload *w);
 
 /* Live mode: pause (1) or resume (0). Resuming after a failure rebuilds. */
 void workload_pause(struct workload *w, int paused);
+
+/* Live mode: hold (1) the table of an insert run, or release it (0). Held,
+ * it does not start over at the rows knob (a demo keeps the index its next
+ * cue talks about), only at WORKLOAD_HOLD_MAX times it, for the disk's
+ * sake; released past the rows knob, it starts over at the next batch. */
+#define WORKLOAD_HOLD_MAX 8
+void workload_hold(struct workload *w, int on);
 
 /* Block until something happened (publish, result, end) or timeout_s passed. */
 void workload_wait(struct workload *w, double timeout_s);

@@ -33,6 +33,7 @@ struct request {
 	unsigned long gen;  /* its generation, bumped by every workload_set() */
 	int paused;
 	int rewrite; /* a rewrite was asked for and not yet taken */
+	int hold;    /* an insert run's table does not start over (workload_hold) */
 };
 
 struct workload {

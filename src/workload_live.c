@@ -35,6 +35,7 @@ struct run {
 	struct hist *lat;  /* commit latencies since the start */
 	double last_pub, next_sizes;
 	double every; /* the time between samples (wl_sample_every) */
+	int held;     /* the table passed the rows knob while held: said so */
 };
 
 /* Copy the request under the lock. The rewrite is taken (cleared) only in
@@ -161,13 +162,36 @@ static enum live_state on_paused(struct workload *w, struct run *r, struct err *
 }
 
 /* The rows knob bounds an insert run: a fresh table keeps the disk from
- * filling up. */
-static int start_over(struct workload *w, struct run *r, struct err *e)
+ * filling up. A held table (workload_hold: a demo's cue needs its index)
+ * passes it, up to WORKLOAD_HOLD_MAX times it. 0 when there is nothing to
+ * do or it started over; -1 with e filled. */
+static int start_over(struct workload *w, struct run *r, int hold, struct err *e)
 {
+	long long rows = r->cur.v[K_ROWS];
+	uint64_t n;
+
+	if (r->cur.v[K_OP] != OP_INSERT || (n = w->ops->table_rows(w->en)) < (uint64_t)rows)
+		return 0;
+	if (hold && n < (uint64_t)rows * WORKLOAD_HOLD_MAX) {
+		if (!r->held)
+			evlog_add(EV_INFO,
+			          "the table passed %lld rows (the rows knob): held for the demo, "
+			          "it starts over once released (at %d times that at most)",
+			          rows, WORKLOAD_HOLD_MAX);
+		r->held = 1;
+		return 0;
+	}
 	if (wl_finish(w, r->lat, e) < 0)
 		return -1;
-	evlog_add(EV_INFO, "the table reached %lld rows (the rows knob): starting over",
-	          r->cur.v[K_ROWS]);
+	if (hold)
+		evlog_add(EV_WARN,
+		          "the held table reached %d times the rows knob (%lld rows): starting "
+		          "over anyway, for the disk's sake",
+		          WORKLOAD_HOLD_MAX, rows);
+	else
+		evlog_add(EV_INFO, "the table reached %lld rows (the rows knob): starting over",
+		          rows);
+	r->held = 0;
 	wl_set_state(w, LS_APPLYING, "starting over with a fresh table");
 	if (wl_setup(w, &r->cur, e) < 0)
 		return -1;
@@ -187,15 +211,14 @@ static enum live_state go_idle(struct workload *w, struct run *r, struct err *e)
 }
 
 /* One batch, then the snapshot and (now and then) the sizes. */
-static enum live_state run_batch(struct workload *w, struct run *r, struct err *e)
+static enum live_state run_batch(struct workload *w, struct run *r, int hold, struct err *e)
 {
 	struct counters c;
 	int64_t got;
 	double t;
 
 	show(w, LS_RUNNING);
-	if (r->cur.v[K_OP] == OP_INSERT &&
-	    w->ops->table_rows(w->en) >= (uint64_t)r->cur.v[K_ROWS] && start_over(w, r, e) < 0)
+	if (start_over(w, r, hold, e) < 0)
 		return fail(w, e);
 	got = wl_batch(w, &r->cur, UINT64_MAX, r->lat, e);
 	if (got < 0)
@@ -238,7 +261,7 @@ static enum live_state on_active(struct workload *w, struct run *r, const struct
 		wl_set_state(w, rq->paused ? LS_PAUSED : LS_RUNNING,
 		             rq->paused ? "paused" : "running");
 	}
-	return rq->paused ? on_paused(w, r, e) : run_batch(w, r, e);
+	return rq->paused ? on_paused(w, r, e) : run_batch(w, r, rq->hold, e);
 }
 
 static enum live_state on_idle(struct workload *w, struct run *r, const struct request *rq,

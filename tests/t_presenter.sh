@@ -148,6 +148,95 @@ else bad presenter/demo-pgup-back "no second caption: $(cap dback)"; fi
 tm send-keys -t dback q
 wait_exit dback >/dev/null
 
+# A demo's pin waits until its window holds a committed row: one endless
+# transaction commits none (commit = 1000000000), so the pin holds the demo (and says
+# why) instead of pinning a baseline whose every ratio reads '-'.
+printf '%s\n' 'rows = 20000' 'op = update' 'commit = 1000000000' 'say before the pin' 'wait 1' 'pin' \
+	'say after the pin' >"$T/pinwait.demo"
+start dpin TMPDIR="$TMPDIR" "$IDXLAB" --demo "$T/pinwait.demo"
+if wait_for dpin 'the pin waits for a commit \(commit 1000000000\)' 15 &&
+	wait_for dpin '▶ before the pin' 1 && sleep $((slow)) &&
+	! cap dpin | grep -q 'after the pin' && ! cap dpin | grep -q 'baseline pinned'; then
+	ok presenter/demo-pin-waits-for-a-commit
+else bad presenter/demo-pin-waits-for-a-commit "$(cap dpin)"; fi
+# Space gives the pin up, and the demo goes on.
+tm send-keys -t dpin Space
+if wait_for dpin 'pin at line 6 skipped \(Space\): no commit in its window' 5 &&
+	wait_for dpin '▶ after the pin' 5 && ! cap dpin | grep -q 'baseline pinned'; then
+	ok presenter/demo-space-gives-up-a-pin
+else bad presenter/demo-space-gives-up-a-pin "$(cap dpin)"; fi
+tm send-keys -t dpin q
+wait_exit dpin >/dev/null
+
+# A demo's hold keeps its table past the rows knob (the index a later cue
+# talks about stays), up to 8 times it (the disk's sake); release lets it
+# start over again, at once when it is past the knob.
+printf '%s\n' 'rows = 20000' 'commit = 1000' 'say before' 'hold' 'say held' 'wait key' 'release' \
+	'say released' 'wait key' >"$T/hold.demo"
+start dhold TMPDIR="$TMPDIR" "$IDXLAB" --demo "$T/hold.demo"
+if wait_for dhold 'the table passed 20000 rows \(the rows knob\): held for the demo' 20 &&
+	wait_for dhold '([3-9][0-9]|1[0-5][0-9])\.[0-9]k rows in table' 20 &&
+	! cap dhold | grep -q 'the table reached 20000 rows'; then
+	ok presenter/demo-hold-keeps-table
+else bad presenter/demo-hold-keeps-table "$(cap dhold)"; fi
+if wait_for dhold 'held table reached 8 times the rows knob' 60; then
+	ok presenter/demo-hold-bounded
+else bad presenter/demo-hold-bounded "$(cap dhold)"; fi
+tm send-keys -t dhold Space
+if wait_for dhold '▶ released' 10 && wait_for dhold 'the table reached 20000 rows \(the rows knob\): starting over' 20; then
+	ok presenter/demo-release-starts-over
+else bad presenter/demo-release-starts-over "$(cap dhold)"; fi
+tm send-keys -t dhold q
+wait_exit dhold >/dev/null
+
+# A demo's show sets the presenter's figures at its cue (a caption that
+# says "watch fsync/c" shows fsync/c); the chart says it draws means; a
+# recording keeps the view: replayed without --presenter, it is in it, with
+# the figures of then.
+printf '%s\n' 'rows = 400000' 'say rows first' 'wait 1' 'say watch fsync/c' \
+	'show fsyncs_per_commit,rows_per_s' 'wait key' >"$T/show.demo"
+start dshow TMPDIR="$TMPDIR" "$IDXLAB" --presenter --demo "$T/show.demo" --record "$T/show.rec"
+if wait_for dshow '▶ watch fsync/c' 15 && wait_for dshow '^ fsync/c .* rows/s' 5; then
+	ok presenter/demo-show-sets-figures
+else bad presenter/demo-show-sets-figures "$(cap dshow | head -3)"; fi
+if wait_for dshow 'fsync/c over the last [0-9]+ s, each point the mean of the [0-9]+ s before it' 5; then
+	ok presenter/chart-says-means
+else bad presenter/chart-says-means "$(cap dshow | grep 'over the last')"; fi
+# rec_has FILE PATTERN N: within 5 s (more under sanitizers), FILE has N
+# samples after its first line matching PATTERN.
+rec_has() {
+	i=0
+	while [ $i -lt $((50 * slow)) ]; do
+		awk -v p="$2" -v want="$3" '$0 ~ p { on = 1 } on && /"c":/ { n++ } END { exit !(n >= want) }' "$1" 2>/dev/null && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+rec_has "$T/show.rec" fsyncs_per_commit 2 || bad presenter/replay-keeps-demo-figures "no samples after the show: $(tail -c 300 "$T/show.rec")"
+tm send-keys -t dshow q
+wait_exit dshow >/dev/null
+start rshow TMPDIR="$TMPDIR" "$IDXLAB" --replay "$T/show.rec"
+if wait_for rshow '^ fsync/c .* rows/s' 15 && ! cap rshow | grep -q '─ knobs ─'; then
+	ok presenter/replay-keeps-demo-figures
+else bad presenter/replay-keeps-demo-figures "$(cap rshow | head -5)"; fi
+tm send-keys -t rshow q
+wait_exit rshow >/dev/null
+# (a plain --presenter session too)
+start rpres TMPDIR="$TMPDIR" "$IDXLAB" --presenter --rows 400000 --record "$T/pres.rec"
+if ! wait_for rpres '^ rows/s' 10 || ! rec_has "$T/pres.rec" presenter 2; then
+	bad presenter/replay-keeps-presenter-view "no presenter session recorded: $(cap rpres | head -3)"
+fi
+tm send-keys -t rpres q
+wait_exit rpres >/dev/null
+start rpres2 TMPDIR="$TMPDIR" "$IDXLAB" --replay "$T/pres.rec"
+if wait_for rpres2 '^ rows/s' 10 && wait_for rpres2 'rows/s over the last' 3 &&
+	! cap rpres2 | grep -q '─ knobs ─'; then
+	ok presenter/replay-keeps-presenter-view
+else bad presenter/replay-keeps-presenter-view "$(cap rpres2 | head -5)"; fi
+tm send-keys -t rpres2 q
+wait_exit rpres2 >/dev/null
+
 # A big figure's ratio reads like a metric row's: marked better or worse by
 # the metric's good direction (rows/s down with three indexes: worse), and
 # a baseline near 0 reads 'from ~0', not a ratio of noise.

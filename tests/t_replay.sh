@@ -194,3 +194,32 @@ if wait_for rl 'the table reached .* … ×2 *│' 5; then
 else bad replay/event-cut-at-a-word "$(cap rl)"; fi
 tm send-keys -t rl q
 wait_exit rl >/dev/null
+
+# Its chart (run --replay F --plot): every caption, numbered at its line
+# and listed whole, however close together; the figures the talk showed
+# among the panels (here a recording of an idxlab before view lines: its
+# knobs' presenter-metrics, fsync/c, which never moves), and the summary
+# names them.
+awk 'BEGIN {
+	print "{\"idxlab_recording\":1,\"idxlab\":\"0.1.0\",\"engine\":\"sqlite\",\"started\":\"2026-01-01T00:00:00Z\"}"
+	rows = 0; commits = 0; spills = 0
+	for (i = 0; i <= 240; i++) {
+		t = i * 0.25
+		ix = t >= 30 ? 1 : 0
+		if (i % 20 == 4) printf "{\"t\":%.2f,\"caption\":\"caption %d of the talk, long enough to need room\"}\n", t, i / 20 + 1
+		printf "{\"t\":%.2f,\"state\":\"running\",\"activity\":\"running\",\"activity_t\":0,", t
+		printf "\"knobs_gen\":%d,\"knobs\":{\"engine\":\"sqlite\",\"indexes\":\"%d\",\"presenter-metrics\":\"fsyncs_per_commit\"},", ix + 1, ix
+		printf "\"table_rows\":%d,\"c\":{\"t\":%.2f,\"rows\":%d,\"commits\":%d,\"spills\":%d,\"fsyncs\":%d},", rows, t, rows, commits, spills, commits * 4
+		printf "\"lat\":{\"n\":%d,\"max_ns\":1000000,\"b\":[[300,%d]]},", commits, commits
+		printf "\"sizes\":{\"db_bytes\":%d,\"index_bytes\":%d,\"index_pages\":[]},\"where\":\"talk.db\"}\n", 4096 + rows * 50, ix * rows * 20
+		rows += 1000; commits += 1; spills += ix ? 300 : 2
+	}
+}' >"$T/captions.rec"
+"$IDXLAB" run --replay "$T/captions.rec" --plot "$T/captions.png" >/dev/null 2>"$T/captions.err"
+if grep -q 'panels (rows/s, p99 ms, fsync/c, spill/row)' "$T/captions.err"; then
+	ok replay/plot-has-the-talks-figures
+else bad replay/plot-has-the-talks-figures "$(cat "$T/captions.err")"; fi
+if grep -q '12 captions (numbered at their lines, listed whole above them)' "$T/captions.err" &&
+	[ "$(head -c 4 "$T/captions.png" | tail -c 3)" = PNG ]; then
+	ok replay/plot-draws-every-caption
+else bad replay/plot-draws-every-caption "$(cat "$T/captions.err")"; fi

@@ -1,18 +1,184 @@
 /* unit_presenter.c - the pure parts of the presenter view and the demo
  * keys: the block font, the layouts with hidden panels and the presenter
  * view, --presenter-metrics, the theme COLORFGBG picks, a demo's "back". */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "demo.h"
 #include "knobs.h"
 #include "metrics.h"
+#include "recording.h"
 #include "ui/glyphs.h"
 #include "ui/history.h"
 #include "ui/layout.h"
 #include "ui/term.h"
 #include "unit.h"
+
+/* history_offer() one sample at t with rows committed so far (and spills). */
+static void offer(struct history *h, struct live *l, double t, uint64_t rows, uint64_t spills)
+{
+	l->gen++;
+	l->c.t = t;
+	l->c.v[C_ROWS] = rows;
+	l->c.v[C_COMMITS] = rows / 100000; /* commit = 100000 */
+	l->c.v[C_SPILLS] = spills;
+	l->c.valid = 1u << C_ROWS | 1u << C_COMMITS | 1u << C_SPILLS;
+	history_offer(h, l, t);
+}
+
+/* A pin waits until its window holds a committed row: big transactions on
+ * a busy machine (commit = 100000) leave seconds without one, and a
+ * baseline pinned then would read '-' for every ratio for good. */
+static void pin_needs_a_commit(void)
+{
+	struct history *h = history_new();
+	struct live *l = calloc(1, sizeof *l);
+	struct knobs k;
+	double span = 0, t = 100;
+	int i;
+
+	CHECK(l != NULL);
+	knobs_defaults(&k);
+	k.v[K_COMMIT] = 100000;
+	for (i = 0; i < 12; i++, t += HIST_PERIOD)
+		offer(h, l, t, 100000, 500); /* one commit before, none since */
+	CHECK(history_pin(h, &k, 1, &span) == HIST_PIN_EMPTY && !h->base_on);
+	for (i = 0; i < 4; i++, t += HIST_PERIOD)
+		offer(h, l, t, 150000 + (uint64_t)i, 500); /* rows done, none committed */
+	CHECK(history_pin(h, &k, 1, &span) == HIST_PIN_EMPTY && !h->base_on);
+	k.v[K_COMMIT] = COMMIT_ALL; /* no commit will come: rows are enough */
+	CHECK(history_pin(h, &k, 1, &span) == 0 && h->base_on);
+	history_unpin(h);
+	k.v[K_COMMIT] = 100000;
+	history_mark(h, t - HIST_PERIOD / 2, K_INDEXES, "+1 idx");
+	offer(h, l, t, 150003, 500);
+	t += HIST_PERIOD;
+	CHECK(history_pin(h, &k, 1, &span) == HIST_PIN_TOO_SOON && !h->base_on);
+	for (i = 0; i < 6; i++, t += HIST_PERIOD)
+		offer(h, l, t, 150003, 500);
+	CHECK(history_pin(h, &k, 1, &span) == HIST_PIN_EMPTY && !h->base_on);
+	offer(h, l, t, 250003, 900); /* the next commit */
+	t += HIST_PERIOD;
+	CHECK(history_pin(h, &k, 1, &span) == 0 && h->base_on && h->base[M_ROWS_PER_S] > 0 &&
+	      fabs(h->base[M_SPILLS_PER_ROW] - 0.004) < 1e-9);
+	free(l);
+	history_free(h);
+}
+
+/* full scale of spill/row as the metrics panel draws it: a 60-column
+ * sparkline over the spark window, the value column, the window's values */
+static double spill_scale(const struct history *h)
+{
+	int back = (int)(HIST_SPARK_SPAN / HIST_PERIOD), marks[60], na;
+	double vals[60], span = history_span(h, back);
+	double v = history_value(h, M_SPILLS_PER_ROW, (int)(HIST_VALUE_SPAN / HIST_PERIOD), &na);
+
+	history_series(h, M_SPILLS_PER_ROW, 60, span, vals);
+	history_series_marks(h, 60, span, marks);
+	return history_full_scale(h, M_SPILLS_PER_ROW, back,
+	                          history_drawn_max(h, v, vals, marks, 60));
+}
+
+/* A knob change's own transition stays out of every scale: an index build
+ * spills 400000 pages over a quarter second of 10 rows (133 spill/row in the
+ * second after it) between steady seconds of 1 spill/row; the scale stays 1
+ * then and after (its gauge is full for that second), where a spike with no
+ * change in its window still holds the scale while it is in the window. */
+static void change_out_of_scale(void)
+{
+	struct history *h = history_new();
+	struct live *l = calloc(1, sizeof *l);
+	uint64_t rows = 0, spills = 0;
+	double t = 100, during = 0, after = 0, plain = 0;
+	int i;
+
+	CHECK(l != NULL);
+	for (i = 0; i < 120; i++, t += HIST_PERIOD) {
+		if (i == 41) {
+			history_mark(h, t - HIST_PERIOD / 2, K_INDEXES, "+1 idx");
+			rows += 10;
+			spills += 400000;
+		} else {
+			rows += 1000;
+			spills += 1000;
+		}
+		offer(h, l, t, rows, spills);
+		if (i == 42)
+			during = spill_scale(h);
+	}
+	after = spill_scale(h);
+	CHECK(during == 1 && after == 1);
+	CHECK(history_at(h, 78)->change && history_at(h, 77)->change && !history_at(h, 82)->change);
+	/* the same spike with no change: held while in the window */
+	for (i = 0; i < 4; i++, t += HIST_PERIOD) {
+		rows += i ? 1000 : 10;
+		spills += i ? 1000 : 400000;
+		offer(h, l, t, rows, spills);
+	}
+	for (i = 0; i < 40; i++, t += HIST_PERIOD) {
+		rows += 1000;
+		spills += 1000;
+		offer(h, l, t, rows, spills);
+	}
+	plain = spill_scale(h);
+	CHECK(plain >= 100);
+	/* a replay's marker among samples already kept flags them too */
+	history_mark(h, t - 2.5 * HIST_PERIOD, K_CACHE, "cache");
+	CHECK(history_at(h, 0)->change && history_at(h, 1)->change && !history_at(h, 2)->change);
+	free(l);
+	history_free(h);
+}
+
+/* The chart draws trailing means: rows that come in bursts (a commit of
+ * 8000 rows every 2 s, nothing between) chart flat at 4000/s over two
+ * commits' time, where the raw columns are a comb of spikes and zeros. */
+static void chart_means(void)
+{
+	struct history *h = history_new();
+	struct live *l = calloc(1, sizeof *l);
+	double vals[100], mean;
+	int i, zeros = 0, flat = 0, known = 0;
+
+	CHECK(l != NULL);
+	for (i = 0; i < 200; i++) {
+		l->gen++;
+		l->c.t = 100 + i * HIST_PERIOD;
+		if (i && i % 8 == 0) {
+			l->c.v[C_ROWS] += 8000;
+			l->c.v[C_COMMITS]++;
+		}
+		l->c.valid = 1u << C_ROWS | 1u << C_COMMITS;
+		history_offer(h, l, l->c.t);
+	}
+	history_series(h, M_ROWS_PER_S, 100, 199, vals);
+	for (i = 0; i < 100; i++)
+		zeros += vals[i] == 0;
+	CHECK(zeros > 30); /* the comb */
+	mean = history_chart_mean(h, 199);
+	CHECK(mean >= 16 && mean <= 18); /* 2 commits' time: about 4 s */
+	history_series_mean(h, M_ROWS_PER_S, 100, 199, mean, vals, NULL);
+	for (i = 0; i < 100; i++) {
+		known += !isnan(vals[i]);
+		flat += vals[i] > 4000 / 1.5 && vals[i] < 4000 * 1.5;
+	}
+	/* (the first columns, before a whole mean's time: unknown) */
+	CHECK(known >= 90 && flat == known && isnan(vals[0]));
+	/* a history too short to hold two commits: 2 s means */
+	history_rewind(h);
+	for (i = 0; i < 20; i++) {
+		l->gen++;
+		l->c.t += HIST_PERIOD;
+		l->c.v[C_ROWS] += 100;
+		history_offer(h, l, l->c.t);
+	}
+	CHECK(history_chart_mean(h, 19) == HIST_CHART_MEAN / HIST_PERIOD);
+	free(l);
+	history_free(h);
+}
 
 void test_presenter(void)
 {
@@ -99,6 +265,132 @@ void test_presenter(void)
 	CHECK(term_auto_theme(NULL) == THEME_DARK && term_auto_theme("15;0") == THEME_DARK &&
 	      term_auto_theme("0;15") == THEME_LIGHT &&
 	      term_auto_theme("0;default;7") == THEME_LIGHT);
+	pin_needs_a_commit();
+	change_out_of_scale();
+	chart_means();
+}
+
+/* hold / release: parsed, and held from a hold until a release (back
+ * included); talk-sqlite.demo holds its table through the captions that talk
+ * about the index outgrowing the cache and the cache that undoes it. */
+static void demo_hold(void)
+{
+	char path[] = "/tmp/idxlab-unit-demo.XXXXXX", talk[4096];
+	const char *text = "rows = 5000\nsay one\nhold\nsay two\nrelease\nsay three\n";
+	struct demo dm;
+	struct knobs k;
+	struct err e = { ERR_NONE, "" };
+	const struct cue *c;
+	int fd = mkstemp(path), held_at_outgrew = -1, held_at_fits = -1, held_at_end = -1;
+	int fsync_first = -1;
+
+	CHECK(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	CHECK(demo_load(&dm, path, &e) == 0);
+	CHECK(dm.cues[2].kind == CUE_HOLD && dm.cues[4].kind == CUE_RELEASE);
+	CHECK(!demo_holding(&dm));
+	CHECK(demo_skip(&dm) == 0); /* a say is next: nothing waits */
+	while ((c = demo_next(&dm, 1)) != NULL && !(c->kind == CUE_SAY && c->text[1] == 'w'))
+		;
+	CHECK(c && demo_holding(&dm)); /* at "two" */
+	c = demo_next(&dm, 1);
+	CHECK(c && c->kind == CUE_RELEASE && !demo_holding(&dm));
+	(void)demo_next(&dm, 1);
+	knobs_defaults(&k);
+	CHECK(demo_back(&dm, &k) && demo_holding(&dm)); /* back at "two": held */
+	demo_free(&dm);
+	/* a word after either is refused, with its line */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0 && write(fd, "say a\nhold on\n", 14) == 14);
+	close(fd);
+	CHECK(demo_load(&dm, path, &e) < 0 && strstr(e.msg, ":2:") &&
+	      strstr(e.msg, "'hold' takes nothing after it"));
+	demo_free(&dm);
+	unlink(path);
+
+	snprintf(talk, sizeof talk, "%s/../../configs/talk-sqlite.demo", fixtures);
+	CHECK(demo_load(&dm, talk, &e) == 0);
+	while ((c = demo_next(&dm, 1)) != NULL || demo_skip(&dm)) {
+		if (!c)
+			continue;
+		if (c->kind == CUE_SAY && strstr(c->text, "outgrew"))
+			held_at_outgrew = demo_holding(&dm);
+		if (c->kind == CUE_SAY && strstr(c->text, "the index fits"))
+			held_at_fits = demo_holding(&dm);
+		/* the caption that says fsync/c has it as the presenter's first */
+		if (c->kind == CUE_SAY && strstr(c->text, "fsync/c"))
+			fsync_first =
+			    knobs_presenter_metric(demo_figures(&dm), 0) == M_FSYNCS_PER_COMMIT;
+	}
+	held_at_end = demo_holding(&dm);
+	CHECK(held_at_outgrew == 1 && held_at_fits == 1 && held_at_end == 0 && fsync_first == 1);
+	demo_free(&dm);
+}
+
+/* show FIELDS sets the presenter's figures from its cue on (back too); a
+ * recording keeps the view, and reads it back as it was. */
+static void demo_show_and_view(void)
+{
+	char path[] = "/tmp/idxlab-unit-demo.XXXXXX", rec[] = "/tmp/idxlab-unit-rec.XXXXXX";
+	const char *text = "say one\nshow fsyncs_per_commit,rows_per_s\nsay two\nshow auto\n"
+	                   "say three\n";
+	struct demo dm;
+	struct err e = { ERR_NONE, "" };
+	struct rec_item *it = calloc(1, sizeof *it);
+	struct recorder *w;
+	struct replay *r;
+	struct rec_head head;
+	long long packed = 0;
+	int fd = mkstemp(path);
+
+	CHECK(it && fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	CHECK(demo_load(&dm, path, &e) == 0);
+	CHECK(dm.cues[1].kind == CUE_SHOW && demo_figures(&dm) == -1);
+	CHECK(knob_parse(K_PRESENTER_METRICS, "fsyncs_per_commit,rows_per_s", &packed, &e) == 0);
+	(void)demo_next(&dm, 1);
+	(void)demo_next(&dm, 1);
+	CHECK(demo_figures(&dm) == packed &&
+	      knobs_presenter_metric(packed, 0) == M_FSYNCS_PER_COMMIT);
+	(void)demo_next(&dm, 1);
+	(void)demo_next(&dm, 1);
+	CHECK(demo_figures(&dm) == 0); /* auto */
+	demo_free(&dm);
+	/* Space gives up a pin that waits (put back: it is next) */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	CHECK(fd >= 0 && write(fd, "say a\npin\nsay b\n", 16) == 16);
+	close(fd);
+	CHECK(demo_load(&dm, path, &e) == 0);
+	(void)demo_next(&dm, 1);
+	CHECK(demo_next(&dm, 1) && dm.cues[dm.next - 1].kind == CUE_PIN);
+	demo_unget(&dm);
+	CHECK(demo_skip(&dm) == 1 && dm.skip);
+	demo_free(&dm);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	CHECK(fd >= 0 && write(fd, "say a\nshow rows_per_s,nope\n", 27) == 27);
+	close(fd);
+	CHECK(demo_load(&dm, path, &e) < 0 && strstr(e.msg, ":2:") &&
+	      strstr(e.msg, "'nope' is not a metric"));
+	demo_free(&dm);
+	unlink(path);
+
+	/* the view in a recording */
+	fd = mkstemp(rec);
+	close(fd);
+	unlink(rec);
+	w = rec_create(rec, "sqlite", "0.1.0", &e);
+	CHECK(w != NULL);
+	it->kind = REC_VIEW;
+	it->presenter = 1;
+	it->figures = packed;
+	CHECK(w && rec_write(w, it, &e) == 0 && rec_finish(w, &e) == 0);
+	memset(it, 0, sizeof *it);
+	r = rec_open(rec, &head, &e);
+	CHECK(r && rec_read(r, it, &e) == 1 && it->kind == REC_VIEW && it->presenter == 1 &&
+	      it->figures == packed);
+	rec_close(r);
+	unlink(rec);
+	free(it);
 }
 
 void test_demo_back(void)
@@ -137,4 +429,6 @@ void test_demo_back(void)
 	c = demo_next(&dm, 2);
 	CHECK(c && c->kind == CUE_SET && c->knob == K_KEY_ORDER);
 	demo_free(&dm);
+	demo_hold();
+	demo_show_and_view();
 }

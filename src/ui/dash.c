@@ -103,12 +103,18 @@ static void note_applied(struct dash *d)
 	if (l->knobs_gen == k->applied_gen)
 		return;
 	if (k->applied_gen) {
+		/* Where the change came in force (a live worker says when: the
+		 * snapshot that brings it may already hold samples after it, and
+		 * its transition must fall in the marked interval); else now. */
+		double t = l->knobs_t > 0 && !d->feed->ops->timed ? l->knobs_t
+		                                                  : d->feed->ops->now(d->feed);
+
 		dash_change_label(&k->applied, &l->knobs, d->term.g->ascii, label, sizeof label);
 		for (id = 0; id < K_COUNT; id++)
 			if (k->applied.v[id] != l->knobs.v[id])
 				knob = id;
 		if (*label) {
-			history_mark(d->hist, d->feed->ops->now(d->feed), knob, label);
+			history_mark(d->hist, t, knob, label);
 			if (!d->feed->ops->logs_changes)
 				evlog_add(EV_INFO, "%s %s", d->term.g->s[G_CHANGE], label);
 		}
@@ -128,14 +134,21 @@ static void note_applied(struct dash *d)
 
 int dash_pin(struct dash *d, int quiet)
 {
-	char rate[32];
+	char rate[32], n[32];
 	double span;
+	int rc = history_pin(d->hist, &d->k.applied, d->feed->speed, &span);
 
-	if (history_pin(d->hist, &d->k.applied, d->feed->speed, &span) < 0) {
-		if (!(quiet & PIN_NO_FLASH))
-			dash_say(d, "baseline: wait a second after a change, then press b again");
-		return -1;
+	if (rc == HIST_PIN_TOO_SOON && !(quiet & PIN_NO_FLASH))
+		dash_say(d, "baseline: wait a second after a change, then press b again");
+	if (rc == HIST_PIN_EMPTY && !(quiet & PIN_NO_FLASH)) {
+		knob_format(K_COMMIT, d->k.applied.v[K_COMMIT], n, sizeof n);
+		dash_say(d,
+		         "baseline: no commit since the change yet (commit %s): press b again once "
+		         "one has",
+		         n);
 	}
+	if (rc < 0)
+		return rc;
 	history_format(M_ROWS_PER_S, d->hist->base[M_ROWS_PER_S], d->hist->base_na[M_ROWS_PER_S],
 	               rate, sizeof rate);
 	tape_note(d->tape, REC_PIN, NULL);
@@ -176,6 +189,42 @@ void dash_demo_back(struct dash *d)
 		dash_post(d, &to); /* the script's setting then: its consent */
 }
 
+/* A demo's pin: 1 when it is done with (pinned, given up by Space, or let
+ * go on an idle workload, which does nothing to pin); 0 when it waits (put back: too
+ * soon after a change, or no commit yet - big transactions on a busy
+ * machine - whose empty baseline would read `-` for its ratios to the end
+ * of the talk). */
+static int pin_due(struct dash *d)
+{
+	int rc = dash_pin(d, PIN_NO_FLASH);
+	char n[32];
+
+	if (rc < 0 && d->demo->skip) { /* Space: on without it */
+		evlog_add(EV_WARN, "demo: pin at line %d skipped (Space): %s",
+		          d->demo->cues[d->demo->next - 1].line,
+		          rc == HIST_PIN_EMPTY ? "no commit in its window"
+		                               : "too soon after a change");
+		rc = 0;
+	} else if (rc == HIST_PIN_EMPTY && d->live->state == LS_IDLE) {
+		evlog_add(EV_WARN,
+		          "demo: pin at line %d skipped: the workload is idle, it has "
+		          "nothing to pin",
+		          d->demo->cues[d->demo->next - 1].line);
+		rc = 0;
+	} else if (rc == HIST_PIN_EMPTY && !d->pin_waited) {
+		knob_format(K_COMMIT, d->k.applied.v[K_COMMIT], n, sizeof n);
+		evlog_add(EV_INFO, "demo: the pin waits for a commit (commit %s)", n);
+		d->pin_waited = 1;
+	}
+	if (rc < 0) {
+		demo_unget(d->demo); /* again later */
+		return 0;
+	}
+	d->pin_waited = 0;
+	d->demo->skip = 0; /* (a Space for the pin ends no later wait) */
+	return 1;
+}
+
 /* Play the demo's cues that are due: each once the workload runs with the
  * setting before it (an index build, a rebuild, a failed step - until the
  * user changes a knob - hold it; a pause holds it too). */
@@ -203,14 +252,25 @@ static void play_demo(struct dash *d)
 				evlog_add(EV_INFO, "%s %s", d->term.g->s[G_CAPTION], c->text);
 			break;
 		case CUE_PIN:
-			if (dash_pin(d, PIN_NO_FLASH) < 0) {
-				demo_unget(d->demo); /* too soon after a change: again later */
+			if (!pin_due(d))
 				return;
-			}
 			break;
 		case CUE_UNPIN:
 			history_unpin(d->hist);
 			tape_note(d->tape, REC_UNPIN, NULL);
+			break;
+		case CUE_SHOW:
+			evlog_add(EV_INFO, "demo: the presenter's figures: %s", c->text);
+			break;
+		case CUE_HOLD:
+		case CUE_RELEASE:
+			evlog_add(
+			    EV_INFO,
+			    c->kind == CUE_HOLD
+			        ? "demo: the table is held: it does not start over at the rows "
+			          "knob until the demo releases it"
+			        : "demo: the table is released: it starts over at the rows knob "
+			          "again");
 			break;
 		case CUE_WAIT:
 		case CUE_WAIT_KEY:
@@ -220,6 +280,36 @@ static void play_demo(struct dash *d)
 			evlog_add(EV_INFO, "the demo is over: D leaves demo mode (the keys then "
 			                   "move knobs again)");
 	}
+}
+
+/* The feed holds the table while the demo says so (a `hold` played, no
+ * `release` since) and plays on; its end, or D, releases it. */
+static void sync_hold(struct dash *d)
+{
+	int want = dash_demo_playing(d) && demo_holding(d->demo);
+
+	if (!d->feed->ops->hold || want == d->held)
+		return;
+	d->feed->ops->hold(d->feed, want);
+	d->held = want;
+}
+
+/* The presenter's figures follow a demo's `show` cues (back included); a
+ * recording gets the view at its start and at every change (v, a show), so
+ * a replay shows what the audience saw. */
+static void sync_view(struct dash *d)
+{
+	long long figs;
+
+	if (dash_demo_mode(d))
+		d->figures = demo_figures(d->demo);
+	figs = d->figures >= 0 ? d->figures : d->k.want.v[K_PRESENTER_METRICS];
+	if (d->view_taped && d->taped_presenter == d->presenter && d->taped_figures == figs)
+		return;
+	tape_view(d->tape, d->presenter, figs);
+	d->view_taped = 1;
+	d->taped_presenter = d->presenter;
+	d->taped_figures = figs;
 }
 
 /* ---- the frame ---------------------------------------------------------- */
@@ -237,6 +327,10 @@ static void take_news(struct dash *d, const struct feed_news *news)
 	}
 	if (news->caption)
 		snprintf(d->view.caption, sizeof d->view.caption, "%s", news->text);
+	if (news->view) { /* as the audience saw it */
+		d->presenter = news->presenter;
+		d->figures = news->figures;
+	}
 	if (news->unpin) {
 		history_unpin(d->hist);
 		d->pin_pending = 0;
@@ -335,6 +429,8 @@ static int frame(struct dash *d, struct err *e)
 			(void)history_offer(d->hist, d->live, news.when);
 	} while (news.more);
 	play_demo(d);
+	sync_hold(d);
+	sync_view(d);
 	tape_sample(d->tape, d->live);
 	/* Say when a checkpoint lands: the writes after it pay full-page images. */
 	if (!d->feed->ops->timed && history_offer(d->hist, d->live, t))
@@ -403,6 +499,7 @@ static struct dash *dash_new(const struct plan *p)
 	d->demo = p->demo;
 	d->demo_start = d->k.want;
 	d->presenter = (int)k->v[K_PRESENTER];
+	d->figures = -1;
 	return d;
 }
 
@@ -421,6 +518,10 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 	evlog_start_clock();
 	if (open_sources(d, p, &code) < 0)
 		goto out;
+	/* A recording with no view line (an older idxlab's) still says in its
+	 * knobs whether it was made in the presenter view. */
+	if (p->replay_path && d->k.want.v[K_PRESENTER])
+		d->presenter = 1;
 	if (term_open(&d->term, &e) < 0) {
 		fprintf(stderr, "idxlab: %s\n", e.msg);
 		code = 1;

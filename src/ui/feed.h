@@ -20,6 +20,9 @@
 struct feed_news {
 	int caption;           /* text is a new caption ("": none any more) */
 	char text[EVLOG_LINE]; /* valid while caption is set */
+	int view;              /* the view changed: presenter, figures */
+	int presenter;         /* (the presenter view, else the normal one) */
+	long long figures;     /* (the presenter's figures, as presenter-metrics) */
 	int unpin;             /* unpin the baseline ... */
 	int pin;               /* ... then pin one (as soon as the history allows) */
 	/* A seek: what the dashboard shows is of another time - forget the
@@ -61,6 +64,9 @@ struct feed_ops {
 	void (*pause)(struct feed *f, int paused);
 	/* Rewrite the table in place. NULL: no_rewrite says why. */
 	void (*rewrite)(struct feed *f);
+	/* Hold the table (1: it does not start over, workload_hold) or release
+	 * it (0). NULL: there is no table to hold (a recording). */
+	void (*hold)(struct feed *f, int on);
 	const char *no_rewrite;
 	/* Play twice as fast (faster) or half as fast; msg: what happened.
 	 * NULL: no_speed says why. */

@@ -35,6 +35,11 @@ static void live_rewrite(struct feed *f)
 	evlog_add(EV_INFO, "rewrite asked for");
 }
 
+static void live_hold(struct feed *f, int on)
+{
+	workload_hold(((struct feed_live *)f)->w, on);
+}
+
 static double live_now(const struct feed *f)
 {
 	(void)f;
@@ -68,6 +73,7 @@ static const struct feed_ops live_ops = {
 	.set = live_set,
 	.pause = live_pause,
 	.rewrite = live_rewrite,
+	.hold = live_hold,
 	.no_speed = "< and >: the speed of a --replay",
 	.no_seek = "a live run goes only forward: seeking is for a --replay",
 	.now = live_now,

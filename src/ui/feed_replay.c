@@ -149,6 +149,10 @@ static void replay_poll(struct feed *f, struct live *out, struct feed_news *news
 			} else if (en->kind == REC_CAPTION) {
 				news->caption = 1;
 				snprintf(news->text, sizeof news->text, "%s", en->text);
+			} else if (en->kind == REC_VIEW) {
+				news->view = 1;
+				news->presenter = en->presenter;
+				news->figures = en->figures;
 			}
 		}
 	}
@@ -179,6 +183,11 @@ static void replay_poll(struct feed *f, struct live *out, struct feed_news *news
 		case REC_CAPTION:
 			news->caption = 1;
 			snprintf(news->text, sizeof news->text, "%s", it->text);
+			break;
+		case REC_VIEW:
+			news->view = 1;
+			news->presenter = it->presenter;
+			news->figures = it->figures;
 			break;
 		case REC_PIN:
 			news->pin = 1;

@@ -40,11 +40,26 @@ const struct sample *history_at(const struct history *h, int back)
 	return &h->ring[(h->head - 1 - back + HIST_CAP) % HIST_CAP];
 }
 
+/* The value window ending at sample `back` (counted from the latest): the
+ * figures' time it starts at; 0 with *t0 unset when it has none. */
+static int value_window(const struct history *h, int back, double *t0)
+{
+	int span = (int)lround(HIST_VALUE_SPAN / HIST_PERIOD);
+	const struct sample *a = history_at(h, back + span < h->n ? back + span : h->n - 1);
+
+	if (!a || a == history_at(h, back))
+		return 0;
+	*t0 = a->c.t;
+	return 1;
+}
+
 /* What each value column shows at the sample just kept (s, the latest). */
 static void keep_shown(const struct history *h, struct sample *s)
 {
 	int m, na;
+	double t0;
 
+	s->change = value_window(h, 0, &t0) && history_marked(h, t0, s->c.t);
 	for (m = 0; m < M_COUNT; m++) {
 		double v = history_value(h, m, (int)lround(HIST_VALUE_SPAN / HIST_PERIOD), &na);
 
@@ -167,6 +182,39 @@ void history_series(const struct history *h, int m, int ncols, double span, doub
 	}
 }
 
+double history_chart_mean(const struct history *h, double span)
+{
+	const struct sample *a, *b = history_at(h, 0);
+	double least = HIST_CHART_MEAN / HIST_PERIOD, most = HIST_CHART_MEAN_MAX / HIST_PERIOD;
+	int back = (int)span < h->n - 1 ? (int)span : h->n - 1;
+
+	a = history_at(h, back);
+	if (a && b && b->c.v[C_COMMITS] > a->c.v[C_COMMITS] && b->c.t > a->c.t) {
+		/* two commits' time, in samples of this history */
+		double per = 2.0 * back / (double)(b->c.v[C_COMMITS] - a->c.v[C_COMMITS]);
+
+		if (per > least)
+			least = per;
+	}
+	return least < most ? ceil(least) : most;
+}
+
+void history_series_mean(const struct history *h, int m, int ncols, double span, double least,
+                         double *vals, int *changed)
+{
+	int j, older, newer;
+
+	for (j = 0; j < ncols; j++) {
+		column_samples(ncols, span, j, &older, &newer);
+		if (older < newer + (int)least)
+			older = newer + (int)least; /* (before the history: unknown) */
+		vals[j] = history_between(h, m, older, newer, NULL);
+		if (changed)
+			changed[j] = !isnan(vals[j]) && history_marked(h, history_at(h, older)->c.t,
+			                                               history_at(h, newer)->c.t);
+	}
+}
+
 /* The figures' time `back` (a fraction of samples) before the latest,
  * between the two samples around it; 0 with *t unset when none is kept. */
 static int time_at(const struct history *h, double back, double *t)
@@ -201,6 +249,7 @@ void history_series_marks(const struct history *h, int ncols, double span, int *
 void history_mark(struct history *h, double t, int knob, const char *label)
 {
 	struct marker *m;
+	int i;
 
 	if (h->nmarkers == HIST_MAX_MARKERS) {
 		memmove(h->markers, h->markers + 1, sizeof h->markers[0] * (HIST_MAX_MARKERS - 1));
@@ -210,6 +259,16 @@ void history_mark(struct history *h, double t, int knob, const char *label)
 	m->t = t;
 	m->knob = knob;
 	snprintf(m->label, sizeof m->label, "%.*s", (int)sizeof m->label - 1, label);
+	/* (a replay's marker may land among samples already kept) */
+	for (i = 0; i < h->n; i++) {
+		struct sample *s = &h->ring[(h->head - 1 - i + HIST_CAP) % HIST_CAP];
+		double t0;
+
+		if (s->c.t < t)
+			break;
+		if (value_window(h, i, &t0) && t0 < t)
+			s->change = 1;
+	}
 }
 
 int history_marked(const struct history *h, double t0, double t1)
@@ -227,13 +286,21 @@ int history_pin(struct history *h, const struct knobs *knobs, int speed, double 
 	double since = h->nmarkers ? h->markers[h->nmarkers - 1].t : 0;
 	int back = 0, most = (int)lround(HIST_BASE_SPAN / HIST_PERIOD), m;
 	const struct sample *s;
+	const struct counters *a, *b;
 
 	/* HIST_BASE_SPAN on the figures' clock: a 4x replay's history runs 4x. */
 	most = most / speed > 4 ? most / speed : 4;
 	while (back < most && (s = history_at(h, back + 1)) != NULL && s->c.t >= since)
 		back++;
 	if (back < (int)lround(HIST_VALUE_SPAN / HIST_PERIOD))
-		return -1;
+		return HIST_PIN_TOO_SOON;
+	/* A window with no row done, or no commit (but under commit = all,
+	 * which has none to wait for), has no figure to pin. */
+	a = &history_at(h, back)->c;
+	b = &history_at(h, 0)->c;
+	if (a->v[C_ROWS] == b->v[C_ROWS] ||
+	    (a->v[C_COMMITS] == b->v[C_COMMITS] && knobs->v[K_COMMIT] != COMMIT_ALL))
+		return HIST_PIN_EMPTY;
 	for (m = 0; m < M_COUNT; m++) {
 		double v = history_value(h, m, back, &h->base_na[m]);
 
@@ -266,9 +333,24 @@ double history_full_scale(const struct history *h, int m, int back, double on_sc
 	if (h->scales_pinned && h->pinned[m] > 0)
 		return h->pinned[m];
 	for (i = 0; i <= back && (s = history_at(h, i)) != NULL; i++)
-		if (s->shown[m] > max) /* false for NAN */
+		if (!s->change && s->shown[m] > max) /* false for NAN */
 			max = s->shown[m];
 	return strcmp(metric_table[m].unit, "B") == 0 ? spark_nice_bytes(max) : spark_nice(max);
+}
+
+double history_drawn_max(const struct history *h, double v, const double *vals, const int *marks,
+                         int n)
+{
+	const struct sample *latest = history_at(h, 0);
+	double max = 0;
+	int j;
+
+	if (!(latest && latest->change) && v > max) /* false for NAN */
+		max = v;
+	for (j = 0; j < n; j++)
+		if (!(marks && marks[j] >= 0) && vals[j] > max)
+			max = vals[j];
+	return max;
 }
 
 void history_pin_scales(struct history *h, const double *full)

@@ -31,6 +31,10 @@ struct sample {
 	/* each metric as a value column showed it at this sample (NAN: none):
 	 * what a scale must cover while the sample is in a sparkline's window */
 	double shown[M_COUNT];
+	/* a knob change landed inside the value window ending here: the
+	 * change's own transition (an index build's spills over a second of
+	 * few rows), which no scale covers */
+	int change;
 };
 
 struct marker {
@@ -93,6 +97,22 @@ double history_span(const struct history *h, int most);
  * sample). */
 void history_series(const struct history *h, int m, int ncols, double span, double *vals);
 
+/* A chart's smoothing: each column the mean over at least this many
+ * samples before its right edge - HIST_CHART_MEAN seconds, or two commits'
+ * time over the last `span` samples when commits are further apart (a
+ * commit of 100000 rows pauses the rows for its length: the raw columns
+ * would be a comb of spikes and zeros), HIST_CHART_MEAN_MAX at most. */
+#define HIST_CHART_MEAN     2.0
+#define HIST_CHART_MEAN_MAX 15.0
+double history_chart_mean(const struct history *h, double span);
+
+/* As history_series, each column over at least `least` samples (a trailing
+ * mean: columns narrower than that overlap); changed[j] (changed may be
+ * NULL): 1 when a knob change is inside column j's mean (its transition,
+ * which no scale covers), else 0. */
+void history_series_mean(const struct history *h, int m, int ncols, double span, double least,
+                         double *vals, int *changed);
+
 /* marks[j]: the index in h->markers of the last knob change inside column j
  * of such a chart (each marker in exactly one column), else -1. */
 void history_series_marks(const struct history *h, int ncols, double span, int *marks);
@@ -103,11 +123,18 @@ void history_mark(struct history *h, double t, int knob, const char *label);
 /* A marker in (t0, t1]. */
 int history_marked(const struct history *h, double t0, double t1);
 
+/* Why history_pin() pinned nothing. */
+enum { HIST_PIN_TOO_SOON = -1, HIST_PIN_EMPTY = -2 };
+
 /* Pin the metrics of the setting in force (knobs) as the baseline: each the
  * mean since the last marker, over at most HIST_BASE_SPAN seconds of the
  * figures' clock, which runs `speed` times the wall clock (a fast replay).
- * -1 when less than a second has passed since the change; else 0 with
- * *span the seconds the baseline covers. */
+ * HIST_PIN_TOO_SOON when less than a second has passed since the change,
+ * HIST_PIN_EMPTY when no row was done or no transaction committed in that
+ * window (big transactions on a busy machine: the per-commit figures, or
+ * all, would be unknown for as long as the baseline stays; under commit =
+ * all no commit is waited for); nothing changes then. Else 0 with *span
+ * the seconds the baseline covers. */
 int history_pin(struct history *h, const struct knobs *knobs, int speed, double *span);
 
 void history_unpin(struct history *h);
@@ -115,11 +142,22 @@ void history_unpin(struct history *h);
 /* The full scale (the value of a full gauge, of a sparkline's top level) of
  * metric m: 100 for a percentage; the pinned one while scales are pinned;
  * else the next nice number (spark_nice, spark_nice_bytes for bytes) at or
- * above both on_screen (the largest other figure drawn with it: the
- * sparkline's columns) and every value the value column showed over the
+ * above both on_screen (the largest other figure drawn with it:
+ * history_drawn_max) and every value the value column showed over the
  * last `back` samples. So it never shrinks while a value that needed it is
- * in that window; only once those samples scrolled out. 0: nothing yet. */
+ * in that window; only once those samples scrolled out. A knob change's
+ * own transition - the value windows with a change inside (sample.change)
+ * - counts in none of it: a one-second spike of an index build would
+ * otherwise set the scale for two minutes, with every later bar a sliver
+ * (its bar is full then; its figure is printed). 0: nothing yet. */
 double history_full_scale(const struct history *h, int m, int back, double on_screen);
+
+/* The largest figure drawn now that a scale covers: the value column's v
+ * unless its window holds a knob change, and vals[0..n) (a chart's columns)
+ * but those marked as holding one (marks from history_series_marks; NULL:
+ * none). NANs count as nothing; 0 when nothing counts. */
+double history_drawn_max(const struct history *h, double v, const double *vals, const int *marks,
+                         int n);
 
 /* Freeze every metric's scale at full[m] (M_COUNT of them), or release
  * them. */

@@ -445,7 +445,8 @@ const struct binding input_bindings[] = {
 	  .help = "pin every gauge's and sparkline's scale (the figure after each bar) where it "
 	          "is, to compare bars over time; again to release. Unpinned, a scale covers "
 	          "every value of its sparkline's window: it grows at once, and shrinks only "
-	          "once the values that needed it scrolled out",
+	          "once the values that needed it scrolled out. A knob change's own second "
+	          "(an index build's spills) is left out: its bar may be full then",
 	  .when = LIVE,
 	  .handler = pin_scales },
 	{ .keys = { 'r' },

@@ -87,32 +87,31 @@ static void columns(const struct dash *d, int w, struct cols *c)
 }
 
 /* Metric m's value column (*na: n/a), its sparkline (vals, c->spark of
- * them) and the full scale both are drawn on. */
-static double measure(const struct dash *d, const struct cols *c, int m, double *vals, int *na)
+ * them) and the full scale both are drawn on (a knob change's own columns,
+ * marks, left out of it). */
+static double measure(const struct dash *d, const struct cols *c, int m, const int *marks,
+                      double *vals, int *na)
 {
-	double v, max;
-	int j;
+	double v = history_value(d->hist, m, (int)lround(HIST_VALUE_SPAN / HIST_PERIOD), na);
 
-	v = history_value(d->hist, m, (int)lround(HIST_VALUE_SPAN / HIST_PERIOD), na);
 	history_series(d->hist, m, c->spark, c->span, vals);
-	max = isnan(v) ? 0 : v;
-	for (j = 0; j < c->spark; j++)
-		if (vals[j] > max) /* false for NAN */
-			max = vals[j];
 	/* (the sparkline's whole window, however much of it is drawn yet) */
-	vals[c->spark] = history_full_scale(d->hist, m, SPARK_BACK, max);
+	vals[c->spark] = history_full_scale(d->hist, m, SPARK_BACK,
+	                                    history_drawn_max(d->hist, v, vals, marks, c->spark));
 	return v;
 }
 
 void panel_metric_scales(const struct dash *d, double *full)
 {
 	double vals[SPARK_MAX + 1];
+	int marks[SPARK_MAX];
 	struct cols c;
 	int m, na;
 
 	columns(d, d->lay.metrics.w, &c);
+	history_series_marks(d->hist, c.spark, c.span, marks);
 	for (m = 0; m < M_COUNT; m++) {
-		(void)measure(d, &c, m, vals, &na);
+		(void)measure(d, &c, m, marks, vals, &na);
 		full[m] = vals[c.spark];
 	}
 }
@@ -175,7 +174,7 @@ static void metric_row(const struct dash *d, const struct cols *c, int m, int y,
 	int na = 0, j, cells;
 	char buf[64];
 
-	v = measure(d, c, m, vals, &na);
+	v = measure(d, c, m, marks, vals, &na);
 	full = vals[c->spark];
 	history_format(m, v, na, buf, sizeof buf);
 	mvprintw(y, x + 1, "%-*.*s", c->label, c->label, metric_table[m].label);

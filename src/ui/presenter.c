@@ -2,7 +2,8 @@
  *
  * For a talk: one to three figures in block digits a room can read, each
  * with its now/baseline ratio; under them a chart of the first figure over
- * what the history holds (HIST_MIN_SPAN at least), its knob changes marked and labelled; the
+ * what the history holds (HIST_MIN_SPAN at least), its knob changes marked and labelled,
+ * each point a trailing mean (history_chart_mean: no comb of big commits); the
  * caption in two lines of its own; the knobs in force in one line. The
  * title, the status and the hint line are the normal view's (panel_lines.c).
  * Everything comes from the history and the sliders: this file only paints.
@@ -26,29 +27,11 @@
 #define YLAB_W     8   /* the chart's scale labels */
 #define LABEL_ROWS 3   /* rows the marker labels stagger over */
 
-/* auto: rows/s, and per engine the per-row figure its story turns on. */
-static const int auto_second[E_COUNT] = {
-	[E_SQLITE] = M_SPILLS_PER_ROW,
-	[E_POSTGRES] = M_WAL_BYTES_PER_ROW,
-	[E_MONGO] = M_WAL_BYTES_PER_ROW,
-	[E_WIREDTIGER] = M_WRITE_BYTES_PER_ROW,
-};
-
 int presenter_metrics(const struct dash *d, int *ids)
 {
-	long long packed = d->k.want.v[K_PRESENTER_METRICS];
-	int n = 0;
+	long long packed = d->figures >= 0 ? d->figures : d->k.want.v[K_PRESENTER_METRICS];
 
-	if (!packed) {
-		ids[n++] = M_ROWS_PER_S;
-		ids[n++] = auto_second[d->k.want.v[K_ENGINE]];
-		return n;
-	}
-	while (n < PRESENTER_MAX && knobs_presenter_metric(packed, n) >= 0) {
-		ids[n] = knobs_presenter_metric(packed, n);
-		n++;
-	}
-	return n;
+	return knobs_presenter_figures(packed, (int)d->k.want.v[K_ENGINE], ids);
 }
 
 /* ---- block digits -------------------------------------------------------- */
@@ -136,7 +119,9 @@ static void figure(const struct dash *d, const struct rect *r, int rows, int m)
 
 		/* The metric rows' ratio: clamped near 0 (on the scale the chart
 		 * would draw it with), marked and coloured by the good direction. */
-		double full = history_full_scale(d->hist, m, HIST_CAP - 1, na ? NAN : v);
+		double full =
+		    history_full_scale(d->hist, m, HIST_CAP - 1,
+		                       history_drawn_max(d->hist, na ? NAN : v, NULL, NULL, 0));
 		int sense = history_ratio_text(d->hist, m, na ? NAN : v, full, d->term.g->ascii,
 		                               buf, sizeof buf);
 		attr_t a = term_color(&d->term, sense > 0 ? C_SPARK : sense < 0 ? C_ERR : C_MARK);
@@ -159,27 +144,34 @@ static void chart(const struct dash *d, const struct rect *r, int m)
 {
 	const struct glyphs *g = d->term.g;
 	double vals[CHART_MAX], max = 0;
-	int marks[CHART_MAX], label_end[LABEL_ROWS] = { 0 };
+	int marks[CHART_MAX], changed[CHART_MAX], label_end[LABEL_ROWS] = { 0 };
 	int plot_w = r->w - 2 - YLAB_W, plot_h = r->h - 2, j, i;
 	int x0 = r->x + 1 + YLAB_W, y_bottom = r->y + r->h - 2;
-	char title[160], lab[32];
-	double span = history_span(d->hist, HIST_CAP - 1);
+	char title[200], lab[32];
+	double span = history_span(d->hist, HIST_CAP - 1), mean;
 
 	if (plot_w > CHART_MAX)
 		plot_w = CHART_MAX;
 	if (plot_w < 4 || plot_h < 2)
 		return;
-	history_series(d->hist, m, plot_w, span, vals);
+	/* Trailing means, so that big commits' pauses make no comb of spikes
+	 * and zeros; the title says over how long. */
+	mean = history_chart_mean(d->hist, span);
+	history_series_mean(d->hist, m, plot_w, span, mean, vals, changed);
 	history_series_marks(d->hist, plot_w, span, marks);
 	for (j = 0; j < plot_w; j++)
-		if (!isnan(vals[j]) && vals[j] > max)
-			max = vals[j];
+		changed[j] = changed[j] ? 0 : -1; /* as marks: left out of the scale */
 	/* The dashboard's scale rule: never shrinks while a value that needed
-	 * it is on the chart; pinned with the others (s). */
-	max = history_full_scale(d->hist, m, HIST_CAP - 1, max);
-	snprintf(title, sizeof title, "%s over the last %.0f s%s (knob changes marked)",
+	 * it is on the chart, a knob change's own columns left out; pinned
+	 * with the others (s). */
+	max = history_full_scale(d->hist, m, HIST_CAP - 1,
+	                         history_drawn_max(d->hist, NAN, vals, changed, plot_w));
+	snprintf(title, sizeof title,
+	         "%s over the last %.0f s%s, each point the mean of the %.0f s before it (knob "
+	         "changes marked)",
 	         metric_table[m].label, span * HIST_PERIOD * d->feed->speed,
-	         d->hist->scales_pinned ? ", scale pinned" : "");
+	         d->hist->scales_pinned ? ", scale pinned" : "",
+	         mean * HIST_PERIOD * d->feed->speed);
 	paint_box(g, r, title);
 	/* The scale: its top, its middle, 0. */
 	for (i = 0; i < 3; i++) {

@@ -108,6 +108,18 @@ void tape_note(struct tape *t, enum rec_kind kind, const char *text)
 	write_item(t);
 }
 
+void tape_view(struct tape *t, int presenter, long long figures)
+{
+	struct rec_item *it;
+
+	if (!t || !t->rec)
+		return;
+	it = blank(t, REC_VIEW);
+	it->presenter = presenter;
+	it->figures = figures;
+	write_item(t);
+}
+
 int tape_close(struct tape *t, char *msg, size_t len)
 {
 	struct err e = { ERR_NONE, "" };

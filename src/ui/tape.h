@@ -30,6 +30,10 @@ void tape_event(struct tape *t, const struct ev *ev);
 /* A caption (REC_CAPTION, text), a pin or an unpin (text NULL). */
 void tape_note(struct tape *t, enum rec_kind kind, const char *text);
 
+/* The view: the presenter's (presenter) or the normal one, and the
+ * presenter's figures (packed as the knob presenter-metrics). */
+void tape_view(struct tape *t, int presenter, long long figures);
+
 /* Finish and free (safe on NULL: returns 0 with msg ""). msg: what to tell
  * the user ("recorded 12 s (40 lines) to F: ..."); -1 when the recording
  * stopped early (msg says why). */

@@ -68,6 +68,14 @@ struct dash {
 	int help, help_top; /* the help overlay, and its first line shown */
 	int paused, dragging, quit;
 	int pin_pending;         /* a recorded pin, waiting for a second of history */
+	int pin_waited;          /* a demo's pin waits for a commit: said so */
+	int held;                /* the feed holds the table (a demo's hold) */
+	long long figures;       /* the presenter's figures a demo's show or a
+	                            recording set (packed as presenter-metrics);
+	                            -1: none, the knob's */
+	int view_taped;          /* the view as last written to the tape: */
+	int taped_presenter;     /* (presenter) */
+	long long taped_figures; /* (figures, packed) */
 	int presenter;           /* the presenter view (--presenter, v) */
 	unsigned hide;           /* the normal view's hidden panels: LAYOUT_HIDE_* */
 	int blank;               /* a --demo's blank screen (b, .): only the caption */
@@ -91,7 +99,8 @@ void dash_post(struct dash *d, const struct knobs *to);
 /* A message on the status line for a few seconds. */
 void dash_say(struct dash *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Pin a baseline (b); -1 too soon after a change. quiet: PIN_* bits. */
+/* Pin a baseline (b); history_pin()'s HIST_PIN_* when it pinned nothing
+ * (too soon after a change, no row committed since). quiet: PIN_* bits. */
 enum { PIN_NO_FLASH = 1, PIN_NO_EVENT = 2 };
 int dash_pin(struct dash *d, int quiet);
 
