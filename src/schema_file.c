@@ -95,18 +95,25 @@ static int unknown(const char *what, const char *word, const char *const *words,
 
 /* ---- words --------------------------------------------------------------- */
 
+/* A name the spec rules admit: [a-z_][a-z0-9_]*, shorter than
+ * SCHEMA_NAME_MAX (the array holds it terminated). */
+static int name_ok(const char *name)
+{
+	size_t n = strnlen(name, SCHEMA_NAME_MAX);
+
+	if (!n || n == SCHEMA_NAME_MAX || !((*name >= 'a' && *name <= 'z') || *name == '_'))
+		return 0;
+	for (; *name; name++)
+		if (!(*name >= 'a' && *name <= 'z') && !(*name >= '0' && *name <= '9') &&
+		    *name != '_')
+			return 0;
+	return 1;
+}
+
 static int check_name(const char *name, struct err *e)
 {
-	const char *c;
-
-	if (!*name || strlen(name) >= SCHEMA_NAME_MAX ||
-	    !(islower((unsigned char)*name) || *name == '_'))
-		goto bad;
-	for (c = name; *c; c++)
-		if (!islower((unsigned char)*c) && !isdigit((unsigned char)*c) && *c != '_')
-			goto bad;
-	return 0;
-bad:
+	if (name_ok(name)) /* ASCII whatever the locale (the dashboard sets one) */
+		return 0;
 	return err_set(e, ERR_USAGE,
 	               "'%s' is not a column name: use a-z, 0-9 and _, starting with a letter, "
 	               "at most %d characters",
@@ -373,21 +380,6 @@ void schema_name_from(const char *text, const char *prefix, char *out, size_t le
 		                                                              : '_';
 	}
 	out[o < len ? o : len - 1] = 0;
-}
-
-/* A name the spec rules admit: [a-z_][a-z0-9_]*, shorter than
- * SCHEMA_NAME_MAX (the array holds it terminated). */
-static int name_ok(const char *name)
-{
-	size_t n = strnlen(name, SCHEMA_NAME_MAX);
-
-	if (!n || n == SCHEMA_NAME_MAX || !(islower((unsigned char)*name) || *name == '_'))
-		return 0;
-	for (; *name; name++)
-		if (!(*name >= 'a' && *name <= 'z') && !(*name >= '0' && *name <= '9') &&
-		    *name != '_')
-			return 0;
-	return 1;
 }
 
 int schema_check(const struct schema *s, struct err *e)
