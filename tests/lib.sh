@@ -1,5 +1,9 @@
 # tests/lib.sh - helpers for the shell tests (sourced).
 # A test prints PASS/FAIL/SKIP lines through ok/bad/skip; run.sh tallies them.
+# A helper that finds a test's ground missing (field: no such column; a
+# wait that timed out) leaves a note (note); the next verdict is the test
+# that relied on it: ok turns into FAIL with the note, bad adds it. A note
+# no verdict took fails at exit (lib_exit).
 set -u
 : "${IDXLAB:?set IDXLAB to the idxlab binary}"
 # The test dir's name is padded to 64 characters (when TMPDIR is short), so
@@ -22,7 +26,13 @@ chmod 1777 "$TMPDIR"
 export XDG_CONFIG_HOME="$T/xdg"
 export HOME="$T/home"
 mkdir -p "$HOME"
-trap 'tmux -S "$T/tmux.sock" kill-server 2>/dev/null; rm -rf "$T"' EXIT
+# lib_exit: what every test file's EXIT trap ends with.
+lib_exit() {
+	[ -s "$T/notes" ] && echo "FAIL $(basename "$0" .sh)/unreported-notes: $(tr '\n' ' ' <"$T/notes")"
+	tmux -S "$T/tmux.sock" kill-server 2>/dev/null
+	rm -rf "$T"
+}
+trap lib_exit EXIT
 
 # pg_bindir: the newest installed PostgreSQL server's bin dir, or "".
 pg_bindir() {
@@ -46,7 +56,7 @@ own_pg() {
 	fi
 	$as "$bindir/initdb" -D "$T/own/data" -U owner --auth=trust -N >"$T/own/initdb.log" 2>&1 &&
 		$as "$bindir/pg_ctl" -D "$T/own/data" -l "$T/own/log" -w -o "-k $T/own -c listen_addresses=''" start >/dev/null 2>&1
-	trap '$as "$bindir/pg_ctl" -D "$T/own/data" -m immediate stop >/dev/null 2>&1; tmux -S "$T/tmux.sock" kill-server 2>/dev/null; rm -rf "$T"' EXIT
+	trap '$as "$bindir/pg_ctl" -D "$T/own/data" -m immediate stop >/dev/null 2>&1; lib_exit' EXIT
 	dsn="host=$T/own dbname=postgres user=owner"
 	[ "$(psql_ 'SELECT 1')" = 1 ] && return 0
 	bad "$1" "could not start a test server: $(tail -5 "$T/own/log" "$T/own/initdb.log")"
@@ -88,21 +98,71 @@ release() {
 	pg_idle
 }
 
-ok() { echo "PASS $1"; }
-bad() { echo "FAIL $1: $2"; }
+# note TEXT: a test's ground is missing; the next verdict fails with TEXT.
+note() { printf '%s\n' "$*" >>"$T/notes"; }
+# notes: the notes left since the last verdict, on one line (and forgets them).
+notes() {
+	[ -s "$T/notes" ] || return 0
+	tr '\n' ' ' <"$T/notes"
+	: >"$T/notes"
+}
+ok() {
+	if [ -s "$T/notes" ]; then echo "FAIL $1: $(notes)"; else echo "PASS $1"; fi
+}
+bad() {
+	if [ -s "$T/notes" ]; then echo "FAIL $1: $2 [$(notes)]"; else echo "FAIL $1: $2"; fi
+}
 skip() { echo "SKIP $1: $2"; }
 
-# check NAME CONDITION-TEXT: awk-evaluated numeric condition, e.g. "3 >= 2*1"
+# is_num TEXT...: every TEXT is a decimal number (what an empty or n/a
+# field, a missing column or a word is not).
+is_num() {
+	for lib_x in "$@"; do
+		printf '%s\n' "$lib_x" | grep -Eqx -- '[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?' || return 1
+	done
+}
+# check NAME CONDITION-TEXT: awk-evaluated numeric condition, e.g. "3 >= 2*1".
+# Every operand must be a number or a "string": awk reads a word (field's
+# NOCOLUMN, nan) as 0 and an empty one as a syntax error, so a missing
+# column must not pass "== 0" or "< k".
 check() {
-	if awk "BEGIN { exit !($2) }" </dev/null; then ok "$1"; else bad "$1" "not true: $2"; fi
+	lib_rest=$(printf '%s\n' "$2" | sed -E 's/"[^"]*"//g; s/(^|[^A-Za-z_0-9.])[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?/\1/g' |
+		tr -d ' \t<>=!&|()+*/%?:^,.\n-')
+	if [ -n "$lib_rest" ]; then
+		bad "$1" "not a number in: $2"
+	elif awk "BEGIN { exit !($2) }" </dev/null 2>"$T/check.err"; then
+		ok "$1"
+	else bad "$1" "not true: $2$(sed 's/^/; /' "$T/check.err" | head -2 | tr -d '\n')"; fi
 }
 
+# columns FILE NAME...: FILE (a CSV file written by idxlab --format csv) has
+# every column NAME; else a note (the next verdict fails) and 1. For the
+# tests' own readers of a CSV: awk reads a column it did not find as $0 or
+# as empty, either of which can pass a check.
+columns() {
+	lib_f=$1
+	shift
+	for lib_c in "$@"; do
+		head -1 "$lib_f" 2>/dev/null | tr ',' '\n' | grep -qx -- "$lib_c" && continue
+		if [ ! -s "$lib_f" ]; then note "$lib_f is empty or missing (wanted column $lib_c)"
+		else note "$(basename "$lib_f") has no column $lib_c (its header: $(head -1 "$lib_f" | cut -c1-300))"; fi
+		return 1
+	done
+}
 # field FILE NAME [ROW]: the value of column NAME in data row ROW (default 1)
-# of a CSV file written by idxlab --format csv.
+# of a CSV file written by idxlab --format csv. No such column or row:
+# NOCOLUMN(NAME) or NOROW(ROW), which no check takes for a number, and a
+# note, which fails the next verdict.
 field() {
+	columns "$1" "$2" || { echo "NOCOLUMN($2)"; return 1; }
+	if [ "$(($(wc -l <"$1") - 1))" -lt "${3:-1}" ]; then
+		note "$(basename "$1") has no data row ${3:-1} (for column $2)"
+		echo "NOROW(${3:-1})"
+		return 1
+	fi
 	awk -F, -v name="$2" -v row="${3:-1}" '
 		NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) col = i; next }
-		NR == row + 1 { if (col) print $col; else print "NOCOLUMN" }' "$1"
+		NR == row + 1 { print $col }' "$1"
 }
 
 # expect_exit NAME CODE PATTERN CMD...: CMD exits CODE and its stderr matches PATTERN

@@ -117,7 +117,7 @@ $as "$bindir/initdb" -D "$T/own/data" -U owner --auth=scram-sha-256 --pwfile="$T
 	>"$T/own/initdb.log" 2>&1 &&
 	$as "$bindir/pg_ctl" -D "$T/own/data" -l "$T/own/log" -w -o "-k $T/own -c listen_addresses=''" \
 		start >/dev/null 2>&1
-trap '$as "$bindir/pg_ctl" -D "$T/own/data" -m immediate stop >/dev/null 2>&1; tmux -S "$T/tmux.sock" kill-server 2>/dev/null; rm -rf "$T"' EXIT
+trap '$as "$bindir/pg_ctl" -D "$T/own/data" -m immediate stop >/dev/null 2>&1; lib_exit' EXIT
 psql_() { PGPASSWORD=$PW "$bindir/psql" -X -q -t -A -h "$T/own" -U owner -d postgres -c "$1" 2>&1; }
 if [ "$(psql_ 'SELECT 1')" != 1 ]; then
 	bad secrets/own-server "could not start a test server: $(tail -5 "$T/own/log" "$T/own/initdb.log")"
