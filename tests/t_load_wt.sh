@@ -86,6 +86,7 @@ fi
 # into 8 random indexes.
 wt --load insert,copy,insert,copy --commit all --rows 20000 --indexes 8 --key-order rand \
 	--format csv >"$T/dir.csv" 2>"$T/dir.err"
+columns "$T/dir.csv" wal_bytes_per_row seconds
 wal_i=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
 	NR == 2 { print $h["wal_bytes_per_row"] }' "$T/dir.csv")
 wal_c=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }

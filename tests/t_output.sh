@@ -59,6 +59,7 @@ else bad output/text-table "$(cat "$T/t.txt")"; fi
 # each itself a write of some 300 bytes) must show 0 write() bytes per row.
 "$IDXLAB" run --commit all --cache 1GiB --payload 20000 --rows 15000 --interval 0.05 --format csv \
 	>"$T/iv.csv" 2>"$T/err" || bad output/wchar-run "$(cat "$T/err")"
+columns "$T/iv.csv" wchar_per_row record
 mid=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "wchar_per_row") w = i; if ($i == "record") r = i } next }
 	$r == "interval" { v[++n] = $w } END { for (i = 2; i < n; i++) printf "%s ", v[i] }' "$T/iv.csv")
 echo "  write() B/row of the interval records inside the transaction: $mid"

@@ -118,6 +118,7 @@ check pg/update-keys-wal-per-index "$wkc - $wkb >= 4 * 50"
 # step record (which covers a last part no interval record shows).
 pgrun --op update --commit 1000 --interval 1 --indexes 2 --rows 300000 --format csv >"$T/live.csv" 2>"$T/err" ||
 	bad pg/live-run "$(cat "$T/err")"
+columns "$T/live.csv" record rows hot_pct fpi_bytes_per_row
 live=$(awk -F, '
 	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	$col["record"] == "interval" {

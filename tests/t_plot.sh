@@ -206,6 +206,7 @@ else
 import json, sys
 rows = [json.loads(l)["c"]["rows"] for l in open(sys.argv[1]) if "\"c\":" in l]
 print(rows[-1] - rows[0])' "$T/talk.rec")
+	columns "$T/r.csv" rows seconds rows_per_s record step indexes
 	got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ s += $c["rows"] } END { print s }' "$T/r.csv")
 	if [ $rc -eq 0 ] && [ -n "$want" ] && [ "$want" -gt 0 ] && [ "$got" = "$want" ]; then

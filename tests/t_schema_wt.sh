@@ -32,7 +32,8 @@ tbl() {
 # and no dangling record id.
 # steps_of CSV ROWS: how many steps of CSV did ROWS rows
 steps_of() {
-	awk -F, -v r="$2" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	columns "$1" rows &&
+		awk -F, -v r="$2" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
 		$h["rows"] == r { n++ } END { print n + 0 }' "$1"
 }
 tables() {
@@ -183,7 +184,8 @@ wt --schema fields --op insert,update,update-indexed,update-keys --indexes 0,1,5
 	{ bad schema_wt/fields-run "$(cat "$T/f.err")"; exit 1; }
 # w OP N: log bytes per row of op OP at N indexes
 w() {
-	awk -F, -v op="$1" -v n="$2" '
+	columns "$T/f.csv" op indexes wal_bytes_per_row &&
+		awk -F, -v op="$1" -v n="$2" '
 		NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
 		$h["op"] == op && $h["indexes"] == n { print $h["wal_bytes_per_row"] }' "$T/f.csv"
 }

@@ -186,7 +186,8 @@ wt --op insert,update,update-indexed,update-keys --indexes 0,1,5 --key-order ran
 	--cache 64MiB --format csv >"$T/wal.csv" 2>"$T/err" || { bad wt/wal-run "$(cat "$T/err")"; exit 1; }
 # w OP N: log bytes per row of op OP at N indexes
 w() {
-	awk -F, -v op="$1" -v n="$2" '
+	columns "$T/wal.csv" op indexes wal_bytes_per_row &&
+		awk -F, -v op="$1" -v n="$2" '
 		NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
 		$h["op"] == op && $h["indexes"] == n { print $h["wal_bytes_per_row"] }' "$T/wal.csv"
 }
