@@ -10,7 +10,8 @@ steps=$(grep -c ',step,[0-9]' "$T/i.csv")
 if [ $rc -eq 0 ] && [ "$steps" -eq 1 ]; then ok live/interval-run; else bad live/interval-run "rc=$rc $(cat "$T/err")"; fi
 # 600 commits with sync full take about half a second or more; every
 # interval record must carry a real rate.
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "rows_per_s") c = i; next }
+columns "$T/i.csv" rows_per_s && [ "$n" -ge 1 ] &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "rows_per_s") c = i; next }
 	/,interval,/ && $c == "" { bad = 1 } END { exit bad }' "$T/i.csv" &&
 	ok live/interval-records-have-rates || bad live/interval-records-have-rates "$(cat "$T/i.csv")"
 echo "  interval records: $n"
@@ -88,8 +89,9 @@ wait $pid
 # Interval windows tile the step: they never add up to more than the step
 # (a window may hold no row at all: a long commit, a slow machine).
 "$IDXLAB" run --indexes 0,1 --key-order rand --rows 150000 --interval 0.1 --format csv >"$T/tile.csv" 2>/dev/null
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "rows") r = i; if ($i == "record") k = i; if ($i == "step") s = i } next }
-	$k == "interval" { sum[$s] += $r } $k == "step" { total[$s] = $r }
-	END { for (x in total) if (sum[x] > total[x]) bad = 1; exit bad }' "$T/tile.csv" &&
+columns "$T/tile.csv" rows record step &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "rows") r = i; if ($i == "record") k = i; if ($i == "step") s = i } next }
+	$k == "interval" { sum[$s] += $r; n++ } $k == "step" { total[$s] = $r }
+	END { for (x in total) if (sum[x] > total[x]) bad = 1; exit bad || !n }' "$T/tile.csv" &&
 	ok live/intervals-tile-steps || bad live/intervals-tile-steps "$(cut -d, -f10-13,32- "$T/tile.csv")"
 no_leftovers live/temp-dir-removed
