@@ -65,32 +65,24 @@ own_pg() {
 # psql_ SQL: one query on own_pg's server, unaligned, its errors too.
 psql_() { "$bindir/psql" -X -q -t -A -d "$dsn" -c "$1" 2>&1; }
 # pg_idle: until no idxlab session is left on own_pg's server (a killed
-# one's backend ends late), 10 s at most.
+# one's backend ends late); a note after 60 s.
 pg_idle() {
-	i=0
-	while [ $i -lt 100 ] && [ "$(psql_ "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'idxlab'")" != 0 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	poll 60 pg_no_idxlab || note "an idxlab session was still on the test server after $((60 * slow)) s"
 }
+pg_no_idxlab() { [ "$(psql_ "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'idxlab'")" = 0 ]; }
 # hold_until SQL ARGS...: idxlab run on own_pg's server in the background
 # ($pid, output in $T/hold.csv and .err) with ARGS; returns once SQL answers
-# t (1: the run ended first, or 20 s passed).
+# t (1: the run ended first, or 60 s passed).
 hold_until() {
 	sql=$1
 	shift
 	pg_idle
 	"$IDXLAB" run --engine postgres --dsn "$dsn" --format csv "$@" >"$T/hold.csv" 2>"$T/hold.err" &
 	pid=$!
-	i=0
-	while [ $i -lt 200 ]; do
-		[ "$(psql_ "$sql" 2>/dev/null)" = t ] && return 0
-		kill -0 $pid 2>/dev/null || return 1
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
+	poll 60 hold_answered && [ "$(psql_ "$sql" 2>/dev/null)" = t ]
 }
+# hold_answered: hold_until's SQL answers t, or its run has ended.
+hold_answered() { [ "$(psql_ "$sql" 2>/dev/null)" = t ] || ! kill -0 $pid 2>/dev/null; }
 # release [SIGNAL]: end hold_until's run (TERM), reap it, let the server idle.
 release() {
 	kill -"${1:-TERM}" $pid 2>/dev/null
@@ -189,11 +181,33 @@ no_leftovers() {
 	fi
 }
 
+# ---- waiting -------------------------------------------------------------
+# A wait polls its condition and ends as soon as it holds; its deadline only
+# bounds a failure, so it is generous (a loaded 2-core machine takes many
+# times an idle one's time), and three times that under the sanitizers.
+slow=1
+[ -n "${IDXLAB_SANITIZED:-}" ] && slow=3
+# poll SECONDS CMD...: CMD every 0.1 s until it succeeds (0); 1 once SECONDS
+# (times slow) have passed. Not nested: one deadline at a time.
+poll() {
+	lib_end=$(($(date +%s) + $1 * slow))
+	shift
+	until "$@"; do
+		[ "$(date +%s)" -ge "$lib_end" ] && return 1
+		sleep 0.1
+	done
+}
+# alive PID: PID runs and is no zombie.
+alive() {
+	lib_st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)
+	[ -n "$lib_st" ] && [ "$lib_st" != Z ]
+}
+# exists PATTERN...: a file matches one of the shell PATTERNs (unquoted).
+exists() { ls -d "$@" >/dev/null 2>&1; }
+
 # ---- tmux: drive the dashboard like a person ----------------------------
 SOCK="$T/tmux.sock"
 tm() { tmux -S "$SOCK" "$@"; }
-slow=1
-[ -n "${IDXLAB_SANITIZED:-}" ] && slow=3
 
 # start NAME ARGS...: idxlab in a 100x30 session, in the directory $T; its
 # exit code and the terminal settings afterwards land in $T/NAME.exit and
@@ -215,41 +229,39 @@ start_hup() {
 		"sh -c 'trap : HUP; env $* ; echo EXIT=\$? >$T/$name.exit'; exit"
 }
 # owner_pid PREFIX: the pid in PREFIX.*/owner.pid (in the dir idxlab made,
-# e.g. "$TMPDIR/idxlab-sqlite"), waiting for it to appear; "" if none did.
+# e.g. "$TMPDIR/idxlab-sqlite"), waiting for it to appear; "" and a note if
+# none did within 60 s.
 owner_pid() {
-	i=0
-	f=""
-	while [ $i -lt $((100 * slow)) ] && [ -z "$f" ]; do
-		f=$(ls "$1".*/owner.pid 2>/dev/null | head -1)
-		[ -s "$f" ] || { f="" && sleep 0.1; }
-		i=$((i + 1))
-	done
-	[ -n "$f" ] && cut -d' ' -f1 "$f"
+	if poll 60 owner_written "$1"; then
+		cut -d' ' -f1 "$(ls "$1".*/owner.pid | head -1)"
+	else note "no $1.*/owner.pid after $((60 * slow)) s"; fi
 }
-# gone PID: wait up to 5 s (more under sanitizers) for PID to end; 0 when it did.
+owner_written() { [ -s "$(ls "$1".*/owner.pid 2>/dev/null | head -1)" ]; }
+# gone PID: wait for PID to end (30 s at most); 0 when it did, else a note.
 gone() {
-	i=0
-	while [ $i -lt $((50 * slow)) ]; do
-		st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)
-		[ -z "$st" ] || [ "$st" = Z ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
+	poll 30 not_alive "$1" || { note "pid $1 still ran $((30 * slow)) s later"; return 1; }
 }
+not_alive() { ! alive "$1"; }
 # The pane's text, a line the terminal wrapped joined again (-J).
 cap() { tm capture-pane -p -J -t "$1"; }
-# wait_for SESSION PATTERN SECONDS
+# wait_for SESSION PATTERN SECONDS: 0 once PATTERN is on SESSION's screen.
+# SECONDS is about what it takes on an idle machine; the deadline is three
+# times that, at least 30 s. A timeout, or the session's end, leaves a note:
+# the test that waited fails by name, also where it dropped the result.
 wait_for() {
-	i=0
-	limit=$(($3 * slow * 10))
-	while [ $i -lt $limit ]; do
-		cap "$1" 2>/dev/null | grep -qE -- "$2" && return 0
-		tm has-session -t "$1" 2>/dev/null || return 1
-		sleep 0.1
-		i=$((i + 1))
-	done
+	lib_s=$(($3 * 3))
+	[ $lib_s -ge 30 ] || lib_s=30
+	poll $lib_s on_screen "$1" "$2"
+	cap "$1" 2>/dev/null | grep -qE -- "$2" && return 0
+	if tm has-session -t "$1" 2>/dev/null; then
+		note "waited $((lib_s * slow)) s in vain for /$2/ on $1"
+	else note "session $1 ended while waiting for /$2/"; fi
 	return 1
+}
+# on_screen SESSION PATTERN: PATTERN is on the screen, or the session is gone.
+on_screen() {
+	cap "$1" 2>/dev/null | grep -qE -- "$2" && return 0
+	! tm has-session -t "$1" 2>/dev/null
 }
 # rows_flow NAME SESSION: after a live change, the workload runs again:
 # no FAILED line, and a rows/s above 0 on a screen captured well after the
@@ -260,11 +272,9 @@ rows_flow() {
 		ok "$1"
 	else bad "$1" "$(cap "$2")"; fi
 }
+# wait_exit NAME: the EXIT=N line of session NAME's idxlab once it ended;
+# "" and a note if it still ran 60 s later.
 wait_exit() {
-	i=0
-	while [ $i -lt $((100 * slow)) ] && [ ! -s "$T/$1.exit" ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	poll 60 test -s "$T/$1.exit" || note "session $1's idxlab still ran $((60 * slow)) s later"
 	cat "$T/$1.exit" 2>/dev/null
 }
