@@ -202,8 +202,22 @@ alive() {
 	lib_st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)
 	[ -n "$lib_st" ] && [ "$lib_st" != Z ]
 }
-# exists PATTERN...: a file matches one of the shell PATTERNs (unquoted).
-exists() { ls -d "$@" >/dev/null 2>&1; }
+# cpu_used PID SECONDS: PID has run SECONDS of CPU (user and system, all
+# its threads), or has ended: how far a run got, which a loaded machine
+# does not shrink as it shrinks what a sleep of the same length sees done.
+cpu_used() {
+	[ -e "/proc/$1/stat" ] || return 0
+	awk -v s="$2" -v hz="$(getconf CLK_TCK)" '{ exit !(($14 + $15) / hz >= s) }' "/proc/$1/stat" 2>/dev/null
+}
+# bigger PATTERN KIB: a file matching the shell PATTERN (e.g.
+# "$TMPDIR/idxlab-sqlite.*/idxlab.db") holds over KIB KiB: a run is past its
+# set-up and writing rows.
+bigger() {
+	for lib_f in $1; do
+		[ -f "$lib_f" ] && [ "$(($(wc -c <"$lib_f") / 1024))" -gt "$2" ] && return 0
+	done
+	return 1
+}
 
 # ---- tmux: drive the dashboard like a person ----------------------------
 SOCK="$T/tmux.sock"
@@ -251,18 +265,39 @@ cap() { tm capture-pane -p -J -t "$1"; }
 wait_for() {
 	lib_s=$(($3 * 3))
 	[ $lib_s -ge 30 ] || lib_s=30
+	lib_seen=""
 	poll $lib_s on_screen "$1" "$2"
-	cap "$1" 2>/dev/null | grep -qE -- "$2" && return 0
+	[ -n "$lib_seen" ] && return 0
 	if tm has-session -t "$1" 2>/dev/null; then
 		note "waited $((lib_s * slow)) s in vain for /$2/ on $1"
 	else note "session $1 ended while waiting for /$2/"; fi
 	return 1
 }
-# on_screen SESSION PATTERN: PATTERN is on the screen, or the session is gone.
+# on_screen SESSION PATTERN: PATTERN is on the screen (lib_seen=1: a screen
+# may hold it only for a moment), or the session is gone.
 on_screen() {
-	cap "$1" 2>/dev/null | grep -qE -- "$2" && return 0
+	cap "$1" 2>/dev/null | grep -qE -- "$2" && lib_seen=1 && return 0
 	! tm has-session -t "$1" 2>/dev/null
 }
+# pin SESSION [PATTERN]: b until a baseline is pinned (PATTERN shows,
+# default 'baseline pinned'): the dashboard refuses one while its window
+# since a change is short ('press b again'), which on a loaded machine lasts
+# longer. 1 and a note if none was within 60 s. Not in a demo (b blanks).
+pin() {
+	lib_pin_end=$(($(date +%s) + 60 * slow))
+	while [ "$(date +%s)" -lt $lib_pin_end ]; do
+		tm send-keys -t "$1" b
+		lib_seen=""
+		poll 5 on_screen "$1" "${2:-baseline pinned}"
+		[ -n "$lib_seen" ] && return 0
+	done
+	note "no baseline pinned on $1 in $((60 * slow)) s of pressing b"
+	return 1
+}
+# selected SESSION: the selected knob's name (its line starts with '>').
+selected() { cap "$1" | grep -oE '^(│|\|)>[a-z-]+' | head -1; }
+# moved SESSION KNOB: the selection is no longer KNOB (a key took effect).
+moved() { [ "$(selected "$1")" != "$2" ]; }
 # rows_flow NAME SESSION: after a live change, the workload runs again:
 # no FAILED line, and a rows/s above 0 on a screen captured well after the
 # change (the 1 s window then holds only rows done since).
