@@ -18,7 +18,7 @@ echo "  interval records: $n"
 
 "$IDXLAB" run --commit row --rows 100000 --interval 0.2 >"$T/p.txt" 2>"$T/p.err" &
 pid=$!
-sleep 1.5
+poll 30 grep -q '^progress: step 1' "$T/p.err"
 kill -INT $pid
 wait $pid
 rc=$?
@@ -31,7 +31,7 @@ grep -q '^progress: step 1' "$T/p.err" && ok live/progress-lines || bad live/pro
 # was cut (no "interrupted" warning from SQLite).
 "$IDXLAB" run --rows 50000000 --format csv >"$T/big.csv" 2>"$T/big.err" &
 pid=$!
-sleep 1.5
+poll 30 bigger "$TMPDIR/idxlab-sqlite.*/idxlab.db" 1024 # rows going in
 kill -INT $pid
 wait $pid
 rc=$?
@@ -40,12 +40,12 @@ if [ $rc -eq 130 ] && [ "$(field "$T/big.csv" interrupted 1)" = 1 ] &&
 	ok live/ctrl-c-one-transaction-partial-result
 else bad live/ctrl-c-one-transaction-partial-result "exit $rc: $(cat "$T/big.csv" "$T/big.err")"; fi
 
-# stopped_by NAME SIG CODE: a run sent SIG a second in exits CODE with the
-# partial result.
+# stopped_by NAME SIG CODE: a run sent SIG once it writes rows exits CODE
+# with the partial result.
 stopped_by() {
 	"$IDXLAB" run --commit row --rows 100000 --format csv >"$T/q.csv" 2>"$T/q.err" &
 	pid=$!
-	sleep 1
+	poll 30 bigger "$TMPDIR/idxlab-sqlite.*/idxlab.db" 16 # rows past the empty table's 16 KiB
 	kill -"$2" $pid
 	wait $pid
 	rc=$?
@@ -61,7 +61,7 @@ no_leftovers live/sigquit-temp-dir-removed
 if command -v tmux >/dev/null; then
 	start_hup hup TMPDIR="$TMPDIR" "$IDXLAB" run --commit row --rows 1000000 --format csv ">$T/hup.csv"
 	pid=$(owner_pid "$TMPDIR/idxlab-sqlite")
-	sleep 1
+	poll 30 bigger "$TMPDIR/idxlab-sqlite.*/idxlab.db" 16 # rows past the empty table's 16 KiB
 	tm kill-session -t hup
 	code=$(wait_exit hup)
 	if [ -n "$pid" ] && gone "$pid" && [ "$code" = EXIT=129 ] &&
@@ -78,9 +78,9 @@ fi
 	exec "$IDXLAB" run --commit row --rows 1000000 --format csv >/dev/null 2>&1
 ) &
 pid=$!
-sleep 1
+poll 30 owner_written "$TMPDIR/idxlab-sqlite" # under way, its handlers set
 kill -HUP $pid
-sleep 0.5
+sleep 0.5 # (it must not end meanwhile)
 if kill -0 $pid 2>/dev/null; then ok live/nohup-ignores-sighup; else bad live/nohup-ignores-sighup "it ended"; fi
 kill -TERM $pid
 wait $pid
