@@ -166,8 +166,9 @@ SPEC
 		wait_for msdash '││rows/s +[0-9]' 15
 		i=0
 		while [ $i -lt 20 ] && ! cap msdash | grep -q '│>indexes'; do
+			sel=$(selected msdash)
 			tm send-keys -t msdash Down
-			sleep 0.2
+			poll 10 moved msdash "$sel" # (one Down at a time: a slow screen must not be overrun)
 			i=$((i + 1))
 		done
 		tm send-keys -t msdash Right

@@ -209,8 +209,9 @@ else
 	wait_for wtsdash '││rows/s +[0-9]' 8 && wait_for wtsdash 'wiredtiger: cache 64' 3
 	i=0
 	while [ $i -lt 20 ] && ! cap wtsdash | grep -q '│>indexes'; do
+		sel=$(selected wtsdash)
 		tm send-keys -t wtsdash Down
-		sleep 0.2
+		poll 10 moved wtsdash "$sel" # (one Down at a time: a slow screen must not be overrun)
 		i=$((i + 1))
 	done
 	tm send-keys -t wtsdash Right
