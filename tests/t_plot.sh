@@ -243,7 +243,7 @@ printf '%s\n' 'rows = 400000' 'say before the index' 'wait 2' 'indexes = 1' 'say
 	>"$T/talk.demo"
 start rec TMPDIR="$TMPDIR" "$IDXLAB" --demo "$T/talk.demo" --record "$T/talk.rec"
 wait_for rec 'one index' 15 >/dev/null
-sleep $((3 * slow))
+wait_for rec 'demo over \(' 5 # (after its last wait: samples after the change)
 tm send-keys -t rec q
 code=$(wait_exit rec)
 if [ "$code" != EXIT=0 ] || [ ! -s "$T/talk.rec" ]; then
