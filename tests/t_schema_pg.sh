@@ -245,8 +245,9 @@ if command -v tmux >/dev/null; then
 	if wait_for pgdash '││rows/s +[0-9]' 15; then
 		i=0
 		while [ $i -lt 5 ] && ! cap pgdash | grep -q '>indexes'; do
+			sel=$(selected pgdash)
 			tm send-keys -t pgdash Down
-			sleep 0.2
+			poll 10 moved pgdash "$sel" # (one Down at a time: a slow screen must not be overrun)
 			i=$((i + 1))
 		done
 		tm send-keys -t pgdash Right Right Right Right Right
