@@ -197,10 +197,16 @@ wait_exit hide >/dev/null
 # Themes: light uses no cyan or green (they fade on white), high contrast
 # paints a black background; an inactive knob is marked in each.
 esc=$(printf '\033')
+# coloured SESSION CODE: an SGR escape with colour CODE (a regex) is on the screen.
+coloured() { tm capture-pane -e -p -t "$1" | grep -q "$esc\[\([0-9;]*;\)\?$2\(;[0-9;]*\)\?m"; }
 for theme in dark light high-contrast; do
 	start "th$theme" TMPDIR="$TMPDIR" "$IDXLAB" --theme "$theme" --rows 400000
 	wait_for "th$theme" '││rows/s +[0-9]' 5
-	sleep 1
+	case $theme in # what must show, polled for; what must not, a second's look
+	dark) poll 30 coloured "th$theme" '3[26]' ;;
+	high-contrast) poll 30 coloured "th$theme" 40 ;;
+	*) sleep 1 ;;
+	esac
 	tm capture-pane -e -p -t "th$theme" >"$T/$theme.ansi"
 	cyan=$(grep -c "$esc\[\([0-9;]*;\)\?3[26]\(;[0-9;]*\)\?m" "$T/$theme.ansi")
 	black_bg=$(grep -c "$esc\[\([0-9;]*;\)\?40\(;[0-9;]*\)\?m" "$T/$theme.ansi")
