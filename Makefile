@@ -6,6 +6,7 @@
 #   make check      the tests under ASan+UBSan, and the threaded ones under TSan
 #   make lint       clang-format (check mode), cppcheck, groff -ww -z on the man page
 #   make bench      benchmarks (bench/)
+#   make fuzz       fuzz the spec and --schema-from readers on the ASan+UBSan build
 #   make deps       install all the Debian packages below (apt-get; sudo if not root)
 #   make install PREFIX=/usr/local
 
@@ -158,6 +159,20 @@ check: deps-test
 	@IDXLAB=$(CURDIR)/build-tsan/idxlab TSAN_OPTIONS=halt_on_error=1 IDXLAB_SANITIZED=1 \
 		sh tests/run.sh threads
 
+# The readers of outside text fuzzed on the ASan+UBSan build (tests/fuzz.py):
+# FUZZ_SPECS mutated spec files and FUZZ_SOURCES generated SQLite tables read
+# by --schema-from (~25 min at the defaults; FUZZ_SEED picks the sequence).
+FUZZ_SPECS ?= 10000
+FUZZ_SOURCES ?= 1000
+FUZZ_SEED ?= 1
+fuzz: deps-test
+	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="-O1 -g $(SAN)" WERROR=1 \
+		LDFLAGS="$(SAN)" build-asan/idxlab
+	@IDXLAB=$(CURDIR)/build-asan/idxlab ASAN_OPTIONS=detect_leaks=1 \
+		python3 tests/fuzz.py spec $(FUZZ_SPECS) $(FUZZ_SEED)
+	@IDXLAB=$(CURDIR)/build-asan/idxlab ASAN_OPTIONS=detect_leaks=1 \
+		python3 tests/fuzz.py source $(FUZZ_SOURCES) $(FUZZ_SEED)
+
 bench: deps-test
 	@$(MAKE) --no-print-directory idxlab $(BUILD)/bench/bare_sqlite $(BUILD)/bench/bare_wt \
 		$(BUILD)/bench/bare_pg $(BUILD)/bench/plot_time
@@ -219,4 +234,4 @@ install: idxlab
 clean:
 	rm -rf build build-asan build-tsan idxlab
 
-.PHONY: all deps deps-run deps-test deps-lint run test check bench bench-presets lint format install clean
+.PHONY: all deps deps-run deps-test deps-lint run test check bench bench-presets fuzz lint format install clean

@@ -341,6 +341,11 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 				return -1;
 			continue;
 		}
+		if (strcmp(arg, "-v") == 0) {
+			if (set_at(p, K_VERBOSE, "on", "-v", e) < 0)
+				return -1;
+			continue;
+		}
 		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
 			p->mode = MODE_HELP;
 			return 0;

@@ -32,8 +32,12 @@ int err_set(struct err *e, enum err_class cls, const char *fmt, ...)
 /* Put `prefix: ` in front of the message already in e; returns -1. */
 int err_prefix(struct err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* s into buf (len bytes, always terminated, cut if it does not fit) with
- * each control character written as \n, \r, \t or \xHH. */
+/* s into buf (len bytes, always terminated, cut if it does not fit, never
+ * inside a character) with each control character written as \n, \r, \t
+ * or \xHH: bytes below 0x20, DEL, the C1 controls U+0080..U+009F, and each
+ * byte that is not part of valid UTF-8. The one escaping of text from
+ * outside (names read from a source, file names, values) wherever it is
+ * printed; escaped text passes through it unchanged. */
 void err_escape(const char *s, char *buf, size_t len);
 
 #endif

@@ -22,6 +22,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ev ring[RING];
 static char templates[RING][EVLOG_LINE]; /* ring[i]'s template */
 static unsigned long next_seq = 1;
+static unsigned long barrier; /* no line before this seq is a fold target */
 static double t0 = -1;
 static double (*clock_fn)(void *); /* evlog_set_clock's, or NULL */
 static void *clock_arg;
@@ -59,7 +60,8 @@ static struct ev *fold_target(enum ev_level level, const char *tpl, double now)
 {
 	unsigned long s, seen = 0;
 
-	for (s = next_seq - 1; s > 0 && next_seq - s <= RING && seen < EVLOG_FOLD_BACK; s--) {
+	for (s = next_seq - 1;
+	     s > 0 && s >= barrier && next_seq - s <= RING && seen < EVLOG_FOLD_BACK; s--) {
 		struct ev *e = &ring[s % RING];
 
 		if (e->seq != s)
@@ -72,6 +74,13 @@ static struct ev *fold_target(enum ev_level level, const char *tpl, double now)
 	return NULL;
 }
 
+void evlog_fold_barrier(void)
+{
+	pthread_mutex_lock(&lock);
+	barrier = next_seq;
+	pthread_mutex_unlock(&lock);
+}
+
 void evlog_set_clock(double (*now)(void *arg), void *arg)
 {
 	pthread_mutex_lock(&lock);
@@ -80,17 +89,17 @@ void evlog_set_clock(double (*now)(void *arg), void *arg)
 	pthread_mutex_unlock(&lock);
 }
 
-void evlog_add(enum ev_level level, const char *fmt, ...)
+static void add(enum ev_level level, int detail, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+
+static void add(enum ev_level level, int detail, const char *fmt, va_list ap)
 {
 	struct ev *e, *old;
-	va_list ap;
 	double t = clock_now_s(), now;
 	char raw[4 * EVLOG_LINE], shown[EVLOG_LINE], tpl[EVLOG_LINE];
 
 	/* Masked before it is cut to fit: no cut leaves part of a password. */
-	va_start(ap, fmt);
 	vsnprintf(raw, sizeof raw, fmt, ap);
-	va_end(ap);
 	redact_text(raw, shown, sizeof shown);
 	template_of(shown, tpl, sizeof tpl);
 	pthread_mutex_lock(&lock);
@@ -113,9 +122,28 @@ void evlog_add(enum ev_level level, const char *fmt, ...)
 	e->seq = next_seq++;
 	e->t = now;
 	e->level = level;
+	e->detail = detail;
 	memcpy(e->text, shown, sizeof e->text);
 	memcpy(templates[e->seq % RING], tpl, sizeof tpl);
 	pthread_mutex_unlock(&lock);
+}
+
+void evlog_add(enum ev_level level, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add(level, 0, fmt, ap);
+	va_end(ap);
+}
+
+void evlog_detail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add(EV_INFO, 1, fmt, ap);
+	va_end(ap);
 }
 
 size_t evlog_since(unsigned long after, struct ev *out, size_t max)

@@ -30,6 +30,7 @@ struct ev {
 	double t;          /* seconds since the log started (a fold: its latest repeat) */
 	double t_first;    /* a fold: when its first line came */
 	enum ev_level level;
+	int detail;            /* evlog_detail's: a headless run prints it only with -v */
 	char text[EVLOG_LINE]; /* a fold: the latest repeat's text */
 };
 
@@ -41,7 +42,18 @@ void evlog_start_clock(void);
  * adds the events. */
 void evlog_set_clock(double (*now)(void *arg), void *arg);
 
+/* Lines added from now on never fold into one added before: a replay's
+ * seek plays the events up to its position again, and they are new lines
+ * of a view started over, not repeats of the lines it showed. */
+void evlog_fold_barrier(void);
+
 void evlog_add(enum ev_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A detail, an EV_INFO line the dashboard shows like any other (and a
+ * recording keeps) that a headless run prints only with -v: an account a
+ * person checking the figures wants, not news (the syncs made while
+ * closing). */
+void evlog_detail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Copy events with seq > after into out (at most max), oldest first;
  * returns how many. A fold comes once, at its latest repeat. */

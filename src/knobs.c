@@ -112,6 +112,7 @@ const struct knob_def knob_table[K_COUNT] = {
 		.name = "indexes", .kind = KNOB_INT,
 		.max = SCHEMA_IDX_MAX, .max_of = schema_index_max,
 		.max_why = schema_max_why,
+		.why_of = schema_indexes_why,
 		.def = "0",
 		.why = "secondary indexes: the first N of the table's index list (the default "
 		       "table: k1..kN); every one is another btree each row must enter",
@@ -269,7 +270,15 @@ const struct knob_def knob_table[K_COUNT] = {
 		.name = "quiet", .kind = KNOB_BOOL,
 		.max = 1,
 		.def = "off", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED | KF_HEADLESS,
-		.why = "headless (-q): no events, warnings and progress on stderr; errors still",
+		.why = "headless (-q): no events, warnings and progress on stderr, no \"wrote "
+		       "FILE\"; errors still",
+	},
+	[K_VERBOSE] = {
+		.name = "verbose", .kind = KNOB_BOOL,
+		.max = 1,
+		.def = "off", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED | KF_HEADLESS,
+		.why = "headless (-v): the detail events too on stderr (the fsync+fdatasync calls "
+		       "made while closing an engine)",
 	},
 	[K_REFRESH] = {
 		.name = "refresh", .kind = KNOB_INT,
@@ -352,6 +361,13 @@ long long knobs_prefill(const struct knobs *k)
 	if (k->v[K_PREFILL] != PREFILL_AUTO)
 		return k->v[K_PREFILL];
 	return k->v[K_OP] == OP_INSERT ? 0 : k->v[K_ROWS];
+}
+
+const char *knob_why(int id, const struct knobs *k)
+{
+	const char *w = knob_table[id].why_of ? knob_table[id].why_of(k) : NULL;
+
+	return w ? w : knob_table[id].why;
 }
 
 long long knob_max(int id, const struct knobs *k)

@@ -47,6 +47,7 @@ enum knob_id {
 	K_WARMUP,
 	K_PROGRESS,
 	K_QUIET,
+	K_VERBOSE,
 	K_REFRESH,
 	K_ASCII,
 	K_NO_COLOR,
@@ -114,6 +115,9 @@ struct knob_def {
 	 * max. It must not parse knobs (knob_parse calls it for its message). */
 	long long (*max_of)(const struct knobs *k);
 	const char *(*max_why)(const struct knobs *k); /* with max_of: why */
+	/* The why under the other knobs of k, where it depends on them
+	 * (indexes: the index list of the table in force); NULL: why. */
+	const char *(*why_of)(const struct knobs *k);
 	const char *range; /* KNOB_NAMED: the valid values in words; NULL: labels|FILE */
 };
 
@@ -152,6 +156,10 @@ int knob_find(const char *name);
  * range or choices. A knob whose max depends on the others (max_of:
  * indexes) is parsed up to any value: knob_check judges it under them. */
 int knob_parse(int id, const char *text, long long *out, struct err *e);
+
+/* Knob id's one-line why under k (k NULL: the defaults'). The text
+ * stays valid until the next call from the same thread. */
+const char *knob_why(int id, const struct knobs *k);
 
 /* Format value v of knob id the way a user would type it. */
 void knob_format(int id, long long v, char *buf, size_t len);

@@ -109,6 +109,7 @@ static void usage(FILE *f)
 	        "  --fields a,b,...    headless: only these output fields, in this order, in\n"
 	        "                      every format (names: the CSV header; man idxlab)\n"
 	        "  -q                  --quiet: only errors on stderr (headless)\n"
+	        "  -v                  --verbose: the detail events too (headless)\n"
 	        "  --print-config      print the effective settings and exit\n"
 	        "  -h, --help          this help;  -V, --version  the version\n"
 	        "\n"
@@ -121,11 +122,13 @@ static void usage(FILE *f)
 /* Headless events on stderr. A line is printed when it first comes; the
  * repeats of a fold (evlog.h) are held and said once more, as "TEXT ×N",
  * when the fold has had no repeat for EVLOG_FOLD_S or the run ends. quiet:
- * errors only. */
+ * errors only; a detail (evlog_detail) only when verbose. The progress
+ * line of rep, if one is up, goes first. */
 #define DRAIN_KEEP 16
 struct drain {
 	unsigned long seen;
-	int quiet;
+	int quiet, verbose;
+	struct report *rep; /* borrowed, or NULL */
 	struct {
 		struct ev e;
 		unsigned said; /* the count printed */
@@ -138,8 +141,9 @@ static void say_event(const struct drain *dr, const struct ev *e)
 {
 	char text[EVLOG_LINE + 16];
 
-	if (dr->quiet && e->level != EV_ERROR)
+	if ((dr->quiet && e->level != EV_ERROR) || (e->detail && !dr->verbose))
 		return;
+	report_clear_line(dr->rep);
 	evlog_format(e, 1, text, sizeof text);
 	fprintf(stderr, "idxlab: %s%s\n", evlog_level_prefix(e), text);
 }
@@ -209,7 +213,7 @@ static int plot_end(const struct plan *p, struct plot *pl, int code)
 		fprintf(stderr, "idxlab: %s\n", e.msg);
 		if (!code)
 			code = 1;
-	} else if (pl) {
+	} else if (pl && !p->vals[K_QUIET][0]) {
 		fprintf(stderr, "idxlab: wrote %s: %s\n", p->plot_path, summary);
 	}
 	plot_free(pl);
@@ -247,7 +251,8 @@ static int run_headless(const struct plan *p)
 	struct report *rep;
 	struct plot *pl;
 	struct err e = { ERR_NONE, "" };
-	struct drain dr = { .quiet = (int)p->vals[K_QUIET][0] };
+	struct drain dr = { .quiet = (int)p->vals[K_QUIET][0],
+		            .verbose = (int)p->vals[K_VERBOSE][0] };
 	int state = 0, stopping = 0, code;
 	/* pgbench -P style: on a terminal, or when asked; never with -q */
 	int progress = !dr.quiet && (p->vals[K_PROGRESS][0] || isatty(STDERR_FILENO));
@@ -257,6 +262,7 @@ static int run_headless(const struct plan *p)
 		abort();
 	prev->step = -1;
 	rep = report_new(p, stdout, dr.quiet ? NULL : stderr);
+	dr.rep = rep;
 	pl = plot_start(p, rep);
 	/* Mid-step samples feed the --interval windows: four a window at least;
 	 * otherwise (the progress line, a partial result should the step be

@@ -120,33 +120,38 @@ void plan_print_derived(const struct plan *p, FILE *f)
 
 	for (j = 0; j < p->n[K_SCHEMA]; j++) {
 		const struct schema *s = schema_get(p->vals[K_SCHEMA][j]);
-		char buf[8192];
+		char buf[8192], source[4 * sizeof s->source], notes[4 * sizeof s->notes];
 
 		if (!s || !s->notes[0])
 			continue;
 		schema_write(s, buf, sizeof buf);
+		err_escape(s->source, source, sizeof source);
+		err_escape(s->notes, notes, sizeof notes);
 		fprintf(f,
 		        "idxlab: the table %s read from %s, as idxlab builds it (save it as a "
 		        "spec file to edit it, then --schema FILE):\n%s"
 		        "idxlab: how: %s\n",
-		        s->name, s->source, buf, s->notes);
+		        s->name, source, buf, notes);
 	}
 }
 
 /* A table spec as comment lines: strip the "# " to have a spec file. */
 static void print_spec(const struct schema *s, FILE *f)
 {
-	char buf[8192], *line, *next;
+	char buf[8192], *line, *next, source[4 * sizeof s->source], notes[4 * sizeof s->notes];
 
 	if (!s)
 		return;
+	/* Every line stays a comment: what came from outside is escaped. */
 	schema_write(s, buf, sizeof buf);
+	err_escape(s->source, source, sizeof source);
+	err_escape(s->notes, notes, sizeof notes);
 	fprintf(f, "# table %s (%s), as a spec file says it (man idxlab, TABLE SPECS):\n", s->name,
-	        s->source);
+	        source);
 	for (line = buf; (next = strchr(line, '\n')) != NULL; line = next + 1)
 		fprintf(f, "#   %.*s\n", (int)(next - line), line);
 	if (s->notes[0])
-		fprintf(f, "# how it was read: %s\n", s->notes);
+		fprintf(f, "# how it was read: %s\n", notes);
 }
 
 void plan_print(const struct plan *p, FILE *f)

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "engines/engine.h"
@@ -404,6 +405,7 @@ struct report *report_new(const struct plan *p, FILE *out, FILE *diag)
 	r->plan = p;
 	r->out = out;
 	r->diag = diag;
+	r->tty_line = diag && isatty(fileno(diag));
 	r->format = (int)p->vals[K_FORMAT][0];
 	r->t_begin = clock_now_s();
 	if (p->fields) {
@@ -420,6 +422,7 @@ static void emit(struct report *rp, const struct record *r, const struct knobs *
 {
 	static struct record sel; /* big: not on the stack; one reporter runs */
 
+	report_clear_line(rp);
 	switch (rp->format) {
 	case FMT_CSV:
 		write_csv(rp, selected(rp, r, &sel));
@@ -493,6 +496,7 @@ void report_free(struct report *rp)
 {
 	if (!rp)
 		return;
+	report_clear_line(rp);
 	if (rp->format == FMT_TEXT)
 		report_text_footer(rp);
 	fflush(rp->out);

@@ -39,10 +39,17 @@ void report_plot(struct report *r, struct plot *pl);
 int report_check_fields(const char *list, struct err *e);
 
 /* A progress line on diag for a sweep: `step 13/24 (sqlite, indexes=3),
- * 41 %, ETA 9 s`, from the live snapshot l, at most once a second. */
+ * 41 %, ETA 9 s`, from the live snapshot l, at most once a second; on a
+ * terminal the same line rewritten, cut to its width at a ", ". */
 void report_progress(struct report *r, const struct live *l);
 
-/* Footnotes (text), flush. Safe on NULL. */
+/* On a terminal, the progress line rewrites itself in place; before
+ * anything else goes to the terminal (a record, an event, an error) it is
+ * cleared: call this first. Does nothing when no line is up; safe on NULL.
+ * Elsewhere (a file, a pipe) progress lines are plain lines. */
+void report_clear_line(struct report *r);
+
+/* Footnotes (text), flush; the progress line cleared. Safe on NULL. */
 void report_free(struct report *r);
 
 #endif

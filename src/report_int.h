@@ -63,6 +63,10 @@ struct report {
 	 * (owned, [steps + 1]: the last, all of them), and when the run began
 	 * and the last line was printed. */
 	double *rows_before, t_begin, t_said;
+	/* diag is a terminal: the sweep's progress is one line that rewrites
+	 * itself (no newline: line_up while it shows), cleared before
+	 * anything else is written (report_clear_line). */
+	int tty_line, line_up;
 };
 
 /* The field called name in r, or NULL. */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 
 #include "clock.h"
 
@@ -11,6 +12,7 @@
 #include "metrics.h"
 #include "redact.h"
 #include "report_int.h"
+#include "textfit.h"
 #include "units.h"
 
 /* ---- text ---- */
@@ -314,7 +316,8 @@ void report_write_progress(struct report *rp, const struct record *r, double ela
 	size_t i;
 
 	if (!rp->diag)
-		return; /* -q */
+		return;        /* -q */
+	report_clear_line(rp); /* these stay: the records --interval asked for */
 	fprintf(rp->diag, "progress: step %lld, %.1f s", report_find(r, "step")->i, elapsed);
 	for (i = 0; i < sizeof cols / sizeof cols[0]; i++) {
 		const struct field *f = report_find(r, cols[i]);
@@ -434,6 +437,28 @@ void report_progress(struct report *rp, const struct live *l)
 		duration_text((now - rp->t_begin) * (planned - done) / done, eta, sizeof eta);
 		snprintf(line + n, sizeof line - n, ", ETA %s", eta);
 	}
-	fprintf(rp->diag, "%s\n", line);
+	if (rp->tty_line) {
+		static const struct textfit list = { .sep = ", ", .ellipsis = "..." };
+		struct winsize ws;
+		char shown[sizeof line];
+		int cols =
+		    ioctl(fileno(rp->diag), TIOCGWINSZ, &ws) == 0 && ws.ws_col ? ws.ws_col : 80;
+
+		/* One column short of the width: no terminal wraps it. */
+		textfit(&list, line, cols - 1, shown, sizeof shown);
+		fprintf(rp->diag, "\r%s\033[K", shown);
+		rp->line_up = 1;
+	} else {
+		fprintf(rp->diag, "%s\n", line);
+	}
 	fflush(rp->diag);
+}
+
+void report_clear_line(struct report *rp)
+{
+	if (!rp || !rp->line_up)
+		return;
+	fputs("\r\033[K", rp->diag);
+	fflush(rp->diag);
+	rp->line_up = 0;
 }

@@ -5,6 +5,7 @@
  * --schema users --print-config` prints it. */
 #include "schema.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -94,9 +95,40 @@ static int add(struct schema *s, long long *out, struct err *e)
 		free(s);
 		return err_set(e, ERR_USAGE, "more than %d table specs in one run", REGISTRY_MAX);
 	}
+	if (schema_check(s, e) < 0) { /* no DDL from a name the spec rules did not admit */
+		err_prefix(e, "table spec %s (a bug in idxlab, please report it)", s->name);
+		free(s);
+		return -1;
+	}
 	registry[n] = s;
 	atomic_store(&registered, n + 1); /* publish after the entry is whole */
 	*out = n;
+	return 0;
+}
+
+int schema_text_ok(const char *text, struct err *e)
+{
+	const char *c;
+
+	for (c = text; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			return err_set(e, ERR_USAGE,
+			               "'%s' holds a control character (byte %d): a table spec is "
+			               "named by one line of text",
+			               text, (int)(c - text) + 1);
+	/* as a config file reads a value: a comma separates a sweep's values,
+	 * '#' after a space starts a comment, spaces at either end are cut */
+	if (strchr(text, ',') || strstr(text, " #") || strstr(text, "\t#") ||
+	    isspace((unsigned char)text[0]) ||
+	    (*text && isspace((unsigned char)text[strlen(text) - 1])))
+		return err_set(e, ERR_USAGE,
+		               "'%s': a table spec is named by text a config file reads back "
+		               "as it is: no ',' (it separates a sweep's values), no '#' after "
+		               "a space, no space at either end",
+		               text);
+	if (strlen(text) >= sizeof registry[0]->source)
+		return err_set(e, ERR_USAGE, "'%.40s...': longer than %zu bytes", text,
+		               sizeof registry[0]->source - 1);
 	return 0;
 }
 
@@ -156,6 +188,8 @@ int schema_load(const char *text, long long *out, struct err *e)
 	struct schema *s;
 	int i, rc = 0;
 
+	if (schema_text_ok(text, e) < 0)
+		return -1;
 	pthread_mutex_lock(&lock);
 	if (load_builtins(e) < 0) {
 		pthread_mutex_unlock(&lock);
@@ -239,6 +273,34 @@ const char *schema_max_why(const struct knobs *k)
 
 	snprintf(buf, sizeof buf, "the %s table has %d index%s", s->name, s->nindexes,
 	         s->nindexes == 1 ? "" : "es");
+	return buf;
+}
+
+const char *schema_indexes_why(const struct knobs *k)
+{
+	static _Thread_local char buf[1024];
+	const struct schema *s = schema_of(k);
+	size_t n;
+	int i, c;
+
+	if (s == schema_get(0))
+		return NULL;
+	n = (size_t)snprintf(buf, sizeof buf,
+	                     "secondary indexes, the first N of the %s table's %d:", s->name,
+	                     s->nindexes);
+	for (i = 0; i < s->nindexes && n < sizeof buf; i++)
+		for (c = 0; c < s->idx[i].ncols && n < sizeof buf; c++)
+			n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s%s%s",
+			                      c   ? ", "
+			                      : i ? ", ("
+			                          : " (",
+			                      s->idx[i].unique && !c ? "unique " : "",
+			                      s->cols[s->idx[i].cols[c]].name,
+			                      c == s->idx[i].ncols - 1 ? ")" : "");
+	if (n < sizeof buf)
+		snprintf(buf + n, sizeof buf - n,
+		         "%s; every one is another btree each row must enter",
+		         s->nindexes ? "" : " none");
 	return buf;
 }
 

@@ -103,6 +103,12 @@ const struct schema *schema_get(long long i);
  * file:line and, for a misspelt word, what was meant). */
 int schema_load(const char *text, long long *out, struct err *e);
 
+/* Can text name a spec (--schema, --schema-from, schema =)? One line of
+ * text that fits where it is kept and that a config file reads back as it
+ * is (no ',', no '#' after a space, no space at either end), so
+ * --print-config writes it back as it was given; else -1 and why. */
+int schema_text_ok(const char *text, struct err *e);
+
 /* Register a spec made elsewhere (--schema-from); its index into *out. */
 int schema_register(const struct schema *s, long long *out, struct err *e);
 
@@ -114,6 +120,11 @@ const char *schema_label(long long v);
  * the words that say so ("the default table has 8 indexes"). */
 long long schema_index_max(const struct knobs *k);
 const char *schema_max_why(const struct knobs *k);
+
+/* The indexes knob's why under k for a table other than the default one:
+ * "... the first N of the orders table's 3: (customer_id), (created_at,
+ * id), ..."; NULL for the default table (the knob's own why says it). */
+const char *schema_indexes_why(const struct knobs *k);
 
 /* The names of the built-in specs, NULL-terminated (--help, the man page). */
 extern const char *const schema_builtin_names[];
@@ -138,6 +149,17 @@ int schema_op_cols(const struct schema *s, long long op, int *cols);
 /* Is name one of idxlab's own objects (idxlab_t, its primary key, the
  * marker table), never an index's? */
 int schema_reserved(const char *name);
+
+/* text as a name the spec rules admit ([a-z_][a-z0-9_]*): ASCII letters
+ * lowered, any other byte but a digit or _ written _, prefix in front when
+ * it would not start with a letter or _; cut to fit len. */
+void schema_name_from(const char *text, const char *prefix, char *out, size_t len);
+
+/* Does s hold only what the engines may build DDL from: names the spec
+ * rules admit (idxlab_ for an index, none twice, none of idxlab's own),
+ * counts and column numbers within the arrays, known types and orders?
+ * Every spec is checked so when it is registered, whoever made it. */
+int schema_check(const struct schema *s, struct err *e);
 
 /* The spec as a spec file would say it (--print-config, --schema-from). */
 void schema_write(const struct schema *s, char *buf, size_t len);

@@ -6,7 +6,8 @@
  *   hot NAME                        the column `op update` adds 1 to
  *   index COL[,COL...] [unique] [name NAME]   the next index of the list
  *
- * TYPE is int, bigint, text(N), uuid or timestamp; ORDER is knob, seq,
+ * TYPE is int, bigint, text(N), uuid or timestamp (or an SQL spelling of
+ * one: integer, varchar(N), double precision, ...); ORDER is knob, seq,
  * rand, few:N, zipf:S[:N], uuid7 or uuid4 (man idxlab, TABLE SPECS). A
  * misspelt word gets a "did you mean"; every error names file:line. */
 #include <ctype.h>
@@ -21,6 +22,42 @@ static const char *const type_words[COL_TYPE_COUNT] = {
 	[COL_INT] = "int",   [COL_BIGINT] = "bigint",       [COL_TEXT] = "text",
 	[COL_UUID] = "uuid", [COL_TIMESTAMP] = "timestamp",
 };
+/* The SQL spellings users copy from their DDL, lower or upper case, as
+ * PostgreSQL reads them (integer is 32-bit), each written as idxlab's type;
+ * idxlab writes whole numbers, so the floating types are bigint. The text
+ * types say their length: varchar(20). */
+static const struct {
+	const char *words;
+	enum col_type type;
+} type_alias[] = {
+	{ "int", COL_INT },
+	{ "integer", COL_INT },
+	{ "int4", COL_INT },
+	{ "smallint", COL_INT },
+	{ "int2", COL_INT },
+	{ "serial", COL_INT },
+	{ "bigint", COL_BIGINT },
+	{ "int8", COL_BIGINT },
+	{ "bigserial", COL_BIGINT },
+	{ "double precision", COL_BIGINT },
+	{ "float8", COL_BIGINT },
+	{ "real", COL_BIGINT },
+	{ "float4", COL_BIGINT },
+	{ "float", COL_BIGINT },
+	{ "text", COL_TEXT },
+	{ "varchar", COL_TEXT },
+	{ "character varying", COL_TEXT },
+	{ "char", COL_TEXT },
+	{ "character", COL_TEXT },
+	{ "uuid", COL_UUID },
+	{ "timestamp", COL_TIMESTAMP },
+	{ "timestamptz", COL_TIMESTAMP },
+	{ "timestamp with time zone", COL_TIMESTAMP },
+	{ "timestamp without time zone", COL_TIMESTAMP },
+	{ "datetime", COL_TIMESTAMP },
+};
+#define NALIAS ((int)(sizeof type_alias / sizeof type_alias[0]))
+
 static const char *const order_words[ORD_COUNT] = {
 	[ORD_KNOB] = "knob", [ORD_SEQ] = "seq",     [ORD_RAND] = "rand",   [ORD_FEW] = "few",
 	[ORD_ZIPF] = "zipf", [ORD_UUID7] = "uuid7", [ORD_UUID4] = "uuid4",
@@ -86,33 +123,105 @@ static int find_col(const struct schema *s, const char *name)
 	return -1;
 }
 
-static int parse_type(const char *w, struct column *c, struct err *e)
+static const char *nth_alias(int i, const void *ctx)
 {
+	(void)ctx;
+	return i < NALIAS ? type_alias[i].words : NULL;
+}
+
+/* Does an alias of several words start with the words in have? */
+static int alias_goes_on(const char *have)
+{
+	size_t n = strlen(have);
 	int i;
 
-	if (strncmp(w, "text(", 5) == 0) {
-		char *end;
-		long n = strtol(w + 5, &end, 10);
+	for (i = 0; i < NALIAS; i++)
+		if (strncmp(type_alias[i].words, have, n) == 0 && type_alias[i].words[n] == ' ')
+			return 1;
+	return 0;
+}
 
-		if (end == w + 5 || strcmp(end, ")") != 0 || n < 1 || n > SCHEMA_TEXT_MAX)
+/* The type at first and, for a type of several words ("double precision",
+ * "character varying(20)"), the words after it in *rest: lowered and joined
+ * by one space into buf (len bytes). */
+static void type_text(const char *first, char **rest, char *buf, size_t len)
+{
+	size_t i;
+
+	snprintf(buf, len, "%s", first);
+	for (;;) {
+		const char *w = *rest;
+		char full[64], more[64];
+		size_t n;
+		int k;
+
+		for (i = 0; buf[i]; i++)
+			buf[i] = (char)tolower((unsigned char)buf[i]);
+		if (strchr(buf, '(') || !alias_goes_on(buf))
+			return;
+		while (isspace((unsigned char)*w))
+			w++;
+		for (n = 0; w[n] && !isspace((unsigned char)w[n]); n++)
+			;
+		if (!n || (size_t)snprintf(full, sizeof full, "%s %.*s", buf, (int)n, w) >=
+		              (len < sizeof full ? len : sizeof full))
+			return;
+		for (i = 0; full[i] && full[i] != '('; i++)
+			more[i] = (char)tolower((unsigned char)full[i]);
+		more[i] = 0; /* "character varying" of "character varying(20)" */
+		for (k = 0; k < NALIAS && strcmp(type_alias[k].words, more) != 0; k++)
+			;
+		if (k == NALIAS && !alias_goes_on(more))
+			return;
+		memcpy(buf, full, strlen(full) + 1);
+		*rest = (char *)w + n;
+	}
+}
+
+static int parse_type(const char *w, struct column *c, struct err *e)
+{
+	size_t base = strcspn(w, "(");
+	const char *hint;
+	int i;
+
+	for (i = 0; i < NALIAS; i++)
+		if (strlen(type_alias[i].words) == base &&
+		    strncmp(w, type_alias[i].words, base) == 0)
+			break;
+	if (i == NALIAS) {
+		char word[64];
+
+		snprintf(word, sizeof word, "%.*s", (int)base, w);
+		hint = config_closest(word, nth_alias, NULL);
+		if (hint)
+			return err_set(e, ERR_USAGE, "unknown type '%s' (did you mean '%s'?)", w,
+			               hint);
+		return err_set(e, ERR_USAGE,
+		               "unknown type '%s' (valid: int, bigint, text(N), uuid, timestamp, "
+		               "or an SQL spelling of one: integer, smallint, varchar(N), double "
+		               "precision, timestamptz, ...)",
+		               w);
+	}
+	c->type = type_alias[i].type;
+	c->len = c->type == COL_UUID ? 16 : 0;
+	if (c->type == COL_TEXT) {
+		char *end;
+		long n;
+
+		if (!w[base])
+			return err_set(e, ERR_USAGE,
+			               "a text column says its length: %s(16), text(32)",
+			               type_alias[i].words);
+		n = strtol(w + base + 1, &end, 10);
+		if (end == w + base + 1 || strcmp(end, ")") != 0 || n < 1 || n > SCHEMA_TEXT_MAX)
 			return err_set(e, ERR_USAGE,
 			               "'%s': a text column says its length, text(1) .. text(%d)",
 			               w, SCHEMA_TEXT_MAX);
-		c->type = COL_TEXT;
 		c->len = (int)n;
-		return 0;
+	} else if (w[base]) {
+		return err_set(e, ERR_USAGE, "'%s': %s takes no length", w, type_alias[i].words);
 	}
-	for (i = 0; i < COL_TYPE_COUNT; i++) {
-		if (strcmp(w, type_words[i]) == 0) {
-			if (i == COL_TEXT)
-				return err_set(e, ERR_USAGE,
-				               "a text column says its length: text(16), text(32)");
-			c->type = (enum col_type)i;
-			c->len = i == COL_UUID ? 16 : 0;
-			return 0;
-		}
-	}
-	return unknown("type", w, type_words, 1, "int, bigint, text(N), uuid, timestamp", e);
+	return 0;
 }
 
 static int parse_count(const char *w, const char *num, uint64_t *n, struct err *e)
@@ -248,6 +357,87 @@ int schema_reserved(const char *name)
 	return 0;
 }
 
+void schema_name_from(const char *text, const char *prefix, char *out, size_t len)
+{
+	size_t o = 0;
+
+	if (!len)
+		return;
+	if (!((*text >= 'a' && *text <= 'z') || (*text >= 'A' && *text <= 'Z') || *text == '_'))
+		o = (size_t)snprintf(out, len, "%s", prefix);
+	for (; *text && o + 1 < len; text++) {
+		char c = *text;
+
+		out[o++] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a')
+		           : (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ? c
+		                                                              : '_';
+	}
+	out[o < len ? o : len - 1] = 0;
+}
+
+/* A name the spec rules admit: [a-z_][a-z0-9_]*, shorter than
+ * SCHEMA_NAME_MAX (the array holds it terminated). */
+static int name_ok(const char *name)
+{
+	size_t n = strnlen(name, SCHEMA_NAME_MAX);
+
+	if (!n || n == SCHEMA_NAME_MAX || !(islower((unsigned char)*name) || *name == '_'))
+		return 0;
+	for (; *name; name++)
+		if (!(*name >= 'a' && *name <= 'z') && !(*name >= '0' && *name <= '9') &&
+		    *name != '_')
+			return 0;
+	return 1;
+}
+
+int schema_check(const struct schema *s, struct err *e)
+{
+	int i, j;
+
+	if (!name_ok(s->name))
+		return err_set(e, ERR_USAGE, "its name is not a-z 0-9 _");
+	if (s->ncols < 1 || s->ncols > SCHEMA_COLS_MAX || s->nindexes < 0 ||
+	    s->nindexes > SCHEMA_IDX_MAX)
+		return err_set(e, ERR_USAGE, "%d columns and %d indexes (at most %d and %d)",
+		               s->ncols, s->nindexes, SCHEMA_COLS_MAX, SCHEMA_IDX_MAX);
+	if (!name_ok(s->hot) || strcmp(s->hot, "id") == 0 || strcmp(s->hot, "payload") == 0)
+		return err_set(e, ERR_USAGE, "its hot column's name is not one idxlab may use");
+	for (i = 0; i < s->ncols; i++) {
+		const struct column *c = &s->cols[i];
+
+		if (!name_ok(c->name) || (i == 0) != (strcmp(c->name, "id") == 0) ||
+		    strcmp(c->name, "payload") == 0 || strcmp(c->name, s->hot) == 0)
+			return err_set(e, ERR_USAGE, "column %d's name is not one idxlab may use",
+			               i);
+		for (j = 1; j < i; j++)
+			if (strcmp(s->cols[j].name, c->name) == 0)
+				return err_set(e, ERR_USAGE, "two columns named %s", c->name);
+		if (c->type < 0 || c->type >= COL_TYPE_COUNT || c->order < 0 ||
+		    c->order >= ORD_COUNT ||
+		    (c->type == COL_TEXT && (c->len < 1 || c->len > SCHEMA_TEXT_MAX)))
+			return err_set(e, ERR_USAGE, "column %s has no type idxlab writes",
+			               c->name);
+	}
+	for (i = 0; i < s->nindexes; i++) {
+		const struct index_spec *x = &s->idx[i];
+
+		if (!name_ok(x->name) || strncmp(x->name, "idxlab_", 7) != 0 ||
+		    schema_reserved(x->name))
+			return err_set(e, ERR_USAGE, "index %d's name is not one idxlab may use",
+			               i + 1);
+		for (j = 0; j < i; j++)
+			if (strcmp(s->idx[j].name, x->name) == 0)
+				return err_set(e, ERR_USAGE, "two indexes named %s", x->name);
+		if (x->ncols < 1 || x->ncols > SCHEMA_IDX_COLS)
+			return err_set(e, ERR_USAGE, "index %s has %d columns", x->name, x->ncols);
+		for (j = 0; j < x->ncols; j++)
+			if (x->cols[j] < 1 || x->cols[j] >= s->ncols)
+				return err_set(e, ERR_USAGE, "index %s covers no value column",
+				               x->name);
+	}
+	return 0;
+}
+
 /* ---- lines --------------------------------------------------------------- */
 
 struct parse {
@@ -349,7 +539,7 @@ static int index_line(struct schema *s, char *rest, struct err *e)
 static int column_line(struct schema *s, char *rest, int is_id, struct err *e)
 {
 	struct column c = { .name = "id" };
-	char *name = NULL, *type, *order, *extra;
+	char *name = NULL, *type, *order, *extra, words[64];
 
 	if (!is_id) {
 		if (!next_word(&rest, &name))
@@ -372,13 +562,14 @@ static int column_line(struct schema *s, char *rest, int is_id, struct err *e)
 		c.type = COL_BIGINT;
 		c.order = ORD_KNOB;
 	} else {
-		if (parse_type(type, &c, e) < 0)
+		type_text(type, &rest, words, sizeof words);
+		if (parse_type(words, &c, e) < 0)
 			return -1;
 		if (!next_word(&rest, &order))
 			return err_set(e, ERR_USAGE,
 			               "%s %s ORDER: the value order is missing (seq, "
 			               "rand, few:N, ...)",
-			               c.name, type);
+			               c.name, words);
 		if (parse_order(order, &c, e) < 0 || check_column(&c, is_id, e) < 0)
 			return -1;
 	}
@@ -419,6 +610,11 @@ static int spec_line(char *line, int lineno, void *ctx, struct err *e)
 	case 3: /* hot */
 		if (!next_word(&rest, &name) || check_name(name, e) < 0)
 			return err_set(e, ERR_USAGE, "hot NAME: the column op update changes");
+		if (strcmp(name, "payload") == 0 || strcmp(name, "id") == 0)
+			return err_set(e, ERR_USAGE,
+			               "hot %s: %s is a column of idxlab's own (the %s); name the "
+			               "column op update changes otherwise",
+			               name, name, *name == 'p' ? "filler" : "primary key");
 		if (find_col(s, name) >= 0 || s->nindexes)
 			return err_set(e, ERR_USAGE,
 			               "hot %s: name it before the indexes, unlike any "
@@ -436,12 +632,14 @@ static int spec_line(char *line, int lineno, void *ctx, struct err *e)
 static void spec_start(struct schema *s, const char *name)
 {
 	const char *base = strrchr(name, '/');
-	char *dot;
+	char file[SCHEMA_NAME_MAX], *dot;
 
 	memset(s, 0, sizeof *s);
-	snprintf(s->name, sizeof s->name, "%s", base ? base + 1 : name);
-	if ((dot = strchr(s->name, '.')) != NULL)
+	/* the file's name, as a name the spec rules admit (it is printed) */
+	snprintf(file, sizeof file, "%s", base ? base + 1 : name);
+	if ((dot = strchr(file, '.')) != NULL)
 		*dot = 0;
+	schema_name_from(file, "t_", s->name, sizeof s->name);
 	snprintf(s->hot, sizeof s->hot, "hot");
 	snprintf(s->cols[0].name, sizeof s->cols[0].name, "id");
 	s->cols[0].type = COL_BIGINT;
@@ -491,7 +689,8 @@ void schema_type_text(const struct column *c, char *buf, size_t len)
 	if (c->type == COL_TEXT)
 		snprintf(buf, len, "text(%d)", c->len);
 	else
-		snprintf(buf, len, "%s", type_words[c->type]);
+		snprintf(buf, len, "%s",
+		         c->type >= 0 && c->type < COL_TYPE_COUNT ? type_words[c->type] : "?");
 }
 
 void schema_order_text(const struct column *c, char *buf, size_t len)
@@ -503,7 +702,8 @@ void schema_order_text(const struct column *c, char *buf, size_t len)
 	else if (c->order == ORD_ZIPF)
 		snprintf(buf, len, "zipf:%g", c->s);
 	else
-		snprintf(buf, len, "%s", order_words[c->order]);
+		snprintf(buf, len, "%s",
+		         c->order >= 0 && c->order < ORD_COUNT ? order_words[c->order] : "?");
 }
 
 void schema_write(const struct schema *s, char *buf, size_t len)
@@ -539,9 +739,9 @@ void schema_write(const struct schema *s, char *buf, size_t len)
 		PUT("index ");
 		for (j = 0; j < x->ncols; j++) {
 			PUT("%s%s", j ? "," : "", s->cols[x->cols[j]].name);
-			d += (size_t)snprintf(derived + d,
-			                      d < sizeof derived ? sizeof derived - d : 0, "_%s",
-			                      s->cols[x->cols[j]].name);
+			if (d < sizeof derived)
+				d += (size_t)snprintf(derived + d, sizeof derived - d, "_%s",
+				                      s->cols[x->cols[j]].name);
 		}
 		if (x->unique)
 			PUT(" unique");

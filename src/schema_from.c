@@ -11,10 +11,14 @@
 #include "schema_from.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "engines/engine.h"
 #include "redact.h"
@@ -29,8 +33,13 @@ void shape_note(char *notes, size_t len, const char *fmt, ...)
 		n += 2;
 	}
 	va_start(ap, fmt);
-	if (n < len)
-		vsnprintf(notes + n, len - n, fmt, ap);
+	if (n < len) {
+		char raw[1024];
+
+		/* names from the source are one line of text, whatever they hold */
+		vsnprintf(raw, sizeof raw, fmt, ap);
+		err_escape(raw, notes + n, len - n);
+	}
 	va_end(ap);
 }
 
@@ -85,36 +94,33 @@ void schema_from_order(const struct shape_col *c, double rows, struct column *ou
 static void spec_name(const char *name, char *out, size_t len, const struct schema *s, char *notes,
                       size_t nlen)
 {
-	size_t i, o = 0;
+	char base[SCHEMA_NAME_MAX];
+	size_t i;
 	int clash, k;
 
-	if (!isalpha((unsigned char)name[0]) && name[0] != '_')
-		o = (size_t)snprintf(out, len, "c_");
-	for (i = 0; name[i] && o + 1 < len && o < SCHEMA_NAME_MAX - 4; i++) {
-		unsigned char ch = (unsigned char)tolower((unsigned char)name[i]);
-
-		out[o++] = (char)(isalnum(ch) || ch == '_' ? ch : '_');
-	}
-	out[o] = 0;
-	for (k = 1;; k++) {
+	/* room for a "_N" after it: at most SHAPE_COLS_MAX names can clash */
+	schema_name_from(name, "c_", base, len < SCHEMA_NAME_MAX - 4 ? len : SCHEMA_NAME_MAX - 4);
+	snprintf(out, len, "%s", base);
+	for (k = 1; k <= SHAPE_COLS_MAX + 2; k++) {
 		clash = strcmp(out, "id") == 0 || strcmp(out, "payload") == 0 ||
 		        strcmp(out, s->hot) == 0;
 		for (i = 0; !clash && i < (size_t)s->ncols; i++)
 			clash = strcmp(out, s->cols[i].name) == 0;
 		if (!clash)
 			break;
-		snprintf(out + o, len - o, "_%d", k);
+		if ((size_t)snprintf(out, len, "%s_%d", base, k) >= len)
+			break; /* cannot happen (base leaves room); schema_check refuses it */
 	}
-	if (strcmp(out, name) != 0)
+	if (strcasecmp(out, name) != 0) /* SQL folds case: C1 is c1 */
 		shape_note(notes, nlen, "column \"%s\" is %s here", name, out);
 }
 
-static void derive_id(const struct table_shape *t, struct schema *s, int *id_col)
+static void derive_id(const struct table_shape *t, int ncols, struct schema *s, int *id_col)
 {
 	int i, npk = 0;
 
 	*id_col = -1;
-	for (i = 0; i < t->ncols; i++)
+	for (i = 0; i < ncols; i++)
 		if (t->cols[i].pk) {
 			npk++;
 			*id_col = i;
@@ -173,42 +179,117 @@ static void index_name(const struct schema *s, struct index_spec *o)
 	memcpy(o->name, name, sizeof name);
 }
 
-/* The shape as a spec: columns in table order (the primary key as id),
- * the indexes in creation order. */
-static void derive(const struct table_shape *t, const char *table, struct schema *s)
-{
-	int map[SHAPE_COLS_MAX], id_col, i, j;
+/* What did not fit, by name: "a, b, c" and then "and N more". */
+struct left_out {
+	char names[320];
+	int n, more;
+};
 
+static void leave_out(struct left_out *l, const char *name)
+{
+	size_t have = strlen(l->names), need = strlen(name) + (have ? 2 : 0);
+
+	l->n++;
+	if (have + need + 1 < sizeof l->names)
+		snprintf(l->names + have, sizeof l->names - have, "%s%s", have ? ", " : "", name);
+	else
+		l->more++;
+}
+
+static void note_left_out(char *notes, size_t len, const struct left_out *l, const char *one,
+                          const char *many, const char *why)
+{
+	char more[32] = "";
+
+	if (!l->n)
+		return;
+	if (l->more)
+		snprintf(more, sizeof more, " and %d more", l->more);
+	shape_note(notes, len, "%s %s%s %s left out (%s)", l->n == 1 ? one : many, l->names, more,
+	           l->n == 1 ? "is" : "are", why);
+}
+
+/* An index name no other index of s has: o's own, else idxlab_iN. */
+static void unique_index_name(const struct schema *s, struct index_spec *o)
+{
+	int j, k = s->nindexes + 1;
+
+	for (j = 0; j < s->nindexes; j++)
+		if (strcmp(s->idx[j].name, o->name) == 0) {
+			snprintf(o->name, sizeof o->name, "idxlab_i%d", k++);
+			j = -1; /* again, against every one */
+		}
+}
+
+/* The text primary key as a value column, with a unique index that is the
+ * first of the list. */
+static void key_column(const struct shape_col *c, struct schema *s, char *renames, size_t rlen)
+{
+	struct column *out = &s->cols[s->ncols];
+	struct index_spec *x = &s->idx[0];
+
+	memset(out, 0, sizeof *out);
+	spec_name(c->name, out->name, sizeof out->name, s, renames, rlen);
+	out->type = COL_TEXT;
+	out->len = c->len < 14 ? 14 : c->len > SCHEMA_TEXT_MAX ? SCHEMA_TEXT_MAX : c->len;
+	out->order = ORD_RAND;
+	memset(x, 0, sizeof *x);
+	x->ncols = 1;
+	x->cols[0] = s->ncols;
+	x->unique = 1;
+	if ((size_t)snprintf(x->name, sizeof x->name, "idxlab_%s_key", out->name) >= sizeof x->name)
+		snprintf(x->name, sizeof x->name, "idxlab_i1");
+	s->nindexes = 1;
+	s->ncols++;
+}
+
+void schema_from_derive(const struct table_shape *t, const char *table, struct schema *s)
+{
+	int map[SHAPE_COLS_MAX], id_col, key_col = -1, ncols, nidx, i, j;
+	struct left_out cols_out = { .n = 0 }, idx_out = { .n = 0 };
+	char why[64], renames[sizeof s->notes] = ""; /* noted after what was left out */
+
+	/* What a reader filled is trusted no further than the arrays hold. */
+	ncols = t->ncols < 0 ? 0 : t->ncols > SHAPE_COLS_MAX ? SHAPE_COLS_MAX : t->ncols;
+	nidx = t->nindexes < 0 ? 0 : t->nindexes > SHAPE_IDX_MAX ? SHAPE_IDX_MAX : t->nindexes;
 	memset(s, 0, sizeof *s);
 	for (i = 0; i < SHAPE_COLS_MAX; i++)
 		map[i] = -1; /* a column left out */
 	snprintf(s->hot, sizeof s->hot, "hot");
 	snprintf(s->cols[0].name, sizeof s->cols[0].name, "id");
 	s->ncols = 1;
-	spec_name(table, s->name, sizeof s->name, s, s->notes, 0);
-	derive_id(t, s, &id_col);
-	for (i = 0; i < t->ncols; i++) {
+	schema_name_from(table, "t_", s->name, sizeof s->name);
+	derive_id(t, ncols, s, &id_col);
+	if (id_col <= -2) {
+		key_col = -2 - id_col;
+		id_col = -1;
+	}
+	for (i = 0; i < ncols; i++) {
 		const struct shape_col *c = &t->cols[i];
 		struct column *out = &s->cols[s->ncols];
 
-		map[i] = i == id_col ? 0 : -1;
-		if (i == id_col)
+		if (i == id_col) {
+			map[i] = 0;
 			continue;
-		if (s->ncols == SCHEMA_COLS_MAX) {
-			shape_note(s->notes, sizeof s->notes,
-			           "column %s and the ones after it are left "
-			           "out (a spec holds %d columns)",
-			           c->name, SCHEMA_COLS_MAX - 1);
-			break;
+		}
+		/* A text key still to come keeps its slot. */
+		if (s->ncols >= SCHEMA_COLS_MAX - (key_col > i)) {
+			leave_out(&cols_out, c->name);
+			continue;
+		}
+		map[i] = s->ncols;
+		if (i == key_col) {
+			key_column(c, s, renames, sizeof renames);
+			continue;
 		}
 		memset(out, 0, sizeof *out);
-		spec_name(c->name, out->name, sizeof out->name, s, s->notes, sizeof s->notes);
-		out->type = c->type;
-		out->len = c->type == COL_TEXT   ? (c->len < 1                 ? 1
-		                                    : c->len > SCHEMA_TEXT_MAX ? SCHEMA_TEXT_MAX
-		                                                               : c->len)
-		           : c->type == COL_UUID ? 16
-		                                 : 0;
+		spec_name(c->name, out->name, sizeof out->name, s, renames, sizeof renames);
+		out->type = c->type >= 0 && c->type < COL_TYPE_COUNT ? c->type : COL_TEXT;
+		out->len = out->type == COL_TEXT   ? (c->len < 1                 ? 1
+		                                      : c->len > SCHEMA_TEXT_MAX ? SCHEMA_TEXT_MAX
+		                                                                 : c->len)
+		           : out->type == COL_UUID ? 16
+		                                   : 0;
 		schema_from_order(c, t->rows, out);
 		if (out->type == COL_TEXT && (out->order == ORD_FEW || out->order == ORD_ZIPF)) {
 			uint64_t room = 1;
@@ -216,58 +297,50 @@ static void derive(const struct table_shape *t, const char *table, struct schema
 			for (j = 0; j < out->len && room < out->n; j++)
 				room *= 26;
 			if (room < out->n)
-				out->len = j + 1; /* fits n distinct values */
+				out->len = j + 1 > SCHEMA_TEXT_MAX ? SCHEMA_TEXT_MAX : j + 1;
 		}
 		if (c->ndistinct < 0)
 			shape_note(s->notes, sizeof s->notes, "%s: no statistics, taken as %s",
 			           out->name, out->type == COL_UUID ? "uuid4" : "rand");
-		map[i] = s->ncols++;
-	}
-	if (id_col <= -2) { /* a text primary key: a column with a unique index */
-		const struct shape_col *c = &t->cols[-2 - id_col];
-		struct column *out = &s->cols[s->ncols];
-
-		memset(out, 0, sizeof *out);
-		spec_name(c->name, out->name, sizeof out->name, s, s->notes, sizeof s->notes);
-		out->type = COL_TEXT;
-		out->len = c->len < 14 ? 14 : c->len > SCHEMA_TEXT_MAX ? SCHEMA_TEXT_MAX : c->len;
-		out->order = ORD_RAND;
-		s->idx[0].ncols = 1;
-		s->idx[0].cols[0] = s->ncols;
-		s->idx[0].unique = 1;
-		snprintf(s->idx[0].name, sizeof s->idx[0].name, "idxlab_%s_key", out->name);
-		s->nindexes = 1;
 		s->ncols++;
 	}
-	for (i = 0; i < t->nindexes && s->nindexes < SCHEMA_IDX_MAX; i++) {
+	snprintf(why, sizeof why, "a spec holds %d columns besides its id", SCHEMA_COLS_MAX - 1);
+	note_left_out(s->notes, sizeof s->notes, &cols_out, "column", "columns", why);
+	for (i = 0; i < nidx; i++) {
 		const struct shape_index *x = &t->idx[i];
 		struct index_spec *o = &s->idx[s->nindexes];
-		int ok = !x->skip;
+		const char *skip = x->skip;
 
-		memset(o, 0, sizeof *o);
-		for (j = 0; ok && j < x->ncols; j++) {
-			ok = map[x->cols[j]] > 0;
-			o->cols[o->ncols++] = map[x->cols[j]];
-		}
-		if (!ok) {
+		if (!skip && (x->ncols < 1 || x->ncols > SCHEMA_IDX_COLS))
+			skip = x->ncols < 1 ? "no column" : "more than 8 columns";
+		for (j = 0; !skip && j < x->ncols; j++)
+			if (x->cols[j] < 0 || x->cols[j] >= ncols || map[x->cols[j]] <= 0)
+				skip = "it covers a column left out";
+		if (skip) {
 			shape_note(s->notes, sizeof s->notes, "index %s left out: %s", x->name,
-			           x->skip ? x->skip : "it covers a column left out");
+			           skip);
 			continue;
 		}
+		if (s->nindexes == SCHEMA_IDX_MAX) {
+			leave_out(&idx_out, x->name);
+			continue;
+		}
+		memset(o, 0, sizeof *o);
+		for (j = 0; j < x->ncols; j++)
+			o->cols[o->ncols++] = map[x->cols[j]];
 		index_name(s, o);
+		unique_index_name(s, o);
 		o->unique = x->unique;
-		for (j = 0; j < s->nindexes; j++)
-			if (strcmp(s->idx[j].name, o->name) == 0)
-				snprintf(o->name, sizeof o->name, "idxlab_i%d", s->nindexes + 1);
 		s->nindexes++;
 	}
-	if (t->nindexes > SCHEMA_IDX_MAX)
-		shape_note(s->notes, sizeof s->notes, "only its first %d indexes are kept",
-		           SCHEMA_IDX_MAX);
+	snprintf(why, sizeof why, "a spec holds %d indexes", SCHEMA_IDX_MAX);
+	note_left_out(s->notes, sizeof s->notes, &idx_out, "index", "indexes", why);
 	shape_note(s->notes, sizeof s->notes, "value orders from %s over %.0f rows",
 	           t->stats_from[0] ? t->stats_from : "nothing", t->rows);
 	if (t->notes[0])
 		shape_note(s->notes, sizeof s->notes, "%s", t->notes);
+	if (renames[0])
+		shape_note(s->notes, sizeof s->notes, "%s", renames);
 }
 
 int schema_from_load(const char *text, long long *out, struct err *e)
@@ -281,6 +354,8 @@ int schema_from_load(const char *text, long long *out, struct err *e)
 
 	redact_learn(text);
 	redact_dsn(text, shown, sizeof shown);
+	if (schema_text_ok(text, e) < 0 || schema_text_ok(shown, e) < 0)
+		return -1;
 	if (!colon || colon == text || !colon[1] || (size_t)(colon - text) >= sizeof source)
 		return err_set(e, ERR_USAGE,
 		               "'%s': write SOURCE:TABLE, e.g. ./app.db:users or "
@@ -291,6 +366,20 @@ int schema_from_load(const char *text, long long *out, struct err *e)
 		if (engine_table[i] && engine_table[i]->reads_source &&
 		    engine_table[i]->reads_source(source))
 			reader = engine_table[i];
+	if (!reader && !strchr(source, '=') && !strstr(source, "://")) {
+		struct stat st;
+		char path[600];
+
+		redact_dsn(source, path, sizeof path);
+		if (stat(source, &st) < 0)
+			return err_set(e, ERR_USAGE,
+			               "%s: %s (SOURCE is an existing SQLite file, or a PostgreSQL "
+			               "conninfo 'host=... dbname=...' or postgresql:// URI)",
+			               path, errno == ENOENT ? "no such file" : strerror(errno));
+		if (access(source, R_OK) < 0)
+			return err_set(e, ERR_USAGE, "%s: cannot read it: %s", path,
+			               strerror(errno));
+	}
 	if (!reader)
 		return err_set(e, ERR_USAGE,
 		               "'%s': no engine reads this source (an existing SQLite file, or a "
@@ -299,7 +388,7 @@ int schema_from_load(const char *text, long long *out, struct err *e)
 	memset(&t, 0, sizeof t);
 	if (reader->read_shape(source, colon + 1, &t, e) < 0)
 		return err_prefix(e, "%s", shown);
-	derive(&t, colon + 1, &s);
+	schema_from_derive(&t, colon + 1, &s);
 	snprintf(s.source, sizeof s.source, "%.*s", (int)sizeof s.source - 1, shown);
 	return schema_register(&s, out, e);
 }

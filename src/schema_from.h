@@ -46,13 +46,20 @@ struct table_shape {
 	char notes[1024];    /* what the reader guessed or left out, "; "-separated */
 };
 
-/* Append a note to a shape's (or a spec's) notes. */
+/* Append a note to a shape's (or a spec's) notes, escaped as err_escape
+ * does (notes hold names read from the source): one line, no control
+ * character. */
 void shape_note(char *notes, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Derive the spec of SOURCE:TABLE and register it; its registry index into
  * *out. Errors say what to do (a missing table, no engine reads SOURCE). */
 int schema_from_load(const char *text, long long *out, struct err *e);
+
+/* The spec of shape t (a table named table), with notes on every guess
+ * and on what did not fit; what it holds is bounded by the spec's arrays
+ * whatever t says (exposed for the tests). */
+void schema_from_derive(const struct table_shape *t, const char *table, struct schema *s);
 
 /* The value order a column's statistics suggest (exposed for the tests). */
 void schema_from_order(const struct shape_col *c, double rows, struct column *out);

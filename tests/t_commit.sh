@@ -3,7 +3,7 @@
 # count equals strace's for the same run.
 . "$(dirname "$0")/lib.sh"
 
-"$IDXLAB" run --commit row --journal delete --sync full --rows 300 --indexes 0,3 --format csv \
+"$IDXLAB" run -v --commit row --journal delete --sync full --rows 300 --indexes 0,3 --format csv \
 	>"$T/c.csv" 2>"$T/err" || { bad commit/run "$(cat "$T/err")"; exit 1; }
 f0=$(field "$T/c.csv" fsyncs_per_commit 1)
 f3=$(field "$T/c.csv" fsyncs_per_commit 2)
@@ -11,7 +11,7 @@ echo "  fsyncs/commit: 0 indexes $f0, 3 indexes $f3"
 check commit/delete-full-4-fsyncs "$f0 == 4.0 && $f3 == 4.0"
 check commit/row-commits "$(field "$T/c.csv" commits 1) == 300"
 check commit/latency "$(field "$T/c.csv" p50_ms 1) > 0 && $(field "$T/c.csv" p99_ms 1) >= $(field "$T/c.csv" p50_ms 1)"
-# The closing message speaks of the WAL checkpoint only in WAL mode.
+# The closing message (a detail: -v) speaks of the WAL checkpoint only in WAL mode.
 if grep -q 'sqlite: closed: [0-9]* fsync+fdatasync calls while closing, ' "$T/err" &&
 	! grep -q 'WAL' "$T/err"; then
 	ok commit/close-message-no-wal-in-delete-mode
@@ -19,7 +19,7 @@ else
 	bad commit/close-message-no-wal-in-delete-mode "$(cat "$T/err")"
 fi
 
-"$IDXLAB" run --commit row --journal wal --sync normal --rows 2000 --format csv \
+"$IDXLAB" run -v --commit row --journal wal --sync normal --rows 2000 --format csv \
 	>"$T/w.csv" 2>"$T/err" || { bad commit/wal "$(cat "$T/err")"; exit 1; }
 fw=$(field "$T/w.csv" fsyncs_per_commit 1)
 echo "  fsyncs/commit, wal+normal: $fw"
@@ -54,7 +54,7 @@ else
 	# WAL mode: closing the last connection checkpoints the WAL into the
 	# database and syncs both, after the last record; idxlab says how many.
 	strace -f -c -e trace=fsync,fdatasync -o "$T/strace.txt" \
-		"$IDXLAB" run --commit row --journal wal --sync full --rows 200 --format csv \
+		"$IDXLAB" run -v --commit row --journal wal --sync full --rows 200 --format csv \
 		>"$T/s.csv" 2>"$T/err"
 	rc=$?
 	ours=$(field "$T/s.csv" fsyncs_total 1)

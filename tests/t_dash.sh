@@ -436,6 +436,80 @@ n=$(at_least 75 chart_cells fresh 39)
 tm send-keys -t fresh q
 wait_exit fresh >/dev/null
 
+# The help at 80x24 does not fit: its bottom edge says more follows and how
+# to page it, whatever page shows; PgDn and Space page on, PgUp back, End to
+# the last page (which says so); none of them closes it, q does.
+start hp TMPDIR="$TMPDIR" "$IDXLAB" --rows 4000000
+tm resize-window -t hp -x 80 -y 24
+wait_for hp '\? help' 5
+tm send-keys -t hp '?'
+# help_first: the first line the help's bottom edge says it shows ("" none)
+help_first() { cap hp | sed -n 's/.*└─ .*lines \([0-9]*\)-[0-9]* of [0-9]*.*/\1/p' | head -1; }
+# help_moves OP N: within 3 s the first line shown is OP (-gt, -lt) N
+help_moves() {
+	i=0
+	while [ $i -lt $((30 * slow)) ]; do
+		f=$(help_first)
+		[ -n "$f" ] && [ "$f" "$1" "$2" ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+if wait_for hp '└─ ▼ more  lines 1-[0-9]+ of [0-9]+  PgDn/Space: page' 3; then
+	ok dash/help-80-says-more
+else bad dash/help-80-says-more "$(cap hp)"; fi
+tm send-keys -t hp NPage
+if help_moves -gt 1 && p2=$(help_first) && tm send-keys -t hp Space && help_moves -gt "$p2" &&
+	cap hp | grep -q '└─ ▼ more .*PgUp: back'; then
+	ok dash/help-pgdn-space-page
+else bad dash/help-pgdn-space-page "$(cap hp)"; fi
+p3=$(help_first)
+tm send-keys -t hp PPage
+if [ -n "$p3" ] && help_moves -lt "$p3" && cap hp | grep -q '─ help ─'; then
+	ok dash/help-pgup-back
+else bad dash/help-pgup-back "$(cap hp)"; fi
+tm send-keys -t hp End
+if wait_for hp '└─ \(end\)  lines [0-9]+-([0-9]+) of \1 ' 3; then
+	ok dash/help-end-says-end
+else bad dash/help-end-says-end "$(cap hp)"; fi
+tm send-keys -t hp q
+if wait_for hp '─ knobs ─' 3 && ! cap hp | grep -q '─ help ─' && [ ! -s "$T/hp.exit" ]; then
+	ok dash/help-q-still-closes
+else bad dash/help-q-still-closes "$(cap hp)"; fi
+tm send-keys -t hp q
+wait_exit hp >/dev/null
+
+# The selected knob's help line describes the table in force: on a
+# --schema-from table, its indexes by column, not the default table's
+# k1..kN; cut where a word ends, with an ellipsis.
+if ! command -v sqlite3 >/dev/null; then
+	skip dash/help-line-own-table "sqlite3 is not installed (apt-get install sqlite3)"
+else
+	rm -f "$T/app.db"
+	sqlite3 "$T/app.db" "CREATE TABLE orders(id INTEGER PRIMARY KEY, customer_id INT, created_at INT, status TEXT);
+		CREATE INDEX o_c ON orders(customer_id); CREATE INDEX o_cs ON orders(created_at, status);
+		WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)
+		INSERT INTO orders(customer_id, created_at, status) SELECT i % 50, i, 'ok' FROM n;"
+	start own TMPDIR="$TMPDIR" "$IDXLAB" --schema-from app.db:orders --rows 4000000
+	if wait_for own '^ indexes: secondary indexes, the first N of the orders table.s 2: \(customer_id\), \(created_at,' 5 &&
+		! cap own | grep -q 'k1\.\.kN'; then
+		ok dash/help-line-own-table
+	else bad dash/help-line-own-table "$(cap own)"; fi
+	# At 80 columns: whole words, the ellipsis last, no word cut.
+	tm resize-window -t own -x 80 -y 24
+	if wait_for own '^ indexes: secondary indexes, the first N .* …$' 3; then
+		line=$(cap own | grep '^ indexes: secondary' | sed 's/ …$//')
+		full=" indexes: secondary indexes, the first N of the orders table's 2: (customer_id), (created_at, status); every one is another btree each row must enter"
+		case "$full" in
+		"$line "*) ok dash/help-line-cut-at-a-word ;;
+		*) bad dash/help-line-cut-at-a-word "'$line'" ;;
+		esac
+	else bad dash/help-line-cut-at-a-word "$(cap own)"; fi
+	tm send-keys -t own q
+	wait_exit own >/dev/null
+fi
+
 # TERM=dumb: say to use idxlab run.
 start dumb TERM=dumb "$IDXLAB"
 code=$(wait_exit dumb)

@@ -92,6 +92,48 @@ if [ "$(grep -c 'built idxlab_k1 on 2000 rows' "$T/fold.err")" = 2 ] &&
 	ok headless/events-fold
 else bad headless/events-fold "$(cat "$T/fold.err")"; fi
 
+# --- what a run says on stderr: the syncs made while closing are a detail
+# (-v); -q leaves out "wrote FILE" too
+"$IDXLAB" run --rows 1000 --format csv >/dev/null 2>"$T/v0.err"
+"$IDXLAB" run -v --rows 1000 --format csv >/dev/null 2>"$T/v1.err"
+"$IDXLAB" run --verbose --rows 1000 --format csv >/dev/null 2>"$T/v2.err"
+if ! grep -q 'closed: ' "$T/v0.err" &&
+	grep -q '^idxlab: sqlite: closed: [0-9]* fsync+fdatasync calls while closing' "$T/v1.err" &&
+	grep -q '^idxlab: sqlite: closed: ' "$T/v2.err"; then
+	ok headless/close-syncs-only-verbose
+else bad headless/close-syncs-only-verbose "without -v: $(cat "$T/v0.err"); -v: $(cat "$T/v1.err"); --verbose: $(cat "$T/v2.err")"; fi
+"$IDXLAB" run -q --rows 1000 --indexes 0,1 --plot "$T/q.svg" >/dev/null 2>"$T/qp.err"
+rc=$?
+if [ $rc -eq 0 ] && [ -s "$T/q.svg" ] && [ ! -s "$T/qp.err" ]; then
+	ok headless/quiet-no-wrote
+else bad headless/quiet-no-wrote "exit $rc, svg $(ls -l "$T/q.svg" 2>&1): $(cat "$T/qp.err")"; fi
+
+# --- on a terminal the sweep's progress is one line rewriting itself,
+# cleared before each row (no progress line stays between the rows); in a
+# file, plain lines (above)
+if ! command -v script >/dev/null || ! command -v python3 >/dev/null; then
+	skip headless/progress-tty-one-line "script (util-linux) or python3 is not installed"
+else
+	TERM=xterm script -q -e -c "$IDXLAB run --rows 400000 --indexes 0,1,2,3" /dev/null >"$T/tty.out" 2>&1
+	rc=$?
+	# The screen as a terminal leaves it: each line's text after its last
+	# carriage return, the erase-line sequences dropped.
+	python3 - "$T/tty.out" >"$T/tty.txt" <<'PY'
+import sys
+raw = open(sys.argv[1], 'rb').read().decode('utf-8', 'replace').replace('\r\n', '\n')
+for line in raw.split('\n'):
+    print(line.split('\r')[-1].replace('\x1b[K', ''))
+PY
+	rows=$(grep -cE '^ +[0-3] +[0-9]' "$T/tty.txt")
+	ups=$(grep -o "$(printf '\r')step [0-9]/4" "$T/tty.out" | wc -l)
+	if [ $rc -eq 0 ] && [ "$rows" = 4 ] && [ "$ups" -ge 1 ] && ! grep -q 'step [0-9]/4' "$T/tty.txt"; then
+		ok headless/progress-tty-one-line
+	else bad headless/progress-tty-one-line "exit $rc, $rows rows, $ups progress lines drawn; screen: $(cat "$T/tty.txt")"; fi
+fi
+if ! grep -q "$(printf '\033')" "$T/p.err"; then
+	ok headless/progress-file-plain-lines
+else bad headless/progress-file-plain-lines "$(cat -A "$T/p.err")"; fi
+
 # --- the dashboard: an index dropped under SQLite's prepared insert is routine
 if ! command -v tmux >/dev/null; then
 	skip headless/dash-sqlite-schema "tmux is not installed"

@@ -99,12 +99,14 @@ psql_ "SELECT pg_reload_conf()" >/dev/null
 # the reading to the closing one, and no checkpoint recycles it first);
 # the slot goes with the session ------------------------------------------
 slots="SELECT count(*) FROM pg_replication_slots WHERE slot_name LIKE 'idxlab_fpi_%' AND temporary"
+psql_ "CREATE EXTENSION pg_walinspect" >/dev/null # the full-page images are read where the user has it
 if hold_until "SELECT ($slots) = 1" --rows 100000000 --commit all; then
 	ok load-pg/wal-held-by-a-temporary-slot
 else bad load-pg/wal-held-by-a-temporary-slot "$(psql_ "SELECT * FROM pg_replication_slots") $(tail -3 "$T/hold.err")"; fi
 release
 left=$(psql_ "SELECT count(*) FROM pg_replication_slots")
 [ "$left" = 0 ] && ok load-pg/no-slot-left || bad load-pg/no-slot-left "$left slots: $(psql_ "SELECT * FROM pg_replication_slots")"
+psql_ "DROP EXTENSION pg_walinspect" >/dev/null
 
 # --- a stop mid-COPY (commit all: one open COPY) ends at once, and every
 # row it counted is in the table; a stopped backend still lets it end in

@@ -80,7 +80,7 @@ if [ "$(echo "$mid" | wc -w)" -ge 3 ] && [ -z "$(echo "$mid" | tr ' ' '\n' | gre
 else bad output/wchar-excludes-own-output "interval wchar_per_row: '$mid'"; fi
 # A sweep over engines: each engine opens in turn, its rows say which, and
 # each measures what it can (WiredTiger counts checkpoints, SQLite cannot).
-"$IDXLAB" run --engine sqlite,wiredtiger --indexes 0,1 --rows 2000 --format csv >"$T/eng.csv" 2>"$T/err"
+"$IDXLAB" run -v --engine sqlite,wiredtiger --indexes 0,1 --rows 2000 --format csv >"$T/eng.csv" 2>"$T/err"
 engines=$(awk -F, 'NR > 1 { printf "%s ", $1 }' "$T/eng.csv")
 if [ "$engines" = "sqlite sqlite wiredtiger wiredtiger " ] &&
 	[ -z "$(field "$T/eng.csv" checkpoint_in_window 1)" ] &&

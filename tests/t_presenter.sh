@@ -230,4 +230,32 @@ elif sleep 1 && tm capture-pane -e -p -t thauto | grep -q "$esc\[\([0-9;]*;\)\?3
 else ok presenter/theme-auto-light; fi
 tm send-keys -t thauto q
 wait_exit thauto >/dev/null
+# The knob line is cut only where a knob ends, with an ellipsis: what shows
+# at 80 and 160 columns is the start of the whole line (read at 250) up to
+# a knob's end, never `commit 100` for 1000 nor `payload 100   seed` with
+# the seed left off; --ascii says it with "...".
+knob_line() { cap "$1" | grep -E '^ engine sqlite ' | head -1 | sed 's/ *$//'; }
+# whole_knobs NAME LINE FULL: LINE is FULL, or FULL's start to a knob's end
+# and the ellipsis ELL
+whole_knobs() {
+	cut=${2%" $ELL"}
+	if [ "$2" = "$3" ] || { [ "$cut" != "$2" ] && [ -n "$cut" ] && case "$3   " in "$cut   "*) true ;; *) false ;; esac; }; then
+		ok "$1"
+	else bad "$1" "shown '$2', the whole line '$3'"; fi
+}
+for mode in utf8 ascii; do
+	if [ $mode = ascii ]; then ELL=... flag=--ascii; else ELL=… flag=; fi
+	start "kl$mode" TMPDIR="$TMPDIR" "$IDXLAB" --presenter $flag --commit 1000 --seed 12345 --rows 400000
+	tm resize-window -t "kl$mode" -x 250 -y 45
+	wait_for "kl$mode" '^ engine sqlite .* seed 12345' 5 || bad presenter/knob-line-whole "no knob line at 250: $(cap "kl$mode")"
+	full=$(knob_line "kl$mode")
+	for size in 80x24 160x45; do
+		tm resize-window -t "kl$mode" -x "${size%x*}" -y "${size#*x}"
+		wait_for "kl$mode" "^ engine sqlite .*$(printf '%s' "$ELL" | sed 's/\./\\./g') *\$" 5
+		whole_knobs "presenter/knob-line-whole-$mode-$size" "$(knob_line "kl$mode")" "$full"
+	done
+	tm send-keys -t "kl$mode" q
+	wait_exit "kl$mode" >/dev/null
+done
+
 no_leftovers presenter/temp-dir-removed

@@ -138,3 +138,60 @@ else bad replay/b-pins "B left the baseline: $(cap rp)"; fi
 tm send-keys -t rp q
 code=$(wait_exit rp)
 [ "$code" = EXIT=0 ] && ok replay/q-exits-0 || bad replay/q-exits-0 "got '$code'"
+
+# Seeks back and on play the events before the new position again, each
+# once: no line comes back as a fold of itself (×2, then ×3), at 1x and
+# paused as after PgDn.
+start rs TMPDIR="$TMPDIR" "$IDXLAB" --replay talk.rec
+wait_for rs 'REPLAY 1x' 3 || bad replay/seek-events-once "no replay: $(cap rs)"
+tm send-keys -t rs Space
+wait_for rs 'replay paused' 2 || bad replay/seek-events-once "no pause: $(cap rs)"
+ok_so_far=1
+for step in 'PgDn 00:12' 'Right 00:22' 'Left 00:12' 'Right 00:22' 'Left 00:12'; do
+	set -- $step
+	tm send-keys -t rs "$1"
+	if ! wait_for rs "REPLAY 1x $2 / 01:00" 3 || ! wait_for rs '│ +12\.0s  built idxlab_k1' 3; then
+		ok_so_far=0
+		bad replay/seek-events-once "after $1 to $2: $(cap rs)"
+		break
+	fi
+done
+if [ $ok_so_far = 1 ]; then
+	n=$(events rs | grep -c 'built idxlab_k1')
+	if [ "$n" = 1 ] && ! events rs | grep -qE '(×|x)[0-9]+ *│'; then
+		ok replay/seek-events-once
+	else bad replay/seek-events-once "$n lines, or folded: $(events rs)"; fi
+fi
+tm send-keys -t rs q
+[ "$(wait_exit rs)" = EXIT=0 ] || bad replay/seek-events-once-exit "$(cat "$T/rs.exit" 2>/dev/null)"
+
+# An event too long for its box is cut where a word ends (never inside a
+# number, nor between a number and its unit), with an ellipsis, and keeps
+# its fold count.
+awk 'BEGIN {
+	print "{\"idxlab_recording\":1,\"idxlab\":\"0.1.0\",\"engine\":\"sqlite\"}"
+	for (i = 0; i <= 40; i++) {
+		t = i * 0.25
+		if (i == 2 || i == 4)
+			printf "{\"t\":%.2f,\"ev\":\"the table reached 48000 rows: starting over (previous table: %d log syncs, 5678 page writes, 91011 bytes of WAL in 12.5 s)\",\"level\":\"info\"}\n", t, 1234 + i
+		printf "{\"t\":%.2f,\"state\":\"running\",\"knobs_gen\":1,\"knobs\":{\"engine\":\"sqlite\",\"indexes\":\"0\"},\"c\":{\"t\":%.2f,\"rows\":%d}}\n", t, t, i * 1000
+	}
+}' >"$T/long.rec"
+start rl TMPDIR="$TMPDIR" "$IDXLAB" --replay long.rec
+tm resize-window -t rl -x 80 -y 24
+full="the table reached 48000 rows: starting over (previous table: 1238 log syncs, 5678 page writes, 91011 bytes of WAL in 12.5 s)"
+if wait_for rl 'the table reached .* … ×2 *│' 5; then
+	shown=$(events rl | grep -o 'the table reached .* … ×2' | sed 's/ … ×2$//')
+	last=${shown##* }
+	case "$full" in
+	"$shown "*)
+		case "$last" in
+		*[0-9]) bad replay/event-cut-at-a-word "a number left without its unit: '$shown'" ;;
+		*) ok replay/event-cut-at-a-word ;;
+		esac
+		;;
+	*) bad replay/event-cut-at-a-word "'$shown' is not the start of the event up to a word" ;;
+	esac
+else bad replay/event-cut-at-a-word "$(cap rl)"; fi
+tm send-keys -t rl q
+wait_exit rl >/dev/null

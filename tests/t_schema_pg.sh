@@ -273,4 +273,104 @@ if command -v tmux >/dev/null; then
 else
 	skip schema-pg/dashboard-indexes-by-position "tmux is not installed"
 fi
+
+# --- a killed run of a file spec or a derived spec (--schema-from) on a
+# server of the user's: the next default run knows the leftovers as
+# idxlab's by their mark, whatever spec made them, says what they were and
+# takes them over; idxlab creates no extension there (an extension is the
+# database's, not its schema's), says which figures that leaves n/a and how
+# to enable them, and leaves the extensions as they were -------------------
+# pg_stat_statements loaded, as on many servers: still not created.
+ss=0
+if [ -f "$("$bindir/pg_config" --pkglibdir 2>/dev/null)/pg_stat_statements.so" ]; then
+	psql_ "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'" >/dev/null
+	$as "$bindir/pg_ctl" -D "$T/own/data" -l "$T/own/log" -w -m fast restart >/dev/null 2>&1
+	if [ "$(psql_ "SELECT setting FROM pg_settings WHERE name = 'shared_preload_libraries'")" = pg_stat_statements ]; then
+		ss=1
+	else bad schema-pg/own-server-preloads "could not restart the test server with pg_stat_statements: $(tail -3 "$T/own/log")"; fi
+else
+	skip schema-pg/own-server-preloads "pg_stat_statements is not installed with this server: its cases are left out"
+fi
+exts_sql="SELECT coalesce(string_agg(x.extname || '@' || n.nspname, ' ' ORDER BY x.extname), '') FROM pg_extension x JOIN pg_namespace n ON n.oid = x.extnamespace"
+psql_ "CREATE TABLE public.orders (id bigint PRIMARY KEY, customer int, placed timestamptz, status text); CREATE INDEX orders_customer ON public.orders (customer); CREATE INDEX orders_status_placed ON public.orders (status, placed); INSERT INTO public.orders SELECT i, i % 97, now() + i * interval '1 s', 's' || (i % 4) FROM generate_series(1, 2000) i; ANALYZE public.orders" >/dev/null
+exts0=$(psql_ "$exts_sql")
+for how in file derived; do
+	if [ $how = file ]; then
+		set -- --schema "$T/types.spec"
+		n=5
+	else
+		set -- --schema-from "$dsn:public.orders"
+		n=2
+	fi
+	if hold $n 3000 "$1" "$2" --indexes $n --op update --prefill 3000 --rows 100000000 --commit 100; then
+		during=$(psql_ "$exts_sql")
+		release KILL
+		left=$(psql_ "SELECT 'table ' || (SELECT string_agg(relname, ', ') FROM pg_class WHERE relnamespace = 'idxlab'::regnamespace AND relkind = 'r') || '; ' || count(*) || ' indexes (' || string_agg(relname, ', ' ORDER BY relname) || ')' FROM pg_class WHERE relnamespace = 'idxlab'::regnamespace AND relkind = 'i'")
+		after_kill=$(psql_ "$exts_sql")
+		pgrun --dsn "$dsn" --rows 100 --format csv >"$T/next.csv" 2>"$T/next.err"
+		rc=$?
+		if [ $rc -eq 0 ] && grep -qF "schema idxlab: taking over what an earlier idxlab left (it was killed, or gave up on the server): $left" "$T/next.err" &&
+			[ "$(psql_ "SELECT count(*) FROM pg_namespace WHERE nspname = 'idxlab'")" = 0 ]; then
+			ok schema-pg/killed-$how-spec-run-taken-over-by-default
+		else bad schema-pg/killed-$how-spec-run-taken-over-by-default "left: $left; exit $rc: $(tail -5 "$T/next.err")"; fi
+		if [ "$during" = "$exts0" ] && [ "$after_kill" = "$exts0" ] && [ "$(psql_ "$exts_sql")" = "$exts0" ]; then
+			ok schema-pg/killed-$how-spec-run-extensions-as-before
+		else bad schema-pg/killed-$how-spec-run-extensions-as-before "before '$exts0', during '$during', after the kill '$after_kill', after the next run '$(psql_ "$exts_sql")'"; fi
+		psql_ "DROP SCHEMA IF EXISTS idxlab CASCADE" >/dev/null # after a failure: the next case starts clean
+	else
+		bad schema-pg/killed-$how-spec-run-taken-over-by-default "$(tail -3 "$T/hold.err")"
+		release KILL
+	fi
+done
+# Which figures are n/a on a server without the extensions, and the SQL
+# that enables them.
+said="is not in this database, and idxlab adds nothing outside its schema on your server: CREATE EXTENSION"
+if grep -q "the cache gauges are n/a: pg_buffercache $said pg_buffercache; enables them" "$T/next.err" &&
+	grep -q "full-page-image bytes are n/a: pg_walinspect $said pg_walinspect; enables them" "$T/next.err" &&
+	{ [ $ss = 0 ] || grep -q "cache spills (the buffers idxlab's statements wrote out) are n/a: pg_stat_statements $said pg_stat_statements; enables them" "$T/next.err"; }; then
+	ok schema-pg/dsn-missing-extensions-said
+else bad schema-pg/dsn-missing-extensions-said "$(cat "$T/next.err")"; fi
+# The extensions the user has are used (the figures are there) and left
+# as they were.
+psql_ "CREATE EXTENSION pg_buffercache" >/dev/null
+[ $ss = 1 ] && psql_ "CREATE EXTENSION pg_stat_statements" >/dev/null
+exts1=$(psql_ "$exts_sql")
+if pgrun --dsn "$dsn" --rows 2000 --format csv >"$T/next.csv" 2>"$T/next.err" &&
+	[ "$(psql_ "$exts_sql")" = "$exts1" ] && ! grep -q "are n/a: pg_buffercache" "$T/next.err" &&
+	[ -n "$(field "$T/next.csv" cache_dirty_pct 1)" ] && { [ $ss = 0 ] || {
+		! grep -q "are n/a: pg_stat_statements" "$T/next.err" && [ -n "$(field "$T/next.csv" spills_per_row 1)" ]
+	}; }; then
+	ok schema-pg/dsn-users-extensions-used-and-kept
+else bad schema-pg/dsn-users-extensions-used-and-kept "before '$exts1', after '$(psql_ "$exts_sql")'; spills_per_row '$(field "$T/next.csv" spills_per_row 1)', cache_dirty_pct '$(field "$T/next.csv" cache_dirty_pct 1)': $(tail -5 "$T/next.err")"; fi
+psql_ "DROP EXTENSION pg_buffercache; DROP EXTENSION IF EXISTS pg_stat_statements" >/dev/null
+# Unmarked objects are not idxlab's: refused, named, with the SQL that
+# would remove them, and left as they are.
+if hold 1 3000 --schema-from "$dsn:public.orders" --indexes 1 --op update --prefill 3000 --rows 100000000 --commit 100; then
+	release KILL
+	psql_ "CREATE INDEX idxlab_mine ON idxlab.idxlab_t (id); CREATE TABLE idxlab.notes (x int)" >/dev/null
+	expect_exit schema-pg/unmarked-objects-refused-with-sql 2 "holds objects idxlab did not create \(idxlab_mine, notes\).*remove them \(DROP INDEX idxlab\.idxlab_mine; DROP TABLE idxlab\.notes;\) or the whole schema \(DROP SCHEMA idxlab CASCADE;\)" \
+		pgrun --dsn "$dsn" --rows 100
+	[ "$(psql_ "SELECT count(*) FROM idxlab.idxlab_t")" = 3000 ] && [ "$(psql_ "SELECT count(*) FROM pg_class WHERE relname IN ('idxlab_mine', 'notes')")" = 2 ] &&
+		ok schema-pg/unmarked-objects-untouched || bad schema-pg/unmarked-objects-untouched "$(psql_ '\dt idxlab.*')"
+	psql_ "DROP SCHEMA idxlab CASCADE" >/dev/null
+else
+	bad schema-pg/unmarked-objects-refused-with-sql "$(tail -3 "$T/hold.err")"
+	release KILL
+fi
+[ "$(psql_ "SELECT count(*) FROM public.orders")" = 2000 ] && ok schema-pg/source-table-untouched ||
+	bad schema-pg/source-table-untouched "$(psql_ "SELECT count(*) FROM public.orders")"
+# An extension in schema idxlab that an older idxlab created there: used,
+# left as it was (idxlab drops only what it created in this run), and the
+# schema with it, said with the SQL that removes both.
+psql_ "CREATE SCHEMA idxlab; COMMENT ON SCHEMA idxlab IS 'created by idxlab'; CREATE EXTENSION pg_buffercache SCHEMA idxlab" >/dev/null
+exts1=$(psql_ "$exts_sql")
+if pgrun --dsn "$dsn" --rows 2000 --format csv >"$T/next.csv" 2>"$T/next.err" &&
+	[ "$(psql_ "$exts_sql")" = "$exts1" ] && [ -n "$(field "$T/next.csv" cache_dirty_pct 1)" ] &&
+	[ "$(psql_ "SELECT count(*) FROM pg_class WHERE relnamespace = 'idxlab'::regnamespace AND relname = 'idxlab_t'")" = 0 ] &&
+	grep -q "schema idxlab stays on the server: it holds extensions that were there before this run, which idxlab leaves as they were: DROP EXTENSION pg_buffercache; DROP SCHEMA idxlab; removes it" "$T/next.err"; then
+	ok schema-pg/older-extension-left-as-it-was
+else bad schema-pg/older-extension-left-as-it-was "before '$exts1', after '$(psql_ "$exts_sql")': $(tail -5 "$T/next.err")"; fi
+psql_ "DROP EXTENSION pg_buffercache; DROP SCHEMA idxlab" >/dev/null
+[ "$(psql_ "SELECT count(*) FROM pg_namespace WHERE nspname = 'idxlab'")" = 0 ] && [ "$(psql_ "$exts_sql")" = "$exts0" ] &&
+	ok schema-pg/older-extension-said-sql-removes-it || bad schema-pg/older-extension-said-sql-removes-it "$(psql_ '\dn') $(psql_ '\dx')"
 $as "$bindir/pg_ctl" -D "$T/own/data" -m immediate stop >/dev/null 2>&1

@@ -98,7 +98,7 @@ elif [ -n "${IDXLAB_SANITIZED:-}" ]; then
 	skip wt/strace-equal "not under sanitizers (they add their own syscalls)"
 else
 	strace -f -c -e trace=fsync,fdatasync -o "$T/strace.txt" \
-		"$IDXLAB" run --engine wiredtiger --commit row --rows 200 --indexes 2 --format csv \
+		"$IDXLAB" run -v --engine wiredtiger --commit row --rows 200 --indexes 2 --format csv \
 		>"$T/s.csv" 2>"$T/s.err"
 	rc=$?
 	ours=$(field "$T/s.csv" fsyncs_total 1)

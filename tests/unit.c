@@ -159,6 +159,7 @@ static void test_knob_engines(void)
 		[K_WARMUP] = { 1, 1, 1, 1 },
 		[K_PROGRESS] = { 1, 1, 1, 1 },
 		[K_QUIET] = { 1, 1, 1, 1 },
+		[K_VERBOSE] = { 1, 1, 1, 1 },
 		[K_REFRESH] = { 1, 1, 1, 1 },
 		[K_ASCII] = { 1, 1, 1, 1 },
 		[K_NO_COLOR] = { 1, 1, 1, 1 },
@@ -2188,6 +2189,8 @@ static const struct {
 	{ "unit/replay-seek", test_replay_seek },
 	{ "unit/replay-seek-long", test_replay_seek_long },
 	{ "unit/history-rewind", test_history_rewind },
+	{ "unit/replay-seek-events-once", test_replay_seek_events_once },
+	{ "unit/textfit", test_textfit },
 #ifdef IDXLAB_HAVE_MONGO
 	{ "unit/mongo", test_mongo },
 	{ "unit/mongo-status-table", test_mongo_status_table },

@@ -26,5 +26,8 @@ void test_demo_back(void);
 void test_replay_seek(void);
 void test_replay_seek_long(void);
 void test_history_rewind(void);
+void test_replay_seek_events_once(void);
+/* unit_screen.c */
+void test_textfit(void);
 
 #endif

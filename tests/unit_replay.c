@@ -279,3 +279,60 @@ void test_history_rewind(void)
 	free(l);
 	history_free(h);
 }
+
+/* A seek plays again the events before its position, each once: back and
+ * on by 10 s, and to the next change, none of them comes out as a fold
+ * of itself ("x2", then "x3") with the lines shown before the seek. */
+void test_replay_seek_events_once(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char dir[512], path[600], msg[160];
+	struct live *l = calloc(1, sizeof *l);
+	struct knobs first;
+	struct feed *f = NULL;
+	struct feed_news all;
+	struct err e = { ERR_NONE, "" };
+	static const enum feed_seek seeks[] = { FEED_NEXT_CHANGE, FEED_ON,   FEED_BACK,
+		                                FEED_ON,          FEED_BACK, FEED_NEXT_CHANGE,
+		                                FEED_BACK,        FEED_ON,   FEED_START };
+	size_t i;
+
+	snprintf(dir, sizeof dir, "%s/idxlab-unit.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!l || !mkdtemp(dir)) {
+		CHECK(0);
+		free(l);
+		return;
+	}
+	snprintf(path, sizeof path, "%s/talk.rec", dir);
+	CHECK(write_talk(path) == 0);
+	CHECK(feed_replay_open(&f, path, &first, &e) == 0 && f);
+	if (!f) {
+		free(l);
+		return;
+	}
+	f->ops->pause(f, 1);
+	drain(f, l, &all);
+	for (i = 0; i < sizeof seeks / sizeof seeks[0]; i++) {
+		static struct ev evs[256];
+		unsigned long seen = last_seq();
+		size_t n, j, k1 = 0, twice = 0;
+
+		f->ops->seek(f, seeks[i], msg, sizeof msg);
+		drain(f, l, &all);
+		CHECK(all.rewound);
+		n = evlog_since(seen, evs, 256);
+		for (j = 0; j < n; j++) {
+			k1 += strcmp(evs[j].text, "built idxlab_k1") == 0;
+			twice += evs[j].count > 1;
+		}
+		if (twice || k1 != (strstr(f->tag, " 00:00 / ") ? 0u : 1u))
+			printf("  after seek %zu (%s): %zu folded, %zu idxlab_k1 lines\n", i,
+			       f->tag, twice, k1);
+		CHECK(twice == 0);
+		CHECK(k1 == (strstr(f->tag, " 00:00 / ") ? 0u : 1u));
+	}
+	f->ops->close(f);
+	free(l);
+	unlink(path);
+	rmdir(dir);
+}

@@ -5,6 +5,7 @@
 
 #include "keys.h"
 #include "schema.h"
+#include "schema_from.h"
 #include "unit.h"
 
 static const struct schema *builtin(const char *name)
@@ -177,6 +178,131 @@ static void zipf_is_skewed(void)
 	CHECK(hits[0] > hits[1] && hits[1] > hits[2] && hits[0] > 1500);
 }
 
+/* The derivation stays inside the spec's arrays whatever the shape says:
+ * a text key after 63 other columns keeps its slot, and counts and column
+ * numbers past the shape's arrays are not followed. */
+static void derive_bounded(void)
+{
+	static struct table_shape t;
+	struct schema s;
+	struct err e;
+	long long v = -1;
+	int i, k = SHAPE_COLS_MAX - 1;
+
+	memset(&t, 0, sizeof t);
+	t.rows = 100;
+	t.ncols = SHAPE_COLS_MAX;
+	for (i = 0; i < SHAPE_COLS_MAX; i++) {
+		snprintf(t.cols[i].name, sizeof t.cols[i].name, "C%d", i);
+		t.cols[i].type = COL_INT;
+		t.cols[i].ndistinct = 100;
+		t.cols[i].correlation = 0;
+		t.cols[i].top_freq = 0.01;
+	}
+	t.cols[k].type = COL_TEXT;
+	t.cols[k].len = 20;
+	t.cols[k].pk = 1;
+	t.nindexes = SHAPE_IDX_MAX;
+	for (i = 0; i < SHAPE_IDX_MAX; i++) {
+		snprintf(t.idx[i].name, sizeof t.idx[i].name, "ix%d", i);
+		t.idx[i].ncols = 1;
+		t.idx[i].cols[0] = i;
+	}
+	t.idx[3].ncols = 99;     /* more than an index holds */
+	t.idx[4].cols[0] = 5000; /* no such column */
+	t.idx[5].cols[0] = -7;
+	schema_from_derive(&t, "Wide Table", &s);
+	CHECK(s.ncols == SCHEMA_COLS_MAX && s.nindexes == SCHEMA_IDX_MAX);
+	CHECK(strcmp(s.name, "wide_table") == 0);
+	CHECK(strcmp(s.cols[SCHEMA_COLS_MAX - 1].name, "c63") == 0 &&
+	      s.cols[SCHEMA_COLS_MAX - 1].type == COL_TEXT);
+	CHECK(s.idx[0].unique && s.idx[0].cols[0] == SCHEMA_COLS_MAX - 1);
+	CHECK(strstr(s.notes, "columns C31, C32, ") && strstr(s.notes, "C62 are left out"));
+	CHECK(strstr(s.notes, "indexes ix18, ix19, ") && strstr(s.notes, "ix30 are left out"));
+	CHECK(strstr(s.notes, "index ix3 left out: more than 8 columns") &&
+	      strstr(s.notes, "index ix4 left out: it covers a column left out") &&
+	      strstr(s.notes, "index ix5 left out"));
+	CHECK(schema_check(&s, &e) == 0);
+	CHECK(schema_register(&s, &v, &e) == 0 && schema_get(v));
+	t.ncols = 100000; /* a reader's count past its array: held to it */
+	t.nindexes = -3;
+	schema_from_derive(&t, "7up", &s);
+	CHECK(s.ncols == SCHEMA_COLS_MAX && s.nindexes == 1 && strcmp(s.name, "t_7up") == 0);
+	CHECK(schema_check(&s, &e) == 0);
+	/* the second line of defence: a name the rules do not admit */
+	s.cols[2].name[0] = 1;
+	CHECK(schema_check(&s, &e) < 0 && schema_register(&s, &v, &e) < 0 &&
+	      strstr(e.msg, "a bug in idxlab"));
+	snprintf(s.cols[2].name, sizeof s.cols[2].name, "c2");
+	s.idx[0].cols[0] = SCHEMA_COLS_MAX;
+	CHECK(schema_check(&s, &e) < 0);
+}
+
+/* Text from outside is printed as one line without a control character:
+ * C0, DEL, C1 (U+0080..U+009F) and bytes that are not UTF-8 are escaped,
+ * other UTF-8 is kept whole, and escaping twice changes nothing. */
+static void escape_one_line(void)
+{
+	const char *in = "a\nb\r\t\x1b]0;T\x07|\x7f|\xc2\x9bq|\xff|\xc3\xa9|\xe2\x80\x94|\xc3";
+	const char *want =
+	    "a\\nb\\r\\t\\x1b]0;T\\x07|\\x7f|\\xc2\\x9bq|\\xff|\xc3\xa9|\xe2\x80\x94|\\xc3";
+	char out[256], again[256], cut[6];
+
+	err_escape(in, out, sizeof out);
+	CHECK(strcmp(out, want) == 0);
+	err_escape(out, again, sizeof again);
+	CHECK(strcmp(out, again) == 0);
+	err_escape("ab\xe2\x80\x94", cut, 5); /* no room for the whole dash: cut before it */
+	CHECK(strcmp(cut, "ab") == 0);
+}
+
+/* SQL's spellings of the types, in either case and over several words,
+ * are idxlab's types. */
+static void sql_type_aliases(void)
+{
+	static const struct {
+		const char *type;
+		enum col_type want;
+		int len;
+	} t[] = {
+		{ "integer", COL_INT, 0 },
+		{ "INT4", COL_INT, 0 },
+		{ "smallint", COL_INT, 0 },
+		{ "int8", COL_BIGINT, 0 },
+		{ "BIGINT", COL_BIGINT, 0 },
+		{ "double precision", COL_BIGINT, 0 },
+		{ "real", COL_BIGINT, 0 },
+		{ "varchar(20)", COL_TEXT, 20 },
+		{ "Character  Varying(30)", COL_TEXT, 30 },
+		{ "char(2)", COL_TEXT, 2 },
+		{ "timestamptz", COL_TIMESTAMP, 0 },
+		{ "timestamp with time zone", COL_TIMESTAMP, 0 },
+		{ "timestamp without time zone", COL_TIMESTAMP, 0 },
+		{ "UUID", COL_UUID, 16 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		char path[] = "/tmp/idxlab-unit-specXXXXXX", text[128];
+		int fd = mkstemp(path), n;
+		long long v = -1;
+		struct err e = { ERR_NONE, "" };
+		const struct schema *s;
+
+		n = snprintf(text, sizeof text, "column a %s rand\n", t[i].type);
+		CHECK(fd >= 0 && write(fd, text, (size_t)n) == n);
+		close(fd);
+		CHECK(schema_load(path, &v, &e) == 0);
+		unlink(path);
+		s = schema_get(v);
+		if (!s || s->ncols != 2 || s->cols[1].type != t[i].want ||
+		    s->cols[1].len != t[i].len || s->cols[1].order != ORD_RAND) {
+			printf("  type '%s': %s\n", t[i].type, e.msg);
+			failed_checks++;
+		}
+	}
+}
+
 void test_schema(void)
 {
 	default_is_the_old_table();
@@ -184,6 +310,9 @@ void test_schema(void)
 	builtins_round_trip();
 	zipf_is_skewed();
 	reserved_names();
+	derive_bounded();
+	escape_one_line();
+	sql_type_aliases();
 }
 
 /* Bad spec files: each error names file:line and what was meant. */
@@ -218,6 +347,13 @@ void test_schema_files(void)
 		  ":2: name NAME: the index's name" },
 		{ "column a int seq\nindex a name mine\n",
 		  ":2: name NAME: the index's name, idxlab_" },
+		{ "column a int seq\nhot payload\n",
+		  ":2: hot payload: payload is a column of idxlab's own" },
+		{ "column a varchar rand\n", ":1: a text column says its length: varchar(16)" },
+		{ "column a character varying(300) rand\n",
+		  ":1: 'character varying(300)': a text column says its length" },
+		{ "column a int(4) rand\n", ":1: 'int(4)': int takes no length" },
+		{ "column a integr rand\n", ":1: unknown type 'integr' (did you mean 'integer'?)" },
 	};
 	size_t i;
 

@@ -12,7 +12,8 @@
  *
  * A seek, anywhere, says so (news.rewound): the dashboard forgets what it
  * showed, and what leads to the new position rebuilds its history,
- * markers, baseline, caption and events. The outline read at the start
+ * markers, baseline, caption and events (as new lines: none folds into a
+ * line shown before the seek, evlog_fold_barrier). The outline read at the start
  * (rec_outline) gives the length, the knob changes to seek to and where
  * each line is: the recording is read again from as far back as the
  * dashboard's history reaches (or the baseline in force needs); the events
@@ -137,6 +138,7 @@ static void replay_poll(struct feed *f, struct live *out, struct feed_news *news
 
 		news->rewound = 1;
 		r->rewound = 0;
+		evlog_fold_barrier(); /* the lines shown before are gone */
 		for (i = 0; i < r->skip; i++) {
 			const struct rec_entry *en = &r->outline.lines[i];
 

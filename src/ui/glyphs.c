@@ -30,6 +30,8 @@ static const struct glyphs unicode = {
 		[G_BLOCK_LOW] = "\u2584",
 		[G_LOCKED] = "\u00d7",
 		[G_DOT] = "\u00b7",
+		[G_ELLIPSIS] = "\u2026",
+		[G_MORE] = "\u25bc",
 	},
 };
 
@@ -58,6 +60,8 @@ static const struct glyphs ascii = {
 		[G_BLOCK_LOW] = "_",
 		[G_LOCKED] = "x",
 		[G_DOT] = "-",
+		[G_ELLIPSIS] = "...",
+		[G_MORE] = "v",
 	},
 };
 

@@ -27,6 +27,8 @@ enum glyph {
 	G_BLOCK_LOW,  /* ... its lower half only */
 	G_LOCKED,     /* the mark of a knob that cannot move now */
 	G_DOT,        /* a separator between words */
+	G_ELLIPSIS,   /* a line cut where a field ends: more did not fit */
+	G_MORE,       /* the help: more lines below */
 	G_COUNT
 };
 

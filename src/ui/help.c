@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../metrics.h"
+#include "../textfit.h"
 #include "input.h"
 #include "paint.h"
 #include "panels.h"
@@ -61,7 +62,7 @@ static void help_add(struct help_lines *hl, int bold, const char *head, const ch
 	} while (*p);
 }
 
-static void help_build(struct help_lines *hl, const struct glyphs *g)
+static void help_build(struct help_lines *hl, const struct glyphs *g, const struct knobs *k)
 {
 	char head[256];
 	size_t i;
@@ -79,7 +80,7 @@ static void help_build(struct help_lines *hl, const struct glyphs *g)
 	for (id = 0; id < K_COUNT; id++)
 		if (!(knob_table[id].flags & KF_OPTION)) {
 			snprintf(head, sizeof head, "  %-12s ", knob_table[id].name);
-			help_add(hl, 0, head, knob_table[id].why);
+			help_add(hl, 0, head, knob_why(id, k));
 		}
 	help_add(hl, 0, "", " ");
 	help_add(hl, 1, "", "Metrics (n/a: the engine cannot measure it; ...: not settled yet)");
@@ -100,15 +101,36 @@ static void help_build(struct help_lines *hl, const struct glyphs *g)
 	}
 }
 
+/* On the bottom edge: where the lines shown are, whether more follow, and
+ * the keys, whole parts only (the first ones matter most). */
+static void help_footer(const struct glyphs *g, const struct rect *r, int from, int to, int n)
+{
+	const struct textfit parts = { .sep = "  ", .ellipsis = g->s[G_ELLIPSIS] };
+	char text[256], shown[256];
+	int more = to < n;
+
+	if (r->h < 3 || r->w < 8)
+		return;
+	snprintf(text, sizeof text, " %s%slines %d-%d of %d  %s  %sq: close  Up/Down: a line ",
+	         more ? g->s[G_MORE] : "", more ? " more  " : "(end)  ", from + 1, to, n,
+	         more ? "PgDn/Space: page" : "Home: the start", from > 0 ? "PgUp: back  " : "");
+	textfit(&parts, text, r->w - 4, shown, sizeof shown);
+	attron(A_BOLD);
+	paint_clipped(r->y + r->h - 1, r->x + 2, r->w - 4, shown);
+	attroff(A_BOLD);
+}
+
 int help_draw(const struct dash *d, const struct rect *r, int top)
 {
 	static char store[HELP_LINES][256];
 	struct help_lines hl = { .line = store, .cap = HELP_LINES, .width = r->w - 4 };
 	int i, rows = r->h - 2;
 
-	help_build(&hl, d->term.g);
+	help_build(&hl, d->term.g, &d->k.want);
 	if (top > hl.n - rows)
 		top = hl.n - rows > 0 ? hl.n - rows : 0;
+	if (top < 0)
+		top = 0;
 	paint_clear(r);
 	paint_box(d->term.g, r, "help");
 	for (i = 0; i < rows && top + i < hl.n; i++) {
@@ -119,5 +141,6 @@ int help_draw(const struct dash *d, const struct rect *r, int top)
 		paint_clipped(r->y + 1 + i, r->x + 2, r->w - 4, s + 1);
 		attroff(A_BOLD);
 	}
+	help_footer(d->term.g, r, top, top + i, hl.n);
 	return top;
 }

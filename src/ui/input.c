@@ -254,12 +254,26 @@ static void quit(struct dash *d, int ch)
 
 /* ---- the help overlay (W_HELP) ---------------------------------------- */
 
+/* A line, a page (the overlay's rows less one, kept for context), or to
+ * either end; help_draw keeps the top within the text. */
 static void scroll_help(struct dash *d, int ch)
 {
+	int page = d->lay.help.h - 3 > 1 ? d->lay.help.h - 3 : 1;
+
 	if (ch == KEY_DOWN || ch == 'j')
 		d->help_top++;
+	else if (ch == KEY_NPAGE || ch == ' ')
+		d->help_top += page;
+	else if (ch == KEY_PPAGE)
+		d->help_top -= page;
+	else if (ch == KEY_HOME)
+		d->help_top = 0;
+	else if (ch == KEY_END)
+		d->help_top = HELP_END;
 	else
-		d->help_top = d->help_top > 0 ? d->help_top - 1 : 0;
+		d->help_top--;
+	if (d->help_top < 0)
+		d->help_top = 0;
 }
 
 static void close_help(struct dash *d, int ch)
@@ -505,7 +519,8 @@ const struct binding input_bindings[] = {
 	  .names = "?, F1",
 	  .label = "? help",
 	  .label_in = LIVE,
-	  .help = "this help (Up/Down scroll, any other key, q too, closes; F10 quits)",
+	  .help = "this help (Up/Down scroll, PgDn/Space and PgUp page, Home/End; any other "
+	          "key, q too, closes; F10 quits)",
 	  .when = LIVE,
 	  .handler = open_help },
 	{ .keys = { 'q', 'Q', KEY_F(10) },
@@ -517,6 +532,9 @@ const struct binding input_bindings[] = {
 	  .handler = quit },
 	/* the help overlay */
 	{ .keys = { KEY_UP, KEY_DOWN, 'k', 'j' }, .when = W_HELP, .handler = scroll_help },
+	{ .keys = { KEY_NPAGE, KEY_PPAGE, ' ', KEY_HOME, KEY_END },
+	  .when = W_HELP,
+	  .handler = scroll_help },
 	{ .keys = { KEY_F(10) }, .when = W_HELP, .handler = quit }, /* q: closes it */
 	{ .keys = { KEY_RESIZE, KEY_MOUSE }, .when = W_HELP },
 	{ .keys = { KEY_OTHER }, .when = W_HELP, .handler = close_help },

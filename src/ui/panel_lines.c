@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../clock.h"
+#include "../textfit.h"
 #include "../units.h"
 #include "input.h"
 #include "paint.h"
@@ -77,7 +78,10 @@ void panel_status(const struct dash *d, const struct rect *r)
 	const struct live *l = d->live;
 	int id = d->k.ids[d->k.sel];
 	const char *locked = dash_locked(d, id);
-	char line[512];
+	const struct textfit words = { .sep = " ",
+		                       .words = 1,
+		                       .ellipsis = d->term.g->s[G_ELLIPSIS] };
+	char line[1400], fitted[1400];
 
 	if (d->k.confirming) {
 		char label[160];
@@ -109,10 +113,12 @@ void panel_status(const struct dash *d, const struct rect *r)
 	}
 	if (d->presenter)
 		return; /* on stage: no knob is selected there */
-	snprintf(line, sizeof line, " %s: %s%s%s", knob_table[id].name, knob_table[id].why,
+	snprintf(line, sizeof line, " %s: %s%s%s", knob_table[id].name, knob_why(id, &d->k.want),
 	         locked ? " - " : "", locked ? locked : "");
+	/* Cut where a word ends, never inside a number or before its unit. */
+	textfit(&words, line, r->w, fitted, sizeof fitted);
 	attron(locked ? term_dim(&d->term) : A_NORMAL);
-	paint_clipped(r->y, r->x, r->w, line);
+	paint_clipped(r->y, r->x, r->w, fitted);
 	attroff(locked ? term_dim(&d->term) : A_NORMAL);
 }
 
@@ -124,6 +130,9 @@ void panel_status(const struct dash *d, const struct rect *r)
 void panel_events(const struct dash *d, const struct rect *r)
 {
 	int rows = r->h - 2, i, first, back = d->view.ev_back;
+	const struct textfit words = { .sep = " ",
+		                       .words = 1,
+		                       .ellipsis = d->term.g->s[G_ELLIPSIS] };
 	char title[64];
 
 	if (back > d->view.nevs - rows)
@@ -140,9 +149,19 @@ void panel_events(const struct dash *d, const struct rect *r)
 		           : e->level == EV_WARN ? term_color(&d->term, C_WARN)
 		                                 : A_NORMAL;
 		char text[EVLOG_LINE + 16], line[400];
+		struct ev cut = *e;
+		int room;
 
-		evlog_format(e, d->term.g->ascii, text, sizeof text);
-		snprintf(line, sizeof line, "%7.1fs  %s", e->t_first, text);
+		/* The text cut where a word ends (never inside a number or before
+		 * its unit), its fold count kept: the count's room first. */
+		snprintf(line, sizeof line, "%7.1fs  ", e->t_first);
+		cut.text[0] = 0;
+		evlog_format(&cut, d->term.g->ascii, text, sizeof text);
+		room =
+		    r->w - 2 - textfit_cols(line, strlen(line)) - textfit_cols(text, strlen(text));
+		textfit(&words, e->text, room, cut.text, sizeof cut.text);
+		evlog_format(&cut, d->term.g->ascii, text, sizeof text);
+		snprintf(line + strlen(line), sizeof line - strlen(line), "%s", text);
 		/* the mark in the time's padding: the texts stay aligned */
 		if (e->level != EV_INFO && line[0] == ' ')
 			line[0] = '!';

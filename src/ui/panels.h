@@ -41,7 +41,10 @@ void panel_chart(const struct dash *d, const struct rect *r);
 int presenter_metrics(const struct dash *d, int *ids);
 
 /* help.c: the help overlay from line `top` on (every key, knob and metric
- * with its meaning); returns top, clamped to what there is to show. */
+ * with its meaning); returns top, clamped to what there is to show
+ * (HELP_END: the last page). Its bottom edge says which lines show, that
+ * more follow, and the keys that page it, whatever the top. */
+#define HELP_END (1 << 20)
 int help_draw(const struct dash *d, const struct rect *r, int top);
 
 #endif

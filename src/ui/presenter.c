@@ -16,6 +16,7 @@
 
 #include "../engines/engine.h"
 #include "../metrics.h"
+#include "../textfit.h"
 #include "paint.h"
 #include "panels.h"
 #include "spark.h"
@@ -271,7 +272,8 @@ void panel_caption(const struct dash *d, const struct rect *r)
 /* The knobs of this engine that a slider moves, name=value, in a line. */
 static void knob_line(const struct dash *d, const struct rect *r)
 {
-	char line[1024], val[64];
+	const struct textfit fields = { .sep = "   ", .ellipsis = d->term.g->s[G_ELLIPSIS] };
+	char line[1024], shown[1024], val[64];
 	size_t n = 0;
 	int i;
 
@@ -286,7 +288,9 @@ static void knob_line(const struct dash *d, const struct rect *r)
 		n += (size_t)snprintf(line + n, sizeof line - n, "%s%s %s", n ? "   " : " ",
 		                      knob_table[id].name, val);
 	}
-	paint_clipped(r->y, r->x, r->w, line);
+	/* Whole knobs only: `commit 100` for 1000 would be a lie on stage. */
+	textfit(&fields, line, r->w, shown, sizeof shown);
+	paint_clipped(r->y, r->x, r->w, shown);
 }
 
 void panel_presenter(const struct dash *d, const struct layout *l)

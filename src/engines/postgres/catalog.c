@@ -5,7 +5,9 @@
  * primary key and the indexes (in creation order, oid order), and pg_stats
  * for each column's value order (n_distinct, correlation, avg_width and the
  * share of its most common value). It never runs ANALYZE: a table without
- * statistics is read as "rand" with a note that says how to get better. */
+ * statistics is read as "rand" with a note that says how to get better.
+ * A generated column is read as an ordinary one; a table with inheritance
+ * children or partitions is read with them, as one table (a note says so). */
 #include <libpq-fe.h>
 #include <math.h>
 #include <stdio.h>
@@ -76,8 +78,12 @@ static void map_type(struct shape_col *col, const char *typname, int typmod, int
 		col->len = 16;
 }
 
+/* The table (oid, schema and name), its rows and its inheritance children
+ * (*kids: how many tables inherit from it, at any depth, negative when
+ * they are the partitions of a partitioned table; 0: none). With children
+ * the rows are the whole tree's, as pg_stats' inherited rows. */
 static int find_table(PGconn *c, const char *table, char *oid, double *rows, char *nsp, char *rel,
-                      struct err *e)
+                      int *kids, struct err *e)
 {
 	const char *p[1] = { table };
 	PGresult *r = query(c,
@@ -109,6 +115,22 @@ static int find_table(PGconn *c, const char *table, char *oid, double *rows, cha
 	snprintf(nsp, 128, "%s", PQgetvalue(r, 0, 2));
 	snprintf(rel, 128, "%s", PQgetvalue(r, 0, 3));
 	PQclear(r);
+	r = query(c,
+	          "WITH RECURSIVE tree(oid) AS (SELECT inhrelid FROM pg_inherits WHERE "
+	          "inhparent = $1::oid UNION SELECT i.inhrelid FROM pg_inherits i JOIN tree ON "
+	          "i.inhparent = tree.oid) SELECT count(*), coalesce(sum(greatest(c.reltuples, "
+	          "0)) FILTER (WHERE c.relkind = 'r'), 0), (SELECT relkind = 'p' FROM pg_class "
+	          "WHERE oid = $1::oid) FROM tree JOIN pg_class c ON c.oid = tree.oid",
+	          1, (const char *const[]){ oid });
+	if (PQresultStatus(r) != PGRES_TUPLES_OK)
+		return fail(c, r, "finding its inheritance children", e);
+	*kids = atoi(PQgetvalue(r, 0, 0));
+	if (*kids && strcmp(PQgetvalue(r, 0, 2), "t") == 0) {
+		*kids = -*kids; /* partitions: the rows are theirs alone */
+		*rows = atof(PQgetvalue(r, 0, 1));
+	} else if (*kids)
+		*rows = (*rows > 0 ? *rows : 0) + atof(PQgetvalue(r, 0, 1));
+	PQclear(r);
 	/* pg_stats shows a column's statistics only to who may read it. */
 	r = query(c, "SELECT has_table_privilege($1::oid, 'SELECT'), current_user", 1,
 	          (const char *const[]){ oid });
@@ -133,21 +155,27 @@ static double num_or_nan(const PGresult *r, int row, int col)
 	return PQgetisnull(r, row, col) ? NAN : atof(PQgetvalue(r, row, col));
 }
 
-static int read_columns(PGconn *c, const char *oid, const char *nsp, const char *rel,
+/* Each column once, with one pg_stats row: a table with inheritance
+ * children has two per column (inherited = true: the table with its
+ * children, false: its own rows); the one that matches the rows read
+ * (find_table) is taken, the other only when it is all there is. */
+static int read_columns(PGconn *c, const char *oid, const char *nsp, const char *rel, int kids,
                         struct table_shape *t, int *attnums, struct err *e)
 {
-	const char *p[3] = { oid, nsp, rel };
+	const char *p[4] = { oid, nsp, rel, kids ? "true" : "false" };
 	PGresult *r = query(
 	    c,
 	    "SELECT a.attnum, a.attname, format_type(a.atttypid, a.atttypmod), t.typname, "
 	    "a.atttypmod, s.n_distinct, s.correlation, coalesce(s.avg_width, -1), "
 	    "(s.most_common_freqs)[1], coalesce((SELECT true FROM pg_index i WHERE i.indrelid = "
-	    "a.attrelid AND i.indisprimary AND a.attnum = ANY (i.indkey)), false) "
-	    "FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid LEFT JOIN pg_stats s ON "
-	    "s.schemaname = $2 AND s.tablename = $3 AND s.attname = a.attname "
-	    "WHERE a.attrelid = $1::oid AND a.attnum > 0 AND NOT a.attisdropped AND "
-	    "a.attgenerated = '' ORDER BY a.attnum",
-	    3, p);
+	    "a.attrelid AND i.indisprimary AND a.attnum = ANY (i.indkey)), false), "
+	    "a.attgenerated <> '' FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid LEFT "
+	    "JOIN LATERAL (SELECT "
+	    "* FROM pg_stats s WHERE s.schemaname = $2 AND s.tablename = $3 AND s.attname = "
+	    "a.attname ORDER BY s.inherited = $4::bool DESC LIMIT 1) s ON true "
+	    "WHERE a.attrelid = $1::oid AND a.attnum > 0 AND NOT a.attisdropped "
+	    "ORDER BY a.attnum",
+	    4, p);
 	int i, stats = 0;
 
 	if (PQresultStatus(r) != PGRES_TUPLES_OK)
@@ -167,6 +195,11 @@ static int read_columns(PGconn *c, const char *oid, const char *nsp, const char 
 		col->correlation = num_or_nan(r, i, 6);
 		col->top_freq = num_or_nan(r, i, 8);
 		col->pk = strcmp(PQgetvalue(r, i, 9), "t") == 0;
+		if (strcmp(PQgetvalue(r, i, 10), "t") == 0)
+			shape_note(t->notes, sizeof t->notes,
+			           "%s is a generated column (STORED) there: here an ordinary one, "
+			           "with its statistics",
+			           col->name);
 		stats += !isnan(nd);
 		t->ncols++;
 	}
@@ -236,7 +269,7 @@ int pg_read_shape(const char *source, const char *table, struct table_shape *t, 
 	const char *vals[] = { source, "10", "idxlab --schema-from", NULL };
 	PGconn *c = PQconnectdbParams(keys, vals, 1);
 	char oid[16], nsp[128], rel[128];
-	int attnums[SHAPE_COLS_MAX], rc;
+	int attnums[SHAPE_COLS_MAX], rc, kids = 0;
 	PGresult *r;
 
 	if (!c || PQstatus(c) != CONNECTION_OK) {
@@ -252,13 +285,19 @@ int pg_read_shape(const char *source, const char *table, struct table_shape *t, 
 		return rc;
 	}
 	PQclear(r);
-	rc = find_table(c, table, oid, &t->rows, nsp, rel, e) < 0 ||
-	             read_columns(c, oid, nsp, rel, t, attnums, e) < 0 ||
+	rc = find_table(c, table, oid, &t->rows, nsp, rel, &kids, e) < 0 ||
+	             read_columns(c, oid, nsp, rel, kids, t, attnums, e) < 0 ||
 	             read_indexes(c, oid, t, attnums, e) < 0
 	         ? -1
 	         : 0;
 	if (rc == 0 && t->rows < 0) /* never vacuumed or analysed (PostgreSQL 14+) */
 		t->rows = 0;
+	if (rc == 0 && kids > 0)
+		shape_note(t->notes, sizeof t->notes,
+		           "%d table%s inherit%s from it: read with %s as one table (their rows, "
+		           "pg_stats' inherited statistics)",
+		           kids, kids == 1 ? "" : "s", kids == 1 ? "s" : "",
+		           kids == 1 ? "it" : "them");
 	PQfinish(c);
 	return rc;
 }

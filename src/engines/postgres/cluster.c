@@ -41,9 +41,14 @@
  *
  * Stopping: SIGQUIT (immediate shutdown: the postmaster stops its children
  * and exits without a checkpoint; we throw the data away). If it is not gone
- * within 0.3 s, its children (found through /proc) and it get SIGKILL and
- * we drop its shared memory segment ourselves. Restart uses SIGINT (fast
- * shutdown, with a checkpoint) since the data must survive.
+ * within 0.3 s, or cannot act on it at all (a process of it is stopped:
+ * SIGSTOP, a debugger), its children (found through /proc) and it get
+ * SIGKILL and we drop its shared memory ourselves (the System V segment and
+ * the dynamic segments in /dev/shm). Every wait of a stop is a deadline from
+ * the stop's start, not a sum of waits: the stop ends within STOP_MS however
+ * loaded the machine, beside the file system's time to delete the dir.
+ * Restart uses SIGINT (fast shutdown, with a checkpoint) since the data must
+ * survive.
  *
  * This file owns the running of programs, the server (boot, readiness,
  * stop) and the API; find.c finds the binaries and the user, leftovers.c
@@ -295,6 +300,22 @@ static void kill_tree(pid_t pid)
 	kill(pid, SIGKILL);
 }
 
+/* pid or one of its children is stopped (SIGSTOP, a debugger): it cannot
+ * act on a shutdown signal, nor the postmaster finish one, until continued. */
+static int tree_stopped(pid_t pid)
+{
+	pid_t child[KILL_TREE_MAX];
+	int n = proc_children(pid, child, KILL_TREE_MAX), i;
+	char st;
+
+	if (proc_stat(pid, &st, NULL) == 0 && (st == 'T' || st == 't'))
+		return 1;
+	for (i = 0; i < n; i++)
+		if (proc_stat(child[i], &st, NULL) == 0 && (st == 'T' || st == 't'))
+			return 1;
+	return 0;
+}
+
 /* Send sig and wait up to ms for the postmaster to end; 0 once reaped. */
 static int halt(struct pg_cluster *c, int sig, long ms)
 {
@@ -326,20 +347,56 @@ static void forget_dead_server(const struct pg_cluster *c)
 	}
 }
 
-/* Whatever it takes, within about QUIT_MS: the data is thrown away. */
-static void halt_now(struct pg_cluster *c)
+/* Wait for the postmaster until the monotonic time until_ns; 1 once reaped. */
+static int reap_until(struct pg_cluster *c, uint64_t until_ns)
 {
+	uint64_t now = clock_now_ns();
 	int st;
 
-	if (c->pid <= 0 || halt(c, SIGQUIT, QUIT_MS) == 0)
-		return;
-	kill_tree(c->pid);
-	if (spawn_reap(c->pid, &st, KILL_MS))
-		c->status = st;
-	else
-		return; /* stuck (in D state?): it stays a zombie until idxlab exits */
+	if (c->pid <= 0)
+		return 1;
+	if (!spawn_reap(c->pid, &st, now < until_ns ? (long)((until_ns - now) / 1000000) : 0))
+		return 0;
 	c->pid = 0;
-	forget_dead_server(c);
+	c->status = st;
+	return 1;
+}
+
+/* Stop the postmaster at once, from t0 (the stop's start): the data is
+ * thrown away. An immediate shutdown when it can act on one (the postmaster
+ * then removes its own shared memory); if it cannot (a process of it is
+ * stopped: SIGSTOP, a debugger) or has not ended by t0 + QUIT_MS, the tree
+ * gets SIGKILL and we remove its shared memory ourselves: the dynamic
+ * segments its processes map (read before the kill, while they map them)
+ * and the System V segment, while the postmaster is our unreaped child and
+ * its pid still its own. A killed postmaster may not be reaped yet
+ * (reap_until): its exit is the kernel's work meanwhile. */
+static void kill_server(struct pg_cluster *c, uint64_t t0)
+{
+	uid_t uid = c->drop ? c->uid : geteuid();
+	struct pgc_dsm dsm;
+	pid_t pm = c->pid;
+
+	if (pm <= 0)
+		return;
+	if (!tree_stopped(pm)) {
+		kill(pm, SIGQUIT);
+		if (reap_until(c, t0 + QUIT_MS * 1000000ULL))
+			return;
+	}
+	pgc_dsm_list(pm, &dsm);
+	kill_tree(pm);
+	pgc_drop_shm_of(c->dir_fd, uid, pm, &dsm);
+	pgc_dsm_drop(&dsm, uid);
+}
+
+/* kill_server, then wait until t0 + STOP_MS for it to be reaped (one stuck
+ * in D state stays a zombie until idxlab exits). */
+static void halt_now(struct pg_cluster *c, uint64_t t0)
+{
+	kill_server(c, t0);
+	if (reap_until(c, t0 + STOP_MS * 1000000ULL))
+		forget_dead_server(c);
 }
 
 /* ---- the API ---------------------------------------------------------- */
@@ -427,7 +484,7 @@ int pg_cluster_start(struct pg_cluster **out, long long shared_buffers, struct e
 	*out = c;
 	return 0;
 fail:
-	pg_cluster_stop(c);
+	pg_cluster_stop(c, NULL);
 	return -1;
 }
 
@@ -459,7 +516,7 @@ int pg_cluster_restart(struct pg_cluster *c, long long shared_buffers, struct er
 		return err_set(e, ERR_RUNTIME, "no PostgreSQL cluster to restart");
 	if (halt(c, SIGINT, FAST_STOP_MS) < 0) {
 		/* Stuck in its shutdown checkpoint: stop it now, recover from WAL. */
-		halt_now(c);
+		halt_now(c, clock_now_ns());
 		ready = RECOVERY_MS;
 	}
 	return boot(c, shared_buffers, ready, e);
@@ -478,18 +535,28 @@ int pg_cluster_alive(struct pg_cluster *c)
 	return 0;
 }
 
-int pg_cluster_stop(struct pg_cluster *c)
+int pg_cluster_stop(struct pg_cluster *c, double *removal_s)
 {
+	uint64_t t0 = clock_now_ns(), t1;
 	int rc;
 
+	if (removal_s)
+		*removal_s = 0;
 	if (!c)
 		return 0;
-	halt_now(c);
-	if (c->pid == 0)
+	if (c->pid > 0)
+		kill_server(c, t0);
+	else
 		forget_dead_server(c); /* in case it died by SIGKILL earlier */
 	if (c->log_fd >= 0)
 		close(c->log_fd);
+	/* The dir goes while the kernel ends a killed server's processes (what
+	 * they had open goes with them); then it is reaped by the deadline. */
+	t1 = clock_now_ns();
 	rc = tmpdir_remove_same(c->dir, c->dir_fd);
+	if (removal_s)
+		*removal_s = (double)(clock_now_ns() - t1) / 1e9;
+	(void)reap_until(c, t0 + STOP_MS * 1000000ULL);
 	if (c->dir_fd >= 0)
 		close(c->dir_fd);
 	free(c);

@@ -57,10 +57,13 @@ int pg_cluster_restart(struct pg_cluster *c, long long shared_buffers, struct er
 /* 1 while the postmaster runs, else 0 (and reaps it). */
 int pg_cluster_alive(struct pg_cluster *c);
 
-/* Stop at once (immediate shutdown: the data is thrown away), reap the server
- * and its children, remove the temp dir. Takes well under 0.5 s. Safe on
- * NULL and on a half-started cluster. c is freed. 0, or -1 when some of the
- * temp dir stays (the event log says why). */
-int pg_cluster_stop(struct pg_cluster *c);
+/* Stop at once (immediate shutdown: the data is thrown away; SIGKILL at
+ * once for a server whose processes are stopped, after 0.3 s for one that
+ * does not end), reap the server, remove the temp dir. Every wait ends by a
+ * deadline: at most 0.5 s from the call in all, plus what the file system
+ * takes to delete the temp dir (removal_s, may be NULL: those seconds). Safe
+ * on NULL and on a half-started cluster. c is freed. 0, or -1 when some of
+ * the temp dir stays (the event log says why). */
+int pg_cluster_stop(struct pg_cluster *c, double *removal_s);
 
 #endif

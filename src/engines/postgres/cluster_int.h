@@ -26,7 +26,8 @@
 #define RECOVERY_MS   120000 /* ... after an immediate shutdown: WAL replay */
 #define FAST_STOP_MS  10000  /* restart: fast shutdown writes a checkpoint */
 #define QUIT_MS       300    /* stop: immediate shutdown, then SIGKILL */
-#define KILL_MS       2000   /* reaping after SIGKILL */
+#define STOP_MS       500    /* stop: all of it, the reaping after SIGKILL too */
+#define DSM_MAX       64     /* dynamic shared memory segments of a server */
 #define SHM_WAIT_MS   1000   /* for a killed server's processes to detach */
 #define TAIL_LINES    10
 #define KILL_TREE_MAX 4096 /* children of a postmaster: max_connections and more */
@@ -58,7 +59,24 @@ int pgc_pick_user(struct pg_cluster *c, struct err *e);
 
 /* leftovers.c */
 extern const struct tmpdir_kind pgc_tmpdir;
+/* A server's dynamic shared memory segments (/dev/shm/PostgreSQL.<n>):
+ * pgc_dsm_list: those pm and its children map, listed while they run (or
+ * are stopped); pgc_dsm_drop: removed once they are killed (only regular
+ * files of server_uid's). */
+struct pgc_dsm {
+	int n;
+	unsigned long handle[DSM_MAX];
+};
+void pgc_dsm_list(pid_t pm, struct pgc_dsm *d);
+void pgc_dsm_drop(const struct pgc_dsm *d, uid_t server_uid);
+/* A dead server's System V segment, and the dynamic segments it names
+ * (the rules are in leftovers.c). */
 void pgc_drop_shm(int dir, uid_t server_uid);
+/* The System V segment of postmaster pm, our child not yet reaped (so its
+ * pid is still its own) and just killed: removed at once, still attached or
+ * not (the kernel frees it at the last detach); the dynamic segments it
+ * names are added to dsm, for pgc_dsm_drop. */
+void pgc_drop_shm_of(int dir, uid_t server_uid, pid_t pm, struct pgc_dsm *dsm);
 int pgc_check_socket_path(const struct pg_cluster *c, struct err *e);
 
 /* template.c */

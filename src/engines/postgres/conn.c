@@ -181,9 +181,11 @@ static void send_cancel(struct engine *en)
 
 /* Wait until PQgetResult will not block: sends what is queued, reads what
  * came (the connection is non-blocking). Every wait is bounded once the user
- * stops idxlab: a statement still running grace_ms later is cancelled, and a
- * server silent for STOP_ANSWER_MS is given up on (en->unanswered: no
- * statement is sent to it again). 0, or -1 with e filled. */
+ * stops idxlab, counted from the stop (the first wait that saw it), not
+ * from each wait, so the waits of a stop never add up: a statement still
+ * running grace_ms after it is cancelled, and a server silent until
+ * STOP_ANSWER_MS after it is given up on (en->unanswered: no statement is
+ * sent to it again). 0, or -1 with e filled. */
 int pg_await(struct engine *en, const char *what, long grace_ms, struct err *e)
 {
 	uint64_t t0 = 0;
@@ -204,8 +206,12 @@ int pg_await(struct engine *en, const char *what, long grace_ms, struct err *e)
 		if (en->stop && atomic_load(en->stop)) {
 			uint64_t t = clock_now_ns(), waited;
 
+			/* From the stop (as first seen): every wait after it shares
+			 * one deadline; close's clean-up counts from each statement. */
+			if (!en->stop_ns)
+				en->stop_ns = t;
 			if (!t0)
-				t0 = t;
+				t0 = en->closing ? t : en->stop_ns;
 			waited = (t - t0) / 1000000;
 			if (!en->cancelled && grace_ms < STOP_ANSWER_MS &&
 			    waited >= (uint64_t)grace_ms)
@@ -218,9 +224,11 @@ int pg_await(struct engine *en, const char *what, long grace_ms, struct err *e)
 				    "gave up on it%s",
 				    STOP_ANSWER_MS / 1000.0,
 				    en->cancelled ? ", even after a cancel request" : "",
-				    en->cluster ? ""
-				                : " (schema idxlab stays on the server: the next "
-				                  "run takes it over)");
+				    en->cluster
+				        ? ""
+				        : " (schema idxlab stays on the server: the next "
+				          "run takes it over, or DROP SCHEMA idxlab CASCADE; "
+				          "removes it)");
 				return err_set(e, ERR_RUNTIME, "%s: %s", what, en->unanswered_msg);
 			}
 		}

@@ -15,6 +15,31 @@
 #include "cluster.h"
 #include "internal.h"
 
+/* DROP SCHEMA idxlab failed (e): what stays, and the SQL that removes it.
+ * Extensions there were there before this run (an older idxlab created
+ * them in its schema): idxlab drops only what it created in this run. */
+static void say_schema_stays(struct engine *en, const struct err *e)
+{
+	char drop[512], why[300];
+	struct err q = { ERR_NONE, "" };
+
+	if (pg_query_text(en,
+	                  "SELECT coalesce(string_agg(format('DROP EXTENSION %I;', extname), ' ' "
+	                  "ORDER BY extname), '') FROM pg_extension WHERE extnamespace = "
+	                  "(SELECT oid FROM pg_namespace WHERE nspname = 'idxlab')",
+	                  drop, sizeof drop, &q) < 0)
+		drop[0] = 0;
+	if (*drop)
+		evlog_add(EV_WARN,
+		          "schema idxlab stays on the server: it holds extensions that were there "
+		          "before this run, which idxlab leaves as they were: %s DROP SCHEMA "
+		          "idxlab; removes it",
+		          drop);
+	else
+		evlog_add(EV_WARN, "schema idxlab stays on the server (%s)",
+		          pg_trim(e->msg, why, sizeof why));
+}
+
 static void pg_close(struct engine *en)
 {
 	if (!en)
@@ -32,22 +57,21 @@ static void pg_close(struct engine *en)
 		if (PQtransactionStatus(en->conn) != PQTRANS_IDLE)
 			(void)pg_exec(en, "ROLLBACK", &e);
 		(void)pg_exec(en, "DROP TABLE IF EXISTS idxlab.idxlab_t", &e);
-		if (en->walinspect_ours)
-			(void)pg_exec(en, "DROP EXTENSION IF EXISTS pg_walinspect", &e);
-		if (en->buffercache_ours)
-			(void)pg_exec(en, "DROP EXTENSION IF EXISTS pg_buffercache", &e);
-		if (en->statements_ours)
-			(void)pg_exec(en, "DROP EXTENSION IF EXISTS pg_stat_statements", &e);
-		(void)pg_exec(en, "DROP SCHEMA IF EXISTS idxlab", &e);
+		if (pg_exec(en, "DROP SCHEMA IF EXISTS idxlab", &e) < 0)
+			say_schema_stays(en, &e);
 	}
 	PQfinish(en->conn);
 	if (en->cluster) {
 		uint64_t t0 = clock_now_ns();
-		int left = pg_cluster_stop(en->cluster) < 0;
+		double rm;
+		int left = pg_cluster_stop(en->cluster, &rm) < 0;
 
-		evlog_add(EV_INFO, "postgres: throwaway server stopped%s in %.2f s%s",
-		          left ? "" : " and removed", (double)(clock_now_ns() - t0) / 1e9,
-		          left ? "; some of its directory stays (said above)" : "");
+		evlog_add(
+		    EV_INFO,
+		    "postgres: throwaway server stopped%s in %.2f s (%.2f s of it deleting its "
+		    "directory)%s",
+		    left ? "" : " and removed", (double)(clock_now_ns() - t0) / 1e9, rm,
+		    left ? "; some of its directory stays (said above)" : "");
 	}
 	rowset_free(&en->rs);
 	free(en->pend);

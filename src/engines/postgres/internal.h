@@ -5,9 +5,11 @@
  * Without --dsn it starts a throwaway cluster (cluster.c) and works in it;
  * with --dsn (a conninfo string or postgres:// URI; PG* variables and
  * .pgpass apply) it works on the user's server. Either way every object
- * lives in schema `idxlab`, which idxlab creates and marks with a comment;
- * a schema of that name that is not marked, or that holds anything idxlab
- * did not create, is refused and left alone.
+ * lives in schema `idxlab`, which idxlab creates and marks with a comment,
+ * as it marks each object it makes there (schema.c); a schema of that name
+ * that is not marked, or that holds anything unmarked, is refused and left
+ * alone. On the user's server idxlab creates nothing outside its schema
+ * (no extension: it uses those the database has).
  *
  * Operations are sent in libpq pipeline mode: BEGIN, the rows of a
  * transaction and COMMIT go out back to back and their results are read
@@ -101,13 +103,10 @@ struct engine {
 	int superuser;
 	int claimed;             /* schema idxlab is ours: close may clean it up */
 	int walinspect;          /* pg_get_wal_records_info() usable */
-	int walinspect_ours;     /* in schema idxlab: dropped at close */
 	char walinspect_fn[160]; /* schema-qualified pg_get_wal_records_info */
 	int buffercache;         /* the pg_buffercache view usable */
-	int buffercache_ours;    /* in schema idxlab: dropped at close */
 	char buffercache_view[160];
 	int statements;              /* pg_stat_statements usable: spills measured */
-	int statements_ours;         /* in schema idxlab: dropped at close */
 	char statements_fn[160];     /* schema-qualified pg_stat_statements */
 	uint64_t spills, ss_written; /* spills so far; the last shared_blks_written */
 	int ss_seen;                 /* ss_written and rels hold a reading */
@@ -148,6 +147,7 @@ struct engine {
 	char *payload;
 	long long shared_buffers; /* bytes in force on the server */
 	uint64_t t_started;       /* ns the throwaway server took to start */
+	uint64_t stop_ns;         /* ns the stop was first seen (0: not yet): waits end from it */
 	int cancelled;            /* the cancel request went out */
 	int closing;              /* close's clean-up: not to be cancelled */
 	int unanswered;           /* given up on the server: touch it no more */

@@ -131,9 +131,13 @@ int pg_create_table(struct engine *en, struct err *e)
 	for (c = 1; c < s->ncols; c++)
 		add(sql, sizeof sql, &n, ", %s %s", en->qcol[c],
 		    sql_type(schema_type(s, &en->k, c)));
+	/* Marked as idxlab's in the same transaction (claim_schema in
+	 * schema.c knows its own leftovers by the mark, whatever the spec). */
 	add(sql, sizeof sql, &n,
 	    ", %s int NOT NULL DEFAULT 0, payload text) "
-	    "WITH (fillfactor = %lld, autovacuum_enabled = false)",
+	    "WITH (fillfactor = %lld, autovacuum_enabled = false); "
+	    "COMMENT ON TABLE idxlab.idxlab_t IS '" SCHEMA_MARK "'; "
+	    "COMMENT ON INDEX idxlab.idxlab_t_pkey IS '" SCHEMA_MARK "'",
 	    en->qhot, en->k.v[K_FILLFACTOR]);
 	if (n >= sizeof sql)
 		return err_set(e, ERR_RUNTIME, "the DDL of table %s does not fit (a bug in idxlab)",
@@ -170,7 +174,13 @@ int pg_set_indexes(struct engine *en, long long from, long long to, int live, st
 		    x->unique ? "UNIQUE " : "", en->qidx[i]);
 		for (c = 0; c < x->ncols; c++)
 			add(sql, sizeof sql, &n, "%s%s", c ? ", " : "", en->qcol[x->cols[c]]);
-		add(sql, sizeof sql, &n, ")");
+		/* the mark, in the same transaction: see pg_create_table */
+		add(sql, sizeof sql, &n, "); COMMENT ON INDEX idxlab.%s IS '" SCHEMA_MARK "'",
+		    en->qidx[i]);
+		if (n >= sizeof sql)
+			return err_set(e, ERR_RUNTIME,
+			               "the DDL of index %s does not fit (a bug in idxlab)",
+			               x->name);
 		if (pg_exec(en, sql, e) < 0)
 			return -1;
 		if (live)

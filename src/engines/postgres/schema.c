@@ -1,8 +1,8 @@
 /* schema.c - the session's start: schema idxlab claimed (created and marked,
- * or refused when it is not ours), the extensions (pg_walinspect,
- * pg_buffercache, pg_stat_statements: found or created in schema idxlab),
- * shared_buffers as the server has it, and the server's processes whose
- * /proc io idxlab reads. */
+ * or refused when it holds anything idxlab did not make), the extensions
+ * (pg_walinspect, pg_buffercache, pg_stat_statements: found; created in
+ * schema idxlab on the throwaway server only), shared_buffers as the server
+ * has it, and the server's processes whose /proc io idxlab reads. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,36 +11,75 @@
 #include "../../probes/proc.h"
 #include "internal.h"
 
-/* s's index names, each once, onto the SQL list in buf (at *n). */
-static void add_index_names(const struct schema *s, char *buf, size_t len, size_t *n)
-{
-	char quoted[SCHEMA_NAME_MAX + 4];
-	int i;
+/* What idxlab makes in schema idxlab carries its mark, the comment
+ * SCHEMA_MARK, set in the transaction that creates it: the schema, the
+ * table, its primary key and each index (rows.c). So a leftover is known
+ * as idxlab's whatever spec made it (a built-in, a file, a derived one),
+ * and anything unmarked is not idxlab's to drop: a user's index on the
+ * table, a table of theirs, an old idxlab's unmarked leftovers. Extensions
+ * (their members) are not idxlab's either unless it created them in this
+ * run, which it does only on its throwaway server (find_extension). */
 
-	for (i = 0; s && i < s->nindexes && *n < len; i++) {
-		snprintf(quoted, sizeof quoted, "'%s'", s->idx[i].name);
-		if (!strstr(buf, quoted))
-			*n += (size_t)snprintf(buf + *n, len - *n, ", %s", quoted);
+/* SQL: schema idxlab's objects that idxlab cannot prove it made, each as
+ * "name" (functions "name()") with "sql", the statement that drops it: the
+ * unmarked relations, functions and types that no extension owns. */
+#define FOREIGN_OBJECTS                                                                            \
+	"SELECT c.relname::text AS name, 1 AS k, format('DROP %s idxlab.%I;', CASE c.relkind "     \
+	"WHEN 'i' THEN 'INDEX' WHEN 'I' THEN 'INDEX' WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN "      \
+	"'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW' WHEN 'f' THEN 'FOREIGN TABLE' WHEN 'c' "         \
+	"THEN 'TYPE' ELSE 'TABLE' END, c.relname) AS sql FROM pg_class c"                          \
+	" WHERE c.relnamespace = 'idxlab'::regnamespace"                                           \
+	" AND obj_description(c.oid, 'pg_class') IS DISTINCT FROM '" SCHEMA_MARK "'"               \
+	" AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass"        \
+	" AND d.objid = c.oid AND d.deptype = 'e')"                                                \
+	" UNION ALL SELECT p.proname || '()', 2, format('DROP ROUTINE idxlab.%I(%s);',"            \
+	" p.proname, pg_get_function_identity_arguments(p.oid)) FROM pg_proc p"                    \
+	" WHERE p.pronamespace = 'idxlab'::regnamespace AND NOT EXISTS"                            \
+	" (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass"                        \
+	" AND d.objid = p.oid AND d.deptype = 'e')"                                                \
+	" UNION ALL SELECT t.typname::text, 3, format('DROP %s idxlab.%I;', CASE t.typtype"        \
+	" WHEN 'd' THEN 'DOMAIN' ELSE 'TYPE' END, t.typname) FROM pg_type t"                       \
+	" WHERE t.typnamespace = 'idxlab'::regnamespace AND t.typrelid = 0"                        \
+	" AND t.typcategory <> 'A' AND t.typtype <> 'm' AND NOT EXISTS"                            \
+	" (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_type'::regclass"                        \
+	" AND d.objid = t.oid AND d.deptype = 'e')"
+
+/* The FROM and WHERE of idxlab's marked relations in schema idxlab. */
+#define MARKED                                                                                     \
+	"pg_class WHERE relnamespace = 'idxlab'::regnamespace AND obj_description(oid, "           \
+	"'pg_class') = '" SCHEMA_MARK "'"
+
+/* What an earlier idxlab left in schema idxlab (killed, or its server
+ * given up on): its marked table and indexes, said in the event log (the
+ * count first: a long list is cut at the line's end). The table goes at
+ * set-up, with its indexes. */
+static void say_leftovers(struct engine *en)
+{
+	char left[512], why[300];
+	struct err e = { ERR_NONE, "" };
+
+	if (pg_query_text(en,
+	                  "SELECT concat_ws('; ', (SELECT 'table ' || string_agg(relname, ', ')"
+	                  " FROM " MARKED " AND relkind <> 'i'), (SELECT count(*) || CASE count(*)"
+	                  " WHEN 1 THEN ' index (' ELSE ' indexes (' END || string_agg(relname,"
+	                  " ', ' ORDER BY relname) || ')' FROM " MARKED " AND relkind = 'i'"
+	                  " HAVING count(*) > 0))",
+	                  left, sizeof left, &e) < 0) {
+		evlog_add(EV_WARN, "could not list what schema idxlab holds: %s",
+		          pg_trim(e.msg, why, sizeof why));
+		return;
 	}
-}
-
-/* The relations idxlab may have left in schema idxlab, as an SQL list: its
- * table, the primary key, and the indexes of every built-in spec and of
- * the spec in force (a table a users run left is idxlab's too). */
-static void own_relations(const struct engine *en, char *buf, size_t len)
-{
-	size_t n = (size_t)snprintf(buf, len, "'idxlab_t', 'idxlab_t_pkey'");
-	int i;
-
-	for (i = 0; schema_builtin_names[i]; i++) /* the built-ins come first */
-		add_index_names(schema_get(i), buf, len, &n);
-	add_index_names(schema_of(&en->k), buf, len, &n);
+	if (*left)
+		evlog_add(EV_INFO,
+		          "schema idxlab: taking over what an earlier idxlab left (it was killed, "
+		          "or gave up on the server): %s",
+		          left);
 }
 
 /* The schema is idxlab's, or we refuse. Creates it when absent. */
 static int claim_schema(struct engine *en, struct err *e)
 {
-	char mark[256], foreign[512], own[2048], sql[3072];
+	char mark[256], foreign[512], drop[1024];
 
 	if (pg_query_text(en,
 	                  "SELECT coalesce(obj_description(oid, 'pg_namespace'), '<none>') "
@@ -59,35 +98,35 @@ static int claim_schema(struct engine *en, struct err *e)
 		               "this server has a schema named idxlab that idxlab did not create "
 		               "(its comment is not '" SCHEMA_MARK
 		               "'); idxlab leaves it untouched - use another database");
-	/* Only our own relations and functions may be in it. */
-	own_relations(en, own, sizeof own);
-	snprintf(sql, sizeof sql,
-	         "SELECT coalesce(string_agg(name, ', '), '') FROM ("
-	         " SELECT c.relname AS name FROM pg_class c"
-	         " WHERE c.relnamespace = 'idxlab'::regnamespace AND c.relname NOT IN (%s)"
-	         " AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid ="
-	         " 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')"
-	         " UNION ALL SELECT p.proname || '()' FROM pg_proc p"
-	         " WHERE p.pronamespace = 'idxlab'::regnamespace AND NOT EXISTS"
-	         " (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass"
-	         " AND d.objid = p.oid AND d.deptype = 'e')) x",
-	         own);
-	if (pg_query_text(en, sql, foreign, sizeof foreign, e) < 0)
+	/* Only what carries idxlab's mark (or an extension's) may be in it. */
+	if (pg_query_text(en,
+	                  "SELECT coalesce(string_agg(name, ', ' ORDER BY k, name), '') "
+	                  "FROM (" FOREIGN_OBJECTS ") x",
+	                  foreign, sizeof foreign, e) < 0 ||
+	    pg_query_text(en,
+	                  "SELECT coalesce(string_agg(sql, ' ' ORDER BY k, name), '') "
+	                  "FROM (" FOREIGN_OBJECTS ") x",
+	                  drop, sizeof drop, e) < 0)
 		return -1;
 	if (*foreign)
 		return err_set(e, ERR_USAGE,
 		               "schema idxlab holds objects idxlab did not create (%s); idxlab "
-		               "changes nothing there - remove them or use another database",
-		               foreign);
+		               "changes nothing there - if they are not yours to keep, remove them "
+		               "(%s) or the whole schema (DROP SCHEMA idxlab CASCADE;), or use "
+		               "another database",
+		               foreign, drop);
+	say_leftovers(en);
 	return 0;
 }
 
 /* Find extension name, for its object obj (function fn must be callable):
- * "schema.obj" into qual. Creates it in schema idxlab when it is missing
- * and we are superuser; *ours says it lives in idxlab's schema (so close
- * drops it). why: what is n/a without it, for the event log. 1: usable. */
+ * "schema.obj" into qual. On the throwaway server a missing one is created
+ * in schema idxlab; on a server of the user's (--dsn) idxlab creates
+ * nothing outside its schema, and an extension is a database's, so a
+ * missing one stays missing and the event log says how to add it. why:
+ * what is n/a without it. 1: usable. */
 static int find_extension(struct engine *en, const char *name, const char *obj, const char *fn,
-                          char *qual, size_t len, int *ours, const char *why)
+                          char *qual, size_t len, const char *why)
 {
 	char schema[128], sql[256], buf[16];
 	struct err e = { ERR_NONE, "" };
@@ -96,10 +135,9 @@ static int find_extension(struct engine *en, const char *name, const char *obj, 
 	         "SELECT coalesce(max(quote_ident(n.nspname)), '') FROM pg_extension x "
 	         "JOIN pg_namespace n ON n.oid = x.extnamespace WHERE x.extname = '%s'",
 	         name);
-	*ours = 0;
 	if (pg_query_text(en, sql, schema, sizeof schema, &e) < 0)
 		return 0;
-	if (!*schema && en->superuser) {
+	if (!*schema && en->cluster) {
 		char create[128];
 
 		snprintf(create, sizeof create, "CREATE EXTENSION %s SCHEMA idxlab", name);
@@ -108,12 +146,24 @@ static int find_extension(struct engine *en, const char *name, const char *obj, 
 			schema[0] = 0;
 	}
 	if (!*schema) {
-		evlog_add(EV_INFO, "%s are n/a: %s is %s", why, name,
-		          en->superuser ? "not available (the contrib package)"
-		                        : "not installed, and installing it needs a superuser");
+		snprintf(sql, sizeof sql,
+		         "SELECT count(*) FROM pg_available_extensions WHERE name = '%s'", name);
+		if (en->cluster)
+			evlog_add(EV_INFO, "%s are n/a: %s is not available (the contrib package)",
+			          why, name);
+		else if (pg_query_text(en, sql, buf, sizeof buf, &e) < 0 || strcmp(buf, "0") == 0)
+			evlog_add(EV_INFO,
+			          "%s are n/a: %s is not available on this server: install its "
+			          "package (contrib), then CREATE EXTENSION %s;",
+			          why, name, name);
+		else
+			evlog_add(
+			    EV_INFO,
+			    "%s are n/a: %s is not in this database, and idxlab adds nothing "
+			    "outside its schema on your server: CREATE EXTENSION %s; enables them",
+			    why, name, name);
 		return 0;
 	}
-	*ours = strcmp(schema, "idxlab") == 0;
 	snprintf(qual, len, "%s.%s", schema, obj);
 	/* Installed is not usable: its functions may be granted to others only. */
 	snprintf(sql, sizeof sql, "SELECT has_function_privilege('%s.%s', 'EXECUTE')", schema, fn);
@@ -140,18 +190,18 @@ static void find_statements(struct engine *en)
 	                  track, sizeof track, &e) < 0)
 		return;
 	if (!*track || strcmp(track, "none") == 0) {
-		evlog_add(EV_INFO,
-		          "%s are n/a: pg_stat_statements is %s on this server (%s); "
-		          "pg_stat_bgwriter.buffers_backend is no substitute: it counts relation "
-		          "extensions too",
-		          why, *track ? "set to track nothing" : "not loaded",
+		/* (pg_stat_bgwriter.buffers_backend is no substitute: it counts
+		 * relation extensions too.) */
+		evlog_add(EV_INFO, "%s are n/a: pg_stat_statements is %s on this server (%s)", why,
+		          *track ? "set to track nothing" : "not loaded",
 		          *track ? "set pg_stat_statements.track = top"
-		                 : "add it to shared_preload_libraries and restart the server");
+		                 : "add it to shared_preload_libraries, restart the server, then "
+		                   "CREATE EXTENSION pg_stat_statements;");
 		return;
 	}
 	en->statements = find_extension(en, "pg_stat_statements", "pg_stat_statements",
 	                                "pg_stat_statements(boolean)", en->statements_fn,
-	                                sizeof en->statements_fn, &en->statements_ours, why);
+	                                sizeof en->statements_fn, why);
 }
 
 /* A temporary physical replication slot holds the WAL from the last look
@@ -188,14 +238,14 @@ static void find_extensions(struct engine *en)
 	    en->superuser &&
 	    find_extension(en, "pg_walinspect", "pg_get_wal_records_info",
 	                   "pg_get_wal_records_info(pg_lsn, pg_lsn)", en->walinspect_fn,
-	                   sizeof en->walinspect_fn, &en->walinspect_ours, "full-page-image bytes");
+	                   sizeof en->walinspect_fn, "full-page-image bytes");
 	if (!en->superuser)
 		evlog_add(EV_INFO,
 		          "full-page-image bytes are n/a: pg_walinspect needs a superuser");
 	fpi_hold_wal(en);
-	en->buffercache = find_extension(
-	    en, "pg_buffercache", "pg_buffercache", "pg_buffercache_pages()", en->buffercache_view,
-	    sizeof en->buffercache_view, &en->buffercache_ours, "the cache gauges");
+	en->buffercache =
+	    find_extension(en, "pg_buffercache", "pg_buffercache", "pg_buffercache_pages()",
+	                   en->buffercache_view, sizeof en->buffercache_view, "the cache gauges");
 	en->bc_t = 0;
 	find_statements(en);
 }

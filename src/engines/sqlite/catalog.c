@@ -1,12 +1,16 @@
 /* catalog.c - the shape of a user's SQLite table, for --schema-from.
  *
- * The file is opened read-only (SQLITE_OPEN_READONLY, and query_only on
- * top), so nothing in it can change. The columns come from PRAGMA
+ * The file is opened so that nothing is created or written beside it
+ * (source.c), with query_only on top. The columns come from PRAGMA
  * table_xinfo, the indexes from sqlite_schema in creation order with PRAGMA
  * index_list / index_xinfo; the value orders from sqlite_stat1 when ANALYZE
  * left one (distinct values of each index's leading column), and otherwise -
  * and for every column's order and length - from a bounded sample: the first
- * SAMPLE_ROWS rows in the table's order. */
+ * SAMPLE_ROWS rows in the table's order, each column selected by its name.
+ * Of each sampled value only its length and a hash of it are kept, and of
+ * the row before it its first SAMPLE_KEEP bytes (its order is judged as
+ * the rows come), so a table of big values costs no more memory than one
+ * of small ones: one row's values at a time. */
 #include <ctype.h>
 #include <fcntl.h>
 #include <math.h>
@@ -21,6 +25,25 @@
 #include "sqlite_int.h"
 
 #define SAMPLE_ROWS 10000
+#define SAMPLE_KEEP 4096 /* bytes of the previous row's value kept, for its order */
+
+/* One sampled value: all the derivation needs of it (equal values have the
+ * same length and hash; a 64-bit hash makes a false match in 10000 values
+ * vanishingly rare). */
+struct sval {
+	uint64_t hash; /* FNV-1a of all of it */
+	uint32_t len;  /* its length in bytes */
+};
+
+/* A column while it is sampled: the previous row's value (its first
+ * SAMPLE_KEEP bytes) and how often a value was not smaller than the one
+ * before it, in the table's order. */
+struct scol {
+	struct sval *vals; /* SAMPLE_ROWS */
+	unsigned char prev[SAMPLE_KEEP];
+	uint32_t prev_len, prev_kept;
+	double up;
+};
 
 int sqlite_reads_source(const char *source)
 {
@@ -107,9 +130,10 @@ static int read_columns(sqlite3 *db, const char *table, struct table_shape *t, s
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct shape_col *c = &t->cols[t->ncols];
+		int hidden = sqlite3_column_int(st, 3); /* 2, 3: generated */
 
-		if (sqlite3_column_int(st, 3) != 0)
-			continue; /* a hidden or generated column: never written */
+		if (hidden == 1)
+			continue; /* a virtual table's hidden column */
 		if (t->ncols == SHAPE_COLS_MAX) {
 			shape_note(t->notes, sizeof t->notes, "columns past the %dth are left out",
 			           SHAPE_COLS_MAX);
@@ -121,6 +145,11 @@ static int read_columns(sqlite3 *db, const char *table, struct table_shape *t, s
 		         sqlite3_column_text(st, 1) ? (const char *)sqlite3_column_text(st, 1)
 		                                    : "");
 		c->pk = sqlite3_column_int(st, 2);
+		if (hidden == 2 || hidden == 3) /* GENERATED ALWAYS AS (...) */
+			shape_note(t->notes, sizeof t->notes,
+			           "%s is a generated column (%s) there: here an ordinary one, "
+			           "its values sampled as they read",
+			           c->name, hidden == 2 ? "VIRTUAL" : "STORED");
 		c->ndistinct = -1;
 		c->correlation = NAN;
 		c->top_freq = NAN;
@@ -222,38 +251,66 @@ static void read_stat1(sqlite3 *db, const char *table, struct table_shape *t)
 		snprintf(t->stats_from, sizeof t->stats_from, "sqlite_stat1");
 }
 
-static int cmp_blob(const void *a, const void *b)
+static int cmp_sval(const void *a, const void *b)
 {
-	const unsigned char *const *x = a, *const *y = b;
-	size_t lx = *(const uint32_t *)*x, ly = *(const uint32_t *)*y;
-	int c = memcmp(*x + 4, *y + 4, lx < ly ? lx : ly);
+	const struct sval *x = a, *y = b;
 
-	return c ? c : (lx > ly) - (lx < ly);
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return (x->hash > y->hash) - (x->hash < y->hash);
+}
+
+/* Keep row n's value b (len bytes) of column c: its length and hash, and
+ * whether it is not smaller than the row before. That is exact unless the
+ * previous value was longer than SAMPLE_KEEP and agrees with this one over
+ * all of it: then it counts half. */
+static void keep(struct scol *c, int n, const unsigned char *b, uint32_t len)
+{
+	struct sval *v = &c->vals[n];
+	uint64_t h = 14695981039346656037ULL;
+	uint32_t i, m = len < c->prev_kept ? len : c->prev_kept;
+	int cmp;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	v->hash = h;
+	v->len = len;
+	if (n) {
+		cmp = m ? memcmp(c->prev, b, m) : 0;
+		if (cmp)
+			c->up += cmp < 0;
+		else if (c->prev_kept == c->prev_len || len <= c->prev_kept)
+			c->up += c->prev_len <= len; /* one is a prefix of the other */
+		else
+			c->up += cmp_sval(&c->vals[n - 1], v) == 0 ? 1 : 0.5;
+	}
+	c->prev_len = len;
+	c->prev_kept = len < SAMPLE_KEEP ? len : SAMPLE_KEEP;
+	if (c->prev_kept)
+		memcpy(c->prev, b, c->prev_kept);
 }
 
 /* One column of the sample: its distinct values, the share of the most
- * common one, how often a value follows a smaller one, its mean length. */
-static void judge(struct shape_col *c, unsigned char **vals, int n, double rows, int stat1)
+ * common one, its order (keep), its mean length. */
+static void judge(struct shape_col *c, struct scol *sc, int n, double rows, int stat1)
 {
-	int i, distinct = n ? 1 : 0, run = 1, top = n ? 1 : 0, up = 0;
+	struct sval *vals = sc->vals;
+	int i, distinct = n ? 1 : 0, run = 1, top = n ? 1 : 0;
 	double len = 0;
 
-	for (i = 0; i < n; i++) {
-		len += *(uint32_t *)vals[i];
-		if (i && cmp_blob(&vals[i - 1], &vals[i]) <= 0)
-			up++;
-	}
+	for (i = 0; i < n; i++)
+		len += vals[i].len;
 	if (n > 1)
-		c->correlation = 2.0 * up / (n - 1) - 1;
+		c->correlation = 2.0 * sc->up / (n - 1) - 1;
 	if (c->type == COL_TEXT && n) /* the mean length: what the index holds */
 		c->len = (int)lround(len / n < 1 ? 1 : len / n);
 	else if (c->type == COL_TEXT && !c->len)
 		c->len = 16;
 	if (c->type == COL_TEXT && c->len == 16 && strstr(c->decl, "BLOB"))
 		c->type = COL_UUID;
-	qsort(vals, (size_t)n, sizeof *vals, cmp_blob);
+	qsort(vals, (size_t)n, sizeof *vals, cmp_sval);
 	for (i = 1; i < n; i++) {
-		if (cmp_blob(&vals[i - 1], &vals[i]) == 0) {
+		if (cmp_sval(&vals[i - 1], &vals[i]) == 0) {
 			if (++run > top)
 				top = run;
 		} else {
@@ -271,29 +328,43 @@ static void judge(struct shape_col *c, unsigned char **vals, int n, double rows,
 	c->ndistinct = distinct == n ? rows : distinct * 2 < n ? distinct : rows * distinct / n;
 }
 
+/* SELECT "c1", "c2", ... FROM "table" LIMIT SAMPLE_ROWS: by name, so a
+ * column the shape leaves out (or a generated one SELECT * would place
+ * elsewhere) cannot shift the values onto another column. */
+static char *sample_sql(const char *table, const struct table_shape *t)
+{
+	sqlite3_str *q = sqlite3_str_new(NULL);
+	int i;
+
+	sqlite3_str_appendall(q, "SELECT ");
+	for (i = 0; i < t->ncols; i++)
+		sqlite3_str_appendf(q, "%s\"%w\"", i ? ", " : "", t->cols[i].name);
+	sqlite3_str_appendf(q, " FROM \"%w\" LIMIT %d", table, SAMPLE_ROWS);
+	return sqlite3_str_finish(q);
+}
+
 static int sample(sqlite3 *db, const char *table, struct table_shape *t, struct err *e)
 {
-	unsigned char **vals[SHAPE_COLS_MAX];
-	char sql[512], *q = sqlite3_mprintf("%w", table);
-	sqlite3_stmt *st;
-	int n = 0, i, stat1 = t->stats_from[0] != 0;
+	struct scol *cols;
+	char *sql;
+	sqlite3_stmt *st = NULL;
+	int n = 0, i, stat1 = t->stats_from[0] != 0, rc;
 
-	snprintf(sql, sizeof sql, "SELECT * FROM \"%s\" LIMIT %d", q, SAMPLE_ROWS);
-	sqlite3_free(q);
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (!t->ncols)
+		return 0;
+	sql = sample_sql(table, t);
+	rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK)
 		return fail(db, "reading a sample of its rows", e);
+	cols = xcalloc((size_t)t->ncols, sizeof *cols);
 	for (i = 0; i < t->ncols; i++)
-		vals[i] = xcalloc(SAMPLE_ROWS, sizeof *vals[i]);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		for (i = 0; i < t->ncols && i < sqlite3_column_count(st); i++) {
-			const void *b = sqlite3_column_blob(st, i);
-			uint32_t len = (uint32_t)sqlite3_column_bytes(st, i);
-			unsigned char *v = xcalloc(1, 4 + len + 1);
+		cols[i].vals = xcalloc(SAMPLE_ROWS, sizeof *cols[i].vals);
+	while (n < SAMPLE_ROWS && sqlite3_step(st) == SQLITE_ROW) {
+		for (i = 0; i < t->ncols; i++) {
+			const unsigned char *b = sqlite3_column_blob(st, i);
 
-			memcpy(v, &len, 4);
-			if (b)
-				memcpy(v + 4, b, len);
-			vals[i][n] = v;
+			keep(&cols[i], n, b, b ? (uint32_t)sqlite3_column_bytes(st, i) : 0);
 		}
 		n++;
 	}
@@ -301,11 +372,10 @@ static int sample(sqlite3 *db, const char *table, struct table_shape *t, struct 
 	if (!stat1 || t->rows <= 0)
 		t->rows = n < SAMPLE_ROWS ? n : t->rows > 0 ? t->rows : n;
 	for (i = 0; i < t->ncols; i++) {
-		judge(&t->cols[i], vals[i], n, t->rows, stat1);
-		for (int j = 0; j < n; j++)
-			free(vals[i][j]);
-		free(vals[i]);
+		judge(&t->cols[i], &cols[i], n, t->rows, stat1);
+		free(cols[i].vals);
 	}
+	free(cols);
 	if (!stat1)
 		snprintf(t->stats_from, sizeof t->stats_from, "a sample of its first %d rows", n);
 	else
@@ -334,18 +404,14 @@ int sqlite_read_shape(const char *source, const char *table, struct table_shape 
 	sqlite3 *db = NULL;
 	int rowid = 1, rc;
 
-	if (sqlite3_open_v2(source, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
-	    SQLITE_OK) {
-		rc = err_set(e, ERR_USAGE, "sqlite: cannot open it read-only: %s",
-		             db ? sqlite3_errmsg(db) : "out of memory");
-		sqlite3_close(db);
-		return rc;
-	}
-	sqlite3_exec(db, "PRAGMA query_only = 1", NULL, NULL, NULL);
+	if (sqlite_source_open(source, &db, t->notes, sizeof t->notes, e) < 0)
+		return -1;
 	rc = find_table(db, table, &rowid, e) < 0 || read_columns(db, table, t, e) < 0 ||
 	             read_indexes(db, table, t, e) < 0
 	         ? -1
 	         : 0;
+	if (rc < 0 && t->notes[0]) /* what was not seen may be why (a WAL's frames) */
+		err_prefix(e, "%s", t->notes);
 	if (rc == 0) {
 		count_rows(db, table, rowid, t);
 		read_stat1(db, table, t);

@@ -124,12 +124,12 @@ static void sqlite_close(struct engine *en)
 		before = sync_count_total();
 		if (sqlite3_close(en->db) != SQLITE_OK)
 			evlog_add(EV_WARN, "sqlite: close: %s", sqlite3_errmsg(en->db));
-		evlog_add(EV_INFO,
-		          "sqlite: closed: %llu fsync+fdatasync calls while closing%s, %llu in all "
-		          "since idxlab started",
-		          (unsigned long long)(sync_count_total() - before),
-		          wal ? " (the checkpoint of the WAL into the database)" : "",
-		          (unsigned long long)sync_count_total());
+		evlog_detail(
+		    "sqlite: closed: %llu fsync+fdatasync calls while closing%s, %llu in all "
+		    "since idxlab started",
+		    (unsigned long long)(sync_count_total() - before),
+		    wal ? " (the checkpoint of the WAL into the database)" : "",
+		    (unsigned long long)sync_count_total());
 	}
 	tmpdir_remove(en->dir);
 	sqlite_dsn_unlock(en);

@@ -14,6 +14,8 @@
  *   stats.c     the statistics table (counter <- source), sample, sizes
  *   vfs.[ch]    the counting VFS shim (writes and syncs by file kind)
  *   catalog.c   --schema-from: a user's table's shape, read-only
+ *   source.c    --schema-from: the user's file opened so that nothing is
+ *               created or written beside it
  *   multirow.c  --load multirow: INSERT ... VALUES (...), (...) */
 #ifndef IDXLAB_ENGINES_SQLITE_INT_H
 #define IDXLAB_ENGINES_SQLITE_INT_H
@@ -128,6 +130,13 @@ int sqlite_sizes(struct engine *en, struct sizes *s, struct err *e);
 struct table_shape;
 int sqlite_reads_source(const char *source);
 int sqlite_read_shape(const char *source, const char *table, struct table_shape *t, struct err *e);
+
+/* source.c */
+/* Open the user's file source for reading (source.c says how) so that
+ * nothing is created or written beside it; what the reader could not see
+ * goes into notes ("; "-separated). The handle into *out (sqlite3_close
+ * it), or -1 and a message. */
+int sqlite_source_open(const char *source, sqlite3 **out, char *notes, size_t nlen, struct err *e);
 
 /* multirow.c: --load multirow. prepare: for k (nothing unless multirow
  * inserts), after the single-row INSERT is prepared; add: keep a row (a

@@ -128,11 +128,11 @@ static void wt_close(struct engine *en)
 		rc = en->conn->close(en->conn, NULL);
 		if (rc)
 			evlog_add(EV_WARN, "wiredtiger: close: %s", wiredtiger_strerror(rc));
-		evlog_add(EV_INFO,
-		          "wiredtiger: closed: %llu fsync+fdatasync calls while closing (the final "
-		          "checkpoint), %llu in all since idxlab started",
-		          (unsigned long long)(sync_count_total() - before),
-		          (unsigned long long)sync_count_total());
+		evlog_detail(
+		    "wiredtiger: closed: %llu fsync+fdatasync calls while closing (the final "
+		    "checkpoint), %llu in all since idxlab started",
+		    (unsigned long long)(sync_count_total() - before),
+		    (unsigned long long)sync_count_total());
 		en->conn = NULL;
 	}
 	if (en->tmp)
