@@ -132,7 +132,7 @@ class Scanner:
                 self.toks.append(("s", op, self.line))
                 self.i += len(op)
             elif c in "<>":
-                m = re.match(r"<<-?\s*(['\"]?)([A-Za-z_]+)\1|[<>]&?-?|>>|<>", self.s[self.i:])
+                m = re.match(r"<<-?\s*(['\"]?)([A-Za-z_][A-Za-z_0-9]*)\1|[<>]&?-?|>>|<>", self.s[self.i:])
                 if word is not None and re.fullmatch(r"\d+", word):
                     word = None   # 2>: the fd number
                 flush()

@@ -27,6 +27,7 @@ cmp diffutils
 cp coreutils
 cut coreutils
 date coreutils
+df coreutils
 diff diffutils
 dirname coreutils
 dpkg dpkg
@@ -56,6 +57,7 @@ ps procps
 python3 python3 -
 readlink coreutils
 rm coreutils
+script bsdutils
 sed sed
 seq coreutils
 setpriv util-linux
@@ -77,7 +79,7 @@ xmllint libxml2-utils
 EOF
 # Base Debian: the essential packages (and mawk, Debian's awk) that every
 # install has. Build: what builds idxlab, before make test runs a test.
-base="coreutils dash diffutils dpkg findutils grep libc-bin mawk mount sed util-linux"
+base="bsdutils coreutils dash diffutils dpkg findutils grep libc-bin mawk mount sed util-linux"
 build="gcc make"
 # The Makefile's DEB_RUN and DEB_TEST (continued lines joined).
 deb=$(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$top/Makefile" |
