@@ -20,11 +20,7 @@ peer() {
 		--at "${3:-3}" --status "$fx/${STATUS:-serverstatus-full.json}" --collstats "${COLLSTATS:-$fx/collstats-t.json}" \
 		2>"$T/$1.peer.err" &
 	PEER=$!
-	i=0
-	while [ $i -lt 100 ] && [ ! -s "$T/$1.port" ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	poll 30 test -s "$T/$1.port"
 	PORT=$(cat "$T/$1.port" 2>/dev/null)
 	URI="mongodb://127.0.0.1:$PORT/"
 }

@@ -18,7 +18,7 @@ else bad dash/live-numbers "$(cap main)"; fi
 cap main | grep -qE '││idx size +0 B' && ok dash/no-index-yet || bad dash/no-index-yet "$(cap main)"
 
 tm send-keys -t main Right
-sleep 0.3
+wait_for main '>indexes    1' 3
 tm send-keys -t main Right
 if wait_for main '>indexes    2' 3 && wait_for main 'built idxlab_k1 on' 5 && wait_for main 'built idxlab_k2 on' 5; then
 	ok dash/keys-build-indexes
@@ -44,11 +44,13 @@ else bad dash/help-why-lines "knob $knob_seen metric $metric_seen: $(cat "$T/hel
 tm send-keys -t main Escape
 # The help says any other key closes it: q too (a speaker closing the help
 # must not end the session); F10 still quits.
-sleep 0.3
+# help_closed SESSION: no help on the screen, the knobs back.
+help_closed() { ! cap "$1" | grep -q '─ help ─' && cap "$1" | grep -q '─ knobs ─'; }
+poll 30 help_closed main # (Escape read alone, not as Alt-? with the next key)
 tm send-keys -t main '?'
 wait_for main '─ help ─' 3
 tm send-keys -t main q
-sleep 1
+poll 30 help_closed main
 if ! cap main | grep -q '─ help ─' && [ ! -s "$T/main.exit" ] && cap main | grep -q '─ knobs ─'; then
 	ok dash/help-q-closes
 else bad dash/help-q-closes "$(cat "$T/main.exit" 2>/dev/null) $(cap main)"; fi
@@ -67,7 +69,9 @@ if wait_for main 'rewrote the database \(VACUUM\)' 10; then ok dash/rewrite; els
 
 # At 80x24 the hint line drops whole hints, never help and quit, and cuts none.
 tm resize-window -t main -x 80 -y 24
-sleep $((slow))
+# redrawn: the hint line (it names quit) is the 24th line again
+hint_drawn() { tm capture-pane -p -t "$1" | tail -1 | grep -q quit; }
+poll 30 hint_drawn main
 hint=$(tm capture-pane -p -t main | tail -1)
 case "$hint" in
 *'? help  q quit') ok dash/hints-fit-80 ;;
@@ -105,8 +109,7 @@ n=$(cap ascii | tr -d '\000-\177' | wc -c)
 
 # b pins a baseline: every metric then shows now/baseline, the title what
 # changed since; B unpins it.
-tm send-keys -t ascii b
-if wait_for ascii 'baseline pinned: [0-9.]+[kM]? rows/s over [0-9.]+ s' 3 &&
+if pin ascii && wait_for ascii 'baseline pinned: [0-9.]+[kM]? rows/s over [0-9.]+ s' 3 &&
 	wait_for ascii 'now/base \(same knobs\)' 2 && wait_for ascii 'rows/s .* [0-9.]+x[-+ ]' 2; then
 	ok dash/baseline-pinned
 else bad dash/baseline-pinned "$(cap ascii)"; fi
@@ -178,9 +181,8 @@ wait_exit scale >/dev/null
 # worse (a triangle down after the ratio) and p99 no better.
 start ratio NO_COLOR=1 TMPDIR="$TMPDIR" "$IDXLAB" --rows 2000000 --key-order rand
 wait_for ratio '││rows/s +[0-9]' 5
-sleep $((2 * slow))
-tm send-keys -t ratio b
-wait_for ratio 'now/base \(same knobs\)' 3
+sleep $((2 * slow)) # a baseline of two seconds or more
+pin ratio 'baseline pinned: [0-9.]+[kM]? rows/s' # (a number: an n/a one is pinned again)
 tm send-keys -t ratio Right Right Right Right
 if wait_for ratio 'now/base \(\+4 idx\)' 10 && wait_for ratio '││rows/s .* 0\.[0-9]+x▼ ' 15; then
 	ok dash/ratio-worse-marked
@@ -216,9 +218,15 @@ printf '%s\n' '# a test talk' 'rows = 400000' 'say first caption' 'wait 1' 'inde
 	'say second caption' 'wait 1.5' 'pin' 'wait key' 'say third caption' 'wait key' \
 	'say fourth caption' >"$T/talk.demo"
 start demo TMPDIR="$TMPDIR" "$IDXLAB" --demo "$T/talk.demo" --record "$T/talk.rec"
-if wait_for demo '▶ first caption' 4 && cap demo | grep -q 'demo 1/10  next cue in'; then
+# first_cue SESSION: the first caption and its cue counter on one screen
+# (the next cue comes a second later: two captures could straddle it).
+first_cue() {
+	cap "$1" >"$T/first_cue.txt"
+	grep -q '▶ first caption' "$T/first_cue.txt" && grep -q 'demo 1/10  next cue in' "$T/first_cue.txt"
+}
+if poll 12 first_cue demo; then
 	ok dash/demo-caption
-else bad dash/demo-caption "$(cap demo)"; fi
+else bad dash/demo-caption "$(cat "$T/first_cue.txt")"; fi
 if wait_for demo 'built idxlab_k1 on' 8 && wait_for demo '▶ second caption' 3 &&
 	wait_for demo 'baseline pinned' 6 && wait_for demo 'Space: next cue' 2; then
 	ok dash/demo-knob-pin-wait
@@ -236,7 +244,7 @@ else bad dash/demo-pgup-moves-nothing "$(cap demo)"; fi
 i=0
 while [ $i -lt 8 ] && ! cap demo | grep -q '^ ▶ third caption'; do
 	tm send-keys -t demo PgDn
-	sleep 0.5
+	poll 3 on_screen demo '^ ▶ third caption'
 	i=$((i + 1))
 done
 tm send-keys -t demo PgDn

@@ -167,7 +167,5 @@ if wait_for ev 'dropped idxlab_k1' 3 && ! cap ev | grep -q 'newer: \]'; then
 	ok headless/dash-events-scroll-forward
 else bad headless/dash-events-scroll-forward "$(cap ev)"; fi
 tm send-keys -t ev q
-wait_for_exit() { i=0; while [ ! -s "$T/$1.exit" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done; }
-wait_for_exit ev
-grep -q 'EXIT=0' "$T/ev.exit" && ok headless/dash-quit || bad headless/dash-quit "$(cat "$T/ev.exit" 2>/dev/null)"
+[ "$(wait_exit ev)" = EXIT=0 ] && ok headless/dash-quit || bad headless/dash-quit "$(cat "$T/ev.exit" 2>/dev/null)"
 no_leftovers headless/temp-dir-removed

@@ -10,14 +10,15 @@ steps=$(grep -c ',step,[0-9]' "$T/i.csv")
 if [ $rc -eq 0 ] && [ "$steps" -eq 1 ]; then ok live/interval-run; else bad live/interval-run "rc=$rc $(cat "$T/err")"; fi
 # 600 commits with sync full take about half a second or more; every
 # interval record must carry a real rate.
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "rows_per_s") c = i; next }
+columns "$T/i.csv" rows_per_s && [ "$n" -ge 1 ] &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "rows_per_s") c = i; next }
 	/,interval,/ && $c == "" { bad = 1 } END { exit bad }' "$T/i.csv" &&
 	ok live/interval-records-have-rates || bad live/interval-records-have-rates "$(cat "$T/i.csv")"
 echo "  interval records: $n"
 
 "$IDXLAB" run --commit row --rows 100000 --interval 0.2 >"$T/p.txt" 2>"$T/p.err" &
 pid=$!
-sleep 1.5
+poll 30 grep -q '^progress: step 1' "$T/p.err"
 kill -INT $pid
 wait $pid
 rc=$?
@@ -30,7 +31,7 @@ grep -q '^progress: step 1' "$T/p.err" && ok live/progress-lines || bad live/pro
 # was cut (no "interrupted" warning from SQLite).
 "$IDXLAB" run --rows 50000000 --format csv >"$T/big.csv" 2>"$T/big.err" &
 pid=$!
-sleep 1.5
+poll 30 bigger "$TMPDIR/idxlab-sqlite.*/idxlab.db" 1024 # rows going in
 kill -INT $pid
 wait $pid
 rc=$?
@@ -39,12 +40,12 @@ if [ $rc -eq 130 ] && [ "$(field "$T/big.csv" interrupted 1)" = 1 ] &&
 	ok live/ctrl-c-one-transaction-partial-result
 else bad live/ctrl-c-one-transaction-partial-result "exit $rc: $(cat "$T/big.csv" "$T/big.err")"; fi
 
-# stopped_by NAME SIG CODE: a run sent SIG a second in exits CODE with the
-# partial result.
+# stopped_by NAME SIG CODE: a run sent SIG once it writes rows exits CODE
+# with the partial result.
 stopped_by() {
 	"$IDXLAB" run --commit row --rows 100000 --format csv >"$T/q.csv" 2>"$T/q.err" &
 	pid=$!
-	sleep 1
+	poll 30 bigger "$TMPDIR/idxlab-sqlite.*/idxlab.db" 16 # rows past the empty table's 16 KiB
 	kill -"$2" $pid
 	wait $pid
 	rc=$?
@@ -60,7 +61,7 @@ no_leftovers live/sigquit-temp-dir-removed
 if command -v tmux >/dev/null; then
 	start_hup hup TMPDIR="$TMPDIR" "$IDXLAB" run --commit row --rows 1000000 --format csv ">$T/hup.csv"
 	pid=$(owner_pid "$TMPDIR/idxlab-sqlite")
-	sleep 1
+	poll 30 bigger "$TMPDIR/idxlab-sqlite.*/idxlab.db" 16 # rows past the empty table's 16 KiB
 	tm kill-session -t hup
 	code=$(wait_exit hup)
 	if [ -n "$pid" ] && gone "$pid" && [ "$code" = EXIT=129 ] &&
@@ -77,9 +78,9 @@ fi
 	exec "$IDXLAB" run --commit row --rows 1000000 --format csv >/dev/null 2>&1
 ) &
 pid=$!
-sleep 1
+poll 30 owner_written "$TMPDIR/idxlab-sqlite" # under way, its handlers set
 kill -HUP $pid
-sleep 0.5
+sleep 0.5 # (it must not end meanwhile)
 if kill -0 $pid 2>/dev/null; then ok live/nohup-ignores-sighup; else bad live/nohup-ignores-sighup "it ended"; fi
 kill -TERM $pid
 wait $pid
@@ -88,8 +89,9 @@ wait $pid
 # Interval windows tile the step: they never add up to more than the step
 # (a window may hold no row at all: a long commit, a slow machine).
 "$IDXLAB" run --indexes 0,1 --key-order rand --rows 150000 --interval 0.1 --format csv >"$T/tile.csv" 2>/dev/null
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "rows") r = i; if ($i == "record") k = i; if ($i == "step") s = i } next }
-	$k == "interval" { sum[$s] += $r } $k == "step" { total[$s] = $r }
-	END { for (x in total) if (sum[x] > total[x]) bad = 1; exit bad }' "$T/tile.csv" &&
+columns "$T/tile.csv" rows record step &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "rows") r = i; if ($i == "record") k = i; if ($i == "step") s = i } next }
+	$k == "interval" { sum[$s] += $r; n++ } $k == "step" { total[$s] = $r }
+	END { for (x in total) if (sum[x] > total[x]) bad = 1; exit bad || !n }' "$T/tile.csv" &&
 	ok live/intervals-tile-steps || bad live/intervals-tile-steps "$(cut -d, -f10-13,32- "$T/tile.csv")"
 no_leftovers live/temp-dir-removed

@@ -111,18 +111,20 @@ psql_ "DROP EXTENSION pg_walinspect" >/dev/null
 # --- a stop mid-COPY (commit all: one open COPY) ends at once, and every
 # row it counted is in the table; a stopped backend still lets it end in
 # time (STOP_ANSWER_MS), with the partial result -----------------------------
-# started: once idxlab's table has its index (its set-up is done), 1 s more.
+# started: once idxlab's table has its index (its set-up is done) and
+# idxlab has spent 0.3 s of CPU more on rows.
 started() {
 	pg_idle
 	"$IDXLAB" run --engine postgres --dsn "$dsn" --format csv "$@" >"$T/hold.csv" 2>"$T/hold.err" &
 	pid=$!
-	i=0
-	while [ $i -lt 200 ] && kill -0 $pid 2>/dev/null &&
-		[ "$(psql_ "SELECT count(*) FROM pg_indexes WHERE schemaname = 'idxlab' AND indexname = 'idxlab_k1'" 2>/dev/null)" != 1 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	sleep 1
+	poll 60 indexed
+	lib_cpu0=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null)
+	poll 60 cpu_used $pid "$(awk -v t="${lib_cpu0:-0}" -v hz="$(getconf CLK_TCK)" 'BEGIN { print t / hz + 0.3 }')"
+}
+# indexed: started's run has made its index (or has ended).
+indexed() {
+	! kill -0 $pid 2>/dev/null ||
+		[ "$(psql_ "SELECT count(*) FROM pg_indexes WHERE schemaname = 'idxlab' AND indexname = 'idxlab_k1'" 2>/dev/null)" = 1 ]
 }
 for load in copy multirow; do
 	started --load $load --rows 100000000 --commit all --indexes 1

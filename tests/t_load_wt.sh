@@ -9,7 +9,7 @@
 # prefill (a bulk cursor loads only a new, empty table), a commit size (the
 # step is one bulk load), multirow (WiredTiger has no statements).
 . "$(dirname "$0")/lib.sh"
-wt_test=load_wt
+wt_test=load-wt
 . "$(dirname "$0")/wt_lib.sh"
 
 # same NAME ARGS...: --load insert and --load copy of ARGS leave the same
@@ -45,11 +45,11 @@ $(diff "$T/dump_insert" "$T/dump_copy" | head -5)"
 }
 
 # --- copy leaves what insert leaves ------------------------------------
-same load_wt/copy-default --rows 3000 --indexes 8
-same load_wt/copy-uuid4-id --rows 2000 --indexes 2 --pk uuid4 --key-order uuid4
-same load_wt/copy-users --schema users --rows 3000 --indexes 6
-same load_wt/copy-events-unique --schema events --pk uuid7 --rows 2000 --indexes 1
-same load_wt/copy-index-build-after --schema users --rows 2000 --indexes 6 --index-build after
+same load-wt/copy-default --rows 3000 --indexes 8
+same load-wt/copy-uuid4-id --rows 2000 --indexes 2 --pk uuid4 --key-order uuid4
+same load-wt/copy-users --schema users --rows 3000 --indexes 6
+same load-wt/copy-events-unique --schema events --pk uuid7 --rows 2000 --indexes 1
+same load-wt/copy-index-build-after --schema users --rows 2000 --indexes 6 --index-build after
 
 # --- the catalog: the spec's tables, all of them bulk-loaded ------------
 if [ -n "$cat" ]; then
@@ -68,17 +68,17 @@ index-idxlab-status_created_at 1500"
 	have=$(awk '{ split($4, r, "="); print $1, r[2] }' "$T/cat_u" | sort)
 	if [ "$have" = "$want" ] && grep -q 'index-idxlab-status key=iq value=u .*distinct=4 ' "$T/cat_u" &&
 		grep -q 'index-idxlab-country_created_at key=uqq value=u .*distinct=50 ' "$T/cat_u"; then
-		ok load_wt/copy-users-catalog
+		ok load-wt/copy-users-catalog
 	else
-		bad load_wt/copy-users-catalog "want
+		bad load-wt/copy-users-catalog "want
 $want
 have:
 $(cat "$T/cat_u")"
 	fi
-	expect_exit load_wt/copy-said 0 'load copy: the step.s rows go through bulk cursors' \
+	expect_exit load-wt/copy-said 0 'load copy: the step.s rows go through bulk cursors' \
 		wt --load copy --commit all --rows 100 --format csv
 else
-	skip load_wt/copy-users-catalog "cannot build tests/fixtures/wt_catalog.c"
+	skip load-wt/copy-users-catalog "cannot build tests/fixtures/wt_catalog.c"
 fi
 
 # --- the direction: no log records, less time ---------------------------
@@ -86,6 +86,7 @@ fi
 # into 8 random indexes.
 wt --load insert,copy,insert,copy --commit all --rows 20000 --indexes 8 --key-order rand \
 	--format csv >"$T/dir.csv" 2>"$T/dir.err"
+columns "$T/dir.csv" wal_bytes_per_row seconds
 wal_i=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
 	NR == 2 { print $h["wal_bytes_per_row"] }' "$T/dir.csv")
 wal_c=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
@@ -98,20 +99,20 @@ best() { # best ROW ROW: the lower seconds of two data rows
 s_i=$(best 1 3)
 s_c=$(best 2 4)
 if [ -n "$wal_i" ] && [ -n "$wal_c" ]; then
-	check load_wt/copy-no-log "$wal_c < $wal_i / 10 && $wal_i > 100"
+	check load-wt/copy-no-log "$wal_c < $wal_i / 10 && $wal_i > 100"
 else
-	bad load_wt/copy-no-log "no wal_bytes_per_row: $(head -c 300 "$T/dir.err")"
+	bad load-wt/copy-no-log "no wal_bytes_per_row: $(head -c 300 "$T/dir.err")"
 fi
 if [ -n "$s_i" ] && [ -n "$s_c" ]; then
-	check load_wt/copy-faster "$s_c < $s_i"
+	check load-wt/copy-faster "$s_c < $s_i"
 else
-	bad load_wt/copy-faster "no seconds: $(head -c 300 "$T/dir.err")"
+	bad load-wt/copy-faster "no seconds: $(head -c 300 "$T/dir.err")"
 fi
 
 # --- what it refuses ----------------------------------------------------
-expect_exit load_wt/copy-prefill-refused 2 'only a new, empty table.*--prefill 0' \
+expect_exit load-wt/copy-prefill-refused 2 'only a new, empty table.*--prefill 0' \
 	wt --load copy --commit all --prefill 100 --rows 100 --format csv
-expect_exit load_wt/copy-commit-refused 2 'one bulk load.*--commit all' \
+expect_exit load-wt/copy-commit-refused 2 'one bulk load.*--commit all' \
 	wt --load copy --commit 1000 --rows 100 --format csv
-expect_exit load_wt/multirow-refused 2 'no statements.*--load copy' \
+expect_exit load-wt/multirow-refused 2 'no statements.*--load copy' \
 	wt --load multirow --rows 100 --format csv

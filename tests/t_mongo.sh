@@ -196,17 +196,14 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$T/wide.csv" "$I
 	# The server stops answering mid-run (the peer stopped: the kernel still
 	# takes the connection, nothing replies): one signal ends idxlab within
 	# the bound (2 s; 5 s allowed here), with the partial result and why.
+	# inserts LOG N: N inserts into collection t are in LOG.
+	inserts() { [ "$(grep -c '"cmd": "insert", "db": "idxlab", "doc": {"insert": "t"' "$1")" -ge "$2" ]; }
 	for sig in TERM INT; do
 		peer stall normal
 		"$IDXLAB" run --engine mongo --dsn "$URI" --rows 100000000 --commit 100 --format csv \
 			>"$T/st.csv" 2>"$T/st.err" &
 		pid=$!
-		i=0
-		while [ $i -lt 100 ] && [ "$(grep -c '"cmd": "insert", "db": "idxlab", "doc": {"insert": "t"' "$LOG")" -lt 5 ]; do
-			sleep 0.1
-			i=$((i + 1))
-		done
-		sleep 0.5
+		poll 60 inserts "$LOG" 10 # well into the run
 		kill -STOP "$PEER"
 		sleep 0.3
 		t0=$(now_ms)
@@ -307,16 +304,11 @@ FAKE
 		env -u MONGODB_URI FAKE_MONGOD_FAIL=1 PATH="$T/fakebin:$PATH" "$IDXLAB" run --engine mongo --rows 10
 	no_leftovers mongo/throwaway-start-failure-removed
 	# Killed under idxlab: exit 1, named, removed.
+	: >"$T/fake.log"
 	fake_bg --rows 300000 --commit row --format csv >/dev/null 2>"$T/k.err"
 	pid=$!
-	i=0
-	srv=""
-	while [ $i -lt 100 ] && [ -z "$srv" ]; do
-		sleep 0.1
-		srv=$(pgrep -f "$TMPDIR/idxlab-mongo\..*/port" | head -1)
-		i=$((i + 1))
-	done
-	sleep 0.5
+	poll 60 inserts "$T/fake.log" 3 # the run under way
+	srv=$(pgrep -f "$TMPDIR/idxlab-mongo\..*/port" | head -1)
 	if [ -n "$srv" ]; then kill -9 "$srv"; else kill -TERM $pid; fi
 	wait $pid
 	rc=$?
@@ -324,15 +316,12 @@ FAKE
 		ok mongo/throwaway-killed-exit-1 || bad mongo/throwaway-killed-exit-1 "exit $rc: $(cat "$T/k.err")"
 	no_leftovers mongo/throwaway-killed-removed
 	# Ctrl-C: exit 130, nothing left behind.
+	: >"$T/fake.log"
 	fake_bg --rows 3000000 --commit 100 --format csv >/dev/null 2>"$T/i.err"
 	pid=$!
-	sleep $((2 * slow))
+	poll 60 inserts "$T/fake.log" 3
 	kill -INT $pid
-	i=0
-	while [ $i -lt 100 ] && kill -0 $pid 2>/dev/null; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	poll 60 not_alive $pid
 	kill -0 $pid 2>/dev/null && kill -TERM $pid
 	wait $pid
 	rc=$?
@@ -341,12 +330,13 @@ FAKE
 	no_leftovers mongo/throwaway-sigint-removed
 	# kill -9 of idxlab: the server dies with it (PR_SET_PDEATHSIG); its
 	# directory stays behind, and the next start removes it.
+	: >"$T/fake.log"
 	fake_bg --rows 3000000 --commit 100 --format csv >/dev/null 2>&1
 	pid=$!
-	sleep $((2 * slow))
+	poll 60 inserts "$T/fake.log" 3
 	kill -9 $pid
 	wait $pid 2>/dev/null
-	sleep 0.5
+	poll 30 gone # (the server's death signal takes a moment)
 	gone && ok mongo/throwaway-dies-with-idxlab || bad mongo/throwaway-dies-with-idxlab "$(pgrep -af "$TMPDIR/idxlab-mongo")"
 	left=$(ls -d "$TMPDIR"/idxlab-mongo.* 2>/dev/null | head -1)
 	[ -n "$left" ] && [ "$(cut -d" " -f1 "$left/owner.pid")" = $pid ] && [ -s "$left/mongod.pid" ] &&
@@ -371,7 +361,7 @@ FAKE
 	fake --rows 100 --commit 10 --format csv >/dev/null 2>"$T/sw.err" || bad mongo/sweep-run "$(cat "$T/sw.err")"
 	[ -n "$left" ] && [ ! -e "$left" ] && grep -q "removed the leftovers of a killed idxlab: $left\$" "$T/sw.err" &&
 		ok mongo/throwaway-leftover-removed || bad mongo/throwaway-leftover-removed "$(ls -A "$TMPDIR"); $(cat "$T/sw.err")"
-	sleep 0.2
+	poll 30 not_alive $outlived
 	! running $outlived && [ ! -e "$TMPDIR/idxlab-mongo.outliv" ] &&
 		grep -q "killed mongod (pid $outlived), left running by a killed idxlab" "$T/sw.err" &&
 		ok mongo/leftover-mongod-killed || bad mongo/leftover-mongod-killed "$(ls -A "$TMPDIR"); $(cat "$T/sw.err")"

@@ -44,6 +44,18 @@ a=$(field "$T/r1.csv" index_pages 1)
 b=$(field "$T/r2.csv" index_pages 1)
 [ -n "$a" ] && [ "$a" = "$b" ] && [ "$(field "$T/r1.csv" db_bytes 1)" = "$(field "$T/r2.csv" db_bytes 1)" ] &&
 	ok output/seed-repeatable || bad output/seed-repeatable "$a vs $b"
+# The rows themselves, kept in --dsn files: the same for one seed, others
+# for another (sizes alike could not tell an ignored --seed).
+for s in 7 7b 8; do
+	"$IDXLAB" run --rows 2000 --indexes 2 --key-order rand --seed "${s%b}" --dsn "$T/seed$s.db" \
+		--format csv >/dev/null 2>>"$T/seed.err"
+done
+table_sum() { sqlite3 "$1" 'SELECT count(*) FROM idxlab_t; SELECT * FROM idxlab_t ORDER BY id' 2>&1 | sha256sum | cut -c1-16; }
+s7=$(table_sum "$T/seed7.db") s7b=$(table_sum "$T/seed7b.db") s8=$(table_sum "$T/seed8.db")
+[ "$(sqlite3 "$T/seed7.db" 'SELECT count(*) FROM idxlab_t' 2>&1)" = 2000 ] && [ "$s7" = "$s7b" ] &&
+	ok output/seed-same-rows || bad output/seed-same-rows "seed 7 twice: $s7 vs $s7b; $(cat "$T/seed.err")"
+[ -n "$s8" ] && [ "$s8" != "$s7" ] && [ "$(sqlite3 "$T/seed8.db" 'SELECT count(*) FROM idxlab_t' 2>&1)" = 2000 ] &&
+	ok output/seed-other-differs || bad output/seed-other-differs "seed 7 and seed 8 wrote the same table ($s7): --seed is not used"
 
 # Text output: settings lines, a header, one row per step.
 "$IDXLAB" run --rows 1000 --indexes 0,1 >"$T/t.txt" 2>"$T/err"
@@ -59,6 +71,7 @@ else bad output/text-table "$(cat "$T/t.txt")"; fi
 # each itself a write of some 300 bytes) must show 0 write() bytes per row.
 "$IDXLAB" run --commit all --cache 1GiB --payload 20000 --rows 15000 --interval 0.05 --format csv \
 	>"$T/iv.csv" 2>"$T/err" || bad output/wchar-run "$(cat "$T/err")"
+columns "$T/iv.csv" wchar_per_row record
 mid=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "wchar_per_row") w = i; if ($i == "record") r = i } next }
 	$r == "interval" { v[++n] = $w } END { for (i = 2; i < n; i++) printf "%s ", v[i] }' "$T/iv.csv")
 echo "  write() B/row of the interval records inside the transaction: $mid"

@@ -24,14 +24,20 @@ pgrun() { "$IDXLAB" run --engine postgres "$@"; }
 start_with_server() {
 	"$IDXLAB" run --engine postgres --commit row --rows 200000 --format csv >"$1" 2>"$2" &
 	pid=$!
-	i=0
 	pm=""
-	while [ $i -lt 100 ] && [ -z "$pm" ]; do
-		sleep 0.1
-		pm=$(pgrep -P $pid -x postgres | head -1)
-		i=$((i + 1))
-	done
+	poll 60 postmaster_up
 }
+postmaster_up() { pm=$(pgrep -P $pid -x postgres | head -1) && [ -n "$pm" ]; }
+# rows_in N: idxlab's throwaway server has taken N rows or more (its own
+# statistics, which its backends flush about once a second): the run is past
+# its set-up.
+rows_in() {
+	d=$(ls -d "$TMPDIR"/idxlab-pg.* 2>/dev/null | head -1)
+	[ -S "$d/.s.PGSQL.5432" ] && [ "$("$bindir/psql" -X -q -t -A -h "$d" -U idxlab -d postgres -c \
+		"SELECT sum(tup_inserted) >= $1 FROM pg_stat_database" 2>/dev/null)" = t ]
+}
+# no_pg_left: no process of a throwaway server of ours runs.
+no_pg_left() { ! pgrep -f "$TMPDIR/idxlab-pg\." >/dev/null; }
 
 # stop_unanswered NAME SIG CODE BACKEND [POSTMASTER]: idxlab ($pid, its
 # output in $T/su.csv and $T/su.err) works against a server; SIGSTOP its
@@ -118,6 +124,7 @@ check pg/update-keys-wal-per-index "$wkc - $wkb >= 4 * 50"
 # step record (which covers a last part no interval record shows).
 pgrun --op update --commit 1000 --interval 1 --indexes 2 --rows 300000 --format csv >"$T/live.csv" 2>"$T/err" ||
 	bad pg/live-run "$(cat "$T/err")"
+columns "$T/live.csv" record rows hot_pct fpi_bytes_per_row
 live=$(awk -F, '
 	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	$col["record"] == "interval" {
@@ -179,7 +186,7 @@ forced_checkpoint() {
 	cpid=$!
 	i=0
 	done=""
-	while [ $i -lt 300 ] && [ -z "$done" ] && kill -0 $cpid 2>/dev/null; do
+	while [ $i -lt 1200 ] && [ -z "$done" ] && kill -0 $cpid 2>/dev/null; do
 		sleep 0.1
 		i=$((i + 1))
 		d=$(ls -d "$TMPDIR"/idxlab-pg.* 2>/dev/null | head -1)
@@ -213,7 +220,7 @@ flags=$(awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) if ($i == "checkpoint_in_w
 
 # --- a killed server: exit 1, a message, nothing left behind -------------
 start_with_server "$T/k.csv" "$T/k.err"
-sleep 1
+poll 60 rows_in 1000
 if [ -n "$pm" ]; then
 	kill -9 "$pm"
 else
@@ -224,7 +231,7 @@ rc=$?
 if [ $rc -eq 1 ] && grep -q "throwaway PostgreSQL server.*died" "$T/k.err"; then
 	ok pg/killed-server-exit-1
 else bad pg/killed-server-exit-1 "exit $rc: $(cat "$T/k.err")"; fi
-sleep 0.5
+poll 30 no_pg_left
 if pgrep -f "$TMPDIR/idxlab-pg\." >/dev/null; then bad pg/killed-server-no-processes "$(pgrep -af "$TMPDIR/idxlab-pg")"; else ok pg/killed-server-no-processes; fi
 no_leftovers pg/killed-server-no-temp-dir
 
@@ -249,7 +256,7 @@ for sig in TERM INT; do
 	stop_unanswered pg/stopped-backend-sig$sig-ends $sig $code "$be"
 	kill -9 "$be" 2>/dev/null
 done
-sleep 0.5
+poll 30 no_pg_left
 if pgrep -f "$TMPDIR/idxlab-pg\." >/dev/null; then bad pg/stopped-backend-no-processes "$(pgrep -af "$TMPDIR/idxlab-pg")"; else ok pg/stopped-backend-no-processes; fi
 no_leftovers pg/stopped-backend-no-temp-dir
 
@@ -257,11 +264,11 @@ no_leftovers pg/stopped-backend-no-temp-dir
 # stay, and the next start removes them, with a postmaster still running in
 # a leftover (a copy of sleep named postgres, run from the dir) -------------
 start_with_server /dev/null /dev/null
-sleep 1
+poll 60 rows_in 1000
 kill -9 $pid
 wait $pid 2>/dev/null
-sleep 0.5
 left=$(ls -d "$TMPDIR"/idxlab-pg.* 2>/dev/null | head -1)
+poll 30 no_pg_left # the server dies with it (its death signal)
 shm=$(sed -n 7p "$left/data/postmaster.pid" 2>/dev/null | awk '{ print $2 }')
 if [ -n "$pm" ] && [ -n "$left" ] && ! pgrep -f "$left/" >/dev/null && [ "$(cut -d" " -f1 "$left/owner.pid")" = $pid ]; then
 	ok pg/killed-idxlab-dir-left
@@ -283,7 +290,7 @@ if [ -z "$shm" ]; then
 elif ! has_shm "$shm"; then
 	ok pg/killed-idxlab-shm-dropped
 else bad pg/killed-idxlab-shm-dropped "segment $shm is still there"; fi
-sleep 0.2
+poll 30 not_alive $outlived
 st=$(awk '{ print $3 }' /proc/$outlived/stat 2>/dev/null)
 if { [ -z "$st" ] || [ "$st" = Z ]; } && grep -q "killed the PostgreSQL server (pid $outlived)" "$T/sw.err"; then
 	ok pg/leftover-postmaster-killed
@@ -316,7 +323,7 @@ if own_pg pg/own-server; then
 	psql_ "CREATE EXTENSION pg_walinspect" >/dev/null
 	tf0=$(psql_ "SELECT temp_files FROM pg_stat_database WHERE datname = 'postgres'")
 	pgrun --dsn "$dsn" --rows 50000 --indexes 2 --key-order rand --format csv >"$T/tf.csv" 2>"$T/err"
-	sleep 0.5 # the backend reports its statistics as it ends
+	pg_idle # the backend reports its statistics as it ends
 	tf1=$(psql_ "SELECT temp_files FROM pg_stat_database WHERE datname = 'postgres'")
 	[ -n "$(field "$T/tf.csv" fpi_bytes_per_row 1)" ] && [ "$tf0" = "$tf1" ] &&
 		ok pg/stats-queries-write-no-temp-files ||
@@ -334,16 +341,12 @@ if own_pg pg/own-server; then
 	# leaves nothing.
 	"$IDXLAB" run --engine postgres --dsn "$dsn" --rows 100000000 --format csv >/dev/null 2>&1 &
 	pid=$!
-	sleep 0.5
+	# its_table: the run has made its table in its schema (its set-up done).
+	its_table() { [ "$(psql_ "SELECT count(*) FROM pg_class WHERE relname = 'idxlab_t'")" = 1 ]; }
+	poll 60 its_table
 	# While it runs, a second idxlab on the same database is refused.
 	expect_exit pg/dsn-second-idxlab-refused 1 "another idxlab is working in schema idxlab" \
 		pgrun --dsn "$dsn" --rows 100
-	i=0
-	while [ $i -lt 100 ] && [ "$(psql_ "SELECT count(*) FROM pg_class WHERE relname = 'idxlab_t'")" != 1 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	sleep 0.5
 	kill -9 $pid
 	wait $pid 2>/dev/null
 	exts=$(psql_ "SELECT count(*) FROM pg_extension x JOIN pg_namespace n ON n.oid = x.extnamespace WHERE n.nspname = 'idxlab'")
@@ -372,11 +375,7 @@ if own_pg pg/own-server; then
 		[ $sig = TERM ] && code=143 || code=130
 		stop_unanswered pg/dsn-server-stopped-sig$sig-ends $sig $code "$be" "$(head -1 "$T/own/data/postmaster.pid")"
 	done
-	i=0
-	while [ $i -lt 100 ] && [ "$(psql_ "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'idxlab'")" != 0 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	pg_idle
 	if pgrun --dsn "$dsn" --rows 100 --format csv >/dev/null 2>"$T/err" &&
 		[ "$(psql_ "SELECT count(*) FROM pg_namespace WHERE nspname = 'idxlab'")" = 0 ]; then
 		ok pg/dsn-after-stopped-server-taken-over
@@ -432,11 +431,7 @@ if command -v python3 >/dev/null; then
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
 print(s.getsockname()[1], flush=True); time.sleep(30)' >"$T/port" &
 lpid=$!
-i=0
-while [ $i -lt 100 ] && [ ! -s "$T/port" ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+poll 30 test -s "$T/port"
 start=$(date +%s)
 expect_exit pg/silent-server 1 "cannot connect to PostgreSQL.*timeout" pgrun --dsn "host=127.0.0.1 port=$(cat "$T/port")" --rows 10
 took=$(($(date +%s) - start))
@@ -497,7 +492,7 @@ if command -v tmux >/dev/null; then
 	if [ "$code" = EXIT=1 ] && grep -q '^idxlab: .*throwaway PostgreSQL server.*died' "$T/pgdash.err"; then
 		ok pg/dashboard-failed-exit-1
 	else bad pg/dashboard-failed-exit-1 "got '$code', stderr: $(cat "$T/pgdash.err")"; fi
-	sleep 0.5
+	poll 30 no_pg_left
 	pgrep -f "$TMPDIR/idxlab-pg\." >/dev/null && bad pg/dashboard-no-processes "$(pgrep -af "$TMPDIR/idxlab-pg")" || ok pg/dashboard-no-processes
 	no_leftovers pg/dashboard-temp-dir-removed
 

@@ -151,8 +151,60 @@ expect_exit plot/x-of-time-chart 2 "--plot-x picks the x axis of a sweep chart; 
 # ---- --plot-theme dark: a dark background, light text ----------------------
 "$IDXLAB" run --indexes 0,1 --rows 2000 --plot "$T/dark.png" --plot-theme dark >/dev/null 2>"$T/dark.err"
 "$IDXLAB" run --indexes 0,1 --rows 2000 --plot "$T/light.png" >/dev/null 2>&1
-# The mean brightness (0..1) of the whole picture.
-mean() { convert "$1" -colorspace Gray -format '%[fx:mean]' info: 2>/dev/null; }
+# The mean brightness (0..1) of the whole picture (luma of 8-bit grey or
+# RGB, alpha ignored): python3 reads the PNG itself (zlib and the five row
+# filters), for no imaging tool is installed by make test.
+mean() {
+	python3 - "$1" <<'PY' 2>/dev/null
+import struct, sys, zlib
+def mean(path):
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise SystemExit("not a PNG")
+    pos, idat = 8, []
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat.append(body)
+        pos += 12 + n
+    if depth != 8 or interlace or ctype not in (0, 2, 4, 6):
+        raise SystemExit("PNG of depth %d, colour type %d, interlace %d: not read here" % (depth, ctype, interlace))
+    bpp = {0: 1, 2: 3, 4: 2, 6: 4}[ctype]
+    raw = zlib.decompress(b"".join(idat))
+    stride = w * bpp
+    prev = bytearray(stride)
+    total = 0.0
+    for y in range(h):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        if f == 1:
+            for i in range(bpp, stride):
+                line[i] = (line[i] + line[i - bpp]) & 255
+        elif f == 2:
+            line = bytearray((a + b) & 255 for a, b in zip(line, prev))
+        elif f == 3:
+            for i in range(stride):
+                line[i] = (line[i] + ((line[i - bpp] if i >= bpp else 0) + prev[i]) // 2) & 255
+        elif f == 4:
+            for i in range(stride):
+                a = line[i - bpp] if i >= bpp else 0
+                b = prev[i]
+                c = prev[i - bpp] if i >= bpp else 0
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        if ctype in (2, 6):
+            total += 0.299 * sum(line[0::bpp]) + 0.587 * sum(line[1::bpp]) + 0.114 * sum(line[2::bpp])
+        else:
+            total += sum(line[0::bpp])
+        prev = line
+    return total / (w * h * 255)
+print("%.4f" % mean(sys.argv[1]))
+PY
+}
 d=$(mean "$T/dark.png") l=$(mean "$T/light.png")
 if [ -n "$d" ] && [ -n "$l" ] && awk -v d="$d" -v l="$l" 'BEGIN { exit !(d < 0.25 && l > 0.75) }'; then
 	ok plot/theme-dark
@@ -191,7 +243,7 @@ printf '%s\n' 'rows = 400000' 'say before the index' 'wait 2' 'indexes = 1' 'say
 	>"$T/talk.demo"
 start rec TMPDIR="$TMPDIR" "$IDXLAB" --demo "$T/talk.demo" --record "$T/talk.rec"
 wait_for rec 'one index' 15 >/dev/null
-sleep $((3 * slow))
+wait_for rec 'demo over \(' 5 # (after its last wait: samples after the change)
 tm send-keys -t rec q
 code=$(wait_exit rec)
 if [ "$code" != EXIT=0 ] || [ ! -s "$T/talk.rec" ]; then
@@ -206,6 +258,7 @@ else
 import json, sys
 rows = [json.loads(l)["c"]["rows"] for l in open(sys.argv[1]) if "\"c\":" in l]
 print(rows[-1] - rows[0])' "$T/talk.rec")
+	columns "$T/r.csv" rows seconds rows_per_s record step indexes
 	got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ s += $c["rows"] } END { print s }' "$T/r.csv")
 	if [ $rc -eq 0 ] && [ -n "$want" ] && [ "$want" -gt 0 ] && [ "$got" = "$want" ]; then

@@ -22,17 +22,22 @@ expect_exit presenter/metrics-unknown 2 "'nope' is not a metric" "$IDXLAB" --pre
 big_rows() { cap "$1" | grep -cE "$2{3}"; }
 # title SESSION: the title line.
 title() { cap "$1" | head -1; }
+# hint_drawn SESSION: the hint line (it names quit) is the last line, as it
+# is once a resize is redrawn (tmux cuts or pads the old screen at once).
+hint_drawn() { cap "$1" | tail -1 | grep -q quit; }
+# digits_drawn SESSION: $want lines of $glyphs, and the hint line last.
+digits_drawn() { [ "$(big_rows "$1" "$glyphs")" -ge "$want" ] && hint_drawn "$1"; }
 
 start pres TMPDIR="$TMPDIR" "$IDXLAB" --presenter --rows 400000
 for size in 80x24 100x30 160x45; do
 	tm resize-window -t pres -x "${size%x*}" -y "${size#*x}"
-	sleep $((slow))
 	wait_for pres '^ rows/s' 5
 	case $size in
 	80x24) want=3 glyphs='[▀▄█]' ;; # two pixel rows to a cell
 	100x30) want=5 glyphs='█' ;;
 	*) want=10 glyphs='█' ;;
 	esac
+	poll 30 digits_drawn pres
 	n=$(big_rows pres "$glyphs")
 	if [ "$n" -ge "$want" ] && cap pres | grep -q 'rows/s over the last' &&
 		cap pres | grep -qE '^ engine sqlite +indexes 0'; then
@@ -64,7 +69,8 @@ wait_exit pres >/dev/null
 # --ascii: '#' blocks, not one byte outside ASCII.
 start presa TMPDIR="$TMPDIR" "$IDXLAB" --presenter --ascii --rows 400000
 wait_for presa '^ rows/s' 5
-sleep 1
+want=5 glyphs='#'
+poll 30 digits_drawn presa
 n=$(cap presa | tr -d '\000-\177' | wc -c)
 if [ "$n" -eq 0 ] && [ "$(big_rows presa '#')" -ge 5 ]; then
 	ok presenter/ascii-blocks
@@ -99,11 +105,12 @@ wait_for dend '││rows/s +[0-9]' 5
 # At 80 columns the demo-over line still names D, the key that gives the
 # keys back, beside help and quit.
 tm resize-window -t dend -x 80 -y 24
-sleep $((slow))
+poll 30 hint_drawn dend
 if cap dend | tail -1 | grep -q 'demo over.*D[: ].*? help  q quit'; then
 	ok presenter/demo-over-names-D-at-80
 else bad presenter/demo-over-names-D-at-80 "$(cap dend | tail -1)"; fi
 tm resize-window -t dend -x 100 -y 30
+poll 30 hint_drawn dend
 knobs() { cap dend | sed -n '2,17p' | cut -c1-32; }
 before=$(knobs)
 for k in PgDn Right Down Left Up PgUp Space; do
@@ -117,7 +124,9 @@ if [ "$before" = "$after" ] && printf '%s\n' "$after" | grep -q '>indexes    0' 
 	ok presenter/demo-keys-after-end-move-no-knob
 else bad presenter/demo-keys-after-end-move-no-knob "before: $before after: $after $(cap dend)"; fi
 tm send-keys -t dend b
-sleep $((slow))
+# blanked SESSION: no knobs, the caption still there.
+blanked() { ! cap "$1" | grep -q 'knobs' && cap "$1" | grep -q '▶ the only caption'; }
+poll 30 blanked dend
 if ! cap dend | grep -q 'knobs' && cap dend | grep -q '▶ the only caption'; then
 	ok presenter/demo-b-blanks
 else bad presenter/demo-b-blanks "$(cap dend)"; fi
@@ -244,9 +253,8 @@ start pratio TMPDIR="$TMPDIR" "$IDXLAB" --presenter --ascii --rows 400000 --key-
 	--presenter-metrics rows_per_s,spills_per_row
 tm resize-window -t pratio -x 160 -y 45
 wait_for pratio '^ rows/s' 5
-sleep $((2 * slow))
-tm send-keys -t pratio b
-wait_for pratio 'of the baseline' 4
+sleep $((2 * slow)) # a baseline of two seconds or more
+pin pratio 'rows/s +[0-9.]+x' # (a ratio: an n/a baseline is pinned again)
 tm send-keys -t pratio Right Right Right
 if wait_for pratio 'rows/s +[0-9.]+x- of the baseline' 20; then
 	ok presenter/ratio-marked-worse
@@ -278,10 +286,16 @@ wait_exit hide >/dev/null
 # Themes: light uses no cyan or green (they fade on white), high contrast
 # paints a black background; an inactive knob is marked in each.
 esc=$(printf '\033')
+# coloured SESSION CODE: an SGR escape with colour CODE (a regex) is on the screen.
+coloured() { tm capture-pane -e -p -t "$1" | grep -q "$esc\[\([0-9;]*;\)\?$2\(;[0-9;]*\)\?m"; }
 for theme in dark light high-contrast; do
 	start "th$theme" TMPDIR="$TMPDIR" "$IDXLAB" --theme "$theme" --rows 400000
 	wait_for "th$theme" '││rows/s +[0-9]' 5
-	sleep 1
+	case $theme in # what must show, polled for; what must not, a second's look
+	dark) poll 30 coloured "th$theme" '3[26]' ;;
+	high-contrast) poll 30 coloured "th$theme" 40 ;;
+	*) sleep 1 ;;
+	esac
 	tm capture-pane -e -p -t "th$theme" >"$T/$theme.ansi"
 	cyan=$(grep -c "$esc\[\([0-9;]*;\)\?3[26]\(;[0-9;]*\)\?m" "$T/$theme.ansi")
 	black_bg=$(grep -c "$esc\[\([0-9;]*;\)\?40\(;[0-9;]*\)\?m" "$T/$theme.ansi")

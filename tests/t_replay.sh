@@ -129,7 +129,8 @@ if wait_for rp '>key-order' 2; then ok replay/up-down-select; else bad replay/up
 # b pins a baseline on the replayed figures (as the man page says), B
 # unpins it.
 tm send-keys -t rp B
-sleep 0.5
+unpinned() { ! cap "$1" | grep -q 'now/base'; }
+poll 30 unpinned rp
 if ! cap rp | grep -q 'now/base'; then
 	tm send-keys -t rp b
 	if wait_for rp 'now/base' 3; then ok replay/b-pins; else bad replay/b-pins "$(cap rp)"; fi

@@ -61,11 +61,7 @@ while time.time() < end and os.path.isdir(data):
         first = False
 PY
 	swapper=$!
-	i=0
-	while [ ! -e "$S/swapping.idxlab-pg.racer" ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	poll 60 test -e "$S/swapping.idxlab-pg.racer"
 	rm -f "$S/swapping.idxlab-pg.racer"
 	pgrun >/dev/null 2>"$T/race.err"
 	kill $swapper 2>/dev/null
@@ -88,10 +84,11 @@ n=$(count "$T/victim1")
 pgrun >/dev/null 2>&1 # a template in the cache ($HOME/.cache/idxlab)
 victim_dir=$T/victim2
 mkdir -m 700 "$victim_dir"
-$as_pg /usr/bin/python3 - "$S" "$victim_dir" <<'PY' &
+$as_pg /usr/bin/python3 - "$S" "$victim_dir" "$S/watching" <<'PY' &
 import os, sys, time
 tmp, victim = sys.argv[1], sys.argv[2]
 seen = set(os.listdir(tmp))
+open(sys.argv[3], "w").close()
 end = time.time() + 20
 while time.time() < end:
     for n in os.listdir(tmp):
@@ -105,7 +102,8 @@ while time.time() < end:
                 seen.add(n)  # too late (data is there), or gone: once per dir
 PY
 watcher=$!
-sleep 0.3
+poll 60 test -e "$S/watching" # it has listed what was there before
+rm -f "$S/watching"
 pgrun >/dev/null 2>"$T/tmpl.err"
 rc=$?
 kill $watcher 2>/dev/null
@@ -156,12 +154,15 @@ mkdir -m 700 "$T/victim4"
 echo 'root only log secret' >"$T/victim4/server.log"
 pgrun --rows 100000000 >/dev/null 2>"$T/swaplog.err" &
 run=$!
-i=0
-while [ $i -lt 200 ] && ! ls "$S"/idxlab-pg.*/data/postmaster.pid >/dev/null 2>&1; do
-	sleep 0.05
-	i=$((i + 1))
-done
-sleep 0.5
+# serving: a server in $S has a backend of user idxlab (idxlab works on it).
+serving() {
+	for f in "$S"/idxlab-pg.*/data/postmaster.pid; do
+		p=$(head -1 "$f" 2>/dev/null)
+		[ -n "$p" ] && pgrep -P "$p" -f '^postgres: idxlab ' >/dev/null && return 0
+	done
+	return 1
+}
+poll 60 serving
 # The running server's dir: the one whose postmaster.pid names a live process.
 L=""
 for f in "$S"/idxlab-pg.*/data/postmaster.pid; do
@@ -174,13 +175,9 @@ pm=$(head -1 "$L/data/postmaster.pid" 2>/dev/null)
 kill -STOP $run
 [ -n "$pm" ] && pkill -STOP -P "$pm" # and its backends: no query is answered meanwhile
 [ -n "$L" ] && $as_pg sh -c "mv '$L' '$S/moved' && ln -s '$T/victim4' '$L' && pkill -9 -P $pm; kill -9 $pm"
-sleep 0.2
+[ -n "$pm" ] && poll 30 not_alive "$pm"
 kill -CONT $run
-i=0
-while [ $i -lt $((100 * slow)) ] && kill -0 $run 2>/dev/null; do
-	sleep 0.1
-	i=$((i + 1))
-done
+poll 60 not_alive $run
 kill -9 $run 2>/dev/null # it must have ended when its server died
 wait $run
 if grep -q 'the throwaway PostgreSQL server died' "$T/swaplog.err" &&

@@ -50,12 +50,7 @@ else bad safety/own-file-reused "$(cat "$T/err")"; fi
 # blocks nobody.
 "$IDXLAB" run --dsn "$T/shared.db" --commit row --rows 3000 --format csv >"$T/first.csv" 2>"$T/first.err" &
 pid=$!
-i=0
-while [ $i -lt $((50 * slow)) ] && [ ! -s "$T/shared.db" ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-sleep 0.3
+poll 60 test -s "$T/shared.db-idxlab-lock" # its pid in the lock it holds
 expect_exit safety/sqlite-second-idxlab-refused 1 "$T/shared.db is in use by another idxlab \(pid $pid\)" \
 	"$IDXLAB" run --dsn "$T/shared.db" --rows 10
 wait $pid
@@ -78,7 +73,7 @@ else
 fi
 "$IDXLAB" run --dsn "$T/shared.db" --commit row --rows 1000000 --format csv >/dev/null 2>&1 &
 pid=$!
-sleep 1
+poll 60 test -s "$T/shared.db-idxlab-lock"
 kill -9 $pid
 wait $pid 2>/dev/null
 if "$IDXLAB" run --dsn "$T/shared.db" --rows 100 --format csv >"$T/after.csv" 2>"$T/err" &&
@@ -149,14 +144,8 @@ killed() {
 	env TMPDIR="$S" "$IDXLAB" run --engine "$2" --rows 3000000 --commit 100 --format csv \
 		>/dev/null 2>&1 &
 	pid=$!
-	i=0
 	left=""
-	while [ $i -lt $((100 * slow)) ] && [ ! -s "$left/owner.pid" ]; do
-		sleep 0.1
-		left=$(ls -d "$S/idxlab-$3".* 2>/dev/null | head -1)
-		i=$((i + 1))
-	done
-	sleep 0.5
+	poll 60 owned_dir "$3" # (sets left)
 	kill -9 $pid
 	wait $pid 2>/dev/null
 	if [ -n "$left" ] && [ -d "$left" ] && [ "$(cut -d' ' -f1 "$left/owner.pid")" = "$pid" ]; then
@@ -170,13 +159,18 @@ killed() {
 	[ -z "$(ls -A "$S")" ] && ok "safety/$1-sweep-leaves-nothing" ||
 		bad "safety/$1-sweep-leaves-nothing" "left in $S: $(ls -A "$S")"
 }
+# owned_dir KIND: $S/idxlab-KIND.* (into left) has its owner.pid and more.
+owned_dir() {
+	left=$(ls -d "$S/idxlab-$1".* 2>/dev/null | head -1)
+	[ -s "$left/owner.pid" ] && [ "$(ls -A "$left" | wc -l)" -ge 2 ]
+}
 killed sqlite sqlite sqlite
 # libmongoc's counters file (/dev/shm/mongoc-PID, made as idxlab loads,
 # whatever the engine) does not outlive a killed idxlab either.
 if [ -d /dev/shm ] && ! "$IDXLAB" --version | grep -q 'engine mongo: not built'; then
 	env TMPDIR="$S" "$IDXLAB" run --rows 3000000 --format csv >/dev/null 2>&1 &
 	pid=$!
-	sleep 1
+	poll 60 owned_dir sqlite # past its start (mongoc's counters made)
 	kill -9 $pid
 	wait $pid 2>/dev/null
 	[ ! -e "/dev/shm/mongoc-$pid" ] && ok safety/killed-leaves-no-mongoc-counters ||

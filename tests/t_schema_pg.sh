@@ -15,10 +15,11 @@ if [ -z "$bindir" ]; then
 fi
 pgrun() { "$IDXLAB" run --engine postgres "$@"; }
 # vals FILE COLUMN: the column's values in step order, one line.
-vals() { awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next } { printf "%s ", $c }' "$1"; }
+vals() { columns "$1" "$2" && awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next } { printf "%s ", $c }' "$1"; }
 # fieldof FILE COLUMN OP INDEXES: the column of the step with that op and index count.
 fieldof() {
-	awk -F, -v name="$2" -v op="$3" -v n="$4" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	columns "$1" "$2" op indexes &&
+		awk -F, -v name="$2" -v op="$3" -v n="$4" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
 		$h["op"] == op && $h["indexes"] == n { print $h[name] }' "$1"
 }
 # net FILE OP INDEXES: WAL bytes per row without the full-page images.
@@ -80,6 +81,7 @@ no_leftovers schema-pg/temp-dir-removed
 pgrun --schema users --indexes 0,1,3,6 --rows 5000 --format csv >"$T/u.csv" 2>"$T/err" ||
 	bad schema-pg/users-sweep-run "$(tail -3 "$T/err")"
 pages=$(vals "$T/u.csv" index_pages)
+columns "$T/u.csv" index_pages
 n_pages=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "index_pages") c = i; next } { printf "%d ", ($c == "" ? 0 : split($c, p, ";")) }' "$T/u.csv")
 ib=$(vals "$T/u.csv" index_bytes)
 w0=$(net "$T/u.csv" insert 0) w1=$(net "$T/u.csv" insert 1) w3=$(net "$T/u.csv" insert 3) w6=$(net "$T/u.csv" insert 6)
@@ -110,6 +112,7 @@ pgrun --schema fields --op insert,update,update-indexed --indexes 0,1,5 --commit
 fi0=$(net "$T/f.csv" insert 0) fi5=$(net "$T/f.csv" insert 5)
 fu0=$(net "$T/f.csv" update 0) fu5=$(net "$T/f.csv" update 5)
 fk1=$(net "$T/f.csv" update-indexed 1) fk5=$(net "$T/f.csv" update-indexed 5)
+columns "$T/f.csv" op hot_pct
 hot=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } $h["op"] == "update" { printf "%s ", $h["hot_pct"] }' "$T/f.csv")
 echo "  fields, WAL B/row (no FPI): insert 0/5 $fi0 $fi5; update of counter 0/5 $fu0 $fu5 (HOT % at 0/1/5: $hot); update of field1 1/5 $fk1 $fk5"
 check schema-pg/fields-insert-5-costs-more "$fi5 - $fi0 >= 4 * 50"
@@ -242,8 +245,9 @@ if command -v tmux >/dev/null; then
 	if wait_for pgdash '││rows/s +[0-9]' 15; then
 		i=0
 		while [ $i -lt 5 ] && ! cap pgdash | grep -q '>indexes'; do
+			sel=$(selected pgdash)
 			tm send-keys -t pgdash Down
-			sleep 0.2
+			poll 10 moved pgdash "$sel" # (one Down at a time: a slow screen must not be overrun)
 			i=$((i + 1))
 		done
 		tm send-keys -t pgdash Right Right Right Right Right

@@ -223,7 +223,8 @@ else bad schema-sqlite/users/index-build-after "steps $(field "$T/ib.csv" index_
 	--interval-rows 50000 --format csv >"$T/ir.csv" 2>"$T/err" ||
 	bad schema-sqlite/events/interval-rows-run "$(cat "$T/err")"
 batches() { # PK: batches, best rows/s of the first two and of the last two, first and last spills/row
-	awk -F, -v pk="$1" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	columns "$T/ir.csv" record pk rows_per_s spills_per_row &&
+		awk -F, -v pk="$1" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
 		$h["record"] == "rows" && $h["pk"] == pk { n++; r[n] = $h["rows_per_s"]; s[n] = $h["spills_per_row"] }
 		function max(a, b) { return a + 0 > b + 0 ? a : b }
 		END { printf "%d %s %s %s %s", n, max(r[1], r[2]), max(r[n - 1], r[n]), s[1], s[n] }' "$T/ir.csv"

@@ -117,7 +117,7 @@ $as "$bindir/initdb" -D "$T/own/data" -U owner --auth=scram-sha-256 --pwfile="$T
 	>"$T/own/initdb.log" 2>&1 &&
 	$as "$bindir/pg_ctl" -D "$T/own/data" -l "$T/own/log" -w -o "-k $T/own -c listen_addresses=''" \
 		start >/dev/null 2>&1
-trap '$as "$bindir/pg_ctl" -D "$T/own/data" -m immediate stop >/dev/null 2>&1; tmux -S "$T/tmux.sock" kill-server 2>/dev/null; rm -rf "$T"' EXIT
+trap '$as "$bindir/pg_ctl" -D "$T/own/data" -m immediate stop >/dev/null 2>&1; lib_exit' EXIT
 psql_() { PGPASSWORD=$PW "$bindir/psql" -X -q -t -A -h "$T/own" -U owner -d postgres -c "$1" 2>&1; }
 if [ "$(psql_ 'SELECT 1')" != 1 ]; then
 	bad secrets/own-server "could not start a test server: $(tail -5 "$T/own/log" "$T/own/initdb.log")"
@@ -136,6 +136,7 @@ expect_exit secrets/server-wrong-password 1 'password authentication failed for 
 shown secrets/server-wrong-password-not-shown "$T/out" "$T/err"
 
 # While it runs, its argv no longer holds the password (--dsn X and --dsn=X).
+its_schema() { [ "$(psql_ "SELECT count(*) FROM pg_namespace WHERE nspname = 'idxlab'")" = 1 ]; }
 n=0
 for form in sep eq; do
 	if [ $form = sep ]; then
@@ -144,16 +145,13 @@ for form in sep eq; do
 		"$IDXLAB" run --engine postgres --dsn="$uri" --rows 100000000 --format csv >"$T/out" 2>"$T/err" &
 	fi
 	pid=$!
-	i=0
-	while [ $i -lt 100 ] && [ "$(psql_ "SELECT count(*) FROM pg_namespace WHERE nspname = 'idxlab'")" != 1 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	going=no
+	poll 60 its_schema && going=yes
 	tr '\0' ' ' </proc/$pid/cmdline >"$T/cmdline"
 	kill -INT $pid
 	wait $pid
 	rc=$?
-	if [ $i -lt 100 ] && grep -q -- '--dsn' "$T/cmdline" && grep -q 'owner' "$T/cmdline"; then
+	if [ $going = yes ] && grep -q -- '--dsn' "$T/cmdline" && grep -q 'owner' "$T/cmdline"; then
 		shown "secrets/argv-$form" "$T/cmdline"
 	else bad "secrets/argv-$form" "the run did not get going (exit $rc): $(cat "$T/cmdline" "$T/err")"; fi
 	shown "secrets/argv-$form-output" "$T/out" "$T/err"
@@ -185,8 +183,8 @@ grep -q '"where"' "$T/pg.rec" && shown secrets/dash-server-recording "$T/pg.rec"
 sed 's|"where":"|"where":"pg://u:'"$PW"'@h |' "$T/pg.rec" >"$T/old.rec"
 printf '{"t":0.5,"caption":"connect with password=%s"}\n' "$PW" >>"$T/old.rec"
 start oldrec TMPDIR="$TMPDIR" "$IDXLAB" --replay "$T/old.rec"
-if wait_for oldrec 'REPLAY 1x [0-9:]+ / [0-9:]+ postgres .*pg://u:' 10; then
-	sleep 1
+if wait_for oldrec 'REPLAY 1x [0-9:]+ / [0-9:]+ postgres .*pg://u:' 10 &&
+	wait_for oldrec '▶ connect with password' 10; then
 	cap oldrec >"$T/oldrec.txt"
 	shown secrets/replay-old-recording "$T/oldrec.txt"
 else bad secrets/replay-old-recording "$(cap oldrec)"; fi

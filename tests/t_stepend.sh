@@ -4,8 +4,9 @@
 # SQLite in a temp dir, and PostgreSQL's throwaway server for VACUUM's WAL.
 . "$(dirname "$0")/lib.sh"
 
-# num A OP B: a numeric comparison of two CSV values (empty: false).
-num() { [ -n "$1" ] && [ -n "$3" ] && awk "BEGIN { exit !($1 $2 $3) }"; }
+# num A OP B: a numeric comparison of two CSV values, B maybe "VALUE * k" (empty
+# or no number: false).
+num() { is_num "$1" "${3%% *}" && awk "BEGIN { exit !($1 $2 $3) }"; }
 
 # --- index-build after ---------------------------------------------------------
 "$IDXLAB" run --rows 20000 --indexes 4 --key-order rand --index-build before,after \

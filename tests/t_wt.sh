@@ -150,7 +150,7 @@ verify wt/rollback-tables-sound "$T/rb" 2 0 0 100000
 "$IDXLAB" run --engine wiredtiger --warmup off --commit all --rows 50000000 --cache 1MiB \
 	--payload 200 --format csv >"$T/rbi.csv" 2>"$T/rbi.err" &
 pid=$!
-sleep $((2 * slow))
+poll 60 cpu_used $pid 1 # rows going in
 kill -INT $pid
 wait $pid
 rc=$?
@@ -159,7 +159,7 @@ if [ $rc -eq 130 ] && [ "$(field "$T/rbi.csv" interrupted 1)" = 1 ] && [ "$(fiel
 else bad wt/ctrl-c-partial-result "exit $rc: $(cat "$T/rbi.csv" "$T/rbi.err")"; fi
 "$IDXLAB" run --engine wiredtiger --rows 50000000 --format csv >"$T/wi.csv" 2>"$T/wi.err" &
 pid=$!
-sleep $((2 * slow))
+poll 60 cpu_used $pid 1 # in the warm-up
 kill -INT $pid
 wait $pid
 rc=$?
@@ -186,7 +186,8 @@ wt --op insert,update,update-indexed,update-keys --indexes 0,1,5 --key-order ran
 	--cache 64MiB --format csv >"$T/wal.csv" 2>"$T/err" || { bad wt/wal-run "$(cat "$T/err")"; exit 1; }
 # w OP N: log bytes per row of op OP at N indexes
 w() {
-	awk -F, -v op="$1" -v n="$2" '
+	columns "$T/wal.csv" op indexes wal_bytes_per_row &&
+		awk -F, -v op="$1" -v n="$2" '
 		NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
 		$h["op"] == op && $h["indexes"] == n { print $h["wal_bytes_per_row"] }' "$T/wal.csv"
 }

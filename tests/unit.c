@@ -248,12 +248,29 @@ static void test_metric_engines(void)
 		}
 }
 
+/* tmp_path: NAME under $TMPDIR (/tmp when unset or empty), where the shell
+ * tests write too; a TMPDIR too long for OUT fails a check and leaves "". */
+static char *tmp_path(char *out, size_t len, const char *name)
+{
+	const char *dir = getenv("TMPDIR");
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	if ((size_t)snprintf(out, len, "%s/%s", dir, name) >= len) {
+		CHECK(0);
+		out[0] = '\0';
+	}
+	return out;
+}
+
 static char *write_file(const char *text)
 {
-	static char path[64];
+	static char path[PATH_MAX];
+	char name[64];
 	FILE *f;
 
-	snprintf(path, sizeof path, "/tmp/idxlab-unit-%d.conf", (int)getpid());
+	snprintf(name, sizeof name, "idxlab-unit-%d.conf", (int)getpid());
+	tmp_path(path, sizeof path, name);
 	f = fopen(path, "w");
 	if (!f)
 		return NULL;
@@ -1233,10 +1250,10 @@ static void test_rowset(void)
 /* The end of a server log, for messages about a server that died. */
 static void test_log_tail(void)
 {
-	char dir[] = "/tmp/idxlab-unit.XXXXXX", path[64], buf[64];
+	char dir[PATH_MAX], path[PATH_MAX + 16], buf[64];
 	FILE *f;
 
-	if (!mkdtemp(dir)) {
+	if (!mkdtemp(tmp_path(dir, sizeof dir, "idxlab-unit.XXXXXX"))) {
 		CHECK(0);
 		return;
 	}
@@ -1373,10 +1390,11 @@ static void test_recording(void)
 	struct recorder *r;
 	struct replay *p;
 	struct err e = { ERR_NONE, "" };
-	char path[64];
+	char path[PATH_MAX], name[64];
 	FILE *f;
 
-	snprintf(path, sizeof path, "/tmp/idxlab-unit-%d.rec", (int)getpid());
+	snprintf(name, sizeof name, "idxlab-unit-%d.rec", (int)getpid());
+	tmp_path(path, sizeof path, name);
 	unlink(path);
 	CHECK((r = rec_create(path, "sqlite", "9.9.9", &e)) != NULL);
 	memset(&in, 0, sizeof in);
@@ -1693,11 +1711,11 @@ static void test_evlog_fold(void)
  * followed; a path through a link is refused. */
 static void test_fstree(void)
 {
-	char top[] = "/tmp/idxlab-unit-fstree.XXXXXX", path[256], buf[64];
+	char top[PATH_MAX], path[PATH_MAX + 16], buf[64];
 	struct stat st;
 	int at, src, fd;
 
-	if (!mkdtemp(top)) {
+	if (!mkdtemp(tmp_path(top, sizeof top, "idxlab-unit-fstree.XXXXXX"))) {
 		CHECK(0);
 		return;
 	}
@@ -2110,8 +2128,8 @@ static void test_spawn(void)
 static void test_fd_tail(void)
 {
 	static const char text[] = "old\nnew one  \n\ntwo\nthree\n";
-	char path[] = "/tmp/idxlab-unit-tail.XXXXXX", buf[64];
-	int fd = mkstemp(path);
+	char path[PATH_MAX], buf[64];
+	int fd = mkstemp(tmp_path(path, sizeof path, "idxlab-unit-tail.XXXXXX"));
 	ssize_t w;
 
 	CHECK(fd >= 0);
