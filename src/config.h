@@ -44,6 +44,8 @@ struct plan {
 	char *plot_theme;         /* owned; --plot-theme light|dark, or NULL: light */
 	char *fields; /* owned; --fields a,b,... (checked: every one a field), or NULL */
 	long steps;   /* number of knob combinations */
+	char **args;  /* owned; argv as given (argv itself has its secrets masked) */
+	int nargs;
 };
 
 /* Build a plan from argv (argv[0] is skipped). Reads the config file too.

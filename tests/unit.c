@@ -1612,6 +1612,29 @@ static void test_redact(void)
 	redact_forget();
 	redact_text("SECRETPW", buf, sizeof buf);
 	CHECK(strcmp(buf, "SECRETPW") == 0);
+	{
+		/* plan_from_args masks every secret of argv (ps shows it) and
+		 * runs on what was given: --dsn and --schema-from, both forms. */
+		char a1[] = "--dsn=host=h password=SECRETPW", a2[] = "--schema-from";
+		char a3[] = "postgresql://u:SECRETPW@/d?host=/nonexistent:t", a4[] = "--rows=5";
+		char *argv[] = { (char *)"idxlab", a1, a2, a3, a4, NULL };
+		struct plan p;
+
+		CHECK(plan_from_args(&p, 5, argv, &e) < 0 && strstr(e.msg, "--schema-from") &&
+		      !strstr(e.msg, "SECRETPW"));
+		CHECK(strcmp(a1, "--dsn=host=h password=***") == 0);
+		CHECK(strcmp(a3, "postgresql://u:***@/d?host=/nonexistent:t") == 0);
+		CHECK(strcmp(a4, "--rows=5") == 0 &&
+		      strcmp(p.args[1], "--dsn=host=h password=SECRETPW") == 0);
+		plan_free(&p);
+		snprintf(a1, sizeof a1, "--dsn=host=h password=SECRETPW");
+		argv[2] = a4;
+		CHECK(plan_from_args(&p, 3, argv, &e) == 0 &&
+		      strcmp(p.dsn, "host=h password=SECRETPW") == 0 &&
+		      strcmp(a1, "--dsn=host=h password=***") == 0);
+		plan_free(&p);
+		redact_forget();
+	}
 }
 
 static double fake_now;
