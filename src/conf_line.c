@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "infile.h"
 
 /* Levenshtein distance, for "did you mean". */
 static int distance(const char *a, const char *b)
@@ -69,26 +70,22 @@ const char *config_closest_knob(const char *name)
 int config_read(const char *path, config_line_fn *fn, void *ctx, struct err *e)
 {
 	char *line = NULL;
-	size_t size = 0;
-	ssize_t len;
-	FILE *f = fopen(path, "r");
+	size_t size = 0, len;
+	FILE *f = infile_open(path, NULL, e);
+	enum infile_rc got = INFILE_EOF;
 	int lineno = 0, rc = 0;
 
 	if (!f)
-		return err_set(e, ERR_USAGE, "cannot read %s: %s", path, strerror(errno));
-	while (rc == 0 && (len = getline(&line, &size, f)) >= 0) {
+		return -1;
+	while (rc == 0 &&
+	       (got = infile_getline(f, &line, &size, CONFIG_LINE_MAX, &len)) == INFILE_LINE) {
 		char *s = line, *end;
 
 		lineno++;
-		if (memchr(line, 0, (size_t)len)) {
+		if (memchr(line, 0, len)) {
 			rc = err_set(e, ERR_USAGE,
 			             "%s:%d: a NUL byte: this is no text file (a config file is "
 			             "'key = value' lines)",
-			             path, lineno);
-			break;
-		}
-		if (len - (line[len - 1] == '\n') > 4095) {
-			rc = err_set(e, ERR_USAGE, "%s:%d: line too long (4095 bytes at most)",
 			             path, lineno);
 			break;
 		}
@@ -106,6 +103,11 @@ int config_read(const char *path, config_line_fn *fn, void *ctx, struct err *e)
 		if (*s && fn(s, lineno, ctx, e) < 0)
 			rc = err_prefix(e, "%s:%d", path, lineno);
 	}
+	if (rc == 0 && got == INFILE_LONG)
+		rc = err_set(e, ERR_USAGE, "%s:%d: line too long (%d bytes at most)", path,
+		             lineno + 1, CONFIG_LINE_MAX);
+	else if (rc == 0 && got == INFILE_ERROR)
+		rc = err_set(e, ERR_USAGE, "cannot read %s: %s", path, strerror(errno));
 	free(line);
 	fclose(f);
 	return rc;

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "infile.h"
 #include "knobs.h"
 #include "redact.h"
 
@@ -216,6 +217,9 @@ int rec_finish(struct recorder *r, struct err *e)
 
 /* ---- reading ------------------------------------------------------------ */
 
+/* A recording's lines are a few kB; a longer one is no recording's. */
+#define REC_LINE_MAX (1 << 20)
+
 static int bad_line(struct replay *p, struct err *e, const char *what)
 {
 	return err_set(e, ERR_USAGE, "%s:%d: %s", p->path, p->line, what);
@@ -226,20 +230,26 @@ static json_t *next_json(struct replay *p, int *eof, struct err *e)
 {
 	json_error_t je;
 	json_t *o;
-	ssize_t n;
+	size_t n;
+	enum infile_rc got;
 
 	*eof = 0;
 	do {
-		n = getline(&p->buf, &p->cap, p->f);
-		if (n < 0) {
-			if (ferror(p->f))
+		got = infile_getline(p->f, &p->buf, &p->cap, REC_LINE_MAX, &n);
+		if (got == INFILE_LONG) {
+			p->line++;
+			bad_line(p, e, "a line longer than 1 MiB: not an idxlab recording");
+			return NULL;
+		}
+		if (got != INFILE_LINE) {
+			if (got == INFILE_ERROR)
 				err_set(e, ERR_RUNTIME, "reading %s: %s", p->path, strerror(errno));
 			else
 				*eof = 1;
 			return NULL;
 		}
 		p->line++;
-	} while (strspn(p->buf, " \t\r\n") == (size_t)n);
+	} while (strspn(p->buf, " \t\r\n") == n);
 	o = json_loads(p->buf, 0, &je);
 	if (!o) {
 		char msg[256];
@@ -346,9 +356,8 @@ struct replay *rec_open(const char *path, struct rec_head *h, struct err *e)
 	if (!p)
 		abort();
 	p->path = xstrdup(path);
-	p->f = fopen(path, "r");
+	p->f = infile_open(path, "the recording", e);
 	if (!p->f) {
-		err_set(e, ERR_USAGE, "cannot read the recording %s: %s", path, strerror(errno));
 		rec_close(p);
 		return NULL;
 	}

@@ -55,6 +55,57 @@ printf 'rows 100\n' >"$T/noeq.conf"
 expect_exit cli/config-no-equals 2 "noeq.conf:1: expected 'key = value'" "$IDXLAB" run -c "$T/noeq.conf"
 expect_exit cli/config-missing 2 "cannot read config file $T/none.conf" "$IDXLAB" run -c "$T/none.conf"
 
+# A file to read that is no regular file: a FIFO (its open waited for a
+# writer), /dev/zero (read into memory without end), a directory (read as
+# empty): each refused at once with exit 2, the file and what it is named;
+# for config files, spec files, demos and recordings alike. (timeout: a
+# hang fails the test instead of the suite.)
+mkfifo "$T/in.fifo"
+mkdir -p "$T/in.dir"
+for kind in fifo zero dir; do
+	case $kind in
+	fifo) f=$T/in.fifo what='a FIFO' ;;
+	zero) f=/dev/zero what='a character device' ;;
+	dir) f=$T/in.dir what='a directory' ;;
+	esac
+	for use in config schema demo replay; do
+		case $use in
+		config) set -- --print-config -c "$f" ;;
+		schema) set -- --print-config --schema "$f" ;;
+		demo) set -- --print-config --demo "$f" ;;
+		replay) set -- run --replay "$f" ;;
+		esac
+		expect_exit "cli/input-$kind-$use" 2 "cannot read .*$f: it is $what" \
+			timeout -s KILL 10 "$IDXLAB" "$@"
+	done
+done
+# A link to a regular file is read as the file.
+printf 'rows = 77\n' >"$T/real.conf"
+ln -s "$T/real.conf" "$T/linked.conf"
+"$IDXLAB" --print-config -c "$T/linked.conf" >"$T/out" 2>&1 && grep -q '^rows = 77$' "$T/out" &&
+	ok cli/input-link-to-file || bad cli/input-link-to-file "$(cat "$T/out")"
+# A line is read up to its bound, not whole: a 64 MiB one is refused
+# without taking its size in memory.
+head -c 67108864 /dev/zero | tr '\0' a >"$T/long.conf"
+# maxrss CMD...: CMD run, its peak RSS in kB on fd 3 (stdout, stderr as
+# expect_exit keeps them).
+maxrss() {
+	python3 -c 'import resource, subprocess, sys
+rc = subprocess.call(sys.argv[1:])
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=open(3, "w", closefd=False))
+sys.exit(rc)' "$@"
+}
+maxrss "$IDXLAB" --print-config -c "$T/real.conf" 3>"$T/rss.short" >/dev/null 2>&1
+expect_exit cli/input-long-line 2 "long.conf:1: line too long \(4095 bytes at most\)" \
+	maxrss "$IDXLAB" --print-config -c "$T/long.conf" 3>"$T/rss.long"
+long=$(cat "$T/rss.long") short=$(cat "$T/rss.short")
+check cli/input-long-line-bounded "${long:-999999} < ${short:-0} + 32768"
+printf '{"idxlab_recording":1,"x":"' >"$T/long.rec"
+head -c 4194304 /dev/zero | tr '\0' a >>"$T/long.rec"
+printf '"}\n' >>"$T/long.rec"
+expect_exit cli/input-long-recording-line 2 "long.rec:1: a line longer than 1 MiB" \
+	"$IDXLAB" run --replay "$T/long.rec"
+
 printf 'rows = 100\nindexes = 1\000\n' >"$T/nul.conf"
 expect_exit cli/config-nul-byte 2 "nul.conf:2: a NUL byte" "$IDXLAB" run -c "$T/nul.conf"
 expect_exit cli/empty-list-item 2 "^idxlab: --indexes: an empty item in the list '1,,2'" "$IDXLAB" run --indexes 1,,2
