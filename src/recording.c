@@ -128,11 +128,13 @@ struct recorder *rec_create(const char *path, const char *engine, const char *id
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 
 	if (fd < 0) {
-		err_set(e, ERR_USAGE, "cannot create the recording %s: %s%s", path, strerror(errno),
-		        errno == EEXIST
-		            ? " (idxlab overwrites nothing: remove it or choose another "
-		              "name)"
-		            : "");
+		/* a full disk is no usage error: exit 1, as for a write */
+		err_set(
+		    e, errno == ENOSPC || errno == EDQUOT || errno == EIO ? ERR_RUNTIME : ERR_USAGE,
+		    "cannot create the recording %s: %s%s", path, strerror(errno),
+		    errno == EEXIST ? " (idxlab overwrites nothing: remove it or choose another "
+		                      "name)"
+		                    : "");
 		return NULL;
 	}
 	r = calloc(1, sizeof *r);
@@ -148,7 +150,10 @@ struct recorder *rec_create(const char *path, const char *engine, const char *id
 	             json_pack("{sissssss}", "idxlab_recording", REC_VERSION, "idxlab",
 	                       idxlab_version, "engine", engine, "started", started),
 	             e) < 0) {
+		/* Nothing is left: an empty file would refuse the next try. */
 		(void)rec_finish(r, NULL);
+		unlink(path);
+		err_prefix(e, "the recording is not made (no file left)");
 		return NULL;
 	}
 	return r;

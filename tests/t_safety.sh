@@ -134,6 +134,26 @@ else
 	skip safety/disk-full "needs root and permission to mount a 1 MiB tmpfs"
 fi
 
+# --record on a full disk: the header cannot be written. Exit 1 (no usage
+# error), said before any screen, and no file left: an empty one refused
+# the next try with "File exists".
+mkdir -p "$T/recfull"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$T/recfull" 2>/dev/null; then
+	head -c 1048576 /dev/zero >"$T/recfull/fill" 2>/dev/null
+	for try in 1 2; do
+		start "recfull$try" TMPDIR="$TMPDIR" "$IDXLAB" --rows 100000 --record "$T/recfull/a.rec"
+		code=$(wait_exit "recfull$try")
+		if [ "$code" = EXIT=1 ] && [ ! -e "$T/recfull/a.rec" ] &&
+			cap "recfull$try" | grep -q "recording is not made (no file left): writing $T/recfull/a.rec: No space left"; then
+			ok "safety/record-disk-full-$try"
+		else bad "safety/record-disk-full-$try" "$code $(ls "$T/recfull") $(cap "recfull$try")"; fi
+		tm kill-session -t "recfull$try" 2>/dev/null
+	done
+	umount "$T/recfull"
+else
+	skip safety/record-disk-full "needs root and permission to mount a 64 KiB tmpfs"
+fi
+
 # --- a killed idxlab's temp dir: left behind, removed by the next start ----
 # In a TMPDIR of their own. The sweep must remove only what is a dead
 # idxlab's own: not a live one's, not another kind's, not a stranger's, and
