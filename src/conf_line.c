@@ -39,18 +39,55 @@ static int distance(const char *a, const char *b)
 	return row[lb];
 }
 
+/* Is word an abbreviation of cand: its letters in order, from the same
+ * first letter (rowsps of rows_per_s)? */
+static int abbreviates(const char *word, const char *cand)
+{
+	if (!*word || *word != *cand)
+		return 0;
+	for (; *cand && *word; cand++)
+		if (*cand == *word)
+			word++;
+	return !*word;
+}
+
+static size_t common_prefix(const char *a, const char *b)
+{
+	size_t n = 0;
+
+	while (a[n] && a[n] == b[n])
+		n++;
+	return n;
+}
+
+/* How far cand is from word, in quarters: the edit distance (a typo: cahce
+ * for cache) or, for an abbreviation, a quarter per letter left out
+ * (rowsps is 1 from rows_per_s, 8 from rows), whichever is less. */
+static int remoteness(const char *word, const char *cand)
+{
+	int d = distance(word, cand) * 4;
+
+	if (abbreviates(word, cand) && (int)(strlen(cand) - strlen(word)) < d)
+		d = (int)(strlen(cand) - strlen(word));
+	return d;
+}
+
 const char *config_closest(const char *word, const char *(*nth)(int i, const void *ctx),
                            const void *ctx)
 {
-	int i, best = 3;
+	int i, best = 3 * 4; /* an edit distance of 3 is no near miss */
+	size_t prefix = 0;
 	const char *hit = NULL, *cand;
 
 	for (i = 0; (cand = nth(i, ctx)) != NULL; i++) {
-		int d = distance(word, cand);
+		int d = remoteness(word, cand);
+		size_t p = common_prefix(word, cand);
 
-		if (d < best) {
+		/* a tie goes to the one that starts like the word */
+		if (d < best || (hit && d == best && p > prefix)) {
 			best = d;
 			hit = cand;
+			prefix = p;
 		}
 	}
 	return hit;

@@ -192,6 +192,20 @@ static char *default_config_path(void)
 	return NULL;
 }
 
+/* Is text an on/off word, or a comma list of them (a sweep)? */
+static int bool_words(const char *text)
+{
+	size_t n;
+
+	do {
+		n = strcspn(text, ",");
+		if (knob_bool_word(text, n) < 0)
+			return 0;
+		text += n;
+	} while (*text++ == ',');
+	return 1;
+}
+
 static int unknown_option(const char *arg, struct err *e)
 {
 	char name[128];
@@ -406,7 +420,9 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 		if (val) {
 			val++;
 		} else if (knob_table[id].kind == KNOB_BOOL) {
-			val = "on"; /* a bare --ascii means on */
+			/* a bare --ascii means on; an on/off word may follow, as the
+			 * man page writes --vacuum on */
+			val = i + 1 < argc && bool_words(argv[i + 1]) ? argv[++i] : "on";
 		} else {
 			if (i + 1 >= argc)
 				return err_set(e, ERR_USAGE,

@@ -83,7 +83,10 @@ static void usage(FILE *f)
 			fprintf(f, "\nRun options:\n");
 		knob_range_text(id, range, sizeof range);
 		if (d->kind == KNOB_BOOL)
-			snprintf(range, sizeof range, "(a flag; =off to undo)");
+			snprintf(range, sizeof range, "(a flag; on|off may follow)");
+		else if (d->unit && strcmp(d->unit, "rows") == 0)
+			snprintf(range + strlen(range), sizeof range - strlen(range),
+			         " (also 100k, 1M, 1e6)");
 		knob_default_text(id, def, sizeof def);
 		fprintf(f, "  --%-10s %s\n  %13s%s %s\n", d->name, range, "", d->why, def);
 	}

@@ -45,6 +45,59 @@ expect_exit cli/indexes-word-no-default-range 2 "'two' is not a whole number \(v
 	"$IDXLAB" run --schema users --indexes two
 expect_exit cli/delete-needs-rows 2 "exceeds prefill" "$IDXLAB" run --op delete --rows 10 --prefill 5
 
+# Every on/off flag takes an on/off word after it, as the man page writes
+# --vacuum on (it was "unexpected argument 'on'"); bare, it is on.
+flags=$("$IDXLAB" --help | sed -n 's/^  --\([a-z-]*\) *(a flag.*/\1/p')
+bad="" n=0
+for f in $flags; do
+	n=$((n + 1))
+	for w in on off; do
+		"$IDXLAB" --print-config "--$f" $w >"$T/out" 2>&1 && grep -q "^$f = $w\$" "$T/out" ||
+			bad="$bad --$f $w: $(grep -v '^#' "$T/out" | grep -E "^$f |idxlab:")"
+	done
+	"$IDXLAB" --print-config "--$f" --rows 5 >"$T/out" 2>&1 && grep -q "^$f = on\$" "$T/out" ||
+		bad="$bad --$f bare: $(grep -E "^$f |idxlab:" "$T/out")"
+done
+[ -z "$bad" ] && [ $n -ge 5 ] && ok cli/flag-on-off-word || bad cli/flag-on-off-word "$n flags;$bad"
+if "$IDXLAB" run --vacuum on --rows 1k --format csv --fields rows,vacuum >"$T/out" 2>"$T/err" &&
+	[ "$(tail -1 "$T/out")" = "1000,on" ] && grep -q 'VACUUM' "$T/err"; then
+	ok cli/vacuum-on-runs
+else bad cli/vacuum-on-runs "$(cat "$T/out" "$T/err")"; fi
+
+# Row counts as the README writes them: 100k, 1M, 1e6, on the command line,
+# in a sweep and in a config file; a fraction of a row is still refused.
+if "$IDXLAB" --print-config --rows 100k,1M,1e6,2.5k --prefill 1M --commit 10k >"$T/out" 2>&1 &&
+	grep -q '^rows = 100000,1000000,1000000,2500$' "$T/out" && grep -q '^prefill = 1000000$' "$T/out" &&
+	grep -q '^commit = 10000$' "$T/out"; then
+	ok cli/row-count-suffixes
+else bad cli/row-count-suffixes "$(grep -E '^(rows|prefill|commit) |idxlab:' "$T/out")"; fi
+printf 'rows = 2k\ninterval-rows = 1k\n' >"$T/k.conf"
+if "$IDXLAB" run -c "$T/k.conf" --format csv --fields rows >"$T/out" 2>"$T/err" &&
+	[ "$(grep -c '^2000$' "$T/out")" -ge 1 ]; then
+	ok cli/row-count-suffix-config
+else bad cli/row-count-suffix-config "$(cat "$T/out" "$T/err")"; fi
+expect_exit cli/row-count-fraction 2 "--rows: '1.5' is not a whole number .*100k, 1M, 1e6" \
+	"$IDXLAB" run --rows 1.5
+
+# kB, MB, GB are PostgreSQL's (1024-based), printed as KiB, MiB, GiB: 2MB
+# was taken as 2,000,000 B.
+if "$IDXLAB" --print-config --cache 2MB >"$T/out" 2>&1 && grep -q '^cache = 2MiB$' "$T/out" &&
+	"$IDXLAB" --print-config --cache 512kB | grep -q '^cache = 512KiB$' &&
+	"$IDXLAB" --print-config --cache 1GB | grep -q '^cache = 1GiB$'; then
+	ok cli/cache-kb-mb-gb-binary
+else bad cli/cache-kb-mb-gb-binary "$(grep -E '^cache |idxlab:' "$T/out")"; fi
+if "$IDXLAB" run --cache 2MB --rows 100 --format csv --fields cache >"$T/out" 2>"$T/err" &&
+	[ "$(tail -1 "$T/out")" = 2MiB ]; then
+	ok cli/cache-mb-runs
+else bad cli/cache-mb-runs "$(cat "$T/out" "$T/err")"; fi
+
+# "did you mean": an abbreviation finds what it abbreviates (rowsps gave
+# rows, two letters off; rows_per_s holds each of its letters in order).
+expect_exit cli/fields-abbreviation-hint 2 "no field 'rowsps' \(did you mean rows_per_s\?\)" \
+	"$IDXLAB" run --fields indexes,rowsps
+expect_exit cli/fields-short-hint 2 "no field 'row' \(did you mean rows\?\)" \
+	"$IDXLAB" run --fields indexes,row
+
 printf 'rows = 100\n# fine so far\n\nindexes = 1,x\n' >"$T/bad.conf"
 expect_exit cli/config-bad-value 2 "bad.conf:4: indexes: 'x' is not a whole number" \
 	"$IDXLAB" run -c "$T/bad.conf"
