@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "infile.h"
 
 /* Levenshtein distance, for "did you mean". */
 static int distance(const char *a, const char *b)
@@ -38,18 +39,55 @@ static int distance(const char *a, const char *b)
 	return row[lb];
 }
 
+/* Is word an abbreviation of cand: its letters in order, from the same
+ * first letter (rowsps of rows_per_s)? */
+static int abbreviates(const char *word, const char *cand)
+{
+	if (!*word || *word != *cand)
+		return 0;
+	for (; *cand && *word; cand++)
+		if (*cand == *word)
+			word++;
+	return !*word;
+}
+
+static size_t common_prefix(const char *a, const char *b)
+{
+	size_t n = 0;
+
+	while (a[n] && a[n] == b[n])
+		n++;
+	return n;
+}
+
+/* How far cand is from word, in quarters: the edit distance (a typo: cahce
+ * for cache) or, for an abbreviation, a quarter per letter left out
+ * (rowsps is 1 from rows_per_s, 8 from rows), whichever is less. */
+static int remoteness(const char *word, const char *cand)
+{
+	int d = distance(word, cand) * 4;
+
+	if (abbreviates(word, cand) && (int)(strlen(cand) - strlen(word)) < d)
+		d = (int)(strlen(cand) - strlen(word));
+	return d;
+}
+
 const char *config_closest(const char *word, const char *(*nth)(int i, const void *ctx),
                            const void *ctx)
 {
-	int i, best = 3;
+	int i, best = 3 * 4; /* an edit distance of 3 is no near miss */
+	size_t prefix = 0;
 	const char *hit = NULL, *cand;
 
 	for (i = 0; (cand = nth(i, ctx)) != NULL; i++) {
-		int d = distance(word, cand);
+		int d = remoteness(word, cand);
+		size_t p = common_prefix(word, cand);
 
-		if (d < best) {
+		/* a tie goes to the one that starts like the word */
+		if (d < best || (hit && d == best && p > prefix)) {
 			best = d;
 			hit = cand;
+			prefix = p;
 		}
 	}
 	return hit;
@@ -69,26 +107,22 @@ const char *config_closest_knob(const char *name)
 int config_read(const char *path, config_line_fn *fn, void *ctx, struct err *e)
 {
 	char *line = NULL;
-	size_t size = 0;
-	ssize_t len;
-	FILE *f = fopen(path, "r");
+	size_t size = 0, len;
+	FILE *f = infile_open(path, NULL, e);
+	enum infile_rc got = INFILE_EOF;
 	int lineno = 0, rc = 0;
 
 	if (!f)
-		return err_set(e, ERR_USAGE, "cannot read %s: %s", path, strerror(errno));
-	while (rc == 0 && (len = getline(&line, &size, f)) >= 0) {
+		return -1;
+	while (rc == 0 &&
+	       (got = infile_getline(f, &line, &size, CONFIG_LINE_MAX, &len)) == INFILE_LINE) {
 		char *s = line, *end;
 
 		lineno++;
-		if (memchr(line, 0, (size_t)len)) {
+		if (memchr(line, 0, len)) {
 			rc = err_set(e, ERR_USAGE,
 			             "%s:%d: a NUL byte: this is no text file (a config file is "
 			             "'key = value' lines)",
-			             path, lineno);
-			break;
-		}
-		if (len - (line[len - 1] == '\n') > 4095) {
-			rc = err_set(e, ERR_USAGE, "%s:%d: line too long (4095 bytes at most)",
 			             path, lineno);
 			break;
 		}
@@ -106,6 +140,11 @@ int config_read(const char *path, config_line_fn *fn, void *ctx, struct err *e)
 		if (*s && fn(s, lineno, ctx, e) < 0)
 			rc = err_prefix(e, "%s:%d", path, lineno);
 	}
+	if (rc == 0 && got == INFILE_LONG)
+		rc = err_set(e, ERR_USAGE, "%s:%d: line too long (%d bytes at most)", path,
+		             lineno + 1, CONFIG_LINE_MAX);
+	else if (rc == 0 && got == INFILE_ERROR)
+		rc = err_set(e, ERR_USAGE, "cannot read %s: %s", path, strerror(errno));
 	free(line);
 	fclose(f);
 	return rc;

@@ -192,6 +192,20 @@ static char *default_config_path(void)
 	return NULL;
 }
 
+/* Is text an on/off word, or a comma list of them (a sweep)? */
+static int bool_words(const char *text)
+{
+	size_t n;
+
+	do {
+		n = strcspn(text, ",");
+		if (knob_bool_word(text, n) < 0)
+			return 0;
+		text += n;
+	} while (*text++ == ',');
+	return 1;
+}
+
 static int unknown_option(const char *arg, struct err *e)
 {
 	char name[128];
@@ -289,12 +303,39 @@ static int load_demo(struct plan *p, const char *path, struct err *e)
 	return 0;
 }
 
+/* argv as it was, into p->args; then every secret in argv masked, for ps
+ * and /proc/PID/cmdline show argv for the whole run (a conninfo or URI
+ * comes with --dsn and --schema-from, and whatever holds one is masked:
+ * "--opt=VALUE" from its value on, so a URI value reads as a whole). The
+ * secrets are learnt first: no message may show them either. */
+static char **keep_args(struct plan *p, int argc, char **argv)
+{
+	int i;
+
+	p->args = calloc((size_t)argc + 1, sizeof *p->args);
+	if (!p->args)
+		abort();
+	p->nargs = argc;
+	for (i = 0; i < argc; i++)
+		p->args[i] = xstrdup(argv[i]);
+	for (i = 1; i < argc; i++) {
+		char *v = argv[i], *eq = strchr(v, '=');
+
+		if (v[0] == '-' && v[1] == '-' && eq)
+			v = eq + 1;
+		redact_learn(v);
+		redact_in_place(v);
+	}
+	return p->args;
+}
+
 int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 {
 	const char *config = NULL, *demo = NULL;
 	int i, got;
 
 	plan_defaults(p);
+	argv = keep_args(p, argc, argv);
 	/* The config file and the demo's starting setting come first, so the
 	 * command line can override them. */
 	for (i = 1; i < argc; i++) {
@@ -379,7 +420,9 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 		if (val) {
 			val++;
 		} else if (knob_table[id].kind == KNOB_BOOL) {
-			val = "on"; /* a bare --ascii means on */
+			/* a bare --ascii means on; an on/off word may follow, as the
+			 * man page writes --vacuum on */
+			val = i + 1 < argc && bool_words(argv[i + 1]) ? argv[++i] : "on";
 		} else {
 			if (i + 1 >= argc)
 				return err_set(e, ERR_USAGE,
@@ -390,8 +433,6 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 		snprintf(name, sizeof name, "--%s", knob_table[id].name);
 		if (set_at(p, id, val, name, e) < 0)
 			return -1;
-		if (knob_table[id].kind == KNOB_STRING) /* ps must not show its password */
-			redact_in_place(argv[i] + (val - argv[i]));
 	}
 	if (check_dependent(p, e) < 0 || plan_validate(p, e) < 0)
 		return -1;
@@ -476,6 +517,10 @@ void plan_free(struct plan *p)
 	free(p->plot_kind);
 	free(p->plot_theme);
 	free(p->fields);
+	for (int i = 0; p->args && i < p->nargs; i++)
+		free(p->args[i]);
+	free(p->args);
+	p->args = NULL;
 	p->dsn = p->config_path = p->record_path = p->replay_path = NULL;
 	p->plot_path = p->plot_metrics = p->plot_x = p->plot_kind = p->plot_theme = NULL;
 	p->fields = NULL;

@@ -44,6 +44,8 @@ struct plan {
 	char *plot_theme;         /* owned; --plot-theme light|dark, or NULL: light */
 	char *fields; /* owned; --fields a,b,... (checked: every one a field), or NULL */
 	long steps;   /* number of knob combinations */
+	char **args;  /* owned; argv as given (argv itself has its secrets masked) */
+	int nargs;
 };
 
 /* Build a plan from argv (argv[0] is skipped). Reads the config file too.
@@ -55,7 +57,10 @@ int plan_load_file(struct plan *p, const char *path, struct err *e);
 
 /* Read a file of idxlab's line syntax: `#` starts a comment at the start of
  * a line or after whitespace; blank lines are skipped; fn gets each other
- * line, trimmed, and its number. An error of fn is prefixed "path:line". */
+ * line, trimmed, and its number. An error of fn is prefixed "path:line".
+ * Only a regular file is read (infile.h: a FIFO, a device or a directory is
+ * refused at once), and no line longer than CONFIG_LINE_MAX bytes. */
+#define CONFIG_LINE_MAX 4095
 typedef int config_line_fn(char *line, int lineno, void *ctx, struct err *e);
 int config_read(const char *path, config_line_fn *fn, void *ctx, struct err *e);
 

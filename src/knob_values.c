@@ -64,6 +64,21 @@ void knob_range_text(int id, char *buf, size_t len)
 	}
 }
 
+int knob_bool_word(const char *text, size_t len)
+{
+	static const char *const yes[] = { "on", "yes", "true", "1" };
+	static const char *const no[] = { "off", "no", "false", "0" };
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		if (strlen(yes[i]) == len && strncmp(text, yes[i], len) == 0)
+			return 1;
+		if (strlen(no[i]) == len && strncmp(text, no[i], len) == 0)
+			return 0;
+	}
+	return -1;
+}
+
 int knob_parse(int id, const char *text, long long *out, struct err *e)
 {
 	const struct knob_def *d = &knob_table[id];
@@ -91,16 +106,20 @@ int knob_parse(int id, const char *text, long long *out, struct err *e)
 				return 0;
 			}
 		}
-		if (units_parse_int(text, &v) < 0)
-			return err_set(e, ERR_USAGE, "'%s' is not a whole number (valid: %s)", text,
-			               range);
+		/* a row count may be written 100k, 1M, 1e6 */
+		if ((d->unit && strcmp(d->unit, "rows") == 0 ? units_parse_count(text, &v)
+		                                             : units_parse_int(text, &v)) < 0)
+			return err_set(
+			    e, ERR_USAGE, "'%s' is not a whole number (valid: %s%s)", text, range,
+			    d->unit && strcmp(d->unit, "rows") == 0 ? "; also 100k, 1M, 1e6" : "");
 		break;
 	case KNOB_SIZE:
 		if (units_parse_size(text, &v) < 0)
 			return err_set(
 			    e, ERR_USAGE,
-			    "'%s' is not a size (write e.g. 512KiB, 64MiB, 1GiB; valid: %s)", text,
-			    range);
+			    "'%s' is not a size (write e.g. 512KiB, 64MiB, 1GiB - kB, MB, GB are "
+			    "the same, 1024-based; valid: %s)",
+			    text, range);
 		break;
 	case KNOB_MILLIS:
 		if (units_parse_seconds(text, &v) < 0)
@@ -112,18 +131,11 @@ int knob_parse(int id, const char *text, long long *out, struct err *e)
 		return 0;
 	case KNOB_NAMED:
 		return d->resolve(text, out, e);
-	case KNOB_BOOL: {
-		static const char *const yes[] = { "on", "yes", "true", "1" };
-		static const char *const no[] = { "off", "no", "false", "0" };
-
-		for (i = 0; i < 4; i++) {
-			if (strcmp(text, yes[i]) == 0 || strcmp(text, no[i]) == 0) {
-				*out = strcmp(text, yes[i]) == 0;
-				return 0;
-			}
-		}
-		return err_set(e, ERR_USAGE, "'%s' is not on or off", text);
-	}
+	case KNOB_BOOL:
+		if ((i = knob_bool_word(text, strlen(text))) < 0)
+			return err_set(e, ERR_USAGE, "'%s' is not on or off", text);
+		*out = i;
+		return 0;
 	}
 	/* A max that depends on the other knobs (indexes: the table in force)
 	 * is knob_check's to judge: a range named here would be the default

@@ -152,6 +152,10 @@ struct knobs {
 /* Find a knob by name ("key-order" and "key_order" both match); -1 if none. */
 int knob_find(const char *name);
 
+/* text[0, len) as an on/off word: 1 for on|yes|true|1, 0 for
+ * off|no|false|0, -1 for anything else. */
+int knob_bool_word(const char *text, size_t len);
+
 /* Parse one value of knob id from text; -1 with a message naming the valid
  * range or choices. A knob whose max depends on the others (max_of:
  * indexes) is parsed up to any value: knob_check judges it under them. */

@@ -3,9 +3,13 @@
  * Only this file calls exit(). Exit codes: 0 ok, 1 runtime failure, 2 usage
  * or config error, 130 after Ctrl-C (129 after SIGHUP, 131 after SIGQUIT,
  * 143 after SIGTERM); a stopped run still prints the partial result of the
- * step it was in. */
+ * step it was in. A second signal within a second of the first is the same
+ * stop; a later one ends idxlab at once (killed by it), with its servers
+ * and temp dirs gone all the same. */
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +19,7 @@
 #include "clock.h"
 #include "config.h"
 #include "engines/engine.h"
+#include "engines/hurry.h"
 #include "evlog.h"
 #include "knobs.h"
 #include "metrics.h"
@@ -30,13 +35,59 @@
 #endif
 
 static volatile sig_atomic_t got_signal;
+static atomic_llong first_signal_ns; /* CLOCK_MONOTONIC; 0: none yet */
 
-/* A hangup sticks: once the terminal is gone, a later signal must not make
- * the dashboard write to it. */
+/* A second signal this soon after the first is the same stop: `timeout -s
+ * INT` sends one to idxlab and one to its process group, and a shell's
+ * Ctrl-C may reach idxlab twice as well. */
+#define SAME_STOP_NS 1000000000LL
+
+/* A deliberate second SIGINT, SIGTERM or SIGQUIT: end at once, as the
+ * signal's default would, but leave nothing behind (hurry.h). Runs in the
+ * handler: async-signal-safe calls only. */
+static void end_at_once(int sig)
+{
+	static const char msg[] = "idxlab: a second signal: ending at once (its servers "
+	                          "killed, its temp dirs removed)\n";
+	struct sigaction dfl;
+	sigset_t set;
+
+	if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
+		/* nothing to do about it */
+	}
+	hurry_now();
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	raise(sig);                               /* pending while the handler blocks it ... */
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL); /* ... and delivered: the end */
+	_exit(128 + sig);
+}
+
+/* The first signal starts the orderly stop (the loops watch got_signal). A
+ * hangup sticks: once the terminal is gone, a later signal must not make
+ * the dashboard write to it; and a hangup never ends idxlab at once (a
+ * closed terminal sends several). */
 static void on_signal(int sig)
 {
-	if (got_signal != SIGHUP)
+	struct timespec ts;
+	long long now, first = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	if (atomic_compare_exchange_strong(&first_signal_ns, &first, now)) {
 		got_signal = sig;
+		return;
+	}
+	if (sig == SIGHUP) {
+		got_signal = SIGHUP;
+		return;
+	}
+	if (now - first >= SAME_STOP_NS)
+		end_at_once(sig);
 }
 
 static void install_signals(void)
@@ -45,7 +96,6 @@ static void install_signals(void)
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C ends idxlab at once */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -53,7 +103,6 @@ static void install_signals(void)
 	/* A closed terminal or a dropped ssh session sends SIGHUP, often more
 	 * than once (to the shell, then to its foreground job): every one is
 	 * caught. Under nohup (SIGHUP ignored) it stays ignored. */
-	sa.sa_flags = 0;
 	if (sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
 		sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
@@ -83,7 +132,10 @@ static void usage(FILE *f)
 			fprintf(f, "\nRun options:\n");
 		knob_range_text(id, range, sizeof range);
 		if (d->kind == KNOB_BOOL)
-			snprintf(range, sizeof range, "(a flag; =off to undo)");
+			snprintf(range, sizeof range, "(a flag; on|off may follow)");
+		else if (d->unit && strcmp(d->unit, "rows") == 0)
+			snprintf(range + strlen(range), sizeof range - strlen(range),
+			         " (also 100k, 1M, 1e6)");
 		knob_default_text(id, def, sizeof def);
 		fprintf(f, "  --%-10s %s\n  %13s%s %s\n", d->name, range, "", d->why, def);
 	}

@@ -23,7 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "metrics.h"
@@ -275,18 +277,34 @@ int plot_check(const struct plan *p, struct err *e)
 		               dot && !strchr(dot, '/') ? dot : "",
 		               dot && !strchr(dot, '/') ? "'" : "");
 	}
-	if (stat(path, &st) == 0)
+	/* lstat: a link, even a dangling one, is a file that exists (the
+	 * O_EXCL create at the end would fail on it, after the whole run). */
+	if (lstat(path, &st) == 0)
 		return err_set(e, ERR_USAGE,
-		               "--plot %s: the file exists (idxlab overwrites nothing: remove "
+		               "--plot %s: %s exists (idxlab overwrites nothing: remove "
 		               "it or choose another name)",
-		               path);
+		               path,
+		               S_ISLNK(st.st_mode) ? "a symbolic link of that name" : "the file");
 	dir = xstrdup(path);
 	slash = strrchr(dir, '/');
 	if (slash)
 		slash[slash == dir ? 1 : 0] = 0;
-	if (access(slash ? dir : ".", W_OK) < 0)
+	if (access(slash ? dir : ".", W_OK) < 0) {
 		rc = err_set(e, ERR_USAGE, "--plot %s: cannot write in %s: %s", path,
 		             slash ? dir : "the current directory", strerror(errno));
+	} else {
+		/* A name the file system cannot hold fails only at the create. */
+		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+		long max = pathconf(slash ? dir : ".", _PC_NAME_MAX);
+
+		if (max <= 0)
+			max = NAME_MAX;
+		if (strlen(base) > (size_t)max || strlen(path) >= PATH_MAX)
+			rc = err_set(e, ERR_USAGE,
+			             "--plot %s: the name is too long (%zu bytes; at most %ld for "
+			             "a file name there, %d for a path): choose a shorter one",
+			             path, strlen(base), max, PATH_MAX - 1);
+	}
 	free(dir);
 	if (rc < 0 || (metrics && parse_metrics(metrics, ms, e) < 0))
 		return -1;
@@ -385,6 +403,32 @@ void plot_note(struct plot *pl, double t, const char *text)
 	pl->nnotes++;
 }
 
+/* Why writing the chart at path failed: cairo's status, or the system's
+ * error (err, when known: a stream's error flag keeps none); a full disk
+ * named as such, with what to do. */
+static const char *write_failure(const char *path, cairo_status_t st, int err)
+{
+	static char buf[160];
+	struct statvfs vfs;
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+
+	if (slash)
+		slash[slash == dir ? 1 : 0] = 0;
+	if (st == CAIRO_STATUS_WRITE_ERROR && err != ENOSPC &&
+	    statvfs(slash ? dir : ".", &vfs) == 0 && vfs.f_bavail == 0)
+		err = ENOSPC; /* what a write error on a full file system is */
+	free(dir);
+	if (err == ENOSPC)
+		snprintf(buf, sizeof buf,
+		         "disk full (ENOSPC): free space there or choose another "
+		         "place");
+	else if (err)
+		snprintf(buf, sizeof buf, "cannot write it: %s", strerror(err));
+	else
+		snprintf(buf, sizeof buf, "%s", cairo_status_to_string(st));
+	return buf;
+}
+
 int plot_write(struct plot *pl, char *summary, size_t len, struct err *e)
 {
 	struct model *md = xcalloc(1, sizeof *md);
@@ -419,12 +463,22 @@ int plot_write(struct plot *pl, char *summary, size_t len, struct err *e)
 		if (fd >= 0)
 			close(fd);
 	} else {
+		int saved = 0, failed;
+
 		st = plot_render(pl->fmt, pl->dark, md, f);
-		if (fclose(f) != 0 && st == CAIRO_STATUS_SUCCESS)
+		/* cairo may not say that a write failed (a PDF cut short on a full
+		 * disk was "success"): the stream's own error flag, the flush,
+		 * the sync and the close do. */
+		failed = ferror(f); /* no errno kept: write_failure looks */
+		if (!failed && (fflush(f) != 0 || fsync(fileno(f)) != 0))
+			failed = saved = errno;
+		if (fclose(f) != 0 && !failed)
+			failed = saved = errno;
+		if (failed && st == CAIRO_STATUS_SUCCESS)
 			st = CAIRO_STATUS_WRITE_ERROR;
 		if (st != CAIRO_STATUS_SUCCESS) {
 			rc = err_set(e, ERR_RUNTIME, "--plot %s: %s (the file is removed)",
-			             pl->path, cairo_status_to_string(st));
+			             pl->path, write_failure(pl->path, st, saved));
 			unlink(pl->path);
 		}
 	}

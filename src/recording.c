@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "infile.h"
 #include "knobs.h"
 #include "redact.h"
 
@@ -127,11 +128,13 @@ struct recorder *rec_create(const char *path, const char *engine, const char *id
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 
 	if (fd < 0) {
-		err_set(e, ERR_USAGE, "cannot create the recording %s: %s%s", path, strerror(errno),
-		        errno == EEXIST
-		            ? " (idxlab overwrites nothing: remove it or choose another "
-		              "name)"
-		            : "");
+		/* a full disk is no usage error: exit 1, as for a write */
+		err_set(
+		    e, errno == ENOSPC || errno == EDQUOT || errno == EIO ? ERR_RUNTIME : ERR_USAGE,
+		    "cannot create the recording %s: %s%s", path, strerror(errno),
+		    errno == EEXIST ? " (idxlab overwrites nothing: remove it or choose another "
+		                      "name)"
+		                    : "");
 		return NULL;
 	}
 	r = calloc(1, sizeof *r);
@@ -147,7 +150,10 @@ struct recorder *rec_create(const char *path, const char *engine, const char *id
 	             json_pack("{sissssss}", "idxlab_recording", REC_VERSION, "idxlab",
 	                       idxlab_version, "engine", engine, "started", started),
 	             e) < 0) {
+		/* Nothing is left: an empty file would refuse the next try. */
 		(void)rec_finish(r, NULL);
+		unlink(path);
+		err_prefix(e, "the recording is not made (no file left)");
 		return NULL;
 	}
 	return r;
@@ -216,6 +222,9 @@ int rec_finish(struct recorder *r, struct err *e)
 
 /* ---- reading ------------------------------------------------------------ */
 
+/* A recording's lines are a few kB; a longer one is no recording's. */
+#define REC_LINE_MAX (1 << 20)
+
 static int bad_line(struct replay *p, struct err *e, const char *what)
 {
 	return err_set(e, ERR_USAGE, "%s:%d: %s", p->path, p->line, what);
@@ -226,20 +235,26 @@ static json_t *next_json(struct replay *p, int *eof, struct err *e)
 {
 	json_error_t je;
 	json_t *o;
-	ssize_t n;
+	size_t n;
+	enum infile_rc got;
 
 	*eof = 0;
 	do {
-		n = getline(&p->buf, &p->cap, p->f);
-		if (n < 0) {
-			if (ferror(p->f))
+		got = infile_getline(p->f, &p->buf, &p->cap, REC_LINE_MAX, &n);
+		if (got == INFILE_LONG) {
+			p->line++;
+			bad_line(p, e, "a line longer than 1 MiB: not an idxlab recording");
+			return NULL;
+		}
+		if (got != INFILE_LINE) {
+			if (got == INFILE_ERROR)
 				err_set(e, ERR_RUNTIME, "reading %s: %s", p->path, strerror(errno));
 			else
 				*eof = 1;
 			return NULL;
 		}
 		p->line++;
-	} while (strspn(p->buf, " \t\r\n") == (size_t)n);
+	} while (strspn(p->buf, " \t\r\n") == n);
 	o = json_loads(p->buf, 0, &je);
 	if (!o) {
 		char msg[256];
@@ -346,9 +361,8 @@ struct replay *rec_open(const char *path, struct rec_head *h, struct err *e)
 	if (!p)
 		abort();
 	p->path = xstrdup(path);
-	p->f = fopen(path, "r");
+	p->f = infile_open(path, "the recording", e);
 	if (!p->f) {
-		err_set(e, ERR_USAGE, "cannot read the recording %s: %s", path, strerror(errno));
 		rec_close(p);
 		return NULL;
 	}

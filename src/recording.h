@@ -51,7 +51,9 @@ struct recorder;
 struct replay;
 
 /* Create path (refused when it exists: nothing is overwritten) and write
- * the header. */
+ * the header; when that fails, path is removed again. e->cls: ERR_USAGE
+ * for a name refused (it exists, a directory that is not there),
+ * ERR_RUNTIME for a full disk or another write error. */
 struct recorder *rec_create(const char *path, const char *engine, const char *idxlab_version,
                             struct err *e);
 

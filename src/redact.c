@@ -254,8 +254,10 @@ void redact_in_place(char *s)
 	if (need > len)
 		mask(s, tmp, len + 1, 1, 1, 1);
 	pthread_mutex_unlock(&lock);
-	memset(s, 0, len);
-	memcpy(s, tmp, strlen(tmp));
+	if (strcmp(s, tmp) != 0) { /* untouched when nothing is secret */
+		memset(s, 0, len);
+		memcpy(s, tmp, strlen(tmp));
+	}
 	free(tmp);
 }
 

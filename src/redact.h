@@ -48,7 +48,8 @@ size_t redact_text(const char *in, char *out, size_t n);
 
 /* Overwrite the string s (an argv entry: /proc/PID/cmdline shows it) with
  * redact_text(s), padded with NULs; when that would be longer than s, each
- * secret's bytes become '*' one for one instead. Never grows s. */
+ * secret's bytes become '*' one for one instead. Never grows s; never
+ * writes it when it holds no secret (a literal is safe). */
 void redact_in_place(char *s);
 
 /* Forget every learnt secret (for tests). */

@@ -17,16 +17,16 @@ static const struct {
 	{ "b", 1 },
 	{ "k", 1024 },
 	{ "kib", 1024 },
-	{ "kb", 1000 },
+	{ "kb", 1024 }, /* PostgreSQL's kB, MB, GB, TB: 1024-based */
 	{ "m", 1024LL * 1024 },
 	{ "mib", 1024LL * 1024 },
-	{ "mb", 1000LL * 1000 },
+	{ "mb", 1024LL * 1024 },
 	{ "g", 1024LL * 1024 * 1024 },
 	{ "gib", 1024LL * 1024 * 1024 },
-	{ "gb", 1000LL * 1000 * 1000 },
+	{ "gb", 1024LL * 1024 * 1024 },
 	{ "t", 1024LL * 1024 * 1024 * 1024 },
 	{ "tib", 1024LL * 1024 * 1024 * 1024 },
-	{ "tb", 1000LL * 1000 * 1000 * 1000 },
+	{ "tb", 1024LL * 1024 * 1024 * 1024 },
 };
 
 int units_parse_int(const char *s, long long *out)
@@ -41,6 +41,35 @@ int units_parse_int(const char *s, long long *out)
 	if (errno || *end || end == s)
 		return -1;
 	*out = v;
+	return 0;
+}
+
+int units_parse_count(const char *s, long long *out)
+{
+	static const char suffixes[] = "kmg"; /* x1e3, x1e6, x1e9 */
+	const char *at;
+	char *end;
+	double v;
+
+	if (units_parse_int(s, out) == 0)
+		return 0;
+	/* 1e6, 1.5M, 100k: how a whole number of rows is written too */
+	if (!s || !(isdigit((unsigned char)*s) || *s == '.') || strpbrk(s, "xX"))
+		return -1; /* no hexadecimal (strtod would take 0x10) */
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s)
+		return -1;
+	if (*end && !end[1] && (at = strchr(suffixes, tolower((unsigned char)*end))) != NULL) {
+		v *= pow(1e3, (double)(at - suffixes + 1));
+		end++;
+		/* 1.001k is 1001 however the binary fraction rounds */
+		if (fabs(v - round(v)) < 1e-6)
+			v = round(v);
+	}
+	if (*end || v != floor(v) || v > 9.2e18)
+		return -1;
+	*out = (long long)v;
 	return 0;
 }
 

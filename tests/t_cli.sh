@@ -33,8 +33,11 @@ expect_exit cli/indexes-past-spec-config 2 "ten.conf:2: indexes: 17 is out of ra
 	"$IDXLAB" run -c "$T/ten.conf"
 # The order of --indexes and --schema does not matter: the range is the
 # table's in force once everything is read; the error names where it was given.
-expect_exit cli/indexes-before-schema 0 "" "$IDXLAB" run --indexes 9 --schema "$T/ten.spec" \
-	--rows 50 --format csv --fields indexes,rows
+# (Not expect_exit: a run that says nothing on stderr matches no pattern.)
+"$IDXLAB" run --indexes 9 --schema "$T/ten.spec" --rows 50 --format csv --fields indexes,rows \
+	>"$T/out" 2>"$T/err"
+rc=$?
+[ $rc = 0 ] && ok cli/indexes-before-schema || bad cli/indexes-before-schema "exit $rc: $(cat "$T/err")"
 check cli/indexes-before-schema-ran "\"$(tail -1 "$T/out")\" == \"9,50\""
 printf 'indexes = 3,17\nschema = %s\n' "$T/ten.spec" >"$T/ten-late.conf"
 expect_exit cli/indexes-before-schema-config 2 "ten-late.conf:1: indexes: 17 is out of range \(valid: 0\.\.10\)" \
@@ -45,6 +48,59 @@ expect_exit cli/indexes-word-no-default-range 2 "'two' is not a whole number \(v
 	"$IDXLAB" run --schema users --indexes two
 expect_exit cli/delete-needs-rows 2 "exceeds prefill" "$IDXLAB" run --op delete --rows 10 --prefill 5
 
+# Every on/off flag takes an on/off word after it, as the man page writes
+# --vacuum on (it was "unexpected argument 'on'"); bare, it is on.
+flags=$("$IDXLAB" --help | sed -n 's/^  --\([a-z-]*\) *(a flag.*/\1/p')
+bad="" n=0
+for f in $flags; do
+	n=$((n + 1))
+	for w in on off; do
+		"$IDXLAB" --print-config "--$f" $w >"$T/out" 2>&1 && grep -q "^$f = $w\$" "$T/out" ||
+			bad="$bad --$f $w: $(grep -v '^#' "$T/out" | grep -E "^$f |idxlab:")"
+	done
+	"$IDXLAB" --print-config "--$f" --rows 5 >"$T/out" 2>&1 && grep -q "^$f = on\$" "$T/out" ||
+		bad="$bad --$f bare: $(grep -E "^$f |idxlab:" "$T/out")"
+done
+[ -z "$bad" ] && [ $n -ge 5 ] && ok cli/flag-on-off-word || bad cli/flag-on-off-word "$n flags;$bad"
+if "$IDXLAB" run --vacuum on --rows 1k --format csv --fields rows,vacuum >"$T/out" 2>"$T/err" &&
+	[ "$(tail -1 "$T/out")" = "1000,on" ] && grep -q 'VACUUM' "$T/err"; then
+	ok cli/vacuum-on-runs
+else bad cli/vacuum-on-runs "$(cat "$T/out" "$T/err")"; fi
+
+# Row counts as the README writes them: 100k, 1M, 1e6, on the command line,
+# in a sweep and in a config file; a fraction of a row is still refused.
+if "$IDXLAB" --print-config --rows 100k,1M,1e6,2.5k --prefill 1M --commit 10k >"$T/out" 2>&1 &&
+	grep -q '^rows = 100000,1000000,1000000,2500$' "$T/out" && grep -q '^prefill = 1000000$' "$T/out" &&
+	grep -q '^commit = 10000$' "$T/out"; then
+	ok cli/row-count-suffixes
+else bad cli/row-count-suffixes "$(grep -E '^(rows|prefill|commit) |idxlab:' "$T/out")"; fi
+printf 'rows = 2k\ninterval-rows = 1k\n' >"$T/k.conf"
+if "$IDXLAB" run -c "$T/k.conf" --format csv --fields rows >"$T/out" 2>"$T/err" &&
+	[ "$(grep -c '^2000$' "$T/out")" -ge 1 ]; then
+	ok cli/row-count-suffix-config
+else bad cli/row-count-suffix-config "$(cat "$T/out" "$T/err")"; fi
+expect_exit cli/row-count-fraction 2 "--rows: '1.5' is not a whole number .*100k, 1M, 1e6" \
+	"$IDXLAB" run --rows 1.5
+
+# kB, MB, GB are PostgreSQL's (1024-based), printed as KiB, MiB, GiB: 2MB
+# was taken as 2,000,000 B.
+if "$IDXLAB" --print-config --cache 2MB >"$T/out" 2>&1 && grep -q '^cache = 2MiB$' "$T/out" &&
+	"$IDXLAB" --print-config --cache 512kB | grep -q '^cache = 512KiB$' &&
+	"$IDXLAB" --print-config --cache 1GB | grep -q '^cache = 1GiB$'; then
+	ok cli/cache-kb-mb-gb-binary
+else bad cli/cache-kb-mb-gb-binary "$(grep -E '^cache |idxlab:' "$T/out")"; fi
+if "$IDXLAB" run --cache 2MB --rows 100 --format csv --fields cache >"$T/out" 2>"$T/err" &&
+	[ "$(tail -1 "$T/out")" = 2MiB ]; then
+	ok cli/cache-mb-runs
+else bad cli/cache-mb-runs "$(cat "$T/out" "$T/err")"; fi
+
+# "did you mean": an abbreviation finds what it abbreviates (rowsps gave
+# rows, two letters off; rows_per_s holds each of its letters in order).
+expect_exit cli/fields-abbreviation-hint 2 "no field 'rowsps' \(did you mean rows_per_s\?\)" \
+	"$IDXLAB" run --fields indexes,rowsps
+expect_exit cli/fields-short-hint 2 "no field 'row' \(did you mean rows\?\)" \
+	"$IDXLAB" run --fields indexes,row
+
 printf 'rows = 100\n# fine so far\n\nindexes = 1,x\n' >"$T/bad.conf"
 expect_exit cli/config-bad-value 2 "bad.conf:4: indexes: 'x' is not a whole number" \
 	"$IDXLAB" run -c "$T/bad.conf"
@@ -54,6 +110,57 @@ expect_exit cli/config-unknown-key 2 "typo.conf:2: unknown key 'cahce' \(did you
 printf 'rows 100\n' >"$T/noeq.conf"
 expect_exit cli/config-no-equals 2 "noeq.conf:1: expected 'key = value'" "$IDXLAB" run -c "$T/noeq.conf"
 expect_exit cli/config-missing 2 "cannot read config file $T/none.conf" "$IDXLAB" run -c "$T/none.conf"
+
+# A file to read that is no regular file: a FIFO (its open waited for a
+# writer), /dev/zero (read into memory without end), a directory (read as
+# empty): each refused at once with exit 2, the file and what it is named;
+# for config files, spec files, demos and recordings alike. (timeout: a
+# hang fails the test instead of the suite.)
+mkfifo "$T/in.fifo"
+mkdir -p "$T/in.dir"
+for kind in fifo zero dir; do
+	case $kind in
+	fifo) f=$T/in.fifo what='a FIFO' ;;
+	zero) f=/dev/zero what='a character device' ;;
+	dir) f=$T/in.dir what='a directory' ;;
+	esac
+	for use in config schema demo replay; do
+		case $use in
+		config) set -- --print-config -c "$f" ;;
+		schema) set -- --print-config --schema "$f" ;;
+		demo) set -- --print-config --demo "$f" ;;
+		replay) set -- run --replay "$f" ;;
+		esac
+		expect_exit "cli/input-$kind-$use" 2 "cannot read .*$f: it is $what" \
+			timeout -s KILL 10 "$IDXLAB" "$@"
+	done
+done
+# A link to a regular file is read as the file.
+printf 'rows = 77\n' >"$T/real.conf"
+ln -s "$T/real.conf" "$T/linked.conf"
+"$IDXLAB" --print-config -c "$T/linked.conf" >"$T/out" 2>&1 && grep -q '^rows = 77$' "$T/out" &&
+	ok cli/input-link-to-file || bad cli/input-link-to-file "$(cat "$T/out")"
+# A line is read up to its bound, not whole: a 64 MiB one is refused
+# without taking its size in memory.
+head -c 67108864 /dev/zero | tr '\0' a >"$T/long.conf"
+# maxrss CMD...: CMD run, its peak RSS in kB on fd 3 (stdout, stderr as
+# expect_exit keeps them).
+maxrss() {
+	python3 -c 'import resource, subprocess, sys
+rc = subprocess.call(sys.argv[1:])
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=open(3, "w", closefd=False))
+sys.exit(rc)' "$@"
+}
+maxrss "$IDXLAB" --print-config -c "$T/real.conf" 3>"$T/rss.short" >/dev/null 2>&1
+expect_exit cli/input-long-line 2 "long.conf:1: line too long \(4095 bytes at most\)" \
+	maxrss "$IDXLAB" --print-config -c "$T/long.conf" 3>"$T/rss.long"
+long=$(cat "$T/rss.long") short=$(cat "$T/rss.short")
+check cli/input-long-line-bounded "${long:-999999} < ${short:-0} + 32768"
+printf '{"idxlab_recording":1,"x":"' >"$T/long.rec"
+head -c 4194304 /dev/zero | tr '\0' a >>"$T/long.rec"
+printf '"}\n' >>"$T/long.rec"
+expect_exit cli/input-long-recording-line 2 "long.rec:1: a line longer than 1 MiB" \
+	"$IDXLAB" run --replay "$T/long.rec"
 
 printf 'rows = 100\nindexes = 1\000\n' >"$T/nul.conf"
 expect_exit cli/config-nul-byte 2 "nul.conf:2: a NUL byte" "$IDXLAB" run -c "$T/nul.conf"

@@ -222,11 +222,40 @@ expect_exit plot/no-overwrite 2 "the file exists \(idxlab overwrites nothing" \
 	"$IDXLAB" run --rows 100 --plot "$T/keep.svg"
 cmp -s "$T/s.csv" "$T/keep.svg" && ok plot/no-overwrite-untouched || bad plot/no-overwrite-untouched "changed"
 expect_exit plot/unwritable-dir 2 "cannot write in $T/nodir" "$IDXLAB" run --rows 100 --plot "$T/nodir/x.png"
+# A dangling symbolic link is a name that exists (the create at the end
+# failed on it, after the whole run), a name too long for the file system
+# cannot be created: both refused before any engine starts.
+ln -s "$T/nowhere.svg" "$T/dangling.svg"
+expect_exit plot/dangling-link 2 "--plot $T/dangling.svg: a symbolic link of that name exists" \
+	"$IDXLAB" run --rows 20000 --plot "$T/dangling.svg"
+grep -q 'sqlite' "$T/err" && bad plot/dangling-link-no-engine "$(cat "$T/err")" || ok plot/dangling-link-no-engine
+[ ! -e "$T/nowhere.svg" ] && ok plot/dangling-link-untouched || bad plot/dangling-link-untouched "$T/nowhere.svg made"
+long=$(printf '%0300d' 0)
+expect_exit plot/name-too-long 2 "--plot $T/$long.png: the name is too long \(304 bytes; at most 255" \
+	"$IDXLAB" run --rows 20000 --plot "$T/$long.png"
+grep -q 'sqlite' "$T/err" && bad plot/name-too-long-no-engine "$(cat "$T/err")" || ok plot/name-too-long-no-engine
 expect_exit plot/unknown-metric 2 "'rows_per_sec' is no metric field \(did you mean rows_per_s\?\)" \
 	"$IDXLAB" run --rows 100 --plot "$T/y.svg" --plot-metrics rows_per_sec
 expect_exit plot/metrics-need-plot 2 "--plot-metrics picks the panels of a --plot chart" \
 	"$IDXLAB" run --rows 100 --plot-metrics rows_per_s
 [ ! -e "$T/y.svg" ] && ok plot/nothing-written-on-error || bad plot/nothing-written-on-error "y.svg exists"
+
+# ---- a full disk: exit 1, said, no file left (a PDF was left cut short,
+# with exit 0 and "wrote") -------------------------------------------------
+mkdir -p "$T/full"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=256k tmpfs "$T/full" 2>/dev/null; then
+	head -c 1048576 /dev/zero >"$T/full/fill" 2>/dev/null
+	for ext in pdf png svg; do
+		expect_exit "plot/disk-full-$ext" 1 "--plot $T/full/c.$ext: disk full \(ENOSPC\).*the file is removed" \
+			"$IDXLAB" run --indexes 0,1 --rows 2000 --plot "$T/full/c.$ext"
+		if [ ! -e "$T/full/c.$ext" ] && ! grep -q 'wrote' "$T/err"; then
+			ok "plot/disk-full-$ext-nothing-left"
+		else bad "plot/disk-full-$ext-nothing-left" "$(ls -l "$T/full") $(cat "$T/err")"; fi
+	done
+	umount "$T/full"
+else
+	skip plot/disk-full "needs root and permission to mount a 256 KiB tmpfs"
+fi
 
 # ---- over time: an --interval sweep, a marker at the knob change -----------
 "$IDXLAB" run --indexes 0,1 --rows 200000 --commit 1000 --interval 0.05 --format csv \

@@ -129,6 +129,116 @@ else
 	skip safety/disk-full "needs root and permission to mount a 1 MiB tmpfs"
 fi
 
+# --record on a full disk: the header cannot be written. Exit 1 (no usage
+# error), said before any screen, and no file left: an empty one refused
+# the next try with "File exists".
+mkdir -p "$T/recfull"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$T/recfull" 2>/dev/null; then
+	head -c 1048576 /dev/zero >"$T/recfull/fill" 2>/dev/null
+	for try in 1 2; do
+		start "recfull$try" TMPDIR="$TMPDIR" "$IDXLAB" --rows 100000 --record "$T/recfull/a.rec"
+		code=$(wait_exit "recfull$try")
+		if [ "$code" = EXIT=1 ] && [ ! -e "$T/recfull/a.rec" ] &&
+			cap "recfull$try" | grep -q "recording is not made (no file left): writing $T/recfull/a.rec: No space left"; then
+			ok "safety/record-disk-full-$try"
+		else bad "safety/record-disk-full-$try" "$code $(ls "$T/recfull") $(cap "recfull$try")"; fi
+		tm kill-session -t "recfull$try" 2>/dev/null
+	done
+	umount "$T/recfull"
+else
+	skip safety/record-disk-full "needs root and permission to mount a 64 KiB tmpfs"
+fi
+
+# --- two signals: the same stop, or (a deliberate later one) the end at once
+# `timeout -s INT` sends SIGINT to idxlab and to its process group: two
+# signals at once, or a moment apart. Within a second of the first they
+# are one stop: the partial result, exit 130, nothing left. A later one
+# ends idxlab at once, and even then its server and temp dir go. The
+# stop is held open by a throwaway PostgreSQL whose processes are all
+# stopped: the orderly stop waits 1 s for an answer, then kills it.
+bindir=$(pg_bindir)
+# pg_held NAME: idxlab on a throwaway server in a session of its own
+# ($pid, output $f.csv and .err, $f is $T/ and NAME without safety/),
+# every server process SIGSTOPped
+# once the workload runs; 1 (after FAIL NAME) if it never ran.
+pg_held() {
+	f=$T/${1#safety/}
+	setsid "$IDXLAB" run --engine postgres --commit 100 --rows 100000000 --interval 0.2 \
+		--format csv >"$f.csv" 2>"$f.err" &
+	pid=$!
+	i=0
+	# the step runs once it has written an interval record
+	while [ $i -lt $((300 * slow)) ] && ! grep -q ',interval,' "$f.csv" && kill -0 $pid 2>/dev/null; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	pm=$(pgrep -P $pid -x postgres | head -1)
+	if [ -z "$pm" ] || ! grep -q ',interval,' "$f.csv" ||
+		[ "$(ps -o pgid= -p $pid | tr -d ' ')" != $pid ]; then
+		bad "$1" "the run did not get going: $(tail -3 "$f.err")"
+		kill -9 $pid 2>/dev/null
+		wait $pid 2>/dev/null
+		return 1
+	fi
+	kill -STOP $pm $(pgrep -P "$pm")
+}
+# nothing_left NAME: no temp dir and no server process of idxlab's.
+nothing_left() {
+	i=0
+	while [ $i -lt 30 ] && pgrep -f "$TMPDIR/idxlab-pg\." >/dev/null; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if pgrep -f "$TMPDIR/idxlab-pg\." >/dev/null; then
+		bad "$1-no-processes" "$(pgrep -af "$TMPDIR/idxlab-pg")"
+		pkill -9 -f "$TMPDIR/idxlab-pg\."
+	else ok "$1-no-processes"; fi
+	no_leftovers "$1-no-temp-dir"
+	rm -rf "$TMPDIR"/idxlab-pg.*
+}
+if [ -z "$bindir" ]; then
+	skip safety/two-signals "no PostgreSQL server installed (apt-get install postgresql)"
+elif pg_held safety/two-sigints-one-stop; then
+	# To the process and its group at the same instant, then once more
+	# 0.3 s later, while idxlab still waits for the server.
+	kill -INT -$pid $pid
+	sleep 0.3
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	stepint=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "record") r = i; if ($i == "interrupted") c = i }; next }
+		r && c && $r == "step" { print $c }' "$f.csv")
+	if [ $rc = 130 ] && [ "$stepint" = 1 ] &&
+		grep -q 'did not answer within 1.0 s of the stop' "$f.err" &&
+		! grep -q 'a second signal' "$f.err"; then
+		ok safety/two-sigints-one-stop
+	else bad safety/two-sigints-one-stop "exit $rc: $(cat "$f.csv" "$f.err")"; fi
+	nothing_left safety/two-sigints-one-stop
+fi
+if [ -n "$bindir" ] && pg_held safety/later-sigint-at-once; then
+	# The first stop is under way (and cannot end: the server is
+	# stopped); idxlab is frozen a while, then sent a second SIGINT that
+	# it sees 1.5 s after the first.
+	kill -INT $pid
+	sleep 0.5
+	kill -STOP $pid
+	sleep 1
+	kill -INT $pid
+	kill -CONT $pid
+	i=0
+	while [ $i -lt $((50 * slow)) ] && kill -0 $pid 2>/dev/null; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	wait $pid
+	rc=$?
+	if [ $rc = 130 ] && [ $i -lt 20 ] &&
+		grep -q '^idxlab: a second signal: ending at once' "$f.err"; then
+		ok safety/later-sigint-at-once
+	else bad safety/later-sigint-at-once "exit $rc after ${i}0 ms: $(cat "$f.err")"; fi
+	nothing_left safety/later-sigint-at-once
+fi
+
 # --- a killed idxlab's temp dir: left behind, removed by the next start ----
 # In a TMPDIR of their own. The sweep must remove only what is a dead
 # idxlab's own: not a live one's, not another kind's, not a stranger's, and

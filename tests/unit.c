@@ -48,7 +48,27 @@ static void test_units(void)
 	CHECK(units_parse_size("1GiB", &v) == 0 && v == 1073741824LL);
 	CHECK(units_parse_size("1gib", &v) == 0 && v == 1073741824LL);
 	CHECK(units_parse_size("2000KiB", &v) == 0 && v == 2048000);
-	CHECK(units_parse_size("10MB", &v) == 0 && v == 10000000);
+	/* kB, MB, GB as PostgreSQL means them: 1024-based */
+	CHECK(units_parse_size("10MB", &v) == 0 && v == 10485760);
+	CHECK(units_parse_size("512kB", &v) == 0 && v == 524288);
+	CHECK(units_parse_size("2GB", &v) == 0 && v == 2147483648LL);
+	units_format_size(524288, buf, sizeof buf);
+	CHECK(strcmp(buf, "512KiB") == 0);
+	/* row counts */
+	CHECK(units_parse_count("100k", &v) == 0 && v == 100000);
+	CHECK(units_parse_count("1M", &v) == 0 && v == 1000000);
+	CHECK(units_parse_count("1e6", &v) == 0 && v == 1000000);
+	CHECK(units_parse_count("1.5M", &v) == 0 && v == 1500000);
+	CHECK(units_parse_count("1.001k", &v) == 0 && v == 1001);
+	CHECK(units_parse_count("2G", &v) == 0 && v == 2000000000LL);
+	CHECK(units_parse_count("42", &v) == 0 && v == 42);
+	CHECK(units_parse_count("1.5", &v) < 0);
+	CHECK(units_parse_count("0x10", &v) < 0);
+	CHECK(units_parse_count("1k5", &v) < 0);
+	CHECK(units_parse_count("1e", &v) < 0);
+	CHECK(units_parse_count("k", &v) < 0);
+	CHECK(units_parse_count("1e30", &v) < 0);
+	CHECK(units_parse_count("", &v) < 0);
 	CHECK(units_parse_size("1.5KiB", &v) == 0 && v == 1536);
 	CHECK(units_parse_size("4096", &v) == 0 && v == 4096);
 	CHECK(units_parse_size("2 MiB", &v) == 0 && v == 2097152);
@@ -1630,6 +1650,29 @@ static void test_redact(void)
 	redact_forget();
 	redact_text("SECRETPW", buf, sizeof buf);
 	CHECK(strcmp(buf, "SECRETPW") == 0);
+	{
+		/* plan_from_args masks every secret of argv (ps shows it) and
+		 * runs on what was given: --dsn and --schema-from, both forms. */
+		char a1[] = "--dsn=host=h password=SECRETPW", a2[] = "--schema-from";
+		char a3[] = "postgresql://u:SECRETPW@/d?host=/nonexistent:t", a4[] = "--rows=5";
+		char *argv[] = { (char *)"idxlab", a1, a2, a3, a4, NULL };
+		struct plan p;
+
+		CHECK(plan_from_args(&p, 5, argv, &e) < 0 && strstr(e.msg, "--schema-from") &&
+		      !strstr(e.msg, "SECRETPW"));
+		CHECK(strcmp(a1, "--dsn=host=h password=***") == 0);
+		CHECK(strcmp(a3, "postgresql://u:***@/d?host=/nonexistent:t") == 0);
+		CHECK(strcmp(a4, "--rows=5") == 0 &&
+		      strcmp(p.args[1], "--dsn=host=h password=SECRETPW") == 0);
+		plan_free(&p);
+		snprintf(a1, sizeof a1, "--dsn=host=h password=SECRETPW");
+		argv[2] = a4;
+		CHECK(plan_from_args(&p, 3, argv, &e) == 0 &&
+		      strcmp(p.dsn, "host=h password=SECRETPW") == 0 &&
+		      strcmp(a1, "--dsn=host=h password=***") == 0);
+		plan_free(&p);
+		redact_forget();
+	}
 }
 
 static double fake_now;

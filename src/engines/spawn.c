@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "../clock.h"
+#include "hurry.h"
 #include "tmpdir.h"
 
 enum child_step {
@@ -178,8 +179,10 @@ pid_t spawn_start(const struct spawn *s, const char *what, struct err *e)
 		n = read(pfd[0], &r, sizeof r);
 	while (n < 0 && errno == EINTR);
 	close(pfd[0]);
-	if (n != (ssize_t)sizeof r)
-		return pid; /* the pipe closed on exec */
+	if (n != (ssize_t)sizeof r) {
+		hurry_add_child(pid); /* a second signal kills it at once */
+		return pid;           /* the pipe closed on exec */
+	}
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (r.step < CS_NONE || r.step > CS_EXEC)
@@ -203,12 +206,15 @@ int spawn_reap(pid_t pid, int *st, long ms)
 
 	for (;;) {
 		r = waitpid(pid, st, ms < 0 ? 0 : WNOHANG);
-		if (r == pid)
+		if (r == pid) {
+			hurry_drop_child(pid);
 			return 1;
+		}
 		if (r < 0 && errno == EINTR)
 			continue;
 		/* Someone else reaped it (SIGCHLD ignored?): go by kill(0). */
 		if (r < 0 && errno == ECHILD && kill(pid, 0) < 0 && errno == ESRCH) {
+			hurry_drop_child(pid);
 			*st = 0;
 			return 1;
 		}

@@ -40,6 +40,7 @@
 #include "../evlog.h"
 #include "../probes/proc.h"
 #include "fstree.h"
+#include "hurry.h"
 
 #define NO_OWNER_GRACE_S 60 /* a dir without owner.pid may be being made */
 
@@ -290,8 +291,10 @@ int tmpdir_make(char *buf, size_t n, const struct tmpdir_kind *kind, uid_t also,
 	owner_line(pid, sizeof pid);
 	if (tmpdir_join(file, sizeof file, buf, TMPDIR_OWNER) < 0)
 		errno = ENAMETOOLONG;
-	else if (tmpdir_write_file(file, pid) == 0)
+	else if (tmpdir_write_file(file, pid) == 0) {
+		hurry_add_dir(buf); /* a second signal removes it too */
 		return 0;
+	}
 	saved = errno;
 	tmpdir_remove_tree(buf);
 	err_set(e, ERR_RUNTIME,
@@ -307,6 +310,7 @@ void tmpdir_remove(char *dir)
 		return;
 	if (tmpdir_remove_tree(dir) < 0)
 		evlog_add(EV_WARN, "could not remove %s: %s", dir, strerror(errno));
+	hurry_drop_dir(dir); /* after: a second signal meanwhile finishes the job */
 	dir[0] = 0;
 }
 
@@ -331,6 +335,7 @@ int tmpdir_remove_same(char *dir, int fd)
 		          errno == EXDEV ? "it was replaced by something idxlab did not make: left "
 		                           "alone"
 		                         : strerror(errno));
+	hurry_drop_dir(dir);
 	dir[0] = 0;
 	return rc < 0 ? -1 : 0;
 }

@@ -464,7 +464,7 @@ static int open_sources(struct dash *d, const struct plan *p, int *code)
 	const char *engine = knob_table[K_ENGINE].choices[d->k.want.v[K_ENGINE]];
 
 	if (p->record_path && tape_open(&d->tape, p->record_path, engine, d->t0, &e) < 0)
-		*code = 2;
+		*code = e.cls == ERR_RUNTIME ? 1 : 2; /* a full disk: 1 */
 	else if (p->replay_path && feed_replay_open(&d->feed, p->replay_path, &d->k.want, &e) < 0)
 		*code = 2;
 	else if (!p->replay_path && feed_live_open(&d->feed, &d->k.want, &e) < 0)
