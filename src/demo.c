@@ -229,6 +229,21 @@ int demo_holding(const struct demo *dm)
 	return 0;
 }
 
+int demo_holds_at_start(const struct demo *dm)
+{
+	int i, held = 0;
+
+	for (i = dm->header; i < dm->n; i++) {
+		enum cue_kind k = dm->cues[i].kind;
+
+		if (k == CUE_WAIT || k == CUE_WAIT_KEY || k == CUE_PIN)
+			break;
+		if (k == CUE_HOLD || k == CUE_RELEASE)
+			held = k == CUE_HOLD;
+	}
+	return held;
+}
+
 /* The last `say` before cue i, or -1. */
 static int say_before(const struct demo *dm, int i)
 {

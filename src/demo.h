@@ -90,6 +90,10 @@ long long demo_figures(const struct demo *dm);
 
 /* The table is held (a `hold` played, and no `release` after it). */
 int demo_holding(const struct demo *dm);
+/* 1 when a `hold` comes before the demo's first wait or pin (and no
+ * `release` after it): the table is held from the start, before the first
+ * frame plays those cues, so a fast worker cannot start over in between. */
+int demo_holds_at_start(const struct demo *dm);
 
 /* Back one caption (a clicker's "previous"): the `say` before the one
  * shown last becomes the cue just played, and *k - the demo's starting

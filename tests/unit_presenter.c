@@ -289,7 +289,8 @@ static void demo_hold(void)
 	CHECK(demo_load(&dm, path, &e) == 0);
 	CHECK(dm.cues[2].kind == CUE_HOLD && dm.cues[4].kind == CUE_RELEASE);
 	CHECK(!demo_holding(&dm));
-	CHECK(demo_skip(&dm) == 0); /* a say is next: nothing waits */
+	CHECK(!demo_holds_at_start(&dm)); /* released before anything waits */
+	CHECK(demo_skip(&dm) == 0);       /* a say is next: nothing waits */
 	while ((c = demo_next(&dm, 1)) != NULL && !(c->kind == CUE_SAY && c->text[1] == 'w'))
 		;
 	CHECK(c && demo_holding(&dm)); /* at "two" */
@@ -305,6 +306,17 @@ static void demo_hold(void)
 	close(fd);
 	CHECK(demo_load(&dm, path, &e) < 0 && strstr(e.msg, ":2:") &&
 	      strstr(e.msg, "'hold' takes nothing after it"));
+	demo_free(&dm);
+	/* held from the start: a hold before the first wait, not one after it */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0 && write(fd, "rows = 9\nhold\nsay a\nwait key\nrelease\n", 37) == 37);
+	close(fd);
+	CHECK(demo_load(&dm, path, &e) == 0 && demo_holds_at_start(&dm));
+	demo_free(&dm);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0 && write(fd, "say a\nwait 1\nhold\n", 18) == 18);
+	close(fd);
+	CHECK(demo_load(&dm, path, &e) == 0 && !demo_holds_at_start(&dm));
 	demo_free(&dm);
 	unlink(path);
 

@@ -469,8 +469,15 @@ static int open_sources(struct dash *d, const struct plan *p, int *code)
 		*code = 2;
 	else if (!p->replay_path && feed_live_open(&d->feed, &d->k.want, &e) < 0)
 		*code = 1;
-	if (!*code)
+	if (!*code) {
+		/* A demo that holds from its first lines holds from the start:
+		 * the first frame would come after the worker's first rows. */
+		if (!p->replay_path && dash_demo_mode(d) && demo_holds_at_start(d->demo)) {
+			d->feed->ops->hold(d->feed, 1);
+			d->held = 1;
+		}
 		return 0;
+	}
 	fprintf(stderr, "idxlab: %s\n", e.msg);
 	return -1;
 }
