@@ -44,6 +44,7 @@ ls coreutils
 make make
 md5sum coreutils
 mkdir coreutils
+mkfifo coreutils
 mktemp coreutils
 mount mount
 nice coreutils
@@ -61,6 +62,7 @@ script bsdutils
 sed sed
 seq coreutils
 setpriv util-linux
+setsid util-linux
 sh dash -
 sha256sum coreutils
 sleep coreutils
