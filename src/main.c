@@ -28,6 +28,7 @@
 #include "replay_export.h"
 #include "report.h"
 #include "ui/dash.h"
+#include "ui/term.h"
 #include "workload.h"
 
 #ifndef IDXLAB_VERSION
@@ -52,6 +53,7 @@ static void end_at_once(int sig)
 	struct sigaction dfl;
 	sigset_t set;
 
+	term_restore_now(); /* first: the message then lands on the terminal */
 	if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
 		/* nothing to do about it */
 	}

@@ -238,6 +238,29 @@ if [ -n "$bindir" ] && pg_held safety/later-sigint-at-once; then
 	else bad safety/later-sigint-at-once "exit $rc after ${i}0 ms: $(cat "$f.err")"; fi
 	nothing_left safety/later-sigint-at-once
 fi
+# The same end at once with the dashboard on screen gives the terminal back
+# (its modes, the normal screen): the shell after it reads its own stty.
+if [ -n "$bindir" ] && command -v tmux >/dev/null; then
+	start dsig2 TMPDIR="$TMPDIR" "$IDXLAB" --engine postgres --rows 100000000
+	dpid=$(pgrep -P "$(tm display -p -t dsig2 '#{pane_pid}')" -x idxlab | head -1)
+	if wait_for dsig2 '││rows/s +[0-9]' 20 && [ -n "$dpid" ] &&
+		pm=$(pgrep -P "$dpid" -x postgres | head -1) && [ -n "$pm" ]; then
+		kill -STOP $pm $(pgrep -P "$pm")
+		kill -INT $dpid
+		sleep 0.5 # the orderly stop under way (it waits for the server) ...
+		kill -STOP $dpid
+		sleep 1 # ... and the second signal seen more than a second after it
+		kill -INT $dpid
+		kill -CONT $dpid
+		code=$(wait_exit dsig2)
+		if [ "$code" = EXIT=130 ] && grep -q ' icanon' "$T/dsig2.stty" &&
+			grep -q ' echo ' "$T/dsig2.stty"; then
+			ok safety/dash-second-signal-terminal-restored
+		else bad safety/dash-second-signal-terminal-restored "$code; $(cat "$T/dsig2.stty")"; fi
+		nothing_left safety/dash-second-signal
+	else bad safety/dash-second-signal-terminal-restored "the dashboard did not run: $(cap dsig2)"; fi
+	tm kill-session -t dsig2 2>/dev/null
+fi
 
 # --- a killed idxlab's temp dir: left behind, removed by the next start ----
 # In a TMPDIR of their own. The sweep must remove only what is a dead

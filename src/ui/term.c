@@ -10,6 +10,7 @@
 
 #include <fcntl.h>
 #include <langinfo.h>
+#include <termios.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -22,6 +23,14 @@
 /* For the crash handler: what to restore. */
 static int curses_on;
 static int crash_saved_stderr = -1;
+
+/* For term_restore_now (a signal handler's, where curses cannot be called):
+ * the terminal's modes before curses, and the bytes that end the alternate
+ * screen, show the cursor and stop mouse reports, all read at term_open. */
+static volatile sig_atomic_t raw_saved;
+static struct termios raw_modes;
+static char raw_undo[128];
+static size_t raw_undo_len;
 
 /* tty_gone (SIGHUP): endwin() would only write to a terminal that is no more. */
 static void restore_terminal(int tty_gone)
@@ -190,13 +199,50 @@ void term_setup(struct term *t, int ascii, int color, int mouse, int refresh_ms,
 	t->theme = theme == THEME_AUTO ? term_auto_theme(getenv("COLORFGBG")) : theme;
 }
 
+/* The bytes term_restore_now writes: what endwin() would send for the
+ * mouse, the cursor and the alternate screen. */
+static void save_raw_undo(void)
+{
+	static const char mouse_off[] = "\033[?1000l\033[?1002l\033[?1003l\033[?1006l";
+	const char *caps[] = { "cnorm", "rmcup" };
+	size_t i, n = 0;
+
+	memcpy(raw_undo, mouse_off, sizeof mouse_off - 1);
+	n = sizeof mouse_off - 1;
+	for (i = 0; i < sizeof caps / sizeof caps[0]; i++) {
+		const char *c = tigetstr(caps[i]);
+
+		if (c && c != (char *)-1 && n + strlen(c) < sizeof raw_undo) {
+			memcpy(raw_undo + n, c, strlen(c));
+			n += strlen(c);
+		}
+	}
+	raw_undo_len = n;
+}
+
+void term_restore_now(void)
+{
+	if (!curses_on)
+		return;
+	curses_on = 0;
+	if (write(STDOUT_FILENO, raw_undo, raw_undo_len) < 0) {
+		/* a terminal that takes nothing more: its modes still go back */
+	}
+	if (raw_saved)
+		tcsetattr(STDIN_FILENO, TCSANOW, &raw_modes);
+	if (crash_saved_stderr >= 0)
+		dup2(crash_saved_stderr, STDERR_FILENO);
+}
+
 int term_open(struct term *t, struct err *e)
 {
+	raw_saved = tcgetattr(STDIN_FILENO, &raw_modes) == 0; /* before curses */
 	if (!newterm(NULL, stdout, stdin))
 		return err_set(e, ERR_RUNTIME,
 		               "cannot start the dashboard on TERM=%s: use `idxlab run`",
 		               getenv("TERM"));
 	curses_on = 1;
+	save_raw_undo();
 	catch_crashes();
 	capture_stderr(t);
 	cbreak();

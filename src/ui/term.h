@@ -49,6 +49,13 @@ int term_open(struct term *t, struct err *e);
  * tty_gone (after SIGHUP): nothing more is written to it. */
 void term_close(struct term *t, int tty_gone);
 
+/* From a signal handler that ends idxlab at once (main.c: a deliberate
+ * second signal): the terminal's modes back, the alternate screen, the
+ * cursor and mouse reports ended, fd 2 back on the terminal, with
+ * async-signal-safe calls only (write, tcsetattr, dup2). Does nothing when
+ * the dashboard is not on screen. */
+void term_restore_now(void);
+
 /* Move what libraries wrote to fd 2 into the event log, a line each. */
 void term_drain(struct term *t);
 
