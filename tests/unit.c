@@ -268,9 +268,7 @@ static void test_metric_engines(void)
 		}
 }
 
-/* tmp_path: NAME under $TMPDIR (/tmp when unset or empty), where the shell
- * tests write too; a TMPDIR too long for OUT fails a check and leaves "". */
-static char *tmp_path(char *out, size_t len, const char *name)
+char *tmp_path(char *out, size_t len, const char *name)
 {
 	const char *dir = getenv("TMPDIR");
 

@@ -2,6 +2,7 @@
 #ifndef IDXLAB_TEST_UNIT_H
 #define IDXLAB_TEST_UNIT_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 extern int failed_checks;
@@ -14,6 +15,10 @@ extern const char *fixtures;
 			failed_checks++;                                                           \
 		}                                                                                  \
 	} while (0)
+
+/* unit.c: NAME under $TMPDIR (/tmp when unset or empty), where the shell
+ * tests write too; a TMPDIR too long for OUT fails a check and leaves "". */
+char *tmp_path(char *out, size_t len, const char *name);
 
 /* unit_schema.c */
 void test_schema(void);

@@ -275,13 +275,14 @@ void test_presenter(void)
  * about the index outgrowing the cache and the cache that undoes it. */
 static void demo_hold(void)
 {
-	char path[] = "/tmp/idxlab-unit-demo.XXXXXX", talk[4096];
+	char path[4096], talk[4096];
 	const char *text = "rows = 5000\nsay one\nhold\nsay two\nrelease\nsay three\n";
 	struct demo dm;
 	struct knobs k;
 	struct err e = { ERR_NONE, "" };
 	const struct cue *c;
-	int fd = mkstemp(path), held_at_outgrew = -1, held_at_fits = -1, held_at_end = -1;
+	int fd = mkstemp(tmp_path(path, sizeof path, "idxlab-unit-demo.XXXXXX")),
+	    held_at_outgrew = -1, held_at_fits = -1, held_at_end = -1;
 	int fsync_first = -1;
 
 	CHECK(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text));
@@ -343,7 +344,7 @@ static void demo_hold(void)
  * recording keeps the view, and reads it back as it was. */
 static void demo_show_and_view(void)
 {
-	char path[] = "/tmp/idxlab-unit-demo.XXXXXX", rec[] = "/tmp/idxlab-unit-rec.XXXXXX";
+	char path[4096], rec[4096];
 	const char *text = "say one\nshow fsyncs_per_commit,rows_per_s\nsay two\nshow auto\n"
 	                   "say three\n";
 	struct demo dm;
@@ -353,7 +354,7 @@ static void demo_show_and_view(void)
 	struct replay *r;
 	struct rec_head head;
 	long long packed = 0;
-	int fd = mkstemp(path);
+	int fd = mkstemp(tmp_path(path, sizeof path, "idxlab-unit-demo.XXXXXX"));
 
 	CHECK(it && fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text));
 	close(fd);
@@ -387,7 +388,7 @@ static void demo_show_and_view(void)
 	unlink(path);
 
 	/* the view in a recording */
-	fd = mkstemp(rec);
+	fd = mkstemp(tmp_path(rec, sizeof rec, "idxlab-unit-rec.XXXXXX"));
 	close(fd);
 	unlink(rec);
 	w = rec_create(rec, "sqlite", "0.1.0", &e);
@@ -407,14 +408,14 @@ static void demo_show_and_view(void)
 
 void test_demo_back(void)
 {
-	char path[] = "/tmp/idxlab-unit-demo.XXXXXX";
+	char path[4096];
 	const char *text = "rows = 5000\nsay one\nindexes = 2\nwait key\nsay two\n"
 	                   "key-order = rand\nsay three\n";
 	struct demo dm;
 	struct knobs k;
 	struct err e = { ERR_NONE, "" };
 	const struct cue *c;
-	int fd = mkstemp(path);
+	int fd = mkstemp(tmp_path(path, sizeof path, "idxlab-unit-demo.XXXXXX"));
 
 	CHECK(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text));
 	close(fd);

@@ -109,7 +109,7 @@ static unsigned long last_seq(void)
 
 void test_replay_seek(void)
 {
-	char dir[] = "/tmp/idxlab-unit.XXXXXX", path[64], msg[160];
+	char dir[4096], path[4160], msg[160];
 	struct live *l = calloc(1, sizeof *l);
 	struct knobs first;
 	struct feed *f = NULL;
@@ -118,7 +118,7 @@ void test_replay_seek(void)
 	unsigned long seen;
 	int i;
 
-	if (!l || !mkdtemp(dir)) {
+	if (!l || !mkdtemp(tmp_path(dir, sizeof dir, "idxlab-unit.XXXXXX"))) {
 		CHECK(0);
 		free(l);
 		return;
@@ -188,7 +188,7 @@ void test_replay_seek(void)
  * caption before that come from the outline, at their recorded times. */
 void test_replay_seek_long(void)
 {
-	char dir[] = "/tmp/idxlab-unit.XXXXXX", path[64], msg[160];
+	char dir[4096], path[4160], msg[160];
 	struct live *l = calloc(1, sizeof *l);
 	struct knobs first;
 	struct feed *f = NULL;
@@ -198,7 +198,7 @@ void test_replay_seek_long(void)
 	FILE *out;
 	int i;
 
-	if (!l || !mkdtemp(dir)) {
+	if (!l || !mkdtemp(tmp_path(dir, sizeof dir, "idxlab-unit.XXXXXX"))) {
 		CHECK(0);
 		free(l);
 		return;

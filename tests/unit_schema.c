@@ -116,11 +116,11 @@ static void builtins_round_trip(void)
 
 	for (i = 0; schema_builtin_names[i]; i++) {
 		const struct schema *s = builtin(schema_builtin_names[i]);
-		char path[] = "/tmp/idxlab-unit-specXXXXXX", a[8192], b[8192];
+		char path[4096], a[8192], b[8192];
 		long long v = -1;
 		struct err e;
 		FILE *f;
-		int fd = mkstemp(path);
+		int fd = mkstemp(tmp_path(path, sizeof path, "idxlab-unit-specXXXXXX"));
 
 		CHECK(s && fd >= 0);
 		if (!s || fd < 0)
@@ -141,8 +141,8 @@ static void builtins_round_trip(void)
 /* A column named t would give an index idxlab_t: the table's own name. */
 static void reserved_names(void)
 {
-	char path[] = "/tmp/idxlab-unit-specXXXXXX";
-	int fd = mkstemp(path);
+	char path[4096];
+	int fd = mkstemp(tmp_path(path, sizeof path, "idxlab-unit-specXXXXXX"));
 	long long v = -1;
 	struct err e;
 
@@ -155,8 +155,8 @@ static void reserved_names(void)
 
 static void zipf_is_skewed(void)
 {
-	char path[] = "/tmp/idxlab-unit-specXXXXXX";
-	int fd = mkstemp(path), hits[4] = { 0 }, i;
+	char path[4096];
+	int fd = mkstemp(tmp_path(path, sizeof path, "idxlab-unit-specXXXXXX")), hits[4] = { 0 }, i;
 	long long v = -1;
 	struct knobs k;
 	struct value x;
@@ -283,8 +283,8 @@ static void sql_type_aliases(void)
 	size_t i;
 
 	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
-		char path[] = "/tmp/idxlab-unit-specXXXXXX", text[128];
-		int fd = mkstemp(path), n;
+		char path[4096], text[128];
+		int fd = mkstemp(tmp_path(path, sizeof path, "idxlab-unit-specXXXXXX")), n;
 		long long v = -1;
 		struct err e = { ERR_NONE, "" };
 		const struct schema *s;
@@ -358,8 +358,8 @@ void test_schema_files(void)
 	size_t i;
 
 	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		char path[] = "/tmp/idxlab-unit-specXXXXXX";
-		int fd = mkstemp(path);
+		char path[4096];
+		int fd = mkstemp(tmp_path(path, sizeof path, "idxlab-unit-specXXXXXX"));
 		long long v = -1;
 		struct err e = { ERR_NONE, "" };
 
