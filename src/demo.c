@@ -226,7 +226,7 @@ int demo_holding(const struct demo *dm)
 	for (i = dm->next - 1; i >= dm->header; i--)
 		if (dm->cues[i].kind == CUE_HOLD || dm->cues[i].kind == CUE_RELEASE)
 			return dm->cues[i].kind == CUE_HOLD;
-	return 0;
+	return demo_holds_at_start(dm); /* before its first hold is played */
 }
 
 int demo_holds_at_start(const struct demo *dm)

@@ -88,7 +88,8 @@ int demo_done(const struct demo *dm);
  * presenter-metrics; 0: auto), or -1 when none has played. */
 long long demo_figures(const struct demo *dm);
 
-/* The table is held (a `hold` played, and no `release` after it). */
+/* The table is held (a `hold` played, and no `release` after it; before
+ * either is played, as demo_holds_at_start says). */
 int demo_holding(const struct demo *dm);
 /* 1 when a `hold` comes before the demo's first wait or pin (and no
  * `release` after it): the table is held from the start, before the first

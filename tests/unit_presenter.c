@@ -313,6 +313,7 @@ static void demo_hold(void)
 	CHECK(fd >= 0 && write(fd, "rows = 9\nhold\nsay a\nwait key\nrelease\n", 37) == 37);
 	close(fd);
 	CHECK(demo_load(&dm, path, &e) == 0 && demo_holds_at_start(&dm));
+	CHECK(demo_holding(&dm)); /* before its hold is played, as well */
 	demo_free(&dm);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	CHECK(fd >= 0 && write(fd, "say a\nwait 1\nhold\n", 18) == 18);
