@@ -232,7 +232,7 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$T/wide.csv" "$I
 			[ "$(field "$T/st.csv" rows 1)" -gt 0 ] &&
 			grep -q "did not answer within 1.0 s of the stop" "$T/st.err"; then
 			ok mongo/wire-silent-sig$sig-ends
-		else bad mongo/wire-silent-sig$sig-ends "exit $rc after $took ms; stdout: $(cat "$T/st.csv"); stderr: $(tail -5 "$T/st.err")"; fi
+		else bad mongo/wire-silent-sig$sig-ends "exit $rc after $took ms; stdout: $(tr '\n' '|' <"$T/st.csv"); stderr: $(tail -5 "$T/st.err" | tr '\n' '|')"; fi
 	done
 
 	# A database idxlab that is not ours: refused, nothing sent that writes.
