@@ -198,12 +198,17 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$T/wide.csv" "$I
 	# the bound (2 s; 5 s allowed here), with the partial result and why.
 	# inserts LOG N: N inserts into collection t are in LOG.
 	inserts() { [ "$(grep -c '"cmd": "insert", "db": "idxlab", "doc": {"insert": "t"' "$1")" -ge "$2" ]; }
+	# statuses LOG: the serverStatus commands in LOG; past LOG N: more than N
+	# (a sample taken since: the partial result has rows to report).
+	statuses() { grep -c '"cmd": "serverStatus"' "$1"; }
+	past() { [ "$(statuses "$1")" -gt "$2" ]; }
 	for sig in TERM INT; do
 		peer stall normal
 		"$IDXLAB" run --engine mongo --dsn "$URI" --rows 100000000 --commit 100 --format csv \
 			>"$T/st.csv" 2>"$T/st.err" &
 		pid=$!
 		poll 60 inserts "$LOG" 10 # well into the run
+		poll 60 past "$LOG" "$(statuses "$LOG")" # and sampled since
 		kill -STOP "$PEER"
 		sleep 0.3
 		t0=$(now_ms)

@@ -75,14 +75,23 @@ stop_unanswered() {
 	took=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
 	echo "  $name: SIG$sig with the server stopped: exit $rc after $took s"
 	if [ $rc -eq "$code" ] && awk "BEGIN { exit !($took < 5) }" &&
-		[ "$(field "$T/su.csv" interrupted 1)" = 1 ] && [ "$(field "$T/su.csv" rows 1)" -gt 0 ] &&
+		[ "$(step_field interrupted)" = 1 ] && [ "$(step_field rows)" -gt 0 ] 2>/dev/null &&
 		grep -q "did not answer within 1.0 s of the stop" "$T/su.err"; then
 		ok "$name"
-	else bad "$name" "exit $rc after $took s; stdout: $(cat "$T/su.csv"); stderr: $(tail -5 "$T/su.err")"; fi
+	else bad "$name" "exit $rc after $took s; stdout: $(grep -v ',interval,' "$T/su.csv" | tr '\n' '|'); stderr: $(tail -5 "$T/su.err" | tr '\n' '|')"; fi
 }
 su_run() {
-	"$IDXLAB" run --engine postgres --commit 100 --rows 100000000 --format csv "$@" >"$T/su.csv" 2>"$T/su.err" &
+	"$IDXLAB" run --engine postgres --commit 100 --rows 100000000 --interval 0.3 --format csv "$@" \
+		>"$T/su.csv" 2>"$T/su.err" &
 	pid=$!
+}
+# measured: su_run's step has written an interval record, so a sample was
+# taken after its rows began (the partial result has rows to report).
+measured() { grep -q ',interval,' "$T/su.csv"; }
+# step_field COL: COL of su.csv's step record (empty when there is none).
+step_field() {
+	awk -F, -v col="$1" 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "record") r = i; if ($i == col) c = i }; next }
+		r && c && $r == "step" { print $c }' "$T/su.csv"
 }
 
 # --- WAL per row grows by one index entry per index (FPI excluded) ------
@@ -251,7 +260,7 @@ for sig in TERM INT; do
 		[ -n "$be" ] && sleep 0.5
 		i=$((i + 1))
 	done
-	sleep 0.5 # into the measurement
+	poll 60 measured # into the measurement
 	[ $sig = TERM ] && code=143 || code=130
 	stop_unanswered pg/stopped-backend-sig$sig-ends $sig $code "$be"
 	kill -9 "$be" 2>/dev/null
@@ -371,7 +380,7 @@ if own_pg pg/own-server; then
 			be=$(psql_ "SELECT pid FROM pg_stat_activity WHERE application_name = 'idxlab'" | head -1)
 			i=$((i + 1))
 		done
-		sleep 1 # into the measurement
+		poll 60 measured # into the measurement
 		[ $sig = TERM ] && code=143 || code=130
 		stop_unanswered pg/dsn-server-stopped-sig$sig-ends $sig $code "$be" "$(head -1 "$T/own/data/postmaster.pid")"
 	done
@@ -590,7 +599,7 @@ else
 	echo "  every server process stopped, two busy loops: SIGTERM to exit $rc in $took s; stop, deletion: ${stopped:-not said}"
 	if [ $rc -eq 143 ] && [ -n "$stopped" ] &&
 		echo "$stopped" | awk -v took="$took" '{ exit !(took - $2 <= 2.0 && $1 - $2 <= 0.6) }' &&
-		[ "$(field "$T/su.csv" interrupted 1)" = 1 ] &&
+		[ "$(step_field interrupted)" = 1 ] &&
 		grep -q "did not answer within 1.0 s of the stop" "$T/su.err"; then
 		ok pg/all-stopped-sigTERM-loaded-ends
 	else bad pg/all-stopped-sigTERM-loaded-ends "exit $rc after $took s (at most 2.0 s beside the deletion; the kill at most 0.6 s): stop, deletion '$stopped'; stdout: $(cat "$T/su.csv"); stderr: $(tail -5 "$T/su.err")"; fi
