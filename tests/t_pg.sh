@@ -22,7 +22,7 @@ pgrun() { "$IDXLAB" run --engine postgres "$@"; }
 # start_with_server OUT ERR: a long run in the background; sets pid, and pm
 # to its throwaway server's postmaster once that runs (empty after 10 s).
 start_with_server() {
-	"$IDXLAB" run --engine postgres --commit row --rows 200000 --format csv >"$1" 2>"$2" &
+	"$IDXLAB" run --engine postgres --commit row --rows 100000000 --format csv >"$1" 2>"$2" &
 	pid=$!
 	pm=""
 	poll 60 postmaster_up
