@@ -1,4 +1,5 @@
-/* schema_file.c - the spec language: parsing, checking and writing it.
+/* schema_file.c - the spec language: parsing and checking it (schema_text.c
+ * writes it back).
  *
  *   table NAME                      the spec's name (default: the file's)
  *   id TYPE ORDER | id knob         the primary key (default: id knob)
@@ -18,7 +19,7 @@
 #include "config.h"
 #include "schema_int.h"
 
-static const char *const type_words[COL_TYPE_COUNT] = {
+const char *const schema_type_words[COL_TYPE_COUNT] = {
 	[COL_INT] = "int",   [COL_BIGINT] = "bigint",       [COL_TEXT] = "text",
 	[COL_UUID] = "uuid", [COL_TIMESTAMP] = "timestamp",
 };
@@ -58,7 +59,7 @@ static const struct {
 };
 #define NALIAS ((int)(sizeof type_alias / sizeof type_alias[0]))
 
-static const char *const order_words[ORD_COUNT] = {
+const char *const schema_order_words[ORD_COUNT] = {
 	[ORD_KNOB] = "knob", [ORD_SEQ] = "seq",     [ORD_RAND] = "rand",   [ORD_FEW] = "few",
 	[ORD_ZIPF] = "zipf", [ORD_UUID7] = "uuid7", [ORD_UUID4] = "uuid4",
 };
@@ -79,7 +80,7 @@ static const char *nth_fixed(int i, const void *ctx)
 {
 	const char *const *words = ctx;
 
-	return i < (words == type_words ? COL_TYPE_COUNT : ORD_COUNT) ? words[i] : NULL;
+	return i < (words == schema_type_words ? COL_TYPE_COUNT : ORD_COUNT) ? words[i] : NULL;
 }
 
 static int unknown(const char *what, const char *word, const char *const *words, int fixed,
@@ -254,10 +255,10 @@ static int parse_order(const char *w, struct column *c, struct err *e)
 	memcpy(word, w, len);
 	word[len] = 0;
 	for (i = 0; i < ORD_COUNT; i++)
-		if (strcmp(word, order_words[i]) == 0)
+		if (strcmp(word, schema_order_words[i]) == 0)
 			break;
 	if (i == ORD_COUNT)
-		return unknown("value order", word, order_words, 1,
+		return unknown("value order", word, schema_order_words, 1,
 		               "knob, seq, rand, few:N, zipf:S[:N], uuid7, uuid4", e);
 	c->order = (enum col_order)i;
 	c->n = 0;
@@ -351,35 +352,6 @@ static int unique_ok(const struct schema *s, const struct index_spec *x, struct 
 	               "index needs a column of distinct values (bigint seq or rand, a uuid, "
 	               "text(14) or longer seq or rand)",
 	               x->name);
-}
-
-int schema_reserved(const char *name)
-{
-	static const char *const own[] = { "idxlab_t", "idxlab_t_pkey", "idxlab_meta", NULL };
-	int i;
-
-	for (i = 0; own[i]; i++)
-		if (strcmp(name, own[i]) == 0)
-			return 1;
-	return 0;
-}
-
-void schema_name_from(const char *text, const char *prefix, char *out, size_t len)
-{
-	size_t o = 0;
-
-	if (!len)
-		return;
-	if (!((*text >= 'a' && *text <= 'z') || (*text >= 'A' && *text <= 'Z') || *text == '_'))
-		o = (size_t)snprintf(out, len, "%s", prefix);
-	for (; *text && o + 1 < len; text++) {
-		char c = *text;
-
-		out[o++] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a')
-		           : (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ? c
-		                                                              : '_';
-	}
-	out[o < len ? o : len - 1] = 0;
 }
 
 int schema_check(const struct schema *s, struct err *e)
@@ -672,74 +644,4 @@ int schema_parse_file(const char *path, struct schema *s, struct err *e)
 
 	spec_start(s, path);
 	return config_read(path, spec_line, &p, e);
-}
-
-/* ---- writing ------------------------------------------------------------- */
-
-void schema_type_text(const struct column *c, char *buf, size_t len)
-{
-	if (c->type == COL_TEXT)
-		snprintf(buf, len, "text(%d)", c->len);
-	else
-		snprintf(buf, len, "%s",
-		         c->type >= 0 && c->type < COL_TYPE_COUNT ? type_words[c->type] : "?");
-}
-
-void schema_order_text(const struct column *c, char *buf, size_t len)
-{
-	if (c->order == ORD_FEW)
-		snprintf(buf, len, "few:%llu", (unsigned long long)c->n);
-	else if (c->order == ORD_ZIPF && c->n != SCHEMA_ZIPF_N)
-		snprintf(buf, len, "zipf:%g:%llu", c->s, (unsigned long long)c->n);
-	else if (c->order == ORD_ZIPF)
-		snprintf(buf, len, "zipf:%g", c->s);
-	else
-		snprintf(buf, len, "%s",
-		         c->order >= 0 && c->order < ORD_COUNT ? order_words[c->order] : "?");
-}
-
-void schema_write(const struct schema *s, char *buf, size_t len)
-{
-	size_t n = 0;
-	char t[32], o[32];
-	int i, j;
-
-#define PUT(...)                                                                                   \
-	do {                                                                                       \
-		if (n < len)                                                                       \
-			n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__);                      \
-	} while (0)
-	buf[0] = 0;
-	PUT("table %s\n", s->name);
-	schema_type_text(&s->cols[0], t, sizeof t);
-	schema_order_text(&s->cols[0], o, sizeof o);
-	if (s->cols[0].order == ORD_KNOB)
-		PUT("id knob\n");
-	else
-		PUT("id %s %s\n", t, o);
-	for (i = 1; i < s->ncols; i++) {
-		schema_type_text(&s->cols[i], t, sizeof t);
-		schema_order_text(&s->cols[i], o, sizeof o);
-		PUT("column %s %s %s\n", s->cols[i].name, t, o);
-	}
-	PUT("hot %s\n", s->hot);
-	for (i = 0; i < s->nindexes; i++) {
-		const struct index_spec *x = &s->idx[i];
-		char derived[SCHEMA_NAME_MAX * 2];
-		size_t d = (size_t)snprintf(derived, sizeof derived, "idxlab");
-
-		PUT("index ");
-		for (j = 0; j < x->ncols; j++) {
-			PUT("%s%s", j ? "," : "", s->cols[x->cols[j]].name);
-			if (d < sizeof derived)
-				d += (size_t)snprintf(derived + d, sizeof derived - d, "_%s",
-				                      s->cols[x->cols[j]].name);
-		}
-		if (x->unique)
-			PUT(" unique");
-		if (strcmp(derived, x->name) != 0)
-			PUT(" name %s", x->name);
-		PUT("\n");
-	}
-#undef PUT
 }

@@ -1,5 +1,5 @@
 /* schema_int.h - between the registry (schema.c) and the spec language
- * (schema_file.c). */
+ * (schema_file.c reads it, schema_text.c writes it). */
 #ifndef IDXLAB_SCHEMA_INT_H
 #define IDXLAB_SCHEMA_INT_H
 
@@ -9,5 +9,9 @@
  * (errors say "path:line"); s is filled and checked. */
 int schema_parse_text(const char *text, const char *where, struct schema *s, struct err *e);
 int schema_parse_file(const char *path, struct schema *s, struct err *e);
+
+/* The spec language's words for each type and order (schema_file.c). */
+extern const char *const schema_type_words[COL_TYPE_COUNT];
+extern const char *const schema_order_words[ORD_COUNT];
 
 #endif

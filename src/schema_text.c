@@ -1,0 +1,106 @@
+/* schema_text.c - a spec as text, the other way from schema_file.c: the
+ * names idxlab keeps for itself, a spec name made from outside text, and a
+ * spec written back in the spec language (--print-config). */
+#include <stdio.h>
+#include <string.h>
+
+#include "schema_int.h"
+
+int schema_reserved(const char *name)
+{
+	static const char *const own[] = { "idxlab_t", "idxlab_t_pkey", "idxlab_meta", NULL };
+	int i;
+
+	for (i = 0; own[i]; i++)
+		if (strcmp(name, own[i]) == 0)
+			return 1;
+	return 0;
+}
+
+void schema_name_from(const char *text, const char *prefix, char *out, size_t len)
+{
+	size_t o = 0;
+
+	if (!len)
+		return;
+	if (!((*text >= 'a' && *text <= 'z') || (*text >= 'A' && *text <= 'Z') || *text == '_'))
+		o = (size_t)snprintf(out, len, "%s", prefix);
+	for (; *text && o + 1 < len; text++) {
+		char c = *text;
+
+		out[o++] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a')
+		           : (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ? c
+		                                                              : '_';
+	}
+	out[o < len ? o : len - 1] = 0;
+}
+
+void schema_type_text(const struct column *c, char *buf, size_t len)
+{
+	if (c->type == COL_TEXT)
+		snprintf(buf, len, "text(%d)", c->len);
+	else
+		snprintf(buf, len, "%s",
+		         c->type >= 0 && c->type < COL_TYPE_COUNT ? schema_type_words[c->type]
+		                                                  : "?");
+}
+
+void schema_order_text(const struct column *c, char *buf, size_t len)
+{
+	if (c->order == ORD_FEW)
+		snprintf(buf, len, "few:%llu", (unsigned long long)c->n);
+	else if (c->order == ORD_ZIPF && c->n != SCHEMA_ZIPF_N)
+		snprintf(buf, len, "zipf:%g:%llu", c->s, (unsigned long long)c->n);
+	else if (c->order == ORD_ZIPF)
+		snprintf(buf, len, "zipf:%g", c->s);
+	else
+		snprintf(buf, len, "%s",
+		         c->order >= 0 && c->order < ORD_COUNT ? schema_order_words[c->order]
+		                                               : "?");
+}
+
+void schema_write(const struct schema *s, char *buf, size_t len)
+{
+	size_t n = 0;
+	char t[32], o[32];
+	int i, j;
+
+#define PUT(...)                                                                                   \
+	do {                                                                                       \
+		if (n < len)                                                                       \
+			n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__);                      \
+	} while (0)
+	buf[0] = 0;
+	PUT("table %s\n", s->name);
+	schema_type_text(&s->cols[0], t, sizeof t);
+	schema_order_text(&s->cols[0], o, sizeof o);
+	if (s->cols[0].order == ORD_KNOB)
+		PUT("id knob\n");
+	else
+		PUT("id %s %s\n", t, o);
+	for (i = 1; i < s->ncols; i++) {
+		schema_type_text(&s->cols[i], t, sizeof t);
+		schema_order_text(&s->cols[i], o, sizeof o);
+		PUT("column %s %s %s\n", s->cols[i].name, t, o);
+	}
+	PUT("hot %s\n", s->hot);
+	for (i = 0; i < s->nindexes; i++) {
+		const struct index_spec *x = &s->idx[i];
+		char derived[SCHEMA_NAME_MAX * 2];
+		size_t d = (size_t)snprintf(derived, sizeof derived, "idxlab");
+
+		PUT("index ");
+		for (j = 0; j < x->ncols; j++) {
+			PUT("%s%s", j ? "," : "", s->cols[x->cols[j]].name);
+			if (d < sizeof derived)
+				d += (size_t)snprintf(derived + d, sizeof derived - d, "_%s",
+				                      s->cols[x->cols[j]].name);
+		}
+		if (x->unique)
+			PUT(" unique");
+		if (strcmp(derived, x->name) != 0)
+			PUT(" name %s", x->name);
+		PUT("\n");
+	}
+#undef PUT
+}
