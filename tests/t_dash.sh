@@ -291,12 +291,15 @@ else bad dash/replay-over "$(cap replay)"; fi
 # Sought (tests/t_replay.sh has the details): back to the start, then
 # (paused) on to the recorded knob change, where the index build begins;
 # played on, its event comes.
-tm send-keys -t replay Home
-if wait_for replay 'REPLAY 2x 00:00 / [0-9:]+ sqlite  running' 3 && wait_for replay '>indexes    0 ' 2 &&
-	! cap replay | grep -q 'built idxlab_k1'; then
+# Paused at the start (Space right after Home): at 2x the replay would
+# otherwise play past the knob change while the checks below look, and PgDn
+# would then find no change after it.
+tm send-keys -t replay Home Space
+if wait_for replay 'REPLAY 2x 00:00 / [0-9:]+ sqlite' 3 && wait_for replay 'replay paused' 2 &&
+	wait_for replay '>indexes    0 ' 2 && ! cap replay | grep -q 'built idxlab_k1'; then
 	ok dash/replay-restart
 else bad dash/replay-restart "$(cap replay)"; fi
-tm send-keys -t replay Space PgDn
+tm send-keys -t replay PgDn
 if wait_for replay 'replay at [0-9:]+ / [0-9:]+ \(knob change 1 of [0-9]+\)' 3 &&
 	wait_for replay '>indexes    1 ' 2 && tm send-keys -t replay Space &&
 	wait_for replay 'built idxlab_k1 on' 4; then
