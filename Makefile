@@ -181,6 +181,7 @@ bench: deps-test
 	@IDXLAB=$(CURDIR)/idxlab BARE=$(CURDIR)/$(BUILD)/bench/bare_pg sh bench/pg.sh
 	@IDXLAB=$(CURDIR)/idxlab sh bench/dash.sh
 	@PLOT_TIME=$(CURDIR)/$(BUILD)/bench/plot_time sh bench/plot.sh
+	@IDXLAB=$(CURDIR)/idxlab sh bench/own-table.sh
 
 # Every article preset at the article's own size, timed (~10 min: not part
 # of make bench).
