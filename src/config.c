@@ -500,6 +500,10 @@ void plan_step(const struct plan *p, long i, struct knobs *out)
 	}
 	out->dsn = p->dsn;
 	knobs_engine_defaults(out, p->set);
+	/* a table that says `payload none` (a derived one) has no payload
+	 * column unless --payload N asks for one */
+	if (!p->set[K_PAYLOAD] && schema_of(out)->no_payload)
+		out->v[K_PAYLOAD] = 0;
 	scale_rows(out);
 }
 
