@@ -308,6 +308,7 @@ int schema_check(const struct schema *s, struct err *e)
 struct parse {
 	struct schema *s;
 	int have_id;
+	int hot_set; /* a hot line came: a column may no longer take hot's name */
 };
 
 static int next_word(char **p, char **word)
@@ -421,7 +422,7 @@ static int parse_nulls(const char *w, int is_id, struct column *c, struct err *e
 	return 0;
 }
 
-static int column_line(struct schema *s, char *rest, int is_id, struct err *e)
+static int column_line(struct schema *s, char *rest, int is_id, int hot_set, struct err *e)
 {
 	struct column c = { .name = "id" };
 	char *name = NULL, *type, *order, *extra, words[64];
@@ -434,7 +435,7 @@ static int column_line(struct schema *s, char *rest, int is_id, struct err *e)
 		if (check_name(name, e) < 0)
 			return -1;
 		if (find_col(s, name) >= 0 || strcmp(name, "payload") == 0 ||
-		    (schema_has_hot(s) && strcmp(name, s->hot) == 0))
+		    (hot_set && schema_has_hot(s) && strcmp(name, s->hot) == 0))
 			return err_set(e, ERR_USAGE, "%s: a column of that name exists already",
 			               name);
 		if (s->ncols == SCHEMA_COLS_MAX)
@@ -491,9 +492,9 @@ static int spec_line(char *line, int lineno, void *ctx, struct err *e)
 		if (p->have_id || s->ncols > 1)
 			return err_set(e, ERR_USAGE, "id comes once, before the columns");
 		p->have_id = 1;
-		return column_line(s, rest, 1, e);
+		return column_line(s, rest, 1, p->hot_set, e);
 	case 2:
-		return column_line(s, rest, 0, e);
+		return column_line(s, rest, 0, p->hot_set, e);
 	case 3: /* hot */
 		if (!next_word(&rest, &name) || check_name(name, e) < 0)
 			return err_set(e, ERR_USAGE, "hot NAME: the column op update changes");
@@ -504,6 +505,7 @@ static int spec_line(char *line, int lineno, void *ctx, struct err *e)
 			               name, name, *name == 'p' ? "filler" : "primary key");
 		if (s->nindexes)
 			return err_set(e, ERR_USAGE, "hot %s: name it before the indexes", name);
+		p->hot_set = 1;
 		s->hot_col = strcmp(name, "none") == 0 ? 0 : find_col(s, name);
 		if (s->hot_col < 0)
 			s->hot_col = 0; /* a column of its own */
@@ -522,6 +524,19 @@ static int spec_line(char *line, int lineno, void *ctx, struct err *e)
 		return unknown("line", w, line_words, 0, "table, id, column, hot, index, payload",
 		               e);
 	}
+}
+
+/* After the last line: a column that took the name of idxlab's own hot
+ * column (hot by default) needs a hot line that says otherwise. */
+static int spec_end(const struct schema *s, struct err *e)
+{
+	if (schema_has_hot(s) && find_col(s, s->hot) > 0)
+		return err_set(e, ERR_USAGE,
+		               "column %s: %s is the name of idxlab's own column op update adds 1 "
+		               "to; say `hot %s` (op update changes that column), `hot none`, or "
+		               "hot OTHERNAME",
+		               s->hot, s->hot, s->hot);
+	return 0;
 }
 
 static void spec_start(struct schema *s, const char *name)
@@ -544,7 +559,7 @@ static void spec_start(struct schema *s, const char *name)
 
 int schema_parse_text(const char *text, const char *where, struct schema *s, struct err *e)
 {
-	struct parse p = { s, 0 };
+	struct parse p = { s, 0, 0 };
 	char line[1024];
 	int lineno = 0;
 
@@ -566,13 +581,15 @@ int schema_parse_text(const char *text, const char *where, struct schema *s, str
 		if (*b && spec_line(b, lineno, &p, e) < 0)
 			return err_prefix(e, "%s:%d", where, lineno);
 	}
-	return 0;
+	return spec_end(s, e) < 0 ? err_prefix(e, "%s", where) : 0;
 }
 
 int schema_parse_file(const char *path, struct schema *s, struct err *e)
 {
-	struct parse p = { s, 0 };
+	struct parse p = { s, 0, 0 };
 
 	spec_start(s, path);
-	return config_read(path, spec_line, &p, e);
+	if (config_read(path, spec_line, &p, e) < 0)
+		return -1;
+	return spec_end(s, e) < 0 ? err_prefix(e, "%s", path) : 0;
 }
