@@ -386,8 +386,8 @@ int schema_op_cols(const struct schema *s, long long op, int *cols)
 
 #define TS_BASE_US   1767225600000000LL             /* 2026-01-01 00:00:00 UTC */
 #define TS_SPAN_US   (10LL * 365 * 86400 * 1000000) /* rand: the ten years before */
-#define VERSION_STEP (1ULL << 40) /* seq: an update moves a value past every row */
-#define DAY_BASE     20454 /* 2026-01-01 in days since 1970-01-01 */
+#define VERSION_STEP (1ULL << 40)  /* seq: an update moves a value past every row */
+#define DAY_BASE     20454         /* 2026-01-01 in days since 1970-01-01 */
 #define NULL_STREAM  0x6e756c6cULL /* "null": the stream NULLs are drawn from */
 
 /* Is row's value of column c at version NULL (c->nulls of the rows)? Drawn
@@ -455,8 +455,7 @@ static void uuid_text(const unsigned char u[KEYS_UUID_LEN], struct value *v)
 
 void schema_time_text(struct value *v)
 {
-	int64_t secs = v->type == COL_DATE ? v->i * 86400
-	                                   : v->i / 1000000 - (v->i % 1000000 < 0);
+	int64_t secs = v->type == COL_DATE ? v->i * 86400 : v->i / 1000000 - (v->i % 1000000 < 0);
 	time_t t = (time_t)secs;
 	struct tm tm;
 	int n;

@@ -28,14 +28,14 @@
 #include "err.h"
 #include "knobs.h"
 
-#define SCHEMA_NAME_MAX 48 /* an identifier: [a-z_][a-z0-9_]*, < this */
-#define SCHEMA_COLS_MAX 33 /* id + 32 value columns */
-#define SCHEMA_IDX_MAX  16
-#define SCHEMA_IDX_COLS 8 /* columns in one composite index */
-#define SCHEMA_TEXT_MAX 256
-#define SCHEMA_NUMERIC_MAX 18 /* numeric(P,S): P digits an int64 holds */
-#define SCHEMA_FEW_KNOB 8    /* distinct values of key order "few" (KEYS_FEW) */
-#define SCHEMA_ZIPF_N   1000 /* distinct values of zipf:S when no N is given */
+#define SCHEMA_NAME_MAX    48 /* an identifier: [a-z_][a-z0-9_]*, < this */
+#define SCHEMA_COLS_MAX    33 /* id + 32 value columns */
+#define SCHEMA_IDX_MAX     16
+#define SCHEMA_IDX_COLS    8 /* columns in one composite index */
+#define SCHEMA_TEXT_MAX    256
+#define SCHEMA_NUMERIC_MAX 18   /* numeric(P,S): P digits an int64 holds */
+#define SCHEMA_FEW_KNOB    8    /* distinct values of key order "few" (KEYS_FEW) */
+#define SCHEMA_ZIPF_N      1000 /* distinct values of zipf:S when no N is given */
 
 enum col_type {
 	COL_INT,       /* 32-bit integer */

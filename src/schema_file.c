@@ -24,13 +24,13 @@
 #include "config.h"
 #include "schema_int.h"
 
-
 const char *const schema_order_words[ORD_COUNT] = {
 	[ORD_KNOB] = "knob", [ORD_SEQ] = "seq",     [ORD_RAND] = "rand",   [ORD_FEW] = "few",
 	[ORD_ZIPF] = "zipf", [ORD_UUID7] = "uuid7", [ORD_UUID4] = "uuid4",
 };
-static const char *const line_words[] = { "table", "id",    "column", "hot",
-	                                  "index", "payload", NULL };
+static const char *const line_words[] = {
+	"table", "id", "column", "hot", "index", "payload", NULL
+};
 
 static const char *nth_word(int i, const void *ctx)
 {
@@ -97,7 +97,6 @@ static int find_col(const struct schema *s, const char *name)
 			return i;
 	return -1;
 }
-
 
 static int parse_count(const char *w, const char *num, uint64_t *n, struct err *e)
 {
@@ -514,7 +513,8 @@ static int spec_line(char *line, int lineno, void *ctx, struct err *e)
 	case 4:
 		return index_line(s, rest, e);
 	case 5: /* payload none */
-		if (!next_word(&rest, &name) || strcmp(name, "none") != 0 || next_word(&rest, &name))
+		if (!next_word(&rest, &name) || strcmp(name, "none") != 0 ||
+		    next_word(&rest, &name))
 			return err_set(e, ERR_USAGE,
 			               "payload none: the table has no payload column unless "
 			               "--payload N asks for one");

@@ -253,8 +253,8 @@ static void own_row(const struct shape_col *c, struct column *out, char *notes, 
 	char t[32];
 
 	if (out->type == COL_NUMERIC) {
-		out->prec = c->prec >= 1 && c->prec <= SCHEMA_NUMERIC_MAX ? c->prec
-		                                                           : SCHEMA_NUMERIC_MAX;
+		out->prec =
+		    c->prec >= 1 && c->prec <= SCHEMA_NUMERIC_MAX ? c->prec : SCHEMA_NUMERIC_MAX;
 		out->scale = c->scale >= 0 && c->scale <= out->prec ? c->scale : 0;
 	}
 	out->nulls = schema_null_percent(nulls) / 100;
@@ -274,7 +274,8 @@ static void fit_order(struct column *out)
 	uint64_t room = 1;
 	int j;
 
-	if (out->type == COL_BOOL && (out->order == ORD_FEW || out->order == ORD_ZIPF) && out->n > 2)
+	if (out->type == COL_BOOL && (out->order == ORD_FEW || out->order == ORD_ZIPF) &&
+	    out->n > 2)
 		out->n = 2;
 	if (out->type == COL_BOOL && out->order == ORD_ZIPF) {
 		out->order = ORD_FEW;
@@ -334,7 +335,7 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 	memset(s, 0, sizeof *s);
 	for (i = 0; i < SHAPE_COLS_MAX; i++)
 		map[i] = -1; /* a column left out */
-	s->hot[0] = 0; /* no hot column of idxlab's own (choose_hot) */
+	s->hot[0] = 0;       /* no hot column of idxlab's own (choose_hot) */
 	snprintf(s->cols[0].name, sizeof s->cols[0].name, "id");
 	s->ncols = 1;
 	schema_name_from(table, "t_", s->name, sizeof s->name);

@@ -15,15 +15,9 @@
 #include "schema_int.h"
 
 const char *const schema_type_words[COL_TYPE_COUNT] = {
-	[COL_INT] = "int",
-	[COL_BIGINT] = "bigint",
-	[COL_TEXT] = "text",
-	[COL_UUID] = "uuid",
-	[COL_TIMESTAMP] = "timestamp",
-	[COL_NUMERIC] = "numeric",
-	[COL_BOOL] = "bool",
-	[COL_DATE] = "date",
-	[COL_TIMESTAMPTZ] = "timestamptz",
+	[COL_INT] = "int",   [COL_BIGINT] = "bigint",       [COL_TEXT] = "text",
+	[COL_UUID] = "uuid", [COL_TIMESTAMP] = "timestamp", [COL_NUMERIC] = "numeric",
+	[COL_BOOL] = "bool", [COL_DATE] = "date",           [COL_TIMESTAMPTZ] = "timestamptz",
 };
 /* The SQL spellings users copy from their DDL, lower or upper case, as
  * PostgreSQL reads them (integer is 32-bit), each written as idxlab's type;

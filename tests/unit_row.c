@@ -133,7 +133,8 @@ static void row_spec_errors(void)
 		{ "column a numeric(2,0) few:500\n", ":1: a: numeric(2,0) holds fewer than 500" },
 		{ "payload some\n", ":1: payload none:" },
 		{ "column a int rand\nhot a\nindex a\n", ":3: index a: a is the column" },
-		{ "column hot int rand\nindex hot\n", "column hot: hot is the name of idxlab's own" },
+		{ "column hot int rand\nindex hot\n",
+		  "column hot: hot is the name of idxlab's own" },
 	};
 	size_t i;
 
@@ -179,7 +180,8 @@ static void row_derived(void)
 	CHECK(s.no_payload && !schema_has_hot(&s) && s.hot_col == 1);
 	CHECK(s.cols[1].type == COL_NUMERIC && s.cols[1].prec == 10 && s.cols[1].scale == 2);
 	CHECK(s.cols[2].nulls > 0.2825 && s.cols[2].nulls < 0.2835);
-	CHECK(strstr(s.notes, "amount: numeric(10,2) kept") && strstr(s.notes, "kind: 28.3 % NULL"));
+	CHECK(strstr(s.notes, "amount: numeric(10,2) kept") &&
+	      strstr(s.notes, "kind: 28.3 % NULL"));
 	CHECK(schema_op_cols(&s, OP_UPDATE, cols) == 1 && cols[0] == 1);
 	/* index amount too: nothing left for op update */
 	t.nindexes = 2;

@@ -80,7 +80,8 @@ static void map_type(struct shape_col *col, const char *typname, int typmod, int
 		col->scale = (typmod - 4) & 0xffff;
 	}
 	if (col->type == COL_NUMERIC &&
-	    (typmod < 4 || col->prec < 1 || col->prec > SCHEMA_NUMERIC_MAX || col->scale > col->prec)) {
+	    (typmod < 4 || col->prec < 1 || col->prec > SCHEMA_NUMERIC_MAX ||
+	     col->scale > col->prec)) {
 		col->prec = SCHEMA_NUMERIC_MAX;
 		col->scale = col->scale > 0 && col->scale <= 6 ? col->scale : 2;
 		shape_note(notes, nlen, "%s (%s): written as numeric(%d,%d)", col->name, col->decl,
@@ -187,7 +188,8 @@ static int read_columns(PGconn *c, const char *oid, const char *nsp, const char 
 	    "(s.most_common_freqs)[1], coalesce((SELECT true FROM pg_index i WHERE i.indrelid = "
 	    "a.attrelid AND i.indisprimary AND a.attnum = ANY (i.indkey)), false), "
 	    "a.attgenerated <> '', coalesce(s.null_frac, 0), CASE WHEN t.typtype = 'd' THEN "
-	    "format_type(t.typbasetype, t.typtypmod) END FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid LEFT JOIN "
+	    "format_type(t.typbasetype, t.typtypmod) END FROM pg_attribute a JOIN pg_type t ON "
+	    "t.oid = a.atttypid LEFT JOIN "
 	    "pg_type b ON t.typtype = 'd' AND b.oid = t.typbasetype LEFT "
 	    "JOIN LATERAL (SELECT "
 	    "* FROM pg_stats s WHERE s.schemaname = $2 AND s.tablename = $3 AND s.attname = "

@@ -81,9 +81,9 @@
 #define OID_NUMERIC          1700
 #define OID_BOOL             16
 #define OID_DATE             1082
-#define PG_EPOCH_DAYS        10957 /* 2000-01-01 in days since 1970-01-01 */
-#define PCOL_PAYLOAD         (-1)  /* a parameter that is the payload */
-#define PCOL_HOT             (-2)  /* a parameter that is hot's 0 */
+#define PG_EPOCH_DAYS        10957                 /* 2000-01-01 in days since 1970-01-01 */
+#define PCOL_PAYLOAD         (-1)                  /* a parameter that is the payload */
+#define PCOL_HOT             (-2)                  /* a parameter that is hot's 0 */
 #define PG_EPOCH_US          946684800000000LL     /* 2000-01-01 UTC in Unix microseconds */
 #define QNAME_MAX            (SCHEMA_NAME_MAX + 2) /* a spec name, quoted */
 #define SPEC_PARAMS          (SCHEMA_COLS_MAX + 2) /* id, the value columns, hot, payload */

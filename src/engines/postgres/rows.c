@@ -87,9 +87,14 @@ int pg_quote_names(struct engine *en, struct err *e)
 static void sql_type(char *sql, size_t len, size_t *n, const struct column *c, enum col_type t)
 {
 	static const char *const names[COL_TYPE_COUNT] = {
-		[COL_INT] = "integer",       [COL_BIGINT] = "bigint",   [COL_TEXT] = "text",
-		[COL_UUID] = "uuid",         [COL_TIMESTAMP] = "timestamptz",
-		[COL_NUMERIC] = "numeric",   [COL_BOOL] = "boolean",    [COL_DATE] = "date",
+		[COL_INT] = "integer",
+		[COL_BIGINT] = "bigint",
+		[COL_TEXT] = "text",
+		[COL_UUID] = "uuid",
+		[COL_TIMESTAMP] = "timestamptz",
+		[COL_NUMERIC] = "numeric",
+		[COL_BOOL] = "boolean",
+		[COL_DATE] = "date",
 		[COL_TIMESTAMPTZ] = "timestamptz",
 	};
 
@@ -293,10 +298,14 @@ static int build_statement(struct engine *en, long long op, char *sql, size_t le
 Oid pg_type_oid(enum col_type t)
 {
 	static const Oid oids[COL_TYPE_COUNT] = {
-		[COL_INT] = OID_INT4,        [COL_BIGINT] = OID_INT8,
-		[COL_TEXT] = OID_TEXT,       [COL_UUID] = OID_UUID,
-		[COL_TIMESTAMP] = OID_TIMESTAMPTZ, [COL_NUMERIC] = OID_NUMERIC,
-		[COL_BOOL] = OID_BOOL,       [COL_DATE] = OID_DATE,
+		[COL_INT] = OID_INT4,
+		[COL_BIGINT] = OID_INT8,
+		[COL_TEXT] = OID_TEXT,
+		[COL_UUID] = OID_UUID,
+		[COL_TIMESTAMP] = OID_TIMESTAMPTZ,
+		[COL_NUMERIC] = OID_NUMERIC,
+		[COL_BOOL] = OID_BOOL,
+		[COL_DATE] = OID_DATE,
 		[COL_TIMESTAMPTZ] = OID_TIMESTAMPTZ,
 	};
 

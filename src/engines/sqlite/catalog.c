@@ -101,8 +101,7 @@ static void map_type(struct shape_col *c)
 			c->prec = SCHEMA_NUMERIC_MAX;
 			c->scale = c->scale >= 0 && c->scale <= 6 ? c->scale : 2;
 		}
-	}
-	else if (strstr(up, "CHAR") || strstr(up, "CLOB") || strstr(up, "TEXT"))
+	} else if (strstr(up, "CHAR") || strstr(up, "CLOB") || strstr(up, "TEXT"))
 		c->type = COL_TEXT;
 	else if (strstr(up, "REAL") || strstr(up, "FLOA") || strstr(up, "DOUB") ||
 	         strstr(up, "NUM") || strstr(up, "DEC"))
@@ -380,7 +379,7 @@ static void storage(struct shape_col *c, const struct scol *sc, int n, double ro
 	if (sc->nnull && have) {
 		c->top_freq = (double)top / have;
 		if (!(stat1 && c->ndistinct >= 0))
-			c->ndistinct = distinct == have    ? rows
+			c->ndistinct = distinct == have      ? rows
 			               : distinct * 2 < have ? distinct
 			                                     : rows * distinct / have;
 	}

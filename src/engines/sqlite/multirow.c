@@ -81,8 +81,8 @@ static int run(struct engine *en, sqlite3_stmt *st, struct err *e)
 			sqlite_bind_value(st, base + j + 1, &v, SQLITE_TRANSIENT);
 		}
 		if (en->payload_param)
-			sqlite3_bind_blob(st, base + per_row, en->payload,
-			                  (int)en->k.v[K_PAYLOAD], SQLITE_STATIC);
+			sqlite3_bind_blob(st, base + per_row, en->payload, (int)en->k.v[K_PAYLOAD],
+			                  SQLITE_STATIC);
 	}
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);

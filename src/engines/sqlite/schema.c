@@ -25,9 +25,15 @@
 static void col_type_sql(struct sql_buf *b, const struct column *c, enum col_type t)
 {
 	static const char *const names[COL_TYPE_COUNT] = {
-		[COL_INT] = "INTEGER", [COL_BIGINT] = "INTEGER",        [COL_TEXT] = "TEXT",
-		[COL_UUID] = "BLOB",   [COL_TIMESTAMP] = "INTEGER",     [COL_NUMERIC] = "NUMERIC",
-		[COL_BOOL] = "BOOLEAN", [COL_DATE] = "DATE",           [COL_TIMESTAMPTZ] = "TIMESTAMPTZ",
+		[COL_INT] = "INTEGER",
+		[COL_BIGINT] = "INTEGER",
+		[COL_TEXT] = "TEXT",
+		[COL_UUID] = "BLOB",
+		[COL_TIMESTAMP] = "INTEGER",
+		[COL_NUMERIC] = "NUMERIC",
+		[COL_BOOL] = "BOOLEAN",
+		[COL_DATE] = "DATE",
+		[COL_TIMESTAMPTZ] = "TIMESTAMPTZ",
 	};
 
 	if (t == COL_NUMERIC)
