@@ -164,6 +164,19 @@ src=$(psql_ "$copy_sql track t")
 within own-row/pg-row-size-within-15pct "$(echo "$copy" | cut -d'|' -f1)" "$(echo "$src" | cut -d'|' -f1)" 0.15
 near own-row/pg-kind-null-share "$(echo "$copy" | cut -d'|' -f2)" "$(echo "$src" | cut -d'|' -f2)" 0.05
 near own-row/pg-composer-null-share "$(echo "$copy" | cut -d'|' -f3)" "$(echo "$src" | cut -d'|' -f3)" 0.05
+# COPY writes the rows INSERT writes: NULLs, numerics, dates alike.
+sum_sql="SELECT md5(string_agg(t::text, '|' ORDER BY t.id)) FROM (SELECT * FROM idxlab.idxlab_t WHERE id <= 2000) t"
+sums=""
+for load in insert multirow copy; do
+	if hold_until "SELECT count(*) >= 2000 FROM idxlab.idxlab_t" --schema-from "$dsn:track" --load $load \
+		--rows 100000000 --commit 2000; then
+		sums="$sums $load=$(psql_ "$sum_sql")"
+	else sums="$sums $load=none($(tail -1 "$T/hold.err"))"; fi
+	release
+done
+set -- $sums
+[ "${1#*=}" = "${2#*=}" ] && [ "${2#*=}" = "${3#*=}" ] && [ ${#1} -gt 32 ] &&
+	ok own-row/pg-copy-multirow-insert-same-rows || bad own-row/pg-copy-multirow-insert-same-rows "$sums"
 after=$(psql_ "$state_sql")
 [ "$before" = "$after" ] && ok own-row/pg-source-unchanged ||
 	bad own-row/pg-source-unchanged "before: $before after: $after"

@@ -359,7 +359,7 @@ static int numeric_bin(int64_t units, int scale, unsigned char *out)
 	char dig[48];
 	int n = snprintf(dig, sizeof dig, "%0*llu", scale + 1, (unsigned long long)u);
 	int ilen = n - scale, ig = (ilen + 3) / 4, fg = (scale + 3) / 4, pad = ig * 4 - ilen;
-	int g[24], ng = 0, first = 0, last, weight = ig - 1, i, k;
+	int g[24] = { 0 }, ng = 0, first = 0, last, weight = ig - 1, i, k;
 
 	for (i = 0; i < ig + fg && ng < 24; i++) {
 		int v = 0;
