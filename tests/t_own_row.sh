@@ -105,7 +105,9 @@ expect_exit own-row/update-every-column-indexed 2 "--op update: .*every column o
 "$IDXLAB" run --schema-from "$db:track" --payload 100 --rows 100 --dsn "$T/pay.db" >/dev/null 2>"$T/pay.err"
 pay=$(sqlite3 "$T/pay.db" "SELECT count(*) FILTER (WHERE name = 'payload'), count(*) FILTER (WHERE name = 'hot') FROM pragma_table_info('idxlab_t')" 2>&1)
 nopay=$(sqlite3 "$T/copy.db" "SELECT count(*) FILTER (WHERE name IN ('payload', 'hot')) FROM pragma_table_info('idxlab_t')" 2>&1)
-[ "$pay" = "1|0" ] && [ "$nopay" = 0 ] && ok own-row/payload-only-when-asked ||
+[ "$pay" = "1|0" ] && [ "$nopay" = 0 ] &&
+	grep -q "^idxlab: payload: --payload adds a payload column of 100 bytes to each row of track" "$T/pay.err" &&
+	ok own-row/payload-only-when-asked ||
 	bad own-row/payload-only-when-asked "--payload 100: payload|hot '$pay'; without: '$nopay'; $(tail -2 "$T/pay.err")"
 # A built-in table keeps its payload and hot.
 "$IDXLAB" run --schema users --rows 100 --dsn "$T/users.db" >/dev/null 2>&1
