@@ -412,6 +412,11 @@ static uint64_t pow10u(int n)
 	return p;
 }
 
+uint64_t schema_numeric_room(const struct column *c)
+{
+	return pow10u(c->scale && c->prec > c->scale ? c->prec - c->scale : c->prec);
+}
+
 /* Rank 0..n-1 of a Zipf-like draw with exponent s: the continuous inverse
  * CDF of 1/r^s over 1..n (rank 0 the hottest). */
 static uint64_t zipf_rank(uint64_t h, uint64_t n, double s)
@@ -538,6 +543,10 @@ void schema_value(const struct schema *s, const struct knobs *k, int col, uint64
 		v->i = (int64_t)x;
 		return;
 	case COL_NUMERIC: /* within its precision: seq wraps, rand is uniform */
+		if ((ord == ORD_FEW || ord == ORD_ZIPF) && c->scale && c->prec > c->scale)
+			/* a price list: 0.99, 1.99, ... (not a whole number, as
+			 * a user's few values seldom are) */
+			x = x * pow10u(c->scale) + pow10u(c->scale) - 1;
 		v->i = (int64_t)((ord == ORD_RAND ? h >> 1 : x) % pow10u(c->prec));
 		return;
 	case COL_BOOL:

@@ -158,6 +158,10 @@ void schema_value(const struct schema *s, const struct knobs *k, int col, uint64
  * HH:MM:SS' (UTC) as datetime() does; written into v->b (v->len). */
 void schema_time_text(struct value *v);
 
+/* How many distinct values few:N and zipf:S:N may have in numeric column
+ * c (their values are N.99-like: whole units and the largest fraction). */
+uint64_t schema_numeric_room(const struct column *c);
+
 /* The columns `op` writes besides id, hot and payload, into cols (at most
  * SCHEMA_COLS_MAX); how many. update-indexed: the first column of the first
  * index (none without one); update-keys: every value column; insert: all;

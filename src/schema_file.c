@@ -198,9 +198,7 @@ static int check_column(const struct column *c, int is_id, struct err *e)
 		               "uuids",
 		               t);
 	if (c->type == COL_NUMERIC && (c->order == ORD_FEW || c->order == ORD_ZIPF)) {
-		for (i = 0; i < c->prec && room < c->n; i++)
-			room *= 10;
-		if (room < c->n)
+		if (schema_numeric_room(c) < c->n)
 			return err_set(e, ERR_USAGE, "%s: %s holds fewer than %llu distinct values",
 			               c->name, t, (unsigned long long)c->n);
 	}

@@ -271,9 +271,6 @@ static void own_row(const struct shape_col *c, struct column *out, char *notes, 
  * bool's two values. */
 static void fit_order(struct column *out)
 {
-	uint64_t room = 1;
-	int j;
-
 	if (out->type == COL_BOOL && (out->order == ORD_FEW || out->order == ORD_ZIPF) &&
 	    out->n > 2)
 		out->n = 2;
@@ -281,12 +278,9 @@ static void fit_order(struct column *out)
 		out->order = ORD_FEW;
 		out->s = 0;
 	}
-	if (out->type == COL_NUMERIC && (out->order == ORD_FEW || out->order == ORD_ZIPF)) {
-		for (j = 0; j < out->prec && room < out->n; j++)
-			room *= 10;
-		if (room < out->n)
-			out->n = room;
-	}
+	if (out->type == COL_NUMERIC && (out->order == ORD_FEW || out->order == ORD_ZIPF) &&
+	    schema_numeric_room(out) < out->n)
+		out->n = schema_numeric_room(out);
 }
 
 /* No payload and no hot column of idxlab's own: the table's row is the

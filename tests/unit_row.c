@@ -106,6 +106,14 @@ static void row_values(void)
 
 		CHECK(schema_op_cols(s, OP_UPDATE, cols) == 1 && cols[0] == 6);
 	}
+	/* few numeric values: a price list, 0.99, 1.99, 2.99 */
+	s = load_text("column price numeric(6,2) few:3\n", &e);
+	CHECK(s != NULL);
+	for (r = 0, bad = 0; s && r < 300; r++) {
+		schema_value(s, &k, 1, r, 0, &v);
+		bad += v.i != 99 && v.i != 199 && v.i != 299;
+	}
+	CHECK(bad == 0);
 	/* SQLite's text of a date and a time */
 	v.type = COL_DATE;
 	v.null = 0;
@@ -131,6 +139,7 @@ static void row_spec_errors(void)
 		{ "column a int rand nulls\n", ":1: 'nulls' after the order: only null:P%" },
 		{ "column a bool few:3\n", ":1: a: a bool holds 2 distinct values" },
 		{ "column a numeric(2,0) few:500\n", ":1: a: numeric(2,0) holds fewer than 500" },
+		{ "column a numeric(4,2) few:101\n", ":1: a: numeric(4,2) holds fewer than 101" },
 		{ "payload some\n", ":1: payload none:" },
 		{ "column a int rand\nhot a\nindex a\n", ":3: index a: a is the column" },
 		{ "column hot int rand\nindex hot\n",
