@@ -305,7 +305,8 @@ int schema_check(const struct schema *s, struct err *e)
 struct parse {
 	struct schema *s;
 	int have_id;
-	int hot_set; /* a hot line came: a column may no longer take hot's name */
+	int hot_set;   /* a hot line came: a column may no longer take hot's name */
+	int hot_taken; /* the line of a column that took hot's name before that */
 };
 
 static int next_word(char **p, char **word)
@@ -474,7 +475,6 @@ static int spec_line(char *line, int lineno, void *ctx, struct err *e)
 	char *rest = line, *w, *name;
 	int i;
 
-	(void)lineno;
 	(void)next_word(&rest, &w);
 	for (i = 0; line_words[i]; i++)
 		if (strcmp(w, line_words[i]) == 0)
@@ -491,7 +491,11 @@ static int spec_line(char *line, int lineno, void *ctx, struct err *e)
 		p->have_id = 1;
 		return column_line(s, rest, 1, p->hot_set, e);
 	case 2:
-		return column_line(s, rest, 0, p->hot_set, e);
+		if (column_line(s, rest, 0, p->hot_set, e) < 0)
+			return -1;
+		if (!p->hot_set && strcmp(s->cols[s->ncols - 1].name, s->hot) == 0)
+			p->hot_taken = lineno;
+		return 0;
 	case 3: /* hot */
 		if (!next_word(&rest, &name) || check_name(name, e) < 0)
 			return err_set(e, ERR_USAGE, "hot NAME: the column op update changes");
@@ -525,16 +529,20 @@ static int spec_line(char *line, int lineno, void *ctx, struct err *e)
 }
 
 /* After the last line: a column that took the name of idxlab's own hot
- * column (hot by default) needs a hot line that says otherwise. */
-static int spec_end(const struct schema *s, struct err *e)
+ * column (hot by default) needs a hot line that says otherwise (the error
+ * names where, path:line, the column's line). */
+static int spec_end(const struct parse *p, const char *where, struct err *e)
 {
-	if (schema_has_hot(s) && find_col(s, s->hot) > 0)
-		return err_set(e, ERR_USAGE,
-		               "column %s: %s is the name of idxlab's own column op update adds 1 "
-		               "to; say `hot %s` (op update changes that column), `hot none`, or "
-		               "hot OTHERNAME",
-		               s->hot, s->hot, s->hot);
-	return 0;
+	const struct schema *s = p->s;
+
+	if (!schema_has_hot(s) || find_col(s, s->hot) <= 0)
+		return 0;
+	err_set(e, ERR_USAGE,
+	        "column %s: %s is the name of idxlab's own column op update adds 1 to; say "
+	        "`hot %s` after it (op update changes that column), `hot none`, or hot "
+	        "OTHERNAME",
+	        s->hot, s->hot, s->hot);
+	return err_prefix(e, "%s:%d", where, p->hot_taken);
 }
 
 static void spec_start(struct schema *s, const char *name)
@@ -557,7 +565,7 @@ static void spec_start(struct schema *s, const char *name)
 
 int schema_parse_text(const char *text, const char *where, struct schema *s, struct err *e)
 {
-	struct parse p = { s, 0, 0 };
+	struct parse p = { s, 0, 0, 0 };
 	char line[1024];
 	int lineno = 0;
 
@@ -579,15 +587,15 @@ int schema_parse_text(const char *text, const char *where, struct schema *s, str
 		if (*b && spec_line(b, lineno, &p, e) < 0)
 			return err_prefix(e, "%s:%d", where, lineno);
 	}
-	return spec_end(s, e) < 0 ? err_prefix(e, "%s", where) : 0;
+	return spec_end(&p, where, e);
 }
 
 int schema_parse_file(const char *path, struct schema *s, struct err *e)
 {
-	struct parse p = { s, 0, 0 };
+	struct parse p = { s, 0, 0, 0 };
 
 	spec_start(s, path);
 	if (config_read(path, spec_line, &p, e) < 0)
 		return -1;
-	return spec_end(s, e) < 0 ? err_prefix(e, "%s", path) : 0;
+	return spec_end(&p, path, e);
 }
