@@ -553,9 +553,9 @@ void schema_value(const struct schema *s, const struct knobs *k, int col, uint64
 		v->i = (int64_t)((ord == ORD_RAND ? h >> 7 : x) & 1);
 		return;
 	case COL_DATE:
-		v->i = ord == ORD_SEQ    ? DAY_BASE + (int64_t)(x % 1000000)
-		       : ord == ORD_RAND ? DAY_BASE - (int64_t)(h % 3650)
-		                         : DAY_BASE + (int64_t)(x % 1000000);
+		v->i = ord == ORD_RAND
+		           ? DAY_BASE - (int64_t)(h % 3650)     /* the ten years before */
+		           : DAY_BASE + (int64_t)(x % 1000000); /* a day a row, or rank */
 		return;
 	case COL_TIMESTAMPTZ:
 	case COL_TIMESTAMP:
