@@ -56,6 +56,16 @@ static int check_dependent(const struct plan *p, struct err *e)
 					           ? err_prefix(e, "%s", p->where[id])
 					           : err_prefix(e, "%s", knob_table[id].name);
 			}
+	/* op update on a table with no column it may change (hot none) */
+	for (i = 0; i < p->n[K_OP]; i++)
+		for (j = 0; p->vals[K_OP][i] == OP_UPDATE && j < p->n[K_SCHEMA]; j++) {
+			const struct schema *s = schema_get(p->vals[K_SCHEMA][j]);
+			int cols[SCHEMA_COLS_MAX];
+
+			if (s && !schema_has_hot(s) && !schema_op_cols(s, OP_UPDATE, cols))
+				return err_set(e, ERR_USAGE, "--op update: %s",
+				               schema_no_update_why(s));
+		}
 	return 0;
 }
 
@@ -500,6 +510,10 @@ void plan_step(const struct plan *p, long i, struct knobs *out)
 	}
 	out->dsn = p->dsn;
 	knobs_engine_defaults(out, p->set);
+	/* a table that says `payload none` (a derived one) has no payload
+	 * column unless --payload N asks for one */
+	if (!p->set[K_PAYLOAD] && schema_of(out)->no_payload)
+		out->v[K_PAYLOAD] = 0;
 	scale_rows(out);
 }
 

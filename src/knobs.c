@@ -426,6 +426,9 @@ int knobs_need_rebuild(const struct knobs *a, const struct knobs *b)
 	for (id = 0; id < K_COUNT; id++)
 		if (knob_table[id].flags & KF_REBUILD && a->v[id] != b->v[id])
 			return 1;
+	/* a payload column comes or goes (a `payload none` table) */
+	if (schema_has_payload(schema_of(a), a) != schema_has_payload(schema_of(b), b))
+		return 1;
 	return (a->v[K_KEY_ORDER] >= KO_UUID7) != (b->v[K_KEY_ORDER] >= KO_UUID7);
 }
 

@@ -114,6 +114,24 @@ void plan_warn_unused(const struct plan *p, FILE *f)
 			        knob_table[id].why);
 }
 
+/* A `payload none` table given a payload all the same (--payload N): said,
+ * after prefix, as it is not the table's own. */
+static void say_payload(const struct plan *p, const struct schema *s, const char *prefix, FILE *f)
+{
+	int i;
+
+	if (!s || !s->no_payload || !p->set[K_PAYLOAD])
+		return;
+	for (i = 0; i < p->n[K_PAYLOAD]; i++)
+		if (p->vals[K_PAYLOAD][i] > 0) {
+			fprintf(f,
+			        "%spayload: --payload adds a payload column of %lld bytes to each "
+			        "row of %s (not a column of the table's own)\n",
+			        prefix, p->vals[K_PAYLOAD][i], s->name);
+			return;
+		}
+}
+
 void plan_print_derived(const struct plan *p, FILE *f)
 {
 	int j;
@@ -132,6 +150,7 @@ void plan_print_derived(const struct plan *p, FILE *f)
 		        "spec file to edit it, then --schema FILE):\n%s"
 		        "idxlab: how: %s\n",
 		        s->name, source, buf, notes);
+		say_payload(p, s, "idxlab: ", f);
 	}
 }
 
@@ -200,7 +219,10 @@ void plan_print(const struct plan *p, FILE *f)
 		}
 		fprintf(f, "\n");
 	}
-	for (j = 0; j < p->n[K_SCHEMA]; j++)
-		if (p->vals[K_SCHEMA][j] != 0) /* the default table is man idxlab's */
-			print_spec(schema_get(p->vals[K_SCHEMA][j]), f);
+	for (j = 0; j < p->n[K_SCHEMA]; j++) {
+		if (p->vals[K_SCHEMA][j] == 0) /* the default table is man idxlab's */
+			continue;
+		print_spec(schema_get(p->vals[K_SCHEMA][j]), f);
+		say_payload(p, schema_get(p->vals[K_SCHEMA][j]), "# ", f);
+	}
 }

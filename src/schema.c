@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -339,10 +340,37 @@ enum col_order schema_order(const struct schema *s, const struct knobs *k, int c
 	return from_key_order[k->v[K_KEY_ORDER]];
 }
 
+int schema_has_hot(const struct schema *s)
+{
+	return s->hot[0] && s->hot_col <= 0;
+}
+
+int schema_has_payload(const struct schema *s, const struct knobs *k)
+{
+	return !s->no_payload || (k && k->v[K_PAYLOAD] > 0);
+}
+
+const char *schema_no_update_why(const struct schema *s)
+{
+	static _Thread_local char buf[256];
+
+	snprintf(buf, sizeof buf,
+	         "op update changes a column no index covers, and every column of the %s "
+	         "table is indexed (its spec says hot none): use op update-indexed or "
+	         "update-keys, or name a column in a spec file (hot COLUMN)",
+	         s->name);
+	return buf;
+}
+
 int schema_op_cols(const struct schema *s, long long op, int *cols)
 {
 	int i, n = 0;
 
+	if (op == OP_UPDATE) {
+		if (s->hot_col > 0 && s->hot_col < s->ncols)
+			cols[n++] = s->hot_col;
+		return n;
+	}
 	if (op == OP_UPDATE_INDEXED) {
 		if (s->nindexes)
 			cols[n++] = s->idx[0].cols[0];
@@ -358,7 +386,36 @@ int schema_op_cols(const struct schema *s, long long op, int *cols)
 
 #define TS_BASE_US   1767225600000000LL             /* 2026-01-01 00:00:00 UTC */
 #define TS_SPAN_US   (10LL * 365 * 86400 * 1000000) /* rand: the ten years before */
-#define VERSION_STEP (1ULL << 40) /* seq: an update moves a value past every row */
+#define VERSION_STEP (1ULL << 40)  /* seq: an update moves a value past every row */
+#define DAY_BASE     20454         /* 2026-01-01 in days since 1970-01-01 */
+#define NULL_STREAM  0x6e756c6cULL /* "null": the stream NULLs are drawn from */
+
+/* Is row's value of column c at version NULL (c->nulls of the rows)? Drawn
+ * from a stream of its own, so the values are those without NULLs. */
+static int value_null(const struct column *c, uint64_t seed, int col, uint64_t row,
+                      uint64_t version)
+{
+	uint64_t h;
+
+	if (!(c->nulls > 0))
+		return 0;
+	h = keys_hash(seed, (NULL_STREAM << 32) + (uint64_t)col * 65599 + version, row);
+	return (double)(h >> 11) * 0x1p-53 < c->nulls;
+}
+
+static uint64_t pow10u(int n)
+{
+	uint64_t p = 1;
+
+	while (n-- > 0 && p < 1000000000000000000ULL)
+		p *= 10;
+	return p;
+}
+
+uint64_t schema_numeric_room(const struct column *c)
+{
+	return pow10u(c->scale && c->prec > c->scale ? c->prec - c->scale : c->prec);
+}
 
 /* Rank 0..n-1 of a Zipf-like draw with exponent s: the continuous inverse
  * CDF of 1/r^s over 1..n (rank 0 the hottest). */
@@ -401,6 +458,26 @@ static void uuid_text(const unsigned char u[KEYS_UUID_LEN], struct value *v)
 	v->len = o;
 }
 
+void schema_time_text(struct value *v)
+{
+	int64_t secs = v->type == COL_DATE ? v->i * 86400 : v->i / 1000000 - (v->i % 1000000 < 0);
+	time_t t = (time_t)secs;
+	struct tm tm;
+	int n;
+
+	if (v->null || !gmtime_r(&t, &tm)) {
+		v->len = 0;
+		return;
+	}
+	n = v->type == COL_DATE
+	        ? snprintf((char *)v->b, sizeof v->b, "%04d-%02d-%02d", tm.tm_year + 1900,
+	                   tm.tm_mon + 1, tm.tm_mday)
+	        : snprintf((char *)v->b, sizeof v->b, "%04d-%02d-%02d %02d:%02d:%02d",
+	                   tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+	                   tm.tm_sec);
+	v->len = n > 0 ? (size_t)n : 0;
+}
+
 void schema_value(const struct schema *s, const struct knobs *k, int col, uint64_t row,
                   uint64_t version, struct value *v)
 {
@@ -410,8 +487,16 @@ void schema_value(const struct schema *s, const struct knobs *k, int col, uint64
 	int i;
 
 	v->type = schema_type(s, k, col);
+	v->null = 0;
+	v->scale = c->type == COL_NUMERIC ? c->scale : 0;
 	if (col == 0)
 		version = 0;
+	else if (value_null(c, seed, col, row, version)) {
+		v->null = 1;
+		v->i = 0;
+		v->len = 0;
+		return;
+	}
 	if (v->type == COL_UUID || ord == ORD_UUID7 || ord == ORD_UUID4) {
 		unsigned char u[KEYS_UUID_LEN];
 
@@ -457,6 +542,22 @@ void schema_value(const struct schema *s, const struct knobs *k, int col, uint64
 	case COL_BIGINT:
 		v->i = (int64_t)x;
 		return;
+	case COL_NUMERIC: /* within its precision: seq wraps, rand is uniform */
+		if ((ord == ORD_FEW || ord == ORD_ZIPF) && c->scale && c->prec > c->scale)
+			/* a price list: 0.99, 1.99, ... (not a whole number, as
+			 * a user's few values seldom are) */
+			x = x * pow10u(c->scale) + pow10u(c->scale) - 1;
+		v->i = (int64_t)((ord == ORD_RAND ? h >> 1 : x) % pow10u(c->prec));
+		return;
+	case COL_BOOL:
+		v->i = (int64_t)((ord == ORD_RAND ? h >> 7 : x) & 1);
+		return;
+	case COL_DATE:
+		v->i = ord == ORD_RAND
+		           ? DAY_BASE - (int64_t)(h % 3650)     /* the ten years before */
+		           : DAY_BASE + (int64_t)(x % 1000000); /* a day a row, or rank */
+		return;
+	case COL_TIMESTAMPTZ:
 	case COL_TIMESTAMP:
 		v->i = ord == ORD_SEQ    ? TS_BASE_US + (int64_t)x * 1000
 		       : ord == ORD_RAND ? TS_BASE_US - (int64_t)(h % (uint64_t)TS_SPAN_US)

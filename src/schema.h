@@ -28,13 +28,14 @@
 #include "err.h"
 #include "knobs.h"
 
-#define SCHEMA_NAME_MAX 48 /* an identifier: [a-z_][a-z0-9_]*, < this */
-#define SCHEMA_COLS_MAX 33 /* id + 32 value columns */
-#define SCHEMA_IDX_MAX  16
-#define SCHEMA_IDX_COLS 8 /* columns in one composite index */
-#define SCHEMA_TEXT_MAX 256
-#define SCHEMA_FEW_KNOB 8    /* distinct values of key order "few" (KEYS_FEW) */
-#define SCHEMA_ZIPF_N   1000 /* distinct values of zipf:S when no N is given */
+#define SCHEMA_NAME_MAX    48 /* an identifier: [a-z_][a-z0-9_]*, < this */
+#define SCHEMA_COLS_MAX    33 /* id + 32 value columns */
+#define SCHEMA_IDX_MAX     16
+#define SCHEMA_IDX_COLS    8 /* columns in one composite index */
+#define SCHEMA_TEXT_MAX    256
+#define SCHEMA_NUMERIC_MAX 18   /* numeric(P,S): P digits an int64 holds */
+#define SCHEMA_FEW_KNOB    8    /* distinct values of key order "few" (KEYS_FEW) */
+#define SCHEMA_ZIPF_N      1000 /* distinct values of zipf:S when no N is given */
 
 enum col_type {
 	COL_INT,       /* 32-bit integer */
@@ -42,6 +43,11 @@ enum col_type {
 	COL_TEXT,      /* exactly len bytes of printable ASCII */
 	COL_UUID,      /* 16 bytes, RFC 9562 layout */
 	COL_TIMESTAMP, /* microseconds since 1970-01-01 UTC, in an int64 */
+	/* The types a user's table has besides (issue 19): */
+	COL_NUMERIC,     /* numeric(prec,scale): an int64 of 10^-scale units, |i| < 10^prec */
+	COL_BOOL,        /* 0 or 1 */
+	COL_DATE,        /* days since 1970-01-01 */
+	COL_TIMESTAMPTZ, /* as COL_TIMESTAMP, a time zone's type where the engine has one */
 	COL_TYPE_COUNT
 };
 
@@ -59,7 +65,9 @@ enum col_order {
 struct column {
 	char name[SCHEMA_NAME_MAX];
 	enum col_type type;
-	int len; /* COL_TEXT: its length in bytes (1..SCHEMA_TEXT_MAX) */
+	int len;         /* COL_TEXT: its length in bytes (1..SCHEMA_TEXT_MAX) */
+	int prec, scale; /* COL_NUMERIC: digits in all, digits after the point */
+	double nulls;    /* the share of rows whose value is NULL, 0..1 (`null:28%`) */
 	enum col_order order;
 	uint64_t n; /* ORD_FEW, ORD_ZIPF: distinct values */
 	double s;   /* ORD_ZIPF: the exponent */
@@ -75,7 +83,9 @@ struct index_spec {
 struct schema {
 	char name[SCHEMA_NAME_MAX]; /* "default", "users", a file's base name */
 	char source[512];           /* where it came from: "built-in", a path, SOURCE:TABLE */
-	char hot[SCHEMA_NAME_MAX];  /* the never-indexed column `op update` changes */
+	char hot[SCHEMA_NAME_MAX];  /* the never-indexed column `op update` changes; "": none */
+	int hot_col;                /* > 0: hot is that value column (no column of its own) */
+	int no_payload;             /* `payload none`: a payload column only if asked for */
 	int ncols;                  /* cols[0] is id */
 	struct column cols[SCHEMA_COLS_MAX];
 	int nindexes;
@@ -86,7 +96,9 @@ struct schema {
 /* One value, as schema_value() makes it. */
 struct value {
 	enum col_type type;
-	int64_t i;  /* COL_INT, COL_BIGINT, COL_TIMESTAMP */
+	int null;   /* NULL (the column's null share): i 0, len 0 */
+	int scale;  /* COL_NUMERIC: i is in units of 10^-scale */
+	int64_t i;  /* the integer types, numeric's units, bool, date, timestamps */
 	size_t len; /* COL_TEXT, COL_UUID: bytes in b */
 	unsigned char b[SCHEMA_TEXT_MAX];
 };
@@ -141,10 +153,34 @@ enum col_order schema_order(const struct schema *s, const struct knobs *k, int c
 void schema_value(const struct schema *s, const struct knobs *k, int col, uint64_t row,
                   uint64_t version, struct value *v);
 
+/* A date or time value as text, for an engine without the type (SQLite):
+ * a date 'YYYY-MM-DD' as date() writes it, a timestamp 'YYYY-MM-DD
+ * HH:MM:SS' (UTC) as datetime() does; written into v->b (v->len). */
+void schema_time_text(struct value *v);
+
+/* How many distinct values few:N and zipf:S:N may have in numeric column
+ * c (their values are N.99-like: whole units and the largest fraction). */
+uint64_t schema_numeric_room(const struct column *c);
+
 /* The columns `op` writes besides id, hot and payload, into cols (at most
  * SCHEMA_COLS_MAX); how many. update-indexed: the first column of the first
- * index (none without one); update-keys: every value column; insert: all. */
+ * index (none without one); update-keys: every value column; insert: all;
+ * update: the hot value column (hot_col) when the spec names one, else
+ * none (idxlab's own hot column, or none at all). */
 int schema_op_cols(const struct schema *s, long long op, int *cols);
+
+/* Does the table have idxlab's own int column `hot` (op update adds 1 to
+ * it)? Not when the spec says `hot none` or names a value column. */
+int schema_has_hot(const struct schema *s);
+
+/* Does the table under k have a payload column? Always, unless the spec
+ * says `payload none` (a derived table): then only when the payload knob
+ * is above 0 (--payload N; the knob defaults to 0 for such a spec). */
+int schema_has_payload(const struct schema *s, const struct knobs *k);
+
+/* Why `op update` has nothing to write on s (no hot column and every
+ * value column indexed): a message naming the table. */
+const char *schema_no_update_why(const struct schema *s);
 
 /* Is name one of idxlab's own objects (idxlab_t, its primary key, the
  * marker table), never an index's? */

@@ -4,11 +4,16 @@
  *   table NAME                      the spec's name (default: the file's)
  *   id TYPE ORDER | id knob         the primary key (default: id knob)
  *   column NAME TYPE ORDER          a value column, in table order
- *   hot NAME                        the column `op update` adds 1 to
+ *   column NAME TYPE ORDER null:P%  ... P percent of its rows NULL
+ *   hot NAME                        the column `op update` adds 1 to (its own);
+ *                                   a value column's name: op update writes
+ *                                   it; none: op update has no column
+ *   payload none                    no payload column unless --payload N
  *   index COL[,COL...] [unique] [name NAME]   the next index of the list
  *
- * TYPE is int, bigint, text(N), uuid or timestamp (or an SQL spelling of
- * one: integer, varchar(N), double precision, ...); ORDER is knob, seq,
+ * TYPE is int, bigint, text(N), uuid, timestamp, timestamptz,
+ * numeric(P,S), bool or date (or an SQL spelling of one: integer,
+ * varchar(N), double precision, boolean, ...: schema_type.c); ORDER is knob, seq,
  * rand, few:N, zipf:S[:N], uuid7 or uuid4 (man idxlab, TABLE SPECS). A
  * misspelt word gets a "did you mean"; every error names file:line. */
 #include <ctype.h>
@@ -19,51 +24,13 @@
 #include "config.h"
 #include "schema_int.h"
 
-const char *const schema_type_words[COL_TYPE_COUNT] = {
-	[COL_INT] = "int",   [COL_BIGINT] = "bigint",       [COL_TEXT] = "text",
-	[COL_UUID] = "uuid", [COL_TIMESTAMP] = "timestamp",
-};
-/* The SQL spellings users copy from their DDL, lower or upper case, as
- * PostgreSQL reads them (integer is 32-bit), each written as idxlab's type;
- * idxlab writes whole numbers, so the floating types are bigint. The text
- * types say their length: varchar(20). */
-static const struct {
-	const char *words;
-	enum col_type type;
-} type_alias[] = {
-	{ "int", COL_INT },
-	{ "integer", COL_INT },
-	{ "int4", COL_INT },
-	{ "smallint", COL_INT },
-	{ "int2", COL_INT },
-	{ "serial", COL_INT },
-	{ "bigint", COL_BIGINT },
-	{ "int8", COL_BIGINT },
-	{ "bigserial", COL_BIGINT },
-	{ "double precision", COL_BIGINT },
-	{ "float8", COL_BIGINT },
-	{ "real", COL_BIGINT },
-	{ "float4", COL_BIGINT },
-	{ "float", COL_BIGINT },
-	{ "text", COL_TEXT },
-	{ "varchar", COL_TEXT },
-	{ "character varying", COL_TEXT },
-	{ "char", COL_TEXT },
-	{ "character", COL_TEXT },
-	{ "uuid", COL_UUID },
-	{ "timestamp", COL_TIMESTAMP },
-	{ "timestamptz", COL_TIMESTAMP },
-	{ "timestamp with time zone", COL_TIMESTAMP },
-	{ "timestamp without time zone", COL_TIMESTAMP },
-	{ "datetime", COL_TIMESTAMP },
-};
-#define NALIAS ((int)(sizeof type_alias / sizeof type_alias[0]))
-
 const char *const schema_order_words[ORD_COUNT] = {
 	[ORD_KNOB] = "knob", [ORD_SEQ] = "seq",     [ORD_RAND] = "rand",   [ORD_FEW] = "few",
 	[ORD_ZIPF] = "zipf", [ORD_UUID7] = "uuid7", [ORD_UUID4] = "uuid4",
 };
-static const char *const line_words[] = { "table", "id", "column", "hot", "index", NULL };
+static const char *const line_words[] = {
+	"table", "id", "column", "hot", "index", "payload", NULL
+};
 
 static const char *nth_word(int i, const void *ctx)
 {
@@ -129,107 +96,6 @@ static int find_col(const struct schema *s, const char *name)
 		if (strcmp(s->cols[i].name, name) == 0)
 			return i;
 	return -1;
-}
-
-static const char *nth_alias(int i, const void *ctx)
-{
-	(void)ctx;
-	return i < NALIAS ? type_alias[i].words : NULL;
-}
-
-/* Does an alias of several words start with the words in have? */
-static int alias_goes_on(const char *have)
-{
-	size_t n = strlen(have);
-	int i;
-
-	for (i = 0; i < NALIAS; i++)
-		if (strncmp(type_alias[i].words, have, n) == 0 && type_alias[i].words[n] == ' ')
-			return 1;
-	return 0;
-}
-
-/* The type at first and, for a type of several words ("double precision",
- * "character varying(20)"), the words after it in *rest: lowered and joined
- * by one space into buf (len bytes). */
-static void type_text(const char *first, char **rest, char *buf, size_t len)
-{
-	size_t i;
-
-	snprintf(buf, len, "%s", first);
-	for (;;) {
-		const char *w = *rest;
-		char full[64], more[64];
-		size_t n;
-		int k;
-
-		for (i = 0; buf[i]; i++)
-			buf[i] = (char)tolower((unsigned char)buf[i]);
-		if (strchr(buf, '(') || !alias_goes_on(buf))
-			return;
-		while (isspace((unsigned char)*w))
-			w++;
-		for (n = 0; w[n] && !isspace((unsigned char)w[n]); n++)
-			;
-		if (!n || (size_t)snprintf(full, sizeof full, "%s %.*s", buf, (int)n, w) >=
-		              (len < sizeof full ? len : sizeof full))
-			return;
-		for (i = 0; full[i] && full[i] != '('; i++)
-			more[i] = (char)tolower((unsigned char)full[i]);
-		more[i] = 0; /* "character varying" of "character varying(20)" */
-		for (k = 0; k < NALIAS && strcmp(type_alias[k].words, more) != 0; k++)
-			;
-		if (k == NALIAS && !alias_goes_on(more))
-			return;
-		memcpy(buf, full, strlen(full) + 1);
-		*rest = (char *)w + n;
-	}
-}
-
-static int parse_type(const char *w, struct column *c, struct err *e)
-{
-	size_t base = strcspn(w, "(");
-	const char *hint;
-	int i;
-
-	for (i = 0; i < NALIAS; i++)
-		if (strlen(type_alias[i].words) == base &&
-		    strncmp(w, type_alias[i].words, base) == 0)
-			break;
-	if (i == NALIAS) {
-		char word[64];
-
-		snprintf(word, sizeof word, "%.*s", (int)base, w);
-		hint = config_closest(word, nth_alias, NULL);
-		if (hint)
-			return err_set(e, ERR_USAGE, "unknown type '%s' (did you mean '%s'?)", w,
-			               hint);
-		return err_set(e, ERR_USAGE,
-		               "unknown type '%s' (valid: int, bigint, text(N), uuid, timestamp, "
-		               "or an SQL spelling of one: integer, smallint, varchar(N), double "
-		               "precision, timestamptz, ...)",
-		               w);
-	}
-	c->type = type_alias[i].type;
-	c->len = c->type == COL_UUID ? 16 : 0;
-	if (c->type == COL_TEXT) {
-		char *end;
-		long n;
-
-		if (!w[base])
-			return err_set(e, ERR_USAGE,
-			               "a text column says its length: %s(16), text(32)",
-			               type_alias[i].words);
-		n = strtol(w + base + 1, &end, 10);
-		if (end == w + base + 1 || strcmp(end, ")") != 0 || n < 1 || n > SCHEMA_TEXT_MAX)
-			return err_set(e, ERR_USAGE,
-			               "'%s': a text column says its length, text(1) .. text(%d)",
-			               w, SCHEMA_TEXT_MAX);
-		c->len = (int)n;
-	} else if (w[base]) {
-		return err_set(e, ERR_USAGE, "'%s': %s takes no length", w, type_alias[i].words);
-	}
-	return 0;
 }
 
 static int parse_count(const char *w, const char *num, uint64_t *n, struct err *e)
@@ -324,6 +190,18 @@ static int check_column(const struct column *c, int is_id, struct err *e)
 			return err_set(e, ERR_USAGE, "%s: %s holds fewer than %llu distinct values",
 			               c->name, t, (unsigned long long)c->n);
 	}
+	if (c->type == COL_BOOL && (c->order == ORD_FEW || c->order == ORD_ZIPF) && c->n > 2)
+		return err_set(e, ERR_USAGE, "%s: a bool holds 2 distinct values (few:2)", c->name);
+	if (is_id && (c->type == COL_BOOL || c->type == COL_DATE || c->type == COL_NUMERIC))
+		return err_set(e, ERR_USAGE,
+		               "id %s: a primary key here is an integer, a uuid or a text(36) of "
+		               "uuids",
+		               t);
+	if (c->type == COL_NUMERIC && (c->order == ORD_FEW || c->order == ORD_ZIPF)) {
+		if (schema_numeric_room(c) < c->n)
+			return err_set(e, ERR_USAGE, "%s: %s holds fewer than %llu distinct values",
+			               c->name, t, (unsigned long long)c->n);
+	}
 	if (c->type == COL_INT && (c->order == ORD_FEW || c->order == ORD_ZIPF) &&
 	    c->n > 0x7fffffffULL)
 		return err_set(e, ERR_USAGE, "%s: an int holds at most 2147483647 distinct values",
@@ -339,6 +217,13 @@ static int unique_ok(const struct schema *s, const struct index_spec *x, struct 
 	for (i = 0; i < x->ncols; i++) {
 		const struct column *c = &s->cols[x->cols[i]];
 
+		if (c->type == COL_BOOL || c->type == COL_DATE || c->nulls > 0)
+			continue; /* two values; a day per row wraps; NULLs are no values */
+		if (c->type == COL_NUMERIC) {
+			if (c->prec >= 14 && (c->order == ORD_SEQ || c->order == ORD_RAND))
+				return 0;
+			continue;
+		}
 		if (c->order == ORD_UUID7 || c->order == ORD_UUID4 ||
 		    (c->order == ORD_SEQ && c->type != COL_TEXT && c->type != COL_INT) ||
 		    (c->order == ORD_RAND && c->type == COL_BIGINT) ||
@@ -364,13 +249,23 @@ int schema_check(const struct schema *s, struct err *e)
 	    s->nindexes > SCHEMA_IDX_MAX)
 		return err_set(e, ERR_USAGE, "%d columns and %d indexes (at most %d and %d)",
 		               s->ncols, s->nindexes, SCHEMA_COLS_MAX, SCHEMA_IDX_MAX);
-	if (!name_ok(s->hot) || strcmp(s->hot, "id") == 0 || strcmp(s->hot, "payload") == 0)
+	if ((s->hot[0] && !name_ok(s->hot)) || strcmp(s->hot, "id") == 0 ||
+	    strcmp(s->hot, "payload") == 0 || s->hot_col < 0 || s->hot_col >= s->ncols ||
+	    (s->hot_col > 0 && strcmp(s->hot, s->cols[s->hot_col].name) != 0))
 		return err_set(e, ERR_USAGE, "its hot column's name is not one idxlab may use");
+	for (i = 0; s->hot_col > 0 && i < s->nindexes; i++)
+		for (j = 0; j < s->idx[i].ncols && j < SCHEMA_IDX_COLS; j++)
+			if (s->idx[i].cols[j] == s->hot_col)
+				return err_set(e, ERR_USAGE,
+				               "hot %s: an index covers it; op update changes a "
+				               "column no index covers",
+				               s->hot);
 	for (i = 0; i < s->ncols; i++) {
 		const struct column *c = &s->cols[i];
 
 		if (!name_ok(c->name) || (i == 0) != (strcmp(c->name, "id") == 0) ||
-		    strcmp(c->name, "payload") == 0 || strcmp(c->name, s->hot) == 0)
+		    strcmp(c->name, "payload") == 0 ||
+		    (schema_has_hot(s) && strcmp(c->name, s->hot) == 0))
 			return err_set(e, ERR_USAGE, "column %d's name is not one idxlab may use",
 			               i);
 		for (j = 1; j < i; j++)
@@ -378,7 +273,10 @@ int schema_check(const struct schema *s, struct err *e)
 				return err_set(e, ERR_USAGE, "two columns named %s", c->name);
 		if (c->type < 0 || c->type >= COL_TYPE_COUNT || c->order < 0 ||
 		    c->order >= ORD_COUNT ||
-		    (c->type == COL_TEXT && (c->len < 1 || c->len > SCHEMA_TEXT_MAX)))
+		    (c->type == COL_TEXT && (c->len < 1 || c->len > SCHEMA_TEXT_MAX)) ||
+		    (c->type == COL_NUMERIC && (c->prec < 1 || c->prec > SCHEMA_NUMERIC_MAX ||
+		                                c->scale < 0 || c->scale > c->prec)) ||
+		    !(c->nulls >= 0 && c->nulls <= 1) || (i == 0 && c->nulls > 0))
 			return err_set(e, ERR_USAGE, "column %s has no type idxlab writes",
 			               c->name);
 	}
@@ -407,6 +305,8 @@ int schema_check(const struct schema *s, struct err *e)
 struct parse {
 	struct schema *s;
 	int have_id;
+	int hot_set;   /* a hot line came: a column may no longer take hot's name */
+	int hot_taken; /* the line of a column that took hot's name before that */
 };
 
 static int next_word(char **p, char **word)
@@ -443,7 +343,7 @@ static int index_line(struct schema *s, char *rest, struct err *e)
 	for (c = strtok(cols, ","); c; c = strtok(NULL, ",")) {
 		int col = find_col(s, c);
 
-		if (col < 0 && strcmp(c, s->hot) == 0)
+		if ((col < 0 || col == s->hot_col) && s->hot[0] && strcmp(c, s->hot) == 0)
 			return err_set(
 			    e, ERR_USAGE,
 			    "index %s: %s is the column `op update` changes, never indexed", c, c);
@@ -500,7 +400,27 @@ static int index_line(struct schema *s, char *rest, struct err *e)
 	return 0;
 }
 
-static int column_line(struct schema *s, char *rest, int is_id, struct err *e)
+/* null:P% after a column's order: P percent of its rows are NULL. */
+static int parse_nulls(const char *w, int is_id, struct column *c, struct err *e)
+{
+	char *end;
+	double p;
+
+	if (strncmp(w, "null:", 5) != 0)
+		return err_set(e, ERR_USAGE,
+		               "'%s' after the order: only null:P%% (the share of rows that are "
+		               "NULL, e.g. null:28%%); one column per line",
+		               w);
+	p = strtod(w + 5, &end);
+	if (end == w + 5 || strcmp(end, "%") != 0 || !(p >= 0 && p <= 100))
+		return err_set(e, ERR_USAGE, "'%s': null:P%% with P a percentage, 0 .. 100", w);
+	if (is_id && p > 0)
+		return err_set(e, ERR_USAGE, "%s: a primary key is never NULL", w);
+	c->nulls = p / 100;
+	return 0;
+}
+
+static int column_line(struct schema *s, char *rest, int is_id, int hot_set, struct err *e)
 {
 	struct column c = { .name = "id" };
 	char *name = NULL, *type, *order, *extra, words[64];
@@ -513,7 +433,7 @@ static int column_line(struct schema *s, char *rest, int is_id, struct err *e)
 		if (check_name(name, e) < 0)
 			return -1;
 		if (find_col(s, name) >= 0 || strcmp(name, "payload") == 0 ||
-		    strcmp(name, s->hot) == 0)
+		    (hot_set && schema_has_hot(s) && strcmp(name, s->hot) == 0))
 			return err_set(e, ERR_USAGE, "%s: a column of that name exists already",
 			               name);
 		if (s->ncols == SCHEMA_COLS_MAX)
@@ -526,8 +446,8 @@ static int column_line(struct schema *s, char *rest, int is_id, struct err *e)
 		c.type = COL_BIGINT;
 		c.order = ORD_KNOB;
 	} else {
-		type_text(type, &rest, words, sizeof words);
-		if (parse_type(words, &c, e) < 0)
+		schema_type_phrase(type, &rest, words, sizeof words);
+		if (schema_parse_type(words, &c, e) < 0)
 			return -1;
 		if (!next_word(&rest, &order))
 			return err_set(e, ERR_USAGE,
@@ -537,6 +457,8 @@ static int column_line(struct schema *s, char *rest, int is_id, struct err *e)
 		if (parse_order(order, &c, e) < 0 || check_column(&c, is_id, e) < 0)
 			return -1;
 	}
+	if (next_word(&rest, &extra) && parse_nulls(extra, is_id, &c, e) < 0)
+		return -1;
 	if (next_word(&rest, &extra))
 		return err_set(e, ERR_USAGE, "'%s' after the order: one column per line", extra);
 	if (is_id)
@@ -553,7 +475,6 @@ static int spec_line(char *line, int lineno, void *ctx, struct err *e)
 	char *rest = line, *w, *name;
 	int i;
 
-	(void)lineno;
 	(void)next_word(&rest, &w);
 	for (i = 0; line_words[i]; i++)
 		if (strcmp(w, line_words[i]) == 0)
@@ -568,9 +489,13 @@ static int spec_line(char *line, int lineno, void *ctx, struct err *e)
 		if (p->have_id || s->ncols > 1)
 			return err_set(e, ERR_USAGE, "id comes once, before the columns");
 		p->have_id = 1;
-		return column_line(s, rest, 1, e);
+		return column_line(s, rest, 1, p->hot_set, e);
 	case 2:
-		return column_line(s, rest, 0, e);
+		if (column_line(s, rest, 0, p->hot_set, e) < 0)
+			return -1;
+		if (!p->hot_set && strcmp(s->cols[s->ncols - 1].name, s->hot) == 0)
+			p->hot_taken = lineno;
+		return 0;
 	case 3: /* hot */
 		if (!next_word(&rest, &name) || check_name(name, e) < 0)
 			return err_set(e, ERR_USAGE, "hot NAME: the column op update changes");
@@ -579,18 +504,45 @@ static int spec_line(char *line, int lineno, void *ctx, struct err *e)
 			               "hot %s: %s is a column of idxlab's own (the %s); name the "
 			               "column op update changes otherwise",
 			               name, name, *name == 'p' ? "filler" : "primary key");
-		if (find_col(s, name) >= 0 || s->nindexes)
-			return err_set(e, ERR_USAGE,
-			               "hot %s: name it before the indexes, unlike any "
-			               "column",
-			               name);
-		snprintf(s->hot, sizeof s->hot, "%s", name);
+		if (s->nindexes)
+			return err_set(e, ERR_USAGE, "hot %s: name it before the indexes", name);
+		p->hot_set = 1;
+		s->hot_col = strcmp(name, "none") == 0 ? 0 : find_col(s, name);
+		if (s->hot_col < 0)
+			s->hot_col = 0; /* a column of its own */
+		snprintf(s->hot, sizeof s->hot, "%s", strcmp(name, "none") == 0 ? "" : name);
 		return 0;
 	case 4:
 		return index_line(s, rest, e);
+	case 5: /* payload none */
+		if (!next_word(&rest, &name) || strcmp(name, "none") != 0 ||
+		    next_word(&rest, &name))
+			return err_set(e, ERR_USAGE,
+			               "payload none: the table has no payload column unless "
+			               "--payload N asks for one");
+		s->no_payload = 1;
+		return 0;
 	default:
-		return unknown("line", w, line_words, 0, "table, id, column, hot, index", e);
+		return unknown("line", w, line_words, 0, "table, id, column, hot, index, payload",
+		               e);
 	}
+}
+
+/* After the last line: a column that took the name of idxlab's own hot
+ * column (hot by default) needs a hot line that says otherwise (the error
+ * names where, path:line, the column's line). */
+static int spec_end(const struct parse *p, const char *where, struct err *e)
+{
+	const struct schema *s = p->s;
+
+	if (!schema_has_hot(s) || find_col(s, s->hot) <= 0)
+		return 0;
+	err_set(e, ERR_USAGE,
+	        "column %s: %s is the name of idxlab's own column op update adds 1 to; say "
+	        "`hot %s` after it (op update changes that column), `hot none`, or hot "
+	        "OTHERNAME",
+	        s->hot, s->hot, s->hot);
+	return err_prefix(e, "%s:%d", where, p->hot_taken);
 }
 
 static void spec_start(struct schema *s, const char *name)
@@ -613,7 +565,7 @@ static void spec_start(struct schema *s, const char *name)
 
 int schema_parse_text(const char *text, const char *where, struct schema *s, struct err *e)
 {
-	struct parse p = { s, 0 };
+	struct parse p = { s, 0, 0, 0 };
 	char line[1024];
 	int lineno = 0;
 
@@ -635,13 +587,15 @@ int schema_parse_text(const char *text, const char *where, struct schema *s, str
 		if (*b && spec_line(b, lineno, &p, e) < 0)
 			return err_prefix(e, "%s:%d", where, lineno);
 	}
-	return 0;
+	return spec_end(&p, where, e);
 }
 
 int schema_parse_file(const char *path, struct schema *s, struct err *e)
 {
-	struct parse p = { s, 0 };
+	struct parse p = { s, 0, 0, 0 };
 
 	spec_start(s, path);
-	return config_read(path, spec_line, &p, e);
+	if (config_read(path, spec_line, &p, e) < 0)
+		return -1;
+	return spec_end(&p, path, e);
 }

@@ -22,6 +22,7 @@
 
 #include "engines/engine.h"
 #include "redact.h"
+#include "schema_int.h"
 
 void shape_note(char *notes, size_t len, const char *fmt, ...)
 {
@@ -243,6 +244,79 @@ static void key_column(const struct shape_col *c, struct schema *s, char *rename
 	s->ncols++;
 }
 
+/* The column's own row: numeric's precision and scale, its NULL share
+ * (to 0.1 %, as the spec writes it), and the notes that change the answer:
+ * a type read otherwise than declared, a numeric kept, NULLs. */
+static void own_row(const struct shape_col *c, struct column *out, char *notes, size_t len)
+{
+	double nulls = !(c->nulls > 0) ? 0 : c->nulls > 1 ? 1 : c->nulls;
+	char t[32];
+
+	if (out->type == COL_NUMERIC) {
+		out->prec =
+		    c->prec >= 1 && c->prec <= SCHEMA_NUMERIC_MAX ? c->prec : SCHEMA_NUMERIC_MAX;
+		out->scale = c->scale >= 0 && c->scale <= out->prec ? c->scale : 0;
+	}
+	out->nulls = schema_null_percent(nulls) / 100;
+	schema_type_text(out, t, sizeof t);
+	if (c->type_note[0])
+		shape_note(notes, len, "%s: %s: %s", out->name, c->type_note, t);
+	else if (out->type == COL_NUMERIC)
+		shape_note(notes, len, "%s: %s kept", out->name, t);
+	if (out->nulls >= 0.01)
+		shape_note(notes, len, "%s: %g %% NULL", out->name, schema_null_percent(nulls));
+}
+
+/* An order the column's type can hold: few:N within a numeric's digits, a
+ * bool's two values. */
+static void fit_order(struct column *out)
+{
+	if (out->type == COL_BOOL && (out->order == ORD_FEW || out->order == ORD_ZIPF) &&
+	    out->n > 2)
+		out->n = 2;
+	if (out->type == COL_BOOL && out->order == ORD_ZIPF) {
+		out->order = ORD_FEW;
+		out->s = 0;
+	}
+	if (out->type == COL_NUMERIC && (out->order == ORD_FEW || out->order == ORD_ZIPF) &&
+	    schema_numeric_room(out) < out->n)
+		out->n = schema_numeric_room(out);
+}
+
+/* No payload and no hot column of idxlab's own: the table's row is the
+ * source's. op update changes a value column no index of the list covers
+ * (the last such), or nothing: every column is indexed. */
+static void choose_hot(struct schema *s)
+{
+	int c, i, j, covered;
+
+	s->no_payload = 1;
+	s->hot[0] = 0;
+	s->hot_col = 0;
+	for (c = s->ncols - 1; c >= 1 && !s->hot_col; c--) {
+		for (covered = 0, i = 0; i < s->nindexes && !covered; i++)
+			for (j = 0; j < s->idx[i].ncols; j++)
+				covered |= s->idx[i].cols[j] == c;
+		if (!covered) {
+			s->hot_col = c;
+			snprintf(s->hot, sizeof s->hot, "%s", s->cols[c].name);
+		}
+	}
+}
+
+static void note_hot(struct schema *s)
+{
+	if (s->hot_col)
+		shape_note(s->notes, sizeof s->notes,
+		           "its own row: no payload, no hot column (--payload N adds a payload); "
+		           "op update changes %s, a column no index covers",
+		           s->hot);
+	else
+		shape_note(s->notes, sizeof s->notes,
+		           "its own row: no payload, no hot column (--payload N adds a payload); "
+		           "every column is indexed: op update has none to change");
+}
+
 void schema_from_derive(const struct table_shape *t, const char *table, struct schema *s)
 {
 	int map[SHAPE_COLS_MAX], id_col, key_col = -1, ncols, nidx, i, j;
@@ -255,7 +329,7 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 	memset(s, 0, sizeof *s);
 	for (i = 0; i < SHAPE_COLS_MAX; i++)
 		map[i] = -1; /* a column left out */
-	snprintf(s->hot, sizeof s->hot, "hot");
+	s->hot[0] = 0;       /* no hot column of idxlab's own (choose_hot) */
 	snprintf(s->cols[0].name, sizeof s->cols[0].name, "id");
 	s->ncols = 1;
 	schema_name_from(table, "t_", s->name, sizeof s->name);
@@ -285,12 +359,14 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 		memset(out, 0, sizeof *out);
 		spec_name(c->name, out->name, sizeof out->name, s, renames, sizeof renames);
 		out->type = c->type >= 0 && c->type < COL_TYPE_COUNT ? c->type : COL_TEXT;
+		own_row(c, out, s->notes, sizeof s->notes);
 		out->len = out->type == COL_TEXT   ? (c->len < 1                 ? 1
 		                                      : c->len > SCHEMA_TEXT_MAX ? SCHEMA_TEXT_MAX
 		                                                                 : c->len)
 		           : out->type == COL_UUID ? 16
 		                                   : 0;
-		schema_from_order(c, t->rows, out);
+		/* NULLs are no values: one per row means one per row that has one */
+		schema_from_order(c, t->rows * (1 - out->nulls), out);
 		if (out->type == COL_TEXT && (out->order == ORD_FEW || out->order == ORD_ZIPF)) {
 			uint64_t room = 1;
 
@@ -299,6 +375,7 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 			if (room < out->n)
 				out->len = j + 1 > SCHEMA_TEXT_MAX ? SCHEMA_TEXT_MAX : j + 1;
 		}
+		fit_order(out);
 		if (c->ndistinct < 0)
 			shape_note(s->notes, sizeof s->notes, "%s: no statistics, taken as %s",
 			           out->name, out->type == COL_UUID ? "uuid4" : "rand");
@@ -335,6 +412,8 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 	}
 	snprintf(why, sizeof why, "a spec holds %d indexes", SCHEMA_IDX_MAX);
 	note_left_out(s->notes, sizeof s->notes, &idx_out, "index", "indexes", why);
+	choose_hot(s); /* again: the indexes are known now */
+	note_hot(s);
 	shape_note(s->notes, sizeof s->notes, "value orders from %s over %.0f rows",
 	           t->stats_from[0] ? t->stats_from : "nothing", t->rows);
 	if (t->notes[0])

@@ -26,6 +26,10 @@ struct shape_col {
 	double correlation; /* value order vs physical order, -1..1; NAN: unknown */
 	double top_freq;    /* share of rows holding the most common value; NAN */
 	int pk;             /* position in the primary key (1, 2, ...); 0: none */
+	int prec, scale;    /* numeric: its declared precision and scale */
+	double nulls;       /* the share of its rows that are NULL; 0 when unknown */
+	char type_note[96]; /* how its type was read, when that changes the answer
+	                       ("a domain over integer"); "" */
 };
 
 struct shape_index {

@@ -14,4 +14,16 @@ int schema_parse_file(const char *path, struct schema *s, struct err *e);
 extern const char *const schema_type_words[COL_TYPE_COUNT];
 extern const char *const schema_order_words[ORD_COUNT];
 
+/* The type at first and, for a type of several words ("double precision",
+ * "character varying(20)"), the words after it in *rest: lowered and joined
+ * by one space into buf (len bytes). */
+void schema_type_phrase(const char *first, char **rest, char *buf, size_t len);
+
+/* The type the words w name into c (type, len, prec, scale); errors say
+ * what a type is (schema_type.c). */
+int schema_parse_type(const char *w, struct column *c, struct err *e);
+
+/* A null share as the spec says it: a percentage to 0.1. */
+double schema_null_percent(double share);
+
 #endif

@@ -1,6 +1,7 @@
 /* schema_text.c - a spec as text, the other way from schema_file.c: the
  * names idxlab keeps for itself, a spec name made from outside text, and a
  * spec written back in the spec language (--print-config). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,16 +36,6 @@ void schema_name_from(const char *text, const char *prefix, char *out, size_t le
 	out[o < len ? o : len - 1] = 0;
 }
 
-void schema_type_text(const struct column *c, char *buf, size_t len)
-{
-	if (c->type == COL_TEXT)
-		snprintf(buf, len, "text(%d)", c->len);
-	else
-		snprintf(buf, len, "%s",
-		         c->type >= 0 && c->type < COL_TYPE_COUNT ? schema_type_words[c->type]
-		                                                  : "?");
-}
-
 void schema_order_text(const struct column *c, char *buf, size_t len)
 {
 	if (c->order == ORD_FEW)
@@ -57,6 +48,11 @@ void schema_order_text(const struct column *c, char *buf, size_t len)
 		snprintf(buf, len, "%s",
 		         c->order >= 0 && c->order < ORD_COUNT ? schema_order_words[c->order]
 		                                               : "?");
+}
+
+double schema_null_percent(double share)
+{
+	return round(share * 1000) / 10;
 }
 
 void schema_write(const struct schema *s, char *buf, size_t len)
@@ -81,9 +77,14 @@ void schema_write(const struct schema *s, char *buf, size_t len)
 	for (i = 1; i < s->ncols; i++) {
 		schema_type_text(&s->cols[i], t, sizeof t);
 		schema_order_text(&s->cols[i], o, sizeof o);
-		PUT("column %s %s %s\n", s->cols[i].name, t, o);
+		PUT("column %s %s %s", s->cols[i].name, t, o);
+		if (s->cols[i].nulls > 0)
+			PUT(" null:%g%%", schema_null_percent(s->cols[i].nulls));
+		PUT("\n");
 	}
-	PUT("hot %s\n", s->hot);
+	PUT("hot %s\n", s->hot[0] ? s->hot : "none");
+	if (s->no_payload)
+		PUT("payload none\n");
 	for (i = 0; i < s->nindexes; i++) {
 		const struct index_spec *x = &s->idx[i];
 		char derived[SCHEMA_NAME_MAX * 2];

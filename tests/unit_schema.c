@@ -275,8 +275,8 @@ static void sql_type_aliases(void)
 		{ "varchar(20)", COL_TEXT, 20 },
 		{ "Character  Varying(30)", COL_TEXT, 30 },
 		{ "char(2)", COL_TEXT, 2 },
-		{ "timestamptz", COL_TIMESTAMP, 0 },
-		{ "timestamp with time zone", COL_TIMESTAMP, 0 },
+		{ "timestamptz", COL_TIMESTAMPTZ, 0 },
+		{ "timestamp with time zone", COL_TIMESTAMPTZ, 0 },
 		{ "timestamp without time zone", COL_TIMESTAMP, 0 },
 		{ "UUID", COL_UUID, 16 },
 	};

@@ -6,19 +6,56 @@
 
 #include "../../schema.h"
 
+/* units 10^-scale as decimal text: "1234.56". */
+static void numeric_text(int64_t units, int scale, char *buf, size_t len)
+{
+	uint64_t u = units < 0 ? 0 - (uint64_t)units : (uint64_t)units, p = 1;
+	int i;
+
+	for (i = 0; i < scale; i++)
+		p *= 10;
+	if (scale)
+		snprintf(buf, len, "%s%llu.%0*llu", units < 0 ? "-" : "",
+		         (unsigned long long)(u / p), scale, (unsigned long long)(u % p));
+	else
+		snprintf(buf, len, "%s%llu", units < 0 ? "-" : "", (unsigned long long)u);
+}
+
 /* Append `name: <value of column col of row n at version>` in the BSON
- * type of the column's type (doc.h). */
+ * type of the column's type (doc.h); a NULL is no field, or null in a
+ * $set (set). */
 static void append_col(bson_t *b, const char *name, const struct schema *s, const struct knobs *k,
-                       int col, uint64_t row, uint64_t version)
+                       int col, uint64_t row, uint64_t version, int set)
 {
 	struct value v;
 	int64_t ms;
 
 	schema_value(s, k, col, row, version, &v);
+	if (v.null) { /* as documents leave an unset field out; a $set sets null */
+		if (set)
+			bson_append_null(b, name, -1);
+		return;
+	}
 	switch (v.type) {
 	case COL_INT:
 		bson_append_int32(b, name, -1, (int32_t)v.i);
 		break;
+	case COL_BOOL:
+		bson_append_bool(b, name, -1, v.i != 0);
+		break;
+	case COL_NUMERIC: { /* Decimal128, as drivers store a decimal */
+		bson_decimal128_t d;
+		char text[48];
+
+		numeric_text(v.i, v.scale, text, sizeof text);
+		if (bson_decimal128_from_string(text, &d))
+			bson_append_decimal128(b, name, -1, &d);
+		break;
+	}
+	case COL_DATE: /* a BSON date at midnight UTC: BSON has no date of its own */
+		bson_append_date_time(b, name, -1, v.i * 86400000LL);
+		break;
+	case COL_TIMESTAMPTZ:
 	case COL_TIMESTAMP:
 		/* BSON dates are milliseconds: floor, also before 1970 */
 		ms = v.i / 1000 - (v.i % 1000 < 0);
@@ -38,7 +75,7 @@ static void append_col(bson_t *b, const char *name, const struct schema *s, cons
 
 void mongo_doc_append_id(bson_t *b, const char *key, const struct knobs *k, uint64_t row)
 {
-	append_col(b, key, schema_of(k), k, 0, row, 0);
+	append_col(b, key, schema_of(k), k, 0, row, 0, 0);
 }
 
 void mongo_doc_row(bson_t *doc, const struct knobs *k, uint64_t row, const char *payload,
@@ -47,11 +84,13 @@ void mongo_doc_row(bson_t *doc, const struct knobs *k, uint64_t row, const char 
 	const struct schema *s = schema_of(k);
 	int c;
 
-	append_col(doc, "_id", s, k, 0, row, 0);
+	append_col(doc, "_id", s, k, 0, row, 0, 0);
 	for (c = 1; c < s->ncols; c++)
-		append_col(doc, s->cols[c].name, s, k, c, row, 0);
-	bson_append_int32(doc, s->hot, -1, 0);
-	bson_append_utf8(doc, "payload", 7, payload, (int)payload_len);
+		append_col(doc, s->cols[c].name, s, k, c, row, 0, 0);
+	if (schema_has_hot(s))
+		bson_append_int32(doc, s->hot, -1, 0);
+	if (schema_has_payload(s, k))
+		bson_append_utf8(doc, "payload", 7, payload, (int)payload_len);
 }
 
 void mongo_doc_filter(bson_t *doc, const struct knobs *k, uint64_t row)
@@ -66,11 +105,11 @@ void mongo_doc_update(bson_t *doc, const struct knobs *k, long long op, uint64_t
 	int cols[SCHEMA_COLS_MAX], n, i;
 	bson_t child;
 
-	if (op == OP_UPDATE_INDEXED || op == OP_UPDATE_KEYS) {
+	if (op == OP_UPDATE_INDEXED || op == OP_UPDATE_KEYS || !schema_has_hot(s)) {
 		n = schema_op_cols(s, op, cols);
 		BSON_APPEND_DOCUMENT_BEGIN(doc, "$set", &child);
 		for (i = 0; i < n; i++)
-			append_col(&child, s->cols[cols[i]].name, s, k, cols[i], row, version);
+			append_col(&child, s->cols[cols[i]].name, s, k, cols[i], row, version, 1);
 	} else {
 		BSON_APPEND_DOCUMENT_BEGIN(doc, "$inc", &child);
 		bson_append_int32(&child, s->hot, -1, 1);

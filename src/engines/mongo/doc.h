@@ -13,7 +13,13 @@
  * (a value finer than a millisecond - a rand timestamp - loses its last
  * three digits). _id is the id: int64 (row + 1 for seq) or a uuid. The hot
  * field is int32 0; payload a UTF-8 string. The default table is
- * { _id, k1..k8, hot, payload } as it always was. */
+ * { _id, k1..k8, hot, payload } as it always was. numeric is Decimal128,
+ * bool a BSON bool, date a BSON date at midnight UTC, timestamptz a date
+ * like timestamp. A NULL is a field left out of the document (as an
+ * unset field in a collection is), null in an update's $set. A table
+ * without its own hot (hot none, hot COLUMN) has no hot field; op update
+ * then $sets the hot column. No payload field on a `payload none` table
+ * unless the payload knob asks for one. */
 #ifndef IDXLAB_MONGO_DOC_H
 #define IDXLAB_MONGO_DOC_H
 

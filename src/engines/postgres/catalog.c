@@ -4,7 +4,10 @@
  * SELECTs on the catalog: pg_attribute for the columns, pg_index for the
  * primary key and the indexes (in creation order, oid order), and pg_stats
  * for each column's value order (n_distinct, correlation, avg_width and the
- * share of its most common value). It never runs ANALYZE: a table without
+ * share of its most common value) and its NULLs (null_frac). A domain is
+ * read as its base type (pg_type.typbasetype, one level), a numeric with
+ * its precision and scale; a text's length is avg_width's (the values
+ * that are not NULL), not the declared maximum. It never runs ANALYZE: a table without
  * statistics is read as "rand" with a note that says how to get better.
  * A generated column is read as an ordinary one; a table with inheritance
  * children or partitions is read with them, as one table (a note says so). */
@@ -36,7 +39,8 @@ static PGresult *query(PGconn *c, const char *sql, int n, const char *const *par
 	return PQexecParams(c, sql, n, NULL, params, NULL, NULL, 0);
 }
 
-/* The nearest spec type of a PostgreSQL type. */
+/* The nearest spec type of a PostgreSQL type (a domain's base type: the
+ * caller passes that). */
 static void map_type(struct shape_col *col, const char *typname, int typmod, int avg_width,
                      char *notes, size_t nlen)
 {
@@ -46,15 +50,15 @@ static void map_type(struct shape_col *col, const char *typname, int typmod, int
 	} types[] = {
 		{ "int2", COL_INT },
 		{ "int4", COL_INT },
-		{ "bool", COL_INT },
+		{ "bool", COL_BOOL },
 		{ "int8", COL_BIGINT },
-		{ "numeric", COL_BIGINT },
+		{ "numeric", COL_NUMERIC },
 		{ "float4", COL_BIGINT },
 		{ "float8", COL_BIGINT },
 		{ "uuid", COL_UUID },
 		{ "timestamp", COL_TIMESTAMP },
-		{ "timestamptz", COL_TIMESTAMP },
-		{ "date", COL_TIMESTAMP },
+		{ "timestamptz", COL_TIMESTAMPTZ },
+		{ "date", COL_DATE },
 		{ "text", COL_TEXT },
 		{ "varchar", COL_TEXT },
 		{ "bpchar", COL_TEXT },
@@ -64,15 +68,28 @@ static void map_type(struct shape_col *col, const char *typname, int typmod, int
 	col->type = COL_TEXT;
 	for (i = 0; i < sizeof types / sizeof types[0]; i++)
 		if (strcmp(typname, types[i].name) == 0)
-			col->type = types[i].type;
-	if (i == sizeof types / sizeof types[0] && col->type == COL_TEXT &&
-	    strcmp(typname, "text") != 0 && strcmp(typname, "varchar") != 0 &&
-	    strcmp(typname, "bpchar") != 0)
+			break;
+	if (i < sizeof types / sizeof types[0])
+		col->type = types[i].type;
+	else
 		shape_note(notes, nlen, "%s (%s) is written as text", col->name, col->decl);
 	if (col->type == COL_BIGINT && strncmp(typname, "int", 3) != 0)
 		shape_note(notes, nlen, "%s (%s) is written as bigint", col->name, col->decl);
+	if (col->type == COL_NUMERIC && typmod >= 4) {
+		col->prec = ((typmod - 4) >> 16) & 0xffff;
+		col->scale = (typmod - 4) & 0xffff;
+	}
+	if (col->type == COL_NUMERIC &&
+	    (typmod < 4 || col->prec < 1 || col->prec > SCHEMA_NUMERIC_MAX ||
+	     col->scale > col->prec)) {
+		col->prec = SCHEMA_NUMERIC_MAX;
+		col->scale = col->scale > 0 && col->scale <= 6 ? col->scale : 2;
+		shape_note(notes, nlen, "%s (%s): written as numeric(%d,%d)", col->name, col->decl,
+		           col->prec, col->scale);
+	}
 	if (col->type == COL_TEXT)
-		/* avg_width counts the 1-byte varlena header of a short value */
+		/* avg_width: the mean of the values that are not NULL, with a
+		 * short value's 1-byte varlena header */
 		col->len = avg_width > 1 ? avg_width - 1 : typmod > 4 ? typmod - 4 : 16;
 	if (col->type == COL_UUID)
 		col->len = 16;
@@ -165,11 +182,15 @@ static int read_columns(PGconn *c, const char *oid, const char *nsp, const char 
 	const char *p[4] = { oid, nsp, rel, kids ? "true" : "false" };
 	PGresult *r = query(
 	    c,
-	    "SELECT a.attnum, a.attname, format_type(a.atttypid, a.atttypmod), t.typname, "
-	    "a.atttypmod, s.n_distinct, s.correlation, coalesce(s.avg_width, -1), "
+	    "SELECT a.attnum, a.attname, format_type(a.atttypid, a.atttypmod), "
+	    "coalesce(b.typname, t.typname), CASE WHEN t.typtype = 'd' THEN t.typtypmod ELSE "
+	    "a.atttypmod END, s.n_distinct, s.correlation, coalesce(s.avg_width, -1), "
 	    "(s.most_common_freqs)[1], coalesce((SELECT true FROM pg_index i WHERE i.indrelid = "
 	    "a.attrelid AND i.indisprimary AND a.attnum = ANY (i.indkey)), false), "
-	    "a.attgenerated <> '' FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid LEFT "
+	    "a.attgenerated <> '', coalesce(s.null_frac, 0), CASE WHEN t.typtype = 'd' THEN "
+	    "format_type(t.typbasetype, t.typtypmod) END FROM pg_attribute a JOIN pg_type t ON "
+	    "t.oid = a.atttypid LEFT JOIN "
+	    "pg_type b ON t.typtype = 'd' AND b.oid = t.typbasetype LEFT "
 	    "JOIN LATERAL (SELECT "
 	    "* FROM pg_stats s WHERE s.schemaname = $2 AND s.tablename = $3 AND s.attname = "
 	    "a.attname ORDER BY s.inherited = $4::bool DESC LIMIT 1) s ON true "
@@ -195,6 +216,10 @@ static int read_columns(PGconn *c, const char *oid, const char *nsp, const char 
 		col->correlation = num_or_nan(r, i, 6);
 		col->top_freq = num_or_nan(r, i, 8);
 		col->pk = strcmp(PQgetvalue(r, i, 9), "t") == 0;
+		col->nulls = atof(PQgetvalue(r, i, 11));
+		if (!PQgetisnull(r, i, 12)) /* a domain: its base type (pg_type.typbasetype) */
+			snprintf(col->type_note, sizeof col->type_note, "a domain over %s",
+			         PQgetvalue(r, i, 12));
 		if (strcmp(PQgetvalue(r, i, 10), "t") == 0)
 			shape_note(t->notes, sizeof t->notes,
 			           "%s is a generated column (STORED) there: here an ordinary one, "

@@ -78,9 +78,15 @@
 #define OID_UUID             2950
 #define OID_INT4             23
 #define OID_TIMESTAMPTZ      1184
+#define OID_NUMERIC          1700
+#define OID_BOOL             16
+#define OID_DATE             1082
+#define PG_EPOCH_DAYS        10957                 /* 2000-01-01 in days since 1970-01-01 */
+#define PCOL_PAYLOAD         (-1)                  /* a parameter that is the payload */
+#define PCOL_HOT             (-2)                  /* a parameter that is hot's 0 */
 #define PG_EPOCH_US          946684800000000LL     /* 2000-01-01 UTC in Unix microseconds */
 #define QNAME_MAX            (SCHEMA_NAME_MAX + 2) /* a spec name, quoted */
-#define SPEC_PARAMS          (SCHEMA_COLS_MAX + 1) /* id, the value columns, payload */
+#define SPEC_PARAMS          (SCHEMA_COLS_MAX + 2) /* id, the value columns, hot, payload */
 #define FPI_TAIL             32768 /* bytes of WAL read to find the last record's end (x8 next) */
 #define SPILL_RELS           32    /* relfilenodes of the table, its indexes, TOAST */
 #define STOP_GRACE_MS        300   /* a stop lets a short statement end before cancelling it */
@@ -121,8 +127,8 @@ struct engine {
 	/* Its names as SQL says them (set-up): columns (0 is id), hot, indexes. */
 	char qcol[SCHEMA_COLS_MAX][QNAME_MAX], qhot[QNAME_MAX], qidx[SCHEMA_IDX_MAX][QNAME_MAX];
 	char sizes_sql[1600]; /* pg_sizes' query: the indexes in list order */
-	/* The prepared statement's parameters: each one's column (-1: the
-	 * payload) and type; pv: scratch for their values (SPEC_PARAMS). */
+	/* The prepared statement's parameters: each one's column (PCOL_HOT,
+	 * PCOL_PAYLOAD: idxlab's own, when the table has them) and type; pv: scratch for their values (SPEC_PARAMS). */
 	int nparams;
 	int pcol[SPEC_PARAMS];
 	enum col_type ptype[SPEC_PARAMS];
@@ -206,12 +212,18 @@ int pg_prepare_statement(struct engine *en, struct err *e);
 int pg_prepare_op(struct engine *en, struct err *e);
 int pg_send_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e);
 Oid pg_type_oid(enum col_type t);
+/* Column col's name as SQL says it (PCOL_*: hot's, "payload"). */
+const char *pg_col_qname(const struct engine *en, int col);
+/* Append idxlab's own columns the table has (hot, payload) to cols at n;
+ * the new count. */
+int pg_own_cols(const struct engine *en, int *cols, int n);
 /* The parameters of the prepared statement for row (num: scratch for the
  * numbers, SPEC_PARAMS of them); vals point into num, en->pv or the
  * payload, valid until the next call. */
 void pg_bind_row(struct engine *en, uint64_t row, uint64_t version, char (*num)[8],
                  const char **vals, int *lens);
-/* The same for the columns cols (n of them; -1: the payload). */
+/* The same for the columns cols (n of them; PCOL_*: idxlab's own). A NULL
+ * is vals[i] NULL, lens[i] -1. */
 void pg_bind_cols(struct engine *en, const int *cols, int n, uint64_t row, uint64_t version,
                   char (*num)[8], const char **vals, int *lens);
 

@@ -59,7 +59,8 @@ static void add_text(char **buf, size_t *cap, size_t *n, const char *s)
 }
 
 /* "INSERT INTO idxlab.idxlab_t (id, ..., hot, payload) VALUES " and rows
- * rows of parameters: the single INSERT's columns (en->pcol), hot 0. */
+ * rows of parameters: the single INSERT's columns (en->pcol: hot's 0 and
+ * the payload among them when the table has them). */
 static char *multirow_sql(const struct engine *en, int rows)
 {
 	size_t cap = 0, n = 0;
@@ -67,20 +68,15 @@ static char *multirow_sql(const struct engine *en, int rows)
 	int r, i, p = 1;
 
 	add_text(&sql, &cap, &n, "INSERT INTO idxlab.idxlab_t (");
-	for (i = 0; i < en->nparams - 1; i++) {
-		add_text(&sql, &cap, &n, en->qcol[en->pcol[i]]);
-		add_text(&sql, &cap, &n, ", ");
+	for (i = 0; i < en->nparams; i++) {
+		add_text(&sql, &cap, &n, i ? ", " : "");
+		add_text(&sql, &cap, &n, pg_col_qname(en, en->pcol[i]));
 	}
-	add_text(&sql, &cap, &n, en->qhot);
-	add_text(&sql, &cap, &n, ", payload) VALUES ");
+	add_text(&sql, &cap, &n, ") VALUES ");
 	for (r = 0; r < rows; r++) {
 		add_text(&sql, &cap, &n, r ? ", (" : "(");
 		for (i = 0; i < en->nparams; i++) {
-			snprintf(one, sizeof one, "%s$%d",
-			         i == en->nparams - 1 ? ", 0, "
-			         : i                  ? ", "
-			                              : "",
-			         p++);
+			snprintf(one, sizeof one, "%s$%d", i ? ", " : "", p++);
 			add_text(&sql, &cap, &n, one);
 		}
 		add_text(&sql, &cap, &n, ")");
@@ -124,8 +120,8 @@ static int multirow_send(struct engine *en, struct err *e)
 {
 	int n = en->mr_rows * en->nparams, i, ok;
 
-	for (i = 0; i < n; i++)
-		en->mr_val[i] = en->mr_arena + en->mr_off[i];
+	for (i = 0; i < n; i++) /* a NULL: no bytes */
+		en->mr_val[i] = en->mr_len[i] < 0 ? NULL : en->mr_arena + en->mr_off[i];
 	if (en->mr_rows == en->mr_full || en->mr_rows == en->mr_rest) {
 		ok = PQsendQueryPrepared(
 		    en->conn, en->mr_rows == en->mr_full ? "idxlab_mr" : "idxlab_mr_rest", n,
@@ -166,11 +162,14 @@ static int multirow_op(struct engine *en, long long op, uint64_t row, uint64_t v
 	(void)version;
 	pg_bind_row(en, row, 0, num, vals, lens);
 	for (i = 0; i < en->nparams; i++) {
-		need(&en->mr_arena, &en->mr_cap, en->mr_used + (size_t)lens[i]);
-		memcpy(en->mr_arena + en->mr_used, vals[i], (size_t)lens[i]);
+		size_t len = lens[i] < 0 ? 0 : (size_t)lens[i];
+
+		need(&en->mr_arena, &en->mr_cap, en->mr_used + len);
+		if (len)
+			memcpy(en->mr_arena + en->mr_used, vals[i], len);
 		en->mr_off[at + i] = en->mr_used;
 		en->mr_len[at + i] = lens[i];
-		en->mr_used += (size_t)lens[i];
+		en->mr_used += len;
 	}
 	return ++en->mr_rows == en->mr_full ? multirow_send(en, e) : 0;
 }
@@ -343,35 +342,28 @@ static void put32(char *p, uint32_t v)
 }
 
 /* Row row in COPY's binary form at the end of en->cbuf: the field count,
- * then each field's length and bytes, for the columns cols (n of them,
- * the last -1: the payload, with hot 0 before it). The --load copy rows
+ * then each field's length (-1: NULL) and bytes, for the columns cols (n
+ * of them, hot and the payload among them as PCOL_*). The --load copy rows
  * (the INSERT's columns) and the prefill's (every column) alike. */
 static void copy_encode(struct engine *en, const int *cols, int n, uint64_t row)
 {
 	char num[SPEC_PARAMS][8], *p;
 	const char *vals[SPEC_PARAMS];
-	int lens[SPEC_PARAMS], i, last = n - 1;
+	int lens[SPEC_PARAMS], i;
 	size_t len = 2 + 8;
 
 	pg_bind_cols(en, cols, n, row, 0, num, vals, lens);
 	for (i = 0; i < n; i++)
-		len += 4 + (size_t)lens[i];
+		len += 4 + (size_t)(lens[i] < 0 ? 0 : lens[i]);
 	need(&en->cbuf, &en->ccap, en->cused + len + 2); /* + 2: room for the trailer */
 	p = en->cbuf + en->cused;
-	*p++ = 0;
-	*p++ = (char)(n + 1);
-	for (i = 0; i <= n; i++) {
-		int at = i < last ? i : i == last ? -1 : last;
-
-		if (at < 0) { /* hot: 0 */
-			put32(p, 4);
-			put32(p + 4, 0);
-			p += 8;
-			continue;
-		}
-		put32(p, (uint32_t)lens[at]);
-		memcpy(p + 4, vals[at], (size_t)lens[at]);
-		p += 4 + lens[at];
+	*p++ = (char)(n >> 8);
+	*p++ = (char)n;
+	for (i = 0; i < n; i++) {
+		put32(p, (uint32_t)lens[i]); /* -1: NULL, no bytes */
+		if (lens[i] > 0)
+			memcpy(p + 4, vals[i], (size_t)lens[i]);
+		p += 4 + (lens[i] > 0 ? lens[i] : 0);
 	}
 	en->cused = (size_t)(p - en->cbuf);
 }
@@ -427,18 +419,19 @@ static const struct txn_hooks copy_hooks = {
 	.sync = copy_sync,
 };
 
-/* "COPY idxlab.idxlab_t (the columns cols, hot, payload) FROM STDIN (FORMAT
- * binary)" into sql (len bytes); cols as copy_encode takes them. */
+/* "COPY idxlab.idxlab_t (the columns cols) FROM STDIN (FORMAT binary)"
+ * into sql (len bytes); cols as copy_encode takes them. */
 static void copy_sql_of(const struct engine *en, const int *cols, int n, char *sql, size_t len)
 {
 	size_t at = 0;
 	int i;
 
 	at += (size_t)snprintf(sql, len, "COPY idxlab.idxlab_t (");
-	for (i = 0; i < n - 1 && at < len; i++)
-		at += (size_t)snprintf(sql + at, len - at, "%s, ", en->qcol[cols[i]]);
+	for (i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(sql + at, len - at, "%s%s", i ? ", " : "",
+		                       pg_col_qname(en, cols[i]));
 	if (at < len)
-		snprintf(sql + at, len - at, "%s, payload) FROM STDIN (FORMAT binary)", en->qhot);
+		snprintf(sql + at, len - at, ") FROM STDIN (FORMAT binary)");
 }
 
 /* COPY's column list: the INSERT's (en->pcol). */
@@ -458,7 +451,7 @@ int pg_load(struct engine *en, uint64_t rows, struct err *e)
 
 	for (n = 0; n < en->s->ncols; n++)
 		cols[n] = n;
-	cols[n++] = -1;
+	n = pg_own_cols(en, cols, n);
 	copy_sql_of(en, cols, n, sql, sizeof sql);
 	if (copy_start(en, sql, e) < 0)
 		return -1;

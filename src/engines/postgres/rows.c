@@ -56,8 +56,9 @@ int pg_quote_names(struct engine *en, struct err *e)
 	    "SELECT string_agg(quote_ident(w), ' ' ORDER BY o) FROM "
 	    "unnest(string_to_array('");
 	for (i = 0; i < s->ncols; i++)
-		add(sql, sizeof sql, &n, "%s ", s->cols[i].name);
-	add(sql, sizeof sql, &n, "%s", s->hot);
+		add(sql, sizeof sql, &n, "%s%s", i ? " " : "", s->cols[i].name);
+	/* hot's place is there, a name or not: "hot" when the table has none */
+	add(sql, sizeof sql, &n, " %s", schema_has_hot(s) ? s->hot : "hot");
 	for (i = 0; i < s->nindexes; i++)
 		add(sql, sizeof sql, &n, " %s", s->idx[i].name);
 	add(sql, sizeof sql, &n, "', ' ')) WITH ORDINALITY AS u(w, o)");
@@ -82,14 +83,39 @@ int pg_quote_names(struct engine *en, struct err *e)
 	return 0;
 }
 
-static const char *sql_type(enum col_type t)
+/* Column c's type (type t under the knobs) into sql. */
+static void sql_type(char *sql, size_t len, size_t *n, const struct column *c, enum col_type t)
 {
 	static const char *const names[COL_TYPE_COUNT] = {
-		[COL_INT] = "integer", [COL_BIGINT] = "bigint",         [COL_TEXT] = "text",
-		[COL_UUID] = "uuid",   [COL_TIMESTAMP] = "timestamptz",
+		[COL_INT] = "integer",
+		[COL_BIGINT] = "bigint",
+		[COL_TEXT] = "text",
+		[COL_UUID] = "uuid",
+		[COL_TIMESTAMP] = "timestamptz",
+		[COL_NUMERIC] = "numeric",
+		[COL_BOOL] = "boolean",
+		[COL_DATE] = "date",
+		[COL_TIMESTAMPTZ] = "timestamptz",
 	};
 
-	return names[t];
+	if (t == COL_NUMERIC)
+		add(sql, len, n, " numeric(%d,%d)", c->prec, c->scale);
+	else
+		add(sql, len, n, " %s", names[t]);
+}
+
+const char *pg_col_qname(const struct engine *en, int col)
+{
+	return col >= 0 ? en->qcol[col] : col == PCOL_HOT ? en->qhot : "payload";
+}
+
+int pg_own_cols(const struct engine *en, int *cols, int n)
+{
+	if (schema_has_hot(en->s))
+		cols[n++] = PCOL_HOT;
+	if (schema_has_payload(en->s, &en->k))
+		cols[n++] = PCOL_PAYLOAD;
+	return n;
 }
 
 /* pg_sizes' query: the secondary indexes' pages in list order. */
@@ -126,19 +152,24 @@ int pg_create_table(struct engine *en, struct err *e)
 			abort();
 	}
 	add(sql, sizeof sql, &n,
-	    "DROP TABLE IF EXISTS idxlab.idxlab_t; CREATE TABLE idxlab.idxlab_t (%s %s PRIMARY KEY",
-	    en->qcol[0], sql_type(schema_type(s, &en->k, 0)));
-	for (c = 1; c < s->ncols; c++)
-		add(sql, sizeof sql, &n, ", %s %s", en->qcol[c],
-		    sql_type(schema_type(s, &en->k, c)));
+	    "DROP TABLE IF EXISTS idxlab.idxlab_t; CREATE TABLE idxlab.idxlab_t (%s", en->qcol[0]);
+	sql_type(sql, sizeof sql, &n, &s->cols[0], schema_type(s, &en->k, 0));
+	add(sql, sizeof sql, &n, " PRIMARY KEY");
+	for (c = 1; c < s->ncols; c++) {
+		add(sql, sizeof sql, &n, ", %s", en->qcol[c]);
+		sql_type(sql, sizeof sql, &n, &s->cols[c], schema_type(s, &en->k, c));
+	}
+	if (schema_has_hot(s))
+		add(sql, sizeof sql, &n, ", %s int NOT NULL DEFAULT 0", en->qhot);
+	if (schema_has_payload(s, &en->k))
+		add(sql, sizeof sql, &n, ", payload text");
 	/* Marked as idxlab's in the same transaction (claim_schema in
 	 * schema.c knows its own leftovers by the mark, whatever the spec). */
 	add(sql, sizeof sql, &n,
-	    ", %s int NOT NULL DEFAULT 0, payload text) "
-	    "WITH (fillfactor = %lld, autovacuum_enabled = false); "
+	    ") WITH (fillfactor = %lld, autovacuum_enabled = false); "
 	    "COMMENT ON TABLE idxlab.idxlab_t IS '" SCHEMA_MARK "'; "
 	    "COMMENT ON INDEX idxlab.idxlab_t_pkey IS '" SCHEMA_MARK "'",
-	    en->qhot, en->k.v[K_FILLFACTOR]);
+	    en->k.v[K_FILLFACTOR]);
 	if (n >= sizeof sql)
 		return err_set(e, ERR_RUNTIME, "the DDL of table %s does not fit (a bug in idxlab)",
 		               s->name);
@@ -204,22 +235,27 @@ int pg_set_indexes(struct engine *en, long long from, long long to, int live, st
 static int build_statement(struct engine *en, long long op, char *sql, size_t len, struct err *e)
 {
 	const struct schema *s = en->s;
-	int cols[SCHEMA_COLS_MAX], ncols = schema_op_cols(s, op, cols), i;
+	int cols[SPEC_PARAMS], ncols = schema_op_cols(s, op, cols), i;
 	size_t n = 0;
 
 	en->nparams = 1;
 	en->pcol[0] = 0;
 	switch (op) {
-	case OP_INSERT:
+	case OP_INSERT: /* hot's 0 and the payload are parameters too */
+		ncols = pg_own_cols(en, cols, ncols);
 		add(sql, len, &n, "INSERT INTO idxlab.idxlab_t (%s", en->qcol[0]);
 		for (i = 0; i < ncols; i++)
-			add(sql, len, &n, ", %s", en->qcol[cols[i]]);
-		add(sql, len, &n, ", %s, payload) VALUES ($1", en->qhot);
+			add(sql, len, &n, ", %s", pg_col_qname(en, cols[i]));
+		add(sql, len, &n, ") VALUES ($1");
 		for (i = 0; i < ncols; i++)
 			add(sql, len, &n, ", $%d", i + 2);
-		add(sql, len, &n, ", 0, $%d)", ncols + 2);
+		add(sql, len, &n, ")");
 		break;
 	case OP_UPDATE:
+		if (!schema_has_hot(s) && !ncols)
+			return err_set(e, ERR_USAGE, "%s", schema_no_update_why(s));
+		if (!schema_has_hot(s))
+			goto set_cols; /* the spec's hot value column */
 		add(sql, len, &n, "UPDATE idxlab.idxlab_t SET %s = %s + 1 WHERE %s = $1", en->qhot,
 		    en->qhot, en->qcol[0]);
 		ncols = 0;
@@ -233,6 +269,7 @@ static int build_statement(struct engine *en, long long op, char *sql, size_t le
 			    "or use --op update",
 			    knob_table[K_OP].choices[op], s->name,
 			    op == OP_UPDATE_KEYS ? "value column" : "index");
+	set_cols:
 		add(sql, len, &n, "UPDATE idxlab.idxlab_t SET ");
 		for (i = 0; i < ncols; i++)
 			add(sql, len, &n, "%s%s = $%d", i ? ", " : "", en->qcol[cols[i]], i + 2);
@@ -250,10 +287,10 @@ static int build_statement(struct engine *en, long long op, char *sql, size_t le
 		               knob_table[K_OP].choices[op], s->name);
 	for (i = 0; i < ncols; i++)
 		en->pcol[en->nparams++] = cols[i];
-	if (op == OP_INSERT)
-		en->pcol[en->nparams++] = -1;
 	for (i = 0; i < en->nparams; i++)
-		en->ptype[i] = en->pcol[i] < 0 ? COL_TEXT : schema_type(s, &en->k, en->pcol[i]);
+		en->ptype[i] = en->pcol[i] == PCOL_HOT       ? COL_INT
+		               : en->pcol[i] == PCOL_PAYLOAD ? COL_TEXT
+		                                             : schema_type(s, &en->k, en->pcol[i]);
 	return 0;
 }
 
@@ -261,8 +298,15 @@ static int build_statement(struct engine *en, long long op, char *sql, size_t le
 Oid pg_type_oid(enum col_type t)
 {
 	static const Oid oids[COL_TYPE_COUNT] = {
-		[COL_INT] = OID_INT4,  [COL_BIGINT] = OID_INT8,           [COL_TEXT] = OID_TEXT,
-		[COL_UUID] = OID_UUID, [COL_TIMESTAMP] = OID_TIMESTAMPTZ,
+		[COL_INT] = OID_INT4,
+		[COL_BIGINT] = OID_INT8,
+		[COL_TEXT] = OID_TEXT,
+		[COL_UUID] = OID_UUID,
+		[COL_TIMESTAMP] = OID_TIMESTAMPTZ,
+		[COL_NUMERIC] = OID_NUMERIC,
+		[COL_BOOL] = OID_BOOL,
+		[COL_DATE] = OID_DATE,
+		[COL_TIMESTAMPTZ] = OID_TIMESTAMPTZ,
 	};
 
 	return oids[t];
@@ -307,11 +351,53 @@ static void put_be(char *p, uint64_t v, int bytes)
 		p[i] = (char)(v >> (8 * (bytes - 1 - i)));
 }
 
-/* v in its type's binary form: numbers into num, bytes where they are;
- * *out points at them. Their length. */
-static int bind_value(const struct value *v, char *num, const char **out)
+/* A numeric's binary form (ndigits, weight, sign, dscale, then base-10000
+ * digits, big-endian int16s) of units 10^-scale into out; its length. */
+static int numeric_bin(int64_t units, int scale, unsigned char *out)
+{
+	uint64_t u = units < 0 ? 0 - (uint64_t)units : (uint64_t)units;
+	char dig[48];
+	int n = snprintf(dig, sizeof dig, "%0*llu", scale + 1, (unsigned long long)u);
+	int ilen = n - scale, ig = (ilen + 3) / 4, fg = (scale + 3) / 4, pad = ig * 4 - ilen;
+	int g[24] = { 0 }, ng = 0, first = 0, last, weight = ig - 1, i, k;
+
+	for (i = 0; i < ig + fg && ng < 24; i++) {
+		int v = 0;
+
+		for (k = 0; k < 4; k++) {
+			int pos = i < ig ? i * 4 + k - pad : ilen + (i - ig) * 4 + k;
+
+			v = v * 10 + (pos >= 0 && pos < n ? dig[pos] - '0' : 0);
+		}
+		g[ng++] = v;
+	}
+	while (first < ng && g[first] == 0) {
+		first++;
+		weight--;
+	}
+	last = ng;
+	while (last > first && g[last - 1] == 0)
+		last--;
+	if (last == first)
+		weight = 0;
+	put_be((char *)out, (uint64_t)(last - first), 2);
+	put_be((char *)out + 2, (uint64_t)(uint16_t)(int16_t)weight, 2);
+	put_be((char *)out + 4, units < 0 ? 0x4000 : 0, 2);
+	put_be((char *)out + 6, (uint64_t)scale, 2);
+	for (i = first; i < last; i++)
+		put_be((char *)out + 8 + 2 * (i - first), (uint64_t)g[i], 2);
+	return 8 + 2 * (last - first);
+}
+
+/* v in its type's binary form: numbers into num, bytes where they are (a
+ * numeric's into v->b); *out points at them. Their length; -1: NULL. */
+static int bind_value(struct value *v, char *num, const char **out)
 {
 	*out = num;
+	if (v->null) {
+		*out = NULL;
+		return -1;
+	}
 	switch (v->type) {
 	case COL_INT:
 		put_be(num, (uint32_t)v->i, 4);
@@ -320,8 +406,18 @@ static int bind_value(const struct value *v, char *num, const char **out)
 		put_be(num, (uint64_t)v->i, 8);
 		return 8;
 	case COL_TIMESTAMP: /* microseconds since 2000-01-01 */
+	case COL_TIMESTAMPTZ:
 		put_be(num, (uint64_t)(v->i - PG_EPOCH_US), 8);
 		return 8;
+	case COL_BOOL:
+		num[0] = (char)(v->i != 0);
+		return 1;
+	case COL_DATE: /* days since 2000-01-01 */
+		put_be(num, (uint32_t)(v->i - PG_EPOCH_DAYS), 4);
+		return 4;
+	case COL_NUMERIC:
+		*out = (const char *)v->b;
+		return numeric_bin(v->i, v->scale, v->b);
 	default:
 		*out = (const char *)v->b;
 		return (int)v->len;
@@ -334,9 +430,15 @@ void pg_bind_cols(struct engine *en, const int *cols, int n, uint64_t row, uint6
 	int i;
 
 	for (i = 0; i < n; i++) {
-		if (cols[i] < 0) {
+		if (cols[i] == PCOL_PAYLOAD) {
 			vals[i] = en->payload;
 			lens[i] = (int)en->k.v[K_PAYLOAD];
+			continue;
+		}
+		if (cols[i] == PCOL_HOT) {
+			put_be(num[i], 0, 4);
+			vals[i] = num[i];
+			lens[i] = 4;
 			continue;
 		}
 		schema_value(en->s, &en->k, cols[i], row, version, &en->pv[i]);

@@ -40,6 +40,10 @@ struct sval {
  * before it, in the table's order. */
 struct scol {
 	struct sval *vals; /* SAMPLE_ROWS */
+	/* what the rows hold, by SQLite's storage class (typeof), and the
+	 * length of the values that are not NULL */
+	int nnull, ntext, nint, nreal;
+	double textlen;
 	unsigned char prev[SAMPLE_KEEP];
 	uint32_t prev_len, prev_kept;
 	double up;
@@ -77,11 +81,27 @@ static void map_type(struct shape_col *c)
 		c->type = COL_UUID;
 	else if (strstr(up, "BIGINT") || strcmp(up, "INTEGER") == 0 || strcmp(up, "INT8") == 0)
 		c->type = COL_BIGINT;
-	else if (strstr(up, "INT") || strstr(up, "BOOL"))
+	else if (strstr(up, "BOOL"))
+		c->type = COL_BOOL;
+	else if (strstr(up, "INT"))
 		c->type = COL_INT;
+	else if (strcmp(up, "DATE") == 0)
+		c->type = COL_DATE;
 	else if (strstr(up, "DATE") || strstr(up, "TIME"))
-		c->type = COL_TIMESTAMP;
-	else if (strstr(up, "CHAR") || strstr(up, "CLOB") || strstr(up, "TEXT"))
+		c->type = COL_TIMESTAMP; /* text values make it timestamptz (sample) */
+	else if ((strstr(up, "NUM") || strstr(up, "DEC")) && paren) {
+		char *end;
+
+		c->type = COL_NUMERIC;
+		c->prec = (int)strtol(paren + 1, &end, 10);
+		c->scale = *end == ',' ? atoi(end + 1) : 0;
+		c->len = 0;
+		if (c->prec < 1 || c->prec > SCHEMA_NUMERIC_MAX || c->scale < 0 ||
+		    c->scale > c->prec) {
+			c->prec = SCHEMA_NUMERIC_MAX;
+			c->scale = c->scale >= 0 && c->scale <= 6 ? c->scale : 2;
+		}
+	} else if (strstr(up, "CHAR") || strstr(up, "CLOB") || strstr(up, "TEXT"))
 		c->type = COL_TEXT;
 	else if (strstr(up, "REAL") || strstr(up, "FLOA") || strstr(up, "DOUB") ||
 	         strstr(up, "NUM") || strstr(up, "DEC"))
@@ -328,6 +348,55 @@ static void judge(struct shape_col *c, struct scol *sc, int n, double rows, int 
 	c->ndistinct = distinct == n ? rows : distinct * 2 < n ? distinct : rows * distinct / n;
 }
 
+/* What the sampled rows hold, beside their order: the NULL share, a text
+ * column's mean length over the values that are not NULL, and the type
+ * as SQLite stored it (typeof): a time of text values is timestamptz here
+ * (written as datetime()'s text), a numeric of integers only has scale 0. */
+static void storage(struct shape_col *c, const struct scol *sc, int n, double rows, int stat1)
+{
+	int have = n - sc->nnull, i, distinct = 0, run = 0, top = 0, skipped = 0;
+
+	if (!n)
+		return;
+	c->nulls = (double)sc->nnull / n;
+	/* NULLs are no value: the distinct values and the commonest one's share
+	 * among the rest (judge sorted them; a NULL is kept as an empty value) */
+	for (i = 0; sc->nnull && have && i < n; i++) {
+		const struct sval *v = &sc->vals[i];
+
+		if (!v->len && skipped < sc->nnull) {
+			skipped++;
+			continue;
+		}
+		if (run && cmp_sval(&sc->vals[i - 1], v) == 0 && sc->vals[i - 1].len) {
+			run++;
+		} else {
+			distinct++;
+			run = 1;
+		}
+		top = run > top ? run : top;
+	}
+	if (sc->nnull && have) {
+		c->top_freq = (double)top / have;
+		if (!(stat1 && c->ndistinct >= 0))
+			c->ndistinct = distinct == have      ? rows
+			               : distinct * 2 < have ? distinct
+			                                     : rows * distinct / have;
+	}
+	if (c->type == COL_TEXT && have)
+		c->len = (int)lround(sc->textlen / have < 1 ? 1 : sc->textlen / have);
+	if (c->type == COL_TIMESTAMP && have && sc->ntext * 2 > have) {
+		c->type = COL_TIMESTAMPTZ;
+		snprintf(c->type_note, sizeof c->type_note,
+		         "%s holding text: written as datetime()'s text", c->decl);
+	}
+	if (c->type == COL_NUMERIC && c->scale && have && sc->nint == have) {
+		c->scale = 0;
+		snprintf(c->type_note, sizeof c->type_note,
+		         "%s holding integers only (typeof): numeric(%d,0)", c->decl, c->prec);
+	}
+}
+
 /* SELECT "c1", "c2", ... FROM "table" LIMIT SAMPLE_ROWS: by name, so a
  * column the shape leaves out (or a generated one SELECT * would place
  * elsewhere) cannot shift the values onto another column. */
@@ -362,8 +431,14 @@ static int sample(sqlite3 *db, const char *table, struct table_shape *t, struct 
 		cols[i].vals = xcalloc(SAMPLE_ROWS, sizeof *cols[i].vals);
 	while (n < SAMPLE_ROWS && sqlite3_step(st) == SQLITE_ROW) {
 		for (i = 0; i < t->ncols; i++) {
+			int type = sqlite3_column_type(st, i);
 			const unsigned char *b = sqlite3_column_blob(st, i);
 
+			cols[i].nnull += type == SQLITE_NULL;
+			cols[i].ntext += type == SQLITE_TEXT;
+			cols[i].nint += type == SQLITE_INTEGER;
+			cols[i].nreal += type == SQLITE_FLOAT;
+			cols[i].textlen += b ? sqlite3_column_bytes(st, i) : 0;
 			keep(&cols[i], n, b, b ? (uint32_t)sqlite3_column_bytes(st, i) : 0);
 		}
 		n++;
@@ -373,6 +448,7 @@ static int sample(sqlite3 *db, const char *table, struct table_shape *t, struct 
 		t->rows = n < SAMPLE_ROWS ? n : t->rows > 0 ? t->rows : n;
 	for (i = 0; i < t->ncols; i++) {
 		judge(&t->cols[i], &cols[i], n, t->rows, stat1);
+		storage(&t->cols[i], &cols[i], n, t->rows, stat1);
 		free(cols[i].vals);
 	}
 	free(cols);

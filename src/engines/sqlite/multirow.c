@@ -40,7 +40,8 @@ static int prepare(struct engine *en, int n, sqlite3_stmt **out, struct err *e)
 		*p++ = '?';
 		for (j = 0; j < en->nopcols; j++)
 			p += strlen(strcpy(p, ",?"));
-		p += strlen(strcpy(p, ",0,?)"));
+		p += strlen(strcpy(p, schema_has_hot(en->s) ? ",0" : ""));
+		p += strlen(strcpy(p, en->payload_param ? ",?)" : ")"));
 	}
 	rc = sqlite3_prepare_v2(en->db, sql, -1, out, NULL);
 	free(sql);
@@ -49,7 +50,7 @@ static int prepare(struct engine *en, int n, sqlite3_stmt **out, struct err *e)
 
 int sqlite_multirow_prepare(struct engine *en, const struct knobs *k, struct err *e)
 {
-	int per_row = en->nopcols + 2,
+	int per_row = en->nopcols + 1 + (en->payload_param != 0),
 	    limit = sqlite3_limit(en->db, SQLITE_LIMIT_VARIABLE_NUMBER, -1);
 	long long commit = k->v[K_COMMIT];
 
@@ -68,7 +69,7 @@ int sqlite_multirow_prepare(struct engine *en, const struct knobs *k, struct err
 /* Step the kept rows, in st (a statement of exactly that many rows). */
 static int run(struct engine *en, sqlite3_stmt *st, struct err *e)
 {
-	int per_row = en->nopcols + 2, i, j, rc;
+	int per_row = en->nopcols + 1 + (en->payload_param != 0), i, j, rc;
 
 	for (i = 0; i < en->mr.n; i++) {
 		int base = i * per_row;
@@ -77,17 +78,11 @@ static int run(struct engine *en, sqlite3_stmt *st, struct err *e)
 		for (j = 0; j <= en->nopcols; j++) {
 			schema_value(en->s, &en->k, j ? en->opcols[j - 1] : 0, en->mr.rows[i], 0,
 			             &v);
-			if (v.type == COL_TEXT)
-				sqlite3_bind_text(st, base + j + 1, (const char *)v.b, (int)v.len,
-				                  SQLITE_TRANSIENT);
-			else if (v.type == COL_UUID)
-				sqlite3_bind_blob(st, base + j + 1, v.b, (int)v.len,
-				                  SQLITE_TRANSIENT);
-			else
-				sqlite3_bind_int64(st, base + j + 1, v.i);
+			sqlite_bind_value(st, base + j + 1, &v, SQLITE_TRANSIENT);
 		}
-		sqlite3_bind_blob(st, base + per_row, en->payload, (int)en->k.v[K_PAYLOAD],
-		                  SQLITE_STATIC);
+		if (en->payload_param)
+			sqlite3_bind_blob(st, base + per_row, en->payload, (int)en->k.v[K_PAYLOAD],
+			                  SQLITE_STATIC);
 	}
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);

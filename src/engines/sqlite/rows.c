@@ -9,6 +9,7 @@
  * path: keys_int() straight into the eight parameters; any other spec binds
  * what schema_value() gives. An update or a delete that does not change
  * exactly one row is an error: the table is not what idxlab built. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "../../keys.h"
@@ -66,15 +67,24 @@ static int op_sql(struct engine *en, long long op, struct sql_buf *b, struct err
 			sqlite_sql_add(b, ",");
 			sqlite_sql_name(b, s->cols[en->opcols[j]].name);
 		}
-		sqlite_sql_add(b, ",");
-		sqlite_sql_name(b, s->hot);
-		sqlite_sql_add(b, ",payload) VALUES(?1");
+		if (schema_has_hot(s)) {
+			sqlite_sql_add(b, ",");
+			sqlite_sql_name(b, s->hot);
+		}
+		sqlite_sql_add(b, "%s) VALUES(?1", schema_has_payload(s, &en->k) ? ",payload" : "");
 		for (j = 0; j < en->nopcols; j++)
 			sqlite_sql_add(b, ",?%d", j + 2);
-		en->payload_param = en->nopcols + 2;
-		sqlite_sql_add(b, ",0,?%d)", en->payload_param);
+		if (schema_has_hot(s))
+			sqlite_sql_add(b, ",0");
+		if (schema_has_payload(s, &en->k)) {
+			en->payload_param = en->nopcols + 2;
+			sqlite_sql_add(b, ",?%d", en->payload_param);
+		}
+		sqlite_sql_add(b, ")");
 		return 0;
 	case OP_UPDATE:
+		if (!schema_has_hot(s))
+			goto set_cols; /* the spec's hot value column, or refused */
 		sqlite_sql_add(b, "UPDATE idxlab_t SET ");
 		sqlite_sql_name(b, s->hot);
 		sqlite_sql_add(b, " = ");
@@ -85,6 +95,9 @@ static int op_sql(struct engine *en, long long op, struct sql_buf *b, struct err
 		sqlite_sql_add(b, "DELETE FROM idxlab_t WHERE id = ?1");
 		return 0;
 	default: /* OP_UPDATE_INDEXED, OP_UPDATE_KEYS */
+	set_cols:
+		if (!en->nopcols && op == OP_UPDATE)
+			return err_set(e, ERR_USAGE, "%s", schema_no_update_why(s));
 		if (!en->nopcols)
 			return err_set(e, ERR_USAGE,
 			               "op %s: the %s table has no %s column to write - use op "
@@ -120,14 +133,27 @@ int sqlite_prepare_stmt(struct engine *en, long long op, struct err *e)
 
 /* One value into parameter param: v stays put until the next row binds
  * over it, so SQLite need not copy it. */
-static void bind_value(sqlite3_stmt *st, int param, const struct value *v)
+void sqlite_bind_value(sqlite3_stmt *st, int param, struct value *v, sqlite3_destructor_type d)
 {
-	if (v->type == COL_TEXT)
-		sqlite3_bind_text(st, param, (const char *)v->b, (int)v->len, SQLITE_STATIC);
-	else if (v->type == COL_UUID)
-		sqlite3_bind_blob(st, param, v->b, (int)v->len, SQLITE_STATIC);
-	else
+	if (v->null) {
+		sqlite3_bind_null(st, param);
+	} else if (v->type == COL_TEXT) {
+		sqlite3_bind_text(st, param, (const char *)v->b, (int)v->len, d);
+	} else if (v->type == COL_UUID) {
+		sqlite3_bind_blob(st, param, v->b, (int)v->len, d);
+	} else if (v->type == COL_DATE || v->type == COL_TIMESTAMPTZ) {
+		schema_time_text(v);
+		sqlite3_bind_text(st, param, (const char *)v->b, (int)v->len, d);
+	} else if (v->type == COL_NUMERIC && v->scale) {
+		sqlite3_bind_double(st, param, (double)v->i / pow(10, v->scale));
+	} else {
 		sqlite3_bind_int64(st, param, v->i);
+	}
+}
+
+static void bind_value(sqlite3_stmt *st, int param, struct value *v)
+{
+	sqlite_bind_value(st, param, v, SQLITE_STATIC);
 }
 
 /* A spec's row: the id and the op's columns, as schema_value() makes them.

@@ -1,7 +1,11 @@
 /* schema.c - the SQLite engine's table, its indexes and its pragmas.
  *
  * idxlab_t is built from the table spec (schema.h): int, bigint and
- * timestamp columns are INTEGERs, text TEXT, uuid BLOB. A bigint seq id is
+ * timestamp columns are INTEGERs, text TEXT, uuid BLOB; a numeric is
+ * NUMERIC(P,S) (bound as a double: SQLite stores it as a table with that
+ * affinity does), bool BOOLEAN (0/1), date and timestamptz their names
+ * with text values (SQLite has no such type: date() and datetime()'s
+ * text, UTC). hot and payload only when the spec has them. A bigint seq id is
  * the rowid (INTEGER PRIMARY KEY); any other id (a uuid, a random bigint)
  * makes a clustered WITHOUT ROWID table, the B-tree a random key enters.
  * For the default table that is the DDL idxlab always wrote: id INTEGER
@@ -16,9 +20,26 @@
 #include "../../evlog.h"
 #include "sqlite_int.h"
 
-static const char *sql_type(enum col_type t)
+/* Column c's declared type: its affinity decides how a value is stored
+ * (a numeric's 12.34 REAL, 12.00 INTEGER, as in the user's table). */
+static void col_type_sql(struct sql_buf *b, const struct column *c, enum col_type t)
 {
-	return t == COL_TEXT ? "TEXT" : t == COL_UUID ? "BLOB" : "INTEGER";
+	static const char *const names[COL_TYPE_COUNT] = {
+		[COL_INT] = "INTEGER",
+		[COL_BIGINT] = "INTEGER",
+		[COL_TEXT] = "TEXT",
+		[COL_UUID] = "BLOB",
+		[COL_TIMESTAMP] = "INTEGER",
+		[COL_NUMERIC] = "NUMERIC",
+		[COL_BOOL] = "BOOLEAN",
+		[COL_DATE] = "DATE",
+		[COL_TIMESTAMPTZ] = "TIMESTAMPTZ",
+	};
+
+	if (t == COL_NUMERIC)
+		sqlite_sql_add(b, " NUMERIC(%d,%d)", c->prec, c->scale);
+	else
+		sqlite_sql_add(b, " %s", t >= 0 && t < COL_TYPE_COUNT && names[t] ? names[t] : "");
 }
 
 int sqlite_create_schema(struct engine *en, struct err *e)
@@ -31,15 +52,22 @@ int sqlite_create_schema(struct engine *en, struct err *e)
 	struct sql_buf b = { .n = 0 };
 	int c;
 
-	sqlite_sql_add(&b, "CREATE TABLE idxlab_t(id %s PRIMARY KEY", sql_type(id_t));
+	sqlite_sql_add(&b, "CREATE TABLE idxlab_t(id");
+	col_type_sql(&b, &s->cols[0], id_t);
+	sqlite_sql_add(&b, " PRIMARY KEY");
 	for (c = 1; c < s->ncols; c++) {
 		sqlite_sql_add(&b, ", ");
 		sqlite_sql_name(&b, s->cols[c].name);
-		sqlite_sql_add(&b, " %s", sql_type(schema_type(s, &en->k, c)));
+		col_type_sql(&b, &s->cols[c], schema_type(s, &en->k, c));
 	}
-	sqlite_sql_add(&b, ", ");
-	sqlite_sql_name(&b, s->hot);
-	sqlite_sql_add(&b, " INTEGER, payload BLOB)%s", rowid ? "" : " WITHOUT ROWID");
+	if (schema_has_hot(s)) {
+		sqlite_sql_add(&b, ", ");
+		sqlite_sql_name(&b, s->hot);
+		sqlite_sql_add(&b, " INTEGER");
+	}
+	if (schema_has_payload(s, &en->k))
+		sqlite_sql_add(&b, ", payload BLOB");
+	sqlite_sql_add(&b, ")%s", rowid ? "" : " WITHOUT ROWID");
 	return sqlite_run(en, b.s, e);
 }
 

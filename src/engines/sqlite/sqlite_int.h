@@ -112,6 +112,10 @@ int sqlite_prepare_op(struct engine *en, const struct knobs *k, struct err *e);
 /* A new payload of len bytes, bound. */
 int sqlite_set_payload(struct engine *en, long long len);
 int sqlite_is_uuid_key(long long ko);
+/* Bind v to parameter param as the table holds it: NULL, text, a blob, a
+ * date's or time's text, a numeric's double, an integer (d: SQLite's
+ * destructor for the bytes, v->b). */
+void sqlite_bind_value(sqlite3_stmt *st, int param, struct value *v, sqlite3_destructor_type d);
 
 /* txn.c */
 extern const struct txn_hooks sqlite_txn_hooks;

@@ -233,6 +233,19 @@ static int wt_setup(struct engine *en, const struct knobs *k, struct err *e)
 	en->nidx = 0;
 	wt_set_tables(en);
 	wt_set_row_layout(en, k->v[K_PAYLOAD]);
+	{
+		int c, first = 0, n = 0;
+
+		for (c = 1; c < en->sc->ncols; c++)
+			if (en->sc->cols[c].nulls > 0 && !n++)
+				first = c;
+		if (n) /* WiredTiger's records have no NULL */
+			evlog_add(EV_INFO,
+			          "wiredtiger: its records have no NULL: the NULLs of %s%s are "
+			          "written as 0 or zero bytes",
+			          en->sc->cols[first].name,
+			          n > 1 ? " and the other nullable columns" : "");
+	}
 	rowset_reset(&en->rs, 0);
 	if (wt_bulk_prepare(en, k, e) < 0) /* the step's hooks: copy has no prefill */
 		return -1;

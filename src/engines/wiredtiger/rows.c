@@ -269,7 +269,8 @@ static inline void fill_row(struct engine *en, uint64_t row)
 
 	for (c = 0; c < en->ncols; c++)
 		put_col(en, c, row, 0, en->row + en->col_off[c]);
-	memcpy(en->row + en->off_hot, &zero, sizeof zero);
+	if (en->off_payload > en->off_hot) /* the spec's own hot */
+		memcpy(en->row + en->off_hot, &zero, sizeof zero);
 }
 
 void wt_make_row(struct engine *en, uint64_t row)
@@ -397,7 +398,9 @@ int wt_do_op(struct engine *en, long long op, uint64_t row, uint64_t version)
 	switch (op) {
 	case OP_INSERT:
 		return op_insert(en, row);
-	case OP_UPDATE:
+	case OP_UPDATE: /* hot, or the spec's hot value column */
+		if (en->sc->hot_col > 0)
+			return op_update_cols(en, row, version, &en->sc->hot_col, 1);
 		return op_update(en, row);
 	case OP_UPDATE_INDEXED:
 		return op_update_cols(en, row, version, en->opc[0], en->nopc[0]);

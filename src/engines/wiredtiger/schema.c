@@ -4,8 +4,13 @@
  * spec in force (schema.h):
  *   table:collection-idxlab   record id (q) -> the row, packed raw (u):
  *                             id | the spec's columns | hot | payload, each
- *                             column fixed-width: int i (4 bytes), bigint
- *                             and timestamp q (8), uuid u (16), text(N) u (N)
+ *                             column fixed-width: int, bool, date i (4
+ *                             bytes), bigint, timestamp(tz), numeric q (8),
+ *                             uuid u (16), text(N) u (N). WiredTiger has no
+ *                             NULL: a NULL is written as 0 / N zero bytes.
+ *                             hot only when the spec has its own; the
+ *                             payload is the knob's bytes (0 for a
+ *                             `payload none` table unless asked for)
  *   table:index-idxlab-_id    id -> record id (unique: the record id is the
  *                             value), int64 or 16 bytes as the pk knob says
  *   table:index-idxlab-NAME   (its column(s) in the spec's order, record id)
@@ -41,6 +46,8 @@ static void col_layout(const struct engine *en, int col, size_t *len, char *fmt)
 {
 	switch (schema_type(en->sc, &en->k, col)) {
 	case COL_INT:
+	case COL_BOOL: /* 0/1 */
+	case COL_DATE: /* days since 1970 */
 		*len = sizeof(int32_t), *fmt = 'i';
 		return;
 	case COL_TEXT:
@@ -49,7 +56,7 @@ static void col_layout(const struct engine *en, int col, size_t *len, char *fmt)
 	case COL_UUID:
 		*len = KEYS_UUID_LEN, *fmt = 'u';
 		return;
-	default: /* bigint, timestamp */
+	default: /* bigint, timestamp(tz), numeric (its 10^-scale units) */
 		*len = sizeof(int64_t), *fmt = 'q';
 		return;
 	}
@@ -85,8 +92,8 @@ void wt_set_tables(struct engine *en)
 		en->col_off[c] = off;
 		off += en->col_len[c];
 	}
-	en->off_hot = off;
-	en->off_payload = off + sizeof(int64_t);
+	en->off_hot = off; /* hot's 8 bytes when the spec has its own hot */
+	en->off_payload = off + (schema_has_hot(sc) ? sizeof(int64_t) : 0);
 	memset(en->ix, 0, sizeof en->ix);
 	snprintf(en->ix[0].uri, sizeof en->ix[0].uri, INDEX_PREFIX "_id");
 	snprintf(en->ix[0].name, sizeof en->ix[0].name, "_id");
