@@ -14,4 +14,8 @@ int schema_parse_file(const char *path, struct schema *s, struct err *e);
 extern const char *const schema_type_words[COL_TYPE_COUNT];
 extern const char *const schema_order_words[ORD_COUNT];
 
+/* Can index x of s be unique, whatever the row count (do its columns'
+ * values never repeat)? Else -1 and why. */
+int schema_unique_ok(const struct schema *s, const struct index_spec *x, struct err *e);
+
 #endif
