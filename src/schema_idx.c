@@ -388,12 +388,14 @@ int schema_idx_parse_where(const struct schema *s, const char *text, schema_idx_
 	p.ctx = ctx;
 	p.e = e;
 	x->npred = 0;
-	if (lex(&p, text) < 0 || and_list(&p, x) < 0)
+	if (lex(&p, text) < 0)
+		return -1;
+	if (peek(&p)->k == T_END)
+		return err_set(e, ERR_USAGE, "an empty WHERE");
+	if (and_list(&p, x) < 0)
 		return -1;
 	if (peek(&p)->k != T_END)
 		return err_set(e, ERR_USAGE, "'%.20s' after the last term", peek(&p)->p);
-	if (!x->npred)
-		return err_set(e, ERR_USAGE, "an empty WHERE");
 	return 0;
 }
 

@@ -239,16 +239,17 @@ static int index_sql_parts(const char *sql, struct shape_index *x)
 }
 
 /* The indexes in creation order, the primary key's own among them (a
- * rowid table's INTEGER PRIMARY KEY has none: it is the rowid). */
+ * rowid table's INTEGER PRIMARY KEY has none: it is the rowid; a WITHOUT
+ * ROWID table's is the table, in no sqlite_schema row: first). */
 static int read_indexes(sqlite3 *db, const char *table, struct table_shape *t, struct err *e)
 {
 	sqlite3_stmt *st, *info, *cols;
 
 	if (sqlite3_prepare_v2(
 	        db,
-	        "SELECT s.name, l.\"unique\", l.origin, l.partial, s.sql FROM sqlite_schema s "
-	        "JOIN pragma_index_list(?1) l ON l.name = s.name "
-	        "WHERE s.type = 'index' AND s.tbl_name = ?1 ORDER BY s.rowid",
+	        "SELECT l.name, l.\"unique\", l.origin, l.partial, s.sql FROM "
+	        "pragma_index_list(?1) l LEFT JOIN sqlite_schema s ON s.name = l.name AND "
+	        "s.type = 'index' ORDER BY s.rowid IS NOT NULL, s.rowid",
 	        -1, &st, NULL) != SQLITE_OK)
 		return fail(db, "reading its indexes", e);
 	if (sqlite3_prepare_v2(db, "SELECT cid, name FROM pragma_index_xinfo(?1) WHERE key = 1", -1,
