@@ -523,3 +523,32 @@ int schema_idx_special(const struct index_spec *x)
 			return 1;
 	return x->npred > 0;
 }
+
+void schema_idx_unbuilt(const struct schema *s, const struct index_spec *x, const char *engine,
+                        int where_built, char *buf, size_t len)
+{
+	size_t n = 0;
+	int j;
+
+	if (len)
+		buf[0] = 0;
+	for (j = 0; j < x->ncols && j < SCHEMA_IDX_COLS && n < len; j++)
+		if (x->fn[j] > IDX_FN_NONE && x->fn[j] < IDX_FN_COUNT)
+			n += (size_t)snprintf(buf + n, len - n,
+			                      "%sindex %s: %s(%s) is built on %s itself (%s has no "
+			                      "expression indexes; idxlab's text values are digits and "
+			                      "lower-case letters: the same keys' order and length)",
+			                      n ? "; " : "", x->name, fn_words[x->fn[j]],
+			                      s->cols[x->cols[j]].name, s->cols[x->cols[j]].name,
+			                      engine);
+	if (x->npred && !where_built && n < len)
+		snprintf(buf + n, len - n,
+		         "%sindex %s: its WHERE is left out on %s (it builds no partial index of "
+		         "that WHERE): every row enters it",
+		         n ? "; " : "", x->name, engine);
+}
+
+int schema_idx_mongo_term(const struct pred_term *m)
+{
+	return m->op != PRED_NE && m->op != PRED_NULL;
+}

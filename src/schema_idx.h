@@ -58,4 +58,17 @@ void schema_idx_default_name(const struct schema *s, const struct index_spec *x,
 /* Does x hold more than plain columns (an expression key, a WHERE)? */
 int schema_idx_special(const struct index_spec *x);
 
+/* On an engine without expression indexes (and, where_built 0, without
+ * x's WHERE): the words that say how x is built there instead, for the
+ * event log ("" when nothing differs). An expression key is built on its
+ * column: idxlab's text values are digits and lower-case letters, so
+ * lower(c) is c and upper(c) keeps c's order and length - the same keys'
+ * shape. A WHERE left out makes it a full index: every row enters it. */
+void schema_idx_unbuilt(const struct schema *s, const struct index_spec *x, const char *engine,
+                        int where_built, char *buf, size_t len);
+
+/* Is term m one MongoDB's partialFilterExpression says (=, <, <=, >, >=,
+ * is not null: $exists)? <> and is null it does not take. */
+int schema_idx_mongo_term(const struct pred_term *m);
+
 #endif

@@ -135,6 +135,20 @@ index lower(n)|lower\(n\): n is not a text column here
 index n where|an empty WHERE
 EOF
 
+# On WiredTiger (no expression or partial indexes) the index is built on the
+# column, every row in it, and the event log says so by the index's name.
+if "$IDXLAB" --help 2>&1 | grep -q wiredtiger; then
+	"$IDXLAB" run --engine wiredtiger --schema "$T/own.spec" --indexes 2 --rows 2000 --format csv \
+		>"$T/wt.csv" 2>"$T/wt.err"
+	rc=$?
+	holds own-index/wt-builds-otherwise-and-says-so "exit $rc: $(cat "$T/wt.err")" sh -c '
+		[ "$1" = 0 ] &&
+		grep -q "warning: wiredtiger: index idxlab_lower_email: lower(email) is built on email itself (WiredTiger has no expression indexes" "$2" &&
+		grep -q "warning: wiredtiger: index idxlab_open: its WHERE is left out on WiredTiger (it builds no partial index of that WHERE): every row enters it" "$2"' - $rc "$T/wt.err"
+else
+	skip own-index/wt-builds-otherwise-and-says-so "this idxlab was built without WiredTiger"
+fi
+
 # --- PostgreSQL --------------------------------------------------------------
 bindir=$(pg_bindir)
 if [ -z "$bindir" ]; then
