@@ -73,8 +73,17 @@ enum idx_fn { IDX_FN_NONE, IDX_FN_LOWER, IDX_FN_UPPER, IDX_FN_COUNT };
  * compared with a constant, or tested for NULL. The constant is kept
  * parsed (an integer, or text of SCHEMA_PRED_CHARS only) and written back
  * by idxlab: no text from outside reaches DDL (schema_idx.h). */
-enum pred_op { PRED_EQ, PRED_NE, PRED_LT, PRED_LE, PRED_GT, PRED_GE, PRED_NULL, PRED_NOT_NULL,
-	       PRED_OP_COUNT };
+enum pred_op {
+	PRED_EQ,
+	PRED_NE,
+	PRED_LT,
+	PRED_LE,
+	PRED_GT,
+	PRED_GE,
+	PRED_NULL,
+	PRED_NOT_NULL,
+	PRED_OP_COUNT
+};
 #define SCHEMA_PRED_MAX  4
 #define SCHEMA_PRED_TEXT 48
 

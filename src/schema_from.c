@@ -217,7 +217,8 @@ static int derive_index(const struct table_shape *t, const struct shape_index *x
 		}
 	} else {
 		if (x->ncols < 1 || x->ncols > SCHEMA_IDX_COLS) {
-			snprintf(why, wlen, "%s", x->ncols < 1 ? "no column" : "more than 8 columns");
+			snprintf(why, wlen, "%s",
+			         x->ncols < 1 ? "no column" : "more than 8 columns");
 			return -1;
 		}
 		for (j = 0; j < x->ncols; j++) {
@@ -228,7 +229,8 @@ static int derive_index(const struct table_shape *t, const struct shape_index *x
 			o->cols[o->ncols++] = l->map[x->cols[j]];
 		}
 	}
-	if (x->where[0] && schema_idx_parse_where(s, x->where, shape_lookup, (void *)l, o, &e) < 0) {
+	if (x->where[0] &&
+	    schema_idx_parse_where(s, x->where, shape_lookup, (void *)l, o, &e) < 0) {
 		snprintf(why, wlen, "its WHERE %.100s: %.250s", x->where, e.msg);
 		return -1;
 	}
@@ -401,14 +403,15 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 			if ((x->pk ? 0 : 1) != pass)
 				continue;
 			if (x->pk && id_col >= 0)
-				continue; /* idxlab's id is that key */
+				continue;            /* idxlab's id is that key */
 			if (x->pk && key_col >= 0) { /* the text key's index is idx[0] */
 				index_name(s, x->name, &s->idx[0]);
 				continue;
 			}
 			if (derive_index(t, x, &look, s, o, skip, sizeof skip) < 0) {
 				shape_note(s->notes, sizeof s->notes, "%s %s left out: %s",
-				           x->pk ? "its primary key's index" : "index", x->name, skip);
+				           x->pk ? "its primary key's index" : "index", x->name,
+				           skip);
 				continue;
 			}
 			if (s->nindexes == SCHEMA_IDX_MAX) {

@@ -35,10 +35,10 @@ struct shape_index {
 	int ncols;
 	int cols[SCHEMA_IDX_COLS]; /* into table_shape.cols; unused when keys[0] */
 	int unique;
-	int pk;          /* the primary key's own index */
-	char keys[256];  /* its keys as the catalog writes them, when one is an
+	int pk;           /* the primary key's own index */
+	char keys[256];   /* its keys as the catalog writes them, when one is an
 	                    expression ("lower(email)"); "" */
-	char where[256]; /* a partial index's predicate as the catalog writes it; "" */
+	char where[256];  /* a partial index's predicate as the catalog writes it; "" */
 	const char *skip; /* why it cannot be built ("not a btree"), or NULL */
 };
 
@@ -46,7 +46,7 @@ struct table_shape {
 	double rows; /* the catalog's estimate, or the count read */
 	int ncols;
 	struct shape_col cols[SHAPE_COLS_MAX];
-	int nindexes; /* in creation order, the primary key's own index among them */
+	int nindexes;  /* in creation order, the primary key's own index among them */
 	int clustered; /* the rows are kept in primary key order (WITHOUT ROWID) */
 	struct shape_index idx[SHAPE_IDX_MAX];
 	char stats_from[96]; /* "pg_stats", "sqlite_stat1", "a sample of 10000 rows" */

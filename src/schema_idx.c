@@ -20,14 +20,14 @@
 
 /* The characters a text constant may hold: what idxlab writes between
  * single quotes, never a quote or a backslash. */
-#define PRED_CHARS                                                                                 \
-	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _.:@/+-"
+#define PRED_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _.:@/+-"
 
-static const char *const fn_words[IDX_FN_COUNT] = { [IDX_FN_LOWER] = "lower",
-	                                            [IDX_FN_UPPER] = "upper" };
+static const char *const fn_words[IDX_FN_COUNT] = {
+	[IDX_FN_LOWER] = "lower", [IDX_FN_UPPER] = "upper"
+};
 static const char *const op_words[PRED_OP_COUNT] = {
-	[PRED_EQ] = "=",  [PRED_NE] = "<>", [PRED_LT] = "<",          [PRED_LE] = "<=",
-	[PRED_GT] = ">",  [PRED_GE] = ">=", [PRED_NULL] = "is null", [PRED_NOT_NULL] = "is not null",
+	[PRED_EQ] = "=", [PRED_NE] = "<>", [PRED_LT] = "<",         [PRED_LE] = "<=",
+	[PRED_GT] = ">", [PRED_GE] = ">=", [PRED_NULL] = "is null", [PRED_NOT_NULL] = "is not null",
 };
 
 enum tok_kind { T_END, T_NAME, T_QNAME, T_NUM, T_STR, T_OP, T_LP, T_RP, T_COMMA, T_CAST };
@@ -135,8 +135,8 @@ static size_t unquote(const struct tok *t, char *out, size_t len)
 /* Skip the casts after an operand: ::text, ::character varying(20). */
 static void skip_casts(struct parse *p)
 {
-	static const char *const stop[] = { "and", "or", "is", "not", "null", "asc", "desc",
-		                            "collate", NULL };
+	static const char *const stop[] = { "and", "or",   "is",      "not", "null",
+		                            "asc", "desc", "collate", NULL };
 
 	while (peek(p)->k == T_CAST) {
 		p->at++;
@@ -220,10 +220,11 @@ static int operand(struct parse *p, struct operand *o)
 		size_t n = unquote(t, o->s, sizeof o->s);
 
 		if (n > SCHEMA_PRED_TEXT - 1 || strspn(o->s, PRED_CHARS) != n)
-			return err_set(p->e, ERR_USAGE,
-			               "the text constant '%.20s...' holds more than %d characters, "
-			               "or one outside a-z A-Z 0-9 space _ . : @ / + -",
-			               o->s, SCHEMA_PRED_TEXT - 1);
+			return err_set(
+			    p->e, ERR_USAGE,
+			    "the text constant '%.20s...' holds more than %d characters, "
+			    "or one outside a-z A-Z 0-9 space _ . : @ / + -",
+			    o->s, SCHEMA_PRED_TEXT - 1);
 		o->is_text = 1;
 	} else if ((t->k == T_NAME || t->k == T_QNAME) && p->t[p->at + 1].k == T_LP) {
 		int f;
@@ -281,8 +282,8 @@ static int fit_constant(struct parse *p, struct pred_term *m, const struct opera
 		m->i = strtoll(c->s, &end, 10);
 		if (!*c->s || *end || errno)
 			return err_set(p->e, ERR_USAGE,
-			               "%s is a number here, compared with the text '%s'", col->name,
-			               c->s);
+			               "%s is a number here, compared with the text '%s'",
+			               col->name, c->s);
 		return 0;
 	}
 	m->i = c->i;
@@ -302,8 +303,7 @@ static int and_list(struct parse *p, struct index_spec *x)
 			return -1;
 	}
 	if (is_word(peek(p), "or"))
-		return err_set(p->e, ERR_USAGE,
-		               "an OR: idxlab rebuilds terms joined by AND only");
+		return err_set(p->e, ERR_USAGE, "an OR: idxlab rebuilds terms joined by AND only");
 	return 0;
 }
 
@@ -422,7 +422,8 @@ int schema_idx_parse_keys(const struct schema *s, const char *text, schema_idx_l
 			return err_set(e, ERR_USAGE, "%s(%s): %s is not a text column here",
 			               fn_words[o.fn], s->cols[o.col].name, s->cols[o.col].name);
 		if (is_word(peek(&p), "collate"))
-			return err_set(e, ERR_USAGE, "a key with a COLLATE (idxlab compares bytes)");
+			return err_set(e, ERR_USAGE,
+			               "a key with a COLLATE (idxlab compares bytes)");
 		if (is_word(peek(&p), "asc") || is_word(peek(&p), "desc"))
 			p.at++; /* the same btree either way */
 		if (x->ncols == SCHEMA_IDX_COLS)
@@ -445,8 +446,9 @@ int schema_idx_check(const struct schema *s, const struct index_spec *x, struct 
 		if (x->fn[j] >= IDX_FN_COUNT ||
 		    (x->fn[j] && (x->cols[j] < 1 || x->cols[j] >= s->ncols ||
 		                  s->cols[x->cols[j]].type != COL_TEXT)))
-			return err_set(e, ERR_USAGE, "index %s: key %d is no expression idxlab writes",
-			               x->name, j + 1);
+			return err_set(e, ERR_USAGE,
+			               "index %s: key %d is no expression idxlab writes", x->name,
+			               j + 1);
 	if (x->npred < 0 || x->npred > SCHEMA_PRED_MAX)
 		return err_set(e, ERR_USAGE, "index %s: %d terms in its WHERE", x->name, x->npred);
 	for (j = 0; j < x->npred; j++) {
@@ -456,13 +458,16 @@ int schema_idx_check(const struct schema *s, const struct index_spec *x, struct 
 
 		if (m->col < 1 || m->col >= s->ncols || m->op < 0 || m->op >= PRED_OP_COUNT ||
 		    n == sizeof m->s || strspn(m->s, PRED_CHARS) != n)
-			return err_set(e, ERR_USAGE, "index %s: term %d of its WHERE is not one idxlab writes",
+			return err_set(e, ERR_USAGE,
+			               "index %s: term %d of its WHERE is not one idxlab writes",
 			               x->name, j + 1);
 		t = s->cols[m->col].type;
-		if (m->op < PRED_NULL && (m->is_text ? t != COL_TEXT : t != COL_INT && t != COL_BIGINT))
-			return err_set(e, ERR_USAGE,
-			               "index %s: term %d compares %s with a constant of another type",
-			               x->name, j + 1, s->cols[m->col].name);
+		if (m->op < PRED_NULL &&
+		    (m->is_text ? t != COL_TEXT : t != COL_INT && t != COL_BIGINT))
+			return err_set(
+			    e, ERR_USAGE,
+			    "index %s: term %d compares %s with a constant of another type",
+			    x->name, j + 1, s->cols[m->col].name);
 	}
 	return 0;
 }
@@ -534,13 +539,13 @@ void schema_idx_unbuilt(const struct schema *s, const struct index_spec *x, cons
 		buf[0] = 0;
 	for (j = 0; j < x->ncols && j < SCHEMA_IDX_COLS && n < len; j++)
 		if (x->fn[j] > IDX_FN_NONE && x->fn[j] < IDX_FN_COUNT)
-			n += (size_t)snprintf(buf + n, len - n,
-			                      "%sindex %s: %s(%s) is built on %s itself (%s has no "
-			                      "expression indexes; idxlab's text values are digits and "
-			                      "lower-case letters: the same keys' order and length)",
-			                      n ? "; " : "", x->name, fn_words[x->fn[j]],
-			                      s->cols[x->cols[j]].name, s->cols[x->cols[j]].name,
-			                      engine);
+			n += (size_t)snprintf(
+			    buf + n, len - n,
+			    "%sindex %s: %s(%s) is built on %s itself (%s has no "
+			    "expression indexes; idxlab's text values are digits and "
+			    "lower-case letters: the same keys' order and length)",
+			    n ? "; " : "", x->name, fn_words[x->fn[j]], s->cols[x->cols[j]].name,
+			    s->cols[x->cols[j]].name, engine);
 	if (x->npred && !where_built && n < len)
 		snprintf(buf + n, len - n,
 		         "%sindex %s: its WHERE is left out on %s (it builds no partial index of "

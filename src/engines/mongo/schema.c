@@ -89,7 +89,7 @@ int mongo_drop_collection(struct engine *en, struct err *e)
 static void partial_filter(bson_t *one, const struct schema *s, const struct index_spec *x)
 {
 	static const char *const ops[PRED_OP_COUNT] = {
-		[PRED_EQ] = "$eq", [PRED_LT] = "$lt", [PRED_LE] = "$lte",
+		[PRED_EQ] = "$eq", [PRED_LT] = "$lt",  [PRED_LE] = "$lte",
 		[PRED_GT] = "$gt", [PRED_GE] = "$gte",
 	};
 	bson_t filter, term;

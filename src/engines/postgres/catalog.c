@@ -277,7 +277,8 @@ static int note_not_built(PGconn *c, const char *oid, int kids, struct table_sha
 	const char *p[1] = { oid };
 	PGresult *r = query(
 	    c,
-	    "SELECT (SELECT string_agg(quote_ident(conname) || ' -> ' || confrelid::regclass::text, "
+	    "SELECT (SELECT string_agg(quote_ident(conname) || ' -> ' || "
+	    "confrelid::regclass::text, "
 	    "', ' ORDER BY conname) FROM pg_constraint WHERE conrelid = $1::oid AND contype = "
 	    "'f'), (SELECT string_agg(quote_ident(tgname), ', ' ORDER BY tgname) FROM pg_trigger "
 	    "WHERE tgrelid = $1::oid AND NOT tgisinternal), pg_get_partkeydef($1::oid)",

@@ -269,7 +269,8 @@ static int read_indexes(sqlite3 *db, const char *table, struct table_shape *t, s
 		snprintf(x->name, sizeof x->name, "%s", (const char *)sqlite3_column_text(st, 0));
 		x->unique = sqlite3_column_int(st, 1);
 		x->pk = origin && strcmp(origin, "pk") == 0;
-		if (sqlite3_column_int(st, 3) && (!sql || index_sql_parts(sql, x) < 0 || !x->where[0]))
+		if (sqlite3_column_int(st, 3) &&
+		    (!sql || index_sql_parts(sql, x) < 0 || !x->where[0]))
 			x->skip = "a partial index whose WHERE idxlab could not read";
 		sqlite3_reset(cols);
 		sqlite3_bind_text(cols, 1, x->name, -1, SQLITE_TRANSIENT);
