@@ -113,7 +113,7 @@ struct schema {
 	struct column cols[SCHEMA_COLS_MAX];
 	int nindexes;
 	struct index_spec idx[SCHEMA_IDX_MAX];
-	char notes[1024]; /* how a derived spec was guessed (--schema-from); "" */
+	char notes[2048]; /* how a derived spec was guessed (--schema-from); "" */
 };
 
 /* One value, as schema_value() makes it. */

@@ -36,7 +36,7 @@ void shape_note(char *notes, size_t len, const char *fmt, ...)
 	}
 	va_start(ap, fmt);
 	if (n < len) {
-		char raw[1024];
+		char raw[2048];
 
 		/* names from the source are one line of text, whatever they hold */
 		vsnprintf(raw, sizeof raw, fmt, ap);
@@ -323,8 +323,9 @@ static void note_key(const struct table_shape *t, const struct shape_index *x, c
 	                 "here it is the first index, beside idxlab's id the rows are kept by: "
 	                 "one btree more per insert than the source pays"
 	               : "its primary key (%s) is the first index here, beside idxlab's id (on "
-	                 "SQLite the rowid, as the source's; on PostgreSQL one btree more per "
-	                 "insert than the source pays)",
+	                 "SQLite the rowid, no btree of its own; on PostgreSQL, MongoDB and "
+	                 "WiredTiger a btree of its own: one more per insert than the source "
+	                 "pays)",
 	           cols);
 }
 
@@ -397,7 +398,7 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 	for (pass = 0; pass < 2; pass++) /* the primary key's index first */
 		for (i = 0; i < nidx; i++) {
 			const struct shape_index *x = &t->idx[i];
-			struct index_spec *o = &s->idx[s->nindexes];
+			struct index_spec o; /* into s->idx only when there is room */
 			char skip[400];
 
 			if ((x->pk ? 0 : 1) != pass)
@@ -408,7 +409,7 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 				index_name(s, x->name, &s->idx[0]);
 				continue;
 			}
-			if (derive_index(t, x, &look, s, o, skip, sizeof skip) < 0) {
+			if (derive_index(t, x, &look, s, &o, skip, sizeof skip) < 0) {
 				shape_note(s->notes, sizeof s->notes, "%s %s left out: %s",
 				           x->pk ? "its primary key's index" : "index", x->name,
 				           skip);
@@ -418,10 +419,10 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 				leave_out(&idx_out, x->name);
 				continue;
 			}
-			index_name(s, x->name, o);
-			unique_index_name(s, o);
-			if (o->unique && schema_unique_ok(s, o, &e) < 0) {
-				o->unique = 0;
+			index_name(s, x->name, &o);
+			unique_index_name(s, &o);
+			if (o.unique && schema_unique_ok(s, &o, &e) < 0) {
+				o.unique = 0;
 				shape_note(s->notes, sizeof s->notes,
 				           "index %s is unique there, not here: the values idxlab "
 				           "writes in it may repeat (the same btree, without the "
@@ -430,7 +431,7 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 			}
 			if (x->pk)
 				note_key(t, x, s->notes, sizeof s->notes);
-			s->nindexes++;
+			s->idx[s->nindexes++] = o;
 		}
 	snprintf(why, sizeof why, "a spec holds %d indexes", SCHEMA_IDX_MAX);
 	note_left_out(s->notes, sizeof s->notes, &idx_out, "index", "indexes", why);

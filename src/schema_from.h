@@ -50,7 +50,7 @@ struct table_shape {
 	int clustered; /* the rows are kept in primary key order (WITHOUT ROWID) */
 	struct shape_index idx[SHAPE_IDX_MAX];
 	char stats_from[96]; /* "pg_stats", "sqlite_stat1", "a sample of 10000 rows" */
-	char notes[1024];    /* what the reader guessed or left out, "; "-separated */
+	char notes[2048];    /* what the reader guessed or left out, "; "-separated */
 };
 
 /* Append a note to a shape's (or a spec's) notes, escaped as err_escape
