@@ -83,51 +83,15 @@ int mongo_drop_collection(struct engine *en, struct err *e)
 	return 0;
 }
 
-/* A partial index's WHERE as its partialFilterExpression, when MongoDB
- * takes every term ({col: {$gte: 3}, other: {$exists: true}}); else none,
- * and the event log says what is built instead (schema_idx_unbuilt). */
-static void partial_filter(bson_t *one, const struct schema *s, const struct index_spec *x)
+/* What MongoDB builds of index x otherwise (an expression key on its
+ * column, a WHERE it cannot filter left out), said in the event log. */
+static void say_unbuilt(const struct schema *s, const struct index_spec *x, int filtered)
 {
-	static const char *const ops[PRED_OP_COUNT] = {
-		[PRED_EQ] = "$eq", [PRED_LT] = "$lt",  [PRED_LE] = "$lte",
-		[PRED_GT] = "$gt", [PRED_GE] = "$gte",
-	};
-	bson_t filter, term;
 	char why[768];
-	int j, all = x->npred > 0;
 
-	for (j = 0; j < x->npred; j++)
-		all = all && schema_idx_mongo_term(&x->pred[j]);
-	schema_idx_unbuilt(s, x, "MongoDB", all, why, sizeof why);
+	schema_idx_unbuilt(s, x, "MongoDB", filtered, why, sizeof why);
 	if (why[0])
 		evlog_add(EV_WARN, "mongo: %s", why);
-	if (!all)
-		return;
-	BSON_APPEND_DOCUMENT_BEGIN(one, "partialFilterExpression", &filter);
-	for (j = 0; j < x->npred; j++) {
-		int k, seen = 0;
-
-		for (k = 0; k < j; k++)
-			seen = seen || x->pred[k].col == x->pred[j].col;
-		if (seen)
-			continue;
-		/* terms on one column are one document: {n: {$gt: 1, $lt: 9}} */
-		BSON_APPEND_DOCUMENT_BEGIN(&filter, s->cols[x->pred[j].col].name, &term);
-		for (k = j; k < x->npred; k++) {
-			const struct pred_term *m = &x->pred[k];
-
-			if (m->col != x->pred[j].col)
-				continue;
-			if (m->op == PRED_NOT_NULL)
-				BSON_APPEND_BOOL(&term, "$exists", true);
-			else if (m->is_text)
-				BSON_APPEND_UTF8(&term, ops[m->op], m->s);
-			else
-				BSON_APPEND_INT64(&term, ops[m->op], m->i);
-		}
-		bson_append_document_end(&filter, &term);
-	}
-	bson_append_document_end(one, &filter);
 }
 
 /* Indexes 0..from-1 of the spec's list exist; make it 0..to-1. New indexes
@@ -162,7 +126,7 @@ int mongo_set_indexes(struct engine *en, long long from, long long to, int live,
 			BSON_APPEND_UTF8(&one, "name", name);
 			if (s->idx[i].unique)
 				BSON_APPEND_BOOL(&one, "unique", true);
-			partial_filter(&one, s, &s->idx[i]);
+			say_unbuilt(s, &s->idx[i], mongo_doc_index_filter(&one, s, (int)i));
 			bson_append_document_end(&list, &one);
 		}
 		bson_append_array_end(&cmd, &list);
