@@ -431,19 +431,6 @@ static int next_word(char **p, char **word)
 	return 1;
 }
 
-/* A column of s by the name a WHERE or lower() gives (schema_idx.h). */
-static int spec_lookup(const char *name, size_t len, int quoted, void *ctx)
-{
-	const struct schema *s = ctx;
-	int i;
-
-	for (i = 0; i < s->ncols; i++)
-		if (strlen(s->cols[i].name) == len &&
-		    (quoted ? strncmp : strncasecmp)(s->cols[i].name, name, len) == 0)
-			return i;
-	return -1;
-}
-
 static int index_line(struct schema *s, char *rest, struct err *e)
 {
 	struct index_spec *x = &s->idx[s->nindexes];
@@ -461,7 +448,7 @@ static int index_line(struct schema *s, char *rest, struct err *e)
 		struct index_spec key = { .ncols = 0 };
 
 		if (strchr(c, '(')) { /* lower(email) */
-			if (schema_idx_parse_keys(s, c, spec_lookup, s, &key, e) < 0)
+			if (schema_idx_parse_keys(s, c, schema_idx_spec_col, s, &key, e) < 0)
 				return err_prefix(e, "index %s", c);
 			col = key.cols[0];
 		}
@@ -496,7 +483,7 @@ static int index_line(struct schema *s, char *rest, struct err *e)
 		static const char *const words[] = { "unique", "name", "where", NULL };
 
 		if (strcmp(w, "where") == 0) {
-			if (schema_idx_parse_where(s, rest, spec_lookup, s, x, e) < 0)
+			if (schema_idx_parse_where(s, rest, schema_idx_spec_col, s, x, e) < 0)
 				return err_prefix(e, "index %s: where %s", x->name, rest);
 			break;
 		} else if (strcmp(w, "unique") == 0) {

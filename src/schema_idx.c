@@ -378,6 +378,18 @@ static int term(struct parse *p, struct index_spec *x)
 	return 0;
 }
 
+int schema_idx_spec_col(const char *name, size_t len, int quoted, void *ctx)
+{
+	const struct schema *s = ctx;
+	int i;
+
+	for (i = 0; i < s->ncols; i++)
+		if (strlen(s->cols[i].name) == len &&
+		    (quoted ? strncmp : strncasecmp)(s->cols[i].name, name, len) == 0)
+			return i;
+	return -1;
+}
+
 int schema_idx_parse_where(const struct schema *s, const char *text, schema_idx_lookup *look,
                            void *ctx, struct index_spec *x, struct err *e)
 {

@@ -23,6 +23,10 @@
  * that cannot be used (the id: 0). */
 typedef int schema_idx_lookup(const char *name, size_t len, int quoted, void *ctx);
 
+/* The lookup of a spec's own columns: ctx is the struct schema; a name
+ * not quoted matches in either case, as SQL reads it. */
+int schema_idx_spec_col(const char *name, size_t len, int quoted, void *ctx);
+
 /* How an engine spells spec column col in SQL (quoted as it needs). */
 typedef const char *schema_idx_name(int col, const void *ctx);
 

@@ -31,18 +31,6 @@ static void small_table(struct schema *s)
 	s->ncols = (int)(sizeof cols / sizeof cols[0]);
 }
 
-static int look(const char *name, size_t len, int quoted, void *ctx)
-{
-	const struct schema *s = ctx;
-	int i;
-
-	for (i = 0; i < s->ncols; i++)
-		if (strlen(s->cols[i].name) == len &&
-		    (quoted ? strncmp : strncasecmp)(s->cols[i].name, name, len) == 0)
-			return i;
-	return -1;
-}
-
 static const char *plain(int col, const void *ctx)
 {
 	return ((const struct schema *)ctx)->cols[col].name;
@@ -54,7 +42,7 @@ static const char *where_of(const struct schema *s, const char *text)
 	struct index_spec x = { .name = "idxlab_x" };
 	struct err e;
 
-	if (schema_idx_parse_where(s, text, look, (void *)s, &x, &e) < 0) {
+	if (schema_idx_parse_where(s, text, schema_idx_spec_col, (void *)s, &x, &e) < 0) {
 		snprintf(buf, sizeof buf, "ERR %.400s", e.msg);
 		return buf;
 	}
@@ -116,20 +104,22 @@ static void keys(void)
 	char buf[64];
 
 	small_table(&s);
-	CHECK(schema_idx_parse_keys(&s, "lower((email)::text), qty DESC", look, &s, &x, &e) == 0);
+	CHECK(schema_idx_parse_keys(&s, "lower((email)::text), qty DESC", schema_idx_spec_col, &s,
+	                            &x, &e) == 0);
 	CHECK(x.ncols == 2 && x.cols[0] == 1 && x.fn[0] == IDX_FN_LOWER && x.cols[1] == 3 &&
 	      x.fn[1] == IDX_FN_NONE);
 	schema_idx_key_sql(&x, 0, plain, &s, buf, sizeof buf);
 	CHECK(strcmp(buf, "lower(email)") == 0);
 	schema_idx_default_name(&s, &x, buf, sizeof buf);
 	CHECK(strcmp(buf, "idxlab_lower_email_qty") == 0);
-	CHECK(schema_idx_parse_keys(&s, "lower(qty)", look, &s, &x, &e) < 0 &&
+	CHECK(schema_idx_parse_keys(&s, "lower(qty)", schema_idx_spec_col, &s, &x, &e) < 0 &&
 	      strstr(e.msg, "qty is not a text column"));
-	CHECK(schema_idx_parse_keys(&s, "md5(email)", look, &s, &x, &e) < 0 &&
+	CHECK(schema_idx_parse_keys(&s, "md5(email)", schema_idx_spec_col, &s, &x, &e) < 0 &&
 	      strstr(e.msg, "md5(...) is an expression idxlab does not rebuild"));
-	CHECK(schema_idx_parse_keys(&s, "email COLLATE NOCASE", look, &s, &x, &e) < 0 &&
+	CHECK(schema_idx_parse_keys(&s, "email COLLATE NOCASE", schema_idx_spec_col, &s, &x, &e) <
+	          0 &&
 	      strstr(e.msg, "COLLATE"));
-	CHECK(schema_idx_parse_keys(&s, "(qty + 1)", look, &s, &x, &e) < 0);
+	CHECK(schema_idx_parse_keys(&s, "(qty + 1)", schema_idx_spec_col, &s, &x, &e) < 0);
 }
 
 /* schema_check refuses a parsed form no parser made: a quote in a text
@@ -227,9 +217,10 @@ static void mongo_filter(void)
 	s.idx[0] = (struct index_spec){ .name = "idxlab_a", .ncols = 1, .cols = { 3 } };
 	CHECK(schema_idx_parse_where(&s,
 	                             "qty > 1 and status = 'a' and qty < 9 and email is not null",
-	                             look, &s, &s.idx[0], &e) == 0);
+	                             schema_idx_spec_col, &s, &s.idx[0], &e) == 0);
 	s.idx[1] = (struct index_spec){ .name = "idxlab_b", .ncols = 1, .cols = { 3 } };
-	CHECK(schema_idx_parse_where(&s, "qty > 1 and ts is null", look, &s, &s.idx[1], &e) == 0);
+	CHECK(schema_idx_parse_where(&s, "qty > 1 and ts is null", schema_idx_spec_col, &s,
+	                             &s.idx[1], &e) == 0);
 	CHECK(mongo_doc_index_filter(&one, &s, 0) == 1);
 	json = bson_as_relaxed_extended_json(&one, NULL);
 	CHECK(json && strcmp(json, "{ \"partialFilterExpression\" : { \"qty\" : { \"$gt\" : 1, "
