@@ -73,11 +73,44 @@ struct column {
 	double s;   /* ORD_ZIPF: the exponent */
 };
 
+/* An index key may be a function of its column (an expression index),
+ * from a small allow-list whose SQL idxlab writes itself. */
+enum idx_fn { IDX_FN_NONE, IDX_FN_LOWER, IDX_FN_UPPER, IDX_FN_COUNT };
+
+/* One term of a partial index's WHERE (terms are joined by AND): a column
+ * compared with a constant, or tested for NULL. The constant is kept
+ * parsed (an integer, or text of SCHEMA_PRED_CHARS only) and written back
+ * by idxlab: no text from outside reaches DDL (schema_idx.h). */
+enum pred_op {
+	PRED_EQ,
+	PRED_NE,
+	PRED_LT,
+	PRED_LE,
+	PRED_GT,
+	PRED_GE,
+	PRED_NULL,
+	PRED_NOT_NULL,
+	PRED_OP_COUNT
+};
+#define SCHEMA_PRED_MAX  4
+#define SCHEMA_PRED_TEXT 48
+
+struct pred_term {
+	int col; /* into schema.cols; never 0 (id) */
+	enum pred_op op;
+	int is_text;              /* the constant is s (text), else i */
+	long long i;              /* PRED_EQ .. PRED_GE, not is_text */
+	char s[SCHEMA_PRED_TEXT]; /* PRED_EQ .. PRED_GE, is_text */
+};
+
 struct index_spec {
 	char name[SCHEMA_NAME_MAX]; /* the index's name in the engine: idxlab_k1, ... */
 	int ncols;
 	int cols[SCHEMA_IDX_COLS]; /* into schema.cols; never 0 (id) */
 	int unique;
+	unsigned char fn[SCHEMA_IDX_COLS]; /* enum idx_fn of each key: lower(col) */
+	int npred;                         /* terms of its WHERE; 0: a full index */
+	struct pred_term pred[SCHEMA_PRED_MAX];
 };
 
 struct schema {
@@ -90,7 +123,7 @@ struct schema {
 	struct column cols[SCHEMA_COLS_MAX];
 	int nindexes;
 	struct index_spec idx[SCHEMA_IDX_MAX];
-	char notes[1024]; /* how a derived spec was guessed (--schema-from); "" */
+	char notes[2048]; /* how a derived spec was guessed (--schema-from); "" */
 };
 
 /* One value, as schema_value() makes it. */

@@ -9,7 +9,10 @@
  *                                   a value column's name: op update writes
  *                                   it; none: op update has no column
  *   payload none                    no payload column unless --payload N
- *   index COL[,COL...] [unique] [name NAME]   the next index of the list
+ *   index KEY[,KEY...] [unique] [name NAME] [where PRED]   the next index
+ *
+ * KEY is a column or lower(COL) / upper(COL); PRED is terms joined by and,
+ * each `COL op CONSTANT` or `COL is [not] null` (schema_idx.c).
  *
  * TYPE is int, bigint, text(N), uuid, timestamp, timestamptz,
  * numeric(P,S), bool or date (or an SQL spelling of one: integer,
@@ -22,6 +25,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "schema_idx.h"
 #include "schema_int.h"
 
 const char *const schema_order_words[ORD_COUNT] = {
@@ -209,8 +213,7 @@ static int check_column(const struct column *c, int is_id, struct err *e)
 	return 0;
 }
 
-/* Can this index be unique, whatever the row count? */
-static int unique_ok(const struct schema *s, const struct index_spec *x, struct err *e)
+int schema_unique_ok(const struct schema *s, const struct index_spec *x, struct err *e)
 {
 	int i;
 
@@ -296,6 +299,8 @@ int schema_check(const struct schema *s, struct err *e)
 			if (x->cols[j] < 1 || x->cols[j] >= s->ncols)
 				return err_set(e, ERR_USAGE, "index %s covers no value column",
 				               x->name);
+		if (schema_idx_check(s, x, e) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -330,7 +335,6 @@ static int index_line(struct schema *s, char *rest, struct err *e)
 {
 	struct index_spec *x = &s->idx[s->nindexes];
 	char *cols, *w, *c;
-	size_t n;
 
 	if (s->nindexes == SCHEMA_IDX_MAX)
 		return err_set(e, ERR_USAGE, "more than %d indexes", SCHEMA_IDX_MAX);
@@ -339,10 +343,15 @@ static int index_line(struct schema *s, char *rest, struct err *e)
 		               "index names its column(s): index email, or index "
 		               "country,created_at");
 	memset(x, 0, sizeof *x);
-	n = (size_t)snprintf(x->name, sizeof x->name, "idxlab");
 	for (c = strtok(cols, ","); c; c = strtok(NULL, ",")) {
 		int col = find_col(s, c);
+		struct index_spec key = { .ncols = 0 };
 
+		if (strchr(c, '(')) { /* lower(email) */
+			if (schema_idx_parse_keys(s, c, schema_idx_spec_col, s, &key, e) < 0)
+				return err_prefix(e, "index %s", c);
+			col = key.cols[0];
+		}
 		if ((col < 0 || col == s->hot_col) && s->hot[0] && strcmp(c, s->hot) == 0)
 			return err_set(
 			    e, ERR_USAGE,
@@ -362,18 +371,22 @@ static int index_line(struct schema *s, char *rest, struct err *e)
 		if (x->ncols == SCHEMA_IDX_COLS)
 			return err_set(e, ERR_USAGE, "an index of more than %d columns",
 			               SCHEMA_IDX_COLS);
+		x->fn[x->ncols] = key.fn[0];
 		x->cols[x->ncols++] = col;
-		n += (size_t)snprintf(x->name + (n < sizeof x->name ? n : sizeof x->name - 1),
-		                      n < sizeof x->name ? sizeof x->name - n : 1, "_%s", c);
 	}
-	if (n >= sizeof x->name || schema_reserved(x->name))
-		snprintf(x->name, sizeof x->name, "idxlab_i%d", s->nindexes + 1);
 	if (!x->ncols)
 		return err_set(e, ERR_USAGE, "index names its column(s)");
+	schema_idx_default_name(s, x, x->name, sizeof x->name);
+	if (!x->name[0])
+		snprintf(x->name, sizeof x->name, "idxlab_i%d", s->nindexes + 1);
 	while (next_word(&rest, &w)) {
-		static const char *const words[] = { "unique", "name", NULL };
+		static const char *const words[] = { "unique", "name", "where", NULL };
 
-		if (strcmp(w, "unique") == 0) {
+		if (strcmp(w, "where") == 0) {
+			if (schema_idx_parse_where(s, rest, schema_idx_spec_col, s, x, e) < 0)
+				return err_prefix(e, "index %s: where %s", x->name, rest);
+			break;
+		} else if (strcmp(w, "unique") == 0) {
 			x->unique = 1;
 		} else if (strcmp(w, "name") == 0) {
 			if (!next_word(&rest, &w) || check_name(w, e) < 0 ||
@@ -385,7 +398,7 @@ static int index_line(struct schema *s, char *rest, struct err *e)
 				    "own)");
 			snprintf(x->name, sizeof x->name, "%s", w);
 		} else {
-			return unknown("word", w, words, 0, "unique, name NAME", e);
+			return unknown("word", w, words, 0, "unique, name NAME, where PRED", e);
 		}
 	}
 	for (int i = 0; i < s->nindexes; i++)
@@ -394,7 +407,7 @@ static int index_line(struct schema *s, char *rest, struct err *e)
 			               "two indexes named %s: give one another name (name "
 			               "NAME)",
 			               x->name);
-	if (x->unique && unique_ok(s, x, e) < 0)
+	if (x->unique && schema_unique_ok(s, x, e) < 0)
 		return -1;
 	s->nindexes++;
 	return 0;

@@ -22,6 +22,7 @@
 
 #include "engines/engine.h"
 #include "redact.h"
+#include "schema_idx.h"
 #include "schema_int.h"
 
 void shape_note(char *notes, size_t len, const char *fmt, ...)
@@ -35,7 +36,7 @@ void shape_note(char *notes, size_t len, const char *fmt, ...)
 	}
 	va_start(ap, fmt);
 	if (n < len) {
-		char raw[1024];
+		char raw[2048];
 
 		/* names from the source are one line of text, whatever they hold */
 		vsnprintf(raw, sizeof raw, fmt, ap);
@@ -129,11 +130,9 @@ static void derive_id(const struct table_shape *t, int ncols, struct schema *s, 
 	s->cols[0].type = COL_BIGINT;
 	s->cols[0].order = ORD_SEQ;
 	if (npk != 1) {
-		shape_note(s->notes, sizeof s->notes,
-		           npk ? "its primary key has %d columns: idxlab's id is a bigint seq, "
-		                 "and the key's columns are columns"
-		               : "it has no primary key%.0d: idxlab's id is a bigint seq (a rowid)",
-		           npk);
+		if (!npk)
+			shape_note(s->notes, sizeof s->notes,
+			           "it has no primary key: idxlab's id is a bigint seq (a rowid)");
 		*id_col = -1;
 		return;
 	}
@@ -166,18 +165,78 @@ static void derive_id(const struct table_shape *t, int ncols, struct schema *s, 
 	}
 }
 
-/* An index is named after its columns, as a spec file names it. */
-static void index_name(const struct schema *s, struct index_spec *o)
+/* An index keeps the source's name, behind idxlab's prefix (idxlab only
+ * touches what it created): users_email_key is idxlab_users_email_key. */
+static void index_name(const struct schema *s, const char *source, struct index_spec *o)
 {
-	char name[SCHEMA_NAME_MAX];
-	size_t n = (size_t)snprintf(name, sizeof name, "idxlab");
+	size_t n = (size_t)snprintf(o->name, sizeof o->name, "idxlab_");
+
+	schema_name_from(strncmp(source, "idxlab_", 7) == 0 ? source + 7 : source, "i_",
+	                 o->name + n, sizeof o->name - n);
+	if (schema_reserved(o->name))
+		snprintf(o->name, sizeof o->name, "idxlab_i%d", s->nindexes + 1);
+}
+
+/* A source column by the name an index's SQL gives it: its spec column
+ * (> 0), the id (0) or none (-1). */
+struct col_lookup {
+	const struct table_shape *t;
+	const int *map;
+	int ncols;
+};
+
+static int shape_lookup(const char *name, size_t len, int quoted, void *ctx)
+{
+	const struct col_lookup *l = ctx;
+	int i;
+
+	for (i = 0; i < l->ncols; i++)
+		if (strlen(l->t->cols[i].name) == len &&
+		    (quoted ? strncmp : strncasecmp)(l->t->cols[i].name, name, len) == 0)
+			return l->map[i];
+	return -1;
+}
+
+/* Index x of the source as o, or why it cannot be (into why). */
+static int derive_index(const struct table_shape *t, const struct shape_index *x,
+                        const struct col_lookup *l, const struct schema *s, struct index_spec *o,
+                        char *why, size_t wlen)
+{
+	struct err e;
 	int j;
 
-	for (j = 0; j < o->ncols && n < sizeof name; j++)
-		n += (size_t)snprintf(name + n, sizeof name - n, "_%s", s->cols[o->cols[j]].name);
-	if (n >= sizeof name || schema_reserved(name))
-		snprintf(name, sizeof name, "idxlab_i%d", s->nindexes + 1);
-	memcpy(o->name, name, sizeof name);
+	memset(o, 0, sizeof *o);
+	if (x->skip) {
+		snprintf(why, wlen, "%s", x->skip);
+		return -1;
+	}
+	if (x->keys[0]) {
+		if (schema_idx_parse_keys(s, x->keys, shape_lookup, (void *)l, o, &e) < 0) {
+			snprintf(why, wlen, "its keys (%.100s): %.250s", x->keys, e.msg);
+			return -1;
+		}
+	} else {
+		if (x->ncols < 1 || x->ncols > SCHEMA_IDX_COLS) {
+			snprintf(why, wlen, "%s",
+			         x->ncols < 1 ? "no column" : "more than 8 columns");
+			return -1;
+		}
+		for (j = 0; j < x->ncols; j++) {
+			if (x->cols[j] < 0 || x->cols[j] >= l->ncols || l->map[x->cols[j]] <= 0) {
+				snprintf(why, wlen, "it covers a column left out");
+				return -1;
+			}
+			o->cols[o->ncols++] = l->map[x->cols[j]];
+		}
+	}
+	if (x->where[0] &&
+	    schema_idx_parse_where(s, x->where, shape_lookup, (void *)l, o, &e) < 0) {
+		snprintf(why, wlen, "its WHERE %.100s: %.250s", x->where, e.msg);
+		return -1;
+	}
+	(void)t;
+	o->unique = x->unique;
+	return 0;
 }
 
 /* What did not fit, by name: "a, b, c" and then "and N more". */
@@ -317,9 +376,37 @@ static void note_hot(struct schema *s)
 		           "every column is indexed: op update has none to change");
 }
 
+/* A primary key of several columns (or one idxlab's id cannot be) is a
+ * unique index first in the list, beside idxlab's id: say what that costs
+ * against the source. */
+static void note_key(const struct table_shape *t, const struct shape_index *x, char *notes,
+                     size_t len)
+{
+	char cols[256] = "";
+	size_t n = 0;
+	int j;
+
+	for (j = 0; j < x->ncols && j < SCHEMA_IDX_COLS && n < sizeof cols; j++)
+		if (x->cols[j] >= 0 && x->cols[j] < t->ncols)
+			n += (size_t)snprintf(cols + n, sizeof cols - n, "%s%s", j ? ", " : "",
+			                      t->cols[x->cols[j]].name);
+	shape_note(notes, len,
+	           t->clustered
+	               ? "its primary key (%s) keeps its rows in key order there (WITHOUT ROWID); "
+	                 "here it is the first index, beside idxlab's id the rows are kept by: "
+	                 "one btree more per insert than the source pays"
+	               : "its primary key (%s) is the first index here, beside idxlab's id (on "
+	                 "SQLite the rowid, no btree of its own; on PostgreSQL, MongoDB and "
+	                 "WiredTiger a btree of its own: one more per insert than the source "
+	                 "pays)",
+	           cols);
+}
+
 void schema_from_derive(const struct table_shape *t, const char *table, struct schema *s)
 {
-	int map[SHAPE_COLS_MAX], id_col, key_col = -1, ncols, nidx, i, j;
+	int map[SHAPE_COLS_MAX], id_col, key_col = -1, ncols, nidx, i, j, pass;
+	struct col_lookup look = { t, map, 0 };
+	struct err e;
 	struct left_out cols_out = { .n = 0 }, idx_out = { .n = 0 };
 	char why[64], renames[sizeof s->notes] = ""; /* noted after what was left out */
 
@@ -381,35 +468,47 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 			           out->name, out->type == COL_UUID ? "uuid4" : "rand");
 		s->ncols++;
 	}
+	look.ncols = ncols;
 	snprintf(why, sizeof why, "a spec holds %d columns besides its id", SCHEMA_COLS_MAX - 1);
 	note_left_out(s->notes, sizeof s->notes, &cols_out, "column", "columns", why);
-	for (i = 0; i < nidx; i++) {
-		const struct shape_index *x = &t->idx[i];
-		struct index_spec *o = &s->idx[s->nindexes];
-		const char *skip = x->skip;
+	for (pass = 0; pass < 2; pass++) /* the primary key's index first */
+		for (i = 0; i < nidx; i++) {
+			const struct shape_index *x = &t->idx[i];
+			struct index_spec o; /* into s->idx only when there is room */
+			char skip[400];
 
-		if (!skip && (x->ncols < 1 || x->ncols > SCHEMA_IDX_COLS))
-			skip = x->ncols < 1 ? "no column" : "more than 8 columns";
-		for (j = 0; !skip && j < x->ncols; j++)
-			if (x->cols[j] < 0 || x->cols[j] >= ncols || map[x->cols[j]] <= 0)
-				skip = "it covers a column left out";
-		if (skip) {
-			shape_note(s->notes, sizeof s->notes, "index %s left out: %s", x->name,
-			           skip);
-			continue;
+			if ((x->pk ? 0 : 1) != pass)
+				continue;
+			if (x->pk && id_col >= 0)
+				continue;            /* idxlab's id is that key */
+			if (x->pk && key_col >= 0) { /* the text key's index is idx[0] */
+				index_name(s, x->name, &s->idx[0]);
+				continue;
+			}
+			if (derive_index(t, x, &look, s, &o, skip, sizeof skip) < 0) {
+				shape_note(s->notes, sizeof s->notes, "%s %s left out: %s",
+				           x->pk ? "its primary key's index" : "index", x->name,
+				           skip);
+				continue;
+			}
+			if (s->nindexes == SCHEMA_IDX_MAX) {
+				leave_out(&idx_out, x->name);
+				continue;
+			}
+			index_name(s, x->name, &o);
+			unique_index_name(s, &o);
+			if (o.unique && schema_unique_ok(s, &o, &e) < 0) {
+				o.unique = 0;
+				shape_note(s->notes, sizeof s->notes,
+				           "index %s is unique there, not here: the values idxlab "
+				           "writes in it may repeat (the same btree, without the "
+				           "check)",
+				           x->name);
+			}
+			if (x->pk)
+				note_key(t, x, s->notes, sizeof s->notes);
+			s->idx[s->nindexes++] = o;
 		}
-		if (s->nindexes == SCHEMA_IDX_MAX) {
-			leave_out(&idx_out, x->name);
-			continue;
-		}
-		memset(o, 0, sizeof *o);
-		for (j = 0; j < x->ncols; j++)
-			o->cols[o->ncols++] = map[x->cols[j]];
-		index_name(s, o);
-		unique_index_name(s, o);
-		o->unique = x->unique;
-		s->nindexes++;
-	}
 	snprintf(why, sizeof why, "a spec holds %d indexes", SCHEMA_IDX_MAX);
 	note_left_out(s->notes, sizeof s->notes, &idx_out, "index", "indexes", why);
 	choose_hot(s); /* again: the indexes are known now */

@@ -5,7 +5,9 @@
  * Read-only: an engine that can read its catalog (engine_ops.read_shape)
  * opens SOURCE read-only, fills a struct table_shape from the catalog and
  * its statistics, and closes it; nothing is ever written there. This file
- * turns the shape into a spec idxlab runs on a table of its own. */
+ * turns the shape into a spec idxlab runs on a table of its own. The
+ * reader names in the shape's notes what the copy does not reproduce
+ * (foreign keys, triggers, partitioning), each with why. */
 #ifndef IDXLAB_SCHEMA_FROM_H
 #define IDXLAB_SCHEMA_FROM_H
 
@@ -35,19 +37,24 @@ struct shape_col {
 struct shape_index {
 	char name[128];
 	int ncols;
-	int cols[SCHEMA_IDX_COLS]; /* into table_shape.cols */
+	int cols[SCHEMA_IDX_COLS]; /* into table_shape.cols; unused when keys[0] */
 	int unique;
-	const char *skip; /* why it cannot be built ("an expression index"), or NULL */
+	int pk;           /* the primary key's own index */
+	char keys[256];   /* its keys as the catalog writes them, when one is an
+	                    expression ("lower(email)"); "" */
+	char where[256];  /* a partial index's predicate as the catalog writes it; "" */
+	const char *skip; /* why it cannot be built ("not a btree"), or NULL */
 };
 
 struct table_shape {
 	double rows; /* the catalog's estimate, or the count read */
 	int ncols;
 	struct shape_col cols[SHAPE_COLS_MAX];
-	int nindexes; /* in creation order; the primary key's own index is not one */
+	int nindexes;  /* in creation order, the primary key's own index among them */
+	int clustered; /* the rows are kept in primary key order (WITHOUT ROWID) */
 	struct shape_index idx[SHAPE_IDX_MAX];
 	char stats_from[96]; /* "pg_stats", "sqlite_stat1", "a sample of 10000 rows" */
-	char notes[1024];    /* what the reader guessed or left out, "; "-separated */
+	char notes[2048];    /* what the reader guessed or left out, "; "-separated */
 };
 
 /* Append a note to a shape's (or a spec's) notes, escaped as err_escape

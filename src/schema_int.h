@@ -25,5 +25,8 @@ int schema_parse_type(const char *w, struct column *c, struct err *e);
 
 /* A null share as the spec says it: a percentage to 0.1. */
 double schema_null_percent(double share);
+/* Can index x of s be unique, whatever the row count (do its columns'
+ * values never repeat)? Else -1 and why. */
+int schema_unique_ok(const struct schema *s, const struct index_spec *x, struct err *e);
 
 #endif

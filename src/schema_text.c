@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "schema_idx.h"
 #include "schema_int.h"
 
 int schema_reserved(const char *name)
@@ -55,6 +56,14 @@ double schema_null_percent(double share)
 	return round(share * 1000) / 10;
 }
 
+/* A column as the spec language names it (schema_idx_name). */
+static const char *col_name(int col, const void *ctx)
+{
+	const struct schema *s = ctx;
+
+	return s->cols[col].name;
+}
+
 void schema_write(const struct schema *s, char *buf, size_t len)
 {
 	size_t n = 0;
@@ -87,20 +96,21 @@ void schema_write(const struct schema *s, char *buf, size_t len)
 		PUT("payload none\n");
 	for (i = 0; i < s->nindexes; i++) {
 		const struct index_spec *x = &s->idx[i];
-		char derived[SCHEMA_NAME_MAX * 2];
-		size_t d = (size_t)snprintf(derived, sizeof derived, "idxlab");
+		char derived[SCHEMA_NAME_MAX], key[SCHEMA_NAME_MAX + 8], where[512];
 
 		PUT("index ");
 		for (j = 0; j < x->ncols; j++) {
-			PUT("%s%s", j ? "," : "", s->cols[x->cols[j]].name);
-			if (d < sizeof derived)
-				d += (size_t)snprintf(derived + d, sizeof derived - d, "_%s",
-				                      s->cols[x->cols[j]].name);
+			schema_idx_key_sql(x, j, col_name, s, key, sizeof key);
+			PUT("%s%s", j ? "," : "", key);
 		}
 		if (x->unique)
 			PUT(" unique");
+		schema_idx_default_name(s, x, derived, sizeof derived);
 		if (strcmp(derived, x->name) != 0)
 			PUT(" name %s", x->name);
+		schema_idx_where_sql(x, col_name, s, where, sizeof where);
+		if (where[0])
+			PUT(" where %s", where);
 		PUT("\n");
 	}
 #undef PUT

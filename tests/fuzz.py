@@ -47,6 +47,10 @@ SEEDS = [
     "table t\nid uuid uuid7\ncolumn a bigint zipf:1.2:500\ncolumn b text(16) seq\n"
     "index a,b unique name my_idx\nindex b\n",
     "# a comment\ntable x\ncolumn a int rand  # trailing\nindex a\n",
+    "table p\nid bigint seq\ncolumn e text(20) rand\ncolumn s text(4) few:3\n"
+    "column n int few:9\ncolumn ts timestamp seq\nindex lower(e) unique\n"
+    "index s,n name idxlab_p where n >= 3 and s <> 'v' and ts is not null\n"
+    "index upper(e),n where (n > -2) and e is null\n",
 ]
 WORDS = [
     "table", "id", "column", "hot", "index", "unique", "name", "knob", "int",
@@ -57,6 +61,10 @@ WORDS = [
     "uuid4", "payload", "id", "hot", "a", "b", "a,b", "a,a", ",", ",,", "a,",
     "integer", "varchar(10)", "double", "precision", "#", "\t", "\u00e9",
     "\x1b]0;T\x07", "x" * 300, "A", "_", "9a", "k1", "k2",
+    "where", "and", "or", "is", "not", "null", "lower(a)", "upper(b)", "lower(",
+    "lower()", "lower(lower(a))", "md5(a)", "=", "<>", "!=", "<=", ">", "'x'", "'",
+    "''", "'a''b'", "\"a\"", "\"", "(", ")", "((", "::text", "-1",
+    "99999999999999999999", "1.5", "a>1", "a=1and", "'%'",
 ]
 
 
@@ -238,7 +246,14 @@ def gen_source(rng, path):
     for j in range(rng.choice([0, 1, 3, 10, 40])):
         ic = [q(rng.choice(cols)[0]) for _ in range(rng.randint(1, 3))]
         uniq = "UNIQUE " if rng.random() < 0.2 else ""
-        where = " WHERE %s IS NOT NULL" % ic[0] if rng.random() < 0.1 else ""
+        where = rng.choice([
+            "", "", "", "", " WHERE %s IS NOT NULL" % ic[0], " WHERE %s > -3" % ic[0],
+            " WHERE %s = 'a b' AND %s IS NULL" % (ic[0], ic[-1]),
+            " WHERE (%s < 5) OR %s" % (ic[0], ic[-1]), " WHERE %s LIKE 'x%%'" % ic[0],
+            " WHERE %s = '\x1b[31m'" % ic[0]])
+        if rng.random() < 0.3:
+            ic[0] = rng.choice(["lower(%s)", "upper(%s)", "%s COLLATE NOCASE",
+                                "%s DESC", "abs(%s)", "(%s + 1)"]) % ic[0]
         name = rng.choice(NAMES) + str(j)
         try:
             db.execute("CREATE %sINDEX %s ON %s (%s)%s" % (

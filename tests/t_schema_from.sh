@@ -43,11 +43,12 @@ holds schema-from/sqlite-columns "$(cat "$T/pc" "$T/err")" sh -c '
 	echo "$1" | grep -q "^column full_name text([0-9]*) " &&
 	echo "$1" | grep -qx "column hot bigint few:1"' - "$spec"
 holds schema-from/sqlite-indexes "$spec" sh -c '
-	[ "$(echo "$1" | grep "^index")" = "index email unique
-index created_at
-index country,created_at" ]' - "$spec"
+	[ "$(echo "$1" | grep "^index")" = "index email unique name idxlab_sqlite_autoindex_users_1
+index created_at name idxlab_users_created
+index country,created_at name idxlab_users_cc
+index lower(email) name idxlab_users_lower" ]' - "$spec"
 holds schema-from/sqlite-notes "$(cat "$T/pc")" grep -q \
-	'how it was read: .*index users_lower left out: an expression index.*a sample of its first 10000 rows over 20000 rows.*column "Full Name" is full_name here' "$T/pc"
+	'how it was read: .*a sample of its first 10000 rows over 20000 rows.*column "Full Name" is full_name here' "$T/pc"
 [ "$(sha256sum "$db" | cut -d' ' -f1)" = "$sum_before" ] && [ ! -e "$db-journal" ] &&
 	[ ! -e "$db-wal" ] && ok schema-from/sqlite-file-unchanged ||
 	bad schema-from/sqlite-file-unchanged "the user's file changed"
@@ -92,14 +93,14 @@ for t in t last; do
 		[ "$(grep -c "^column " "$2")" = 32 ] &&
 		[ "$(grep -c "^column k " "$2")" = 1 ] &&
 		grep -qx "column k text(14) rand" "$2" &&
-		[ "$(grep "^index" "$2" | head -1)" = "index k unique name idxlab_k_key" ] &&
+		[ "$(grep "^index" "$2" | head -1)" = "index k unique name idxlab_sqlite_autoindex_${4}_1" ] &&
 		grep -qx "column c30 int rand" "$2" && ! grep -q "^column c31 " "$2" &&
 		! tr -d "\n" <"$3" | LC_ALL=C grep -q "[^[:print:]]" &&
 		grep -q "how it was read: .*columns c31, c32, c33, c34, c35, c36, c37, c38, c39 are left out (a spec holds 32 columns besides its id)" "$3"' \
-		- $rc "$T/wide-$t.spec" "$T/wide-$t.pc"
+		- $rc "$T/wide-$t.spec" "$T/wide-$t.pc" $t
 done
 holds schema-from/text-key-40-columns-index-left-out "$(cat "$T/wide-t.pc")" sh -c '
-	grep -qx "index c5" "$1" && grep -q "index t_c35 left out: it covers a column left out" "$2"' \
+	grep -qx "index c5 name idxlab_t_c5" "$1" && grep -q "index t_c35 left out: it covers a column left out" "$2"' \
 	- "$T/wide-t.spec" "$T/wide-t.pc"
 "$IDXLAB" run --schema "$T/wide-last.spec" --rows 300 --indexes 1 --format csv >"$T/wide.csv" 2>&1 &&
 	"$IDXLAB" run --schema-from "$T/wide.db:t" --rows 300 --indexes 2 --format csv >>"$T/wide.csv" 2>&1 &&
@@ -245,11 +246,12 @@ holds schema-from/pg-columns "$(cat "$T/pg.pc" "$T/pg.err")" sh -c '
 	echo "$1" | grep -qE "^column state int (few|zipf):[0-9.:]+" &&
 	echo "$1" | grep -qx "column amount numeric(10,2) seq"' - "$spec"
 holds schema-from/pg-indexes "$spec" sh -c '
-	[ "$(echo "$1" | grep "^index")" = "index customer
-index ref unique
-index customer,placed" ]' - "$spec"
+	[ "$(echo "$1" | grep "^index")" = "index customer name idxlab_orders_customer
+index ref unique name idxlab_orders_ref
+index customer,placed name idxlab_orders_cust_placed
+index placed name idxlab_orders_open where state = 0" ]' - "$spec"
 holds schema-from/pg-notes "$(cat "$T/pg.pc")" grep -q \
-	'amount: numeric(10,2) kept.*index orders_open left out: a partial index.*index orders_note left out: not a btree.*value orders from pg_stats over 20000 rows' "$T/pg.pc"
+	'amount: numeric(10,2) kept.*index orders_note left out: not a btree.*value orders from pg_stats over 20000 rows' "$T/pg.pc"
 after=$(psql_ "SELECT n_tup_ins, n_tup_upd, n_tup_del, n_live_tup FROM pg_stat_user_tables WHERE relname = 'orders';
 	SELECT count(*) FROM pg_class; SELECT count(*) FROM pg_namespace")
 [ "$before" = "$after" ] && ok schema-from/pg-database-unchanged ||

@@ -26,6 +26,8 @@ void test_schema_files(void);
 
 /* unit_row.c */
 void test_row(void);
+/* unit_own_index.c */
+void test_own_index(void);
 
 /* unit_presenter.c */
 void test_presenter(void);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../../schema.h"
+#include "../../schema_idx.h"
 
 /* units 10^-scale as decimal text: "1234.56". */
 static void numeric_text(int64_t units, int scale, char *buf, size_t len)
@@ -156,6 +157,48 @@ void mongo_doc_index_key(bson_t *key, const struct schema *s, int i)
 
 	for (c = 0; c < x->ncols; c++)
 		bson_append_int32(key, s->cols[x->cols[c]].name, -1, 1);
+}
+
+int mongo_doc_index_filter(bson_t *one, const struct schema *s, int i)
+{
+	static const char *const ops[PRED_OP_COUNT] = {
+		[PRED_EQ] = "$eq", [PRED_LT] = "$lt",  [PRED_LE] = "$lte",
+		[PRED_GT] = "$gt", [PRED_GE] = "$gte",
+	};
+	const struct index_spec *x = &s->idx[i];
+	bson_t filter, term;
+	int j, k, all = x->npred > 0;
+
+	for (j = 0; j < x->npred; j++)
+		all = all && schema_idx_mongo_term(&x->pred[j]);
+	if (!all)
+		return 0;
+	BSON_APPEND_DOCUMENT_BEGIN(one, "partialFilterExpression", &filter);
+	for (j = 0; j < x->npred; j++) {
+		int seen = 0;
+
+		for (k = 0; k < j; k++)
+			seen = seen || x->pred[k].col == x->pred[j].col;
+		if (seen)
+			continue;
+		/* terms on one column are one document: {n: {$gt: 1, $lt: 9}} */
+		BSON_APPEND_DOCUMENT_BEGIN(&filter, s->cols[x->pred[j].col].name, &term);
+		for (k = j; k < x->npred; k++) {
+			const struct pred_term *m = &x->pred[k];
+
+			if (m->col != x->pred[j].col)
+				continue;
+			if (m->op == PRED_NOT_NULL)
+				BSON_APPEND_BOOL(&term, "$exists", true);
+			else if (m->is_text)
+				BSON_APPEND_UTF8(&term, ops[m->op], m->s);
+			else
+				BSON_APPEND_INT64(&term, ops[m->op], m->i);
+		}
+		bson_append_document_end(&filter, &term);
+	}
+	bson_append_document_end(one, &filter);
+	return 1;
 }
 
 mongoc_write_concern_t *mongo_doc_write_concern(long long sync)

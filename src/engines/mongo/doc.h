@@ -58,6 +58,13 @@ int mongo_doc_check(const struct schema *s, struct err *e);
 void mongo_doc_index_name(const struct schema *s, int i, char *buf, size_t len);
 void mongo_doc_index_key(bson_t *key, const struct schema *s, int i);
 
+/* Index i's WHERE as its partialFilterExpression, appended to its index
+ * document one, when MongoDB takes every term (=, <, <=, >, >=: $eq ...;
+ * is not null: $exists; terms on one column in one document); 1 if it
+ * was, 0 (nothing appended) when x has no WHERE or a term it does not
+ * take (<>, is null). */
+int mongo_doc_index_filter(bson_t *one, const struct schema *s, int i);
+
 /* The write concern a sync level stands for: off w:1 j:false; normal and
  * full w:1 j:true; extra w:"majority". The caller destroys it. */
 mongoc_write_concern_t *mongo_doc_write_concern(long long sync);

@@ -9,6 +9,7 @@
 #include "../../evlog.h"
 #include "../../keys.h"
 #include "../../schema.h"
+#include "../../schema_idx.h"
 #include "../../units.h"
 #include "internal.h"
 
@@ -82,6 +83,17 @@ int mongo_drop_collection(struct engine *en, struct err *e)
 	return 0;
 }
 
+/* What MongoDB builds of index x otherwise (an expression key on its
+ * column, a WHERE it cannot filter left out), said in the event log. */
+static void say_unbuilt(const struct schema *s, const struct index_spec *x, int filtered)
+{
+	char why[768];
+
+	schema_idx_unbuilt(s, x, "MongoDB", filtered, why, sizeof why);
+	if (why[0])
+		evlog_add(EV_WARN, "mongo: %s", why);
+}
+
 /* Indexes 0..from-1 of the spec's list exist; make it 0..to-1. New indexes
  * are built by one createIndexes (one scan of the collection for all of
  * them), each { key: {col: 1, ...}, name[, unique: true] }; drops go in
@@ -114,6 +126,7 @@ int mongo_set_indexes(struct engine *en, long long from, long long to, int live,
 			BSON_APPEND_UTF8(&one, "name", name);
 			if (s->idx[i].unique)
 				BSON_APPEND_BOOL(&one, "unique", true);
+			say_unbuilt(s, &s->idx[i], mongo_doc_index_filter(&one, s, (int)i));
 			bson_append_document_end(&list, &one);
 		}
 		bson_append_array_end(&cmd, &list);

@@ -248,10 +248,12 @@ static int read_indexes(PGconn *c, const char *oid, struct table_shape *t, const
 	PGresult *r =
 	    query(c,
 	          "SELECT c.relname, i.indisunique, i.indkey::text, i.indnkeyatts, "
-	          "i.indexprs IS NOT NULL, i.indpred IS NOT NULL, am.amname FROM pg_index "
-	          "i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = "
-	          "c.relam WHERE i.indrelid = $1::oid AND NOT i.indisprimary ORDER BY "
-	          "i.indexrelid",
+	          "i.indexprs IS NOT NULL, coalesce(pg_get_expr(i.indpred, i.indrelid, true), "
+	          "''), am.amname, i.indisprimary, CASE WHEN i.indexprs IS NOT NULL THEN "
+	          "(SELECT string_agg(pg_get_indexdef(i.indexrelid, k, true), ', ' ORDER BY k) "
+	          "FROM generate_series(1, i.indnkeyatts) k) END FROM pg_index i JOIN pg_class "
+	          "c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam WHERE "
+	          "i.indrelid = $1::oid ORDER BY i.indisprimary DESC, i.indexrelid",
 	          1, p);
 	int i;
 
@@ -265,11 +267,15 @@ static int read_indexes(PGconn *c, const char *oid, struct table_shape *t, const
 		memset(x, 0, sizeof *x);
 		snprintf(x->name, sizeof x->name, "%s", PQgetvalue(r, i, 0));
 		x->unique = strcmp(PQgetvalue(r, i, 1), "t") == 0;
+		x->pk = strcmp(PQgetvalue(r, i, 7), "t") == 0;
+		if (strlen(PQgetvalue(r, i, 5)) >= sizeof x->where ||
+		    strlen(PQgetvalue(r, i, 8)) >= sizeof x->keys)
+			x->skip = "its WHERE or keys are longer than idxlab reads";
+		snprintf(x->where, sizeof x->where, "%s", PQgetvalue(r, i, 5));
+		snprintf(x->keys, sizeof x->keys, "%s", PQgetvalue(r, i, 8));
 		if (strcmp(PQgetvalue(r, i, 6), "btree") != 0)
 			x->skip = "not a btree (idxlab builds btrees)";
-		else if (strcmp(PQgetvalue(r, i, 5), "t") == 0)
-			x->skip = "a partial index (WHERE ...)";
-		for (k = 0; k < nkeys && !x->skip; k++) {
+		for (k = 0; k < nkeys && !x->skip && !x->keys[0]; k++) {
 			long attnum = strtol(keys, &end, 10);
 			int col;
 
@@ -284,6 +290,42 @@ static int read_indexes(PGconn *c, const char *oid, struct table_shape *t, const
 				x->cols[x->ncols++] = col;
 		}
 	}
+	PQclear(r);
+	return 0;
+}
+
+/* What the copy does not reproduce, by name: foreign keys, triggers and
+ * the partitioning (the partitions' rows are read as one table's). */
+static int note_not_built(PGconn *c, const char *oid, int kids, struct table_shape *t,
+                          struct err *e)
+{
+	const char *p[1] = { oid };
+	PGresult *r = query(
+	    c,
+	    "SELECT (SELECT string_agg(quote_ident(conname) || ' -> ' || "
+	    "confrelid::regclass::text, "
+	    "', ' ORDER BY conname) FROM pg_constraint WHERE conrelid = $1::oid AND contype = "
+	    "'f'), (SELECT string_agg(quote_ident(tgname), ', ' ORDER BY tgname) FROM pg_trigger "
+	    "WHERE tgrelid = $1::oid AND NOT tgisinternal), pg_get_partkeydef($1::oid)",
+	    1, p);
+
+	if (PQresultStatus(r) != PGRES_TUPLES_OK)
+		return fail(c, r, "reading its constraints and triggers", e);
+	if (!PQgetisnull(r, 0, 0))
+		shape_note(t->notes, sizeof t->notes,
+		           "foreign keys %s are not reproduced (each insert there looks its key up "
+		           "in the table it references: a lookup per row the copy does not pay)",
+		           PQgetvalue(r, 0, 0));
+	if (!PQgetisnull(r, 0, 1))
+		shape_note(t->notes, sizeof t->notes,
+		           "triggers %s are not reproduced (the work they do per row is not "
+		           "measured)",
+		           PQgetvalue(r, 0, 1));
+	if (!PQgetisnull(r, 0, 2))
+		shape_note(t->notes, sizeof t->notes,
+		           "it is partitioned by %s into %d partitions: not reproduced, idxlab's "
+		           "copy is one table (each index one btree, not one per partition)",
+		           PQgetvalue(r, 0, 2), kids < 0 ? -kids : 0);
 	PQclear(r);
 	return 0;
 }
@@ -312,7 +354,8 @@ int pg_read_shape(const char *source, const char *table, struct table_shape *t, 
 	PQclear(r);
 	rc = find_table(c, table, oid, &t->rows, nsp, rel, &kids, e) < 0 ||
 	             read_columns(c, oid, nsp, rel, kids, t, attnums, e) < 0 ||
-	             read_indexes(c, oid, t, attnums, e) < 0
+	             read_indexes(c, oid, t, attnums, e) < 0 ||
+	             note_not_built(c, oid, kids, t, e) < 0
 	         ? -1
 	         : 0;
 	if (rc == 0 && t->rows < 0) /* never vacuumed or analysed (PostgreSQL 14+) */

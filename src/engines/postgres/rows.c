@@ -12,6 +12,7 @@
 #include "../../clock.h"
 #include "../../evlog.h"
 #include "../../keys.h"
+#include "../../schema_idx.h"
 #include "internal.h"
 
 /* ---- the table ----------------------------------------------------------- */
@@ -185,10 +186,18 @@ void pg_set_payload(struct engine *en, long long len)
 
 /* From the first `from` indexes of the list to the first `to`: create
  * idx[from..to-1] in order, or drop idx[to..from-1] from the last. */
+/* A column as the server quoted it (schema_idx_name). */
+static const char *qcol_of(int col, const void *ctx)
+{
+	const struct engine *en = ctx;
+
+	return en->qcol[col];
+}
+
 int pg_set_indexes(struct engine *en, long long from, long long to, int live, struct err *e)
 {
 	const struct schema *s = en->s;
-	char sql[1024];
+	char sql[2048], key[QNAME_MAX + 16], where[1024];
 	long long i;
 	int c;
 
@@ -203,10 +212,15 @@ int pg_set_indexes(struct engine *en, long long from, long long to, int live, st
 
 		add(sql, sizeof sql, &n, "CREATE %sINDEX %s ON idxlab.idxlab_t (",
 		    x->unique ? "UNIQUE " : "", en->qidx[i]);
-		for (c = 0; c < x->ncols; c++)
-			add(sql, sizeof sql, &n, "%s%s", c ? ", " : "", en->qcol[x->cols[c]]);
+		for (c = 0; c < x->ncols; c++) {
+			schema_idx_key_sql(x, c, qcol_of, en, key, sizeof key);
+			add(sql, sizeof sql, &n, "%s%s", c ? ", " : "", key);
+		}
+		/* a partial index's WHERE, written from its parsed form */
+		schema_idx_where_sql(x, qcol_of, en, where, sizeof where);
+		add(sql, sizeof sql, &n, ")%s%s", where[0] ? " WHERE " : "", where);
 		/* the mark, in the same transaction: see pg_create_table */
-		add(sql, sizeof sql, &n, "); COMMENT ON INDEX idxlab.%s IS '" SCHEMA_MARK "'",
+		add(sql, sizeof sql, &n, "; COMMENT ON INDEX idxlab.%s IS '" SCHEMA_MARK "'",
 		    en->qidx[i]);
 		if (n >= sizeof sql)
 			return err_set(e, ERR_RUNTIME,

@@ -18,6 +18,7 @@
 #include <strings.h>
 
 #include "../../evlog.h"
+#include "../../schema_idx.h"
 #include "sqlite_int.h"
 
 /* Column c's declared type: its affinity decides how a value is stored
@@ -94,7 +95,22 @@ int sqlite_set_pragmas(struct engine *en, const struct knobs *k, struct err *e)
 	return sqlite_run(en, sql, e);
 }
 
-/* Create or drop indexes so that exactly the first `to` of the list exist. */
+/* A column in an index's SQL, always quoted: a spec name ([a-z0-9_]) in
+ * double quotes (schema_idx_name). */
+static const char *quoted(int col, const void *ctx)
+{
+	static _Thread_local char buf[SCHEMA_IDX_COLS][SCHEMA_NAME_MAX + 2];
+	static _Thread_local int next;
+	const struct schema *s = ctx;
+	char *out = buf[next++ % SCHEMA_IDX_COLS];
+
+	snprintf(out, SCHEMA_NAME_MAX + 2, "\"%s\"", s->cols[col].name);
+	return out;
+}
+
+/* Create or drop indexes so that exactly the first `to` of the list exist;
+ * an index's expression keys and WHERE are written from their parsed form
+ * (schema_idx.h). */
 int sqlite_set_indexes(struct engine *en, long long from, long long to, struct err *e)
 {
 	const struct schema *s = en->s;
@@ -105,16 +121,19 @@ int sqlite_set_indexes(struct engine *en, long long from, long long to, struct e
 		const struct index_spec *x = &s->idx[i];
 		double t0 = (double)clock_now_ns();
 		struct sql_buf b = { .n = 0 };
+		char where[512];
 
 		sqlite_sql_add(&b, "CREATE %sINDEX ", x->unique ? "UNIQUE " : "");
 		sqlite_sql_name(&b, x->name);
 		sqlite_sql_add(&b, " ON idxlab_t(");
 		for (c = 0; c < x->ncols; c++) {
-			if (c)
-				sqlite_sql_add(&b, ",");
-			sqlite_sql_name(&b, s->cols[x->cols[c]].name);
+			char key[SCHEMA_NAME_MAX + 16];
+
+			schema_idx_key_sql(x, c, quoted, s, key, sizeof key);
+			sqlite_sql_add(&b, "%s%s", c ? "," : "", key);
 		}
-		sqlite_sql_add(&b, ")");
+		schema_idx_where_sql(x, quoted, s, where, sizeof where);
+		sqlite_sql_add(&b, ")%s%s", where[0] ? " WHERE " : "", where);
 		if (sqlite_run(en, b.s, e) < 0)
 			return -1;
 		if (en->live)

@@ -32,6 +32,7 @@
 
 #include "../../evlog.h"
 #include "../../keys.h"
+#include "../../schema_idx.h"
 #include "internal.h"
 
 #define BUSY_TRIES    200 /* x 25 ms: drops wait for a running checkpoint */
@@ -224,6 +225,14 @@ int wt_create_index(struct engine *en, int i, struct err *e)
 	char cfg[256];
 	int rc;
 
+	if (i > 0 && i <= schema_of(&en->k)->nindexes) { /* what WiredTiger builds otherwise */
+		const struct schema *sc = schema_of(&en->k);
+		char why[768];
+
+		schema_idx_unbuilt(sc, &sc->idx[i - 1], "WiredTiger", 0, why, sizeof why);
+		if (why[0])
+			evlog_add(EV_WARN, "wiredtiger: %s", why);
+	}
 	snprintf(cfg, sizeof cfg, "key_format=%s,value_format=%s" WT_INDEX_CONFIG, x->key_format,
 	         x->unique ? "q" : "u");
 	rc = en->s->create(en->s, x->uri, cfg);
