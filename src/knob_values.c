@@ -64,6 +64,11 @@ void knob_range_text(int id, char *buf, size_t len)
 	}
 }
 
+int knob_numeric(int id)
+{
+	return knob_table[id].kind == KNOB_INT && (!knob_table[id].words || id == K_INDEXES);
+}
+
 int knob_bool_word(const char *text, size_t len)
 {
 	static const char *const yes[] = { "on", "yes", "true", "1" };

@@ -162,7 +162,7 @@ static void build(struct record *r, const struct knobs *k, const struct window *
 			continue; /* not a knob of this engine */
 		}
 		/* A plain number stays a number; words or units make it a string. */
-		if (knob_table[id].kind == KNOB_INT && !knob_table[id].words) {
+		if (knob_numeric(id)) {
 			add_int(r, field_name(id), knob_table[id].name, k->v[id]);
 			continue;
 		}

@@ -332,7 +332,7 @@ static int check_column(const struct column *c, int is_id, struct err *e)
 }
 
 /* Can this index be unique, whatever the row count? */
-static int unique_ok(const struct schema *s, const struct index_spec *x, struct err *e)
+int schema_unique_ok(const struct schema *s, const struct index_spec *x, struct err *e)
 {
 	int i;
 
@@ -494,7 +494,7 @@ static int index_line(struct schema *s, char *rest, struct err *e)
 			               "two indexes named %s: give one another name (name "
 			               "NAME)",
 			               x->name);
-	if (x->unique && unique_ok(s, x, e) < 0)
+	if (x->unique && schema_unique_ok(s, x, e) < 0)
 		return -1;
 	s->nindexes++;
 	return 0;
