@@ -9,6 +9,7 @@
 #include "engines/engine.h"
 #include "redact.h"
 #include "schema.h"
+#include "whatif.h"
 
 /* update-indexed and update-keys need a column of the table to write. */
 static int check_op_cols(const struct knobs *k, struct err *e)
@@ -132,6 +133,13 @@ void plan_print_derived(const struct plan *p, FILE *f)
 		        "spec file to edit it, then --schema FILE):\n%s"
 		        "idxlab: how: %s\n",
 		        s->name, source, buf, notes);
+	}
+	{
+		char src[1024];
+
+		whatif_source_text(p, src, sizeof src);
+		if (*src)
+			fprintf(f, "idxlab: %s\n", src);
 	}
 }
 

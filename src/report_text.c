@@ -14,6 +14,7 @@
 #include "report_int.h"
 #include "textfit.h"
 #include "units.h"
+#include "whatif.h"
 
 /* ---- text ---- */
 
@@ -258,6 +259,13 @@ static void text_header(struct report *rp, const struct record *r, const struct 
 		setting(rp, &at, knob_table[id].name, buf);
 	}
 	fputc('\n', rp->out);
+	{
+		char src[1024]; /* a table read from a source: its size and engine */
+
+		whatif_source_text(rp->plan, src, sizeof src);
+		if (*src)
+			fprintf(rp->out, "# %s\n", src);
+	}
 	choose_cols(rp, r);
 	for (i = 0; i < rp->ncols; i++)
 		fprintf(rp->out, "%*s ", rp->cols[i].width, rp->cols[i].label);
