@@ -523,6 +523,8 @@ void report_free(struct report *rp)
 	if (rp->format == FMT_TEXT) {
 		report_text_footer(rp);
 		answer_write(rp->answer, rp->out); /* the last lines */
+	} else if (rp->diag) {
+		answer_write(rp->answer, rp->diag); /* CSV/JSON keep their records */
 	}
 	answer_free(rp->answer);
 	fflush(rp->out);

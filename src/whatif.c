@@ -298,7 +298,7 @@ static int drop_one(struct schema *c, const char *name, struct err *e)
 		if (strcmp(c->idx[i].name, name) == 0 || strcmp(c->idx[i].name, with_prefix) == 0)
 			break;
 	if (i >= keep && i < c->ntable)
-		return err_set(e, ERR_USAGE, "%s is named twice", name);
+		return err_set(e, ERR_USAGE, "%s: the index %s is named twice", name, c->idx[i].name);
 	if (i == c->ntable) {
 		hint = config_closest(name, nth_own_index, c);
 		list_names(nth_own_index, c, names, sizeof names);
