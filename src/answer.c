@@ -21,26 +21,20 @@
 #include "whatif.h"
 
 static const int fig_metric[AF_COUNT] = {
-	[AF_ROWS_PER_S] = M_ROWS_PER_S,
-	[AF_WCHAR_PER_ROW] = M_WCHAR_PER_ROW,
-	[AF_SPILLS_PER_ROW] = M_SPILLS_PER_ROW,
-	[AF_WAL_BYTES_PER_ROW] = M_WAL_BYTES_PER_ROW,
+	[AF_ROWS_PER_S] = M_ROWS_PER_S,         [AF_WCHAR_PER_ROW] = M_WCHAR_PER_ROW,
+	[AF_SPILLS_PER_ROW] = M_SPILLS_PER_ROW, [AF_WAL_BYTES_PER_ROW] = M_WAL_BYTES_PER_ROW,
 	[AF_INDEX_BYTES] = M_INDEX_BYTES,
 };
 
 /* How a difference is said: its words before and after the number. */
 static const char *const fig_word[AF_COUNT] = {
-	[AF_ROWS_PER_S] = "rows/s",
-	[AF_WCHAR_PER_ROW] = "write()",
-	[AF_SPILLS_PER_ROW] = "spills",
-	[AF_WAL_BYTES_PER_ROW] = "WAL",
+	[AF_ROWS_PER_S] = "rows/s",     [AF_WCHAR_PER_ROW] = "write()",
+	[AF_SPILLS_PER_ROW] = "spills", [AF_WAL_BYTES_PER_ROW] = "WAL",
 	[AF_INDEX_BYTES] = "index",
 };
 static const char *const fig_unit[AF_COUNT] = {
-	[AF_ROWS_PER_S] = " %",
-	[AF_WCHAR_PER_ROW] = " B/row",
-	[AF_SPILLS_PER_ROW] = "/row",
-	[AF_WAL_BYTES_PER_ROW] = " B/row",
+	[AF_ROWS_PER_S] = " %",       [AF_WCHAR_PER_ROW] = " B/row",
+	[AF_SPILLS_PER_ROW] = "/row", [AF_WAL_BYTES_PER_ROW] = " B/row",
 	[AF_INDEX_BYTES] = "",
 };
 
@@ -111,15 +105,17 @@ static size_t index_text(const struct schema *s, int i, char *buf, size_t len)
 	int c;
 
 	for (c = 0; c < x->ncols && n < len; c++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s%s", c ? ", " : x->ncols > 1 ? "(" : "",
+		n += (size_t)snprintf(buf + n, len - n, "%s%s%s",
+		                      c              ? ", "
+		                      : x->ncols > 1 ? "("
+		                                     : "",
 		                      s->cols[x->cols[c]].name, c == x->ncols - 1 && c ? ")" : "");
 	return n < len ? n : len;
 }
 
 /* The indexes [from, to) of s in words: "+ index idxlab_add_email on
  * email and ..." (sign '+' for what the change adds, '-' for drops). */
-static void change_text(const struct schema *s, int from, int to, char sign, char *buf,
-                        size_t len)
+static void change_text(const struct schema *s, int from, int to, char sign, char *buf, size_t len)
 {
 	size_t n = (size_t)snprintf(buf, len, "%c index%s ", sign, to - from > 1 ? "es" : "");
 	int i;
@@ -189,10 +185,10 @@ static int fig_text(enum answer_fig f, const struct answer_value *x, const struc
 		units_human(y->v, "", b, sizeof b);
 		snprintf(num, sizeof num, "%+.0f", 100 * d / x->v);
 		snprintf(buf, len, "%s %s%s (%s -> %s)%s", fig_word[f], num, fig_unit[f], a, b,
-		         has_spread(x)                                ? ""
-		         : short_step                                 ? ", noise: a step under 1 s"
-		         : fabs(100 * d / x->v) < ANSWER_NOISE_PCT    ? ", within one run's noise"
-		                                                      : "");
+		         has_spread(x)                             ? ""
+		         : short_step                              ? ", noise: a step under 1 s"
+		         : fabs(100 * d / x->v) < ANSWER_NOISE_PCT ? ", within one run's noise"
+		                                                   : "");
 		return 1;
 	case AF_INDEX_BYTES:
 		units_human(fabs(d), "B", a, sizeof a);

@@ -34,9 +34,10 @@ static const char *const loads[] = { "insert", "multirow", "copy", NULL };
 static const char *const themes[] = { "auto", "dark", "light", "high-contrast", NULL };
 static const struct knob_word commit_words[] = { { "row", 1 }, { "all", COMMIT_ALL }, { NULL, 0 } };
 static const struct knob_word prefill_words[] = { { "auto", PREFILL_AUTO }, { NULL, 0 } };
-static const struct knob_word indexes_words[] = {
-	{ "table", INDEXES_TABLE }, { "all", INDEXES_ALL }, { "without", INDEXES_WITHOUT }, { NULL, 0 }
-};
+static const struct knob_word indexes_words[] = { { "table", INDEXES_TABLE },
+	                                          { "all", INDEXES_ALL },
+	                                          { "without", INDEXES_WITHOUT },
+	                                          { NULL, 0 } };
 
 #define GiB (1024LL * 1024 * 1024)
 

@@ -277,10 +277,12 @@ const char *schema_max_why(const struct knobs *k)
 
 	int own = s->extends ? s->ntable : s->nindexes;
 
-	snprintf(buf, sizeof buf, "the %s table has %d index%s", s->name, own, own == 1 ? "" : "es");
+	snprintf(buf, sizeof buf, "the %s table has %d index%s", s->name, own,
+	         own == 1 ? "" : "es");
 	if (s->nindexes > own)
-		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " and %d candidate%s (--add-index)",
-		         s->nindexes - own, s->nindexes - own == 1 ? "" : "s");
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+		         " and %d candidate%s (--add-index)", s->nindexes - own,
+		         s->nindexes - own == 1 ? "" : "s");
 	return buf;
 }
 
@@ -296,22 +298,25 @@ const char *schema_indexes_why(const struct knobs *k)
 	own = s->extends ? s->ntable : s->nindexes;
 	n = (size_t)snprintf(buf, sizeof buf,
 	                     "secondary indexes, the first N of the %s table's %d:", s->name, own);
-	for (i = 0; i < s->nindexes && n < sizeof buf; i++)
+	for (i = 0; i < s->nindexes && n < sizeof buf; i++) {
+		/* where a part of the list starts: --drop-index's last of the
+		 * table's own (indexes without stops before them), then the
+		 * candidates (--add-index), the slider's positions past its own */
+		if (s->extends && s->ndrop && i == own - s->ndrop)
+			n += (size_t)snprintf(buf + n, sizeof buf - n,
+			                      "%s --drop-index's, %d on:", i ? ";" : "", i + 1);
+		else if (i == own)
+			n += (size_t)snprintf(
+			    buf + n, sizeof buf - n,
+			    "%s then the candidates (--add-index), %d on:", i ? ";" : "", i + 1);
+		else if (i)
+			n += (size_t)snprintf(buf + n, sizeof buf - n, ",");
 		for (c = 0; c < s->idx[i].ncols && n < sizeof buf; c++)
-			n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s%s%s%s",
-			                      c                                ? ""
-			                      : i == own                       ? "; then the candidates "
-			                      : s->extends && s->ndrop &&
-			                              i == own - s->ndrop ? "; --drop-index's last "
-			                                                  : "",
-			                      c   ? ", "
-			                      : i && i != own && !(s->extends && s->ndrop &&
-			                                           i == own - s->ndrop)
-			                          ? ", ("
-			                          : " (",
+			n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s%s%s", c ? ", " : " (",
 			                      s->idx[i].unique && !c ? "unique " : "",
 			                      s->cols[s->idx[i].cols[c]].name,
 			                      c == s->idx[i].ncols - 1 ? ")" : "");
+	}
 	if (n < sizeof buf)
 		snprintf(buf + n, sizeof buf - n,
 		         "%s; every one is another btree each row must enter",

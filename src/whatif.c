@@ -268,8 +268,8 @@ static int add_one(struct schema *c, const char *item, struct err *e)
 	for (i = 0; i < c->nindexes; i++) {
 		const struct index_spec *o = &c->idx[i];
 
-		if (o->ncols != x->ncols || memcmp(o->cols, x->cols, sizeof x->cols[0] *
-		                                                         (size_t)x->ncols) != 0)
+		if (o->ncols != x->ncols ||
+		    memcmp(o->cols, x->cols, sizeof x->cols[0] * (size_t)x->ncols) != 0)
 			continue;
 		if (i < c->ntable)
 			return err_set(e, ERR_USAGE,
@@ -298,7 +298,8 @@ static int drop_one(struct schema *c, const char *name, struct err *e)
 		if (strcmp(c->idx[i].name, name) == 0 || strcmp(c->idx[i].name, with_prefix) == 0)
 			break;
 	if (i >= keep && i < c->ntable)
-		return err_set(e, ERR_USAGE, "%s: the index %s is named twice", name, c->idx[i].name);
+		return err_set(e, ERR_USAGE, "%s: the index %s is named twice", name,
+		               c->idx[i].name);
 	if (i == c->ntable) {
 		hint = config_closest(name, nth_own_index, c);
 		list_names(nth_own_index, c, names, sizeof names);
@@ -317,9 +318,8 @@ static int drop_one(struct schema *c, const char *name, struct err *e)
 }
 
 /* For each item of text (a registry label), fn(c, item). */
-static int each_item(struct schema *c, long long v, int (*fn)(struct schema *, const char *,
-                                                              struct err *),
-                     struct err *e)
+static int each_item(struct schema *c, long long v,
+                     int (*fn)(struct schema *, const char *, struct err *), struct err *e)
 {
 	char list[WHATIF_TEXT], *tok, *save = NULL;
 	const char *label = whatif_label(v);
@@ -430,15 +430,13 @@ void whatif_source_text(const struct plan *p, char *buf, size_t len)
 	plan_step(p, 0, &k);
 	from_src = strncmp(p->where[K_PREFILL], "prefill (the source", 19) == 0;
 	err_escape(schema_label(p->vals[K_SCHEMA][0]), source, sizeof source);
-	snprintf(buf, len,
-	         "table %s: %.0f rows at the source; prefill %lld (%s); engine %s (%s)", source,
-	         s->source_rows, knobs_prefill(&k),
-	         from_src                 ? (k.v[K_SCALE] != 1000 ? "the source's, times --scale"
-	                                                          : "the source's")
-	         : p->set[K_PREFILL]      ? "as set"
-	                                  : "auto",
+	snprintf(buf, len, "table %s: %.0f rows at the source; prefill %lld (%s); engine %s (%s)",
+	         source, s->source_rows, knobs_prefill(&k),
+	         from_src ? (k.v[K_SCALE] != 1000 ? "the source's, times --scale" : "the source's")
+	         : p->set[K_PREFILL] ? "as set"
+	                             : "auto",
 	         knob_table[K_ENGINE].choices[k.v[K_ENGINE]],
-	         p->set[K_ENGINE] ? "as set"
+	         p->set[K_ENGINE]                        ? "as set"
 	         : k.v[K_ENGINE] == s->source_engine - 1 ? "the source's"
 	                                                 : "the default");
 }
