@@ -195,6 +195,9 @@ static void test_knob_engines(void)
 		[K_PRESENTER] = { 1, 1, 1, 1 },
 		[K_PRESENTER_METRICS] = { 1, 1, 1, 1 },
 		[K_THEME] = { 1, 1, 1, 1 },
+		/* the question as a verb (issue 19): every engine */
+		[K_ADD_INDEX] = { 1, 1, 1, 1 },
+		[K_DROP_INDEX] = { 1, 1, 1, 1 },
 	};
 	static const int column[4] = { E_SQLITE, E_POSTGRES, E_MONGO, E_WIREDTIGER };
 	int id, j;
