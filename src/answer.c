@@ -162,7 +162,9 @@ static int has_spread(const struct answer_value *v)
 }
 
 /* One figure's difference from step x (the table as it is) to y, after
- * ", " into buf; 0 when it is n/a in either. */
+ * ", " into buf: 1; 0 when it is n/a in either; 2 (buf: the figure's word)
+ * when a per-row figure moved by less than ANSWER_SAME_PCT of itself, a
+ * change one run cannot back. */
 static int fig_text(enum answer_fig f, const struct answer_value *x, const struct answer_value *y,
                     int short_step, char *buf, size_t len)
 {
@@ -195,6 +197,11 @@ static int fig_text(enum answer_fig f, const struct answer_value *x, const struc
 		snprintf(buf, len, "%s %c%s", fig_word[f], d < 0 ? '-' : '+', a);
 		return 1;
 	default:
+		if (!has_spread(x) &&
+		    fabs(d) <= ANSWER_SAME_PCT / 100 * fmax(fabs(x->v), fabs(y->v))) {
+			snprintf(buf, len, "%s", fig_word[f]);
+			return 2;
+		}
 		snprintf(buf, len, "%s %+.*f%s", fig_word[f], dec, d, fig_unit[f]);
 		return 1;
 	}
@@ -207,8 +214,8 @@ static void say(const struct answer *a, long g, long x, long y, int from, int to
 {
 	const struct answer_step *sx = &a->steps[x], *sy = &a->steps[y];
 	const struct schema *s = schema_of(&sx->k);
-	char what[512], group[256], fig[160];
-	int f, any = 0;
+	char what[512], group[256], fig[160], same[2 * sizeof fig] = "";
+	int f, any = 0, got;
 
 	change_text(s, from, to, sign, what, sizeof what);
 	group_text(a, g, group, sizeof group);
@@ -217,13 +224,18 @@ static void say(const struct answer *a, long g, long x, long y, int from, int to
 		fprintf(out, " no answer, a step was interrupted\n");
 		return;
 	}
-	for (f = 0; f < AF_COUNT; f++)
-		if (fig_text((enum answer_fig)f, &sx->f[f], &sy->f[f],
-		             sx->seconds < ANSWER_SHORT_S || sy->seconds < ANSWER_SHORT_S, fig,
-		             sizeof fig)) {
-			fprintf(out, "%s %s", any ? "," : "", fig);
-			any = 1;
-		}
+	for (f = 0; f < AF_COUNT; f++) {
+		got = fig_text((enum answer_fig)f, &sx->f[f], &sy->f[f],
+		               sx->seconds < ANSWER_SHORT_S || sy->seconds < ANSWER_SHORT_S, fig,
+		               sizeof fig);
+		if (got == 1)
+			fprintf(out, "%s %s", any++ ? "," : "", fig);
+		else if (got == 2)
+			snprintf(same + strlen(same), sizeof same - strlen(same), "%s%.40s",
+			         *same ? ", " : "", fig);
+	}
+	if (*same)
+		fprintf(out, "%s no clear change in %s", any++ ? ";" : "", same);
 	fprintf(out, "%s\n", any ? "" : " no figure measured in both steps");
 }
 

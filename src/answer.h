@@ -10,7 +10,9 @@
  * Each figure of a step is a struct answer_value: today one run's value;
  * a spread (min, max over repeated runs) is said when it is there, and a
  * difference inside it is "within noise". Without a spread, a rows/s
- * difference under ANSWER_NOISE_PCT is said to be within one run's noise. */
+ * difference under ANSWER_NOISE_PCT is said to be within one run's noise,
+ * and a per-row figure that moved by less than ANSWER_SAME_PCT of itself is
+ * named as one with no clear change, without a number. */
 #ifndef IDXLAB_ANSWER_H
 #define IDXLAB_ANSWER_H
 
@@ -20,6 +22,7 @@
 
 #define ANSWER_NOISE_PCT 5.0
 #define ANSWER_SHORT_S   1.0 /* a step shorter: its rows/s moves by a fifth */
+#define ANSWER_SAME_PCT  2.0 /* a per-row figure moved less: "no clear change" */
 
 /* The figures an answer compares (the CSV/JSON field names: answer.c). */
 enum answer_fig {
