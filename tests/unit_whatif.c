@@ -101,6 +101,19 @@ void test_answer(void)
 	                  "write() +412.5 B/row, spills +0.9000/row, index +2.00 MiB\n") != NULL);
 	answer_free(a);
 
+	/* A per-row figure that moved under 2 %: named, without a number. */
+	a = answer_new();
+	st[0].f[AF_WAL_BYTES_PER_ROW].ok = 1;
+	st[0].f[AF_WAL_BYTES_PER_ROW].v = 100;
+	st[1].f[AF_WAL_BYTES_PER_ROW].v = 101;
+	answer_add(a, &st[0]);
+	answer_add(a, &st[1]);
+	f = fmemopen(out, sizeof out, "w");
+	CHECK(answer_write(a, f) == 1);
+	fclose(f);
+	CHECK(strstr(out, "index +2.00 MiB; no clear change in WAL\n") != NULL);
+	answer_free(a);
+
 	/* With a spread: rows/s ranges that overlap are within noise. */
 	a = answer_new();
 	st[0].f[AF_ROWS_PER_S].min = 29000;
