@@ -306,9 +306,9 @@ const char *schema_indexes_why(const struct knobs *k)
 			n += (size_t)snprintf(buf + n, sizeof buf - n,
 			                      "%s --drop-index's, %d on:", i ? ";" : "", i + 1);
 		else if (i == own)
-			n += (size_t)snprintf(
-			    buf + n, sizeof buf - n,
-			    "%s then the candidates (--add-index), %d on:", i ? ";" : "", i + 1);
+			n += (size_t)snprintf(buf + n, sizeof buf - n,
+			                      "%s then the candidates (--add-index), %d on:",
+			                      i ? ";" : " none;", i + 1);
 		else if (i)
 			n += (size_t)snprintf(buf + n, sizeof buf - n, ",");
 		for (c = 0; c < s->idx[i].ncols && n < sizeof buf; c++)

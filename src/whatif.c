@@ -448,6 +448,6 @@ long long whatif_dash_rows(const struct knobs *k)
 
 	if (!s->source_engine || s->source_rows < 1)
 		return -1;
-	rows = llround(2 * s->source_rows);
-	return rows < WHATIF_DASH_ROWS_MIN ? WHATIF_DASH_ROWS_MIN : rows;
+	rows = llround(s->source_rows);
+	return rows + (rows > WHATIF_DASH_ROWS_MORE ? rows : WHATIF_DASH_ROWS_MORE);
 }

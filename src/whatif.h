@@ -52,8 +52,10 @@ void whatif_source_text(const struct plan *p, char *buf, size_t len);
 
 /* The dashboard's rows (where an insert run starts over) for a table read
  * from a source, when the user left rows unset: twice the source's rows,
- * at least WHATIF_DASH_ROWS_MIN; -1 for any other table. */
-#define WHATIF_DASH_ROWS_MIN 1000
+ * and at least WHATIF_DASH_ROWS_MORE more than them (a small table would
+ * start over every moment, and the screen say little else); -1 for any
+ * other table. */
+#define WHATIF_DASH_ROWS_MORE 50000
 long long whatif_dash_rows(const struct knobs *k);
 
 #endif

@@ -494,8 +494,9 @@ static struct dash *dash_new(const struct plan *p)
 		abort();
 	plan_step(p, 0, &d->k.want);
 	knobs_dash_defaults(&d->k.want, p->set);
-	/* A table read from a source starts over at twice its size, not at
-	 * the dashboard's 5M rows: its size against the cache is the point. */
+	/* A table read from a source starts over at twice its size (a small
+	 * one 50000 rows past it), not at the dashboard's 5M rows: its size
+	 * against the cache is the point. */
 	if (!p->set[K_ROWS] && whatif_dash_rows(&d->k.want) > 0)
 		d->k.want.v[K_ROWS] = whatif_dash_rows(&d->k.want);
 	k = &d->k.want;
@@ -536,7 +537,7 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 		if (*src && !p->replay_path)
 			evlog_add(EV_INFO, "%s; the table starts over at %lld rows%s", src,
 			          d->k.want.v[K_ROWS],
-			          p->set[K_ROWS] ? " (rows)" : " (twice the source's)");
+			          p->set[K_ROWS] ? " (rows)" : " (the source's and as many more)");
 	}
 	if (open_sources(d, p, &code) < 0)
 		goto out;
