@@ -97,11 +97,12 @@ static long find(const struct answer *a, long g, long long n)
 	return -1;
 }
 
-/* "(email)" / "(country, created_at)" of index i of s. */
+/* "index idxlab_add_email on email" / "unique index ... on (a, b)". */
 static size_t index_text(const struct schema *s, int i, char *buf, size_t len)
 {
 	const struct index_spec *x = &s->idx[i];
-	size_t n = (size_t)snprintf(buf, len, "%s%s on ", x->unique ? "unique " : "", x->name);
+	size_t n =
+	    (size_t)snprintf(buf, len, "%sindex %s on ", x->unique ? "unique " : "", x->name);
 	int c;
 
 	for (c = 0; c < x->ncols && n < len; c++)
@@ -117,7 +118,7 @@ static size_t index_text(const struct schema *s, int i, char *buf, size_t len)
  * email and ..." (sign '+' for what the change adds, '-' for drops). */
 static void change_text(const struct schema *s, int from, int to, char sign, char *buf, size_t len)
 {
-	size_t n = (size_t)snprintf(buf, len, "%c index%s ", sign, to - from > 1 ? "es" : "");
+	size_t n = (size_t)snprintf(buf, len, "%c ", sign);
 	int i;
 
 	for (i = from; i < to && n < len; i++) {

@@ -143,7 +143,7 @@ if grep -qx "add-index = email,n+email" "$T/two.out" && grep -qx "add-index = n"
 	ok whatif/config-lines-add-up
 else bad whatif/config-lines-add-up "$(grep add-index "$T/two.out" "$T/two2.out")"; fi
 if run -c "$T/two.conf" --rows 2000 --format csv >"$T/two.csv" 2>"$T/two.err" &&
-	[ "$(field "$T/two.csv" indexes 2)" = 3 ] && grep -q "^answer: + indexes idxlab_add_email on email and idxlab_add_n_email on (n, email)" "$T/two.err"; then
+	[ "$(field "$T/two.csv" indexes 2)" = 3 ] && grep -q "^answer: + index idxlab_add_email on email and index idxlab_add_n_email on (n, email)" "$T/two.err"; then
 	ok whatif/config-candidates-run
 else bad whatif/config-candidates-run "$(tail -3 "$T/two.err")"; fi
 
@@ -278,6 +278,27 @@ elif own_pg whatif/pg-server; then
 		ok whatif/pg-drop-index-answer-line
 	else bad whatif/pg-drop-index-answer-line "$(tail -3 "$T/pgd.err")"; fi
 	answer_matches whatif/pg-drop "$T/pgd.csv" "$T/pgd.err" - 1 0 "write wal index"
+fi
+
+# --- MongoDB: no server here; what idxlab sends to the wire peer ----------
+here=$(cd "$(dirname "$0")" && pwd)
+fx=$here/fixtures
+. "$here/mongo_peer.sh"
+if [ -z "$PY" ]; then
+	skip whatif/mongo "python3-mockupdb is not installed (apt-get install python3-mockupdb)"
+else
+	peer wm normal
+	if "$IDXLAB" run --engine mongo --warmup off --dsn "$URI" --schema "$T/t.spec" \
+		--add-index n+email:unique --drop-index created_at --indexes without,table,all \
+		--rows 200 --format csv >"$T/m.csv" 2>"$T/m.err" &&
+		grep -q "^answer: + unique index idxlab_add_n_email on (n, email): " "$T/m.err" &&
+		grep -q "^answer: - index idxlab_created_at on created_at: " "$T/m.err"; then
+		ok whatif/mongo-answer-lines
+	else bad whatif/mongo-answer-lines "$(tail -3 "$T/m.err")"; fi
+	# each step's table gets the list's prefix: none, the table's own, then
+	# the candidate, unique, its key in the candidate's column order
+	qcheck whatif/mongo-candidate-indexes "[[(list(i['key']), i['name'], i.get('unique')) for i in d['indexes']] for d in cmds('createIndexes', 't')] == [[(['created_at'], 'idxlab_created_at', None)], [(['created_at'], 'idxlab_created_at', None), (['n', 'email'], 'idxlab_add_n_email', True)]]"
+	unpeer
 fi
 
 # --- WiredTiger -------------------------------------------------------------
