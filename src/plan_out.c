@@ -113,6 +113,7 @@ void plan_warn_unused(const struct plan *p, FILE *f)
 			        knob_table[id].name,
 			        knob_table[K_ENGINE].choices[p->vals[K_ENGINE][0]],
 			        knob_table[id].why);
+	whatif_warn_unused(p, f);
 }
 
 void plan_print_derived(const struct plan *p, FILE *f)

@@ -393,6 +393,29 @@ int whatif_apply(struct plan *p, struct err *e)
 	return 0;
 }
 
+void whatif_warn_unused(const struct plan *p, FILE *f)
+{
+	int past = 0, before = 0;
+	struct knobs k;
+	long i;
+
+	for (i = 0; i < p->steps; i++) {
+		const struct schema *s;
+
+		plan_step(p, i, &k);
+		s = schema_of(&k);
+		past |= k.v[K_INDEXES] > whatif_own(s);
+		before |= s->extends && s->ndrop && k.v[K_INDEXES] < whatif_own(s);
+	}
+	if (p->vals[K_ADD_INDEX][0] && !past)
+		fprintf(f, "idxlab: warning: --add-index: no step measures the candidates (they "
+		           "come after the table's own indexes): --indexes table,all asks what "
+		           "they cost\n");
+	if (p->vals[K_DROP_INDEX][0] && !before)
+		fprintf(f, "idxlab: warning: --drop-index: no step measures the table without "
+		           "it: --indexes without,table asks what it costs\n");
+}
+
 int whatif_own(const struct schema *s)
 {
 	return s->extends ? s->ntable : s->nindexes;

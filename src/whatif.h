@@ -35,6 +35,11 @@ const char *whatif_label(long long v);
  * engine and the prefill the user left unset are the source's. */
 int whatif_apply(struct plan *p, struct err *e);
 
+/* Warn on f when p has candidates (or drops) that no step measures: no
+ * step's indexes reaches past the table's own (or stops before the drops),
+ * and say the words that would. */
+void whatif_warn_unused(const struct plan *p, FILE *f);
+
 /* The indexes knob's value v under spec s as a count: the words table,
  * all and without resolved; a number as it is. */
 long long whatif_indexes(const struct schema *s, long long v);

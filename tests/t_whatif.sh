@@ -93,6 +93,14 @@ run --schema "$T/t.spec" --add-index email --indexes table,all --rows 5000 >"$T/
 if tail -1 "$T/a.txt" | grep -q "^answer: + index idxlab_add_email on email: rows/s .* index +"; then
 	ok whatif/sqlite-text-last-line-answer
 else bad whatif/sqlite-text-last-line-answer "$(tail -3 "$T/a.txt")"; fi
+# Candidates no step measures: a warning says which words would.
+run --schema "$T/t.spec" --add-index email --drop-index created_at --indexes 1 --rows 100 >/dev/null 2>"$T/w1.err"
+run --schema "$T/t.spec" --add-index email --indexes table,all --rows 100 >/dev/null 2>"$T/w2.err"
+if grep -q "warning: --add-index: no step measures the candidates .*--indexes table,all" "$T/w1.err" &&
+	grep -q "warning: --drop-index: no step measures the table without it: --indexes without,table" "$T/w1.err" &&
+	! grep -q "warning" "$T/w2.err"; then
+	ok whatif/unmeasured-candidates-warned
+else bad whatif/unmeasured-candidates-warned "$(cat "$T/w1.err" "$T/w2.err")"; fi
 # No question, no answer.
 run --schema "$T/t.spec" --indexes 0,1 --rows 2000 >"$T/n.txt" 2>&1
 if ! grep -q "^answer" "$T/n.txt" && grep -q "^ *1 " "$T/n.txt"; then
