@@ -21,6 +21,7 @@
 #include "report.h"
 #include "schema.h"
 #include "schema_from.h"
+#include "whatif.h"
 #include "xalloc.h"
 
 static void plan_defaults(struct plan *p)
@@ -69,10 +70,31 @@ static int check_dependent(const struct plan *p, struct err *e)
 	return 0;
 }
 
+/* A KF_REPEAT knob given again in the same place (where[id] starts with
+ * place: "--", a config file's "path:") adds text to its list: the text
+ * to set, in buf when joined. */
+static const char *repeated(const struct plan *p, int id, const char *text, const char *place,
+                            char *buf, size_t len)
+{
+	size_t n;
+
+	if (!(knob_table[id].flags & KF_REPEAT) || !p->set[id] || !p->vals[id][0] ||
+	    strncmp(p->where[id], place, strlen(place)) != 0)
+		return text;
+	knob_format(id, p->vals[id][0], buf, len);
+	n = strlen(buf);
+	snprintf(buf + n, len - n, ",%s", text);
+	return buf;
+}
+
 /* plan_set, with the place the value came from: errors are prefixed with
  * it, and it is kept for check_dependent. */
 static int set_at(struct plan *p, int id, const char *text, const char *where, struct err *e)
 {
+	char buf[1024];
+
+	if (strncmp(where, "--", 2) == 0)
+		text = repeated(p, id, text, "--", buf, sizeof buf);
 	if (plan_set(p, id, text, e) < 0)
 		return err_prefix(e, "%s", where);
 	snprintf(p->where[id], sizeof p->where[id], "%s", where);
@@ -158,12 +180,15 @@ int plan_set(struct plan *p, int id, const char *text, struct err *e)
 static int plan_line(char *s, int lineno, void *ctx, struct err *e)
 {
 	struct plan *p = ctx;
-	char *val, where[sizeof p->where[0]];
+	char *val, where[sizeof p->where[0]], buf[1024];
+	const char *text;
 	int id;
 
 	if (config_knob_line(s, &id, &val, e) < 0)
 		return -1;
-	if (plan_set(p, id, val, e) < 0)
+	snprintf(where, sizeof where, "%s:", p->reading);
+	text = repeated(p, id, val, where, buf, sizeof buf);
+	if (plan_set(p, id, text, e) < 0)
 		return err_prefix(e, "%s", knob_table[id].name); /* config_read adds file:line */
 	snprintf(where, sizeof where, "%s:%d: %s", p->reading, lineno, knob_table[id].name);
 	snprintf(p->where[id], sizeof p->where[id], "%s", where);
@@ -444,7 +469,7 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 		if (set_at(p, id, val, name, e) < 0)
 			return -1;
 	}
-	if (check_dependent(p, e) < 0 || plan_validate(p, e) < 0)
+	if (whatif_apply(p, e) < 0 || check_dependent(p, e) < 0 || plan_validate(p, e) < 0)
 		return -1;
 	if (p->fields && report_check_fields(p->fields, e) < 0)
 		return err_prefix(e, "--fields");
@@ -509,6 +534,7 @@ void plan_step(const struct plan *p, long i, struct knobs *out)
 		i /= p->n[id];
 	}
 	out->dsn = p->dsn;
+	whatif_resolve_knobs(out); /* indexes table|all|without: a count */
 	knobs_engine_defaults(out, p->set);
 	/* a table that says `payload none` (a derived one) has no payload
 	 * column unless --payload N asks for one */

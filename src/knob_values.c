@@ -64,6 +64,11 @@ void knob_range_text(int id, char *buf, size_t len)
 	}
 }
 
+int knob_numeric(int id)
+{
+	return knob_table[id].kind == KNOB_INT && (!knob_table[id].words || id == K_INDEXES);
+}
+
 int knob_bool_word(const char *text, size_t len)
 {
 	static const char *const yes[] = { "on", "yes", "true", "1" };
@@ -86,9 +91,14 @@ int knob_parse(int id, const char *text, long long *out, struct err *e)
 	long long v = 0;
 	int i;
 
-	if (d->max_of) /* the table in force is not known yet: no default's range */
-		snprintf(range, sizeof range, "%lld up to the table's number of indexes", d->min);
-	else
+	if (d->max_of) { /* the table in force is not known yet: no default's range */
+		size_t n = 0;
+
+		for (i = 0; d->words && d->words[i].word; i++)
+			n += (size_t)snprintf(range + n, sizeof range - n, "%s|", d->words[i].word);
+		snprintf(range + n, sizeof range - n, "%lld up to the table's number of indexes",
+		         d->min);
+	} else
 		knob_range_text(id, range, sizeof range);
 	switch (d->kind) {
 	case KNOB_CHOICE:

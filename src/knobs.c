@@ -16,6 +16,7 @@
 #include "metrics.h"
 #include "schema.h"
 #include "units.h"
+#include "whatif.h"
 
 #define KNOBS_ENGINE_NAME(id, name, package) #name,
 static const char *const engines[] = { ENGINE_LIST(KNOBS_ENGINE_NAME) NULL };
@@ -33,6 +34,10 @@ static const char *const loads[] = { "insert", "multirow", "copy", NULL };
 static const char *const themes[] = { "auto", "dark", "light", "high-contrast", NULL };
 static const struct knob_word commit_words[] = { { "row", 1 }, { "all", COMMIT_ALL }, { NULL, 0 } };
 static const struct knob_word prefill_words[] = { { "auto", PREFILL_AUTO }, { NULL, 0 } };
+static const struct knob_word indexes_words[] = { { "table", INDEXES_TABLE },
+	                                          { "all", INDEXES_ALL },
+	                                          { "without", INDEXES_WITHOUT },
+	                                          { NULL, 0 } };
 
 #define GiB (1024LL * 1024 * 1024)
 
@@ -133,13 +138,14 @@ const struct knob_def knob_table[K_COUNT] = {
 	},
 
 	[K_INDEXES] = {
-		.name = "indexes", .kind = KNOB_INT,
+		.name = "indexes", .kind = KNOB_INT, .words = indexes_words,
 		.max = SCHEMA_IDX_MAX, .max_of = schema_index_max,
 		.max_why = schema_max_why,
 		.why_of = schema_indexes_why,
 		.def = "0",
 		.why = "secondary indexes: the first N of the table's index list (the default "
-		       "table: k1..kN); every one is another btree each row must enter",
+		       "table: k1..kN; table: its own, all: with --add-index's, without: less "
+		       "--drop-index's); every one is another btree each row must enter",
 	},
 
 	[K_KEY_ORDER] = {
@@ -244,6 +250,22 @@ const struct knob_def knob_table[K_COUNT] = {
 		.max = 1, .def = "off", .flags = KF_HEADLESS,
 		.why = "end each step with the engine's reclaim (PostgreSQL VACUUM, SQLite VACUUM, "
 		       "WiredTiger/MongoDB compact), measured apart: vacuum_seconds and its WAL per row",
+	},
+	[K_ADD_INDEX] = {
+		.name = "add-index", .kind = KNOB_NAMED,
+		.resolve = whatif_resolve_add, .label = whatif_label,
+		.range = "none, or COL[+COL...][:unique], a comma list; repeatable",
+		.def = "none", .flags = KF_OPTION | KF_NOSWEEP | KF_LIST | KF_REPEAT | KF_FIXED,
+		.why = "a candidate index, after the table's own in its list (indexes table,all "
+		       "asks what it costs and the run's last lines answer); a+b: a composite",
+	},
+	[K_DROP_INDEX] = {
+		.name = "drop-index", .kind = KNOB_NAMED,
+		.resolve = whatif_resolve_drop, .label = whatif_label,
+		.range = "none, or an index's name, a comma list; repeatable",
+		.def = "none", .flags = KF_OPTION | KF_NOSWEEP | KF_LIST | KF_REPEAT | KF_FIXED,
+		.why = "the reverse: the table's index NAME goes last in its own list, so "
+		       "indexes without,table asks what it costs",
 	},
 	[K_FORMAT] = {
 		.name = "format", .kind = KNOB_CHOICE, .choices = formats,

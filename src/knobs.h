@@ -38,6 +38,9 @@ enum knob_id {
 	K_INDEX_BUILD,
 	K_LOAD,
 	K_VACUUM,
+	/* the question as a verb (whatif.h): candidates for the index list */
+	K_ADD_INDEX,
+	K_DROP_INDEX,
 	/* run options: not part of the workload, never swept */
 	K_FORMAT,
 	K_INTERVAL,
@@ -85,6 +88,9 @@ enum knob_flag {
 	 * without it, every engine does (engine_has_knob) */
 	KF_ENGINE_OWN = 1u << 6,
 	KF_LIST = 1u << 7, /* the value is a comma list itself (with KF_NOSWEEP) */
+	/* given again in the same place (the command line, one config file),
+	 * the values add up into one list (with KF_LIST) */
+	KF_REPEAT = 1u << 8,
 };
 
 /* A word that stands for a number, e.g. commit "row" = 1. */
@@ -135,6 +141,12 @@ enum format_kind { FMT_TEXT, FMT_CSV, FMT_JSON };
 enum theme_kind { THEME_AUTO, THEME_DARK, THEME_LIGHT, THEME_HIGH_CONTRAST };
 #define COMMIT_ALL   0LL  /* commit = all: one transaction for the step */
 #define PREFILL_AUTO -1LL /* prefill = auto: rows for update/delete, else 0 */
+/* indexes = table | all | without: the table's own list, with the
+ * candidates (--add-index), without what --drop-index names; a step's
+ * knobs hold the count (plan_step resolves them, whatif_indexes) */
+#define INDEXES_TABLE   -1LL
+#define INDEXES_ALL     -2LL
+#define INDEXES_WITHOUT -3LL
 
 /* A default that differs by engine: "cache" is "128MiB" on PostgreSQL. Each
  * engine's ops list its own, ending with a NULL def. */
@@ -225,6 +237,10 @@ int knobs_presenter_metric(long long packed, int i); /* the i-th, or -1 */
  * its metrics, or for auto rows/s and the per-row figure the engine's
  * story turns on. Returns how many. */
 int knobs_presenter_figures(long long packed, int engine, int *ids);
+
+/* Are knob id's values in a step plain numbers (a KNOB_INT without words;
+ * indexes, whose words plan_step resolves to a count)? */
+int knob_numeric(int id);
 
 /* Describe the valid values of knob id ("0..8", "seq|rand|few"). */
 void knob_range_text(int id, char *buf, size_t len);

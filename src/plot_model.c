@@ -32,7 +32,7 @@ int plot_numeric_knob(int id)
 {
 	const struct knob_def *d = &knob_table[id];
 
-	return (d->kind == KNOB_INT && !d->words) || d->kind == KNOB_SIZE || d->kind == KNOB_MILLIS;
+	return knob_numeric(id) || d->kind == KNOB_SIZE || d->kind == KNOB_MILLIS;
 }
 
 static void knob_value_text(int id, const struct knobs *k, char *buf, size_t len)

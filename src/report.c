@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "answer.h"
 #include "clock.h"
 #include "engines/engine.h"
 #include "plot.h"
@@ -162,7 +163,7 @@ static void build(struct record *r, const struct knobs *k, const struct window *
 			continue; /* not a knob of this engine */
 		}
 		/* A plain number stays a number; words or units make it a string. */
-		if (knob_table[id].kind == KNOB_INT && !knob_table[id].words) {
+		if (knob_numeric(id)) {
 			add_int(r, field_name(id), knob_table[id].name, k->v[id]);
 			continue;
 		}
@@ -408,6 +409,7 @@ struct report *report_new(const struct plan *p, FILE *out, FILE *diag)
 	r->tty_line = diag && isatty(fileno(diag));
 	r->format = (int)p->vals[K_FORMAT][0];
 	r->t_begin = clock_now_s();
+	r->answer = answer_new();
 	if (p->fields) {
 		struct err e;
 
@@ -437,6 +439,25 @@ static void emit(struct report *rp, const struct record *r, const struct knobs *
 	fflush(rp->out);
 }
 
+/* A step's figures, kept for the answer (answer.h). */
+static void note_answer(struct report *rp, const struct record *r, const struct step_result *s)
+{
+	const struct field *secs = report_find(r, "seconds");
+	struct answer_step a = { .k = s->knobs,
+		                 .interrupted = s->interrupted,
+		                 .seconds = secs && secs->kind == F_NUM ? secs->d : 0 };
+	int f;
+
+	for (f = 0; f < AF_COUNT; f++) {
+		const struct field *x = report_find(r, answer_field((enum answer_fig)f));
+
+		a.f[f].ok = x && x->kind == F_NUM;
+		a.f[f].v = x ? x->d : NAN;
+		a.f[f].min = a.f[f].max = NAN; /* one run */
+	}
+	answer_add(rp->answer, &a);
+}
+
 void report_step(struct report *rp, const struct step_result *s)
 {
 	struct record *r = malloc(sizeof *r);
@@ -447,6 +468,8 @@ void report_step(struct report *rp, const struct step_result *s)
 	build(r, &s->knobs, &w, s->rows_record ? "rows" : "step", s->index, s->interrupted);
 	add_step_end(r, &s->knobs, s);
 	emit(rp, r, &s->knobs);
+	if (!s->rows_record)
+		note_answer(rp, r, s);
 	plot_add(rp->plot, r, &s->knobs, 0, 0);
 	free(r);
 }
@@ -497,8 +520,13 @@ void report_free(struct report *rp)
 	if (!rp)
 		return;
 	report_clear_line(rp);
-	if (rp->format == FMT_TEXT)
+	if (rp->format == FMT_TEXT) {
 		report_text_footer(rp);
+		answer_write(rp->answer, rp->out); /* the last lines */
+	} else if (rp->diag) {
+		answer_write(rp->answer, rp->diag); /* CSV/JSON keep their records */
+	}
+	answer_free(rp->answer);
 	fflush(rp->out);
 	free(rp->sel_text);
 	free(rp->rows_before);

@@ -67,6 +67,7 @@ struct report {
 	 * itself (no newline: line_up while it shows), cleared before
 	 * anything else is written (report_clear_line). */
 	int tty_line, line_up;
+	struct answer *answer; /* owned: the steps, for the answer (answer.h) */
 };
 
 /* The field called name in r, or NULL. */

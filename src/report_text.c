@@ -14,6 +14,7 @@
 #include "report_int.h"
 #include "textfit.h"
 #include "units.h"
+#include "whatif.h"
 
 /* ---- text ---- */
 
@@ -244,9 +245,11 @@ static void text_header(struct report *rp, const struct record *r, const struct 
 	report_find_varying(rp);
 	fprintf(rp->out, "#");
 	for (id = 0; id < K_COUNT; id++) {
-		if (knob_table[id].flags & KF_OPTION || is_varying(rp, id) ||
-		    !engine_has_knob((int)k->v[K_ENGINE], id))
-			continue; /* run options, columns, and knobs this engine lacks */
+		if ((knob_table[id].flags & KF_OPTION &&
+		     !((id == K_ADD_INDEX || id == K_DROP_INDEX) && k->v[id])) ||
+		    is_varying(rp, id) || !engine_has_knob((int)k->v[K_ENGINE], id))
+			continue; /* run options (but the question), columns, and knobs
+			           * this engine lacks */
 		if (knob_table[id].kind == KNOB_STRING) {
 			if (*k->dsn) {
 				redact_dsn(k->dsn, buf, sizeof buf);
@@ -258,6 +261,13 @@ static void text_header(struct report *rp, const struct record *r, const struct 
 		setting(rp, &at, knob_table[id].name, buf);
 	}
 	fputc('\n', rp->out);
+	{
+		char src[1024]; /* a table read from a source: its size and engine */
+
+		whatif_source_text(rp->plan, src, sizeof src);
+		if (*src)
+			fprintf(rp->out, "# %s\n", src);
+	}
 	choose_cols(rp, r);
 	for (i = 0; i < rp->ncols; i++)
 		fprintf(rp->out, "%*s ", rp->cols[i].width, rp->cols[i].label);

@@ -199,6 +199,8 @@ int schema_load(const char *text, long long *out, struct err *e)
 	for (i = 0; i < atomic_load(&registered); i++) {
 		int builtin = i < NBUILTIN;
 
+		if (registry[i]->extends) /* a table with candidates: named as its own */
+			continue;
 		if (strcmp(builtin ? registry[i]->name : registry[i]->source, text) == 0) {
 			*out = i;
 			pthread_mutex_unlock(&lock);
@@ -259,6 +261,8 @@ const char *schema_label(long long v)
 
 	if (!s)
 		return NULL;
+	if (s->extends) /* --add-index/--drop-index (whatif.h) say the rest */
+		return schema_label(s->extends - 1);
 	return v < NBUILTIN ? s->name : s->source;
 }
 
@@ -272,8 +276,14 @@ const char *schema_max_why(const struct knobs *k)
 	static _Thread_local char buf[128];
 	const struct schema *s = schema_of(k);
 
-	snprintf(buf, sizeof buf, "the %s table has %d index%s", s->name, s->nindexes,
-	         s->nindexes == 1 ? "" : "es");
+	int own = s->extends ? s->ntable : s->nindexes;
+
+	snprintf(buf, sizeof buf, "the %s table has %d index%s", s->name, own,
+	         own == 1 ? "" : "es");
+	if (s->nindexes > own)
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+		         " and %d candidate%s (--add-index)", s->nindexes - own,
+		         s->nindexes - own == 1 ? "" : "s");
 	return buf;
 }
 
@@ -282,22 +292,32 @@ const char *schema_indexes_why(const struct knobs *k)
 	static _Thread_local char buf[1024];
 	const struct schema *s = schema_of(k);
 	size_t n;
-	int i, c;
+	int i, c, own;
 
 	if (s == schema_get(0))
 		return NULL;
+	own = s->extends ? s->ntable : s->nindexes;
 	n = (size_t)snprintf(buf, sizeof buf,
-	                     "secondary indexes, the first N of the %s table's %d:", s->name,
-	                     s->nindexes);
-	for (i = 0; i < s->nindexes && n < sizeof buf; i++)
+	                     "secondary indexes, the first N of the %s table's %d:", s->name, own);
+	for (i = 0; i < s->nindexes && n < sizeof buf; i++) {
+		/* where a part of the list starts: --drop-index's last of the
+		 * table's own (indexes without stops before them), then the
+		 * candidates (--add-index), the slider's positions past its own */
+		if (s->extends && s->ndrop && i == own - s->ndrop)
+			n += (size_t)snprintf(buf + n, sizeof buf - n,
+			                      "%s --drop-index's, %d on:", i ? ";" : "", i + 1);
+		else if (i == own)
+			n += (size_t)snprintf(buf + n, sizeof buf - n,
+			                      "%s then the candidates (--add-index), %d on:",
+			                      i ? ";" : " none;", i + 1);
+		else if (i)
+			n += (size_t)snprintf(buf + n, sizeof buf - n, ",");
 		for (c = 0; c < s->idx[i].ncols && n < sizeof buf; c++)
-			n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s%s%s",
-			                      c   ? ", "
-			                      : i ? ", ("
-			                          : " (",
+			n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s%s%s", c ? ", " : " (",
 			                      s->idx[i].unique && !c ? "unique " : "",
 			                      s->cols[s->idx[i].cols[c]].name,
 			                      c == s->idx[i].ncols - 1 ? ")" : "");
+	}
 	if (n < sizeof buf)
 		snprintf(buf + n, sizeof buf - n,
 		         "%s; every one is another btree each row must enter",

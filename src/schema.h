@@ -124,6 +124,16 @@ struct schema {
 	int nindexes;
 	struct index_spec idx[SCHEMA_IDX_MAX];
 	char notes[2048]; /* how a derived spec was guessed (--schema-from); "" */
+	/* A spec with --add-index / --drop-index (whatif.h): extends is the
+	 * registry index + 1 of the table it adds to (0: none; its label is
+	 * that table's); idx[0, ntable) is the table's own list, the ndrop that
+	 * --drop-index names last in it, the candidates after it. */
+	long long extends;
+	int ntable, ndrop;
+	/* --schema-from: the source's rows (the catalog's count or estimate)
+	 * and the engine that read it + 1 (0: not read from a source). */
+	double source_rows;
+	int source_engine;
 };
 
 /* One value, as schema_value() makes it. */

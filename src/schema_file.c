@@ -213,6 +213,7 @@ static int check_column(const struct column *c, int is_id, struct err *e)
 	return 0;
 }
 
+/* Can this index be unique, whatever the row count? */
 int schema_unique_ok(const struct schema *s, const struct index_spec *x, struct err *e)
 {
 	int i;

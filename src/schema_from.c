@@ -568,5 +568,9 @@ int schema_from_load(const char *text, long long *out, struct err *e)
 		return err_prefix(e, "%s", shown);
 	schema_from_derive(&t, colon + 1, &s);
 	snprintf(s.source, sizeof s.source, "%.*s", (int)sizeof s.source - 1, shown);
+	s.source_rows = t.rows; /* its size and engine are the run's defaults (whatif.h) */
+	for (i = 0; i < E_COUNT; i++)
+		if (engine_table[i] == reader)
+			s.source_engine = i + 1;
 	return schema_register(&s, out, e);
 }

@@ -44,7 +44,7 @@ expect_exit cli/indexes-before-schema-config 2 "ten-late.conf:1: indexes: 17 is 
 	"$IDXLAB" run -c "$T/ten-late.conf"
 expect_exit cli/indexes-then-smaller-schema 2 "^idxlab: --indexes: 7 is out of range \(valid: 0\.\.6\)" \
 	"$IDXLAB" run --indexes 7 --schema users
-expect_exit cli/indexes-word-no-default-range 2 "'two' is not a whole number \(valid: 0 up to the table's number of indexes\)" \
+expect_exit cli/indexes-word-no-default-range 2 "'two' is not a whole number \(valid: table\|all\|without\|0 up to the table's number of indexes\)" \
 	"$IDXLAB" run --schema users --indexes two
 expect_exit cli/delete-needs-rows 2 "exceeds prefill" "$IDXLAB" run --op delete --rows 10 --prefill 5
 

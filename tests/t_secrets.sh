@@ -158,15 +158,16 @@ for form in sep eq; do
 done
 
 # --schema-from holds a conninfo or URI too: while the run it started
-# goes on (the spec read, idxlab's own table filling), argv shows no
-# password, in either form.
+# goes on (the spec read, idxlab's own table filling, on SQLite: a
+# PostgreSQL source would run on PostgreSQL), argv shows no password, in
+# either form.
 psql_ 'CREATE TABLE orders (id bigint PRIMARY KEY, customer int, note text)' >/dev/null
 for form in sep eq; do
 	rm -rf "$TMPDIR"/idxlab-sqlite.*
 	if [ $form = sep ]; then
-		"$IDXLAB" run --schema-from "$uri:public.orders" --rows 100000000 >"$T/out" 2>"$T/err" &
+		"$IDXLAB" run --schema-from "$uri:public.orders" --engine sqlite --rows 100000000 >"$T/out" 2>"$T/err" &
 	else
-		"$IDXLAB" run --schema-from="$conninfo:orders" --rows 100000000 >"$T/out" 2>"$T/err" &
+		"$IDXLAB" run --schema-from="$conninfo:orders" --engine sqlite --rows 100000000 >"$T/out" 2>"$T/err" &
 	fi
 	pid=$!
 	owner=$(owner_pid "$TMPDIR/idxlab-sqlite")

@@ -195,6 +195,9 @@ static void test_knob_engines(void)
 		[K_PRESENTER] = { 1, 1, 1, 1 },
 		[K_PRESENTER_METRICS] = { 1, 1, 1, 1 },
 		[K_THEME] = { 1, 1, 1, 1 },
+		/* the question as a verb (issue 19): every engine */
+		[K_ADD_INDEX] = { 1, 1, 1, 1 },
+		[K_DROP_INDEX] = { 1, 1, 1, 1 },
 	};
 	static const int column[4] = { E_SQLITE, E_POSTGRES, E_MONGO, E_WIREDTIGER };
 	int id, j;
@@ -831,6 +834,21 @@ static void test_mongo(void)
 	bad = BCON_NEW("x", BCON_INT32(1));
 	CHECK(mongo_collstats_sizes(bad, 1, &sz) < 0 && sz.db_bytes == -1);
 	bson_destroy(bad);
+	/* More indexes than index_pages holds (a table with candidates,
+	 * --add-index): the pages of the first 8, the bytes of every one. */
+	{
+		const char *names[10] = { "a", "b", "c", "d", "e", "f", "g", "h", "i", "j" };
+
+		bad = BCON_NEW("storageStats", "{", "totalSize", BCON_INT32(100000), "indexSizes",
+		               "{", "a", BCON_INT32(4096), "b", BCON_INT32(4096), "c",
+		               BCON_INT32(4096), "d", BCON_INT32(4096), "e", BCON_INT32(4096), "f",
+		               BCON_INT32(4096), "g", BCON_INT32(4096), "h", BCON_INT32(4096), "i",
+		               BCON_INT32(8192), "j", BCON_INT32(8192), "}", "}");
+		CHECK(mongo_collstats_index_sizes(bad, names, 10, &sz) == 0);
+		CHECK(sz.index_bytes == 8 * 4096 + 2 * 8192 && sz.nindex == SIZES_MAX_INDEXES);
+		CHECK(mongo_collstats_sizes(bad, 10, &sz) == 0); /* k1_1..: none here */
+		bson_destroy(bad);
+	}
 
 	/* The insert document of a row: fields in order, with their types. */
 	knobs_defaults(&k);
@@ -2234,6 +2252,8 @@ static const struct {
 	{ "unit/history-rewind", test_history_rewind },
 	{ "unit/replay-seek-events-once", test_replay_seek_events_once },
 	{ "unit/textfit", test_textfit },
+	{ "unit/whatif", test_whatif },
+	{ "unit/answer", test_answer },
 #ifdef IDXLAB_HAVE_MONGO
 	{ "unit/mongo", test_mongo },
 	{ "unit/mongo-status-table", test_mongo_status_table },

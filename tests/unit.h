@@ -37,6 +37,9 @@ void test_replay_seek(void);
 void test_replay_seek_long(void);
 void test_history_rewind(void);
 void test_replay_seek_events_once(void);
+/* unit_whatif.c */
+void test_whatif(void);
+void test_answer(void);
 /* unit_screen.c */
 void test_textfit(void);
 

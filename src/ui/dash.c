@@ -15,6 +15,7 @@
  * feed's operations). */
 #include "../clock.h"
 #include "../engines/engine.h"
+#include "../whatif.h"
 #include "dash.h"
 
 #include <stdarg.h>
@@ -54,6 +55,7 @@ void dash_say(struct dash *d, const char *fmt, ...)
 void dash_post(struct dash *d, const struct knobs *to)
 {
 	d->k.want = *to;
+	whatif_resolve_knobs(&d->k.want); /* indexes table|all|without typed */
 	d->k.posted_gen = d->feed->ops->set(d->feed, &d->k.want);
 }
 
@@ -492,6 +494,11 @@ static struct dash *dash_new(const struct plan *p)
 		abort();
 	plan_step(p, 0, &d->k.want);
 	knobs_dash_defaults(&d->k.want, p->set);
+	/* A table read from a source starts over at twice its size (a small
+	 * one 50000 rows past it), not at the dashboard's 5M rows: its size
+	 * against the cache is the point. */
+	if (!p->set[K_ROWS] && whatif_dash_rows(&d->k.want) > 0)
+		d->k.want.v[K_ROWS] = whatif_dash_rows(&d->k.want);
 	k = &d->k.want;
 	term_setup(&d->term, (int)k->v[K_ASCII], !k->v[K_NO_COLOR] && !(no_color && *no_color),
 	           !k->v[K_NO_MOUSE], (int)k->v[K_REFRESH], (int)k->v[K_THEME]);
@@ -523,6 +530,15 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 	}
 	d = dash_new(p);
 	evlog_start_clock();
+	{
+		char src[1024];
+
+		whatif_source_text(p, src, sizeof src);
+		if (*src && !p->replay_path)
+			evlog_add(EV_INFO, "%s; the table starts over at %lld rows%s", src,
+			          d->k.want.v[K_ROWS],
+			          p->set[K_ROWS] ? " (rows)" : " (the source's and as many more)");
+	}
 	if (open_sources(d, p, &code) < 0)
 		goto out;
 	/* A recording with no view line (an older idxlab's) still says in its

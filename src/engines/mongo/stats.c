@@ -153,11 +153,13 @@ int mongo_sizes(struct engine *en, struct sizes *s, struct err *e)
 	cur = mongoc_collection_aggregate(en->coll, MONGOC_QUERY_NONE, &pipeline, NULL, NULL);
 	if (mongoc_cursor_next(cur, &doc)) {
 		const struct schema *sc = schema_of(&en->k);
-		char buf[SIZES_MAX_INDEXES][SCHEMA_NAME_MAX * SCHEMA_IDX_COLS];
-		const char *names[SIZES_MAX_INDEXES];
+		char buf[SCHEMA_IDX_MAX][SCHEMA_NAME_MAX * SCHEMA_IDX_COLS];
+		const char *names[SCHEMA_IDX_MAX];
 		int i, n = (int)en->k.v[K_INDEXES];
 
-		for (i = 0; i < n && i < SIZES_MAX_INDEXES; i++) {
+		if (n > SCHEMA_IDX_MAX)
+			n = SCHEMA_IDX_MAX;
+		for (i = 0; i < n; i++) {
 			mongo_doc_index_name(sc, i, buf[i], sizeof buf[i]);
 			names[i] = buf[i];
 		}

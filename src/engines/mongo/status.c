@@ -181,7 +181,8 @@ int mongo_collstats_sizes(const bson_t *doc, int nindexes, struct sizes *s)
 		snprintf(buf[i], sizeof buf[i], "k%d_1", i + 1);
 		names[i] = buf[i];
 	}
-	return mongo_collstats_index_sizes(doc, names, nindexes, s);
+	return mongo_collstats_index_sizes(
+	    doc, names, nindexes < SIZES_MAX_INDEXES ? nindexes : SIZES_MAX_INDEXES, s);
 }
 
 int mongo_collstats_index_sizes(const bson_t *doc, const char *const *names, int nindexes,
@@ -205,10 +206,12 @@ int mongo_collstats_index_sizes(const bson_t *doc, const char *const *names, int
 	if (!enter(&st, "indexSizes", &idx))
 		return s->db_bytes < 0 ? -1 : 0;
 	s->index_bytes = 0;
-	for (i = 1; i <= nindexes && i <= SIZES_MAX_INDEXES; i++) {
+	for (i = 1; i <= nindexes; i++) {
 		if (number_at(&idx, names[i - 1], &v) < 0)
 			break;
-		s->index_bytes += (int64_t)v;
+		s->index_bytes += (int64_t)v; /* all; pages of the first 8 */
+		if (i > SIZES_MAX_INDEXES)
+			continue;
 		s->index_pages[i - 1] = (int64_t)((v + ALLOC_UNIT - 1) / ALLOC_UNIT);
 		s->nindex = i;
 	}

@@ -157,16 +157,18 @@ int sqlite_sizes(struct engine *en, struct sizes *s, struct err *e)
 		return 0;
 	}
 	s->index_bytes = 0;
-	for (i = 1; i <= en->k.v[K_INDEXES] && i <= SIZES_MAX_INDEXES; i++) {
+	for (i = 1; i <= en->k.v[K_INDEXES]; i++) {
 		sqlite3_bind_text(st, 1, en->s->idx[i - 1].name, -1, SQLITE_STATIC);
 		rc = sqlite3_step(st);
 		if (rc != SQLITE_ROW) {
 			sqlite3_finalize(st);
 			return sqlite_fail(en, e, "dbstat");
 		}
-		s->index_pages[i - 1] = sqlite3_column_int64(st, 0);
-		s->index_bytes += sqlite3_column_int64(st, 1);
-		s->nindex = i;
+		s->index_bytes += sqlite3_column_int64(st, 1); /* all; pages of the first 8 */
+		if (i <= SIZES_MAX_INDEXES) {
+			s->index_pages[i - 1] = sqlite3_column_int64(st, 0);
+			s->nindex = i;
+		}
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);

@@ -1,0 +1,139 @@
+/* unit_whatif.c - the question as a verb: the spec a plan's candidates and
+ * drops make (the list's order, the indexes words, the slider's why), and
+ * the answer's words and numbers from figures given per step (a spread
+ * too, as --repeat will give). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/answer.h"
+#include "../src/config.h"
+#include "../src/schema.h"
+#include "../src/whatif.h"
+#include "unit.h"
+
+void test_whatif(void)
+{
+	char *argv[] = { (char *)"idxlab",
+		         (char *)"--schema",
+		         (char *)"users",
+		         (char *)"--drop-index",
+		         (char *)"idxlab_status",
+		         (char *)"--add-index",
+		         (char *)"email+status",
+		         (char *)"--indexes",
+		         (char *)"without,table,all",
+		         NULL };
+	struct plan p;
+	struct err e = { ERR_NONE, "" };
+	struct knobs k;
+	const struct schema *s;
+	const char *why;
+
+	CHECK(plan_from_args(&p, 9, argv, &e) == 0);
+	plan_step(&p, 0, &k);
+	s = schema_of(&k);
+	CHECK(s->extends && s->ntable == 6 && s->ndrop == 1 && s->nindexes == 7);
+	CHECK(strcmp(s->idx[5].name, "idxlab_status") == 0);
+	CHECK(strcmp(s->idx[6].name, "idxlab_add_email_status") == 0);
+	/* without, table, all: 5, 6, 7 */
+	CHECK(k.v[K_INDEXES] == 5);
+	plan_step(&p, 1, &k);
+	CHECK(k.v[K_INDEXES] == 6);
+	plan_step(&p, 2, &k);
+	CHECK(k.v[K_INDEXES] == 7);
+	CHECK(knob_max(K_INDEXES, &k) == 7);
+	why = knob_why(K_INDEXES, &k);
+	CHECK(strstr(why, "the users table's 6:") != NULL);
+	CHECK(strstr(why, "; --drop-index's, 6 on: (status);") != NULL);
+	CHECK(strstr(why, "; then the candidates (--add-index), 7 on: (email, status);") != NULL);
+	CHECK(strstr(schema_max_why(&k), "6 indexes and 1 candidate (--add-index)") != NULL);
+	/* the label reads back as the table's own */
+	CHECK(strcmp(schema_label(k.v[K_SCHEMA]), "users") == 0);
+	plan_free(&p);
+}
+
+/* The answer from figures given per step. */
+void test_answer(void)
+{
+	char *argv[] = { (char *)"idxlab",      (char *)"--schema", (char *)"textkey",
+		         (char *)"--add-index", (char *)"id",       NULL };
+	char *argv2[] = { (char *)"idxlab",      (char *)"--schema", (char *)"wide16",
+		          (char *)"--add-index", (char *)"c5",       NULL };
+	struct answer *a = answer_new();
+	struct answer_step st[2];
+	struct plan p;
+	struct err e = { ERR_NONE, "" };
+	char out[2048];
+	FILE *f;
+	int i, j;
+
+	/* id is the primary key: refused */
+	CHECK(plan_from_args(&p, 5, argv, &e) < 0 && strstr(e.msg, "primary key"));
+	plan_free(&p);
+	CHECK(plan_from_args(&p, 5, argv2, &e) == 0);
+	memset(st, 0, sizeof st);
+	for (i = 0; i < 2; i++) {
+		plan_step(&p, 0, &st[i].k);
+		st[i].k.v[K_INDEXES] = 4 + i; /* table, all */
+		st[i].seconds = 2;
+		for (j = 0; j < AF_COUNT; j++) {
+			st[i].f[j].ok = 1;
+			st[i].f[j].min = st[i].f[j].max = NAN;
+		}
+	}
+	st[0].f[AF_ROWS_PER_S].v = 40000;
+	st[1].f[AF_ROWS_PER_S].v = 30000;
+	st[0].f[AF_WCHAR_PER_ROW].v = 100;
+	st[1].f[AF_WCHAR_PER_ROW].v = 512.5;
+	st[0].f[AF_SPILLS_PER_ROW].v = 0.1;
+	st[1].f[AF_SPILLS_PER_ROW].v = 1.0;
+	st[0].f[AF_WAL_BYTES_PER_ROW].ok = 0; /* n/a: left out */
+	st[0].f[AF_INDEX_BYTES].v = 1048576;
+	st[1].f[AF_INDEX_BYTES].v = 3 * 1048576;
+	answer_add(a, &st[0]);
+	answer_add(a, &st[1]);
+	f = fmemopen(out, sizeof out, "w");
+	CHECK(answer_write(a, f) == 1);
+	fclose(f);
+	CHECK(strstr(out, "answer: + index idxlab_add_c5 on c5: rows/s -25 % (40.0k -> 30.0k), "
+	                  "write() +412.5 B/row, spills +0.9000/row, index +2.00 MiB\n") != NULL);
+	answer_free(a);
+
+	/* A per-row figure that moved under 2 %: named, without a number. */
+	a = answer_new();
+	st[0].f[AF_WAL_BYTES_PER_ROW].ok = 1;
+	st[0].f[AF_WAL_BYTES_PER_ROW].v = 100;
+	st[1].f[AF_WAL_BYTES_PER_ROW].v = 101;
+	answer_add(a, &st[0]);
+	answer_add(a, &st[1]);
+	f = fmemopen(out, sizeof out, "w");
+	CHECK(answer_write(a, f) == 1);
+	fclose(f);
+	CHECK(strstr(out, "index +2.00 MiB; no clear change in WAL\n") != NULL);
+	answer_free(a);
+
+	/* With a spread: rows/s ranges that overlap are within noise. */
+	a = answer_new();
+	st[0].f[AF_ROWS_PER_S].min = 29000;
+	st[0].f[AF_ROWS_PER_S].max = 41000;
+	st[1].f[AF_ROWS_PER_S].min = 28000;
+	st[1].f[AF_ROWS_PER_S].max = 31000;
+	answer_add(a, &st[0]);
+	answer_add(a, &st[1]);
+	f = fmemopen(out, sizeof out, "w");
+	CHECK(answer_write(a, f) == 1);
+	fclose(f);
+	CHECK(strstr(out, "rows/s within noise") != NULL);
+	answer_free(a);
+
+	/* Only the table's own step: no question, no line. */
+	a = answer_new();
+	answer_add(a, &st[0]);
+	f = fmemopen(out, sizeof out, "w");
+	CHECK(answer_write(a, f) == 0);
+	fclose(f);
+	answer_free(a);
+	plan_free(&p);
+}
