@@ -177,6 +177,7 @@ static void test_knob_engines(void)
 		[K_INTERVAL] = { 1, 1, 1, 1 },
 		[K_PROBES] = { 1, 1, 1, 1 },
 		[K_WARMUP] = { 1, 1, 1, 1 },
+		[K_REPEAT] = { 1, 1, 1, 1 },
 		[K_PROGRESS] = { 1, 1, 1, 1 },
 		[K_QUIET] = { 1, 1, 1, 1 },
 		[K_VERBOSE] = { 1, 1, 1, 1 },
