@@ -2233,6 +2233,7 @@ static const struct {
 	{ "unit/history-rewind", test_history_rewind },
 	{ "unit/replay-seek-events-once", test_replay_seek_events_once },
 	{ "unit/textfit", test_textfit },
+	{ "unit/spread", test_spread },
 #ifdef IDXLAB_HAVE_MONGO
 	{ "unit/mongo", test_mongo },
 	{ "unit/mongo-status-table", test_mongo_status_table },

@@ -34,5 +34,7 @@ void test_history_rewind(void);
 void test_replay_seek_events_once(void);
 /* unit_screen.c */
 void test_textfit(void);
+/* unit_repeat.c */
+void test_spread(void);
 
 #endif
