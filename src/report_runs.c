@@ -9,7 +9,8 @@
  * cumulative counters are per-run deltas before they come here - and
  * FIELD_min / FIELD_max beside it. The values are taken as the CSV prints
  * them, so a reader who takes the median of the record=run rows gets the
- * median row's value exactly. */
+ * median row's value exactly. A run a signal cut short covers part of a
+ * step: it counts only when no run of its step is whole. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,8 @@ struct pending {
 	struct record first;     /* the first run's record */
 	struct knobs k;          /* its knobs */
 	double (*v)[MAX_FIELDS]; /* [repeat]: each run's value of each field (NaN: none) */
-	int got, interrupted;
+	char *cut;               /* [repeat]: the run was stopped part way */
+	int got, whole;          /* runs in, and of those not stopped */
 };
 
 /* What the closing lines compare: a finished step's spread in each text
@@ -105,18 +107,27 @@ static void set_field(struct record *m, const char *name, enum fkind kind, doubl
 	f->i = (long long)v;
 }
 
-/* Field i of every run of pd: its median, min and max. */
+/* Run j of pd counts: a run a signal cut short only when no run of the
+ * step is whole (its figures cover part of a step). */
+static int counts(const struct pending *pd, int j)
+{
+	return !pd->cut[j] || !pd->whole;
+}
+
+/* Field i of the runs of pd that count: its median, min and max. */
 static struct spread column(const struct pending *pd, int i)
 {
 	double *col = malloc((size_t)pd->got * sizeof *col);
 	struct spread sp;
+	size_t n = 0;
 	int j;
 
 	if (!col)
 		abort();
 	for (j = 0; j < pd->got; j++)
-		col[j] = pd->v[j][i];
-	sp = spread_of(col, (size_t)pd->got);
+		if (counts(pd, j))
+			col[n++] = pd->v[j][i];
+	sp = spread_of(col, n);
 	free(col);
 	return sp;
 }
@@ -170,8 +181,8 @@ static void finish(struct report *rp, long step)
 	}
 	snprintf(((struct field *)report_find(m, "record"))->s, sizeof m->f[0].s, "step");
 	set_field(m, "run", F_NA, 0);
-	set_field(m, "runs", F_INT, pd->got);
-	set_field(m, "interrupted", F_INT, pd->interrupted || pd->got < rp->repeat);
+	set_field(m, "runs", F_INT, pd->whole ? pd->whole : pd->got);
+	set_field(m, "interrupted", F_INT, pd->whole < rp->repeat);
 	report_emit(rp, m, &pd->k);
 	plot_add(rp->plot, m, &pd->k, 0, 0);
 	if (rp->format == FMT_TEXT && pd->got > 1)
@@ -180,6 +191,7 @@ static void finish(struct report *rp, long step)
 		keep_done(rp, step, m, pd);
 	free(m);
 	free(pd->v);
+	free(pd->cut);
 	free(pd);
 	rp->runs->pending[step] = NULL;
 }
@@ -187,14 +199,16 @@ static void finish(struct report *rp, long step)
 void report_runs_step(struct report *rp, const struct record *r, const struct step_result *s)
 {
 	struct runs *ru = runs_of(rp);
-	struct pending *pd = ru->pending[s->index];
+	struct pending *pd;
 	int i;
 
 	if (s->index < 0 || s->index >= rp->plan->steps)
 		return;
+	pd = ru->pending[s->index];
 	if (!pd) {
 		pd = calloc(1, sizeof *pd);
-		if (!pd || !(pd->v = calloc((size_t)rp->repeat, sizeof *pd->v)))
+		if (!pd || !(pd->v = calloc((size_t)rp->repeat, sizeof *pd->v)) ||
+		    !(pd->cut = calloc((size_t)rp->repeat, 1)))
 			abort();
 		pd->first = *r;
 		pd->k = s->knobs;
@@ -204,8 +218,8 @@ void report_runs_step(struct report *rp, const struct record *r, const struct st
 		return; /* not asked for */
 	for (i = 0; i < r->n; i++)
 		pd->v[pd->got][i] = value_of(&r->f[i]);
-	pd->got++;
-	pd->interrupted |= s->interrupted;
+	pd->cut[pd->got++] = (char)(s->interrupted != 0);
+	pd->whole += !s->interrupted;
 	if (pd->got == rp->repeat)
 		finish(rp, s->index);
 }
@@ -318,8 +332,10 @@ void report_runs_free(struct report *rp)
 	if (!rp->runs)
 		return;
 	for (i = 0; i < rp->plan->steps; i++) {
-		if (rp->runs->pending[i])
+		if (rp->runs->pending[i]) {
 			free(rp->runs->pending[i]->v);
+			free(rp->runs->pending[i]->cut);
+		}
 		free(rp->runs->pending[i]);
 		free(rp->runs->done[i]);
 	}
