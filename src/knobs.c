@@ -310,7 +310,7 @@ const struct knob_def knob_table[K_COUNT] = {
 		.max = 1,
 		.def = "off", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED | KF_HEADLESS,
 		.why = "headless (-v): the detail events too on stderr (the fsync+fdatasync calls "
-		       "made while closing an engine)",
+		       "made while closing an engine, the warm-up's time)",
 	},
 	[K_REFRESH] = {
 		.name = "refresh", .kind = KNOB_INT,
