@@ -253,8 +253,10 @@ int wl_run_plan(struct workload *w, struct err *e)
 		if (k.v[K_WARMUP] && run_step(w, -(first + 1), 0, &k, e) < 0)
 			return -1;
 		if (atomic_load(&w->stop)) {
-			evlog_add(EV_INFO, "stopped in the warm-up of step %ld: nothing measured",
-			          first + 1);
+			if (k.v[K_WARMUP])
+				evlog_add(EV_INFO,
+				          "stopped in the warm-up of step %ld: nothing measured",
+				          first + 1);
 			break;
 		}
 		for (run = 0; run < (runs > 0 ? runs : 1); run++)
