@@ -439,6 +439,7 @@ struct report *report_new(const struct plan *p, FILE *out, FILE *diag)
 	/* a recording's windows are one run's */
 	r->repeat = p->replay_path ? 1 : (int)p->vals[K_REPEAT][0];
 	r->spread = r->repeat > 1;
+	r->run_rows = 1;
 	if (p->fields) {
 		const struct record *all;
 		struct err e;
@@ -451,6 +452,11 @@ struct report *report_new(const struct plan *p, FILE *out, FILE *diag)
 		for (i = 0; i < r->nsel; i++) /* asked for: there, also of one run */
 			if (report_find(all, r->sel[i]) - all->f >= from)
 				r->spread = 1;
+		/* without record or run, a run's line could pass for its step's */
+		r->run_rows = 0;
+		for (i = 0; i < r->nsel; i++)
+			if (strcmp(r->sel[i], "record") == 0 || strcmp(r->sel[i], "run") == 0)
+				r->run_rows = 1;
 	}
 	return r;
 }
@@ -496,10 +502,12 @@ void report_step(struct report *rp, const struct step_result *s)
 	if (!r)
 		abort();
 	report_build_step(rp, r, s, s->rows_record ? "rows" : runs ? "run" : "step");
-	if (!runs || rp->format != FMT_TEXT) {
-		if (s->rows_record || !rp->spread || runs)
-			report_emit(rp, r, &s->knobs);
-	}
+	/* now: a batch, a step of one run (a --fields spread: its median
+	 * record below); under --repeat N > 1 a run, in CSV and JSON, when
+	 * the fields can tell it from its step's median record */
+	if (runs ? rp->format != FMT_TEXT && (s->rows_record || rp->run_rows)
+	         : s->rows_record || !rp->spread)
+		report_emit(rp, r, &s->knobs);
 	if (rp->spread && !s->rows_record)
 		report_runs_step(rp, r, s); /* the median record, once all runs are in */
 	else if (!runs)

@@ -73,6 +73,7 @@ struct report {
 	 * the runs of the steps not yet complete, and what the closing
 	 * within-noise lines compare. */
 	int repeat, spread;
+	int run_rows; /* each run's record is written (--fields keeps record or run) */
 	struct runs *runs;
 	long *block_first; /* progress: each step's first step on its engine (owned) */
 };

@@ -130,6 +130,17 @@ if [ "$(head -1 "$T/f1.csv")" = indexes,rows_per_s,rows_per_s_min,rows_per_s_max
 	ok repeat/fields-one-run-spread
 else bad repeat/fields-one-run-spread "$(cat "$T/f1.csv" "$T/f1.err")"; fi
 
+# --fields without record or run: the median records only (a run's line
+# could not be told from its step's); with run, the runs too.
+"$IDXLAB" run --rows 2000 --indexes 0,1 --repeat 2 --fields indexes,rows_per_s,runs --format csv \
+	>"$T/fm.csv" 2>"$T/fm.err"
+"$IDXLAB" run --rows 2000 --indexes 0,1 --repeat 2 --fields indexes,run,rows_per_s,runs --format csv \
+	>"$T/fr.csv" 2>>"$T/fm.err"
+if [ "$(cut -d, -f1,3 "$T/fm.csv" | tr '\n' ' ')" = "indexes,runs 0,2 1,2 " ] &&
+	[ "$(cut -d, -f1,2,4 "$T/fr.csv" | tr '\n' ' ')" = "indexes,run,runs 0,1,1 1,1,1 0,2,1 0,,2 1,2,1 1,,2 " ]; then
+	ok repeat/fields-runs-told-apart
+else bad repeat/fields-runs-told-apart "$(cat "$T/fm.csv" "$T/fr.csv" "$T/fm.err")"; fi
+
 # ---- bad values ---------------------------------------------------------------
 expect_exit repeat/zero-exit-2 2 '^idxlab: --repeat: 0 is out of range \(valid: 1\.\.1000\)' "$IDXLAB" run --repeat 0 --rows 10
 expect_exit repeat/junk-exit-2 2 "^idxlab: --repeat: 'x' is not a whole number \\(valid: 1\\.\\.1000\\)" "$IDXLAB" run --repeat x --rows 10
