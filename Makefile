@@ -182,6 +182,7 @@ bench: deps-test
 	@IDXLAB=$(CURDIR)/idxlab sh bench/repeat.sh
 	@IDXLAB=$(CURDIR)/idxlab sh bench/dash.sh
 	@PLOT_TIME=$(CURDIR)/$(BUILD)/bench/plot_time sh bench/plot.sh
+	@IDXLAB=$(CURDIR)/idxlab sh bench/own-table.sh
 
 # Every article preset at the article's own size, timed (~10 min: not part
 # of make bench).

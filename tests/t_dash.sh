@@ -146,8 +146,10 @@ scale_of() { # the db size scale in KiB, from a capture of session $1
 	cap "$1" | sed -n 's/.*││db size  .* \([0-9][0-9]*\)\([KMG]\)iB .*/\1 \2/p' |
 		awk '{ print $1 * ($2 == "K" ? 1 : $2 == "M" ? 1024 : 1048576) }'
 }
+# Looked at every half second for ten seconds, and on until the table has
+# started over once (a loaded machine takes longer to fill it; up to 90 s).
 prev=0 shrank="" fell=0 last_v="" i=0 seen=""
-while [ $i -lt 20 ]; do
+while [ $i -lt 20 ] || { [ $fell = 0 ] && [ $i -lt 180 ]; }; do
 	sc=$(scale_of scale)
 	v=$(cap scale | sed -n 's/.*││db size  *\([0-9.]*\) MiB.*/\1/p')
 	seen="$seen $v/$sc"

@@ -598,11 +598,11 @@ else
 	stopped=$(sed -n 's/.*throwaway server stopped and removed in \([0-9.]*\) s (\([0-9.]*\) s of it deleting its directory).*/\1 \2/p' "$T/su.err")
 	echo "  every server process stopped, two busy loops: SIGTERM to exit $rc in $took s; stop, deletion: ${stopped:-not said}"
 	if [ $rc -eq 143 ] && [ -n "$stopped" ] &&
-		echo "$stopped" | awk -v took="$took" '{ exit !(took - $2 <= 2.0 && $1 - $2 <= 0.6) }' &&
+		echo "$stopped" | awk -v took="$took" -v s="$slow" '{ exit !(took - $2 <= 2.0 * s && $1 - $2 <= 0.6 * s) }' &&
 		[ "$(step_field interrupted)" = 1 ] &&
 		grep -q "did not answer within 1.0 s of the stop" "$T/su.err"; then
 		ok pg/all-stopped-sigTERM-loaded-ends
-	else bad pg/all-stopped-sigTERM-loaded-ends "exit $rc after $took s (at most 2.0 s beside the deletion; the kill at most 0.6 s): stop, deletion '$stopped'; stdout: $(cat "$T/su.csv"); stderr: $(tail -5 "$T/su.err")"; fi
+	else bad pg/all-stopped-sigTERM-loaded-ends "exit $rc after $took s (at most $((2 * slow)) s beside the deletion; the kill at most 0.6 x $slow s): stop, deletion '$stopped'; stdout: $(cat "$T/su.csv"); stderr: $(tail -5 "$T/su.err")"; fi
 fi
 kill $busy 2>/dev/null
 wait $busy 2>/dev/null

@@ -1,0 +1,11 @@
+#!/bin/sh
+# bench/own-table.sh - the cost of one more index on a user's table, measured
+# on the table itself (its real DDL, rows appended through the SQLite library
+# in the real data's pattern) and on idxlab's --schema-from copy of it, side by
+# side, on three real-shaped tables: bench/own_table.py says how. Run by
+# `make bench` (IDXLAB set); ROWS (default 200000) and SRC (default 20000)
+# size it.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+: "${IDXLAB:?set IDXLAB to the idxlab binary}"
+exec python3 "$here/own_table.py" --rows "${ROWS:-200000}" --src "${SRC:-20000}"
