@@ -300,10 +300,18 @@ const struct knob_def knob_table[K_COUNT] = {
 	},
 	[K_WARMUP] = {
 		.name = "warmup", .kind = KNOB_CHOICE, .choices = onoff,
-		.def = "off", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
+		.def = "on", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
 		.why = "headless: run each engine's first step once, unmeasured, before it (the "
 		       "first step after opening an engine also pays for growing its heap and "
 		       "journal files)",
+	},
+	[K_REPEAT] = {
+		.name = "repeat", .kind = KNOB_INT,
+		.min = 1, .max = 1000, .unit = "runs",
+		.def = "1", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED | KF_HEADLESS,
+		.why = "headless: run each step N times, each on a fresh table, the steps' runs "
+		       "interleaved; every figure is then the median of the runs, with their min "
+		       "and max",
 	},
 	[K_PROGRESS] = {
 		.name = "progress", .kind = KNOB_BOOL,
@@ -324,7 +332,7 @@ const struct knob_def knob_table[K_COUNT] = {
 		.max = 1,
 		.def = "off", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED | KF_HEADLESS,
 		.why = "headless (-v): the detail events too on stderr (the fsync+fdatasync calls "
-		       "made while closing an engine)",
+		       "made while closing an engine, the warm-up's time)",
 	},
 	[K_REFRESH] = {
 		.name = "refresh", .kind = KNOB_INT,

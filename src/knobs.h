@@ -48,6 +48,7 @@ enum knob_id {
 	K_SCALE,
 	K_PROBES,
 	K_WARMUP,
+	K_REPEAT,
 	K_PROGRESS,
 	K_QUIET,
 	K_VERBOSE,

@@ -311,11 +311,12 @@ static int run_headless(const struct plan *p)
 	int state = 0, stopping = 0, code;
 	/* pgbench -P style: on a terminal, or when asked; never with -q */
 	int progress = !dr.quiet && (p->vals[K_PROGRESS][0] || isatty(STDERR_FILENO));
-	long finished = -1; /* the last step whose result was printed */
+	long finished = -1; /* the last run (step_result.order) whose result was printed */
 
 	if (!prev || !cur || !res)
 		abort();
 	prev->step = -1;
+	prev->order = -1;
 	rep = report_new(p, stdout, dr.quiet ? NULL : stderr);
 	dr.rep = rep;
 	pl = plot_start(p, rep);
@@ -336,7 +337,7 @@ static int run_headless(const struct plan *p)
 		drain_events(&dr);
 		while (workload_pop(w, res)) {
 			report_step(rep, res);
-			finished = res->index;
+			finished = res->order;
 		}
 		if (progress) {
 			workload_live(w, cur);
@@ -345,15 +346,16 @@ static int run_headless(const struct plan *p)
 		now = clock_now_s();
 		if (now >= next_tick) {
 			workload_live(w, cur);
-			if (cur->step > finished && prev->step != cur->step) {
-				/* The first window of a step starts where the step did. */
+			if (cur->order > finished && prev->order != cur->order) {
+				/* The first window of a run starts where the run did. */
 				prev->step = cur->step;
+				prev->order = cur->order;
 				prev->gen = 0;
 				prev->knobs = cur->knobs;
 				prev->c = cur->start;
 				memset(&prev->lat, 0, sizeof prev->lat);
 			}
-			if (cur->step > finished && cur->gen != prev->gen &&
+			if (cur->order > finished && cur->gen != prev->gen &&
 			    cur->c.t - prev->c.t > 0.001)
 				report_interval(rep, prev, cur);
 			if (cur->gen != prev->gen) {

@@ -350,14 +350,30 @@ struct plot *plot_new(const struct plan *p, const char *path, const char *metric
 	return pl;
 }
 
+/* f's number exactly as the CSV prints it; NaN: no field, n/a, unsettled. */
+static double csv_number(const struct field *f)
+{
+	char buf[64];
+
+	if (!f)
+		return NAN;
+	if (f->kind == F_INT)
+		return (double)f->i;
+	if (f->kind != F_NUM)
+		return NAN;
+	snprintf(buf, sizeof buf, "%.*f", f->decimals, f->d);
+	return strtod(buf, NULL);
+}
+
 void plot_add(struct plot *pl, const struct record *r, const struct knobs *k, double t0, double t1)
 {
 	const struct field *kind = report_find(r, "record"), *step = report_find(r, "step");
 	struct point *pt;
 	int m;
 
-	if (!pl || !kind || strcmp(kind->s, "rows") == 0)
-		return; /* an --interval-rows batch: neither a step nor a time window */
+	if (!pl || !kind || strcmp(kind->s, "rows") == 0 || strcmp(kind->s, "run") == 0)
+		return; /* an --interval-rows batch, a run of a --repeat step: the step's
+		           median record comes */
 	if (pl->n == pl->cap) {
 		pl->cap = pl->cap ? pl->cap * 2 : 64;
 		pl->pts = realloc(pl->pts, pl->cap * sizeof *pl->pts);
@@ -372,20 +388,18 @@ void plot_add(struct plot *pl, const struct record *r, const struct knobs *k, do
 	pt->t0 = t0;
 	pt->t1 = t1;
 	for (m = 0; m < M_COUNT; m++) {
-		const struct field *f = report_find(r, metric_table[m].field);
-		char buf[64];
-
-		pt->v[m] = NAN;
-		if (!f)
-			continue;
-		if (f->kind == F_INT) {
-			pt->v[m] = (double)f->i;
-		} else if (f->kind == F_NUM) {
-			/* the number exactly as the CSV prints it */
-			snprintf(buf, sizeof buf, "%.*f", f->decimals, f->d);
-			pt->v[m] = strtod(buf, NULL);
-		}
+		pt->v[m] = csv_number(report_find(r, metric_table[m].field));
+		/* --repeat: the runs' range (NaN: one run, or none) */
+		pt->lo[m] =
+		    csv_number(report_find(r, report_spread_name(metric_table[m].field, 0)));
+		pt->hi[m] =
+		    csv_number(report_find(r, report_spread_name(metric_table[m].field, 1)));
+		if (!isnan(pt->lo[m]))
+			pl->ranges = 1;
 	}
+	if (report_find(r, "runs") && report_find(r, "runs")->kind == F_INT &&
+	    report_find(r, "runs")->i > pl->runs)
+		pl->runs = (int)report_find(r, "runs")->i;
 }
 
 void plot_note(struct plot *pl, double t, const char *text)

@@ -126,6 +126,8 @@ void plot_y_axis(const struct model *md, int p, double fh, struct yaxis *a)
 		for (i = 0; i < md->len[s]; i++)
 			if (!isnan(md->y[p][s][i])) {
 				a->top = fmax(a->top, md->y[p][s][i]);
+				if (md->yhi[p][s] && !isnan(md->yhi[p][s][i]))
+					a->top = fmax(a->top, md->yhi[p][s][i]); /* a range bar */
 				a->got++;
 			}
 	if (a->top <= 0)

@@ -299,6 +299,40 @@ static void same_as_note(cairo_t *cr, const struct model *md, int p, double x, d
 	plot_text(cr, x, y, note, 18, 0, 0, 0);
 }
 
+/* --repeat: series s's bars from each point's min to its max, with caps,
+ * in the series' colour (solid), under its markers, a little apart from
+ * the other series' at the same x. */
+static void draw_ranges(cairo_t *cr, const struct model *md, const struct frame *f, int p, int s,
+                        double top)
+{
+	size_t i;
+
+	if (!md->ylo[p][s])
+		return;
+	cairo_save(cr);
+	series_style(cr, s);
+	cairo_set_dash(cr, NULL, 0, 0);
+	cairo_set_line_width(cr, 2);
+	for (i = 0; i < md->len[s]; i++) {
+		double lo = md->ylo[p][s][i], hi = md->yhi[p][s][i], x;
+
+		if (isnan(lo) || isnan(hi) || isnan(md->x[s][i]))
+			continue;
+		/* series side by side: bars at one x stay apart */
+		x = plot_fx(md, f, md->x[s][i]) + 5 * (s - (md->nseries - 1) / 2.0);
+		lo = f->y + f->h - f->h * lo / top;
+		hi = f->y + f->h - f->h * hi / top;
+		cairo_move_to(cr, x, lo);
+		cairo_line_to(cr, x, hi);
+		cairo_move_to(cr, x - 7, lo);
+		cairo_line_to(cr, x + 7, lo);
+		cairo_move_to(cr, x - 7, hi);
+		cairo_line_to(cr, x + 7, hi);
+	}
+	cairo_stroke(cr);
+	cairo_restore(cr);
+}
+
 /* Panel p of the model inside box (x, y, w, h), its frame margin units
  * from the left and head units down (its title, and a note line). */
 static void draw_panel(cairo_t *cr, const struct model *md, int p, double x, double y, double w,
@@ -380,6 +414,7 @@ static void draw_panel(cairo_t *cr, const struct model *md, int p, double x, dou
 			open = 1;
 		}
 		cairo_stroke(cr);
+		draw_ranges(cr, md, &f, p, s, top);
 		for (i = 0; i < md->len[s]; i++) {
 			double xv = md->x[s][i], yv = md->y[p][s][i];
 			int alone =

@@ -22,7 +22,8 @@ struct point {
 	long step;
 	struct knobs k;
 	double t0, t1;
-	double v[M_COUNT]; /* NaN: n/a or unsettled */
+	double v[M_COUNT];               /* NaN: n/a or unsettled */
+	double lo[M_COUNT], hi[M_COUNT]; /* --repeat: the runs' min and max; NaN: none */
 };
 
 struct note {
@@ -43,6 +44,8 @@ struct plot {
 	struct note *notes;
 	size_t nnotes, notes_cap;
 	int featured[PLOT_MAX_PANELS], nfeatured; /* plot_feature */
+	int ranges;                               /* a point has a range (--repeat) */
+	int runs;                                 /* the most runs a point is the median of */
 };
 
 /* ---- the model: what one drawing function draws ---- */
@@ -68,6 +71,8 @@ struct model {
 	size_t len[MAX_SERIES];
 	double *x[MAX_SERIES];
 	double *y[PLOT_MAX_PANELS][MAX_SERIES];
+	/* --repeat: a bar from lo to hi at each point (NULL: no ranges) */
+	double *ylo[PLOT_MAX_PANELS][MAX_SERIES], *yhi[PLOT_MAX_PANELS][MAX_SERIES];
 	int npanels, metric[PLOT_MAX_PANELS];
 	int markers; /* a marker on every point */
 	struct mark *marks;

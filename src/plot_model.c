@@ -135,13 +135,19 @@ void plot_pick_metrics(const struct plot *pl, int interval, struct model *md)
 		md->metric[md->npanels++] = M_ROWS_PER_S; /* drawn as "n/a" */
 }
 
-static void series_alloc(struct model *md, int s, size_t n)
+/* ranges: with the --repeat bars' ends too. */
+static void series_alloc(struct model *md, int s, size_t n, int ranges)
 {
 	int p;
 
 	md->x[s] = xcalloc(n ? n : 1, sizeof(double));
-	for (p = 0; p < md->npanels; p++)
+	for (p = 0; p < md->npanels; p++) {
 		md->y[p][s] = xcalloc(n ? n : 1, sizeof(double));
+		if (ranges) {
+			md->ylo[p][s] = xcalloc(n ? n : 1, sizeof(double));
+			md->yhi[p][s] = xcalloc(n ? n : 1, sizeof(double));
+		}
+	}
 }
 
 static int cmp_ll(const void *a, const void *b)
@@ -246,12 +252,15 @@ void plot_model_sweep(const struct plot *pl, struct model *md)
 				                      others > 1 ? knob_table[id].name : "",
 				                      others > 1 ? "=" : "", buf);
 		}
-		series_alloc(md, s, (size_t)nx);
+		series_alloc(md, s, (size_t)nx, pl->ranges);
 		md->len[s] = (size_t)nx;
 		for (j = 0; j < nx; j++) {
 			md->x[s][j] = md->cat ? j : md->log ? log10((double)xs[j]) : (double)xs[j];
-			for (p = 0; p < md->npanels; p++)
+			for (p = 0; p < md->npanels; p++) {
 				md->y[p][s][j] = NAN;
+				if (pl->ranges)
+					md->ylo[p][s][j] = md->yhi[p][s][j] = NAN;
+			}
 		}
 	}
 	/* the values: each step at its series and x */
@@ -267,8 +276,13 @@ void plot_model_sweep(const struct plot *pl, struct model *md)
 			;
 		if (j == nx)
 			continue;
-		for (p = 0; p < md->npanels; p++)
+		for (p = 0; p < md->npanels; p++) {
 			md->y[p][s][j] = pt->v[md->metric[p]];
+			if (pl->ranges) {
+				md->ylo[p][s][j] = pt->lo[md->metric[p]];
+				md->yhi[p][s][j] = pt->hi[md->metric[p]];
+			}
+		}
 	}
 	md->markers = 1;
 	if (md->xknob >= 0) {
@@ -281,6 +295,9 @@ void plot_model_sweep(const struct plot *pl, struct model *md)
 	} else {
 		snprintf(md->title, sizeof md->title, "idxlab: one step");
 	}
+	if (pl->ranges && pl->runs > 1)
+		snprintf(md->title + strlen(md->title), sizeof md->title - strlen(md->title),
+		         " (medians of %d runs, bars from min to max)", pl->runs);
 	fixed_caption(pl, 0, md->caption, sizeof md->caption);
 }
 
@@ -328,7 +345,7 @@ void plot_model_time(const struct plot *pl, struct model *md)
 	md->label[0][0] = 0;
 	for (i = 0; i < pl->n; i++)
 		cap += pl->pts[i].interval ? 2 : 0;
-	series_alloc(md, 0, cap);
+	series_alloc(md, 0, cap, 0);
 	for (i = 0; i < pl->n; i++) {
 		const struct point *pt = &pl->pts[i];
 
@@ -375,8 +392,11 @@ void plot_model_free(struct model *md)
 
 	for (s = 0; s < MAX_SERIES; s++) {
 		free(md->x[s]);
-		for (p = 0; p < PLOT_MAX_PANELS; p++)
+		for (p = 0; p < PLOT_MAX_PANELS; p++) {
 			free(md->y[p][s]);
+			free(md->ylo[p][s]);
+			free(md->yhi[p][s]);
+		}
 	}
 	free(md->cat_label);
 	free(md->marks);

@@ -105,6 +105,7 @@ static void add_metrics(struct record *r, const struct window *w, const int *ids
 		f->decimals = d->decimals;
 		f->kind = v.state == MV_OK ? F_NUM : v.state == MV_NA ? F_NA : F_UNSETTLED;
 		f->d = v.v;
+		f->figure = 1;
 	}
 }
 
@@ -116,6 +117,7 @@ static void add_num(struct record *r, const char *name, const char *unit, int de
 	f->decimals = decimals;
 	f->kind = isnan(v) ? F_NA : F_NUM;
 	f->d = v;
+	f->figure = 1;
 }
 
 /* The fields of the table model and of the step's own end (index-build
@@ -145,6 +147,26 @@ static void add_step_end(struct record *r, const struct knobs *k, const struct s
 	        vac && rows && (s->v.valid & s->b.valid & wal)
 	            ? (double)(s->v.v[C_WAL_BYTES] - s->b.v[C_WAL_BYTES]) / (double)rows
 	            : NAN);
+}
+
+void report_add_spread(struct record *r, int run, int runs)
+{
+	int n = r->n, i, max;
+
+	if (run > 0)
+		add_int(r, "run", "run", run);
+	else
+		add(r, "run", "run")->kind = F_NA;
+	add_int(r, "runs", "runs", runs);
+	for (i = 0; i < n; i++)
+		for (max = 0; max < 2 && r->f[i].figure; max++) {
+			const char *name = report_spread_name(r->f[i].name, max);
+			struct field *f = add(r, name, name);
+
+			f->unit = r->f[i].unit;
+			f->decimals = r->f[i].decimals;
+			f->kind = F_NA;
+		}
 }
 
 static void build(struct record *r, const struct knobs *k, const struct window *w, const char *kind,
@@ -210,10 +232,12 @@ const struct field *report_find(const struct record *r, const char *name)
 /* ---- --fields ---- */
 
 /* Every field a record has, in record order (one record of default knobs
- * and empty counters: every record of every run has these fields). */
-static const struct record *all_fields(void)
+ * and empty counters: every record of every run has these fields), the
+ * spread fields of --repeat last, from *spread_from on. */
+static const struct record *all_fields(int *spread_from)
 {
 	static struct record r;
+	static int from;
 
 	if (!r.n) {
 		static struct counters c;
@@ -225,7 +249,11 @@ static const struct record *all_fields(void)
 		k.dsn = "";
 		build(&r, &k, &w, "step", 0, 0);
 		add_step_end(&r, &k, NULL);
+		from = r.n;
+		report_add_spread(&r, 1, 1);
 	}
+	if (spread_from)
+		*spread_from = from;
 	return &r;
 }
 
@@ -240,7 +268,7 @@ static const char *nth_field(int i, const void *ctx)
  * or repeated one. */
 static int split_fields(char *list, const char **names, int *n, struct err *e)
 {
-	const struct record *all = all_fields();
+	const struct record *all = all_fields(NULL);
 	char *item, *next = list;
 	int i;
 
@@ -410,17 +438,32 @@ struct report *report_new(const struct plan *p, FILE *out, FILE *diag)
 	r->format = (int)p->vals[K_FORMAT][0];
 	r->t_begin = clock_now_s();
 	r->answer = answer_new();
+	/* a recording's windows are one run's */
+	r->repeat = p->replay_path ? 1 : (int)p->vals[K_REPEAT][0];
+	r->spread = r->repeat > 1;
+	r->run_rows = 1;
 	if (p->fields) {
+		const struct record *all;
 		struct err e;
+		int from, i;
 
 		r->sel_text = strdup(p->fields);
 		if (!r->sel_text || split_fields(r->sel_text, r->sel, &r->nsel, &e) < 0)
 			abort(); /* plan_from_args checked the list */
+		all = all_fields(&from);
+		for (i = 0; i < r->nsel; i++) /* asked for: there, also of one run */
+			if (report_find(all, r->sel[i]) - all->f >= from)
+				r->spread = 1;
+		/* without record or run, a run's line could pass for its step's */
+		r->run_rows = 0;
+		for (i = 0; i < r->nsel; i++)
+			if (strcmp(r->sel[i], "record") == 0 || strcmp(r->sel[i], "run") == 0)
+				r->run_rows = 1;
 	}
 	return r;
 }
 
-static void emit(struct report *rp, const struct record *r, const struct knobs *k)
+void report_emit(struct report *rp, const struct record *r, const struct knobs *k)
 {
 	static struct record sel; /* big: not on the stack; one reporter runs */
 
@@ -439,38 +482,65 @@ static void emit(struct report *rp, const struct record *r, const struct knobs *
 	fflush(rp->out);
 }
 
-/* A step's figures, kept for the answer (answer.h). */
-static void note_answer(struct report *rp, const struct record *r, const struct step_result *s)
+/* A step's figures, kept for the answer (answer.h): a step of one run, or
+ * the median record of N (its FIELD_min / FIELD_max the range). */
+void report_note_answer(struct report *rp, const struct record *r, const struct knobs *k)
 {
-	const struct field *secs = report_find(r, "seconds");
-	struct answer_step a = { .k = s->knobs,
-		                 .interrupted = s->interrupted,
+	const struct field *secs = report_find(r, "seconds"), *cut = report_find(r, "interrupted");
+	struct answer_step a = { .k = *k,
+		                 .interrupted = cut && cut->kind == F_INT && cut->i,
 		                 .seconds = secs && secs->kind == F_NUM ? secs->d : 0 };
 	int f;
 
 	for (f = 0; f < AF_COUNT; f++) {
-		const struct field *x = report_find(r, answer_field((enum answer_fig)f));
+		const char *name = answer_field((enum answer_fig)f);
+		const struct field *x = report_find(r, name);
+		const struct field *lo = rp->spread ? report_find(r, report_spread_name(name, 0)) : NULL;
+		const struct field *hi = rp->spread ? report_find(r, report_spread_name(name, 1)) : NULL;
 
 		a.f[f].ok = x && x->kind == F_NUM;
 		a.f[f].v = x ? x->d : NAN;
-		a.f[f].min = a.f[f].max = NAN; /* one run */
+		a.f[f].min = lo && lo->kind == F_NUM ? lo->d : NAN;
+		a.f[f].max = hi && hi->kind == F_NUM ? hi->d : NAN;
 	}
 	answer_add(rp->answer, &a);
 }
 
+void report_build_step(struct report *rp, struct record *r, const struct step_result *s,
+                       const char *kind)
+{
+	struct window w = { &s->a, &s->b, &s->lat, s->rows_record ? NULL : &s->sizes };
+
+	build(r, &s->knobs, &w, kind, s->index, s->interrupted);
+	add_step_end(r, &s->knobs, s);
+	if (rp->spread)
+		report_add_spread(r, s->run + 1, 1);
+}
+
+/* A step's record, or with --repeat N > 1 a run's (record=run, each on
+ * stdout in CSV and JSON; the text table shows the steps' medians only),
+ * the median record coming with the step's last run (report_runs.c). */
 void report_step(struct report *rp, const struct step_result *s)
 {
 	struct record *r = malloc(sizeof *r);
-	struct window w = { &s->a, &s->b, &s->lat, s->rows_record ? NULL : &s->sizes };
+	int runs = rp->repeat > 1;
 
 	if (!r)
 		abort();
-	build(r, &s->knobs, &w, s->rows_record ? "rows" : "step", s->index, s->interrupted);
-	add_step_end(r, &s->knobs, s);
-	emit(rp, r, &s->knobs);
-	if (!s->rows_record)
-		note_answer(rp, r, s);
-	plot_add(rp->plot, r, &s->knobs, 0, 0);
+	report_build_step(rp, r, s, s->rows_record ? "rows" : runs ? "run" : "step");
+	/* now: a batch, a step of one run (a --fields spread: its median
+	 * record below); under --repeat N > 1 a run, in CSV and JSON, when
+	 * the fields can tell it from its step's median record */
+	if (runs ? rp->format != FMT_TEXT && (s->rows_record || rp->run_rows)
+	         : s->rows_record || !rp->spread)
+		report_emit(rp, r, &s->knobs);
+	if (rp->spread && !s->rows_record)
+		report_runs_step(rp, r, s); /* the median record, once all runs are in */
+	else if (!runs) {
+		plot_add(rp->plot, r, &s->knobs, 0, 0);
+		if (!s->rows_record)
+			report_note_answer(rp, r, &s->knobs);
+	}
 	free(r);
 }
 
@@ -491,10 +561,12 @@ static void interval(struct report *rp, const struct live *prev, const struct li
 	hist_delta(&cur->lat, &prev->lat, d);
 	build(r, &cur->knobs, &w, "interval", cur->step, 0);
 	add_step_end(r, &cur->knobs, NULL);
+	if (rp->spread)
+		report_add_spread(r, cur->run + 1, 1);
 	if (rp->format == FMT_TEXT && !row)
 		report_write_progress(rp, r, cur->c.t - rp->t0);
 	else
-		emit(rp, r, &cur->knobs);
+		report_emit(rp, r, &cur->knobs);
 	plot_add(rp->plot, r, &cur->knobs, prev->c.t - rp->t0, cur->c.t - rp->t0);
 	free(d);
 	free(r);
@@ -520,6 +592,7 @@ void report_free(struct report *rp)
 	if (!rp)
 		return;
 	report_clear_line(rp);
+	report_runs_flush(rp);
 	if (rp->format == FMT_TEXT) {
 		report_text_footer(rp);
 		answer_write(rp->answer, rp->out); /* the last lines */
@@ -528,7 +601,9 @@ void report_free(struct report *rp)
 	}
 	answer_free(rp->answer);
 	fflush(rp->out);
+	report_runs_free(rp);
 	free(rp->sel_text);
 	free(rp->rows_before);
+	free(rp->block_first);
 	free(rp);
 }

@@ -8,7 +8,7 @@
 #include "config.h"
 #include "report.h"
 
-#define MAX_FIELDS   64
+#define MAX_FIELDS   128
 #define SHORT_STEP_S 1.0
 
 enum fkind { F_STR, F_INT, F_NUM, F_NA, F_UNSETTLED };
@@ -22,6 +22,7 @@ struct field {
 	long long i;
 	double d;
 	int decimals;
+	int figure; /* a measured figure (a metric, a step-end time): --repeat's median */
 };
 
 struct record {
@@ -68,7 +69,56 @@ struct report {
 	 * anything else is written (report_clear_line). */
 	int tty_line, line_up;
 	struct answer *answer; /* owned: the steps, for the answer (answer.h) */
+	/* --repeat (report_runs.c): runs per step; spread: records carry run,
+	 * runs and FIELD_min/FIELD_max (repeat > 1, or --fields names one);
+	 * the runs of the steps not yet complete, and what the closing
+	 * within-noise lines compare. */
+	int repeat, spread;
+	int run_rows; /* each run's record is written (--fields keeps record or run) */
+	struct runs *runs;
+	long *block_first; /* progress: each step's first step on its engine (owned) */
 };
+
+/* report.c: what a record of the run is built from, and written by. */
+void report_build_step(struct report *rp, struct record *r, const struct step_result *s,
+                       const char *kind);
+void report_emit(struct report *rp, const struct record *r, const struct knobs *k);
+
+/* ---- report_runs.c: --repeat ---- */
+
+/* The spread fields (run, runs, FIELD_min and FIELD_max of every figure
+ * of r, in r's order) appended to r: run from 1 (0: none, the median
+ * record), runs the number of runs r stands for; min and max n/a
+ * (report_runs_step fills them on the median record). */
+void report_add_spread(struct record *r, int run, int runs);
+
+/* "rows_per_s_min" (max 0) or "rows_per_s_max" (max 1) for field name:
+ * interned, valid for the process' life. */
+const char *report_spread_name(const char *field, int max);
+
+/* A finished run of a step (s->rows_record 0) whose record r (built with
+ * its spread fields) has been written: kept; when the step has all its
+ * runs, the median record is written (and charted). */
+void report_runs_step(struct report *rp, const struct record *r, const struct step_result *s);
+
+/* The steps with fewer runs than asked (the run was stopped): their
+ * median records, in step order, marked interrupted. */
+void report_runs_flush(struct report *rp);
+
+/* Text: the closing lines - what the +-% means, and the neighbouring steps
+ * whose ranges overlap ("indexes 2 and 3: within noise"). */
+void report_runs_footer(struct report *rp);
+
+void report_runs_free(struct report *rp);
+
+/* report_text.c: a footnote, "# " and text wrapped before the table's
+ * width; the plus-minus sign ("±" in a UTF-8 locale, else "+-"). */
+void report_footnote(struct report *rp, const char *text);
+const char *report_pm(void);
+
+/* report.c: a finished step's record (one run's, or the median of N)
+ * kept for the answer's closing lines (answer.h). */
+void report_note_answer(struct report *rp, const struct record *r, const struct knobs *k);
 
 /* The field called name in r, or NULL. */
 const struct field *report_find(const struct record *r, const char *name);

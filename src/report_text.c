@@ -1,6 +1,9 @@
 /* report_text.c - the headless text table: a header of the knobs held
  * fixed, a column per knob that varies and per figure, footnotes for the
  * marks a row carried; and the pgbench -P style progress lines. */
+#include <langinfo.h>
+#include <locale.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +15,7 @@
 #include "metrics.h"
 #include "redact.h"
 #include "report_int.h"
+#include "spread.h"
 #include "textfit.h"
 #include "units.h"
 #include "whatif.h"
@@ -52,6 +56,59 @@ static const struct {
 };
 #define N_TEXT_COLS (sizeof text_cols / sizeof text_cols[0])
 #define PRI_NA      100 /* n/a in the first row of a sweep over engines */
+#define SPREAD_W    6   /* --repeat: " +-3.2%" after a figure */
+
+const char *report_pm(void)
+{
+	static const char *pm;
+
+	if (!pm) { /* the user's locale, without setting the process' own */
+		locale_t l = newlocale(LC_CTYPE_MASK, "", (locale_t)0);
+
+		pm = l && strcmp(nl_langinfo_l(CODESET, l), "UTF-8") == 0 ? "\xc2\xb1" : "+-";
+		if (l)
+			freelocale(l);
+	}
+	return pm;
+}
+
+/* --repeat: " +-3.2%" after the median of figure f of r, from its min
+ * and max (the larger distance, in % of the median; where the median is
+ * 0, the distance itself). */
+static void spread_text(const struct record *r, const struct field *f, char *buf, size_t len)
+{
+	const struct field *lo, *hi;
+	struct spread sp;
+	size_t n = strlen(buf);
+	double share;
+
+	if (!f->figure || f->kind != F_NUM || n >= len)
+		return;
+	lo = report_find(r, report_spread_name(f->name, 0));
+	hi = report_find(r, report_spread_name(f->name, 1));
+	if (!lo || !hi || lo->kind != F_NUM || hi->kind != F_NUM)
+		return;
+	sp = (struct spread){ f->d, lo->d, hi->d, 1 };
+	share = 100 * spread_share(&sp);
+	if (isnan(share))
+		snprintf(buf + n, len - n, " %s%.*f", report_pm(), f->decimals,
+		         fmax(f->d - lo->d, hi->d - f->d));
+	else
+		snprintf(buf + n, len - n, " %s%.*f%%", report_pm(),
+		         share == 0 || share >= 9.95 ? 0 : 1, share);
+}
+
+/* s right-aligned in width columns and a space (a UTF-8 sign is one
+ * column of two bytes). */
+static void put_cell(FILE *out, int width, const char *s)
+{
+	int cols = 0;
+	const char *c;
+
+	for (c = s; *c; c++)
+		cols += ((unsigned char)*c & 0xc0) != 0x80;
+	fprintf(out, "%*s%s ", width > cols ? width - cols : 0, "", s);
+}
 
 /* table: 1 when the value goes into the stdout table (for the footnote). */
 static void text_value(struct report *rp, const struct field *f, char *buf, size_t len, int table)
@@ -152,24 +209,29 @@ static int knob_width(const struct report *rp, int id)
 	return w;
 }
 
-static int field_width(const char *field, const char *label)
+/* r: the first row (--repeat: a figure's column also holds its +-%). */
+static int field_width(const struct report *rp, const struct record *r, const char *field,
+                       const char *label)
 {
 	int w = (int)strlen(label), least = 7;
 
 	if (strcmp(field, "rows_per_s") == 0 || strcmp(field, "db_bytes") == 0 ||
 	    strcmp(field, "index_bytes") == 0)
 		least = 9;
+	if (rp->spread && report_find(r, field)->figure)
+		least += SPREAD_W;
 	return w > least ? w : least;
 }
 
-static void add_col(struct report *rp, int knob, const char *field, const char *label)
+static void add_col(struct report *rp, const struct record *r, int knob, const char *field,
+                    const char *label)
 {
 	struct text_col *c = &rp->cols[rp->ncols++];
 
 	c->knob = knob;
 	c->field = field;
 	c->label = label;
-	c->width = knob >= 0 ? knob_width(rp, knob) : field_width(field, label);
+	c->width = knob >= 0 ? knob_width(rp, knob) : field_width(rp, r, field, label);
 }
 
 /* The figures' columns of a run without --fields, chosen from the first
@@ -192,7 +254,7 @@ static void default_cols(struct report *rp, const struct record *r, int width)
 		for (i = 0; i < N_TEXT_COLS; i++) {
 			const struct field *f = report_find(r, text_cols[i].field);
 			const char *label = text_cols[i].label ? text_cols[i].label : f->label;
-			int w = field_width(f->name, label) + 1;
+			int w = field_width(rp, r, f->name, label) + 1;
 
 			if (pri[i] == p && w <= width) {
 				take[i] = 1;
@@ -201,7 +263,7 @@ static void default_cols(struct report *rp, const struct record *r, int width)
 		}
 	for (i = 0; i < N_TEXT_COLS; i++)
 		if (take[i])
-			add_col(rp, -1, text_cols[i].field,
+			add_col(rp, r, -1, text_cols[i].field,
 			        text_cols[i].label ? text_cols[i].label
 			                           : report_find(r, text_cols[i].field)->label);
 }
@@ -214,12 +276,12 @@ static void choose_cols(struct report *rp, const struct record *r)
 	rp->ncols = 0;
 	if (rp->nsel) {
 		for (i = 0; i < rp->nsel; i++)
-			add_col(rp, -1, rp->sel[i], report_find(r, rp->sel[i])->label);
+			add_col(rp, r, -1, rp->sel[i], report_find(r, rp->sel[i])->label);
 		return;
 	}
 	for (id = 0; id < K_COUNT; id++)
 		if (is_varying(rp, id)) {
-			add_col(rp, id, "rows", knob_table[id].name);
+			add_col(rp, r, id, "rows", knob_table[id].name);
 			width -= rp->cols[rp->ncols - 1].width + 1;
 		}
 	default_cols(rp, r, width);
@@ -294,11 +356,14 @@ void report_write_text(struct report *rp, const struct record *r, const struct k
 	for (i = 0; i < rp->ncols; i++) {
 		const struct text_col *c = &rp->cols[i];
 
-		if (c->knob >= 0 && c->knob != K_ROWS)
+		if (c->knob >= 0 && c->knob != K_ROWS) {
 			knob_text(c->knob, k, buf, sizeof buf);
-		else
+		} else {
 			text_value(rp, report_find(r, c->field), buf, sizeof buf, 1);
-		fprintf(rp->out, "%*s ", c->width, buf);
+			if (rp->spread)
+				spread_text(r, report_find(r, c->field), buf, sizeof buf);
+		}
+		put_cell(rp->out, c->width, buf);
 	}
 	if (report_find(r, "interrupted")->i) {
 		fprintf(rp->out, " (interrupted)");
@@ -362,6 +427,11 @@ static void footnote(struct report *rp, const char *text)
 	}
 }
 
+void report_footnote(struct report *rp, const char *text)
+{
+	footnote(rp, text);
+}
+
 void report_text_footer(struct report *rp)
 {
 	char buf[200];
@@ -384,6 +454,7 @@ void report_text_footer(struct report *rp)
 		             "(checkpoint_in_window): the first change to each page after it logs "
 		             "the whole page again, so WAL B/row is higher, and its own writes and "
 		             "syncs are in the figures");
+	report_runs_footer(rp);
 }
 
 /* ---- progress on a sweep ---- */
@@ -408,7 +479,8 @@ void report_progress(struct report *rp, const struct live *l)
 	char line[512], eta[64];
 	struct knobs k;
 	size_t n;
-	long i;
+	long i, first_s, end_s;
+	long long engine = -1;
 	int id, first;
 
 	if (now - (rp->t_said ? rp->t_said : rp->t_begin) < 1.0 || l->step < 0 ||
@@ -418,19 +490,38 @@ void report_progress(struct report *rp, const struct live *l)
 	report_find_varying(rp);
 	if (!rp->rows_before) { /* once: the rows planned before each step */
 		rp->rows_before = calloc((size_t)p->steps + 1, sizeof *rp->rows_before);
-		if (!rp->rows_before)
+		/* the first and the end of each step's engine's block of steps,
+		 * which --repeat runs over and over (workload_plan.c) */
+		rp->block_first = calloc(2 * (size_t)p->steps, sizeof *rp->block_first);
+		if (!rp->rows_before || !rp->block_first)
 			abort();
 		for (i = 0; i < p->steps; i++) {
 			plan_step(p, i, &k);
 			rp->rows_before[i + 1] = rp->rows_before[i] + (double)k.v[K_ROWS];
+			rp->block_first[i] =
+			    i && k.v[K_ENGINE] == engine ? rp->block_first[i - 1] : i;
+			engine = k.v[K_ENGINE];
 		}
+		for (i = p->steps - 1; i >= 0; i--)
+			rp->block_first[p->steps + i] =
+			    i + 1 < p->steps && rp->block_first[i + 1] == rp->block_first[i]
+			        ? rp->block_first[p->steps + i + 1]
+			        : i + 1;
 	}
-	planned = rp->rows_before[p->steps];
-	done = rp->rows_before[l->step] + (l->c.v[C_ROWS] > l->start.v[C_ROWS]
-	                                       ? (double)(l->c.v[C_ROWS] - l->start.v[C_ROWS])
-	                                       : 0);
-	n = (size_t)snprintf(line, sizeof line, "step %ld/%ld (%s", l->step + 1, p->steps,
-	                     knob_table[K_ENGINE].choices[l->knobs.v[K_ENGINE]]);
+	first_s = rp->block_first[l->step];
+	end_s = rp->block_first[p->steps + l->step];
+	planned = rp->rows_before[p->steps] * rp->repeat;
+	done = rp->rows_before[first_s] * rp->repeat +
+	       (rp->rows_before[end_s] - rp->rows_before[first_s]) * l->run +
+	       rp->rows_before[l->step] - rp->rows_before[first_s] +
+	       (l->c.v[C_ROWS] > l->start.v[C_ROWS] ? (double)(l->c.v[C_ROWS] - l->start.v[C_ROWS])
+	                                            : 0);
+	n = (size_t)snprintf(line, sizeof line, "step %ld/%ld", l->step + 1, p->steps);
+	if (rp->repeat > 1)
+		n += (size_t)snprintf(line + n, sizeof line - n, ", run %d/%d", l->run + 1,
+		                      rp->repeat);
+	n += (size_t)snprintf(line + n, sizeof line - n, " (%s",
+	                      knob_table[K_ENGINE].choices[l->knobs.v[K_ENGINE]]);
 	for (id = 0, first = 1; id < K_COUNT && n < sizeof line; id++)
 		if (id != K_ENGINE && is_varying(rp, id)) {
 			char v[64];

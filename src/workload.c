@@ -217,6 +217,7 @@ static int start(struct workload **out, const struct plan *p, const struct knobs
 		w->live.knobs = *k;
 	}
 	w->live.step = -1;
+	w->live.order = -1;
 	atomic_init(&w->stop, 0);
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->cv, NULL);

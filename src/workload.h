@@ -20,6 +20,8 @@
 
 struct step_result {
 	long index;      /* step number in the plan, from 0 */
+	int run;         /* --repeat: which run of the step, from 0 */
+	long order;      /* the measured runs' count before this one (the worker's order) */
 	int rows_record; /* one --interval-rows batch of the step, not the step */
 	struct knobs knobs;
 	struct counters a, b; /* samples at the start and the end of the measurement */
@@ -44,6 +46,8 @@ enum live_state {
 
 struct live {
 	long step;         /* plan mode: the step measuring; -1 before the first */
+	int run;           /* plan mode: its run (--repeat), from 0 */
+	long order;        /* plan mode: step_result.order of the run measuring; -1: none */
 	unsigned long gen; /* bumps at every publish */
 	enum live_state state;
 	char activity[160];      /* what the worker is doing, for a status line */

@@ -56,6 +56,7 @@ struct workload {
 	uint64_t rows, commits;
 	uint64_t budget;
 	double sample_cap; /* the longest time between mid-step samples */
+	long order;        /* plan mode: the measured runs begun so far */
 };
 
 /* The engine's setup() of a fresh table as k describes it; a table spec

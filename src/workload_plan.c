@@ -6,7 +6,16 @@
  * over engines reopens the engine when the engine knob changes (it varies
  * slowest, so each engine opens once). --warmup runs each engine's first
  * step once unmeasured. A stop (Ctrl-C) ends the current step early: what
- * was measured up to then is still queued, marked interrupted. */
+ * was measured up to then is still queued, marked interrupted.
+ *
+ * --repeat N runs each step N times, each on a fresh table, interleaved:
+ * run 1 of every step of an engine, then run 2 of every one, and so on, so
+ * that drift (a disk warming, a neighbour's burst, the page cache) falls
+ * on every step alike rather than on the steps that happen to come first
+ * or last. The interleaving stays within an engine's steps: an engine
+ * still opens once. Each run is queued as its own step_result (its run
+ * number and its place in the order with it); the reporter takes the
+ * medians. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -56,6 +65,8 @@ static int end_batch(struct workload *w, const struct step_result *r, struct bat
 		return -1;
 	}
 	n->r.index = r->index;
+	n->r.run = r->run;
+	n->r.order = r->order;
 	n->r.rows_record = 1;
 	n->r.knobs = r->knobs;
 	n->r.a = bt->a;
@@ -112,13 +123,13 @@ static int end_step(struct workload *w, const struct knobs *k, struct step_resul
 	return 0;
 }
 
-/* Run one step; queues its result. index < 0: a warm-up run of the step
- * -index - 1, measured by no one (its result is dropped, no interval
- * record is printed for it). A stop that the engine cannot finish (a
- * server that no longer answers) still queues the partial result, up to
- * the last sample that succeeded, and says why in the event log.
- * index-build after: the table is set up with no secondary index. */
-static int run_step(struct workload *w, long index, const struct knobs *k, struct err *e)
+/* Run one step (its run number run); queues its result. index < 0: a
+ * warm-up run of the step -index - 1, measured by no one (its result is
+ * dropped, no interval record is printed for it). A stop that the engine
+ * cannot finish (a server that no longer answers) still queues the partial
+ * result, up to the last sample that succeeded, and says why in the event
+ * log. index-build after: the table is set up with no secondary index. */
+static int run_step(struct workload *w, long index, int run, const struct knobs *k, struct err *e)
 {
 	struct node *n = xcalloc(1, sizeof *n);
 	struct step_result *r = &n->r;
@@ -130,6 +141,8 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 	int measuring = 0;
 
 	r->index = index;
+	r->run = run;
+	r->order = index >= 0 ? w->order++ : -1;
 	r->knobs = *k;
 	r->build_s = -1;
 	if (k->v[K_INDEX_BUILD] == BUILD_AFTER)
@@ -149,6 +162,8 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 	wl_set_in_force(w, &r->knobs, NULL);
 	pthread_mutex_lock(&w->mu);
 	w->live.step = index;
+	w->live.run = run;
+	w->live.order = r->order;
 	pthread_mutex_unlock(&w->mu);
 	wl_publish(w, &r->a, &r->a, &r->lat);
 	last_pub = r->a.t;
@@ -184,10 +199,9 @@ static int run_step(struct workload *w, long index, const struct knobs *k, struc
 	    (bt.every && done > bt.next - bt.every && end_batch(w, r, &bt, done, &r->b, e) < 0))
 		goto fail;
 	if (index < 0) {
-		evlog_add(EV_INFO,
-		          "warm-up: step %ld ran once unmeasured (%.2f s) before it is measured "
-		          "(--warmup)",
-		          -index, r->b.t - r->a.t);
+		evlog_detail("warm-up: step %ld ran once unmeasured (%.2f s) before it is measured "
+		             "(--warmup)",
+		             -index, r->b.t - r->a.t);
 		free(n);
 		return 0;
 	}
@@ -206,31 +220,51 @@ fail:
 	return -1;
 }
 
+/* The end of the block of steps from first on the same engine. */
+static long engine_block_end(const struct plan *p, long first)
+{
+	struct knobs a, b;
+	long end;
+
+	plan_step(p, first, &a);
+	for (end = first + 1; end < p->steps; end++) {
+		plan_step(p, end, &b);
+		if (b.v[K_ENGINE] != a.v[K_ENGINE])
+			break;
+	}
+	return end;
+}
+
 int wl_run_plan(struct workload *w, struct err *e)
 {
+	int runs = (int)w->plan->vals[K_REPEAT][0], run;
+	long first, end, i;
 	struct knobs k;
-	long i;
-	int warm = 0; /* the engine open now has had its warm-up run */
 
-	for (i = 0; i < w->plan->steps && !atomic_load(&w->stop); i++) {
-		plan_step(w->plan, i, &k);
+	for (first = 0; first < w->plan->steps && !atomic_load(&w->stop); first = end) {
+		end = engine_block_end(w->plan, first);
+		plan_step(w->plan, first, &k);
 		/* A sweep over engines: the engine knob varies slowest. */
 		if (k.v[K_ENGINE] != w->engine) {
 			wl_close_engine(w);
 			if (wl_open_engine(w, &k, e) < 0)
 				return -1;
-			warm = 0;
 		}
-		if (k.v[K_WARMUP] && !warm && run_step(w, -(i + 1), &k, e) < 0)
+		if (k.v[K_WARMUP] && run_step(w, -(first + 1), 0, &k, e) < 0)
 			return -1;
-		warm = 1;
 		if (atomic_load(&w->stop)) {
-			evlog_add(EV_INFO, "stopped in the warm-up of step %ld: nothing measured",
-			          i + 1);
+			if (k.v[K_WARMUP])
+				evlog_add(EV_INFO,
+				          "stopped in the warm-up of step %ld: nothing measured",
+				          first + 1);
 			break;
 		}
-		if (run_step(w, i, &k, e) < 0)
-			return -1;
+		for (run = 0; run < (runs > 0 ? runs : 1); run++)
+			for (i = first; i < end && !atomic_load(&w->stop); i++) {
+				plan_step(w->plan, i, &k);
+				if (run_step(w, i, run, &k, e) < 0)
+					return -1;
+			}
 	}
 	return 0;
 }

@@ -1,6 +1,8 @@
 # threads
 # The worker thread and the reporter: interval records stream while a step
 # runs, Ctrl-C stops cleanly with the partial result and exit 130, SIGTERM too.
+# The runs a signal stops have --warmup off: the signal is meant for the
+# measured step (one during the warm-up ends a run with nothing measured).
 . "$(dirname "$0")/lib.sh"
 
 "$IDXLAB" run --commit row --rows 600 --interval 0.2 --format csv >"$T/i.csv" 2>"$T/err"
@@ -16,7 +18,7 @@ columns "$T/i.csv" rows_per_s && [ "$n" -ge 1 ] &&
 	ok live/interval-records-have-rates || bad live/interval-records-have-rates "$(cat "$T/i.csv")"
 echo "  interval records: $n"
 
-"$IDXLAB" run --commit row --rows 100000 --interval 0.2 >"$T/p.txt" 2>"$T/p.err" &
+"$IDXLAB" run --warmup off --commit row --rows 100000 --interval 0.2 >"$T/p.txt" 2>"$T/p.err" &
 pid=$!
 poll 30 grep -q '^progress: step 1' "$T/p.err"
 kill -INT $pid
@@ -29,7 +31,7 @@ grep -q '^progress: step 1' "$T/p.err" && ok live/progress-lines || bad live/pro
 # Ctrl-C in the middle of one big transaction (commit all): the worker stops
 # between rows and commits, so the partial result is there, and no statement
 # was cut (no "interrupted" warning from SQLite).
-"$IDXLAB" run --rows 50000000 --format csv >"$T/big.csv" 2>"$T/big.err" &
+"$IDXLAB" run --warmup off --rows 50000000 --format csv >"$T/big.csv" 2>"$T/big.err" &
 pid=$!
 poll 30 bigger "$TMPDIR/idxlab-sqlite.*/idxlab.db" 1024 # rows going in
 kill -INT $pid
@@ -43,7 +45,7 @@ else bad live/ctrl-c-one-transaction-partial-result "exit $rc: $(cat "$T/big.csv
 # stopped_by NAME SIG CODE: a run sent SIG once it writes rows exits CODE
 # with the partial result.
 stopped_by() {
-	"$IDXLAB" run --commit row --rows 100000 --format csv >"$T/q.csv" 2>"$T/q.err" &
+	"$IDXLAB" run --warmup off --commit row --rows 100000 --format csv >"$T/q.csv" 2>"$T/q.err" &
 	pid=$!
 	poll 30 bigger "$TMPDIR/idxlab-sqlite.*/idxlab.db" 16 # rows past the empty table's 16 KiB
 	kill -"$2" $pid
@@ -59,7 +61,7 @@ no_leftovers live/sigquit-temp-dir-removed
 
 # A headless run in a terminal that closes (SIGHUP): the same, exit 129.
 if command -v tmux >/dev/null; then
-	start_hup hup TMPDIR="$TMPDIR" "$IDXLAB" run --commit row --rows 1000000 --format csv ">$T/hup.csv"
+	start_hup hup TMPDIR="$TMPDIR" "$IDXLAB" run --warmup off --commit row --rows 1000000 --format csv ">$T/hup.csv"
 	pid=$(owner_pid "$TMPDIR/idxlab-sqlite")
 	poll 30 bigger "$TMPDIR/idxlab-sqlite.*/idxlab.db" 16 # rows past the empty table's 16 KiB
 	tm kill-session -t hup
@@ -75,7 +77,7 @@ fi
 # ... unless SIGHUP is ignored (nohup): then the run goes on.
 (
 	trap '' HUP
-	exec "$IDXLAB" run --commit row --rows 1000000 --format csv >/dev/null 2>&1
+	exec "$IDXLAB" run --warmup off --commit row --rows 1000000 --format csv >/dev/null 2>&1
 ) &
 pid=$!
 poll 30 owner_written "$TMPDIR/idxlab-sqlite" # under way, its handlers set

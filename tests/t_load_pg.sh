@@ -115,7 +115,7 @@ psql_ "DROP EXTENSION pg_walinspect" >/dev/null
 # idxlab has spent 0.3 s of CPU more on rows.
 started() {
 	pg_idle
-	"$IDXLAB" run --engine postgres --dsn "$dsn" --format csv "$@" >"$T/hold.csv" 2>"$T/hold.err" &
+	"$IDXLAB" run --engine postgres --dsn "$dsn" --warmup off --format csv "$@" >"$T/hold.csv" 2>"$T/hold.err" &
 	pid=$!
 	poll 60 indexed
 	lib_cpu0=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null)

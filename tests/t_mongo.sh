@@ -204,7 +204,7 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$T/wide.csv" "$I
 	past() { [ "$(statuses "$1")" -gt "$2" ]; }
 	for sig in TERM INT; do
 		peer stall normal
-		"$IDXLAB" run --engine mongo --dsn "$URI" --rows 100000000 --commit 100 --format csv \
+		"$IDXLAB" run --engine mongo --warmup off --dsn "$URI" --rows 100000000 --commit 100 --format csv \
 			>"$T/st.csv" 2>"$T/st.err" &
 		pid=$!
 		poll 60 inserts "$LOG" 10 # well into the run

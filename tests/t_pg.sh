@@ -81,7 +81,7 @@ stop_unanswered() {
 	else bad "$name" "exit $rc after $took s; stdout: $(grep -v ',interval,' "$T/su.csv" | tr '\n' '|'); stderr: $(tail -5 "$T/su.err" | tr '\n' '|')"; fi
 }
 su_run() {
-	"$IDXLAB" run --engine postgres --commit 100 --rows 100000000 --interval 0.3 --format csv "$@" \
+	"$IDXLAB" run --engine postgres --warmup off --commit 100 --rows 100000000 --interval 0.3 --format csv "$@" \
 		>"$T/su.csv" 2>"$T/su.err" &
 	pid=$!
 }
@@ -191,7 +191,7 @@ check pg/spills-tiny-cache-thrashes "\"$ssmall\" != \"\" && $ssmall > 1"
 # forced_checkpoint FORMAT OUT: a one-transaction step, and a CHECKPOINT
 # from psql once 40 MB of WAL were written since the set-up's checkpoint.
 forced_checkpoint() {
-	"$IDXLAB" run --engine postgres --rows 600000 --format "$1" >"$2" 2>"$2.err" &
+	"$IDXLAB" run --engine postgres --warmup off --rows 600000 --format "$1" >"$2" 2>"$2.err" &
 	cpid=$!
 	i=0
 	done=""

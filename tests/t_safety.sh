@@ -163,7 +163,7 @@ bindir=$(pg_bindir)
 # once the workload runs; 1 (after FAIL NAME) if it never ran.
 pg_held() {
 	f=$T/${1#safety/}
-	setsid "$IDXLAB" run --engine postgres --commit 100 --rows 100000000 --interval 0.2 \
+	setsid "$IDXLAB" run --engine postgres --warmup off --commit 100 --rows 100000000 --interval 0.2 \
 		--format csv >"$f.csv" 2>"$f.err" &
 	pid=$!
 	i=0

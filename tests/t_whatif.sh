@@ -93,6 +93,25 @@ run --schema "$T/t.spec" --add-index email --indexes table,all --rows 5000 >"$T/
 if tail -1 "$T/a.txt" | grep -q "^answer: + index idxlab_add_email on email: rows/s .* index +"; then
 	ok whatif/sqlite-text-last-line-answer
 else bad whatif/sqlite-text-last-line-answer "$(tail -3 "$T/a.txt")"; fi
+# With --repeat the answer is read from the steps' medians (record=step),
+# and its header says so.
+run --schema "$T/t.spec" --add-index email --indexes table,all --rows 5000 --repeat 3 --format csv \
+	>"$T/r.csv" 2>"$T/r.err"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "record") c = i; print; next } $c == "step"' \
+	"$T/r.csv" >"$T/r.step.csv"
+answer_matches whatif/sqlite-repeat-answer "$T/r.step.csv" "$T/r.err" + 1 2 "write index"
+# rows/s: "within noise" exactly when the two steps' min..max ranges overlap
+overlap=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "rows_per_s_min") a = i; if ($i == "rows_per_s_max") b = i }; next }
+	{ lo[NR] = $a; hi[NR] = $b } END { print (lo[2] <= hi[3] && lo[3] <= hi[2]) ? "yes" : "no" }' "$T/r.step.csv")
+said=no
+grep -q "^answer: .*rows/s within noise" "$T/r.err" && said=yes
+if [ "$overlap" = "$said" ] && { [ $said = yes ] || grep -q "^answer: .*rows/s [+-][0-9]* %" "$T/r.err"; }; then
+	ok whatif/sqlite-repeat-answer-noise-iff-overlap
+else bad whatif/sqlite-repeat-answer-noise-iff-overlap "ranges overlap: $overlap, said within noise: $said: $(grep '^answer' "$T/r.err")"; fi
+if grep -q "^# the answer, per row: .*medians of the runs (--repeat)" "$T/r.err" &&
+	[ "$(grep -c . "$T/r.step.csv")" = 3 ]; then
+	ok whatif/sqlite-repeat-answer-says-medians
+else bad whatif/sqlite-repeat-answer-says-medians "$(tail -3 "$T/r.err" | tr '\n' '|')"; fi
 # Candidates no step measures: a warning says which words would.
 run --schema "$T/t.spec" --add-index email --drop-index created_at --indexes 1 --rows 100 >/dev/null 2>"$T/w1.err"
 run --schema "$T/t.spec" --add-index email --indexes table,all --rows 100 >/dev/null 2>"$T/w2.err"

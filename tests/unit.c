@@ -177,6 +177,7 @@ static void test_knob_engines(void)
 		[K_INTERVAL] = { 1, 1, 1, 1 },
 		[K_PROBES] = { 1, 1, 1, 1 },
 		[K_WARMUP] = { 1, 1, 1, 1 },
+		[K_REPEAT] = { 1, 1, 1, 1 },
 		[K_PROGRESS] = { 1, 1, 1, 1 },
 		[K_QUIET] = { 1, 1, 1, 1 },
 		[K_VERBOSE] = { 1, 1, 1, 1 },
@@ -2254,6 +2255,7 @@ static const struct {
 	{ "unit/textfit", test_textfit },
 	{ "unit/whatif", test_whatif },
 	{ "unit/answer", test_answer },
+	{ "unit/spread", test_spread },
 #ifdef IDXLAB_HAVE_MONGO
 	{ "unit/mongo", test_mongo },
 	{ "unit/mongo-status-table", test_mongo_status_table },

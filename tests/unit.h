@@ -42,5 +42,7 @@ void test_whatif(void);
 void test_answer(void);
 /* unit_screen.c */
 void test_textfit(void);
+/* unit_repeat.c */
+void test_spread(void);
 
 #endif

@@ -388,7 +388,6 @@ static void wt_in_force(struct engine *en, struct knobs *k)
 /* What differs from knob_table[]'s defaults on this engine. */
 static const struct knob_default wt_defaults[] = {
 	{ K_CACHE, "256MiB" },
-	{ K_WARMUP, "on" },
 	{ 0, NULL },
 };
 
