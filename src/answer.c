@@ -271,13 +271,14 @@ int answer_write(const struct answer *a, FILE *out)
 		if (t < 0 || (x < 0 && y < 0))
 			continue;
 		if (!lines)
-			fprintf(out,
-			        "# the answer, per row: from the table as it is (indexes table) to "
-			        "the change; %s\n",
-			        has_spread(&a->steps[t].f[AF_ROWS_PER_S])
-			            ? "medians of the runs (--repeat), a figure whose runs' ranges "
-			              "overlap is within noise"
-			            : "one run per step (--repeat N gives medians and their ranges)");
+			fprintf(
+			    out,
+			    "# the answer, per row: from the table as it is (indexes table) to "
+			    "the change; %s\n",
+			    has_spread(&a->steps[t].f[AF_ROWS_PER_S])
+			        ? "medians of the runs (--repeat), a figure whose runs' ranges "
+			          "overlap is within noise"
+			        : "one run per step (--repeat N gives medians and their ranges)");
 		if (x >= 0) {
 			say(a, g, t, x, own, s->nindexes, '+', out);
 			lines++;

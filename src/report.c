@@ -495,8 +495,10 @@ void report_note_answer(struct report *rp, const struct record *r, const struct 
 	for (f = 0; f < AF_COUNT; f++) {
 		const char *name = answer_field((enum answer_fig)f);
 		const struct field *x = report_find(r, name);
-		const struct field *lo = rp->spread ? report_find(r, report_spread_name(name, 0)) : NULL;
-		const struct field *hi = rp->spread ? report_find(r, report_spread_name(name, 1)) : NULL;
+		const struct field *lo =
+		    rp->spread ? report_find(r, report_spread_name(name, 0)) : NULL;
+		const struct field *hi =
+		    rp->spread ? report_find(r, report_spread_name(name, 1)) : NULL;
 
 		a.f[f].ok = x && x->kind == F_NUM;
 		a.f[f].v = x ? x->d : NAN;
