@@ -35,6 +35,9 @@
 #define SCHEMA_TEXT_MAX 256
 #define SCHEMA_FEW_KNOB 8    /* distinct values of key order "few" (KEYS_FEW) */
 #define SCHEMA_ZIPF_N   1000 /* distinct values of zipf:S when no N is given */
+#define SCHEMA_PER_MAX  1e9  /* seq:R, desc:R, late:P:R: R at most */
+#define SCHEMA_LATE_MAX 0.5  /* late:P: at most half the rows late */
+#define SCHEMA_LATE_BACK 1000 /* late:P: a late row's value is 1..this rows old */
 
 enum col_type {
 	COL_INT,       /* 32-bit integer */
@@ -53,6 +56,9 @@ enum col_order {
 	ORD_ZIPF,  /* n distinct values, rank r with weight 1/r^s: hot keys */
 	ORD_UUID7, /* time-ordered uuid: a ms clock advancing every 64 rows */
 	ORD_UUID4, /* random uuid */
+	ORD_DESC,  /* falls with the row; an update moves it below every row */
+	ORD_LATE,  /* seq, but a share of rows takes a value from up to
+	            * SCHEMA_LATE_BACK rows before it (late arrivals) */
 	ORD_COUNT
 };
 
@@ -63,6 +69,9 @@ struct column {
 	enum col_order order;
 	uint64_t n; /* ORD_FEW, ORD_ZIPF: distinct values */
 	double s;   /* ORD_ZIPF: the exponent */
+	double per; /* ORD_SEQ, ORD_DESC, ORD_LATE: rows per value, 1..SCHEMA_PER_MAX
+	             * (0: 1, a value per row): value = f(floor(row / per)) */
+	double late; /* ORD_LATE: the share of late rows, (0, SCHEMA_LATE_MAX] */
 };
 
 struct index_spec {
@@ -80,7 +89,7 @@ struct schema {
 	struct column cols[SCHEMA_COLS_MAX];
 	int nindexes;
 	struct index_spec idx[SCHEMA_IDX_MAX];
-	char notes[1024]; /* how a derived spec was guessed (--schema-from); "" */
+	char notes[4096]; /* how a derived spec was guessed (--schema-from); "" */
 };
 
 /* One value, as schema_value() makes it. */

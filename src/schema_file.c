@@ -8,8 +8,9 @@
  *   index COL[,COL...] [unique] [name NAME]   the next index of the list
  *
  * TYPE is int, bigint, text(N), uuid or timestamp (or an SQL spelling of
- * one: integer, varchar(N), double precision, ...); ORDER is knob, seq,
- * rand, few:N, zipf:S[:N], uuid7 or uuid4 (man idxlab, TABLE SPECS). A
+ * one: integer, varchar(N), double precision, ...); ORDER is knob,
+ * seq[:R], desc[:R], late:P[:R], rand, few:N, zipf:S[:N], uuid7 or uuid4
+ * (man idxlab, TABLE SPECS). A
  * misspelt word gets a "did you mean"; every error names file:line. */
 #include <ctype.h>
 #include <stdio.h>
@@ -61,7 +62,8 @@ static const struct {
 
 const char *const schema_order_words[ORD_COUNT] = {
 	[ORD_KNOB] = "knob", [ORD_SEQ] = "seq",     [ORD_RAND] = "rand",   [ORD_FEW] = "few",
-	[ORD_ZIPF] = "zipf", [ORD_UUID7] = "uuid7", [ORD_UUID4] = "uuid4",
+	[ORD_ZIPF] = "zipf", [ORD_UUID7] = "uuid7", [ORD_UUID4] = "uuid4", [ORD_DESC] = "desc",
+	[ORD_LATE] = "late",
 };
 static const char *const line_words[] = { "table", "id", "column", "hot", "index", NULL };
 
@@ -243,6 +245,22 @@ static int parse_count(const char *w, const char *num, uint64_t *n, struct err *
 	return 0;
 }
 
+/* R of seq:R, desc:R, late:P:R: about R rows per value (1 is a value per
+ * row; fractions say an average, 5.4). */
+static int parse_per(const char *w, const char *num, struct column *c, struct err *e)
+{
+	char *end;
+	double r = strtod(num, &end);
+
+	if (end == num || *end || !(r >= 1) || !(r <= SCHEMA_PER_MAX))
+		return err_set(e, ERR_USAGE,
+		               "'%s': R, the rows per value, is a number from 1 to 1e9 (seq:5, "
+		               "seq:5.4)",
+		               w);
+	c->per = r == 1 ? 0 : r;
+	return 0;
+}
+
 static int parse_order(const char *w, struct column *c, struct err *e)
 {
 	char word[32];
@@ -259,10 +277,38 @@ static int parse_order(const char *w, struct column *c, struct err *e)
 			break;
 	if (i == ORD_COUNT)
 		return unknown("value order", word, schema_order_words, 1,
-		               "knob, seq, rand, few:N, zipf:S[:N], uuid7, uuid4", e);
+		               "knob, seq[:R], desc[:R], late:P[:R], rand, few:N, zipf:S[:N], "
+		               "uuid7, uuid4",
+		               e);
 	c->order = (enum col_order)i;
 	c->n = 0;
 	c->s = 0;
+	c->per = 0;
+	c->late = 0;
+	if (i == ORD_SEQ || i == ORD_DESC)
+		return arg ? parse_per(w, arg + 1, c, e) : 0;
+	if (i == ORD_LATE) {
+		char *end;
+		const char *more;
+
+		if (!arg)
+			return err_set(e, ERR_USAGE,
+			               "late says its share of late rows, and optionally the rows "
+			               "per value: late:2%% or late:0.02 or late:2%%:5");
+		c->late = strtod(arg + 1, &end);
+		if (end != arg + 1 && *end == '%') {
+			c->late /= 100;
+			end++;
+		}
+		if (end == arg + 1 || (*end && *end != ':') || !(c->late > 0) ||
+		    !(c->late <= SCHEMA_LATE_MAX))
+			return err_set(e, ERR_USAGE,
+			               "'%s': late's share of late rows is more than 0 and at most "
+			               "50%%, written 2%% or 0.02",
+			               w);
+		more = *end == ':' ? end + 1 : NULL;
+		return more ? parse_per(w, more, c, e) : 0;
+	}
 	if (i == ORD_FEW) {
 		if (!arg)
 			return err_set(e, ERR_USAGE, "few says how many distinct values: few:50");
@@ -307,10 +353,16 @@ static int check_column(const struct column *c, int is_id, struct err *e)
 	    !(c->type == COL_TEXT && c->len == 36))
 		return err_set(e, ERR_USAGE, "%s: %s values go in a uuid or a text(36) column",
 		               c->name, o);
-	if (is_id && (c->order == ORD_FEW || c->order == ORD_ZIPF))
+	if (c->order == ORD_DESC && c->type == COL_UUID)
 		return err_set(e, ERR_USAGE,
-		               "id %s %s: a primary key needs a value per row (seq, rand, uuid7, "
-		               "uuid4)",
+		               "%s: desc values go in an int, bigint, timestamp or text column (a "
+		               "uuid grows: uuid7, seq:R, late:P)",
+		               c->name);
+	if (is_id && (c->order == ORD_FEW || c->order == ORD_ZIPF || c->order == ORD_LATE ||
+	              c->per > 1))
+		return err_set(e, ERR_USAGE,
+		               "id %s %s: a primary key needs a value per row (seq, desc, rand, "
+		               "uuid7, uuid4)",
 		               t, o);
 	if (is_id && c->type == COL_TEXT && c->order != ORD_UUID7 && c->order != ORD_UUID4)
 		return err_set(e, ERR_USAGE,
@@ -339,18 +391,19 @@ static int unique_ok(const struct schema *s, const struct index_spec *x, struct 
 	for (i = 0; i < x->ncols; i++) {
 		const struct column *c = &s->cols[x->cols[i]];
 
+		int seq1 = (c->order == ORD_SEQ || c->order == ORD_DESC) && c->per <= 1;
+
 		if (c->order == ORD_UUID7 || c->order == ORD_UUID4 ||
-		    (c->order == ORD_SEQ && c->type != COL_TEXT && c->type != COL_INT) ||
+		    (seq1 && c->type != COL_TEXT && c->type != COL_INT) ||
 		    (c->order == ORD_RAND && c->type == COL_BIGINT) ||
-		    (c->type == COL_UUID && (c->order == ORD_SEQ || c->order == ORD_RAND)) ||
-		    (c->type == COL_TEXT && c->len >= 14 &&
-		     (c->order == ORD_SEQ || c->order == ORD_RAND)))
+		    (c->type == COL_UUID && (seq1 || c->order == ORD_RAND)) ||
+		    (c->type == COL_TEXT && c->len >= 14 && (seq1 || c->order == ORD_RAND)))
 			return 0;
 	}
 	return err_set(e, ERR_USAGE,
 	               "index %s: unique, but its values repeat or may collide; a unique "
-	               "index needs a column of distinct values (bigint seq or rand, a uuid, "
-	               "text(14) or longer seq or rand)",
+	               "index needs a column of distinct values (bigint seq, desc or rand, a "
+	               "uuid, text(14) or longer seq, desc or rand; not seq:R or late:P)",
 	               x->name);
 }
 
@@ -380,6 +433,14 @@ int schema_check(const struct schema *s, struct err *e)
 		    c->order >= ORD_COUNT ||
 		    (c->type == COL_TEXT && (c->len < 1 || c->len > SCHEMA_TEXT_MAX)))
 			return err_set(e, ERR_USAGE, "column %s has no type idxlab writes",
+			               c->name);
+		if (!(c->per == 0 || (c->per >= 1 && c->per <= SCHEMA_PER_MAX)) ||
+		    !(c->late == 0 || (c->order == ORD_LATE && c->late > 0 &&
+		                       c->late <= SCHEMA_LATE_MAX)) ||
+		    (c->order == ORD_LATE && c->late == 0) ||
+		    (c->order == ORD_DESC && c->type == COL_UUID) ||
+		    (i == 0 && (c->order == ORD_LATE || c->per > 1)))
+			return err_set(e, ERR_USAGE, "column %s has no order idxlab writes",
 			               c->name);
 	}
 	for (i = 0; i < s->nindexes; i++) {

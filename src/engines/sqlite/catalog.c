@@ -36,13 +36,24 @@ struct sval {
 };
 
 /* A column while it is sampled: the previous row's value (its first
- * SAMPLE_KEEP bytes) and how often a value was not smaller than the one
- * before it, in the table's order. */
+ * SAMPLE_KEEP bytes, or its number) and how often a value was above or
+ * below the one before it, in the table's order (SQLite's own order:
+ * NULL, then numbers by value, then text and blobs by their bytes). */
 struct scol {
 	struct sval *vals; /* SAMPLE_ROWS */
 	unsigned char prev[SAMPLE_KEEP];
 	uint32_t prev_len, prev_kept;
-	double up;
+	int prev_class; /* 0 NULL, 1 a number, 2 text or a blob */
+	double prev_num;
+	double rise, fall;
+};
+
+/* A value as keep() takes it. */
+struct sample_value {
+	const unsigned char *b; /* its bytes (a number's as text: for its hash) */
+	uint32_t len;
+	int class; /* as prev_class */
+	double num;
 };
 
 int sqlite_reads_source(const char *source)
@@ -124,8 +135,10 @@ static int read_columns(sqlite3 *db, const char *table, struct table_shape *t, s
 {
 	sqlite3_stmt *st;
 
-	if (sqlite3_prepare_v2(db, "SELECT name, type, pk, hidden FROM pragma_table_xinfo(?1)", -1,
-	                       &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db,
+	                       "SELECT name, type, pk, hidden, dflt_value FROM "
+	                       "pragma_table_xinfo(?1)",
+	                       -1, &st, NULL) != SQLITE_OK)
 		return fail(db, "reading its columns", e);
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -145,6 +158,9 @@ static int read_columns(sqlite3 *db, const char *table, struct table_shape *t, s
 		         sqlite3_column_text(st, 1) ? (const char *)sqlite3_column_text(st, 1)
 		                                    : "");
 		c->pk = sqlite3_column_int(st, 2);
+		if (sqlite3_column_text(st, 4))
+			snprintf(c->dflt, sizeof c->dflt, "%s",
+			         (const char *)sqlite3_column_text(st, 4));
 		if (hidden == 2 || hidden == 3) /* GENERATED ALWAYS AS (...) */
 			shape_note(t->notes, sizeof t->notes,
 			           "%s is a generated column (%s) there: here an ordinary one, "
@@ -158,6 +174,33 @@ static int read_columns(sqlite3 *db, const char *table, struct table_shape *t, s
 	}
 	sqlite3_finalize(st);
 	return 0;
+}
+
+/* The rowid's alias (a lone INTEGER PRIMARY KEY of a rowid table) counts
+ * up: SQLite gives a new row the largest rowid + 1 (AUTOINCREMENT: never
+ * one used before). */
+static void mark_counter(sqlite3 *db, const char *table, int rowid, struct table_shape *t)
+{
+	sqlite3_stmt *st;
+	int i, pk = -1, npk = 0, autoinc = 0;
+
+	for (i = 0; i < t->ncols; i++)
+		if (t->cols[i].pk) {
+			npk++;
+			pk = i;
+		}
+	if (!rowid || npk != 1 || strcasecmp(t->cols[pk].decl, "INTEGER") != 0)
+		return;
+	if (sqlite3_prepare_v2(db,
+	                       "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1 "
+	                       "AND sql LIKE '%AUTOINCREMENT%'",
+	                       -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+		autoinc = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	t->cols[pk].counter =
+	    autoinc ? "INTEGER PRIMARY KEY AUTOINCREMENT" : "INTEGER PRIMARY KEY (the rowid)";
 }
 
 static int col_of(const struct table_shape *t, const char *name)
@@ -264,11 +307,12 @@ static int cmp_sval(const void *a, const void *b)
  * whether it is not smaller than the row before. That is exact unless the
  * previous value was longer than SAMPLE_KEEP and agrees with this one over
  * all of it: then it counts half. */
-static void keep(struct scol *c, int n, const unsigned char *b, uint32_t len)
+static void keep(struct scol *c, int n, const struct sample_value *x)
 {
 	struct sval *v = &c->vals[n];
+	const unsigned char *b = x->b;
 	uint64_t h = 14695981039346656037ULL;
-	uint32_t i, m = len < c->prev_kept ? len : c->prev_kept;
+	uint32_t i, len = x->len, m = len < c->prev_kept ? len : c->prev_kept;
 	int cmp;
 
 	for (i = 0; i < len; i++)
@@ -276,14 +320,23 @@ static void keep(struct scol *c, int n, const unsigned char *b, uint32_t len)
 	v->hash = h;
 	v->len = len;
 	if (n) {
-		cmp = m ? memcmp(c->prev, b, m) : 0;
-		if (cmp)
-			c->up += cmp < 0;
-		else if (c->prev_kept == c->prev_len || len <= c->prev_kept)
-			c->up += c->prev_len <= len; /* one is a prefix of the other */
-		else
-			c->up += cmp_sval(&c->vals[n - 1], v) == 0 ? 1 : 0.5;
+		if (c->prev_class != x->class)
+			cmp = c->prev_class < x->class ? -1 : 1;
+		else if (x->class == 1)
+			cmp = (c->prev_num > x->num) - (c->prev_num < x->num);
+		else if ((cmp = m ? memcmp(c->prev, b, m) : 0) == 0) {
+			if (c->prev_kept == c->prev_len || len <= c->prev_kept) /* a prefix */
+				cmp = (c->prev_len > len) - (c->prev_len < len);
+			else if (cmp_sval(&c->vals[n - 1], v) != 0) { /* cannot tell */
+				c->rise += 0.5;
+				c->fall += 0.5;
+			}
+		}
+		c->rise += cmp < 0;
+		c->fall += cmp > 0;
 	}
+	c->prev_class = x->class;
+	c->prev_num = x->num;
 	c->prev_len = len;
 	c->prev_kept = len < SAMPLE_KEEP ? len : SAMPLE_KEEP;
 	if (c->prev_kept)
@@ -300,8 +353,11 @@ static void judge(struct shape_col *c, struct scol *sc, int n, double rows, int 
 
 	for (i = 0; i < n; i++)
 		len += vals[i].len;
-	if (n > 1)
-		c->correlation = 2.0 * sc->up / (n - 1) - 1;
+	if (n > 1) /* the rows that did not fall, as a correlation would say */
+		c->correlation = 2.0 * (n - 1 - sc->fall) / (n - 1) - 1;
+	c->sampled = n;
+	c->s_up = sc->rise;
+	c->s_down = sc->fall;
 	if (c->type == COL_TEXT && n) /* the mean length: what the index holds */
 		c->len = (int)lround(len / n < 1 ? 1 : len / n);
 	else if (c->type == COL_TEXT && !c->len)
@@ -320,6 +376,7 @@ static void judge(struct shape_col *c, struct scol *sc, int n, double rows, int 
 	}
 	if (n)
 		c->top_freq = (double)top / n;
+	c->s_distinct = distinct;
 	if (stat1 && c->ndistinct >= 0)
 		return;
 	if (!n)
@@ -362,9 +419,19 @@ static int sample(sqlite3 *db, const char *table, struct table_shape *t, struct 
 		cols[i].vals = xcalloc(SAMPLE_ROWS, sizeof *cols[i].vals);
 	while (n < SAMPLE_ROWS && sqlite3_step(st) == SQLITE_ROW) {
 		for (i = 0; i < t->ncols; i++) {
-			const unsigned char *b = sqlite3_column_blob(st, i);
+			int type = sqlite3_column_type(st, i);
+			struct sample_value x = { .class = 2 };
 
-			keep(&cols[i], n, b, b ? (uint32_t)sqlite3_column_bytes(st, i) : 0);
+			/* the type before any conversion, the number before the bytes */
+			if (type == SQLITE_NULL)
+				x.class = 0;
+			if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) {
+				x.class = 1;
+				x.num = sqlite3_column_double(st, i);
+			}
+			x.b = sqlite3_column_blob(st, i);
+			x.len = x.b ? (uint32_t)sqlite3_column_bytes(st, i) : 0;
+			keep(&cols[i], n, &x);
 		}
 		n++;
 	}
@@ -413,6 +480,7 @@ int sqlite_read_shape(const char *source, const char *table, struct table_shape 
 	if (rc < 0 && t->notes[0]) /* what was not seen may be why (a WAL's frames) */
 		err_prefix(e, "%s", t->notes);
 	if (rc == 0) {
+		mark_counter(db, table, rowid, t);
 		count_rows(db, table, rowid, t);
 		read_stat1(db, table, t);
 		rc = sample(db, table, t, e);
