@@ -205,7 +205,10 @@ void schema_from_order(const struct shape_col *c, double rows, struct column *ou
 	out->s = 0;
 	out->per = 0;
 	out->late = 0;
-	if (by_default != ORD_KNOB && !(moving && (by_default == ORD_UUID4) == rising)) {
+	/* A uuid7 default stands whatever the sample: many in one millisecond
+	 * are random among themselves (and uuid7 here is so too). */
+	if (by_default != ORD_KNOB &&
+	    (by_default == ORD_UUID7 || !(moving && (by_default == ORD_UUID4) == rising))) {
 		if (c->counter)
 			snprintf(seen, sizeof seen, "%s", c->counter);
 		else

@@ -160,8 +160,26 @@ static double num_or_nan(const PGresult *r, int row, int col)
  * children has two per column (inherited = true: the table with its
  * children, false: its own rows); the one that matches the rows read
  * (find_table) is taken, the other only when it is all there is. */
+/* Which columns a sample compares, by type: 1 as they are, 2 by their
+ * first 256 characters (text); 0 not at all (no btree order, or not ours). */
+static int order_kind(const char *typname)
+{
+	static const char *const plain[] = { "int2", "int4",      "int8",        "numeric",
+		                             "float4", "float8",  "uuid",        "timestamp",
+		                             "timestamptz", "date", "bool", NULL };
+	int i;
+
+	for (i = 0; plain[i]; i++)
+		if (strcmp(typname, plain[i]) == 0)
+			return 1;
+	return strcmp(typname, "text") == 0 || strcmp(typname, "varchar") == 0 ||
+	               strcmp(typname, "bpchar") == 0
+	           ? 2
+	           : 0;
+}
+
 static int read_columns(PGconn *c, const char *oid, const char *nsp, const char *rel, int kids,
-                        struct table_shape *t, int *attnums, struct err *e)
+                        struct table_shape *t, int *attnums, int *kinds, struct err *e)
 {
 	const char *p[4] = { oid, nsp, rel, kids ? "true" : "false" };
 	PGresult *r = query(
@@ -189,6 +207,7 @@ static int read_columns(PGconn *c, const char *oid, const char *nsp, const char 
 
 		memset(col, 0, sizeof *col);
 		attnums[t->ncols] = atoi(PQgetvalue(r, i, 0));
+		kinds[t->ncols] = order_kind(PQgetvalue(r, i, 3));
 		snprintf(col->name, sizeof col->name, "%s", PQgetvalue(r, i, 1));
 		snprintf(col->decl, sizeof col->decl, "%s", PQgetvalue(r, i, 2));
 		map_type(col, PQgetvalue(r, i, 3), atoi(PQgetvalue(r, i, 4)),
@@ -222,6 +241,88 @@ static int read_columns(PGconn *c, const char *oid, const char *nsp, const char 
 		           "it has no statistics: run ANALYZE on it (idxlab writes nothing to "
 		           "your database) for its value orders");
 	return 0;
+}
+
+/* The first SAMPLE_ROWS rows in the heap's order (a scan from its first
+ * page: synchronize_seqscans off), and of each column how often a row's
+ * value rose or fell against the row before and how many distinct values
+ * the sample holds - one SELECT, bounded by its LIMIT, the values never
+ * leaving the server. No sample (an error, a timeout): the statistics
+ * alone, and a note. */
+#define SAMPLE_ROWS 10000
+
+static void sample_order(PGconn *c, const char *nsp, const char *rel, struct table_shape *t,
+                         const int *kinds)
+{
+	char *sql = NULL, *qn = PQescapeIdentifier(c, nsp, strlen(nsp)),
+	     *qr = PQescapeIdentifier(c, rel, strlen(rel));
+	size_t len = 0;
+	int i, k, n = 0, col[SHAPE_COLS_MAX];
+	PGresult *r = NULL;
+	FILE *f = qn && qr ? open_memstream(&sql, &len) : NULL;
+
+	if (!f) {
+		PQfreemem(qn);
+		PQfreemem(qr);
+		return;
+	}
+	for (i = 0; i < t->ncols; i++)
+		if (kinds[i])
+			col[n++] = i;
+	/* v<k>: a column's value; l<k>: the row before's, in the scan's order */
+	fprintf(f, "SELECT count(*)");
+	for (k = 0; k < n; k++)
+		fprintf(f,
+		        ", count(*) FILTER (WHERE v%d > l%d), count(*) FILTER (WHERE v%d < l%d), "
+		        "count(DISTINCT v%d)",
+		        k, k, k, k, k);
+	fprintf(f, " FROM (SELECT *");
+	for (k = 0; k < n; k++)
+		fprintf(f, ", lag(v%d) OVER () AS l%d", k, k);
+	fprintf(f, " FROM (SELECT ");
+	for (k = 0; k < n; k++) {
+		const char *name = t->cols[col[k]].name;
+		char *qc = PQescapeIdentifier(c, name, strlen(name));
+
+		if (kinds[col[k]] == 2)
+			fprintf(f, "%sleft(%s::text, 256) AS v%d", k ? ", " : "", qc ? qc : "NULL", k);
+		else
+			fprintf(f, "%s%s AS v%d", k ? ", " : "", qc ? qc : "NULL", k);
+		PQfreemem(qc);
+	}
+	fprintf(f, " FROM %s.%s LIMIT %d) s) w", qn, qr, SAMPLE_ROWS);
+	PQfreemem(qn);
+	PQfreemem(qr);
+	if (fclose(f) != 0 || !n) {
+		free(sql);
+		return;
+	}
+	PQclear(PQexec(c, "SET synchronize_seqscans = off"));
+	PQclear(PQexec(c, "SET statement_timeout = '10s'"));
+	r = PQexec(c, sql);
+	free(sql);
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 &&
+	    PQnfields(r) == 1 + 3 * n) {
+		double rows = atof(PQgetvalue(r, 0, 0));
+
+		for (k = 0; k < n && rows > 1; k++) {
+			struct shape_col *sc = &t->cols[col[k]];
+
+			sc->sampled = rows;
+			sc->s_up = atof(PQgetvalue(r, 0, 1 + 3 * k));
+			sc->s_down = atof(PQgetvalue(r, 0, 2 + 3 * k));
+			sc->s_distinct = atof(PQgetvalue(r, 0, 3 + 3 * k));
+		}
+		if (rows > 1)
+			shape_note(t->notes, sizeof t->notes,
+			           "orders from its first %.0f rows in the heap's order, and pg_stats",
+			           rows);
+	} else {
+		shape_note(t->notes, sizeof t->notes,
+		           "no sample of its rows (%s): orders from pg_stats alone",
+		           r ? PQresultErrorMessage(r) : "out of memory");
+	}
+	PQclear(r);
 }
 
 static int read_indexes(PGconn *c, const char *oid, struct table_shape *t, const int *attnums,
@@ -277,7 +378,7 @@ int pg_read_shape(const char *source, const char *table, struct table_shape *t, 
 	const char *vals[] = { source, "10", "idxlab --schema-from", NULL };
 	PGconn *c = PQconnectdbParams(keys, vals, 1);
 	char oid[16], nsp[128], rel[128];
-	int attnums[SHAPE_COLS_MAX], rc, kids = 0;
+	int attnums[SHAPE_COLS_MAX], kinds[SHAPE_COLS_MAX], rc, kids = 0;
 	PGresult *r;
 
 	if (!c || PQstatus(c) != CONNECTION_OK) {
@@ -294,12 +395,14 @@ int pg_read_shape(const char *source, const char *table, struct table_shape *t, 
 	}
 	PQclear(r);
 	rc = find_table(c, table, oid, &t->rows, nsp, rel, &kids, e) < 0 ||
-	             read_columns(c, oid, nsp, rel, kids, t, attnums, e) < 0 ||
+	             read_columns(c, oid, nsp, rel, kids, t, attnums, kinds, e) < 0 ||
 	             read_indexes(c, oid, t, attnums, e) < 0
 	         ? -1
 	         : 0;
 	if (rc == 0 && t->rows < 0) /* never vacuumed or analysed (PostgreSQL 14+) */
 		t->rows = 0;
+	if (rc == 0)
+		sample_order(c, nsp, rel, t, kinds);
 	if (rc == 0 && kids > 0)
 		shape_note(t->notes, sizeof t->notes,
 		           "%d table%s inherit%s from it: read with %s as one table (their rows, "
