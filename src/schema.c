@@ -360,7 +360,7 @@ int schema_op_cols(const struct schema *s, long long op, int *cols)
 #define TS_SPAN_US   (10LL * 365 * 86400 * 1000000) /* rand: the ten years before */
 #define VERSION_STEP (1ULL << 40) /* seq: an update moves a value past every row */
 
-#define DESC_TOP     (1LL << 62) /* desc: row 0's bigint; the rows go down from it */
+#define DESC_TOP (1LL << 62) /* desc: row 0's bigint; the rows go down from it */
 
 /* The number behind a value of the seq family, before an update's step:
  * floor(m / per), m the row, or for a late row (a share c->late of them,
@@ -375,9 +375,8 @@ static uint64_t seq_number(const struct column *c, enum col_order ord, uint64_t 
 		uint64_t h = keys_col_hash(seed, col, row, version);
 
 		if ((double)(h >> 11) * 0x1p-53 < c->late) {
-			uint64_t back =
-			    1 + keys_hash(seed, (uint64_t)col * 1000003ULL + 2, row) %
-			            SCHEMA_LATE_BACK;
+			uint64_t back = 1 + keys_hash(seed, (uint64_t)col * 1000003ULL + 2, row) %
+			                        SCHEMA_LATE_BACK;
 
 			m = row > back ? row - back : 0;
 		}
@@ -447,8 +446,8 @@ void schema_value(const struct schema *s, const struct knobs *k, int col, uint64
 			              : zipf_rank(keys_col_hash(seed, col, row, version), n, c->s),
 			          0, u);
 		else if (ord == ORD_SEQ || ord == ORD_LATE) /* uuid7 of the value's number */
-			keys_uuid(seed, 1, col, seq_number(c, ord, seed, col, row, version), version,
-			          u);
+			keys_uuid(seed, 1, col, seq_number(c, ord, seed, col, row, version),
+			          version, u);
 		else
 			keys_uuid(seed, ord == ORD_UUID7, col, row, version, u);
 		if (v->type == COL_UUID) {

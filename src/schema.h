@@ -28,15 +28,15 @@
 #include "err.h"
 #include "knobs.h"
 
-#define SCHEMA_NAME_MAX 48 /* an identifier: [a-z_][a-z0-9_]*, < this */
-#define SCHEMA_COLS_MAX 33 /* id + 32 value columns */
-#define SCHEMA_IDX_MAX  16
-#define SCHEMA_IDX_COLS 8 /* columns in one composite index */
-#define SCHEMA_TEXT_MAX 256
-#define SCHEMA_FEW_KNOB 8    /* distinct values of key order "few" (KEYS_FEW) */
-#define SCHEMA_ZIPF_N   1000 /* distinct values of zipf:S when no N is given */
-#define SCHEMA_PER_MAX  1e9  /* seq:R, desc:R, late:P:R: R at most */
-#define SCHEMA_LATE_MAX 0.5  /* late:P: at most half the rows late */
+#define SCHEMA_NAME_MAX  48 /* an identifier: [a-z_][a-z0-9_]*, < this */
+#define SCHEMA_COLS_MAX  33 /* id + 32 value columns */
+#define SCHEMA_IDX_MAX   16
+#define SCHEMA_IDX_COLS  8 /* columns in one composite index */
+#define SCHEMA_TEXT_MAX  256
+#define SCHEMA_FEW_KNOB  8    /* distinct values of key order "few" (KEYS_FEW) */
+#define SCHEMA_ZIPF_N    1000 /* distinct values of zipf:S when no N is given */
+#define SCHEMA_PER_MAX   1e9  /* seq:R, desc:R, late:P:R: R at most */
+#define SCHEMA_LATE_MAX  0.5  /* late:P: at most half the rows late */
 #define SCHEMA_LATE_BACK 1000 /* late:P: a late row's value is 1..this rows old */
 
 enum col_type {
@@ -67,9 +67,9 @@ struct column {
 	enum col_type type;
 	int len; /* COL_TEXT: its length in bytes (1..SCHEMA_TEXT_MAX) */
 	enum col_order order;
-	uint64_t n; /* ORD_FEW, ORD_ZIPF: distinct values */
-	double s;   /* ORD_ZIPF: the exponent */
-	double per; /* ORD_SEQ, ORD_DESC, ORD_LATE: rows per value, 1..SCHEMA_PER_MAX
+	uint64_t n;  /* ORD_FEW, ORD_ZIPF: distinct values */
+	double s;    /* ORD_ZIPF: the exponent */
+	double per;  /* ORD_SEQ, ORD_DESC, ORD_LATE: rows per value, 1..SCHEMA_PER_MAX
 	             * (0: 1, a value per row): value = f(floor(row / per)) */
 	double late; /* ORD_LATE: the share of late rows, (0, SCHEMA_LATE_MAX] */
 };

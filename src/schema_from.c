@@ -114,10 +114,10 @@ static void derive_id(const struct table_shape *t, int ncols, struct schema *s, 
 		s->cols[0].type =
 		    c->type == COL_INT || c->type == COL_TIMESTAMP ? COL_BIGINT : c->type;
 		s->cols[0].len = c->len;
-		s->cols[0].order = s->cols[0].type == COL_BIGINT && col.order != ORD_SEQ &&
-		                           col.order != ORD_DESC
-		                       ? ORD_RAND
-		                       : col.order;
+		s->cols[0].order =
+		    s->cols[0].type == COL_BIGINT && col.order != ORD_SEQ && col.order != ORD_DESC
+		        ? ORD_RAND
+		        : col.order;
 		if (s->cols[0].type == COL_UUID && s->cols[0].order == ORD_SEQ)
 			s->cols[0].order = ORD_UUID7;
 		if (s->cols[0].type == COL_UUID &&

@@ -2226,6 +2226,7 @@ static const struct {
 	{ "unit/fd-tail", test_fd_tail },
 	{ "unit/schema", test_schema },
 	{ "unit/schema-files", test_schema_files },
+	{ "unit/orders", test_orders },
 	{ "unit/txn-loop", test_txn },
 	{ "unit/replay-seek", test_replay_seek },
 	{ "unit/replay-seek-long", test_replay_seek_long },

@@ -24,6 +24,9 @@ char *tmp_path(char *out, size_t len, const char *name);
 void test_schema(void);
 void test_schema_files(void);
 
+/* unit_orders.c */
+void test_orders(void);
+
 /* unit_presenter.c */
 void test_presenter(void);
 void test_demo_back(void);

@@ -164,9 +164,9 @@ static double num_or_nan(const PGresult *r, int row, int col)
  * first 256 characters (text); 0 not at all (no btree order, or not ours). */
 static int order_kind(const char *typname)
 {
-	static const char *const plain[] = { "int2", "int4",      "int8",        "numeric",
-		                             "float4", "float8",  "uuid",        "timestamp",
-		                             "timestamptz", "date", "bool", NULL };
+	static const char *const plain[] = { "int2",        "int4",   "int8", "numeric",
+		                             "float4",      "float8", "uuid", "timestamp",
+		                             "timestamptz", "date",   "bool", NULL };
 	int i;
 
 	for (i = 0; plain[i]; i++)
@@ -285,7 +285,8 @@ static void sample_order(PGconn *c, const char *nsp, const char *rel, struct tab
 		char *qc = PQescapeIdentifier(c, name, strlen(name));
 
 		if (kinds[col[k]] == 2)
-			fprintf(f, "%sleft(%s::text, 256) AS v%d", k ? ", " : "", qc ? qc : "NULL", k);
+			fprintf(f, "%sleft(%s::text, 256) AS v%d", k ? ", " : "", qc ? qc : "NULL",
+			        k);
 		else
 			fprintf(f, "%s%s AS v%d", k ? ", " : "", qc ? qc : "NULL", k);
 		PQfreemem(qc);
@@ -314,9 +315,10 @@ static void sample_order(PGconn *c, const char *nsp, const char *rel, struct tab
 			sc->s_distinct = atof(PQgetvalue(r, 0, 3 + 3 * k));
 		}
 		if (rows > 1)
-			shape_note(t->notes, sizeof t->notes,
-			           "orders from its first %.0f rows in the heap's order, and pg_stats",
-			           rows);
+			shape_note(
+			    t->notes, sizeof t->notes,
+			    "orders from its first %.0f rows in the heap's order, and pg_stats",
+			    rows);
 	} else {
 		shape_note(t->notes, sizeof t->notes,
 		           "no sample of its rows (%s): orders from pg_stats alone",
