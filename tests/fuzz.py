@@ -54,7 +54,10 @@ WORDS = [
     "text(99999999999999999999)", "text(", "text()", "uuid", "timestamp",
     "seq", "rand", "few:0", "few:1", "few:-5", "few:18446744073709551616",
     "zipf:0", "zipf:1e308", "zipf:nan", "zipf:1.1:0", "zipf:1:-1", "uuid7",
-    "uuid4", "payload", "id", "hot", "a", "b", "a,b", "a,a", ",", ",,", "a,",
+    "uuid4", "seq:5.4", "seq:0", "seq:1e9", "seq:1e10", "seq:nan", "desc",
+    "desc:3", "late", "late:2%", "late:0.02:5", "late:50%", "late:51%",
+    "late:-1", "late:nan%", "late:2%:0", "late:2%%",
+    "payload", "id", "hot", "a", "b", "a,b", "a,a", ",", ",,", "a,",
     "integer", "varchar(10)", "double", "precision", "#", "\t", "\u00e9",
     "\x1b]0;T\x07", "x" * 300, "A", "_", "9a", "k1", "k2",
 ]
