@@ -33,6 +33,9 @@ struct shape_col {
 	double sampled;      /* rows of a sample read in the table's order; 0: none */
 	double s_up, s_down; /* of consecutive sampled rows: how often it rose, fell */
 	double s_distinct;   /* distinct values in the sample */
+	double s_atmax;      /* sampled rows (past the first) at or above every row
+	                      * before them: where a growing column's index appends */
+	double s_atmin;      /* ... at or below every row before them */
 };
 
 struct shape_index {

@@ -8,16 +8,17 @@
  *     uuid (gen_random_uuid()) uuid4, a time-ordered one (uuidv7()) uuid7 -
  *     unless a sample of the rows shows the opposite (the application writes
  *     values of its own);
- *   - a sample read in the table's order (SQLite: rowid order): of each two
- *     consecutive rows, did the value rise (U times) or fall (D times)?
- *     Random order rises and falls alike (D ~ U, a few sqrt(n) apart), so
- *       D <= U/3 (U >= 8): it grows - seq, or seq:R with R the rows per
- *         distinct value; when it falls now and then, late:P: a late row
- *         falls below the row before it, and two late rows in a row fall
- *         half the time, so P late rows give D/(n-1) = P - P^2/2, and
- *         P = 1 - sqrt(1 - 2 D/(n-1));
- *       U <= D/3 (D >= 8): it falls - desc, desc:R;
- *       else (or fewer than 8 moves) the distinct values decide;
+ *   - a sample read in the table's order (SQLite: rowid order, PostgreSQL:
+ *     the heap's): how many rows are at or above every row before them
+ *     (where an index on the column appends at its right-hand leaf), how
+ *     many at or below, and how often the value rose or fell from the row
+ *     before. Random order and a cycle (i % 1000) put few rows at the top:
+ *       all but a share P <= 25 % at the top (and 8 rises or more): it
+ *         grows - seq, or seq:R with R the rows per distinct value, and
+ *         late:P when P is 0.1 % or more (a late row takes a value below
+ *         the largest so far);
+ *       all but 10 % or less at the bottom (8 falls or more): desc, desc:R;
+ *       else the distinct values decide;
  *   - PostgreSQL's correlation (value order against the heap's): above 0.9
  *     grows, below -0.9 falls, with R = rows / n_distinct;
  *   - the distinct values: nearly one per row is rand (uuid4); fewer is few:N,
@@ -145,46 +146,50 @@ static void grows(struct column *out, int is_uuid, double per, double late)
 }
 
 /* What the sample saw of a column that moves one way: "never decreases in
- * 2240 sampled rows, ~5.4 rows per value". */
-static int said_sample(char *buf, size_t len, const struct shape_col *c, const char *dir,
-                       double moves, double per)
+ * 2240 sampled rows, ~5.4 rows per value", "below an earlier row at 60 of
+ * 3000 sampled rows (2%)". */
+static void said_sample(char *buf, size_t len, const struct shape_col *c, const char *dir,
+                        const char *side, double off, double per)
 {
 	char reps[48] = "";
+	int n;
 
 	if (per > 0)
 		snprintf(reps, sizeof reps, ", ~%.3g rows per value", c->sampled / c->s_distinct);
-	if (moves == 0)
-		return snprintf(buf, len, "never %ss in %.0f sampled rows%s", dir, c->sampled,
-		                reps);
-	return snprintf(buf, len, "%ss at %.0f of %.0f sampled rows (%.2g%%)%s", dir, moves,
-	                c->sampled, 100 * moves / (c->sampled - 1), reps);
+	if (off < 0.5)
+		n = snprintf(buf, len, "never %ss in %.0f sampled rows%s", dir, c->sampled, reps);
+	else
+		n = snprintf(buf, len, "%s an earlier row at %.0f of %.0f sampled rows (%.2g%%)%s",
+		             side, off, c->sampled, 100 * off / (c->sampled - 1), reps);
+	(void)n;
 }
 
-/* From a sample in the table's order; 0 when it does not say (random, or
- * too few moves), and the distinct values decide. */
+/* From a sample in the table's order; 0 when it does not say (random, a
+ * cycle, or too few moves), and the distinct values decide. A growing
+ * column's rows are nearly all at or above every row before them (at_max:
+ * its index appends at the right); the rest are its late rows. */
 static int from_sample(const struct shape_col *c, struct column *out, int is_uuid, char *seen,
                        size_t len)
 {
-	double n = c->sampled, up = c->s_up, down = c->s_down, per, p = 0, f;
+	double n = c->sampled, per, p = 0, below = n - 1 - c->s_atmax, above = n - 1 - c->s_atmin;
 
 	if (!(n > 1) || !(c->s_distinct >= 10))
 		return 0;
 	per = round_per(n / c->s_distinct);
-	if (up >= 8 && down <= up / 3) {
-		f = down / (n - 1);
-		if (f >= 0.001)
-			p = round_share(1 - sqrt(1 - 2 * (f < 0.5 ? f : 0.5)));
+	if (c->s_up >= 8 && below <= (n - 1) * SCHEMA_LATE_MAX / 2) {
+		if (below / (n - 1) >= 0.001)
+			p = round_share(below / (n - 1));
 		/* late rows repeat earlier values: one value per row that is on time */
 		if (p > 0 && n * (1 - p) / c->s_distinct < 1.05)
 			per = 0;
 		grows(out, is_uuid, per, p);
-		said_sample(seen, len, c, "decrease", down, per);
+		said_sample(seen, len, c, "decrease", "below", p > 0 ? below : 0, per);
 		return 1;
 	}
-	if (down >= 8 && up <= down / 3 && !is_uuid) {
+	if (c->s_down >= 8 && above <= (n - 1) * 0.1 && !is_uuid) {
 		out->order = ORD_DESC;
 		out->per = per;
-		said_sample(seen, len, c, "increase", up, per);
+		said_sample(seen, len, c, "increase", "above", above, per);
 		return 1;
 	}
 	return 0;
@@ -198,7 +203,8 @@ void schema_from_order(const struct shape_col *c, double rows, struct column *ou
 	int is_uuid = out->type == COL_UUID ||
 	              (out->type == COL_TEXT && out->len == 36 && strcasestr(c->decl, "uuid"));
 	int moving = c->sampled > 1 && c->s_up + c->s_down >= 8;
-	int rising = moving && c->s_down <= c->s_up / 3;
+	int rising =
+	    moving && c->sampled - 1 - c->s_atmax <= (c->sampled - 1) * SCHEMA_LATE_MAX / 2;
 	enum col_order by_default = c->counter ? ORD_SEQ : schema_from_default(c->dflt);
 
 	out->n = 0;

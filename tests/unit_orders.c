@@ -143,28 +143,32 @@ static void words(void)
 static void derived(void)
 {
 	static const struct {
-		double sampled, up, down, distinct, corr, nd;
+		double sampled, up, down, atmax, atmin, distinct, corr, nd;
 		const char *dflt, *counter;
 		enum col_type type;
 		const char *want, *why;
 	} t[] = {
-		{ 2240, 412, 0, 413, NAN, 413, "", NULL, COL_INT, "seq:5.4",
+		{ 2240, 412, 0, 2239, 4, 413, NAN, 413, "", NULL, COL_INT, "seq:5.4",
 		  "never decreases in 2240 sampled rows, ~5.42 rows per value -> seq:5.4" },
-		{ 3000, 2939, 60, 2940, NAN, 2940, "", NULL, COL_BIGINT, "late:2%", NULL },
-		{ 3000, 0, 2999, 3000, NAN, 3000, "", NULL, COL_BIGINT, "desc",
+		{ 3000, 2939, 60, 2939, 0, 2940, NAN, 2940, "", NULL, COL_BIGINT, "late:2%",
+		  "below an earlier row at 60 of 3000 sampled rows (2%) -> late:2%" },
+		{ 3000, 0, 2999, 0, 2999, 3000, NAN, 3000, "", NULL, COL_BIGINT, "desc",
 		  "never increases in 3000 sampled rows -> desc" },
-		{ 3000, 1500, 1499, 3000, NAN, 3000, "", NULL, COL_BIGINT, "rand", NULL },
-		{ 3000, 1120, 1130, 5, NAN, 5, "", NULL, COL_INT, "few:5", NULL },
-		{ 3000, 1, 0, 2, NAN, 2, "", NULL, COL_INT, "few:2", NULL },  /* a flag set once */
-		{ 0, 0, 0, 0, 1.0, 412, "", NULL, COL_INT, "seq:5.4", NULL }, /* pg_stats alone */
-		{ 0, 0, 0, 0, -0.99, 2240, "", NULL, COL_INT, "desc", NULL },
-		{ 0, 0, 0, 0, 0.1, 2240, "now()", NULL, COL_TIMESTAMP, "seq",
+		{ 3000, 1500, 1499, 9, 7, 3000, NAN, 3000, "", NULL, COL_BIGINT, "rand", NULL },
+		/* a cycle: rises nearly always, but comes back to the bottom */
+		{ 3000, 2997, 2, 2, 2, 1000, NAN, 1000, "", NULL, COL_BIGINT, "few:1000", NULL },
+		{ 3000, 1120, 1130, 3, 3, 5, NAN, 5, "", NULL, COL_INT, "few:5", NULL },
+		{ 3000, 1, 0, 2999, 1000, 2, NAN, 2, "", NULL, COL_INT, "few:2",
+		  NULL },                                                           /* a flag */
+		{ 0, 0, 0, 0, 0, 0, 1.0, 412, "", NULL, COL_INT, "seq:5.4", NULL }, /* pg_stats */
+		{ 0, 0, 0, 0, 0, 0, -0.99, 2240, "", NULL, COL_INT, "desc", NULL },
+		{ 0, 0, 0, 0, 0, 0, 0.1, 2240, "now()", NULL, COL_TIMESTAMP, "seq",
 		  "default now() -> seq" },
-		{ 0, 0, 0, 0, 1, 2240, "gen_random_uuid()", NULL, COL_UUID, "uuid4", NULL },
-		{ 0, 0, 0, 0, 0, 2240, "uuidv7()", NULL, COL_UUID, "uuid7", NULL },
-		{ 0, 0, 0, 0, NAN, -1, "", "identity", COL_BIGINT, "seq", "identity -> seq" },
+		{ 0, 0, 0, 0, 0, 0, 1, 2240, "gen_random_uuid()", NULL, COL_UUID, "uuid4", NULL },
+		{ 0, 0, 0, 0, 0, 0, 0, 2240, "uuidv7()", NULL, COL_UUID, "uuid7", NULL },
+		{ 0, 0, 0, 0, 0, 0, NAN, -1, "", "identity", COL_BIGINT, "seq", "identity -> seq" },
 		/* a clock default the application does not use: the data wins */
-		{ 3000, 1500, 1499, 3000, NAN, 3000, "CURRENT_TIMESTAMP", NULL, COL_TIMESTAMP,
+		{ 3000, 1500, 1499, 9, 7, 3000, NAN, 3000, "CURRENT_TIMESTAMP", NULL, COL_TIMESTAMP,
 		  "rand", NULL },
 	};
 	size_t i;
@@ -177,6 +181,8 @@ static void derived(void)
 			               .s_up = t[i].up,
 			               .s_down = t[i].down,
 			               .s_distinct = t[i].distinct,
+			               .s_atmax = t[i].atmax,
+			               .s_atmin = t[i].atmin,
 			               .counter = t[i].counter };
 		struct column out = { .type = t[i].type, .len = t[i].type == COL_UUID ? 16 : 0 };
 		char why[256], got[32];

@@ -160,22 +160,38 @@ static double num_or_nan(const PGresult *r, int row, int col)
  * children has two per column (inherited = true: the table with its
  * children, false: its own rows); the one that matches the rows read
  * (find_table) is taken, the other only when it is all there is. */
-/* Which columns a sample compares, by type: 1 as they are, 2 by their
- * first 256 characters (text); 0 not at all (no btree order, or not ours). */
+/* How a sample reads a column of each type so that max() and < order it
+ * as its btree does: by its value, a uuid as its text (the same order), a
+ * boolean as 0/1, text by its first 256 characters (max() has no uuid or
+ * boolean form); a type not here is not sampled (no btree order, or not
+ * one idxlab writes). A column's kind is its row here + 1 (0: none). */
+static const struct {
+	const char *typname, *pre, *post; /* the column read as pre "column" post */
+} sampled[] = {
+	{ "int2", "", "" },
+	{ "int4", "", "" },
+	{ "int8", "", "" },
+	{ "numeric", "", "" },
+	{ "float4", "", "" },
+	{ "float8", "", "" },
+	{ "timestamp", "", "" },
+	{ "timestamptz", "", "" },
+	{ "date", "", "" },
+	{ "uuid", "", "::text" },
+	{ "bool", "", "::int" },
+	{ "text", "left(", ", 256)" },
+	{ "varchar", "left(", "::text, 256)" },
+	{ "bpchar", "left(", "::text, 256)" },
+};
+
 static int order_kind(const char *typname)
 {
-	static const char *const plain[] = { "int2",        "int4",   "int8", "numeric",
-		                             "float4",      "float8", "uuid", "timestamp",
-		                             "timestamptz", "date",   "bool", NULL };
-	int i;
+	size_t i;
 
-	for (i = 0; plain[i]; i++)
-		if (strcmp(typname, plain[i]) == 0)
-			return 1;
-	return strcmp(typname, "text") == 0 || strcmp(typname, "varchar") == 0 ||
-	               strcmp(typname, "bpchar") == 0
-	           ? 2
-	           : 0;
+	for (i = 0; i < sizeof sampled / sizeof sampled[0]; i++)
+		if (strcmp(typname, sampled[i].typname) == 0)
+			return (int)i + 1;
+	return 0;
 }
 
 static int read_columns(PGconn *c, const char *oid, const char *nsp, const char *rel, int kids,
@@ -269,29 +285,34 @@ static void sample_order(PGconn *c, const char *nsp, const char *rel, struct tab
 	for (i = 0; i < t->ncols; i++)
 		if (kinds[i])
 			col[n++] = i;
-	/* v<k>: a column's value; l<k>: the row before's, in the scan's order */
+	/* v<k>: a column's value; l<k>: the row before's, in the scan's order;
+	 * x<k>, m<k>: the largest and smallest up to this row (at or above every
+	 * row before it: v >= x; the first row is one, taken off below) */
 	fprintf(f, "SELECT count(*)");
 	for (k = 0; k < n; k++)
 		fprintf(f,
 		        ", count(*) FILTER (WHERE v%d > l%d), count(*) FILTER (WHERE v%d < l%d), "
-		        "count(DISTINCT v%d)",
-		        k, k, k, k, k);
+		        "count(DISTINCT v%d), count(*) FILTER (WHERE v%d >= x%d), count(*) FILTER "
+		        "(WHERE v%d <= m%d)",
+		        k, k, k, k, k, k, k, k, k);
 	fprintf(f, " FROM (SELECT *");
 	for (k = 0; k < n; k++)
-		fprintf(f, ", lag(v%d) OVER () AS l%d", k, k);
+		fprintf(f,
+		        ", lag(v%d) OVER w AS l%d, max(v%d) OVER w AS x%d, min(v%d) OVER w AS m%d",
+		        k, k, k, k, k, k);
 	fprintf(f, " FROM (SELECT ");
 	for (k = 0; k < n; k++) {
 		const char *name = t->cols[col[k]].name;
 		char *qc = PQescapeIdentifier(c, name, strlen(name));
 
-		if (kinds[col[k]] == 2)
-			fprintf(f, "%sleft(%s::text, 256) AS v%d", k ? ", " : "", qc ? qc : "NULL",
-			        k);
-		else
-			fprintf(f, "%s%s AS v%d", k ? ", " : "", qc ? qc : "NULL", k);
+		fprintf(f, "%s%s%s%s AS v%d", k ? ", " : "", sampled[kinds[col[k]] - 1].pre,
+		        qc ? qc : "NULL", sampled[kinds[col[k]] - 1].post, k);
 		PQfreemem(qc);
 	}
-	fprintf(f, " FROM %s.%s LIMIT %d) s) w", qn, qr, SAMPLE_ROWS);
+	fprintf(f,
+	        " FROM %s.%s LIMIT %d) s WINDOW w AS (ROWS BETWEEN UNBOUNDED PRECEDING AND "
+	        "CURRENT ROW)) w",
+	        qn, qr, SAMPLE_ROWS);
 	PQfreemem(qn);
 	PQfreemem(qr);
 	if (fclose(f) != 0 || !n) {
@@ -303,16 +324,20 @@ static void sample_order(PGconn *c, const char *nsp, const char *rel, struct tab
 	r = PQexec(c, sql);
 	free(sql);
 	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 &&
-	    PQnfields(r) == 1 + 3 * n) {
+	    PQnfields(r) == 1 + 5 * n) {
 		double rows = atof(PQgetvalue(r, 0, 0));
 
 		for (k = 0; k < n && rows > 1; k++) {
 			struct shape_col *sc = &t->cols[col[k]];
 
 			sc->sampled = rows;
-			sc->s_up = atof(PQgetvalue(r, 0, 1 + 3 * k));
-			sc->s_down = atof(PQgetvalue(r, 0, 2 + 3 * k));
-			sc->s_distinct = atof(PQgetvalue(r, 0, 3 + 3 * k));
+			sc->s_up = atof(PQgetvalue(r, 0, 1 + 5 * k));
+			sc->s_down = atof(PQgetvalue(r, 0, 2 + 5 * k));
+			sc->s_distinct = atof(PQgetvalue(r, 0, 3 + 5 * k));
+			sc->s_atmax = atof(PQgetvalue(r, 0, 4 + 5 * k));
+			sc->s_atmin = atof(PQgetvalue(r, 0, 5 + 5 * k));
+			sc->s_atmax -= sc->s_atmax > 0; /* the first row */
+			sc->s_atmin -= sc->s_atmin > 0;
 		}
 		if (rows > 1)
 			shape_note(

@@ -35,17 +35,26 @@ struct sval {
 	uint32_t len;  /* its length in bytes */
 };
 
-/* A column while it is sampled: the previous row's value (its first
- * SAMPLE_KEEP bytes, or its number) and how often a value was above or
- * below the one before it, in the table's order (SQLite's own order:
- * NULL, then numbers by value, then text and blobs by their bytes). */
+/* A value kept for comparing later ones with: its first SAMPLE_KEEP bytes
+ * (or its number), its length and hash. */
+struct kept {
+	unsigned char b[SAMPLE_KEEP];
+	uint32_t len, kept;
+	int class; /* 0 NULL, 1 a number, 2 text or a blob */
+	double num;
+	uint64_t hash;
+};
+
+/* A column while it is sampled: the previous row's value, the largest and
+ * the smallest so far, how often a value was above or below the one before
+ * it (rise, fall), and how often it was at or above every value before it
+ * (at_max: a new right-hand entry of an index) or at or below every one
+ * (at_min), in the table's order (SQLite's own order: NULL, then numbers by
+ * value, then text and blobs by their bytes). */
 struct scol {
 	struct sval *vals; /* SAMPLE_ROWS */
-	unsigned char prev[SAMPLE_KEEP];
-	uint32_t prev_len, prev_kept;
-	int prev_class; /* 0 NULL, 1 a number, 2 text or a blob */
-	double prev_num;
-	double rise, fall;
+	struct kept prev, max, min;
+	double rise, fall, at_max, at_min;
 };
 
 /* A value as keep() takes it. */
@@ -307,40 +316,63 @@ static int cmp_sval(const void *a, const void *b)
  * whether it is not smaller than the row before. That is exact unless the
  * previous value was longer than SAMPLE_KEEP and agrees with this one over
  * all of it: then it counts half. */
+/* How k compares with x (hash h): -1 below it, 0 equal, 1 above, 2 not
+ * known (k was cut at SAMPLE_KEEP bytes and agrees with x over all of it). */
+static int compare(const struct kept *k, const struct sample_value *x, uint64_t h)
+{
+	uint32_t m = x->len < k->kept ? x->len : k->kept;
+	int cmp;
+
+	if (k->class != x->class)
+		return k->class < x->class ? -1 : 1;
+	if (x->class == 1)
+		return (k->num > x->num) - (k->num < x->num);
+	if ((cmp = m ? memcmp(k->b, x->b, m) : 0) != 0)
+		return cmp < 0 ? -1 : 1;
+	if (k->kept == k->len || x->len <= k->kept) /* one is a prefix of the other */
+		return (k->len > x->len) - (k->len < x->len);
+	return k->len == x->len && k->hash == h ? 0 : 2;
+}
+
+static void remember(struct kept *k, const struct sample_value *x, uint64_t h)
+{
+	k->class = x->class;
+	k->num = x->num;
+	k->len = x->len;
+	k->hash = h;
+	k->kept = x->len < SAMPLE_KEEP ? x->len : SAMPLE_KEEP;
+	if (k->kept)
+		memcpy(k->b, x->b, k->kept);
+}
+
 static void keep(struct scol *c, int n, const struct sample_value *x)
 {
 	struct sval *v = &c->vals[n];
-	const unsigned char *b = x->b;
 	uint64_t h = 14695981039346656037ULL;
-	uint32_t i, len = x->len, m = len < c->prev_kept ? len : c->prev_kept;
+	uint32_t i;
 	int cmp;
 
-	for (i = 0; i < len; i++)
-		h = (h ^ b[i]) * 1099511628211ULL;
+	for (i = 0; i < x->len; i++)
+		h = (h ^ x->b[i]) * 1099511628211ULL;
 	v->hash = h;
-	v->len = len;
-	if (n) {
-		if (c->prev_class != x->class)
-			cmp = c->prev_class < x->class ? -1 : 1;
-		else if (x->class == 1)
-			cmp = (c->prev_num > x->num) - (c->prev_num < x->num);
-		else if ((cmp = m ? memcmp(c->prev, b, m) : 0) == 0) {
-			if (c->prev_kept == c->prev_len || len <= c->prev_kept) /* a prefix */
-				cmp = (c->prev_len > len) - (c->prev_len < len);
-			else if (cmp_sval(&c->vals[n - 1], v) != 0) { /* cannot tell */
-				c->rise += 0.5;
-				c->fall += 0.5;
-			}
-		}
-		c->rise += cmp < 0;
-		c->fall += cmp > 0;
+	v->len = x->len;
+	if (!n) {
+		remember(&c->max, x, h);
+		remember(&c->min, x, h);
+	} else {
+		cmp = compare(&c->prev, x, h);
+		c->rise += cmp == 2 ? 0.5 : cmp < 0;
+		c->fall += cmp == 2 ? 0.5 : cmp > 0;
+		cmp = compare(&c->max, x, h);
+		c->at_max += cmp == 2 ? 0.5 : cmp <= 0;
+		if (cmp < 0)
+			remember(&c->max, x, h);
+		cmp = compare(&c->min, x, h);
+		c->at_min += cmp == 2 ? 0.5 : cmp >= 0;
+		if (cmp == 1)
+			remember(&c->min, x, h);
 	}
-	c->prev_class = x->class;
-	c->prev_num = x->num;
-	c->prev_len = len;
-	c->prev_kept = len < SAMPLE_KEEP ? len : SAMPLE_KEEP;
-	if (c->prev_kept)
-		memcpy(c->prev, b, c->prev_kept);
+	remember(&c->prev, x, h);
 }
 
 /* One column of the sample: its distinct values, the share of the most
@@ -358,6 +390,8 @@ static void judge(struct shape_col *c, struct scol *sc, int n, double rows, int 
 	c->sampled = n;
 	c->s_up = sc->rise;
 	c->s_down = sc->fall;
+	c->s_atmax = sc->at_max;
+	c->s_atmin = sc->at_min;
 	if (c->type == COL_TEXT && n) /* the mean length: what the index holds */
 		c->len = (int)lround(len / n < 1 ? 1 : len / n);
 	else if (c->type == COL_TEXT && !c->len)
