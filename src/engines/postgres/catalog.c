@@ -340,10 +340,8 @@ static void sample_order(PGconn *c, const char *nsp, const char *rel, struct tab
 			sc->s_atmin -= sc->s_atmin > 0;
 		}
 		if (rows > 1)
-			shape_note(
-			    t->notes, sizeof t->notes,
-			    "orders from its first %.0f rows in the heap's order, and pg_stats",
-			    rows);
+			snprintf(t->stats_from, sizeof t->stats_from,
+			         "pg_stats and its first %.0f rows in the heap's order", rows);
 	} else {
 		shape_note(t->notes, sizeof t->notes,
 		           "no sample of its rows (%s): orders from pg_stats alone",
