@@ -437,6 +437,30 @@ uint64_t schema_numeric_room(const struct column *c)
 	return pow10u(c->scale && c->prec > c->scale ? c->prec - c->scale : c->prec);
 }
 
+#define DESC_TOP (1LL << 62) /* desc: row 0's bigint; the rows go down from it */
+
+/* The number behind a value of the seq family, before an update's step:
+ * floor(m / per), m the row, or for a late row (a share c->late of them,
+ * drawn from the row's hash) a row 1..SCHEMA_LATE_BACK before it. It never
+ * falls but at a late row, and a value holds about per rows. */
+static uint64_t seq_number(const struct column *c, enum col_order ord, uint64_t seed, int col,
+                           uint64_t row, uint64_t version)
+{
+	uint64_t m = row;
+
+	if (ord == ORD_LATE) {
+		uint64_t h = keys_col_hash(seed, col, row, version);
+
+		if ((double)(h >> 11) * 0x1p-53 < c->late) {
+			uint64_t back = 1 + keys_hash(seed, (uint64_t)col * 1000003ULL + 2, row) %
+			                        SCHEMA_LATE_BACK;
+
+			m = row > back ? row - back : 0;
+		}
+	}
+	return c->per > 1 ? (uint64_t)floor((double)m / c->per) : m;
+}
+
 /* Rank 0..n-1 of a Zipf-like draw with exponent s: the continuous inverse
  * CDF of 1/r^s over 1..n (rank 0 the hottest). */
 static uint64_t zipf_rank(uint64_t h, uint64_t n, double s)
@@ -504,7 +528,7 @@ void schema_value(const struct schema *s, const struct knobs *k, int col, uint64
 	const struct column *c = &s->cols[col];
 	uint64_t seed = (uint64_t)k->v[K_SEED], n, h, x;
 	enum col_order ord = schema_order(s, k, col, &n);
-	int i;
+	int i, seqish;
 
 	v->type = schema_type(s, k, col);
 	v->null = 0;
@@ -526,8 +550,11 @@ void schema_value(const struct schema *s, const struct knobs *k, int col, uint64
 			              ? keys_col_hash(seed, col, row, version) % n
 			              : zipf_rank(keys_col_hash(seed, col, row, version), n, c->s),
 			          0, u);
+		else if (ord == ORD_SEQ || ord == ORD_LATE) /* uuid7 of the value's number */
+			keys_uuid(seed, 1, col, seq_number(c, ord, seed, col, row, version),
+			          version, u);
 		else
-			keys_uuid(seed, ord == ORD_UUID7 || ord == ORD_SEQ, col, row, version, u);
+			keys_uuid(seed, ord == ORD_UUID7, col, row, version, u);
 		if (v->type == COL_UUID) {
 			memcpy(v->b, u, KEYS_UUID_LEN);
 			v->len = KEYS_UUID_LEN;
@@ -540,10 +567,17 @@ void schema_value(const struct schema *s, const struct knobs *k, int col, uint64
 		v->i = (int64_t)row + 1;
 		return;
 	}
-	h = ord == ORD_SEQ ? 0 : keys_col_hash(seed, col, row, version);
+	if (col == 0 && ord == ORD_DESC && v->type == COL_BIGINT) {
+		v->i = DESC_TOP - (int64_t)row;
+		return;
+	}
+	seqish = ord == ORD_SEQ || ord == ORD_DESC || ord == ORD_LATE;
+	h = seqish ? 0 : keys_col_hash(seed, col, row, version);
 	switch (ord) {
 	case ORD_SEQ:
-		x = row + version * VERSION_STEP;
+	case ORD_DESC:
+	case ORD_LATE:
+		x = seq_number(c, ord, seed, col, row, version) + version * VERSION_STEP;
 		break;
 	case ORD_FEW:
 		x = h % n;
@@ -557,10 +591,12 @@ void schema_value(const struct schema *s, const struct knobs *k, int col, uint64
 	}
 	switch (v->type) {
 	case COL_INT:
-		v->i = ord == ORD_RAND ? (int64_t)(h >> 33) : (int64_t)(x & 0x7fffffff);
+		v->i = ord == ORD_RAND   ? (int64_t)(h >> 33)
+		       : ord == ORD_DESC ? 0x7fffffff - (int64_t)(x & 0x7fffffff)
+		                         : (int64_t)(x & 0x7fffffff);
 		return;
 	case COL_BIGINT:
-		v->i = (int64_t)x;
+		v->i = ord == ORD_DESC ? DESC_TOP - (int64_t)x : (int64_t)x;
 		return;
 	case COL_NUMERIC: /* within its precision: seq wraps, rand is uniform */
 		if ((ord == ORD_FEW || ord == ORD_ZIPF) && c->scale && c->prec > c->scale)
@@ -579,13 +615,16 @@ void schema_value(const struct schema *s, const struct knobs *k, int col, uint64
 		return;
 	case COL_TIMESTAMPTZ:
 	case COL_TIMESTAMP:
-		v->i = ord == ORD_SEQ    ? TS_BASE_US + (int64_t)x * 1000
+		v->i = ord == ORD_DESC   ? TS_BASE_US - (int64_t)x * 1000
+		       : seqish          ? TS_BASE_US + (int64_t)x * 1000
 		       : ord == ORD_RAND ? TS_BASE_US - (int64_t)(h % (uint64_t)TS_SPAN_US)
 		                         : TS_BASE_US + (int64_t)x * 86400000000LL;
 		return;
 	case COL_TEXT:
-		if (ord == ORD_SEQ) {
+		if (seqish) {
 			text_of_number(x, 0, v, c->len);
+			for (i = 0; ord == ORD_DESC && i < c->len; i++) /* 99..9 - x */
+				v->b[i] = (unsigned char)('9' - (v->b[i] - '0'));
 		} else if (ord == ORD_RAND) {
 			for (i = 0; i < c->len; i++) {
 				if (i % 15 == 0 && i)

@@ -36,6 +36,9 @@
 #define SCHEMA_NUMERIC_MAX 18   /* numeric(P,S): P digits an int64 holds */
 #define SCHEMA_FEW_KNOB    8    /* distinct values of key order "few" (KEYS_FEW) */
 #define SCHEMA_ZIPF_N      1000 /* distinct values of zipf:S when no N is given */
+#define SCHEMA_PER_MAX     1e9  /* seq:R, desc:R, late:P:R: R at most */
+#define SCHEMA_LATE_MAX    0.5  /* late:P: at most half the rows late */
+#define SCHEMA_LATE_BACK   1000 /* late:P: a late row's value is 1..this rows old */
 
 enum col_type {
 	COL_INT,       /* 32-bit integer */
@@ -59,6 +62,9 @@ enum col_order {
 	ORD_ZIPF,  /* n distinct values, rank r with weight 1/r^s: hot keys */
 	ORD_UUID7, /* time-ordered uuid: a ms clock advancing every 64 rows */
 	ORD_UUID4, /* random uuid */
+	ORD_DESC,  /* falls with the row; an update moves it below every row */
+	ORD_LATE,  /* seq, but a share of rows takes a value from up to
+	            * SCHEMA_LATE_BACK rows before it (late arrivals) */
 	ORD_COUNT
 };
 
@@ -69,8 +75,11 @@ struct column {
 	int prec, scale; /* COL_NUMERIC: digits in all, digits after the point */
 	double nulls;    /* the share of rows whose value is NULL, 0..1 (`null:28%`) */
 	enum col_order order;
-	uint64_t n; /* ORD_FEW, ORD_ZIPF: distinct values */
-	double s;   /* ORD_ZIPF: the exponent */
+	uint64_t n;  /* ORD_FEW, ORD_ZIPF: distinct values */
+	double s;    /* ORD_ZIPF: the exponent */
+	double per;  /* ORD_SEQ, ORD_DESC, ORD_LATE: rows per value, 1..SCHEMA_PER_MAX
+	             * (0: 1, a value per row): value = f(floor(row / per)) */
+	double late; /* ORD_LATE: the share of late rows, (0, SCHEMA_LATE_MAX] */
 };
 
 /* An index key may be a function of its column (an expression index),
@@ -123,7 +132,7 @@ struct schema {
 	struct column cols[SCHEMA_COLS_MAX];
 	int nindexes;
 	struct index_spec idx[SCHEMA_IDX_MAX];
-	char notes[2048]; /* how a derived spec was guessed (--schema-from); "" */
+	char notes[4096]; /* how a derived spec was guessed (--schema-from); "" */
 	/* A spec with --add-index / --drop-index (whatif.h): extends is the
 	 * registry index + 1 of the table it adds to (0: none; its label is
 	 * that table's); idx[0, ntable) is the table's own list, the ndrop that

@@ -16,8 +16,9 @@
  *
  * TYPE is int, bigint, text(N), uuid, timestamp, timestamptz,
  * numeric(P,S), bool or date (or an SQL spelling of one: integer,
- * varchar(N), double precision, boolean, ...: schema_type.c); ORDER is knob, seq,
- * rand, few:N, zipf:S[:N], uuid7 or uuid4 (man idxlab, TABLE SPECS). A
+ * varchar(N), double precision, boolean, ...: schema_type.c); ORDER is knob,
+ * seq[:R], desc[:R], late:P[:R], rand, few:N, zipf:S[:N], uuid7 or uuid4
+ * (schema_order.c; man idxlab, TABLE SPECS). A
  * misspelt word gets a "did you mean"; every error names file:line. */
 #include <ctype.h>
 #include <stdio.h>
@@ -28,10 +29,6 @@
 #include "schema_idx.h"
 #include "schema_int.h"
 
-const char *const schema_order_words[ORD_COUNT] = {
-	[ORD_KNOB] = "knob", [ORD_SEQ] = "seq",     [ORD_RAND] = "rand",   [ORD_FEW] = "few",
-	[ORD_ZIPF] = "zipf", [ORD_UUID7] = "uuid7", [ORD_UUID4] = "uuid4",
-};
 static const char *const line_words[] = {
 	"table", "id", "column", "hot", "index", "payload", NULL
 };
@@ -102,63 +99,6 @@ static int find_col(const struct schema *s, const char *name)
 	return -1;
 }
 
-static int parse_count(const char *w, const char *num, uint64_t *n, struct err *e)
-{
-	char *end;
-	unsigned long long v = strtoull(num, &end, 10);
-
-	if (end == num || *end || v < 1 || v > (1ULL << 62))
-		return err_set(e, ERR_USAGE, "'%s': the number of distinct values is 1 or more", w);
-	*n = v;
-	return 0;
-}
-
-static int parse_order(const char *w, struct column *c, struct err *e)
-{
-	char word[32];
-	const char *arg = strchr(w, ':');
-	size_t len = arg ? (size_t)(arg - w) : strlen(w);
-	int i;
-
-	if (len >= sizeof word)
-		len = sizeof word - 1;
-	memcpy(word, w, len);
-	word[len] = 0;
-	for (i = 0; i < ORD_COUNT; i++)
-		if (strcmp(word, schema_order_words[i]) == 0)
-			break;
-	if (i == ORD_COUNT)
-		return unknown("value order", word, schema_order_words, 1,
-		               "knob, seq, rand, few:N, zipf:S[:N], uuid7, uuid4", e);
-	c->order = (enum col_order)i;
-	c->n = 0;
-	c->s = 0;
-	if (i == ORD_FEW) {
-		if (!arg)
-			return err_set(e, ERR_USAGE, "few says how many distinct values: few:50");
-		return parse_count(w, arg + 1, &c->n, e);
-	}
-	if (i == ORD_ZIPF) {
-		char *end;
-		const char *more;
-
-		if (!arg)
-			return err_set(e, ERR_USAGE,
-			               "zipf says its exponent, and optionally how many values: "
-			               "zipf:1.1 or zipf:1.1:10000");
-		c->s = strtod(arg + 1, &end);
-		if (end == arg + 1 || (*end && *end != ':') || !(c->s > 0 && c->s <= 10))
-			return err_set(e, ERR_USAGE, "'%s': zipf's exponent is a number in (0, 10]",
-			               w);
-		more = *end == ':' ? end + 1 : NULL;
-		c->n = SCHEMA_ZIPF_N;
-		return more ? parse_count(w, more, &c->n, e) : 0;
-	}
-	if (arg)
-		return err_set(e, ERR_USAGE, "'%s': %s takes no ':'", w, word);
-	return 0;
-}
-
 /* Can a column of this type hold values in this order? */
 static int check_column(const struct column *c, int is_id, struct err *e)
 {
@@ -177,10 +117,16 @@ static int check_column(const struct column *c, int is_id, struct err *e)
 	    !(c->type == COL_TEXT && c->len == 36))
 		return err_set(e, ERR_USAGE, "%s: %s values go in a uuid or a text(36) column",
 		               c->name, o);
-	if (is_id && (c->order == ORD_FEW || c->order == ORD_ZIPF))
+	if (c->order == ORD_DESC && c->type == COL_UUID)
 		return err_set(e, ERR_USAGE,
-		               "id %s %s: a primary key needs a value per row (seq, rand, uuid7, "
-		               "uuid4)",
+		               "%s: desc values go in an int, bigint, timestamp or text column (a "
+		               "uuid grows: uuid7, seq:R, late:P)",
+		               c->name);
+	if (is_id &&
+	    (c->order == ORD_FEW || c->order == ORD_ZIPF || c->order == ORD_LATE || c->per > 1))
+		return err_set(e, ERR_USAGE,
+		               "id %s %s: a primary key needs a value per row (seq, desc, rand, "
+		               "uuid7, uuid4)",
 		               t, o);
 	if (is_id && c->type == COL_TEXT && c->order != ORD_UUID7 && c->order != ORD_UUID4)
 		return err_set(e, ERR_USAGE,
@@ -220,26 +166,26 @@ int schema_unique_ok(const struct schema *s, const struct index_spec *x, struct 
 
 	for (i = 0; i < x->ncols; i++) {
 		const struct column *c = &s->cols[x->cols[i]];
+		int seq1 = (c->order == ORD_SEQ || c->order == ORD_DESC) && c->per <= 1;
 
 		if (c->type == COL_BOOL || c->type == COL_DATE || c->nulls > 0)
 			continue; /* two values; a day per row wraps; NULLs are no values */
 		if (c->type == COL_NUMERIC) {
-			if (c->prec >= 14 && (c->order == ORD_SEQ || c->order == ORD_RAND))
+			if (c->prec >= 14 && (seq1 || c->order == ORD_RAND))
 				return 0;
 			continue;
 		}
 		if (c->order == ORD_UUID7 || c->order == ORD_UUID4 ||
-		    (c->order == ORD_SEQ && c->type != COL_TEXT && c->type != COL_INT) ||
+		    (seq1 && c->type != COL_TEXT && c->type != COL_INT) ||
 		    (c->order == ORD_RAND && c->type == COL_BIGINT) ||
-		    (c->type == COL_UUID && (c->order == ORD_SEQ || c->order == ORD_RAND)) ||
-		    (c->type == COL_TEXT && c->len >= 14 &&
-		     (c->order == ORD_SEQ || c->order == ORD_RAND)))
+		    (c->type == COL_UUID && (seq1 || c->order == ORD_RAND)) ||
+		    (c->type == COL_TEXT && c->len >= 14 && (seq1 || c->order == ORD_RAND)))
 			return 0;
 	}
 	return err_set(e, ERR_USAGE,
 	               "index %s: unique, but its values repeat or may collide; a unique "
-	               "index needs a column of distinct values (bigint seq or rand, a uuid, "
-	               "text(14) or longer seq or rand)",
+	               "index needs a column of distinct values (bigint seq, desc or rand, a "
+	               "uuid, text(14) or longer seq, desc or rand; not seq:R or late:P)",
 	               x->name);
 }
 
@@ -282,6 +228,14 @@ int schema_check(const struct schema *s, struct err *e)
 		                                c->scale < 0 || c->scale > c->prec)) ||
 		    !(c->nulls >= 0 && c->nulls <= 1) || (i == 0 && c->nulls > 0))
 			return err_set(e, ERR_USAGE, "column %s has no type idxlab writes",
+			               c->name);
+		if (!(c->per == 0 || (c->per >= 1 && c->per <= SCHEMA_PER_MAX)) ||
+		    !(c->late == 0 ||
+		      (c->order == ORD_LATE && c->late > 0 && c->late <= SCHEMA_LATE_MAX)) ||
+		    (c->order == ORD_LATE && c->late == 0) ||
+		    (c->order == ORD_DESC && c->type == COL_UUID) ||
+		    (i == 0 && (c->order == ORD_LATE || c->per > 1)))
+			return err_set(e, ERR_USAGE, "column %s has no order idxlab writes",
 			               c->name);
 	}
 	for (i = 0; i < s->nindexes; i++) {
@@ -468,7 +422,7 @@ static int column_line(struct schema *s, char *rest, int is_id, int hot_set, str
 			               "%s %s ORDER: the value order is missing (seq, "
 			               "rand, few:N, ...)",
 			               c.name, words);
-		if (parse_order(order, &c, e) < 0 || check_column(&c, is_id, e) < 0)
+		if (schema_parse_order(order, &c, e) < 0 || check_column(&c, is_id, e) < 0)
 			return -1;
 	}
 	if (next_word(&rest, &extra) && parse_nulls(extra, is_id, &c, e) < 0)

@@ -45,56 +45,9 @@ void shape_note(char *notes, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The share of the most common of n values under zipf exponent s. */
-static double zipf_top(double n, double s)
-{
-	double h = 0;
-	long i;
-
-	for (i = 1; i <= (long)n && i <= 100000; i++)
-		h += pow((double)i, -s);
-	return 1 / h;
-}
-
-void schema_from_order(const struct shape_col *c, double rows, struct column *out)
-{
-	double nd = c->ndistinct;
-	int ordered = !isnan(c->correlation) && c->correlation > 0.9;
-
-	out->n = 0;
-	out->s = 0;
-	if (nd < 0 || rows <= 0 || nd >= 0.9 * rows) {
-		if (out->type == COL_UUID ||
-		    (out->type == COL_TEXT && out->len == 36 && strstr(c->decl, "uuid")))
-			out->order = ordered ? ORD_UUID7 : ORD_UUID4;
-		else
-			out->order = ordered ? ORD_SEQ : ORD_RAND;
-		return;
-	}
-	out->n = nd < 1 ? 1 : (uint64_t)llround(nd);
-	out->order = ORD_FEW;
-	/* Skewed: the top value holds 3 times its fair share or more. */
-	if (!isnan(c->top_freq) && out->n > 2 && c->top_freq * (double)out->n > 3) {
-		double lo = 0.05, hi = 10;
-		int i;
-
-		for (i = 0; i < 50; i++) { /* zipf_top grows with s */
-			double mid = (lo + hi) / 2;
-
-			if (zipf_top((double)out->n, mid) < c->top_freq)
-				lo = mid;
-			else
-				hi = mid;
-		}
-		out->order = ORD_ZIPF;
-		out->s = round(lo * 100) / 100;
-	}
-}
-
 /* A catalog name as a spec name: lower case, a-z 0-9 _, unlike the names
  * idxlab's table has of its own. */
-static void spec_name(const char *name, char *out, size_t len, const struct schema *s, char *notes,
-                      size_t nlen)
+static void spec_name(const char *name, char *out, size_t len, const struct schema *s)
 {
 	char base[SCHEMA_NAME_MAX];
 	size_t i;
@@ -113,8 +66,6 @@ static void spec_name(const char *name, char *out, size_t len, const struct sche
 		if ((size_t)snprintf(out, len, "%s_%d", base, k) >= len)
 			break; /* cannot happen (base leaves room); schema_check refuses it */
 	}
-	if (strcasecmp(out, name) != 0) /* SQL folds case: C1 is c1 */
-		shape_note(notes, nlen, "column \"%s\" is %s here", name, out);
 }
 
 static void derive_id(const struct table_shape *t, int ncols, struct schema *s, int *id_col)
@@ -148,20 +99,34 @@ static void derive_id(const struct table_shape *t, int ncols, struct schema *s, 
 			*id_col = -2 - *id_col; /* a column, and a unique index on it */
 			return;
 		}
-		schema_from_order(c, t->rows, &col);
+		char why[256], as_id[32];
+
+		schema_from_order(c, t->rows, &col, why, sizeof why);
 		if (col.order == ORD_FEW || col.order == ORD_ZIPF)
 			col.order = ORD_RAND;
-		if (c->ndistinct < 0 && c->type != COL_UUID) /* no statistics: a counter */
+		/* no statistics: a counter */
+		if (c->ndistinct < 0 && c->type != COL_UUID && !c->sampled && !c->counter)
 			col.order = ORD_SEQ;
+		if (col.order == ORD_LATE) /* an id is one value per row */
+			col.order = ORD_SEQ;
+		col.per = 0;
+		col.late = 0;
 		s->cols[0].type =
 		    c->type == COL_INT || c->type == COL_TIMESTAMP ? COL_BIGINT : c->type;
 		s->cols[0].len = c->len;
 		s->cols[0].order =
-		    s->cols[0].type == COL_BIGINT && col.order != ORD_SEQ ? ORD_RAND : col.order;
+		    s->cols[0].type == COL_BIGINT && col.order != ORD_SEQ && col.order != ORD_DESC
+		        ? ORD_RAND
+		        : col.order;
 		if (s->cols[0].type == COL_UUID && s->cols[0].order == ORD_SEQ)
 			s->cols[0].order = ORD_UUID7;
-		if (s->cols[0].type == COL_UUID && s->cols[0].order == ORD_RAND)
+		if (s->cols[0].type == COL_UUID &&
+		    (s->cols[0].order == ORD_RAND || s->cols[0].order == ORD_DESC))
 			s->cols[0].order = ORD_UUID4;
+		schema_order_text(&s->cols[0], as_id, sizeof as_id);
+		shape_note(s->notes, sizeof s->notes, "id (%s): %s%s%s", c->name, why,
+		           strcmp(strrchr(why, '>') + 2, as_id) ? ", as an id " : "",
+		           strcmp(strrchr(why, '>') + 2, as_id) ? as_id : "");
 	}
 }
 
@@ -283,13 +248,13 @@ static void unique_index_name(const struct schema *s, struct index_spec *o)
 
 /* The text primary key as a value column, with a unique index that is the
  * first of the list. */
-static void key_column(const struct shape_col *c, struct schema *s, char *renames, size_t rlen)
+static void key_column(const struct shape_col *c, struct schema *s)
 {
 	struct column *out = &s->cols[s->ncols];
 	struct index_spec *x = &s->idx[0];
 
 	memset(out, 0, sizeof *out);
-	spec_name(c->name, out->name, sizeof out->name, s, renames, rlen);
+	spec_name(c->name, out->name, sizeof out->name, s);
 	out->type = COL_TEXT;
 	out->len = c->len < 14 ? 14 : c->len > SCHEMA_TEXT_MAX ? SCHEMA_TEXT_MAX : c->len;
 	out->order = ORD_RAND;
@@ -408,7 +373,7 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 	struct col_lookup look = { t, map, 0 };
 	struct err e;
 	struct left_out cols_out = { .n = 0 }, idx_out = { .n = 0 };
-	char why[64], renames[sizeof s->notes] = ""; /* noted after what was left out */
+	char why[256], orders[sizeof s->notes] = ""; /* noted after what was left out */
 
 	/* What a reader filled is trusted no further than the arrays hold. */
 	ncols = t->ncols < 0 ? 0 : t->ncols > SHAPE_COLS_MAX ? SHAPE_COLS_MAX : t->ncols;
@@ -440,11 +405,11 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 		}
 		map[i] = s->ncols;
 		if (i == key_col) {
-			key_column(c, s, renames, sizeof renames);
+			key_column(c, s);
 			continue;
 		}
 		memset(out, 0, sizeof *out);
-		spec_name(c->name, out->name, sizeof out->name, s, renames, sizeof renames);
+		spec_name(c->name, out->name, sizeof out->name, s);
 		out->type = c->type >= 0 && c->type < COL_TYPE_COUNT ? c->type : COL_TEXT;
 		own_row(c, out, s->notes, sizeof s->notes);
 		out->len = out->type == COL_TEXT   ? (c->len < 1                 ? 1
@@ -453,7 +418,8 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 		           : out->type == COL_UUID ? 16
 		                                   : 0;
 		/* NULLs are no values: one per row means one per row that has one */
-		schema_from_order(c, t->rows * (1 - out->nulls), out);
+		schema_from_order(c, t->rows * (1 - out->nulls), out, why, sizeof why);
+		shape_note(orders, sizeof orders, "%s: %s", c->name, why);
 		if (out->type == COL_TEXT && (out->order == ORD_FEW || out->order == ORD_ZIPF)) {
 			uint64_t room = 1;
 
@@ -463,9 +429,6 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 				out->len = j + 1 > SCHEMA_TEXT_MAX ? SCHEMA_TEXT_MAX : j + 1;
 		}
 		fit_order(out);
-		if (c->ndistinct < 0)
-			shape_note(s->notes, sizeof s->notes, "%s: no statistics, taken as %s",
-			           out->name, out->type == COL_UUID ? "uuid4" : "rand");
 		s->ncols++;
 	}
 	look.ncols = ncols;
@@ -517,8 +480,8 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 	           t->stats_from[0] ? t->stats_from : "nothing", t->rows);
 	if (t->notes[0])
 		shape_note(s->notes, sizeof s->notes, "%s", t->notes);
-	if (renames[0])
-		shape_note(s->notes, sizeof s->notes, "%s", renames);
+	if (orders[0])
+		shape_note(s->notes, sizeof s->notes, "%s", orders);
 }
 
 int schema_from_load(const char *text, long long *out, struct err *e)

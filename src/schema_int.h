@@ -14,7 +14,13 @@ int schema_parse_file(const char *path, struct schema *s, struct err *e);
  * why otherwise (schema_file.c; whatif.c's candidates too). */
 int schema_unique_ok(const struct schema *s, const struct index_spec *x, struct err *e);
 
-/* The spec language's words for each type and order (schema_file.c). */
+/* A value order word (seq, few:50, late:2%:5) into c's order, n, s, per
+ * and late; an error names the word and the range it takes
+ * (schema_order.c). */
+int schema_parse_order(const char *w, struct column *c, struct err *e);
+
+/* The spec language's words for each type (schema_type.c) and order
+ * (schema_order.c). */
 extern const char *const schema_type_words[COL_TYPE_COUNT];
 extern const char *const schema_order_words[ORD_COUNT];
 
@@ -29,8 +35,5 @@ int schema_parse_type(const char *w, struct column *c, struct err *e);
 
 /* A null share as the spec says it: a percentage to 0.1. */
 double schema_null_percent(double share);
-/* Can index x of s be unique, whatever the row count (do its columns'
- * values never repeat)? Else -1 and why. */
-int schema_unique_ok(const struct schema *s, const struct index_spec *x, struct err *e);
 
 #endif

@@ -45,6 +45,12 @@ void schema_order_text(const struct column *c, char *buf, size_t len)
 		snprintf(buf, len, "zipf:%g:%llu", c->s, (unsigned long long)c->n);
 	else if (c->order == ORD_ZIPF)
 		snprintf(buf, len, "zipf:%g", c->s);
+	else if (c->order == ORD_LATE && c->per > 1)
+		snprintf(buf, len, "late:%g%%:%g", c->late * 100, c->per);
+	else if (c->order == ORD_LATE)
+		snprintf(buf, len, "late:%g%%", c->late * 100);
+	else if ((c->order == ORD_SEQ || c->order == ORD_DESC) && c->per > 1)
+		snprintf(buf, len, "%s:%g", schema_order_words[c->order], c->per);
 	else
 		snprintf(buf, len, "%s",
 		         c->order >= 0 && c->order < ORD_COUNT ? schema_order_words[c->order]

@@ -152,7 +152,7 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=open(3, "w", 
 sys.exit(rc)' "$@"
 }
 maxrss "$IDXLAB" --print-config -c "$T/real.conf" 3>"$T/rss.short" >/dev/null 2>&1
-expect_exit cli/input-long-line 2 "long.conf:1: line too long \(4095 bytes at most\)" \
+expect_exit cli/input-long-line 2 "long.conf:1: line too long \(8191 bytes at most\)" \
 	maxrss "$IDXLAB" --print-config -c "$T/long.conf" 3>"$T/rss.long"
 long=$(cat "$T/rss.long") short=$(cat "$T/rss.short")
 check cli/input-long-line-bounded "${long:-999999} < ${short:-0} + 32768"

@@ -2247,6 +2247,7 @@ static const struct {
 	{ "unit/schema-files", test_schema_files },
 	{ "unit/row", test_row },
 	{ "unit/own-index", test_own_index },
+	{ "unit/orders", test_orders },
 	{ "unit/txn-loop", test_txn },
 	{ "unit/replay-seek", test_replay_seek },
 	{ "unit/replay-seek-long", test_replay_seek_long },

@@ -28,6 +28,8 @@ void test_schema_files(void);
 void test_row(void);
 /* unit_own_index.c */
 void test_own_index(void);
+/* unit_orders.c */
+void test_orders(void);
 
 /* unit_presenter.c */
 void test_presenter(void);

@@ -4,10 +4,12 @@
  * SELECTs on the catalog: pg_attribute for the columns, pg_index for the
  * primary key and the indexes (in creation order, oid order), and pg_stats
  * for each column's value order (n_distinct, correlation, avg_width and the
- * share of its most common value) and its NULLs (null_frac). A domain is
- * read as its base type (pg_type.typbasetype, one level), a numeric with
- * its precision and scale; a text's length is avg_width's (the values
- * that are not NULL), not the declared maximum. It never runs ANALYZE: a table without
+ * share of its most common value) and its NULLs (null_frac), with each
+ * column's default (pg_attrdef) and identity, which say an order of their
+ * own (schema_from_order.c). A domain is read as its base type
+ * (pg_type.typbasetype, one level), a numeric with its precision and
+ * scale; a text's length is avg_width's (the values that are not NULL),
+ * not the declared maximum. It never runs ANALYZE: a table without
  * statistics is read as "rand" with a note that says how to get better.
  * A generated column is read as an ordinary one; a table with inheritance
  * children or partitions is read with them, as one table (a note says so). */
@@ -176,8 +178,42 @@ static double num_or_nan(const PGresult *r, int row, int col)
  * children has two per column (inherited = true: the table with its
  * children, false: its own rows); the one that matches the rows read
  * (find_table) is taken, the other only when it is all there is. */
+/* How a sample reads a column of each type so that max() and < order it
+ * as its btree does: by its value, a uuid as its text (the same order), a
+ * boolean as 0/1, text by its first 256 characters (max() has no uuid or
+ * boolean form); a type not here is not sampled (no btree order, or not
+ * one idxlab writes). A column's kind is its row here + 1 (0: none). */
+static const struct {
+	const char *typname, *pre, *post; /* the column read as pre "column" post */
+} sampled[] = {
+	{ "int2", "", "" },
+	{ "int4", "", "" },
+	{ "int8", "", "" },
+	{ "numeric", "", "" },
+	{ "float4", "", "" },
+	{ "float8", "", "" },
+	{ "timestamp", "", "" },
+	{ "timestamptz", "", "" },
+	{ "date", "", "" },
+	{ "uuid", "", "::text" },
+	{ "bool", "", "::int" },
+	{ "text", "left(", ", 256)" },
+	{ "varchar", "left(", "::text, 256)" },
+	{ "bpchar", "left(", "::text, 256)" },
+};
+
+static int order_kind(const char *typname)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof sampled / sizeof sampled[0]; i++)
+		if (strcmp(typname, sampled[i].typname) == 0)
+			return (int)i + 1;
+	return 0;
+}
+
 static int read_columns(PGconn *c, const char *oid, const char *nsp, const char *rel, int kids,
-                        struct table_shape *t, int *attnums, struct err *e)
+                        struct table_shape *t, int *attnums, int *kinds, struct err *e)
 {
 	const char *p[4] = { oid, nsp, rel, kids ? "true" : "false" };
 	PGresult *r = query(
@@ -188,9 +224,10 @@ static int read_columns(PGconn *c, const char *oid, const char *nsp, const char 
 	    "(s.most_common_freqs)[1], coalesce((SELECT true FROM pg_index i WHERE i.indrelid = "
 	    "a.attrelid AND i.indisprimary AND a.attnum = ANY (i.indkey)), false), "
 	    "a.attgenerated <> '', coalesce(s.null_frac, 0), CASE WHEN t.typtype = 'd' THEN "
-	    "format_type(t.typbasetype, t.typtypmod) END FROM pg_attribute a JOIN pg_type t ON "
-	    "t.oid = a.atttypid LEFT JOIN "
-	    "pg_type b ON t.typtype = 'd' AND b.oid = t.typbasetype LEFT "
+	    "format_type(t.typbasetype, t.typtypmod) END, left(pg_get_expr(d.adbin, d.adrelid), "
+	    "63), a.attidentity FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid LEFT "
+	    "JOIN pg_type b ON t.typtype = 'd' AND b.oid = t.typbasetype LEFT JOIN pg_attrdef d "
+	    "ON d.adrelid = a.attrelid AND d.adnum = a.attnum AND a.attgenerated = '' LEFT "
 	    "JOIN LATERAL (SELECT "
 	    "* FROM pg_stats s WHERE s.schemaname = $2 AND s.tablename = $3 AND s.attname = "
 	    "a.attname ORDER BY s.inherited = $4::bool DESC LIMIT 1) s ON true "
@@ -207,6 +244,7 @@ static int read_columns(PGconn *c, const char *oid, const char *nsp, const char 
 
 		memset(col, 0, sizeof *col);
 		attnums[t->ncols] = atoi(PQgetvalue(r, i, 0));
+		kinds[t->ncols] = order_kind(PQgetvalue(r, i, 3));
 		snprintf(col->name, sizeof col->name, "%s", PQgetvalue(r, i, 1));
 		snprintf(col->decl, sizeof col->decl, "%s", PQgetvalue(r, i, 2));
 		map_type(col, PQgetvalue(r, i, 3), atoi(PQgetvalue(r, i, 4)),
@@ -225,6 +263,11 @@ static int read_columns(PGconn *c, const char *oid, const char *nsp, const char 
 			           "%s is a generated column (STORED) there: here an ordinary one, "
 			           "with its statistics",
 			           col->name);
+		snprintf(col->dflt, sizeof col->dflt, "%s", PQgetvalue(r, i, 13));
+		if (strcmp(PQgetvalue(r, i, 14), "a") == 0)
+			col->counter = "GENERATED ALWAYS AS IDENTITY";
+		else if (strcmp(PQgetvalue(r, i, 14), "d") == 0)
+			col->counter = "GENERATED BY DEFAULT AS IDENTITY";
 		stats += !isnan(nd);
 		t->ncols++;
 	}
@@ -239,6 +282,97 @@ static int read_columns(PGconn *c, const char *oid, const char *nsp, const char 
 		           "it has no statistics: run ANALYZE on it (idxlab writes nothing to "
 		           "your database) for its value orders");
 	return 0;
+}
+
+/* The first SAMPLE_ROWS rows in the heap's order (a scan from its first
+ * page: synchronize_seqscans off), and of each column how often a row's
+ * value rose or fell against the row before and how many distinct values
+ * the sample holds - one SELECT, bounded by its LIMIT, the values never
+ * leaving the server. No sample (an error, a timeout): the statistics
+ * alone, and a note. */
+#define SAMPLE_ROWS 10000
+
+static void sample_order(PGconn *c, const char *nsp, const char *rel, struct table_shape *t,
+                         const int *kinds)
+{
+	char *sql = NULL, *qn = PQescapeIdentifier(c, nsp, strlen(nsp)),
+	     *qr = PQescapeIdentifier(c, rel, strlen(rel));
+	size_t len = 0;
+	int i, k, n = 0, col[SHAPE_COLS_MAX];
+	PGresult *r = NULL;
+	FILE *f = qn && qr ? open_memstream(&sql, &len) : NULL;
+
+	if (!f) {
+		PQfreemem(qn);
+		PQfreemem(qr);
+		return;
+	}
+	for (i = 0; i < t->ncols; i++)
+		if (kinds[i])
+			col[n++] = i;
+	/* v<k>: a column's value; l<k>: the row before's, in the scan's order;
+	 * x<k>, m<k>: the largest and smallest up to this row (at or above every
+	 * row before it: v >= x; the first row is one, taken off below) */
+	fprintf(f, "SELECT count(*)");
+	for (k = 0; k < n; k++)
+		fprintf(f,
+		        ", count(*) FILTER (WHERE v%d > l%d), count(*) FILTER (WHERE v%d < l%d), "
+		        "count(DISTINCT v%d), count(*) FILTER (WHERE v%d >= x%d), count(*) FILTER "
+		        "(WHERE v%d <= m%d)",
+		        k, k, k, k, k, k, k, k, k);
+	fprintf(f, " FROM (SELECT *");
+	for (k = 0; k < n; k++)
+		fprintf(f,
+		        ", lag(v%d) OVER w AS l%d, max(v%d) OVER w AS x%d, min(v%d) OVER w AS m%d",
+		        k, k, k, k, k, k);
+	fprintf(f, " FROM (SELECT ");
+	for (k = 0; k < n; k++) {
+		const char *name = t->cols[col[k]].name;
+		char *qc = PQescapeIdentifier(c, name, strlen(name));
+
+		fprintf(f, "%s%s%s%s AS v%d", k ? ", " : "", sampled[kinds[col[k]] - 1].pre,
+		        qc ? qc : "NULL", sampled[kinds[col[k]] - 1].post, k);
+		PQfreemem(qc);
+	}
+	fprintf(f,
+	        " FROM %s.%s LIMIT %d) s WINDOW w AS (ROWS BETWEEN UNBOUNDED PRECEDING AND "
+	        "CURRENT ROW)) w",
+	        qn, qr, SAMPLE_ROWS);
+	PQfreemem(qn);
+	PQfreemem(qr);
+	if (fclose(f) != 0 || !n) {
+		free(sql);
+		return;
+	}
+	PQclear(PQexec(c, "SET synchronize_seqscans = off"));
+	PQclear(PQexec(c, "SET statement_timeout = '10s'"));
+	r = PQexec(c, sql);
+	free(sql);
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 &&
+	    PQnfields(r) == 1 + 5 * n) {
+		double rows = atof(PQgetvalue(r, 0, 0));
+
+		for (k = 0; k < n && rows > 1; k++) {
+			struct shape_col *sc = &t->cols[col[k]];
+
+			sc->sampled = rows;
+			sc->s_up = atof(PQgetvalue(r, 0, 1 + 5 * k));
+			sc->s_down = atof(PQgetvalue(r, 0, 2 + 5 * k));
+			sc->s_distinct = atof(PQgetvalue(r, 0, 3 + 5 * k));
+			sc->s_atmax = atof(PQgetvalue(r, 0, 4 + 5 * k));
+			sc->s_atmin = atof(PQgetvalue(r, 0, 5 + 5 * k));
+			sc->s_atmax -= sc->s_atmax > 0; /* the first row */
+			sc->s_atmin -= sc->s_atmin > 0;
+		}
+		if (rows > 1)
+			snprintf(t->stats_from, sizeof t->stats_from,
+			         "pg_stats and its first %.0f rows in the heap's order", rows);
+	} else {
+		shape_note(t->notes, sizeof t->notes,
+		           "no sample of its rows (%s): orders from pg_stats alone",
+		           r ? PQresultErrorMessage(r) : "out of memory");
+	}
+	PQclear(r);
 }
 
 static int read_indexes(PGconn *c, const char *oid, struct table_shape *t, const int *attnums,
@@ -336,7 +470,7 @@ int pg_read_shape(const char *source, const char *table, struct table_shape *t, 
 	const char *vals[] = { source, "10", "idxlab --schema-from", NULL };
 	PGconn *c = PQconnectdbParams(keys, vals, 1);
 	char oid[16], nsp[128], rel[128];
-	int attnums[SHAPE_COLS_MAX], rc, kids = 0;
+	int attnums[SHAPE_COLS_MAX], kinds[SHAPE_COLS_MAX], rc, kids = 0;
 	PGresult *r;
 
 	if (!c || PQstatus(c) != CONNECTION_OK) {
@@ -353,13 +487,15 @@ int pg_read_shape(const char *source, const char *table, struct table_shape *t, 
 	}
 	PQclear(r);
 	rc = find_table(c, table, oid, &t->rows, nsp, rel, &kids, e) < 0 ||
-	             read_columns(c, oid, nsp, rel, kids, t, attnums, e) < 0 ||
+	             read_columns(c, oid, nsp, rel, kids, t, attnums, kinds, e) < 0 ||
 	             read_indexes(c, oid, t, attnums, e) < 0 ||
 	             note_not_built(c, oid, kids, t, e) < 0
 	         ? -1
 	         : 0;
 	if (rc == 0 && t->rows < 0) /* never vacuumed or analysed (PostgreSQL 14+) */
 		t->rows = 0;
+	if (rc == 0)
+		sample_order(c, nsp, rel, t, kinds);
 	if (rc == 0 && kids > 0)
 		shape_note(t->notes, sizeof t->notes,
 		           "%d table%s inherit%s from it: read with %s as one table (their rows, "

@@ -35,18 +35,38 @@ struct sval {
 	uint32_t len;  /* its length in bytes */
 };
 
-/* A column while it is sampled: the previous row's value (its first
- * SAMPLE_KEEP bytes) and how often a value was not smaller than the one
- * before it, in the table's order. */
+/* A value kept for comparing later ones with: its first SAMPLE_KEEP bytes
+ * (or its number), its length and hash. */
+struct kept {
+	unsigned char b[SAMPLE_KEEP];
+	uint32_t len, kept;
+	int class; /* 0 NULL, 1 a number, 2 text or a blob */
+	double num;
+	uint64_t hash;
+};
+
+/* A column while it is sampled: the previous row's value, the largest and
+ * the smallest so far, how often a value was above or below the one before
+ * it (rise, fall), and how often it was at or above every value before it
+ * (at_max: a new right-hand entry of an index) or at or below every one
+ * (at_min), in the table's order (SQLite's own order: NULL, then numbers by
+ * value, then text and blobs by their bytes). */
 struct scol {
 	struct sval *vals; /* SAMPLE_ROWS */
 	/* what the rows hold, by SQLite's storage class (typeof), and the
 	 * length of the values that are not NULL */
 	int nnull, ntext, nint, nreal;
 	double textlen;
-	unsigned char prev[SAMPLE_KEEP];
-	uint32_t prev_len, prev_kept;
-	double up;
+	struct kept prev, max, min;
+	double rise, fall, at_max, at_min;
+};
+
+/* A value as keep() takes it. */
+struct sample_value {
+	const unsigned char *b; /* its bytes (a number's as text: for its hash) */
+	uint32_t len;
+	int class; /* as prev_class */
+	double num;
 };
 
 int sqlite_reads_source(const char *source)
@@ -144,8 +164,10 @@ static int read_columns(sqlite3 *db, const char *table, struct table_shape *t, s
 {
 	sqlite3_stmt *st;
 
-	if (sqlite3_prepare_v2(db, "SELECT name, type, pk, hidden FROM pragma_table_xinfo(?1)", -1,
-	                       &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db,
+	                       "SELECT name, type, pk, hidden, dflt_value FROM "
+	                       "pragma_table_xinfo(?1)",
+	                       -1, &st, NULL) != SQLITE_OK)
 		return fail(db, "reading its columns", e);
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -165,6 +187,9 @@ static int read_columns(sqlite3 *db, const char *table, struct table_shape *t, s
 		         sqlite3_column_text(st, 1) ? (const char *)sqlite3_column_text(st, 1)
 		                                    : "");
 		c->pk = sqlite3_column_int(st, 2);
+		if (sqlite3_column_text(st, 4))
+			snprintf(c->dflt, sizeof c->dflt, "%s",
+			         (const char *)sqlite3_column_text(st, 4));
 		if (hidden == 2 || hidden == 3) /* GENERATED ALWAYS AS (...) */
 			shape_note(t->notes, sizeof t->notes,
 			           "%s is a generated column (%s) there: here an ordinary one, "
@@ -178,6 +203,33 @@ static int read_columns(sqlite3 *db, const char *table, struct table_shape *t, s
 	}
 	sqlite3_finalize(st);
 	return 0;
+}
+
+/* The rowid's alias (a lone INTEGER PRIMARY KEY of a rowid table) counts
+ * up: SQLite gives a new row the largest rowid + 1 (AUTOINCREMENT: never
+ * one used before). */
+static void mark_counter(sqlite3 *db, const char *table, int rowid, struct table_shape *t)
+{
+	sqlite3_stmt *st;
+	int i, pk = -1, npk = 0, autoinc = 0;
+
+	for (i = 0; i < t->ncols; i++)
+		if (t->cols[i].pk) {
+			npk++;
+			pk = i;
+		}
+	if (!rowid || npk != 1 || strcasecmp(t->cols[pk].decl, "INTEGER") != 0)
+		return;
+	if (sqlite3_prepare_v2(db,
+	                       "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1 "
+	                       "AND sql LIKE '%AUTOINCREMENT%'",
+	                       -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+		autoinc = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	t->cols[pk].counter =
+	    autoinc ? "INTEGER PRIMARY KEY AUTOINCREMENT" : "INTEGER PRIMARY KEY (the rowid)";
 }
 
 static int col_of(const struct table_shape *t, const char *name)
@@ -360,30 +412,63 @@ static int cmp_sval(const void *a, const void *b)
  * whether it is not smaller than the row before. That is exact unless the
  * previous value was longer than SAMPLE_KEEP and agrees with this one over
  * all of it: then it counts half. */
-static void keep(struct scol *c, int n, const unsigned char *b, uint32_t len)
+/* How k compares with x (hash h): -1 below it, 0 equal, 1 above, 2 not
+ * known (k was cut at SAMPLE_KEEP bytes and agrees with x over all of it). */
+static int compare(const struct kept *k, const struct sample_value *x, uint64_t h)
+{
+	uint32_t m = x->len < k->kept ? x->len : k->kept;
+	int cmp;
+
+	if (k->class != x->class)
+		return k->class < x->class ? -1 : 1;
+	if (x->class == 1)
+		return (k->num > x->num) - (k->num < x->num);
+	if ((cmp = m ? memcmp(k->b, x->b, m) : 0) != 0)
+		return cmp < 0 ? -1 : 1;
+	if (k->kept == k->len || x->len <= k->kept) /* one is a prefix of the other */
+		return (k->len > x->len) - (k->len < x->len);
+	return k->len == x->len && k->hash == h ? 0 : 2;
+}
+
+static void remember(struct kept *k, const struct sample_value *x, uint64_t h)
+{
+	k->class = x->class;
+	k->num = x->num;
+	k->len = x->len;
+	k->hash = h;
+	k->kept = x->len < SAMPLE_KEEP ? x->len : SAMPLE_KEEP;
+	if (k->kept)
+		memcpy(k->b, x->b, k->kept);
+}
+
+static void keep(struct scol *c, int n, const struct sample_value *x)
 {
 	struct sval *v = &c->vals[n];
 	uint64_t h = 14695981039346656037ULL;
-	uint32_t i, m = len < c->prev_kept ? len : c->prev_kept;
+	uint32_t i;
 	int cmp;
 
-	for (i = 0; i < len; i++)
-		h = (h ^ b[i]) * 1099511628211ULL;
+	for (i = 0; i < x->len; i++)
+		h = (h ^ x->b[i]) * 1099511628211ULL;
 	v->hash = h;
-	v->len = len;
-	if (n) {
-		cmp = m ? memcmp(c->prev, b, m) : 0;
-		if (cmp)
-			c->up += cmp < 0;
-		else if (c->prev_kept == c->prev_len || len <= c->prev_kept)
-			c->up += c->prev_len <= len; /* one is a prefix of the other */
-		else
-			c->up += cmp_sval(&c->vals[n - 1], v) == 0 ? 1 : 0.5;
+	v->len = x->len;
+	if (!n) {
+		remember(&c->max, x, h);
+		remember(&c->min, x, h);
+	} else {
+		cmp = compare(&c->prev, x, h);
+		c->rise += cmp == 2 ? 0.5 : cmp < 0;
+		c->fall += cmp == 2 ? 0.5 : cmp > 0;
+		cmp = compare(&c->max, x, h);
+		c->at_max += cmp == 2 ? 0.5 : cmp <= 0;
+		if (cmp < 0)
+			remember(&c->max, x, h);
+		cmp = compare(&c->min, x, h);
+		c->at_min += cmp == 2 ? 0.5 : cmp >= 0;
+		if (cmp == 1)
+			remember(&c->min, x, h);
 	}
-	c->prev_len = len;
-	c->prev_kept = len < SAMPLE_KEEP ? len : SAMPLE_KEEP;
-	if (c->prev_kept)
-		memcpy(c->prev, b, c->prev_kept);
+	remember(&c->prev, x, h);
 }
 
 /* One column of the sample: its distinct values, the share of the most
@@ -396,8 +481,13 @@ static void judge(struct shape_col *c, struct scol *sc, int n, double rows, int 
 
 	for (i = 0; i < n; i++)
 		len += vals[i].len;
-	if (n > 1)
-		c->correlation = 2.0 * sc->up / (n - 1) - 1;
+	if (n > 1) /* the rows that did not fall, as a correlation would say */
+		c->correlation = 2.0 * (n - 1 - sc->fall) / (n - 1) - 1;
+	c->sampled = n;
+	c->s_up = sc->rise;
+	c->s_down = sc->fall;
+	c->s_atmax = sc->at_max;
+	c->s_atmin = sc->at_min;
 	if (c->type == COL_TEXT && n) /* the mean length: what the index holds */
 		c->len = (int)lround(len / n < 1 ? 1 : len / n);
 	else if (c->type == COL_TEXT && !c->len)
@@ -416,6 +506,7 @@ static void judge(struct shape_col *c, struct scol *sc, int n, double rows, int 
 	}
 	if (n)
 		c->top_freq = (double)top / n;
+	c->s_distinct = distinct;
 	if (stat1 && c->ndistinct >= 0)
 		return;
 	if (!n)
@@ -508,14 +599,23 @@ static int sample(sqlite3 *db, const char *table, struct table_shape *t, struct 
 	while (n < SAMPLE_ROWS && sqlite3_step(st) == SQLITE_ROW) {
 		for (i = 0; i < t->ncols; i++) {
 			int type = sqlite3_column_type(st, i);
-			const unsigned char *b = sqlite3_column_blob(st, i);
+			struct sample_value x = { .class = 2 };
 
+			/* the type before any conversion, the number before the bytes */
+			if (type == SQLITE_NULL)
+				x.class = 0;
+			if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) {
+				x.class = 1;
+				x.num = sqlite3_column_double(st, i);
+			}
+			x.b = sqlite3_column_blob(st, i);
+			x.len = x.b ? (uint32_t)sqlite3_column_bytes(st, i) : 0;
+			keep(&cols[i], n, &x);
 			cols[i].nnull += type == SQLITE_NULL;
 			cols[i].ntext += type == SQLITE_TEXT;
 			cols[i].nint += type == SQLITE_INTEGER;
 			cols[i].nreal += type == SQLITE_FLOAT;
-			cols[i].textlen += b ? sqlite3_column_bytes(st, i) : 0;
-			keep(&cols[i], n, b, b ? (uint32_t)sqlite3_column_bytes(st, i) : 0);
+			cols[i].textlen += x.len;
 		}
 		n++;
 	}
@@ -597,6 +697,7 @@ int sqlite_read_shape(const char *source, const char *table, struct table_shape 
 	if (rc == 0) {
 		t->clustered = !rowid;
 		note_not_built(db, table, t);
+		mark_counter(db, table, rowid, t);
 		count_rows(db, table, rowid, t);
 		read_stat1(db, table, t);
 		rc = sample(db, table, t, e);
