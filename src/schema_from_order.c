@@ -115,12 +115,29 @@ static double round_share(double p)
 	return strtod(buf, NULL);
 }
 
-static void few_or_zipf(const struct shape_col *c, double nd, struct column *out)
+/* The most common value's share that a uniform draw of m rows over n
+ * values reaches by chance (the largest of n counts, mean mu = m/n, is
+ * about mu + sqrt(2 mu ln n); twice that margin): a top share below it is
+ * no evidence of skew. m is the rows the share was counted in: the sample,
+ * else PostgreSQL's ANALYZE sample (30,000 rows at the default target). */
+static double chance_top(const struct shape_col *c, double n, double rows)
+{
+	double m = c->sampled > 0 ? c->sampled : rows < 30000 ? rows : 30000, mu;
+
+	if (!(m > 0) || n < 2)
+		return 1;
+	mu = m / n;
+	return (mu + 2 * sqrt(2 * mu * log(n)) + 1) / m;
+}
+
+static void few_or_zipf(const struct shape_col *c, double nd, double rows, struct column *out)
 {
 	out->n = nd < 1 ? 1 : (uint64_t)llround(nd);
 	out->order = ORD_FEW;
-	/* Skewed: the top value holds 3 times its fair share or more. */
-	if (!isnan(c->top_freq) && out->n > 2 && c->top_freq * (double)out->n > 3) {
+	/* Skewed: the top value holds 3 times its fair share or more, and more
+	 * than a uniform sample's top value holds by chance. */
+	if (!isnan(c->top_freq) && out->n > 2 && c->top_freq * (double)out->n > 3 &&
+	    c->top_freq > chance_top(c, (double)out->n, rows)) {
 		double lo = 0.05, hi = 10;
 		int i;
 
@@ -254,7 +271,7 @@ void schema_from_order(const struct shape_col *c, double rows, struct column *ou
 			snprintf(seen, sizeof seen, "%.0f distinct in %.0f rows%s", nd, rows,
 			         isnan(c->correlation) ? "" : ", unordered");
 	} else {
-		few_or_zipf(c, nd, out);
+		few_or_zipf(c, nd, rows, out);
 		snprintf(seen, sizeof seen, "%.0f distinct in %.0f rows%s", nd, rows,
 		         out->order == ORD_ZIPF ? ", the most common far ahead" : "");
 	}
