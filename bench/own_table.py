@@ -142,6 +142,13 @@ def events(rng, i):
     return (customer, status, round(rng.uniform(1, 500), 2), created)
 
 
+def orders(rng, i):
+    ref = "%08x-%04x-4%03x-%04x-%012x" % (rng.getrandbits(32), rng.getrandbits(16),
+                                          rng.getrandbits(12), rng.getrandbits(16),
+                                          rng.getrandbits(48))
+    return (ref, rng.randint(1, 20000), 1704067200 + i * 11)
+
+
 FIXTURES = [
     {
         "name": "invoice_lines",
@@ -171,6 +178,15 @@ FIXTURES = [
         "insert": "INSERT INTO events(customer_id, status, amount, created) VALUES (?,?,?,?)",
         "gen": events,
         "candidate": ("customer_id", "events_customer"),
+    },
+    {  # a costly candidate: random uuid text, a leaf anywhere per row
+        "name": "orders",
+        "ddl": "CREATE TABLE orders (id INTEGER PRIMARY KEY, ref TEXT NOT NULL, "
+               "customer_id INTEGER NOT NULL, placed INTEGER NOT NULL);"
+               "CREATE INDEX orders_customer ON orders(customer_id);",
+        "insert": "INSERT INTO orders(ref, customer_id, placed) VALUES (?,?,?)",
+        "gen": orders,
+        "candidate": ("ref", "orders_ref"),
     },
 ]
 

@@ -135,6 +135,11 @@ struct table_shape;
 int sqlite_reads_source(const char *source);
 int sqlite_read_shape(const char *source, const char *table, struct table_shape *t, struct err *e);
 
+/* sample.c: each column's order, distinct values, length and NULLs from a
+ * bounded sample of table's rows in db (opened read-only); t's columns
+ * named, rows and stats_from as the catalog said. */
+int sqlite_sample_shape(sqlite3 *db, const char *table, struct table_shape *t, struct err *e);
+
 /* source.c */
 /* Open the user's file source for reading (source.c says how) so that
  * nothing is created or written beside it; what the reader could not see

@@ -1,0 +1,300 @@
+/* sample.c - a bounded sample of a user's SQLite table, for --schema-from:
+ * the first SAMPLE_ROWS rows in the table's order, each column selected by
+ * its name. Of each sampled value only its length and a hash of it are
+ * kept, and of the row before it (and of the largest and smallest so far)
+ * its first SAMPLE_KEEP bytes: its order is judged as the rows come, so a
+ * table of big values costs no more memory than one of small ones, one
+ * row's values at a time. From it: each column's distinct values and most
+ * common share (when sqlite_stat1 has none), how its values rise and fall
+ * in the table's order, its NULL share and what SQLite stores in it. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../schema_from.h"
+#include "../../xalloc.h"
+#include "sqlite_int.h"
+
+#define SAMPLE_ROWS 10000
+#define SAMPLE_KEEP 4096 /* bytes of the previous row's value kept, for its order */
+
+/* One sampled value: all the derivation needs of it (equal values have the
+ * same length and hash; a 64-bit hash makes a false match in 10000 values
+ * vanishingly rare). */
+struct sval {
+	uint64_t hash; /* FNV-1a of all of it */
+	uint32_t len;  /* its length in bytes */
+};
+
+/* A value kept for comparing later ones with: its first SAMPLE_KEEP bytes
+ * (or its number), its length and hash. */
+struct kept {
+	unsigned char b[SAMPLE_KEEP];
+	uint32_t len, kept;
+	int class; /* 0 NULL, 1 a number, 2 text or a blob */
+	double num;
+	uint64_t hash;
+};
+
+/* A column while it is sampled: the previous row's value, the largest and
+ * the smallest so far, how often a value was above or below the one before
+ * it (rise, fall), and how often it was at or above every value before it
+ * (at_max: a new right-hand entry of an index) or at or below every one
+ * (at_min), in the table's order (SQLite's own order: NULL, then numbers by
+ * value, then text and blobs by their bytes). */
+struct scol {
+	struct sval *vals; /* SAMPLE_ROWS */
+	/* what the rows hold, by SQLite's storage class (typeof), and the
+	 * length of the values that are not NULL */
+	int nnull, ntext, nint, nreal;
+	double textlen;
+	struct kept prev, max, min;
+	double rise, fall, at_max, at_min;
+};
+
+/* A value as keep() takes it. */
+struct sample_value {
+	const unsigned char *b; /* its bytes (a number's as text: for its hash) */
+	uint32_t len;
+	int class; /* as prev_class */
+	double num;
+};
+
+static int cmp_sval(const void *a, const void *b)
+{
+	const struct sval *x = a, *y = b;
+
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return (x->hash > y->hash) - (x->hash < y->hash);
+}
+
+/* Keep row n's value b (len bytes) of column c: its length and hash, and
+ * whether it is not smaller than the row before. That is exact unless the
+ * previous value was longer than SAMPLE_KEEP and agrees with this one over
+ * all of it: then it counts half. */
+/* How k compares with x (hash h): -1 below it, 0 equal, 1 above, 2 not
+ * known (k was cut at SAMPLE_KEEP bytes and agrees with x over all of it). */
+static int compare(const struct kept *k, const struct sample_value *x, uint64_t h)
+{
+	uint32_t m = x->len < k->kept ? x->len : k->kept;
+	int cmp;
+
+	if (k->class != x->class)
+		return k->class < x->class ? -1 : 1;
+	if (x->class == 1)
+		return (k->num > x->num) - (k->num < x->num);
+	if ((cmp = m ? memcmp(k->b, x->b, m) : 0) != 0)
+		return cmp < 0 ? -1 : 1;
+	if (k->kept == k->len || x->len <= k->kept) /* one is a prefix of the other */
+		return (k->len > x->len) - (k->len < x->len);
+	return k->len == x->len && k->hash == h ? 0 : 2;
+}
+
+static void remember(struct kept *k, const struct sample_value *x, uint64_t h)
+{
+	k->class = x->class;
+	k->num = x->num;
+	k->len = x->len;
+	k->hash = h;
+	k->kept = x->len < SAMPLE_KEEP ? x->len : SAMPLE_KEEP;
+	if (k->kept)
+		memcpy(k->b, x->b, k->kept);
+}
+
+static void keep(struct scol *c, int n, const struct sample_value *x)
+{
+	struct sval *v = &c->vals[n];
+	uint64_t h = 14695981039346656037ULL;
+	uint32_t i;
+	int cmp;
+
+	for (i = 0; i < x->len; i++)
+		h = (h ^ x->b[i]) * 1099511628211ULL;
+	v->hash = h;
+	v->len = x->len;
+	if (!n) {
+		remember(&c->max, x, h);
+		remember(&c->min, x, h);
+	} else {
+		cmp = compare(&c->prev, x, h);
+		c->rise += cmp == 2 ? 0.5 : cmp < 0;
+		c->fall += cmp == 2 ? 0.5 : cmp > 0;
+		cmp = compare(&c->max, x, h);
+		c->at_max += cmp == 2 ? 0.5 : cmp <= 0;
+		if (cmp < 0)
+			remember(&c->max, x, h);
+		cmp = compare(&c->min, x, h);
+		c->at_min += cmp == 2 ? 0.5 : cmp >= 0;
+		if (cmp == 1)
+			remember(&c->min, x, h);
+	}
+	remember(&c->prev, x, h);
+}
+
+/* One column of the sample: its distinct values, the share of the most
+ * common one, its order (keep), its mean length. */
+static void judge(struct shape_col *c, struct scol *sc, int n, double rows, int stat1)
+{
+	struct sval *vals = sc->vals;
+	int i, distinct = n ? 1 : 0, run = 1, top = n ? 1 : 0;
+	double len = 0;
+
+	for (i = 0; i < n; i++)
+		len += vals[i].len;
+	if (n > 1) /* the rows that did not fall, as a correlation would say */
+		c->correlation = 2.0 * (n - 1 - sc->fall) / (n - 1) - 1;
+	c->sampled = n;
+	c->s_up = sc->rise;
+	c->s_down = sc->fall;
+	c->s_atmax = sc->at_max;
+	c->s_atmin = sc->at_min;
+	if (c->type == COL_TEXT && n) /* the mean length: what the index holds */
+		c->len = (int)lround(len / n < 1 ? 1 : len / n);
+	else if (c->type == COL_TEXT && !c->len)
+		c->len = 16;
+	if (c->type == COL_TEXT && c->len == 16 && strstr(c->decl, "BLOB"))
+		c->type = COL_UUID;
+	qsort(vals, (size_t)n, sizeof *vals, cmp_sval);
+	for (i = 1; i < n; i++) {
+		if (cmp_sval(&vals[i - 1], &vals[i]) == 0) {
+			if (++run > top)
+				top = run;
+		} else {
+			distinct++;
+			run = 1;
+		}
+	}
+	if (n)
+		c->top_freq = (double)top / n;
+	c->s_distinct = distinct;
+	if (stat1 && c->ndistinct >= 0)
+		return;
+	if (!n)
+		return;
+	/* All different: one per row. Few: the sample saw them all. */
+	c->ndistinct = distinct == n ? rows : distinct * 2 < n ? distinct : rows * distinct / n;
+}
+
+/* What the sampled rows hold, beside their order: the NULL share, a text
+ * column's mean length over the values that are not NULL, and the type
+ * as SQLite stored it (typeof): a time of text values is timestamptz here
+ * (written as datetime()'s text), a numeric of integers only has scale 0. */
+static void storage(struct shape_col *c, const struct scol *sc, int n, double rows, int stat1)
+{
+	int have = n - sc->nnull, i, distinct = 0, run = 0, top = 0, skipped = 0;
+
+	if (!n)
+		return;
+	c->nulls = (double)sc->nnull / n;
+	/* NULLs are no value: the distinct values and the commonest one's share
+	 * among the rest (judge sorted them; a NULL is kept as an empty value) */
+	for (i = 0; sc->nnull && have && i < n; i++) {
+		const struct sval *v = &sc->vals[i];
+
+		if (!v->len && skipped < sc->nnull) {
+			skipped++;
+			continue;
+		}
+		if (run && cmp_sval(&sc->vals[i - 1], v) == 0 && sc->vals[i - 1].len) {
+			run++;
+		} else {
+			distinct++;
+			run = 1;
+		}
+		top = run > top ? run : top;
+	}
+	if (sc->nnull && have) {
+		c->top_freq = (double)top / have;
+		if (!(stat1 && c->ndistinct >= 0))
+			c->ndistinct = distinct == have      ? rows
+			               : distinct * 2 < have ? distinct
+			                                     : rows * distinct / have;
+	}
+	if (c->type == COL_TEXT && have)
+		c->len = (int)lround(sc->textlen / have < 1 ? 1 : sc->textlen / have);
+	if (c->type == COL_TIMESTAMP && have && sc->ntext * 2 > have) {
+		c->type = COL_TIMESTAMPTZ;
+		snprintf(c->type_note, sizeof c->type_note,
+		         "%s holding text: written as datetime()'s text", c->decl);
+	}
+	if (c->type == COL_NUMERIC && c->scale && have && sc->nint == have) {
+		c->scale = 0;
+		snprintf(c->type_note, sizeof c->type_note,
+		         "%s holding integers only (typeof): numeric(%d,0)", c->decl, c->prec);
+	}
+}
+
+/* SELECT "c1", "c2", ... FROM "table" LIMIT SAMPLE_ROWS: by name, so a
+ * column the shape leaves out (or a generated one SELECT * would place
+ * elsewhere) cannot shift the values onto another column. */
+static char *sample_sql(const char *table, const struct table_shape *t)
+{
+	sqlite3_str *q = sqlite3_str_new(NULL);
+	int i;
+
+	sqlite3_str_appendall(q, "SELECT ");
+	for (i = 0; i < t->ncols; i++)
+		sqlite3_str_appendf(q, "%s\"%w\"", i ? ", " : "", t->cols[i].name);
+	sqlite3_str_appendf(q, " FROM \"%w\" LIMIT %d", table, SAMPLE_ROWS);
+	return sqlite3_str_finish(q);
+}
+
+int sqlite_sample_shape(sqlite3 *db, const char *table, struct table_shape *t, struct err *e)
+{
+	struct scol *cols;
+	char *sql;
+	sqlite3_stmt *st = NULL;
+	int n = 0, i, stat1 = t->stats_from[0] != 0, rc;
+
+	if (!t->ncols)
+		return 0;
+	sql = sample_sql(table, t);
+	rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK)
+		return err_set(e, ERR_USAGE, "sqlite: reading a sample of its rows: %s",
+		               sqlite3_errmsg(db));
+	cols = xcalloc((size_t)t->ncols, sizeof *cols);
+	for (i = 0; i < t->ncols; i++)
+		cols[i].vals = xcalloc(SAMPLE_ROWS, sizeof *cols[i].vals);
+	while (n < SAMPLE_ROWS && sqlite3_step(st) == SQLITE_ROW) {
+		for (i = 0; i < t->ncols; i++) {
+			int type = sqlite3_column_type(st, i);
+			struct sample_value x = { .class = 2 };
+
+			/* the type before any conversion, the number before the bytes */
+			if (type == SQLITE_NULL)
+				x.class = 0;
+			if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) {
+				x.class = 1;
+				x.num = sqlite3_column_double(st, i);
+			}
+			x.b = sqlite3_column_blob(st, i);
+			x.len = x.b ? (uint32_t)sqlite3_column_bytes(st, i) : 0;
+			keep(&cols[i], n, &x);
+			cols[i].nnull += type == SQLITE_NULL;
+			cols[i].ntext += type == SQLITE_TEXT;
+			cols[i].nint += type == SQLITE_INTEGER;
+			cols[i].nreal += type == SQLITE_FLOAT;
+			cols[i].textlen += x.len;
+		}
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (!stat1 || t->rows <= 0)
+		t->rows = n < SAMPLE_ROWS ? n : t->rows > 0 ? t->rows : n;
+	for (i = 0; i < t->ncols; i++) {
+		judge(&t->cols[i], &cols[i], n, t->rows, stat1);
+		storage(&t->cols[i], &cols[i], n, t->rows, stat1);
+		free(cols[i].vals);
+	}
+	free(cols);
+	if (!stat1)
+		snprintf(t->stats_from, sizeof t->stats_from, "a sample of its first %d rows", n);
+	else
+		shape_note(t->notes, sizeof t->notes,
+		           "orders and lengths from a sample of its first %d rows", n);
+	return 0;
+}
