@@ -2,7 +2,7 @@
 # bench/own-table.sh - the cost of one more index on a user's table, measured
 # on the table itself (its real DDL, rows appended through the SQLite library
 # in the real data's pattern) and on idxlab's --schema-from copy of it, side by
-# side, on three real-shaped tables: bench/own_table.py says how. Run by
+# side, on four real-shaped tables: bench/own_table.py says how. Run by
 # `make bench` (IDXLAB set); ROWS (default 200000) and SRC (default 20000)
 # size it.
 set -u
