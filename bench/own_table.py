@@ -13,8 +13,8 @@ Then the cost of one more index (the candidate) is measured twice:
         (growing keys keep growing), through the SQLite library itself
         (ctypes, no idxlab): write() bytes from /proc/self/io wchar and cache
         spills from sqlite3_db_status(SQLITE_DBSTATUS_CACHE_SPILL) around the
-        appends, in one transaction under idxlab's defaults (cache 2000 KiB,
-        journal=delete, synchronous=full);
+        appends, in one transaction under idxlab's defaults (cache 2000 KiB
+        unless --cache says, journal=delete, synchronous=full);
   copy  `idxlab run --schema-from SRC:TABLE` with the candidate added
         (--add-index, or the index made on a second source when idxlab has
         no --add-index yet), the table's own indexes then all of them,
@@ -25,7 +25,7 @@ own indexes and with the candidate, and what the candidate adds; the verdict
 is on the candidate's cost: within 25 % (or within 5 B/row and 0.01
 spills/row, where the cost is nearly nothing on both sides).
 
-  python3 bench/own_table.py [--rows N] [--src N] [--keep DIR]
+  python3 bench/own_table.py [--rows N] [--src N] [--cache KIB] [--keep DIR]
 
 Needs IDXLAB (the binary) in the environment. Exit 0 unless a run failed: a
 benchmark reports, it does not judge the build.
@@ -201,11 +201,11 @@ def make_source(fx, path, nsrc, seed):
     db.close()
 
 
-def real_side(fx, src, work, nsrc, nrows, seed, candidate):
+def real_side(fx, src, work, nsrc, nrows, seed, candidate, cache):
     path = os.path.join(work, f"real-{fx['name']}-{int(candidate)}.db")
     shutil.copyfile(src, path)
     db = Db(path)
-    db.exec("PRAGMA journal_mode=delete; PRAGMA synchronous=full; PRAGMA cache_size=-2000")
+    db.exec(f"PRAGMA journal_mode=delete; PRAGMA synchronous=full; PRAGMA cache_size=-{cache}")
     if candidate:
         col, name = fx["candidate"]
         db.exec(f"CREATE INDEX {name} ON {fx['name']}({col})")
@@ -227,10 +227,10 @@ def idxlab_has(idxlab, flag):
     return flag in out
 
 
-def copy_side(fx, src, work, nsrc, nrows, idxlab):
+def copy_side(fx, src, work, nsrc, nrows, idxlab, cache):
     col, name = fx["candidate"]
     args = [idxlab, "run", "--engine", "sqlite", "--rows", str(nrows), "--commit", "all",
-            "--prefill", str(nsrc), "--format", "csv"]
+            "--prefill", str(nsrc), "--cache", f"{cache}KiB", "--format", "csv"]
     if idxlab_has(idxlab, "--add-index"):
         args += ["--schema-from", f"{src}:{fx['name']}", "--add-index", col,
                  "--indexes", "table,all"]
@@ -263,6 +263,7 @@ def main():
     ap.add_argument("--rows", type=int, default=200000, help="rows appended (default 200000)")
     ap.add_argument("--src", type=int, default=20000, help="rows in each source (default 20000)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cache", type=int, default=2000, help="page cache in KiB (default 2000)")
     ap.add_argument("--keep", help="keep the sources in this dir")
     a = ap.parse_args()
     idxlab = os.environ.get("IDXLAB")
@@ -273,7 +274,7 @@ def main():
         os.makedirs(a.keep, exist_ok=True)
     failed = False
     print(f"own table: {a.src} source rows, {a.rows} rows appended, one transaction, "
-          "cache 2000 KiB, journal=delete, synchronous=full")
+          f"cache {a.cache} KiB, journal=delete, synchronous=full")
     print(f"{'table':14} {'figure':15} {'side':5} {'own idx':>10} {'+cand':>10} "
           f"{'cand adds':>10}  verdict")
     try:
@@ -283,8 +284,8 @@ def main():
                 os.unlink(src)
             make_source(fx, src, a.src, a.seed)
             try:
-                real = [real_side(fx, src, work, a.src, a.rows, a.seed, c) for c in (0, 1)]
-                copy = copy_side(fx, src, work, a.src, a.rows, idxlab)
+                real = [real_side(fx, src, work, a.src, a.rows, a.seed, c, a.cache) for c in (0, 1)]
+                copy = copy_side(fx, src, work, a.src, a.rows, idxlab, a.cache)
             except RuntimeError as ex:
                 print(f"{fx['name']}: FAILED: {ex}")
                 failed = True
