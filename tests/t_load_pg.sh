@@ -84,8 +84,9 @@ done
 # ~16 COPYs for these 400,000 rows. The server logs every statement.
 psql_ "ALTER SYSTEM SET log_statement = 'all'" >/dev/null
 psql_ "SELECT pg_reload_conf()" >/dev/null
+# (no warm-up: its own COPYs are not the step's samples)
 before=$(grep -c 'COPY idxlab.idxlab_t' "$T/own/log")
-"$IDXLAB" run --engine postgres --dsn "$dsn" --load copy --rows 400000 --commit all \
+"$IDXLAB" run --warmup off --engine postgres --dsn "$dsn" --load copy --rows 400000 --commit all \
 	--format csv >"$T/s.csv" 2>"$T/err"
 copies=$(($(grep -c 'COPY idxlab.idxlab_t' "$T/own/log") - before))
 secs=$(field "$T/s.csv" seconds)
