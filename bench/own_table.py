@@ -252,6 +252,34 @@ def copy_side(fx, src, work, nsrc, nrows, idxlab, cache):
     return [{k: float(s[k] or 0) for k in ("wchar_per_row", "spills_per_row")} for s in steps]
 
 
+def derive_big(idxlab, work, nrows):
+    """How long --schema-from takes on a big table, and its peak memory
+    (issue 19: a 10M-row SQLite table in under 2 s and 64 MB)."""
+    import resource
+    import time
+    path = os.path.join(work, "big.db")
+    db = Db(path)
+    db.exec("PRAGMA journal_mode=off; PRAGMA synchronous=off;"
+            "CREATE TABLE lines(id INTEGER PRIMARY KEY, invoice_id INT, track_id INT, "
+            "price NUMERIC(10,2), qty INT, note TEXT);"
+            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < "
+            f"{nrows}) INSERT INTO lines SELECT x, x / 5, abs(random()) % 3500, 0.99, 1, "
+            "CASE WHEN x % 4 = 0 THEN NULL ELSE 'n' || x END FROM c;"
+            "CREATE INDEX li ON lines(invoice_id); CREATE INDEX lt ON lines(track_id);")
+    db.close()
+    t0 = time.monotonic()
+    p = subprocess.run([idxlab, "--print-config", "--schema-from", f"{path}:lines"],
+                       capture_output=True, text=True)
+    took = time.monotonic() - t0
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    os.unlink(path)
+    if p.returncode != 0:
+        raise RuntimeError(f"--schema-from {path}:lines: exit {p.returncode}: {p.stderr.strip()}")
+    ok = took < 2 and rss < 64
+    print(f"derivation of a {nrows}-row SQLite table: {took:.2f} s, {rss:.1f} MiB peak "
+          f"(target under 2 s and 64 MiB: {'met' if ok else 'MISSED'})")
+
+
 def agree(real, copy, slack):
     if abs(real) <= slack and abs(copy) <= slack:
         return True
@@ -265,6 +293,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cache", type=int, default=2000, help="page cache in KiB (default 2000)")
     ap.add_argument("--keep", help="keep the sources in this dir")
+    ap.add_argument("--derive", type=int, default=0, metavar="ROWS",
+                    help="also time --schema-from on a table of ROWS rows (10000000 in make bench)")
     a = ap.parse_args()
     idxlab = os.environ.get("IDXLAB")
     if not idxlab:
@@ -299,6 +329,11 @@ def main():
                     print("" if side == "real" else
                           ("  within 25 %" if agree(d["real"], d["copy"], slack)
                            else "  APART"))
+        if a.derive:
+            derive_big(idxlab, work, a.derive)
+    except RuntimeError as ex:
+        print(f"derivation: FAILED: {ex}")
+        failed = True
     finally:
         if not a.keep:
             shutil.rmtree(work, ignore_errors=True)
