@@ -9,7 +9,8 @@
 
 here=$(cd "$(dirname "$0")" && pwd)
 fx=$here/fixtures
-mrun() { "$IDXLAB" run --engine mongo "$@"; }
+# (no warm-up: the wire checks count the step's own commands)
+mrun() { "$IDXLAB" run --engine mongo --warmup off "$@"; }
 now_ms() { date +%s%3N; }
 
 # --- no server at all: a clear error, fast --------------------------------
@@ -104,7 +105,7 @@ else
 	: >"$LOG"
 	rss=$("$PY" -c 'import resource, subprocess, sys
 subprocess.call(sys.argv[2:], stdout=open(sys.argv[1], "w"), stderr=subprocess.DEVNULL)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$T/wide.csv" "$IDXLAB" run --engine mongo \
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$T/wide.csv" "$IDXLAB" run --engine mongo --warmup off \
 		--dsn "$URI" --rows 150 --commit all --payload 1048576 --format csv)
 	qcheck mongo/wire-commit-all-sent-at-48mb '[len(d["documents"]) for d in cmds("insert", "t")] == [45, 45, 45, 15]'
 	[ "$(field "$T/wide.csv" commits)" = 1 ] && ok mongo/wire-commit-all-wide-one-commit ||
