@@ -184,9 +184,11 @@ static void judge(struct shape_col *c, struct scol *sc, int n, double rows, int 
 static void storage(struct shape_col *c, const struct scol *sc, int n, double rows, int stat1)
 {
 	int have = n - sc->nnull, i, distinct = 0, run = 0, top = 0, skipped = 0;
+	char decl[sizeof c->decl]; /* a copy: the notes below are written beside it */
 
 	if (!n)
 		return;
+	memcpy(decl, c->decl, sizeof decl);
 	c->nulls = (double)sc->nnull / n;
 	/* NULLs are no value: the distinct values and the commonest one's share
 	 * among the rest (judge sorted them; a NULL is kept as an empty value) */
@@ -217,12 +219,12 @@ static void storage(struct shape_col *c, const struct scol *sc, int n, double ro
 	if (c->type == COL_TIMESTAMP && have && sc->ntext * 2 > have) {
 		c->type = COL_TIMESTAMPTZ;
 		snprintf(c->type_note, sizeof c->type_note,
-		         "%s holding text: written as datetime()'s text", c->decl);
+		         "%.40s holding text: written as datetime()'s text", decl);
 	}
 	if (c->type == COL_NUMERIC && c->scale && have && sc->nint == have) {
 		c->scale = 0;
 		snprintf(c->type_note, sizeof c->type_note,
-		         "%s holding integers only (typeof): numeric(%d,0)", c->decl, c->prec);
+		         "%.40s holding integers only (typeof): numeric(%d,0)", decl, c->prec);
 	}
 }
 
