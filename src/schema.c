@@ -641,3 +641,20 @@ void schema_value(const struct schema *s, const struct knobs *k, int col, uint64
 		return;
 	}
 }
+
+void schema_pick_hot(struct schema *s)
+{
+	int c, i, j, covered;
+
+	s->hot[0] = 0;
+	s->hot_col = 0;
+	for (c = s->ncols - 1; c >= 1 && !s->hot_col; c--) {
+		for (covered = 0, i = 0; i < s->nindexes && !covered; i++)
+			for (j = 0; j < s->idx[i].ncols && j < SCHEMA_IDX_COLS; j++)
+				covered |= s->idx[i].cols[j] == c;
+		if (!covered) {
+			s->hot_col = c;
+			snprintf(s->hot, sizeof s->hot, "%s", s->cols[c].name);
+		}
+	}
+}

@@ -243,6 +243,10 @@ int schema_reserved(const char *name);
  * it would not start with a letter or _; cut to fit len. */
 void schema_name_from(const char *text, const char *prefix, char *out, size_t len);
 
+/* The column `op update` changes when the table has none of idxlab's own:
+ * the last value column no index of s's list covers, or none (hot ""). */
+void schema_pick_hot(struct schema *s);
+
 /* Does s hold only what the engines may build DDL from: names the spec
  * rules admit (idxlab_ for an index, none twice, none of idxlab's own),
  * counts and column numbers within the arrays, known types and orders?

@@ -307,27 +307,6 @@ static void fit_order(struct column *out)
 		out->n = schema_numeric_room(out);
 }
 
-/* No payload and no hot column of idxlab's own: the table's row is the
- * source's. op update changes a value column no index of the list covers
- * (the last such), or nothing: every column is indexed. */
-static void choose_hot(struct schema *s)
-{
-	int c, i, j, covered;
-
-	s->no_payload = 1;
-	s->hot[0] = 0;
-	s->hot_col = 0;
-	for (c = s->ncols - 1; c >= 1 && !s->hot_col; c--) {
-		for (covered = 0, i = 0; i < s->nindexes && !covered; i++)
-			for (j = 0; j < s->idx[i].ncols; j++)
-				covered |= s->idx[i].cols[j] == c;
-		if (!covered) {
-			s->hot_col = c;
-			snprintf(s->hot, sizeof s->hot, "%s", s->cols[c].name);
-		}
-	}
-}
-
 static void note_hot(struct schema *s)
 {
 	if (s->hot_col)
@@ -381,7 +360,7 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 	memset(s, 0, sizeof *s);
 	for (i = 0; i < SHAPE_COLS_MAX; i++)
 		map[i] = -1; /* a column left out */
-	s->hot[0] = 0;       /* no hot column of idxlab's own (choose_hot) */
+	s->hot[0] = 0;       /* no hot column of idxlab's own (schema_pick_hot) */
 	snprintf(s->cols[0].name, sizeof s->cols[0].name, "id");
 	s->ncols = 1;
 	schema_name_from(table, "t_", s->name, sizeof s->name);
@@ -474,7 +453,8 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 		}
 	snprintf(why, sizeof why, "a spec holds %d indexes", SCHEMA_IDX_MAX);
 	note_left_out(s->notes, sizeof s->notes, &idx_out, "index", "indexes", why);
-	choose_hot(s); /* again: the indexes are known now */
+	s->no_payload = 1;  /* the table's row is the source's */
+	schema_pick_hot(s); /* the indexes are known now */
 	note_hot(s);
 	shape_note(s->notes, sizeof s->notes, "value orders from %s over %.0f rows",
 	           t->stats_from[0] ? t->stats_from : "nothing", t->rows);

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "schema_from.h"
 #include "schema_int.h"
 
 #define WHATIF_TEXTS 32
@@ -333,6 +334,18 @@ static int each_item(struct schema *c, long long v,
 	return 0;
 }
 
+/* Does an index of c's list cover the value column op update changes? */
+static int hot_covered(const struct schema *c)
+{
+	int i, j;
+
+	for (i = 0; c->hot_col > 0 && i < c->nindexes; i++)
+		for (j = 0; j < c->idx[i].ncols && j < SCHEMA_IDX_COLS; j++)
+			if (c->idx[i].cols[j] == c->hot_col)
+				return 1;
+	return 0;
+}
+
 static int extend(struct plan *p, int j, struct err *e)
 {
 	long long base = p->vals[K_SCHEMA][j], out;
@@ -353,6 +366,18 @@ static int extend(struct plan *p, int j, struct err *e)
 		rc = *p->where[K_ADD_INDEX] ? err_prefix(e, "%s", p->where[K_ADD_INDEX])
 		                            : err_prefix(e, "add-index");
 	else
+		rc = 0;
+	/* A candidate on the value column op update changes: it changes
+	 * another one no index covers, or none (the notes say which). */
+	if (rc == 0 && hot_covered(c)) {
+		char was[SCHEMA_NAME_MAX];
+
+		snprintf(was, sizeof was, "%s", c->hot);
+		schema_pick_hot(c);
+		shape_note(c->notes, sizeof c->notes, "--add-index covers %s: op update changes %s",
+		           was, c->hot[0] ? c->hot : "no column (every column is indexed)");
+	}
+	if (rc == 0)
 		rc = schema_register(c, &out, e);
 	free(c);
 	if (rc == 0)

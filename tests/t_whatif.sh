@@ -246,6 +246,15 @@ if command -v sqlite3 >/dev/null; then
 		--format csv >"$T/sa.csv" 2>"$T/sa.err" && grep -q "^answer: + index idxlab_add_email on email" "$T/sa.err"; then
 		ok whatif/source-candidate-answer
 	else bad whatif/source-candidate-answer "$(tail -3 "$T/sa.err")"; fi
+	# A candidate on the column op update changes (a derived table's hot:
+	# the last column no index covers, n here): update then changes another
+	# one, and the notes say so (it was refused as "a bug in idxlab").
+	if run --schema-from "$T/src.db:users" --add-index n --indexes table,all --rows 2000 \
+		--format csv >"$T/sh.csv" 2>"$T/sh.err" && grep -q "^answer: + index idxlab_add_n on n" "$T/sh.err" &&
+		"$IDXLAB" --schema-from "$T/src.db:users" --add-index n --print-config 2>&1 |
+		grep -q "^# how it was read: .*--add-index covers n: op update changes email"; then
+		ok whatif/source-candidate-on-hot-column
+	else bad whatif/source-candidate-on-hot-column "$(tail -3 "$T/sh.err" | tr '\n' '|')"; fi
 	# The dashboard: the copy starts at the source's rows and starts over at
 	# twice them, a small table's 50000 rows past them (not at 5000000); the
 	# indexes slider's positions past the table's own are the candidates, and
