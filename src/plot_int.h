@@ -145,4 +145,13 @@ void plot_grey(cairo_t *cr, double g);
 /* Draw md on the format's surface into f. */
 cairo_status_t plot_render(enum plot_format fmt, int dark, const struct model *md, FILE *f);
 
+/* plot_same.c: how many markers of the series before s lie under s's
+ * point i in panel p (s's marker is then a ring around them); whether a
+ * series of the chart has another's values at every point; and the note
+ * under panel p that names such series ("same as ..."). */
+int plot_covered(const struct model *md, const struct frame *f, int p, int s, size_t i, double top);
+int plot_any_hidden(const struct model *md);
+void plot_same_as_note(cairo_t *cr, const struct model *md, int p, double x, double y,
+                       double width);
+
 #endif
