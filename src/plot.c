@@ -350,21 +350,6 @@ struct plot *plot_new(const struct plan *p, const char *path, const char *metric
 	return pl;
 }
 
-/* f's number exactly as the CSV prints it; NaN: no field, n/a, unsettled. */
-static double csv_number(const struct field *f)
-{
-	char buf[64];
-
-	if (!f)
-		return NAN;
-	if (f->kind == F_INT)
-		return (double)f->i;
-	if (f->kind != F_NUM)
-		return NAN;
-	snprintf(buf, sizeof buf, "%.*f", f->decimals, f->d);
-	return strtod(buf, NULL);
-}
-
 void plot_add(struct plot *pl, const struct record *r, const struct knobs *k, double t0, double t1)
 {
 	const struct field *kind = report_find(r, "record"), *step = report_find(r, "step");
@@ -388,12 +373,12 @@ void plot_add(struct plot *pl, const struct record *r, const struct knobs *k, do
 	pt->t0 = t0;
 	pt->t1 = t1;
 	for (m = 0; m < M_COUNT; m++) {
-		pt->v[m] = csv_number(report_find(r, metric_table[m].field));
+		pt->v[m] = report_csv_number(report_find(r, metric_table[m].field));
 		/* --repeat: the runs' range (NaN: one run, or none) */
 		pt->lo[m] =
-		    csv_number(report_find(r, report_spread_name(metric_table[m].field, 0)));
+		    report_csv_number(report_find(r, report_spread_name(metric_table[m].field, 0)));
 		pt->hi[m] =
-		    csv_number(report_find(r, report_spread_name(metric_table[m].field, 1)));
+		    report_csv_number(report_find(r, report_spread_name(metric_table[m].field, 1)));
 		if (!isnan(pt->lo[m]))
 			pl->ranges = 1;
 	}

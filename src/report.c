@@ -482,6 +482,20 @@ void report_emit(struct report *rp, const struct record *r, const struct knobs *
 	fflush(rp->out);
 }
 
+double report_csv_number(const struct field *f)
+{
+	char buf[64];
+
+	if (!f)
+		return NAN;
+	if (f->kind == F_INT)
+		return (double)f->i;
+	if (f->kind != F_NUM)
+		return NAN;
+	snprintf(buf, sizeof buf, "%.*f", f->decimals, f->d);
+	return strtod(buf, NULL);
+}
+
 /* A step's figures, kept for the answer (answer.h): a step of one run, or
  * the median record of N (its FIELD_min / FIELD_max the range). */
 void report_note_answer(struct report *rp, const struct record *r, const struct knobs *k)

@@ -120,6 +120,10 @@ const char *report_pm(void);
  * kept for the answer's closing lines (answer.h). */
 void report_note_answer(struct report *rp, const struct record *r, const struct knobs *k);
 
+/* f's number exactly as the CSV prints it (its decimals); NaN: no field
+ * (f NULL), n/a, unsettled, a string. */
+double report_csv_number(const struct field *f);
+
 /* The field called name in r, or NULL. */
 const struct field *report_find(const struct record *r, const char *name);
 

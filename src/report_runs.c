@@ -60,19 +60,6 @@ const char *report_spread_name(const char *field, int max)
 	return names[n++];
 }
 
-/* f's value as the CSV writes it (NaN: n/a, unsettled, a string). */
-static double value_of(const struct field *f)
-{
-	char buf[64];
-
-	if (f->kind == F_INT)
-		return (double)f->i;
-	if (f->kind != F_NUM)
-		return NAN;
-	snprintf(buf, sizeof buf, "%.*f", f->decimals, f->d);
-	return strtod(buf, NULL);
-}
-
 static int is_any(const char *name)
 {
 	size_t i;
@@ -218,7 +205,7 @@ void report_runs_step(struct report *rp, const struct record *r, const struct st
 	if (pd->got == rp->repeat)
 		return; /* not asked for */
 	for (i = 0; i < r->n; i++)
-		pd->v[pd->got][i] = value_of(&r->f[i]);
+		pd->v[pd->got][i] = report_csv_number(&r->f[i]);
 	pd->cut[pd->got++] = (char)(s->interrupted != 0);
 	pd->whole += !s->interrupted;
 	if (pd->got == rp->repeat)
