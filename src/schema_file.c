@@ -10,6 +10,8 @@
  *                                   it; none: op update has no column
  *   payload none                    no payload column unless --payload N
  *   index KEY[,KEY...] [unique] [name NAME] [where PRED]   the next index
+ *   partition by hash|range|list (COL[,COL]) N   a partitioned table
+ *                                   (schema_part.c)
  *
  * KEY is a column or lower(COL) / upper(COL); PRED is terms joined by and,
  * each `COL op CONSTANT` or `COL is [not] null` (schema_idx.c).
@@ -28,9 +30,10 @@
 #include "config.h"
 #include "schema_idx.h"
 #include "schema_int.h"
+#include "schema_part.h"
 
 static const char *const line_words[] = {
-	"table", "id", "column", "hot", "index", "payload", NULL
+	"table", "id", "column", "hot", "index", "payload", "partition", NULL
 };
 
 static const char *nth_word(int i, const void *ctx)
@@ -257,7 +260,7 @@ int schema_check(const struct schema *s, struct err *e)
 		if (schema_idx_check(s, x, e) < 0)
 			return -1;
 	}
-	return 0;
+	return schema_part_check(s, e);
 }
 
 /* ---- lines --------------------------------------------------------------- */
@@ -480,8 +483,8 @@ static int spec_line(char *line, int lineno, void *ctx, struct err *e)
 			s->hot_col = 0; /* a column of its own */
 		snprintf(s->hot, sizeof s->hot, "%s", strcmp(name, "none") == 0 ? "" : name);
 		return 0;
-	case 4:
-		return index_line(s, rest, e);
+	case 4: /* a unique index holds the partition key (schema_part.h) */
+		return index_line(s, rest, e) < 0 ? -1 : schema_part_check(s, e);
 	case 5: /* payload none */
 		if (!next_word(&rest, &name) || strcmp(name, "none") != 0 ||
 		    next_word(&rest, &name))
@@ -490,9 +493,11 @@ static int spec_line(char *line, int lineno, void *ctx, struct err *e)
 			               "--payload N asks for one");
 		s->no_payload = 1;
 		return 0;
+	case 6:
+		return schema_part_parse(s, rest, e);
 	default:
-		return unknown("line", w, line_words, 0, "table, id, column, hot, index, payload",
-		               e);
+		return unknown("line", w, line_words, 0,
+		               "table, id, column, hot, index, payload, partition", e);
 	}
 }
 
