@@ -265,7 +265,8 @@ int schema_reserved(const char *name);
 void schema_name_from(const char *text, const char *prefix, char *out, size_t len);
 
 /* The column `op update` changes when the table has none of idxlab's own:
- * the last value column no index of s's list covers, or none (hot ""). */
+ * the last value column no index of s's list covers, not a partition key
+ * nor a generated column, or none (hot ""). */
 void schema_pick_hot(struct schema *s);
 
 /* Does s hold only what the engines may build DDL from: names the spec
@@ -273,6 +274,11 @@ void schema_pick_hot(struct schema *s);
  * counts and column numbers within the arrays, known types and orders?
  * Every spec is checked so when it is registered, whoever made it. */
 int schema_check(const struct schema *s, struct err *e);
+
+/* Say in the event log what engine (its --engine word) builds of s
+ * otherwise than s says: a partitioned table as one table, a generated
+ * column as an ordinary one (schema_part.c). Nothing when it builds all. */
+void schema_say_unbuilt(const struct schema *s, const char *engine);
 
 /* The spec as a spec file would say it (--print-config, --schema-from). */
 void schema_write(const struct schema *s, char *buf, size_t len);

@@ -24,6 +24,7 @@
 #include "redact.h"
 #include "schema_idx.h"
 #include "schema_int.h"
+#include "schema_part.h"
 
 void shape_note(char *notes, size_t len, const char *fmt, ...)
 {
@@ -346,6 +347,43 @@ static void note_key(const struct table_shape *t, const struct shape_index *x, c
 	           cols);
 }
 
+/* The source's partitioning on the copy's columns (schema_part.h); a key
+ * column left out, or a copy PostgreSQL would refuse, is said in a note. */
+static void derive_part(const struct table_shape *t, const int *map, int ncols, struct schema *s)
+{
+	struct part_spec p = t->part;
+	char what[SCHEMA_PART_KEYS * SCHEMA_NAME_MAX + 48];
+	struct err e;
+	int i;
+
+	if (p.kind <= PART_NONE || p.kind >= PART_KIND_COUNT || p.nkeys < 1 ||
+	    p.nkeys > SCHEMA_PART_KEYS)
+		return;
+	for (i = 0; i < p.nkeys; i++) {
+		if (p.cols[i] < 0 || p.cols[i] >= ncols || map[p.cols[i]] < 0) {
+			shape_note(s->notes, sizeof s->notes,
+			           "it is partitioned by %s: not reproduced (its key's column is "
+			           "left out), idxlab's copy is one table",
+			           schema_part_words[p.kind]);
+			return;
+		}
+		p.cols[i] = map[p.cols[i]];
+	}
+	s->part = p;
+	schema_part_text(s, what, sizeof what);
+	if (schema_part_check(s, &e) < 0) {
+		s->part.kind = PART_NONE;
+		shape_note(s->notes, sizeof s->notes,
+		           "it is partitioned (%s): not reproduced (%s), idxlab's copy is one table",
+		           what, e.msg);
+		return;
+	}
+	shape_note(s->notes, sizeof s->notes,
+	           "%s: built so on PostgreSQL, the bounds covering the values idxlab writes "
+	           "(not the source's); one table on the other engines",
+	           what);
+}
+
 void schema_from_derive(const struct table_shape *t, const char *table, struct schema *s)
 {
 	int map[SHAPE_COLS_MAX], id_col, key_col = -1, ncols, nidx, i, j, pass;
@@ -453,6 +491,7 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 		}
 	snprintf(why, sizeof why, "a spec holds %d indexes", SCHEMA_IDX_MAX);
 	note_left_out(s->notes, sizeof s->notes, &idx_out, "index", "indexes", why);
+	derive_part(t, map, ncols, s);
 	s->no_payload = 1;  /* the table's row is the source's */
 	schema_pick_hot(s); /* the indexes are known now */
 	note_hot(s);

@@ -64,6 +64,9 @@ struct table_shape {
 	int clustered; /* the rows are kept in primary key order (WITHOUT ROWID) */
 	struct shape_index idx[SHAPE_IDX_MAX];
 	char stats_from[96]; /* "pg_stats", "sqlite_stat1", "a sample of 10000 rows" */
+	/* A partitioned table idxlab can build so (kind PART_NONE: one table;
+	 * cols into table_shape.cols; n its partitions, the DEFAULT among them). */
+	struct part_spec part;
 	char notes[2048];    /* what the reader guessed or left out, "; "-separated */
 };
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evlog.h"
 #include "schema_part.h"
 #include "xalloc.h"
 
@@ -268,4 +269,24 @@ void schema_part_plan_free(struct part_plan *p)
 	free(p->vals);
 	p->vals = NULL;
 	p->nvals = 0;
+}
+
+void schema_say_unbuilt(const struct schema *s, const char *engine)
+{
+	char what[SCHEMA_PART_KEYS * SCHEMA_NAME_MAX + 48];
+	int i, pg = strcmp(engine, "postgres") == 0, lite = strcmp(engine, "sqlite") == 0;
+
+	schema_part_text(s, what, sizeof what);
+	if (what[0] && !pg)
+		evlog_add(EV_INFO,
+		          "table %s: %s has no partitioning: the copy is one table (%s: on "
+		          "PostgreSQL)",
+		          s->name, engine, what);
+	for (i = 1; i < s->ncols && !pg && !lite; i++)
+		if (s->cols[i].gen[0])
+			evlog_add(EV_INFO,
+			          "table %s: %s has no generated columns: %s is written as an "
+			          "ordinary column, its values in its own order (the row keeps its "
+			          "size; generated (%s) on PostgreSQL and SQLite)",
+			          s->name, engine, s->cols[i].name, s->cols[i].gen);
 }
