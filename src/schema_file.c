@@ -5,6 +5,8 @@
  *   id TYPE ORDER | id knob         the primary key (default: id knob)
  *   column NAME TYPE ORDER          a value column, in table order
  *   column NAME TYPE ORDER null:P%  ... P percent of its rows NULL
+ *   column NAME TYPE ORDER generated (EXPR) [stored]   computed by the
+ *                                   engine where it can (schema_gen.h)
  *   hot NAME                        the column `op update` adds 1 to (its own);
  *                                   a value column's name: op update writes
  *                                   it; none: op update has no column
@@ -28,6 +30,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "schema_gen.h"
 #include "schema_idx.h"
 #include "schema_int.h"
 #include "schema_part.h"
@@ -232,6 +235,8 @@ int schema_check(const struct schema *s, struct err *e)
 		    !(c->nulls >= 0 && c->nulls <= 1) || (i == 0 && c->nulls > 0))
 			return err_set(e, ERR_USAGE, "column %s has no type idxlab writes",
 			               c->name);
+		if (c->gen[0] && schema_gen_check(s, i, e) < 0)
+			return -1;
 		if (!(c->per == 0 || (c->per >= 1 && c->per <= SCHEMA_PER_MAX)) ||
 		    !(c->late == 0 ||
 		      (c->order == ORD_LATE && c->late > 0 && c->late <= SCHEMA_LATE_MAX)) ||
@@ -394,7 +399,7 @@ static int parse_nulls(const char *w, int is_id, struct column *c, struct err *e
 static int column_line(struct schema *s, char *rest, int is_id, int hot_set, struct err *e)
 {
 	struct column c = { .name = "id" };
-	char *name = NULL, *type, *order, *extra, words[64];
+	char *name = NULL, *type, *order, *extra = NULL, words[64];
 
 	if (!is_id) {
 		if (!next_word(&rest, &name))
@@ -428,10 +433,23 @@ static int column_line(struct schema *s, char *rest, int is_id, int hot_set, str
 		if (schema_parse_order(order, &c, e) < 0 || check_column(&c, is_id, e) < 0)
 			return -1;
 	}
-	if (next_word(&rest, &extra) && parse_nulls(extra, is_id, &c, e) < 0)
+	if (next_word(&rest, &extra) && strcmp(extra, "generated") != 0 &&
+	    parse_nulls(extra, is_id, &c, e) < 0)
 		return -1;
-	if (next_word(&rest, &extra))
-		return err_set(e, ERR_USAGE, "'%s' after the order: one column per line", extra);
+	if (extra && strcmp(extra, "generated") != 0 && !next_word(&rest, &extra))
+		extra = NULL;
+	if (extra && strcmp(extra, "generated") == 0) {
+		if (is_id)
+			return err_set(e, ERR_USAGE, "id: the primary key is not a generated column");
+		if (schema_gen_words(s, &c, &rest, e) < 0)
+			return -1;
+		extra = next_word(&rest, &extra) ? extra : NULL;
+	}
+	if (extra)
+		return err_set(e, ERR_USAGE,
+		               "'%s' after the order: only null:P%% and generated (EXPR) [stored]; "
+		               "one column per line",
+		               extra);
 	if (is_id)
 		s->cols[0] = c;
 	else

@@ -12,10 +12,13 @@
 #include "../../clock.h"
 #include "../../evlog.h"
 #include "../../keys.h"
+#include "../../schema_gen.h"
 #include "../../schema_idx.h"
 #include "internal.h"
 
 /* ---- the table ----------------------------------------------------------- */
+
+static const char *qcol_of(int col, const void *ctx);
 
 /* Append to buf (len bytes) at *n, never past its end. */
 __attribute__((format(printf, 4, 5))) static void add(char *buf, size_t len, size_t *n,
@@ -170,6 +173,18 @@ int pg_create_table(struct engine *en, struct err *e)
 	for (c = 1; c < s->ncols; c++) {
 		add(sql, sizeof sql, &n, ", %s", en->qcol[c]);
 		sql_type(sql, sizeof sql, &n, &s->cols[c], schema_type(s, &en->k, c));
+		if (s->cols[c].gen[0]) { /* written from its parse (schema_gen.h) */
+			char expr[SCHEMA_GEN_MAX * 3];
+
+			if (schema_gen_sql(s, c, GEN_PG, qcol_of, en, expr, sizeof expr, e) < 0)
+				return -1;
+			add(sql, sizeof sql, &n, " GENERATED ALWAYS AS (%s) STORED", expr);
+			if (!s->cols[c].gen_stored)
+				evlog_add(EV_INFO,
+				          "table %s: %s is generated STORED (PostgreSQL computes a "
+				          "generated column only so)",
+				          s->name, s->cols[c].name);
+		}
 	}
 	if (schema_has_hot(s))
 		add(sql, sizeof sql, &n, ", %s int NOT NULL DEFAULT 0", en->qhot);
@@ -266,6 +281,8 @@ static int build_statement(struct engine *en, long long op, char *sql, size_t le
 {
 	const struct schema *s = en->s;
 	int cols[SPEC_PARAMS], ncols = schema_op_cols(s, op, cols), i;
+
+	ncols = schema_gen_skip(s, cols, ncols); /* the server computes those */
 	size_t n = 0;
 
 	en->nparams = 1;
