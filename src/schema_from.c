@@ -22,6 +22,7 @@
 
 #include "engines/engine.h"
 #include "redact.h"
+#include "schema_gen.h"
 #include "schema_idx.h"
 #include "schema_int.h"
 #include "schema_part.h"
@@ -347,6 +348,45 @@ static void note_key(const struct table_shape *t, const struct shape_index *x, c
 	           cols);
 }
 
+/* The source's generated columns: an expression idxlab's grammar admits
+ * is the copy's (schema_gen.h), written back by idxlab; another leaves the
+ * column an ordinary one, and the note says why. */
+static void derive_generated(const struct table_shape *t, const struct col_lookup *l,
+                             struct schema *s)
+{
+	struct err e;
+	int i;
+
+	for (i = 0; i < l->ncols; i++) {
+		const struct shape_col *c = &t->cols[i];
+		struct column *out;
+
+		if (!c->gen[0])
+			continue;
+		if (l->map[i] <= 0) {
+			if (l->map[i] == 0)
+				shape_note(s->notes, sizeof s->notes,
+				           "%s is a generated column there: here idxlab's id", c->name);
+			continue;
+		}
+		out = &s->cols[l->map[i]];
+		if (schema_gen_parse(s, c->gen, shape_lookup, (void *)l, out->gen, sizeof out->gen,
+		                     &e) < 0) {
+			out->gen[0] = 0;
+			shape_note(s->notes, sizeof s->notes,
+			           "%s is a generated column (%s) there: here an ordinary one, its "
+			           "values in the order its statistics say (its expression: %s)",
+			           c->name, c->gen_stored ? "STORED" : "VIRTUAL", e.msg);
+			continue;
+		}
+		out->gen_stored = c->gen_stored;
+		shape_note(s->notes, sizeof s->notes,
+		           "%s: generated (%s)%s, computed by SQLite and PostgreSQL (STORED there), "
+		           "an ordinary column on WiredTiger and MongoDB",
+		           c->name, out->gen, c->gen_stored ? " stored" : "");
+	}
+}
+
 /* The source's partitioning on the copy's columns (schema_part.h); a key
  * column left out, or a copy PostgreSQL would refuse, is said in a note. */
 static void derive_part(const struct table_shape *t, const int *map, int ncols, struct schema *s)
@@ -449,6 +489,7 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 		s->ncols++;
 	}
 	look.ncols = ncols;
+	derive_generated(t, &look, s);
 	snprintf(why, sizeof why, "a spec holds %d columns besides its id", SCHEMA_COLS_MAX - 1);
 	note_left_out(s->notes, sizeof s->notes, &cols_out, "column", "columns", why);
 	for (pass = 0; pass < 2; pass++) /* the primary key's index first */

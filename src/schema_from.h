@@ -42,6 +42,9 @@ struct shape_col {
 	double s_atmax;      /* sampled rows (past the first) at or above every row
 	                      * before them: where a growing column's index appends */
 	double s_atmin;      /* ... at or below every row before them */
+	char gen[256];       /* a generated column's expression as the catalog writes
+	                      * it (outside text: schema_gen.h parses it); "" */
+	int gen_stored;      /* it is STORED there (else VIRTUAL) */
 };
 
 struct shape_index {

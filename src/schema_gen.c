@@ -390,8 +390,8 @@ static int parse_write(const struct schema *s, const char *text, schema_idx_look
 	o->n = 0;
 	o->buf[0] = 0;
 	write_node(&g, root, o);
-	if (o->d == GEN_SPEC && g.n[root].k == G_BIN && o->n >= 2 && o->n < o->len) {
-		memmove(o->buf, o->buf + 1, o->n - 2); /* the spec's own () hold it */
+	if (g.n[root].k == G_BIN && o->n >= 2 && o->n < o->len) {
+		memmove(o->buf, o->buf + 1, o->n - 2); /* the () around it hold it */
 		o->buf[o->n -= 2] = 0;
 	}
 	if (o->n >= o->len)

@@ -7,7 +7,10 @@
 # note says so; idxlab's copy on PostgreSQL is partitioned the same way,
 # read from the server's catalog while idxlab works (pg_partitioned_table,
 # pg_inherits), its rows land in every partition, its sizes are summed
-# over them; the sources are unchanged.
+# over them; generated columns of an SQLite and a PostgreSQL source are
+# computed by the copy's engine when their expression is in idxlab's
+# grammar (read from the copy's catalog, and its values checked), an
+# ordinary column with a note when not; the sources are unchanged.
 . "$(dirname "$0")/lib.sh"
 
 holds() {
@@ -39,12 +42,62 @@ expect_exit own-part/spec-twice 2 "$(literal "$T/twice.spec:3: partition comes o
 printf 'column k bigint rand\ncolumn d timestamptz seq\npartition by range (d) 4\nindex k unique\n' >"$T/uq.spec"
 expect_exit own-part/spec-unique-without-key 2 "$(literal "$T/uq.spec:4: index idxlab_k: unique, but it does not hold the partition key's d")" \
 	"$IDXLAB" --schema "$T/uq.spec" --print-config
+# generated columns: written back in idxlab's spelling; an expression
+# outside the grammar is refused with file:line
+printf 'column price numeric(8,2) rand\ncolumn qty int few:10\ncolumn name text(12) rand\ncolumn total numeric(12,2) rand generated (price*qty) stored\ncolumn lname text(12) rand generated (lower(name))\n' >"$T/gen.spec"
+"$IDXLAB" --schema "$T/gen.spec" --print-config >"$T/gen.pc" 2>&1
+holds own-part/spec-generated-writes-back "$(grep generated "$T/gen.pc")" sh -c '
+	grep -qx "#   column total numeric(12,2) rand generated (price \* qty) stored" "$1" &&
+	grep -qx "#   column lname text(12) rand generated (lower(name))" "$1"' - "$T/gen.pc"
+gen_bad() {
+	name=$1 expr=$2 want=$3
+	printf 'column price numeric(8,2) rand\ncolumn name text(12) rand\ncolumn x text(40) rand generated (%s)\n' "$expr" >"$T/$name.spec"
+	expect_exit "own-part/spec-generated-$name" 2 "$(literal "$T/$name.spec:3: x: generated ($expr): $want")" "$IDXLAB" --schema "$T/$name.spec" --print-config
+}
+gen_bad function "md5(name)" "function md5: a generated column here calls lower, upper, length, abs or coalesce"
+gen_bad no-column "price + nope" "no column nope"
+gen_bad mixed "name || price + 1" "|| beside + - * / without parentheses"
+gen_bad quote "name || 'a;b'" "';' in a text constant"
 # SQLite has no partitioning: one table, and the event log says so
 if "$IDXLAB" run --engine sqlite --schema "$T/ok.spec" --rows 200 --format csv >"$T/lite.csv" 2>"$T/lite.err" &&
 	[ "$(field "$T/lite.csv" rows)" = 200 ]; then
 	holds own-part/sqlite-one-table "$(cat "$T/lite.err")" \
 		grep -q "table ok: sqlite has no partitioning: the copy is one table (partition by hash (k,tag) 4: on PostgreSQL)" "$T/lite.err"
 else bad own-part/sqlite-one-table "$(tail -3 "$T/lite.err")"; fi
+
+# --- SQLite: generated columns of a source ----------------------------------
+/usr/bin/python3 - "$T/gen.db" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.executescript("""
+CREATE TABLE item(id INTEGER PRIMARY KEY, price INT, qty INT, name TEXT,
+                  total INT GENERATED ALWAYS AS (price * qty) STORED,
+                  lname TEXT AS (lower(name)),
+                  h TEXT AS (hex(name)) VIRTUAL);
+CREATE INDEX item_lname ON item(lname);
+""")
+c.executemany("INSERT INTO item(id, price, qty, name) VALUES (?, ?, ?, ?)",
+              [(i, i % 100, i % 7, "Name%d" % i) for i in range(1, 2001)])
+c.commit()
+PY
+lite_sum=$(md5sum <"$T/gen.db")
+"$IDXLAB" --schema-from "$T/gen.db:item" --print-config >"$T/lgen.pc" 2>&1
+holds own-part/sqlite-derive-generated "$(grep "^#  \|^# how" "$T/lgen.pc")" sh -c '
+	grep -qx "#   column total [a-z]* .* generated (price \* qty) stored" "$1" &&
+	grep -qx "#   column lname text([0-9]*) .* generated (lower(name))" "$1" &&
+	grep -q "^#   column h text([0-9]*) [a-z0-9:.]*$" "$1" &&
+	grep -q "h is a generated column (VIRTUAL) there: here an ordinary one, its values in the order its statistics say (its expression: function hex: a generated column here calls" "$1"' - "$T/lgen.pc"
+if "$IDXLAB" run --schema-from "$T/gen.db:item" --indexes table --prefill 500 --rows 1000 --op insert,update-keys \
+	--dsn "$T/lcopy.db" --format csv >"$T/lgen.csv" 2>"$T/lgen.err"; then
+	ddl=$(sqlite3 "$T/lcopy.db" "SELECT sql FROM sqlite_schema WHERE name = 'idxlab_t'")
+	wrong=$(sqlite3 "$T/lcopy.db" "SELECT count(*) FROM idxlab_t WHERE total IS NOT price * qty OR lname IS NOT lower(name)")
+	n=$(sqlite3 "$T/lcopy.db" "SELECT count(*) FROM idxlab_t")
+	holds own-part/sqlite-copy-generated "ddl '$ddl', $wrong of $n rows wrong" sh -c '
+		echo "$1" | grep -qF "total INTEGER GENERATED ALWAYS AS (\"price\" * \"qty\") STORED" &&
+		echo "$1" | grep -qF "lname TEXT GENERATED ALWAYS AS (lower(\"name\")) VIRTUAL" &&
+		echo "$1" | grep -qF ", h TEXT" && [ "$2" = 0 ] && [ "$3" -ge 500 ]' - "$ddl" "$wrong" "$n"
+else bad own-part/sqlite-copy-generated "$(tail -3 "$T/lgen.err")"; fi
+holds own-part/sqlite-source-unchanged "md5 $lite_sum -> $(md5sum <"$T/gen.db")" [ "$lite_sum" = "$(md5sum <"$T/gen.db")" ]
 
 # --- PostgreSQL --------------------------------------------------------------
 bindir=$(pg_bindir)
@@ -77,10 +130,16 @@ CREATE TABLE city(id int PRIMARY KEY, name text, pop int);
 CREATE TABLE capital(country text) INHERITS (city);
 INSERT INTO city SELECT i, 'c' || i, i * 10 FROM generate_series(1, 800) i;
 INSERT INTO capital SELECT i, 'k' || i, i, 'x' FROM generate_series(801, 850) i;
+CREATE TABLE item(id bigint PRIMARY KEY, price numeric(8,2), qty int, name varchar(20),
+                  total numeric(12,2) GENERATED ALWAYS AS (price * qty) STORED,
+                  lname text GENERATED ALWAYS AS (lower(name)) STORED,
+                  h text GENERATED ALWAYS AS (md5(name)) STORED);
+CREATE INDEX item_lname ON item(lname);
+INSERT INTO item(id, price, qty, name) SELECT i, i % 100, i % 7, 'Name' || i FROM generate_series(1, 2000) i;
 ANALYZE;" >"$T/pg-setup.log"
 holds own-part/pg-fixture "$(cat "$T/pg-setup.log")" [ ! -s "$T/pg-setup.log" ]
 catalog_sql="SELECT md5(string_agg(x, ';' ORDER BY x)) FROM (SELECT indexdef::text AS x FROM pg_indexes WHERE schemaname = 'public' UNION ALL SELECT relname::text || relkind::text || coalesce(pg_get_expr(relpartbound, oid), '') FROM pg_class WHERE relnamespace = 'public'::regnamespace UNION ALL SELECT inhrelid::regclass::text || inhparent::regclass::text FROM pg_inherits UNION ALL SELECT partrelid::regclass::text || partstrat::text FROM pg_partitioned_table) c"
-rows_sql="SELECT md5(string_agg(t, ';' ORDER BY t)) FROM (SELECT p::text AS t FROM payment p UNION ALL SELECT h::text FROM hev h UNION ALL SELECT c::text FROM city c) x"
+rows_sql="SELECT md5(string_agg(t, ';' ORDER BY t)) FROM (SELECT p::text AS t FROM payment p UNION ALL SELECT h::text FROM hev h UNION ALL SELECT c::text FROM city c UNION ALL SELECT i::text FROM item i) x"
 cat_before=$(psql_ "$catalog_sql")
 rows_before=$(psql_ "$rows_sql")
 
@@ -148,6 +207,26 @@ if hold_until "$(part_sql l 4)" --schema "$T/ls.spec" --indexes 1 --prefill 4000
 	holds own-part/pg-spec-list-lists-and-default "default partitions: $dflt" [ "$dflt" = 1 ]
 else
 	bad own-part/pg-spec-list-lists-and-default "$(psql_ "SELECT tableoid::regclass, count(*) FROM idxlab.idxlab_t GROUP BY 1") $(tail -3 "$T/hold.err")"
+	release
+fi
+# generated columns on PostgreSQL: the admitted ones computed by the
+# server (STORED, idxlab's expression), md5 an ordinary column
+"$IDXLAB" --schema-from "$dsn:public.item" --print-config >"$T/item.pc" 2>&1
+holds own-part/pg-derive-generated "$(grep "^#  \|^# how" "$T/item.pc")" sh -c '
+	grep -qx "#   column total numeric(12,2) .* generated (price \* (qty)::numeric) stored" "$1" &&
+	grep -qx "#   column lname text([0-9]*) .* generated (lower((name)::text)) stored" "$1" &&
+	grep -q "h is a generated column (STORED) there: here an ordinary one, its values in the order its statistics say (its expression: function md5: " "$1"' - "$T/item.pc"
+gen_sql="SELECT string_agg(attname || '=' || attgenerated::text, ' ' ORDER BY attnum) = 'total=s lname=s h=' FROM pg_attribute WHERE attrelid = to_regclass('idxlab.idxlab_t') AND attname IN ('total', 'lname', 'h')"
+if hold_until "$gen_sql" --schema-from "$dsn:public.item" --indexes table --prefill 1000 --rows 100000000 --commit 100 &&
+	poll 60 sh -c '[ "$("$1" -X -q -t -A -d "$2" -c "$3" 2>/dev/null)" = t ]' - "$bindir/psql" "$dsn" \
+		"SELECT count(*) >= 1000 FROM idxlab.idxlab_t"; then
+	expr=$(psql_ "SELECT pg_get_expr(d.adbin, d.adrelid) FROM pg_attrdef d JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum WHERE d.adrelid = 'idxlab.idxlab_t'::regclass AND a.attname = 'total'")
+	wrong=$(psql_ "SELECT count(*) FROM idxlab.idxlab_t WHERE total IS DISTINCT FROM round(price * qty, 2) OR lname IS DISTINCT FROM lower(name)")
+	release
+	holds own-part/pg-copy-generated "total AS '$expr', $wrong rows wrong" \
+		sh -c '[ "$1" = "(price * (qty)::numeric)" ] && [ "$2" = 0 ]' - "$expr" "$wrong"
+else
+	bad own-part/pg-copy-generated "$(psql_ "$gen_sql") $(tail -3 "$T/hold.err")"
 	release
 fi
 # sizes summed over the partitions (a partitioned parent has none of its own)

@@ -11,7 +11,8 @@
  * scale; a text's length is avg_width's (the values that are not NULL),
  * not the declared maximum. It never runs ANALYZE: a table without
  * statistics is read as "rand" with a note that says how to get better.
- * A generated column is read as an ordinary one; a table with inheritance
+ * A generated column's expression is read (pg_attrdef) for schema_from.c
+ * to parse in idxlab's grammar or leave out; a table with inheritance
  * children is read with them, as one table (a note says so); a
  * partitioned one is read so too, and its partitioning (strategy, key
  * columns, how many partitions) is kept for the copy when idxlab can
@@ -228,7 +229,9 @@ static int read_columns(PGconn *c, const char *oid, const char *nsp, const char 
 	    "a.attrelid AND i.indisprimary AND a.attnum = ANY (i.indkey)), false), "
 	    "a.attgenerated <> '', coalesce(s.null_frac, 0), CASE WHEN t.typtype = 'd' THEN "
 	    "format_type(t.typbasetype, t.typtypmod) END, left(pg_get_expr(d.adbin, d.adrelid), "
-	    "63), a.attidentity FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid LEFT "
+	    "63), a.attidentity, (SELECT pg_get_expr(g.adbin, g.adrelid) FROM pg_attrdef g WHERE "
+	    "g.adrelid = a.attrelid AND g.adnum = a.attnum AND a.attgenerated <> '') FROM "
+	    "pg_attribute a JOIN pg_type t ON t.oid = a.atttypid LEFT "
 	    "JOIN pg_type b ON t.typtype = 'd' AND b.oid = t.typbasetype LEFT JOIN pg_attrdef d "
 	    "ON d.adrelid = a.attrelid AND d.adnum = a.attnum AND a.attgenerated = '' LEFT "
 	    "JOIN LATERAL (SELECT "
@@ -261,11 +264,12 @@ static int read_columns(PGconn *c, const char *oid, const char *nsp, const char 
 		if (!PQgetisnull(r, i, 12)) /* a domain: its base type (pg_type.typbasetype) */
 			snprintf(col->type_note, sizeof col->type_note, "a domain over %s",
 			         PQgetvalue(r, i, 12));
-		if (strcmp(PQgetvalue(r, i, 10), "t") == 0)
-			shape_note(t->notes, sizeof t->notes,
-			           "%s is a generated column (STORED) there: here an ordinary one, "
-			           "with its statistics",
-			           col->name);
+		if (strcmp(PQgetvalue(r, i, 10), "t") == 0) { /* schema_from.c reads it */
+			snprintf(col->gen, sizeof col->gen, "%s",
+			         strlen(PQgetvalue(r, i, 15)) < sizeof col->gen ? PQgetvalue(r, i, 15)
+			                                                        : "(too long)");
+			col->gen_stored = 1;
+		}
 		snprintf(col->dflt, sizeof col->dflt, "%s", PQgetvalue(r, i, 13));
 		if (strcmp(PQgetvalue(r, i, 14), "a") == 0)
 			col->counter = "GENERATED ALWAYS AS IDENTITY";
