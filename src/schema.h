@@ -39,9 +39,9 @@
 #define SCHEMA_PER_MAX     1e9  /* seq:R, desc:R, late:P:R: R at most */
 #define SCHEMA_LATE_MAX    0.5  /* late:P: at most half the rows late */
 #define SCHEMA_LATE_BACK   1000 /* late:P: a late row's value is 1..this rows old */
-#define SCHEMA_GEN_MAX     128 /* a generated column's expression, as idxlab writes it */
-#define SCHEMA_PART_MAX    128 /* partitions of a partitioned table */
-#define SCHEMA_PART_KEYS   4   /* columns in a partition key */
+#define SCHEMA_GEN_MAX     128  /* a generated column's expression, as idxlab writes it */
+#define SCHEMA_PART_MAX    128  /* partitions of a partitioned table */
+#define SCHEMA_PART_KEYS   4    /* columns in a partition key */
 
 enum col_type {
 	COL_INT,       /* 32-bit integer */
@@ -137,9 +137,9 @@ enum part_kind { PART_NONE, PART_HASH, PART_RANGE, PART_LIST, PART_KIND_COUNT };
 
 struct part_spec {
 	enum part_kind kind;
-	int nkeys;                   /* range and list: 1 */
-	int cols[SCHEMA_PART_KEYS];  /* into schema.cols */
-	int n;                       /* partitions, 1..SCHEMA_PART_MAX */
+	int nkeys;                  /* range and list: 1 */
+	int cols[SCHEMA_PART_KEYS]; /* into schema.cols */
+	int n;                      /* partitions, 1..SCHEMA_PART_MAX */
 };
 
 struct schema {

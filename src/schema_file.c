@@ -35,9 +35,8 @@
 #include "schema_int.h"
 #include "schema_part.h"
 
-static const char *const line_words[] = {
-	"table", "id", "column", "hot", "index", "payload", "partition", NULL
-};
+static const char *const line_words[] = { "table", "id",      "column",    "hot",
+	                                  "index", "payload", "partition", NULL };
 
 static const char *nth_word(int i, const void *ctx)
 {
@@ -440,7 +439,8 @@ static int column_line(struct schema *s, char *rest, int is_id, int hot_set, str
 		extra = NULL;
 	if (extra && strcmp(extra, "generated") == 0) {
 		if (is_id)
-			return err_set(e, ERR_USAGE, "id: the primary key is not a generated column");
+			return err_set(e, ERR_USAGE,
+			               "id: the primary key is not a generated column");
 		if (schema_gen_words(s, &c, &rest, e) < 0)
 			return -1;
 		extra = next_word(&rest, &extra) ? extra : NULL;

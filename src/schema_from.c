@@ -366,7 +366,8 @@ static void derive_generated(const struct table_shape *t, const struct col_looku
 		if (l->map[i] <= 0) {
 			if (l->map[i] == 0)
 				shape_note(s->notes, sizeof s->notes,
-				           "%s is a generated column there: here idxlab's id", c->name);
+				           "%s is a generated column there: here idxlab's id",
+				           c->name);
 			continue;
 		}
 		out = &s->cols[l->map[i]];
@@ -380,10 +381,11 @@ static void derive_generated(const struct table_shape *t, const struct col_looku
 			continue;
 		}
 		out->gen_stored = c->gen_stored;
-		shape_note(s->notes, sizeof s->notes,
-		           "%s: generated (%s)%s, computed by SQLite and PostgreSQL (STORED there), "
-		           "an ordinary column on WiredTiger and MongoDB",
-		           c->name, out->gen, c->gen_stored ? " stored" : "");
+		shape_note(
+		    s->notes, sizeof s->notes,
+		    "%s: generated (%s)%s, computed by SQLite and PostgreSQL (STORED there), "
+		    "an ordinary column on WiredTiger and MongoDB",
+		    c->name, out->gen, c->gen_stored ? " stored" : "");
 	}
 }
 
@@ -413,9 +415,10 @@ static void derive_part(const struct table_shape *t, const int *map, int ncols, 
 	schema_part_text(s, what, sizeof what);
 	if (schema_part_check(s, &e) < 0) {
 		s->part.kind = PART_NONE;
-		shape_note(s->notes, sizeof s->notes,
-		           "it is partitioned (%s): not reproduced (%s), idxlab's copy is one table",
-		           what, e.msg);
+		shape_note(
+		    s->notes, sizeof s->notes,
+		    "it is partitioned (%s): not reproduced (%s), idxlab's copy is one table", what,
+		    e.msg);
 		return;
 	}
 	shape_note(s->notes, sizeof s->notes,

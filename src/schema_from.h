@@ -70,7 +70,7 @@ struct table_shape {
 	/* A partitioned table idxlab can build so (kind PART_NONE: one table;
 	 * cols into table_shape.cols; n its partitions, the DEFAULT among them). */
 	struct part_spec part;
-	char notes[2048];    /* what the reader guessed or left out, "; "-separated */
+	char notes[2048]; /* what the reader guessed or left out, "; "-separated */
 };
 
 /* Append a note to a shape's (or a spec's) notes, escaped as err_escape

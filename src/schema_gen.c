@@ -34,10 +34,10 @@ static const struct {
 
 struct gnode {
 	enum gen_kind k;
-	char op;    /* G_BIN: + - * / | (||) */
-	int which;  /* G_FN: into fns; G_CAST: into casts; G_COL: the column */
-	int paren;  /* written in parentheses in the text */
-	int nargs;  /* G_NEG, G_CAST: 1; G_BIN: 2; G_FN: its arguments */
+	char op;   /* G_BIN: + - * / | (||) */
+	int which; /* G_FN: into fns; G_CAST: into casts; G_COL: the column */
+	int paren; /* written in parentheses in the text */
+	int nargs; /* G_NEG, G_CAST: 1; G_BIN: 2; G_FN: its arguments */
 	int arg[GEN_ARGS];
 	char text[SCHEMA_PRED_TEXT]; /* G_NUM, G_STR */
 };
@@ -60,11 +60,13 @@ static void skip(struct gparse *g)
 
 /* "before WORD after": WORD the len bytes of the text at word (cut at
  * 32; err_set escapes what it holds). */
-static int fail(struct gparse *g, const char *before, const char *word, int len,
-                const char *after)
+static int fail(struct gparse *g, const char *before, const char *word, int len, const char *after)
 {
-	return err_set(g->e, ERR_USAGE, "%s%.*s%s", before, len < 0 ? 0 : len > 32 ? 32 : len, word,
-	               after);
+	return err_set(g->e, ERR_USAGE, "%s%.*s%s", before,
+	               len < 0    ? 0
+	               : len > 32 ? 32
+	                          : len,
+	               word, after);
 }
 
 static int node(struct gparse *g, enum gen_kind k)
@@ -126,17 +128,19 @@ static int primary(struct gparse *g)
 				g->p++;
 		len = (int)(g->p - w);
 		if (len >= SCHEMA_PRED_TEXT || (i = node(g, G_NUM)) < 0)
-			return len >= SCHEMA_PRED_TEXT ? fail(g, "number ", w, len, "... is too long")
-			                               : -1;
+			return len >= SCHEMA_PRED_TEXT
+			           ? fail(g, "number ", w, len, "... is too long")
+			           : -1;
 		snprintf(g->n[i].text, sizeof g->n[i].text, "%.*s", len, w);
 		return i;
 	}
 	if (*g->p == '\'') {
 		for (g->p++; *g->p && *g->p != '\''; g->p++)
 			if (!safe_char(*g->p))
-				return fail(g, "'", g->p, 1,
-				            "' in a text constant: idxlab takes a-z A-Z 0-9 space and "
-				            "_ . : @ / + - there");
+				return fail(
+				    g, "'", g->p, 1,
+				    "' in a text constant: idxlab takes a-z A-Z 0-9 space and "
+				    "_ . : @ / + - there");
 		len = (int)(g->p - w - 1);
 		if (*g->p != '\'' || len >= SCHEMA_PRED_TEXT)
 			return fail(g, "a text constant ", w, 12, "... not closed, or too long");
@@ -165,7 +169,8 @@ static int primary(struct gparse *g)
 		if (*g->p != '(')
 			return column(g, w, len, 0);
 		for (f = 0; f < sizeof fns / sizeof fns[0]; f++)
-			if (strlen(fns[f]) == (size_t)len && strncasecmp(fns[f], w, (size_t)len) == 0)
+			if (strlen(fns[f]) == (size_t)len &&
+			    strncasecmp(fns[f], w, (size_t)len) == 0)
 				break;
 		if (f == sizeof fns / sizeof fns[0])
 			return fail(g, "function ", w, len,
@@ -190,7 +195,8 @@ static int primary(struct gparse *g)
 		g->p++;
 		if ((f == FN_COALESCE) != (g->n[i].nargs > 1))
 			return fail(g, "", fns[f], (int)strlen(fns[f]),
-			            f == FN_COALESCE ? " takes 2 to 4 arguments" : " takes one argument");
+			            f == FN_COALESCE ? " takes 2 to 4 arguments"
+			                             : " takes one argument");
 		return i;
 	}
 	return fail(g, "'", w, *w ? 1 : 0,
@@ -370,8 +376,8 @@ static const char *spec_name(int col, const void *ctx)
 	return s->cols[col].name;
 }
 
-static int parse_write(const struct schema *s, const char *text, schema_idx_lookup *look,
-                       void *ctx, struct gout *o, struct err *e)
+static int parse_write(const struct schema *s, const char *text, schema_idx_lookup *look, void *ctx,
+                       struct gout *o, struct err *e)
 {
 	static _Thread_local struct gparse g;
 	int root;
@@ -421,7 +427,7 @@ int schema_gen_sql(const struct schema *s, int col, enum gen_dialect d, schema_i
 
 int schema_gen_skip(const struct schema *s, int *cols, int n)
 {
-	int out[SCHEMA_COLS_MAX], m = 0, i, j, c, seen[SCHEMA_COLS_MAX] = { 0 };
+	int out[SCHEMA_COLS_MAX] = { 0 }, m = 0, i, j, c, seen[SCHEMA_COLS_MAX] = { 0 };
 
 	for (i = 0; i < n; i++)
 		if (cols[i] >= 0 && cols[i] < s->ncols && !s->cols[cols[i]].gen[0])
@@ -440,8 +446,10 @@ int schema_gen_skip(const struct schema *s, int *cols, int n)
 				continue;
 			for (j = 0; p[j]; j++)
 				if (strncmp(p + j, s->cols[c].name, l) == 0 &&
-				    (j == 0 || !(isalnum((unsigned char)p[j - 1]) || p[j - 1] == '_')) &&
-				    !(isalnum((unsigned char)p[j + (int)l]) || p[j + (int)l] == '_') &&
+				    (j == 0 ||
+				     !(isalnum((unsigned char)p[j - 1]) || p[j - 1] == '_')) &&
+				    !(isalnum((unsigned char)p[j + (int)l]) ||
+				      p[j + (int)l] == '_') &&
 				    (j == 0 || p[j - 1] != '\''))
 					break;
 			if (p[j] && m < SCHEMA_COLS_MAX) {
@@ -479,8 +487,7 @@ int schema_gen_words(const struct schema *s, struct column *c, char **rest, stru
 		return err_set(e, ERR_USAGE, "%s: generated (EXPR): a ( without its ), or too long",
 		               c->name);
 	snprintf(text, sizeof text, "%.*s", (int)n - 1, p + 1);
-	if (schema_gen_parse(s, text, schema_idx_spec_col, (void *)s, c->gen, sizeof c->gen, e) <
-	    0)
+	if (schema_gen_parse(s, text, schema_idx_spec_col, (void *)s, c->gen, sizeof c->gen, e) < 0)
 		return err_prefix(e, "%s: generated (%s)", c->name, text);
 	p += n + 1;
 	c->gen_stored = 0;
@@ -498,7 +505,8 @@ int schema_gen_check(const struct schema *s, int col, struct err *e)
 	char buf[SCHEMA_GEN_MAX * 2];
 
 	if (col == 0 || strnlen(s->cols[col].gen, SCHEMA_GEN_MAX) == SCHEMA_GEN_MAX)
-		return err_set(e, ERR_USAGE, "column %d's expression is not one idxlab writes", col);
+		return err_set(e, ERR_USAGE, "column %d's expression is not one idxlab writes",
+		               col);
 	if (s->hot_col == col)
 		return err_set(e, ERR_USAGE,
 		               "hot %s: a generated column; op update changes a column the engine "

@@ -107,8 +107,8 @@ int schema_part_check(const struct schema *s, struct err *e)
 		return err_set(e, ERR_USAGE, "its partitioning is not one idxlab builds");
 	w = schema_part_words[p->kind];
 	if (p->kind != PART_HASH && p->nkeys != 1)
-		return err_set(e, ERR_USAGE, "partition by %s takes one column (hash takes several)",
-		               w);
+		return err_set(e, ERR_USAGE,
+		               "partition by %s takes one column (hash takes several)", w);
 	for (i = 0; i < p->nkeys; i++) {
 		const struct column *c;
 
@@ -116,30 +116,34 @@ int schema_part_check(const struct schema *s, struct err *e)
 			return err_set(e, ERR_USAGE, "its partition key is not one of its columns");
 		c = &s->cols[p->cols[i]];
 		if (c->nulls > 0)
-			return err_set(e, ERR_USAGE,
-			               "partition by %s (%s): %s has NULLs, and idxlab's primary key "
-			               "on a partitioned table holds the key: drop its null:P%%",
-			               w, c->name, c->name);
+			return err_set(
+			    e, ERR_USAGE,
+			    "partition by %s (%s): %s has NULLs, and idxlab's primary key "
+			    "on a partitioned table holds the key: drop its null:P%%",
+			    w, c->name, c->name);
 		if (c->gen[0])
 			return err_set(e, ERR_USAGE,
 			               "partition by %s (%s): a generated column cannot be a "
 			               "partition key",
 			               w, c->name);
 		if (p->kind == PART_RANGE && (!ordered_type(c->type) || c->order == ORD_KNOB))
-			return err_set(e, ERR_USAGE,
-			               "partition by range (%s): a range key here is an int, bigint, "
-			               "numeric, date or timestamp column with an order of its own",
-			               c->name);
+			return err_set(
+			    e, ERR_USAGE,
+			    "partition by range (%s): a range key here is an int, bigint, "
+			    "numeric, date or timestamp column with an order of its own",
+			    c->name);
 		if (p->kind == PART_LIST &&
 		    ((!ordered_type(c->type) && c->type != COL_TEXT) || c->order == ORD_KNOB))
-			return err_set(e, ERR_USAGE,
-			               "partition by list (%s): a list key here is an int, bigint, "
-			               "numeric, date, timestamp or text column with an order of its "
-			               "own",
-			               c->name);
+			return err_set(
+			    e, ERR_USAGE,
+			    "partition by list (%s): a list key here is an int, bigint, "
+			    "numeric, date, timestamp or text column with an order of its "
+			    "own",
+			    c->name);
 		for (j = 0; j < i; j++)
 			if (p->cols[j] == p->cols[i])
-				return err_set(e, ERR_USAGE, "partition key names %s twice", c->name);
+				return err_set(e, ERR_USAGE, "partition key names %s twice",
+				               c->name);
 	}
 	for (i = 0; i < s->nindexes; i++) {
 		const struct index_spec *x = &s->idx[i];
@@ -151,12 +155,12 @@ int schema_part_check(const struct schema *s, struct err *e)
 				if (x->cols[j] == p->cols[k] && !x->fn[j])
 					break;
 			if (p->cols[k] && j == x->ncols)
-				return err_set(e, ERR_USAGE,
-				               "index %s: unique, but it does not hold the partition "
-				               "key's %s: on a partitioned table a unique index holds "
-				               "the whole key (drop unique, or add %s to it)",
-				               x->name, s->cols[p->cols[k]].name,
-				               s->cols[p->cols[k]].name);
+				return err_set(
+				    e, ERR_USAGE,
+				    "index %s: unique, but it does not hold the partition "
+				    "key's %s: on a partitioned table a unique index holds "
+				    "the whole key (drop unique, or add %s to it)",
+				    x->name, s->cols[p->cols[k]].name, s->cols[p->cols[k]].name);
 		}
 	}
 	return 0;
@@ -203,9 +207,8 @@ static void value_past(const struct value *last, int k, struct value *out)
 		out->len = (size_t)snprintf((char *)out->b, sizeof out->b, "~idxlab%03d", k);
 		return;
 	}
-	out->i += (int64_t)k * (out->type == COL_TIMESTAMP || out->type == COL_TIMESTAMPTZ
-	                            ? 1000000
-	                            : 1);
+	out->i +=
+	    (int64_t)k * (out->type == COL_TIMESTAMP || out->type == COL_TIMESTAMPTZ ? 1000000 : 1);
 }
 
 void schema_part_plan(const struct schema *s, const struct knobs *k, uint64_t rows,

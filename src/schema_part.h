@@ -44,8 +44,8 @@ void schema_part_text(const struct schema *s, char *buf, size_t len);
  * MAXVALUE); list: nvals >= the lists, value j in list j % lists. Values
  * read from the key's values of rows spread over [0, rows). */
 struct part_plan {
-	int ranges;          /* range: the ranges; list: the lists */
-	int has_default;     /* a DEFAULT partition too (NULLs; list: the rest) */
+	int ranges;      /* range: the ranges; list: the lists */
+	int has_default; /* a DEFAULT partition too (NULLs; list: the rest) */
 	int nvals;
 	struct value *vals; /* owned: schema_part_plan_free */
 };

@@ -97,7 +97,8 @@ void schema_write(const struct schema *s, char *buf, size_t len)
 		if (s->cols[i].nulls > 0)
 			PUT(" null:%g%%", schema_null_percent(s->cols[i].nulls));
 		if (s->cols[i].gen[0])
-			PUT(" generated (%s)%s", s->cols[i].gen, s->cols[i].gen_stored ? " stored" : "");
+			PUT(" generated (%s)%s", s->cols[i].gen,
+			    s->cols[i].gen_stored ? " stored" : "");
 		PUT("\n");
 	}
 	PUT("hot %s\n", s->hot[0] ? s->hot : "none");

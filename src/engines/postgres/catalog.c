@@ -266,8 +266,9 @@ static int read_columns(PGconn *c, const char *oid, const char *nsp, const char 
 			         PQgetvalue(r, i, 12));
 		if (strcmp(PQgetvalue(r, i, 10), "t") == 0) { /* schema_from.c reads it */
 			snprintf(col->gen, sizeof col->gen, "%s",
-			         strlen(PQgetvalue(r, i, 15)) < sizeof col->gen ? PQgetvalue(r, i, 15)
-			                                                        : "(too long)");
+			         strlen(PQgetvalue(r, i, 15)) < sizeof col->gen
+			             ? PQgetvalue(r, i, 15)
+			             : "(too long)");
 			col->gen_stored = 1;
 		}
 		snprintf(col->dflt, sizeof col->dflt, "%s", PQgetvalue(r, i, 13));

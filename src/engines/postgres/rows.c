@@ -138,7 +138,8 @@ static void build_sizes_sql(struct engine *en)
 	add(en->sizes_sql, len, &n,
 	    "SELECT (SELECT sum(pg_total_relation_size(r))::bigint FROM " TREE(
 	        "'idxlab.idxlab_t'::regclass") " t(r)), "
-	                                       "coalesce(sum(x.b) FILTER (WHERE NOT i.indisprimary), 0), "
+	                                       "coalesce(sum(x.b) FILTER (WHERE NOT "
+	                                       "i.indisprimary), 0), "
 	                                       "coalesce(string_agg((x.b / 8192)::text, ';' "
 	                                       "ORDER BY array_position(ARRAY[");
 	for (i = 0; i < s->nindexes; i++)

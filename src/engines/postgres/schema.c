@@ -31,7 +31,7 @@
 	"THEN 'TYPE' ELSE 'TABLE' END, c.relname) AS sql FROM pg_class c"                          \
 	" WHERE c.relnamespace = 'idxlab'::regnamespace"                                           \
 	" AND obj_description(c.oid, 'pg_class') IS DISTINCT FROM '" SCHEMA_MARK "'"               \
-	" AND NOT EXISTS (SELECT 1 FROM pg_inherits h WHERE h.inhrelid = c.oid"                   \
+	" AND NOT EXISTS (SELECT 1 FROM pg_inherits h WHERE h.inhrelid = c.oid"                    \
 	" AND obj_description(h.inhparent, 'pg_class') = '" SCHEMA_MARK "')"                       \
 	" AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass"        \
 	" AND d.objid = c.oid AND d.deptype = 'e')"                                                \

@@ -71,7 +71,7 @@ enum pg_how {
 	"LEFT JOIN (SELECT sum(n_tup_upd + pg_stat_get_xact_tuples_updated(relid)) AS upd, "       \
 	"sum(n_tup_hot_upd + pg_stat_get_xact_tuples_hot_updated(relid)) AS hot FROM "             \
 	"pg_stat_user_tables WHERE relid IN " TABLE_TREE ") t ON true "                            \
-	"LEFT JOIN (SELECT sum(heap_blks_read) AS heap, sum(idx_blks_read) AS idx FROM "          \
+	"LEFT JOIN (SELECT sum(heap_blks_read) AS heap, sum(idx_blks_read) AS idx FROM "           \
 	"pg_statio_user_tables WHERE relid IN " TABLE_TREE ") s ON true"
 
 /* Each statistic: the counter it feeds (C_COUNT: none, it is read for
@@ -323,10 +323,10 @@ static int sample_spills(struct engine *en, struct err *e)
 	snprintf(sql, sizeof sql,
 	         "WITH r AS (SELECT c.relfilenode::bigint AS node, (pg_relation_size(c.oid, "
 	         "'main') + pg_relation_size(c.oid, 'fsm') + pg_relation_size(c.oid, 'vm')) / "
-	         "8192 AS blocks FROM pg_class c WHERE c.relfilenode <> 0 AND (c.oid IN "
-	         TABLE_TREE " OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid IN "
-	         TABLE_TREE ") OR c.oid IN (SELECT reltoastrelid FROM pg_class WHERE oid IN "
-	         TABLE_TREE ") OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid IN "
+	         "8192 AS blocks FROM pg_class c WHERE c.relfilenode <> 0 AND (c.oid IN " TABLE_TREE
+	         " OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid IN " TABLE_TREE
+	         ") OR c.oid IN (SELECT reltoastrelid FROM pg_class WHERE oid IN " TABLE_TREE
+	         ") OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid IN "
 	         "(SELECT reltoastrelid FROM pg_class WHERE oid IN " TABLE_TREE "))) "
 	         "LIMIT %d) "
 	         "SELECT (SELECT coalesce(sum(s.shared_blks_written), 0) FROM %s(true) s "

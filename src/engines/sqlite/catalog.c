@@ -115,8 +115,7 @@ static int find_table(sqlite3 *db, const char *table, int *rowid, struct err *e)
  * table's CREATE TABLE (SQLite keeps no other copy of a generated
  * column's expression), into out; "(not found)" when it cannot be told.
  * Outside text: schema_from.c parses it in idxlab's grammar. */
-static void generated_expr(sqlite3 *db, const char *table, const char *name, char *out,
-                           size_t len)
+static void generated_expr(sqlite3 *db, const char *table, const char *name, char *out, size_t len)
 {
 	sqlite3_stmt *st = NULL;
 	const char *sql = NULL, *p, *start;
@@ -124,7 +123,8 @@ static void generated_expr(sqlite3 *db, const char *table, const char *name, cha
 	char q = 0;
 
 	snprintf(out, len, "(not found)");
-	if (sqlite3_prepare_v2(db, "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?1",
+	if (sqlite3_prepare_v2(db,
+	                       "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?1",
 	                       -1, &st, NULL) != SQLITE_OK)
 		return;
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
@@ -145,8 +145,8 @@ static void generated_expr(sqlite3 *db, const char *table, const char *name, cha
 			break;
 		else if (*p == ',' && depth == 1)
 			start = p + 1;
-		else if (depth == 1 && (p[0] == 'A' || p[0] == 'a') && (p[1] == 'S' || p[1] == 's') &&
-		         isspace((unsigned char)p[-1])) {
+		else if (depth == 1 && (p[0] == 'A' || p[0] == 'a') &&
+		         (p[1] == 'S' || p[1] == 's') && isspace((unsigned char)p[-1])) {
 			const char *n = start, *a = p + 2, *e;
 			size_t nl;
 
