@@ -46,6 +46,8 @@
  *              server's settings and processes
  *   rows.c     the table, the load (COPY), the indexes, the prepared
  *              statements, one operation on one row
+ *   part.c     a partitioned table (the spec's partition by): the
+ *              parent's clauses, the partitions and their bounds
  *   load.c     --load multirow (multi-row INSERTs in the pipeline) and
  *              copy (binary COPY FROM STDIN per transaction)
  *   txn.c      BEGIN/COMMIT in the pipeline, the step, the results
