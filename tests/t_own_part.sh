@@ -65,6 +65,15 @@ if "$IDXLAB" run --engine sqlite --schema "$T/ok.spec" --rows 200 --format csv >
 		grep -q "table ok: sqlite has no partitioning: the copy is one table (partition by hash (k,tag) 4: on PostgreSQL)" "$T/lite.err"
 else bad own-part/sqlite-one-table "$(tail -3 "$T/lite.err")"; fi
 
+# WiredTiger (when built): no generated columns, the column written as an
+# ordinary one, said in the event log
+if "$IDXLAB" run --engine wiredtiger --schema "$T/gen.spec" --indexes 0 --rows 200 --format csv >"$T/wt.csv" 2>"$T/wt.err"; then
+	holds own-part/wiredtiger-generated-ordinary "$(cat "$T/wt.err")" grep -q \
+		"table gen: wiredtiger has no generated columns: total is written as an ordinary column, its values in its own order (the row keeps its size; generated (price \* qty) on PostgreSQL and SQLite)" "$T/wt.err"
+elif grep -q "engine.*wiredtiger\|wiredtiger.*not built" "$T/wt.err"; then
+	skip own-part/wiredtiger-generated-ordinary "WiredTiger is not built in: $(head -c 200 "$T/wt.err")"
+else bad own-part/wiredtiger-generated-ordinary "$(tail -3 "$T/wt.err")"; fi
+
 # --- SQLite: generated columns of a source ----------------------------------
 /usr/bin/python3 - "$T/gen.db" <<'PY'
 import sqlite3, sys
@@ -126,6 +135,12 @@ INSERT INTO hev SELECT i, i % 1000, md5(i::text) FROM generate_series(1, 5000) i
 CREATE TABLE pexpr(a int, b text) PARTITION BY LIST (lower(b));
 CREATE TABLE pexpr_d PARTITION OF pexpr DEFAULT;
 INSERT INTO pexpr SELECT i, 'b' || i FROM generate_series(1, 100) i;
+CREATE TABLE ml(id int, d date NOT NULL, k int NOT NULL) PARTITION BY RANGE (d);
+CREATE TABLE ml1 PARTITION OF ml FOR VALUES FROM ('2022-01-01') TO ('2023-01-01') PARTITION BY HASH (k);
+CREATE TABLE ml1a PARTITION OF ml1 FOR VALUES WITH (MODULUS 2, REMAINDER 0);
+CREATE TABLE ml1b PARTITION OF ml1 FOR VALUES WITH (MODULUS 2, REMAINDER 1);
+CREATE TABLE ml2 PARTITION OF ml FOR VALUES FROM ('2023-01-01') TO ('2024-01-01');
+INSERT INTO ml SELECT i, date '2022-01-01' + i % 700, i FROM generate_series(1, 1000) i;
 CREATE TABLE city(id int PRIMARY KEY, name text, pop int);
 CREATE TABLE capital(country text) INHERITS (city);
 INSERT INTO city SELECT i, 'c' || i, i * 10 FROM generate_series(1, 800) i;
@@ -156,6 +171,10 @@ holds own-part/pg-derive-hash "$(grep "^#  \\|^# how" "$T/hev.pc")" sh -c '
 holds own-part/pg-derive-expression-key "$(grep "^# how" "$T/px.pc")" sh -c '
 	! grep -q "^#   partition" "$1" &&
 	grep -q "it is partitioned by LIST (lower(b)) into 1 partitions: not reproduced (its key holds an expression), idxlab.s copy is one table" "$1"' - "$T/px.pc"
+"$IDXLAB" --schema-from "$dsn:public.ml" --print-config >"$T/ml.pc" 2>&1
+holds own-part/pg-derive-two-levels "$(grep "^# how" "$T/ml.pc")" sh -c '
+	! grep -q "^#   partition" "$1" &&
+	grep -q "it is partitioned by RANGE (d) into 2 partitions: not reproduced (its partitions are partitioned in turn (1 of them)), idxlab.s copy is one table" "$1"' - "$T/ml.pc"
 "$IDXLAB" --schema-from "$dsn:public.city" --print-config >"$T/city.pc" 2>&1
 holds own-part/pg-inheritance-one-table "$(grep "^# how" "$T/city.pc")" sh -c '
 	! grep -q "^#   partition" "$1" &&

@@ -490,8 +490,8 @@ static void read_partitioning(const PGresult *r, const int *attnums, struct tabl
 /* What the copy does not reproduce, by name: foreign keys, triggers, and
  * a partitioning idxlab cannot build (the partitions' rows are read as
  * one table's). */
-static int note_not_built(PGconn *c, const char *oid, int kids, const int *attnums,
-                          struct table_shape *t, struct err *e)
+static int note_not_built(PGconn *c, const char *oid, const int *attnums, struct table_shape *t,
+                          struct err *e)
 {
 	const char *p[1] = { oid };
 	PGresult *r = query(
@@ -527,7 +527,7 @@ static int note_not_built(PGconn *c, const char *oid, int kids, const int *attnu
 		           "it is partitioned by %s into %d partitions: not reproduced (%s), "
 		           "idxlab's copy is one table (each index one btree, not one per "
 		           "partition)",
-		           PQgetvalue(r, 0, 2), kids < 0 ? -kids : 0, why);
+		           PQgetvalue(r, 0, 2), atoi(PQgetvalue(r, 0, 5)), why);
 	PQclear(r);
 	return 0;
 }
@@ -557,7 +557,7 @@ int pg_read_shape(const char *source, const char *table, struct table_shape *t, 
 	rc = find_table(c, table, oid, &t->rows, nsp, rel, &kids, e) < 0 ||
 	             read_columns(c, oid, nsp, rel, kids, t, attnums, kinds, e) < 0 ||
 	             read_indexes(c, oid, t, attnums, e) < 0 ||
-	             note_not_built(c, oid, kids, attnums, t, e) < 0
+	             note_not_built(c, oid, attnums, t, e) < 0
 	         ? -1
 	         : 0;
 	if (rc == 0 && t->rows < 0) /* never vacuumed or analysed (PostgreSQL 14+) */
