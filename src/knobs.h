@@ -246,4 +246,11 @@ int knob_numeric(int id);
 /* Describe the valid values of knob id ("0..8", "seq|rand|few"). */
 void knob_range_text(int id, char *buf, size_t len);
 
+/* The knob name closest to name, or NULL. */
+const char *knob_closest(const char *name);
+
+/* Split a `key = value` line in place: *id the knob (unknown keys get a
+ * "did you mean"), *val the trimmed value. */
+int knob_read_line(char *s, int *id, char **val, struct err *e);
+
 #endif
