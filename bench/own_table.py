@@ -304,7 +304,7 @@ def main():
     pg.add_argument("--dsn", help="a server of yours (superuser) instead of a throwaway one")
     pg.add_argument("--only", help="these fixtures, a comma list")
     pg.add_argument("--wrong-order", action="store_true",
-                    help="the copy from the derived spec with the candidate's order swapped")
+                    help="a side more: the copy with the candidate's order swapped")
     pg.add_argument("--make-sources", action="store_true", help="make the sources and exit")
     pg.add_argument("--use-sources", action="store_true",
                     help="measure the sources already there, and leave them")
