@@ -250,8 +250,12 @@ class Cluster:
         self.run("initdb", "-D", data, "-U", "owner", "--auth=trust", "-N")
         opts = f"-k {self.dir} -p {self.port} -c listen_addresses= " + \
             " ".join(f"-c {kv}" for kv in SERVER)
-        self.run("pg_ctl", "-D", data, "-l", os.path.join(self.dir, "log"), "-w", "-o", opts,
-                 "start")
+        try:
+            self.run("pg_ctl", "-D", data, "-l", os.path.join(self.dir, "log"), "-w", "-o",
+                     opts, "start")
+        except RuntimeError:
+            self.stop()  # one that started too late for -w's wait
+            raise
         self.dsn = f"host={self.dir} port={self.port} dbname=postgres user=owner"
 
     def run(self, prog, *args):
@@ -435,6 +439,8 @@ def main(a, idxlab):
         if not a.use_sources:
             for fx in fixtures:
                 db.q(f"DROP TABLE IF EXISTS public.{fx['name']}")
+            if len(fixtures) == len(FIXTURES):
+                db.q("DROP DOMAIN IF EXISTS own_qty")
         db.close()
     except RuntimeError as ex:
         print(f"postgres: FAILED: {ex}")
