@@ -222,13 +222,15 @@ static int from_sample(const struct shape_col *c, struct column *out, int is_uui
  * jumps, and pg_stats' correlation (the values' order against the heap's)
  * stays near 1. An index on it still appends at its right-hand leaf: it
  * grows. (A cycle falls as seldom but has no correlation; random values
- * and late rows fall often.) */
+ * and late rows fall often. SQLite's sample is in rowid order, the
+ * insertion order itself, and its correlation is read from the sample's
+ * falls: not evidence of its own.) */
 static int grows_page_by_page(const struct shape_col *c)
 {
 	double moves = c->s_up + c->s_down;
 
-	return c->sampled > 1 && !isnan(c->correlation) && c->correlation > 0.9 && moves >= 8 &&
-	       c->s_down <= 0.05 * moves;
+	return c->paged && c->sampled > 1 && !isnan(c->correlation) && c->correlation > 0.9 &&
+	       moves >= 8 && c->s_down <= 0.05 * moves;
 }
 
 void schema_from_order(const struct shape_col *c, double rows, struct column *out, char *why,
