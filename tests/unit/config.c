@@ -1,5 +1,5 @@
 /* config.c - the cases of src/config.c: config files and the command line into
- * a plan; err.c's escaping of what they quote. */
+ * a plan. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -76,19 +76,6 @@ static void test_config(void)
 		      !strstr(e.msg, "too long"));
 		plan_free(&p);
 		unlink(path);
-	}
-	{
-		char buf[16];
-		struct err x;
-
-		err_escape("a\nb\tc\001", buf, sizeof buf);
-		CHECK(strcmp(buf, "a\\nb\\tc\\x01") == 0);
-		err_escape("abc\n", buf, 5); /* cut, never half an escape */
-		CHECK(strcmp(buf, "abc") == 0);
-		err_set(&x, ERR_USAGE, "bad '%s'", "x\ny");
-		CHECK(strcmp(x.msg, "bad 'x\\ny'") == 0);
-		err_prefix(&x, "%s:%d", "f\n", 3);
-		CHECK(strcmp(x.msg, "f\\n:3: bad 'x\\ny'") == 0);
 	}
 	{
 		char *argv[] = { (char *)"idxlab", (char *)"run", (char *)"-c",

@@ -1,5 +1,6 @@
 /* knobs.c - the cases of src/knobs.c: the knob table, a knob by name, its
- * checks and defaults (with knob_values.c's parse and format). */
+ * checks and defaults (with knob_values.c's parse and format), what needs a
+ * rebuild. */
 #include <string.h>
 
 #include "knobs.h"
@@ -49,7 +50,28 @@ static void test_knobs(void)
 			CHECK(knob_parse(i, knob_table[i].def, &v, &e) == 0);
 }
 
+/* A change of key order between int orders, or of the index count, keeps
+ * the table; a change to a uuid order (another key type), or of the
+ * primary key, rebuilds it. */
+static void test_need_rebuild(void)
+{
+	struct knobs a, b;
+
+	knobs_defaults(&a);
+	b = a;
+	CHECK(!knobs_need_rebuild(&a, &b));
+	b.v[K_KEY_ORDER] = KO_RAND;
+	b.v[K_INDEXES] = 3;
+	CHECK(!knobs_need_rebuild(&a, &b));
+	b.v[K_KEY_ORDER] = KO_UUID4;
+	CHECK(knobs_need_rebuild(&a, &b));
+	b = a;
+	b.v[K_PK] = PK_UUID7;
+	CHECK(knobs_need_rebuild(&a, &b));
+}
+
 const struct unit_case unit_knobs[] = {
 	{ "unit/knobs", test_knobs },
+	{ "unit/need-rebuild", test_need_rebuild },
 	{ NULL, NULL },
 };

@@ -36,6 +36,7 @@
 	X(engines_spawn, "engines/spawn.c")                                                        \
 	X(engines_tmpdir, "engines/tmpdir.c")                                                      \
 	X(engines_txn, "engines/txn.c")                                                            \
+	X(err, "err.c")                                                                            \
 	X(evlog, "evlog.c")                                                                        \
 	X(fstree, "fstree.c")                                                                      \
 	X(keys, "keys.c")                                                                          \
@@ -55,6 +56,7 @@
 	X(ui_feed_replay, "ui/feed_replay.c")                                                      \
 	X(ui_history, "ui/history.c")                                                              \
 	X(ui_input, "ui/input.c")                                                                  \
+	X(ui_label, "ui/label.c")                                                                  \
 	X(ui_layout, "ui/layout.c")                                                                \
 	X(ui_presenter, "ui/presenter.c")                                                          \
 	X(ui_spark, "ui/spark.c")                                                                  \

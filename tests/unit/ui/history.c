@@ -8,7 +8,6 @@
 #include "knobs.h"
 #include "metrics.h"
 #include "ui/history.h"
-#include "ui/label.h"
 #include "ui/spark.h"
 #include "unit.h"
 
@@ -199,16 +198,6 @@ static void test_scale_labels(void)
 			       metric_table[labels[i].m].field, buf, labels[i].text);
 		CHECK(strcmp(buf, labels[i].text) == 0 && strlen(buf) <= 6);
 	}
-	/* a baseline near 0 (under a thousandth of the full scale): no ratio of
-	 * noise (miss/row 175889x) */
-	label_ratio_near(1.76, 0.00001, 0.002, 1, buf, sizeof buf);
-	CHECK(strcmp(buf, "from ~0") == 0);
-	label_ratio_near(1.76, 0.00001, 0.002, 0, buf, sizeof buf);
-	CHECK(strcmp(buf, "from \u22480") == 0);
-	label_ratio_near(0.0001, 0.00001, 0.002, 1, buf, sizeof buf);
-	CHECK(strcmp(buf, "-") == 0);
-	label_ratio_near(0.5, 2, 0.002, 1, buf, sizeof buf);
-	CHECK(strcmp(buf, "0.25x") == 0);
 	/* a value under a ten-thousandth a row is small, not none */
 	history_format(M_MISSES_PER_ROW, 0.00003, 0, buf, sizeof buf);
 	CHECK(strcmp(buf, "<0.0001") == 0);
