@@ -6,8 +6,9 @@
  * src/ file it tests) ending in its table of cases, named unit_ and <path>
  * with / as _ (unit.h: tests/unit/ui/history.c ends in unit_ui_history[]),
  * then add its line to UNIT_FILES below: X(ui_history, "ui/history.c").
- * Nothing else: the Makefile compiles every .c under tests/unit/, and the
- * case unit/wired fails while a file there is not in UNIT_FILES.
+ * Nothing else: the Makefile compiles every .c under tests/unit/, the case
+ * unit/wired fails while a file there is not in UNIT_FILES, and
+ * unit/mirrors-src while one has no src/ file of its path.
  *
  *   build/tests/unit [FIXTURES [CASE|FILE ...]]
  *
@@ -226,8 +227,29 @@ static void test_wired(void)
 #endif
 }
 
+/* Every file of UNIT_FILES (but this one) tests the src/ file of its path:
+ * one renamed or moved in src/ moves its tests along. The tree is the
+ * fixtures dir's grandparent, as for unit/man-keys. */
+static void test_mirrors_src(void)
+{
+	char path[PATH_MAX];
+	size_t f;
+
+	for (f = 0; f < NFILES; f++) {
+		if (strcmp(files[f].path, "main.c") == 0)
+			continue;
+		snprintf(path, sizeof path, "%s/../../src/%s", fixtures, files[f].path);
+		if (access(path, F_OK) != 0) {
+			printf("  tests/unit/%s: no src/%s to test (move it with its file)\n",
+			       files[f].path, files[f].path);
+			failed_checks++;
+		}
+	}
+}
+
 const struct unit_case unit_main[] = {
 	{ "unit/wired", test_wired },
+	{ "unit/mirrors-src", test_mirrors_src },
 	{ NULL, NULL },
 };
 
