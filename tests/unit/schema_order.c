@@ -1,6 +1,6 @@
-/* unit_orders.c - the seq family of value orders (seq:R, desc[:R],
- * late:P[:R]): values, the words written back, and the order a column's
- * evidence gives (issue 19, item 1). */
+/* schema_order.c - the cases of src/schema_order.c: the seq family of value
+ * orders (seq:R, desc[:R], late:P[:R]): values, the words written back, and
+ * the order a column's evidence gives (issue 19, item 1). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,9 +257,14 @@ static void derived(void)
 	CHECK(schema_from_default("CURRENT_TIME") == ORD_KNOB); /* a time of day wraps */
 }
 
-void test_orders(void)
+static void test_orders(void)
 {
 	values();
 	words();
 	derived();
 }
+
+const struct unit_case unit_schema_order[] = {
+	{ "unit/orders", test_orders },
+	{ NULL, NULL },
+};
