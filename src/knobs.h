@@ -126,6 +126,11 @@ struct knob_def {
 	 * (indexes: the index list of the table in force); NULL: why. */
 	const char *(*why_of)(const struct knobs *k);
 	const char *range; /* KNOB_NAMED: the valid values in words; NULL: labels|FILE */
+	/* Where its column stands in every output record (record.h): a
+	 * position, append-only (a new column takes the next free number
+	 * after the last in record.c's, knobs.c's and metrics.c's rows); 0:
+	 * no column of its own. Every knob a sweep can vary has one. */
+	int column;
 };
 
 extern const struct knob_def knob_table[K_COUNT];

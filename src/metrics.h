@@ -153,6 +153,7 @@ struct metric_def {
 	 * title names what is counted. */
 	const char *title;
 	const char *per_s; /* a rate's ticks: what they count per second (" rows/s"), or NULL */
+	int column;        /* its column in every output record (knob_def.column) */
 };
 
 extern const struct metric_def metric_table[M_COUNT];

@@ -35,14 +35,6 @@ int plot_numeric_knob(int id)
 	return knob_numeric(id) || d->kind == KNOB_SIZE || d->kind == KNOB_MILLIS;
 }
 
-static void knob_value_text(int id, const struct knobs *k, char *buf, size_t len)
-{
-	if (id == K_PREFILL)
-		snprintf(buf, len, "%lld", knobs_prefill(k));
-	else
-		knob_format(id, k->v[id], buf, len);
-}
-
 /* "name=value" for each caption knob the same in every used point. */
 static void fixed_caption(const struct plot *pl, int interval, char *buf, size_t len)
 {
@@ -68,7 +60,7 @@ static void fixed_caption(const struct plot *pl, int interval, char *buf, size_t
 		}
 		if (!first || !same || !engine_has_knob((int)first->k.v[K_ENGINE], id))
 			continue;
-		knob_value_text(id, &first->k, v, sizeof v);
+		record_knob_text(id, &first->k, v, sizeof v);
 		if (n < len)
 			n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", n ? "   " : "",
 			                      knob_table[id].name, v);
@@ -245,7 +237,7 @@ void plot_model_sweep(const struct plot *pl, struct model *md)
 		for (id = 0; id < K_COUNT; id++) {
 			if (id == md->xknob || !plot_swept(pl->plan, id))
 				continue;
-			knob_value_text(id, k, buf, sizeof buf);
+			record_knob_text(id, k, buf, sizeof buf);
 			if (n < sizeof md->label[s])
 				n += (size_t)snprintf(md->label[s] + n, sizeof md->label[s] - n,
 				                      "%s%s%s%s", n ? "  " : "",
@@ -313,7 +305,7 @@ static void change_text(const struct knobs *a, const struct knobs *b, char *buf,
 
 		if (!plot_workload_knob(id) || a->v[id] == b->v[id])
 			continue;
-		knob_value_text(id, b, v, sizeof v);
+		record_knob_text(id, b, v, sizeof v);
 		n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", n ? ", " : "",
 		                      knob_table[id].name, v);
 	}

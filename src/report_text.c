@@ -82,11 +82,11 @@ static void spread_text(const struct record *r, const struct field *f, char *buf
 	size_t n = strlen(buf);
 	double share;
 
-	if (!f->figure || f->kind != F_NUM || n >= len)
+	if (!f->figure || f->kind != FIELD_NUM || n >= len)
 		return;
-	lo = report_find(r, report_spread_name(f->name, 0));
-	hi = report_find(r, report_spread_name(f->name, 1));
-	if (!lo || !hi || lo->kind != F_NUM || hi->kind != F_NUM)
+	lo = record_find(r, record_spread_name(f->name, 0));
+	hi = record_find(r, record_spread_name(f->name, 1));
+	if (!lo || !hi || lo->kind != FIELD_NUM || hi->kind != FIELD_NUM)
 		return;
 	sp = (struct spread){ f->d, lo->d, hi->d, 1 };
 	share = 100 * spread_share(&sp);
@@ -114,13 +114,13 @@ static void put_cell(FILE *out, int width, const char *s)
 static void text_value(struct report *rp, const struct field *f, char *buf, size_t len, int table)
 {
 	switch (f->kind) {
-	case F_STR:
+	case FIELD_STR:
 		snprintf(buf, len, "%s", f->s);
 		break;
-	case F_INT:
+	case FIELD_INT:
 		snprintf(buf, len, "%lld", f->i);
 		break;
-	case F_NUM:
+	case FIELD_NUM:
 		if (strcmp(f->unit, "B") == 0 && f->decimals == 0)
 			units_human(f->d, "B", buf, len);
 		else
@@ -128,10 +128,10 @@ static void text_value(struct report *rp, const struct field *f, char *buf, size
 			         f->decimals > 2 ? (f->d >= 100 ? 1 : f->decimals) : f->decimals,
 			         f->d);
 		break;
-	case F_NA:
+	case FIELD_NA:
 		snprintf(buf, len, "n/a");
 		break;
-	case F_UNSETTLED:
+	case FIELD_UNSETTLED:
 		snprintf(buf, len, "...");
 		if (table)
 			rp->saw_unsettled = 1;
@@ -218,7 +218,7 @@ static int field_width(const struct report *rp, const struct record *r, const ch
 	if (strcmp(field, "rows_per_s") == 0 || strcmp(field, "db_bytes") == 0 ||
 	    strcmp(field, "index_bytes") == 0)
 		least = 9;
-	if (rp->spread && report_find(r, field)->figure)
+	if (rp->spread && record_find(r, field)->figure)
 		least += SPREAD_W;
 	return w > least ? w : least;
 }
@@ -243,16 +243,16 @@ static void default_cols(struct report *rp, const struct record *r, int width)
 	size_t i;
 
 	for (i = 0; i < N_TEXT_COLS; i++) {
-		const struct field *f = report_find(r, text_cols[i].field);
+		const struct field *f = record_find(r, text_cols[i].field);
 
 		pri[i] = !text_candidate(rp, i) ? -1
-		         : f->kind != F_NA      ? text_cols[i].pri
+		         : f->kind != FIELD_NA  ? text_cols[i].pri
 		         : engines              ? PRI_NA + text_cols[i].pri
 		                                : -1;
 	}
 	for (p = 0; p <= 2 * PRI_NA; p++)
 		for (i = 0; i < N_TEXT_COLS; i++) {
-			const struct field *f = report_find(r, text_cols[i].field);
+			const struct field *f = record_find(r, text_cols[i].field);
 			const char *label = text_cols[i].label ? text_cols[i].label : f->label;
 			int w = field_width(rp, r, f->name, label) + 1;
 
@@ -265,7 +265,7 @@ static void default_cols(struct report *rp, const struct record *r, int width)
 		if (take[i])
 			add_col(rp, r, -1, text_cols[i].field,
 			        text_cols[i].label ? text_cols[i].label
-			                           : report_find(r, text_cols[i].field)->label);
+			                           : record_find(r, text_cols[i].field)->label);
 }
 
 /* The columns, from the first row r. */
@@ -276,7 +276,7 @@ static void choose_cols(struct report *rp, const struct record *r)
 	rp->ncols = 0;
 	if (rp->nsel) {
 		for (i = 0; i < rp->nsel; i++)
-			add_col(rp, r, -1, rp->sel[i], report_find(r, rp->sel[i])->label);
+			add_col(rp, r, -1, rp->sel[i], record_find(r, rp->sel[i])->label);
 		return;
 	}
 	for (id = 0; id < K_COUNT; id++)
@@ -339,9 +339,9 @@ static void text_header(struct report *rp, const struct record *r, const struct 
 /* A checkpoint completed in the record's window (checkpoint_in_window). */
 static int had_checkpoint(const struct record *r)
 {
-	const struct field *f = report_find(r, "checkpoint_in_window");
+	const struct field *f = record_find(r, "checkpoint_in_window");
 
-	return f->kind == F_NUM && f->d > 0;
+	return f->kind == FIELD_NUM && f->d > 0;
 }
 
 void report_write_text(struct report *rp, const struct record *r, const struct knobs *k)
@@ -359,17 +359,17 @@ void report_write_text(struct report *rp, const struct record *r, const struct k
 		if (c->knob >= 0 && c->knob != K_ROWS) {
 			knob_text(c->knob, k, buf, sizeof buf);
 		} else {
-			text_value(rp, report_find(r, c->field), buf, sizeof buf, 1);
+			text_value(rp, record_find(r, c->field), buf, sizeof buf, 1);
 			if (rp->spread)
-				spread_text(r, report_find(r, c->field), buf, sizeof buf);
+				spread_text(r, record_find(r, c->field), buf, sizeof buf);
 		}
 		put_cell(rp->out, c->width, buf);
 	}
-	if (report_find(r, "interrupted")->i) {
+	if (record_find(r, "interrupted")->i) {
 		fprintf(rp->out, " (interrupted)");
 		rp->saw_interrupted = 1;
-	} else if (report_find(r, "seconds")->kind == F_NUM &&
-	           report_find(r, "seconds")->d < SHORT_STEP_S) {
+	} else if (record_find(r, "seconds")->kind == FIELD_NUM &&
+	           record_find(r, "seconds")->d < SHORT_STEP_S) {
 		fprintf(rp->out, " (short)");
 		rp->saw_short = 1;
 	}
@@ -393,9 +393,9 @@ void report_write_progress(struct report *rp, const struct record *r, double ela
 	if (!rp->diag)
 		return;        /* -q */
 	report_clear_line(rp); /* these stay: the records --interval asked for */
-	fprintf(rp->diag, "progress: step %lld, %.1f s", report_find(r, "step")->i, elapsed);
+	fprintf(rp->diag, "progress: step %lld, %.1f s", record_find(r, "step")->i, elapsed);
 	for (i = 0; i < sizeof cols / sizeof cols[0]; i++) {
-		const struct field *f = report_find(r, cols[i]);
+		const struct field *f = record_find(r, cols[i]);
 
 		text_value(rp, f, buf, sizeof buf, 0);
 		fprintf(rp->diag, ", %s %s", f->label, buf);
