@@ -131,6 +131,9 @@ struct knob_def {
 	 * after the last in record.c's, knobs.c's and metrics.c's rows); 0:
 	 * no column of its own. Every knob a sweep can vary has one. */
 	int column;
+	/* Its place in a --plot chart's caption of the knobs every record of
+	 * the chart shares (plot_model.c), from 1; 0: not named there. */
+	int caption;
 };
 
 extern const struct knob_def knob_table[K_COUNT];

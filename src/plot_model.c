@@ -21,12 +21,22 @@ static const int default_more[] = { M_WAL_BYTES_PER_ROW, M_FSYNCS_PER_COMMIT,   
 	                            M_FPI_BYTES_PER_ROW };
 #define DEFAULT_PANELS 4
 
-/* The knobs a caption names when they are the same for the whole chart. */
-static const int caption_knobs[] = { K_ENGINE,     K_OP,         K_ROWS,      K_SCHEMA,
-	                             K_PK,         K_INDEXES,    K_KEY_ORDER, K_CACHE,
-	                             K_FILLFACTOR, K_CHECKPOINT, K_COMMIT,    K_SYNC,
-	                             K_JOURNAL,    K_PREFILL,    K_PAYLOAD,   K_INDEX_BUILD,
-	                             K_LOAD,       K_VACUUM };
+/* The knobs a caption names when they are the same for the whole chart
+ * (knob_def.caption), in their caption order; how many. */
+static int caption_knobs(int *ids)
+{
+	int n = 0, id, j;
+
+	for (id = 0; id < K_COUNT; id++) {
+		if (knob_table[id].caption <= 0)
+			continue;
+		for (j = n; j > 0 && knob_table[ids[j - 1]].caption > knob_table[id].caption; j--)
+			ids[j] = ids[j - 1];
+		ids[j] = id;
+		n++;
+	}
+	return n;
+}
 
 int plot_numeric_knob(int id)
 {
@@ -39,12 +49,12 @@ int plot_numeric_knob(int id)
 static void fixed_caption(const struct plot *pl, int interval, char *buf, size_t len)
 {
 	const struct point *first = NULL;
+	int ids[K_COUNT], nids = caption_knobs(ids), j;
 	size_t i, n = 0;
-	unsigned j;
 
 	buf[0] = 0;
-	for (j = 0; j < sizeof caption_knobs / sizeof caption_knobs[0]; j++) {
-		int id = caption_knobs[j], same = 1;
+	for (j = 0; j < nids; j++) {
+		int id = ids[j], same = 1;
 		char v[160];
 
 		first = NULL;

@@ -32,6 +32,8 @@ struct own_field {
 	const char *name, *label, *unit;
 	int knob; /* the knob whose column this is (rows: the rows measured), or -1 */
 	void (*fill)(struct field *f, const struct ctx *c);
+	struct text_place text; /* as metric_def.text */
+	int gate; /* a text column only when this knob is set in some step; -1: always */
 };
 
 static void set_int(struct field *f, long long v)
@@ -120,15 +122,43 @@ static void own_vacuum_wal(struct field *f, const struct ctx *c)
 /* The fields that are neither a knob's value nor a metric, at their
  * positions among the knob and metric rows' (append-only). */
 static const struct own_field own_fields[] = {
-	{ 10, "rows", "rows", "", K_ROWS, own_rows },
-	{ 35, "index_pages", "index pages", "", -1, own_index_pages },
-	{ 36, "record", "record", "", -1, own_kind },
-	{ 37, "step", "step", "", -1, own_step },
-	{ 38, "interrupted", "interrupted", "", -1, own_interrupted },
-	{ 42, "table_rows", "table rows", "", -1, own_table_rows },
-	{ 45, "build_seconds", "build_seconds", "s", -1, own_build_seconds },
-	{ 47, "vacuum_seconds", "vacuum_seconds", "s", -1, own_vacuum_seconds },
-	{ 48, "vacuum_wal_bytes_per_row", "vacuum_wal_bytes_per_row", "B", -1, own_vacuum_wal },
+	{ 10, "rows", "rows", "", K_ROWS, own_rows, { .order = 1, .pri = 11 }, -1 },
+	{ 35, "index_pages", "index pages", "", -1, own_index_pages, { 0 }, -1 },
+	{ 36, "record", "record", "", -1, own_kind, { 0 }, -1 },
+	{ 37, "step", "step", "", -1, own_step, { 0 }, -1 },
+	{ 38, "interrupted", "interrupted", "", -1, own_interrupted, { 0 }, -1 },
+	{ 42,
+	  "table_rows",
+	  "table rows",
+	  "",
+	  -1,
+	  own_table_rows,
+	  { .order = 2, .pri = 1 },
+	  K_INTERVAL_ROWS },
+	{ 45,
+	  "build_seconds",
+	  "build_seconds",
+	  "s",
+	  -1,
+	  own_build_seconds,
+	  { .order = 17, .pri = 1, .label = "build s" },
+	  K_INDEX_BUILD },
+	{ 47,
+	  "vacuum_seconds",
+	  "vacuum_seconds",
+	  "s",
+	  -1,
+	  own_vacuum_seconds,
+	  { .order = 18, .pri = 1, .label = "vacuum s" },
+	  K_VACUUM },
+	{ 48,
+	  "vacuum_wal_bytes_per_row",
+	  "vacuum_wal_bytes_per_row",
+	  "B",
+	  -1,
+	  own_vacuum_wal,
+	  { .order = 19, .pri = 1, .label = "vac wal B/r" },
+	  K_VACUUM },
 };
 #define NOWN (int)(sizeof own_fields / sizeof own_fields[0])
 
@@ -183,6 +213,42 @@ static const char *knob_field(int id)
 				*c = '_';
 	}
 	return names[id];
+}
+
+const struct record_text_col *record_text_cols(int *n)
+{
+	static struct record_text_col cols[M_COUNT + NOWN];
+	static int ncols = -1;
+	int i, j;
+
+	if (ncols < 0) {
+		ncols = 0;
+		for (i = 0; i < M_COUNT; i++)
+			if (metric_table[i].text.order > 0)
+				cols[ncols++] =
+				    (struct record_text_col){ metric_table[i].field,
+					                      metric_table[i].text.label
+					                          ? metric_table[i].text.label
+					                          : metric_table[i].label,
+					                      metric_table[i].text, -1 };
+		for (i = 0; i < NOWN; i++)
+			if (own_fields[i].text.order > 0)
+				cols[ncols++] = (struct record_text_col){
+					own_fields[i].name,
+					own_fields[i].text.label ? own_fields[i].text.label
+					                         : own_fields[i].label,
+					own_fields[i].text, own_fields[i].gate
+				};
+		for (i = 1; i < ncols; i++) /* by order: a handful, insertion sort */
+			for (j = i; j > 0 && cols[j].text.order < cols[j - 1].text.order; j--) {
+				struct record_text_col t = cols[j];
+
+				cols[j] = cols[j - 1];
+				cols[j - 1] = t;
+			}
+	}
+	*n = ncols;
+	return cols;
 }
 
 const char *record_knob_field(int id)

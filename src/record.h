@@ -79,6 +79,20 @@ int record_split_fields(char *list, const char **names, int *n, struct err *e);
 /* Is every name of the comma list a field, none twice? (list unchanged) */
 int record_check_fields(const char *list, struct err *e);
 
+/* A default column of the headless text table: a figure, its header, its
+ * place (metrics.h: struct text_place; from the metric rows and record.c's
+ * own fields), and the knob that must be set (non-zero) in some step for
+ * it to be a column (-1: always). */
+struct record_text_col {
+	const char *field, *label;
+	struct text_place text;
+	int gate;
+};
+
+/* The text table's default columns, in their order (text.order): *n of
+ * them. Valid for the process' life. */
+const struct record_text_col *record_text_cols(int *n);
+
 /* Knob id's value in k as its record column and the chart write it
  * ("auto" prefill resolved to its rows). */
 void record_knob_text(int id, const struct knobs *k, char *buf, size_t len);
