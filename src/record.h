@@ -13,7 +13,14 @@
  * Positions are append-only: a new knob or metric takes the next free
  * number, so the columns of existing CSV scripts stay put. The spread
  * fields of --repeat (run, runs, FIELD_min, FIELD_max) come after them
- * all. A knob the step's engine does not honour is n/a in its column. */
+ * all. A knob the step's engine does not honour is n/a in its column.
+ *
+ * A new output field: give its knob or metric row the next free column
+ * (a field that is neither: a row of record.c's own_fields[]), and say
+ * what it means in man idxlab, OUTPUT FIELDS; a figure the text table
+ * should show by default also gets a text place (metric_def.text). Every
+ * knob a sweep can vary must have a column: tests/t_record.sh sweeps each
+ * one that --help lists. */
 #ifndef IDXLAB_RECORD_H
 #define IDXLAB_RECORD_H
 
