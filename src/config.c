@@ -182,7 +182,7 @@ static int plan_line(char *s, int lineno, void *ctx, struct err *e)
 	const char *text;
 	int id;
 
-	if (config_knob_line(s, &id, &val, e) < 0)
+	if (knob_read_line(s, &id, &val, e) < 0)
 		return -1;
 	snprintf(where, sizeof where, "%s:", p->reading);
 	text = repeated(p, id, val, where, buf, sizeof buf);
@@ -246,7 +246,7 @@ static int unknown_option(const char *arg, struct err *e)
 
 	snprintf(name, sizeof name, "%s", arg + (arg[1] == '-' ? 2 : 1));
 	name[strcspn(name, "=")] = 0;
-	hint = config_closest_knob(name);
+	hint = knob_closest(name);
 	if (hint)
 		return err_set(e, ERR_USAGE, "unknown option '%s' (did you mean --%s?)", arg, hint);
 	return err_set(e, ERR_USAGE, "unknown option '%s' (idxlab --help lists them)", arg);
