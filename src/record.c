@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "conf_line.h"
 #include "engines/engine.h"
 
 /* What a field that is neither a knob nor a metric is computed from. */
