@@ -120,6 +120,14 @@ struct knob_def {
 	 * (indexes: the index list of the table in force); NULL: why. */
 	const char *(*why_of)(const struct knobs *k);
 	const char *range; /* KNOB_NAMED: the valid values in words; NULL: labels|FILE */
+	/* Where its column stands in every output record (record.h): a
+	 * position, append-only (a new column takes the next free number
+	 * after the last in record.c's, knobs.c's and metrics.c's rows); 0:
+	 * no column of its own. Every knob a sweep can vary has one. */
+	int column;
+	/* Its place in a --plot chart's caption of the knobs every record of
+	 * the chart shares (plot_model.c), from 1; 0: not named there. */
+	int caption;
 };
 
 extern const struct knob_def knob_table[K_COUNT];
