@@ -45,6 +45,9 @@ struct shape_col {
 	char gen[256];       /* a generated column's expression as the catalog writes
 	                      * it (outside text: schema_gen.h parses it); "" */
 	int gen_stored;      /* it is STORED there (else VIRTUAL) */
+	int paged;           /* the sample is in PostgreSQL's heap order (the insertion
+	                      * order page by page) and correlation is pg_stats' own,
+	                      * not read from the sample (grows_page_by_page) */
 };
 
 struct shape_index {

@@ -364,6 +364,7 @@ static void sample_order(PGconn *c, const char *nsp, const char *rel, struct tab
 			struct shape_col *sc = &t->cols[col[k]];
 
 			sc->sampled = rows;
+			sc->paged = 1;
 			sc->s_up = atof(PQgetvalue(r, 0, 1 + 5 * k));
 			sc->s_down = atof(PQgetvalue(r, 0, 2 + 5 * k));
 			sc->s_distinct = atof(PQgetvalue(r, 0, 3 + 5 * k));
