@@ -406,7 +406,12 @@ void schema_pick_hot(struct schema *s)
 	s->hot[0] = 0;
 	s->hot_col = 0;
 	for (c = s->ncols - 1; c >= 1 && !s->hot_col; c--) {
-		for (covered = 0, i = 0; i < s->nindexes && !covered; i++)
+		/* a partition key moves its row (part.c); a generated column
+		 * is the engine's to write */
+		covered = s->cols[c].gen[0] != 0;
+		for (i = 0; i < s->part.nkeys && i < SCHEMA_PART_KEYS && s->part.kind; i++)
+			covered |= s->part.cols[i] == c;
+		for (i = 0; i < s->nindexes && !covered; i++)
 			for (j = 0; j < s->idx[i].ncols && j < SCHEMA_IDX_COLS; j++)
 				covered |= s->idx[i].cols[j] == c;
 		if (!covered) {

@@ -39,6 +39,9 @@
 #define SCHEMA_PER_MAX     1e9  /* seq:R, desc:R, late:P:R: R at most */
 #define SCHEMA_LATE_MAX    0.5  /* late:P: at most half the rows late */
 #define SCHEMA_LATE_BACK   1000 /* late:P: a late row's value is 1..this rows old */
+#define SCHEMA_GEN_MAX     128  /* a generated column's expression, as idxlab writes it */
+#define SCHEMA_PART_MAX    128  /* partitions of a partitioned table */
+#define SCHEMA_PART_KEYS   4    /* columns in a partition key */
 
 enum col_type {
 	COL_INT,       /* 32-bit integer */
@@ -80,6 +83,11 @@ struct column {
 	double per;  /* ORD_SEQ, ORD_DESC, ORD_LATE: rows per value, 1..SCHEMA_PER_MAX
 	             * (0: 1, a value per row): value = f(floor(row / per)) */
 	double late; /* ORD_LATE: the share of late rows, (0, SCHEMA_LATE_MAX] */
+	/* A generated column (`generated (EXPR) [stored]`, schema_gen.h): its
+	 * expression as idxlab re-wrote it from its parse (spec names, one
+	 * canonical spelling); "" for an ordinary column. */
+	char gen[SCHEMA_GEN_MAX];
+	int gen_stored; /* STORED, else VIRTUAL where the engine has both */
 };
 
 /* An index key may be a function of its column (an expression index),
@@ -123,6 +131,18 @@ struct index_spec {
 	struct pred_term pred[SCHEMA_PRED_MAX];
 };
 
+/* A partitioned table (`partition by hash|range|list (COLS) N`): built so
+ * on PostgreSQL (N partitions whose bounds cover the values idxlab writes,
+ * schema_part.h); one table on the engines without partitioning. */
+enum part_kind { PART_NONE, PART_HASH, PART_RANGE, PART_LIST, PART_KIND_COUNT };
+
+struct part_spec {
+	enum part_kind kind;
+	int nkeys;                  /* range and list: 1 */
+	int cols[SCHEMA_PART_KEYS]; /* into schema.cols */
+	int n;                      /* partitions, 1..SCHEMA_PART_MAX */
+};
+
 struct schema {
 	char name[SCHEMA_NAME_MAX]; /* "default", "users", a file's base name */
 	char source[512];           /* where it came from: "built-in", a path, SOURCE:TABLE */
@@ -144,6 +164,7 @@ struct schema {
 	 * and the engine that read it + 1 (0: not read from a source). */
 	double source_rows;
 	int source_engine;
+	struct part_spec part; /* kind PART_NONE: one table */
 };
 
 /* One value, as schema_value() makes it. */
@@ -245,7 +266,8 @@ int schema_reserved(const char *name);
 void schema_name_from(const char *text, const char *prefix, char *out, size_t len);
 
 /* The column `op update` changes when the table has none of idxlab's own:
- * the last value column no index of s's list covers, or none (hot ""). */
+ * the last value column no index of s's list covers, not a partition key
+ * nor a generated column, or none (hot ""). */
 void schema_pick_hot(struct schema *s);
 
 /* Does s hold only what the engines may build DDL from: names the spec
@@ -253,6 +275,11 @@ void schema_pick_hot(struct schema *s);
  * counts and column numbers within the arrays, known types and orders?
  * Every spec is checked so when it is registered, whoever made it. */
 int schema_check(const struct schema *s, struct err *e);
+
+/* Say in the event log what engine (its --engine word) builds of s
+ * otherwise than s says: a partitioned table as one table, a generated
+ * column as an ordinary one (schema_part.c). Nothing when it builds all. */
+void schema_say_unbuilt(const struct schema *s, const char *engine);
 
 /* The spec as a spec file would say it (--print-config, --schema-from). */
 void schema_write(const struct schema *s, char *buf, size_t len);

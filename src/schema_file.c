@@ -5,11 +5,15 @@
  *   id TYPE ORDER | id knob         the primary key (default: id knob)
  *   column NAME TYPE ORDER          a value column, in table order
  *   column NAME TYPE ORDER null:P%  ... P percent of its rows NULL
+ *   column NAME TYPE ORDER generated (EXPR) [stored]   computed by the
+ *                                   engine where it can (schema_gen.h)
  *   hot NAME                        the column `op update` adds 1 to (its own);
  *                                   a value column's name: op update writes
  *                                   it; none: op update has no column
  *   payload none                    no payload column unless --payload N
  *   index KEY[,KEY...] [unique] [name NAME] [where PRED]   the next index
+ *   partition by hash|range|list (COL[,COL]) N   a partitioned table
+ *                                   (schema_part.c)
  *
  * KEY is a column or lower(COL) / upper(COL); PRED is terms joined by and,
  * each `COL op CONSTANT` or `COL is [not] null` (schema_idx.c).
@@ -26,12 +30,13 @@
 #include <string.h>
 
 #include "conf_line.h"
+#include "schema_gen.h"
 #include "schema_idx.h"
 #include "schema_int.h"
+#include "schema_part.h"
 
-static const char *const line_words[] = {
-	"table", "id", "column", "hot", "index", "payload", NULL
-};
+static const char *const line_words[] = { "table", "id",      "column",    "hot",
+	                                  "index", "payload", "partition", NULL };
 
 static const char *nth_word(int i, const void *ctx)
 {
@@ -229,6 +234,8 @@ int schema_check(const struct schema *s, struct err *e)
 		    !(c->nulls >= 0 && c->nulls <= 1) || (i == 0 && c->nulls > 0))
 			return err_set(e, ERR_USAGE, "column %s has no type idxlab writes",
 			               c->name);
+		if (c->gen[0] && schema_gen_check(s, i, e) < 0)
+			return -1;
 		if (!(c->per == 0 || (c->per >= 1 && c->per <= SCHEMA_PER_MAX)) ||
 		    !(c->late == 0 ||
 		      (c->order == ORD_LATE && c->late > 0 && c->late <= SCHEMA_LATE_MAX)) ||
@@ -257,7 +264,7 @@ int schema_check(const struct schema *s, struct err *e)
 		if (schema_idx_check(s, x, e) < 0)
 			return -1;
 	}
-	return 0;
+	return schema_part_check(s, e);
 }
 
 /* ---- lines --------------------------------------------------------------- */
@@ -391,7 +398,7 @@ static int parse_nulls(const char *w, int is_id, struct column *c, struct err *e
 static int column_line(struct schema *s, char *rest, int is_id, int hot_set, struct err *e)
 {
 	struct column c = { .name = "id" };
-	char *name = NULL, *type, *order, *extra, words[64];
+	char *name = NULL, *type, *order, *extra = NULL, words[64];
 
 	if (!is_id) {
 		if (!next_word(&rest, &name))
@@ -425,10 +432,24 @@ static int column_line(struct schema *s, char *rest, int is_id, int hot_set, str
 		if (schema_parse_order(order, &c, e) < 0 || check_column(&c, is_id, e) < 0)
 			return -1;
 	}
-	if (next_word(&rest, &extra) && parse_nulls(extra, is_id, &c, e) < 0)
+	if (next_word(&rest, &extra) && strcmp(extra, "generated") != 0 &&
+	    parse_nulls(extra, is_id, &c, e) < 0)
 		return -1;
-	if (next_word(&rest, &extra))
-		return err_set(e, ERR_USAGE, "'%s' after the order: one column per line", extra);
+	if (extra && strcmp(extra, "generated") != 0 && !next_word(&rest, &extra))
+		extra = NULL;
+	if (extra && strcmp(extra, "generated") == 0) {
+		if (is_id)
+			return err_set(e, ERR_USAGE,
+			               "id: the primary key is not a generated column");
+		if (schema_gen_words(s, &c, &rest, e) < 0)
+			return -1;
+		extra = next_word(&rest, &extra) ? extra : NULL;
+	}
+	if (extra)
+		return err_set(e, ERR_USAGE,
+		               "'%s' after the order: only null:P%% and generated (EXPR) [stored]; "
+		               "one column per line",
+		               extra);
 	if (is_id)
 		s->cols[0] = c;
 	else
@@ -480,8 +501,8 @@ static int spec_line(char *line, int lineno, void *ctx, struct err *e)
 			s->hot_col = 0; /* a column of its own */
 		snprintf(s->hot, sizeof s->hot, "%s", strcmp(name, "none") == 0 ? "" : name);
 		return 0;
-	case 4:
-		return index_line(s, rest, e);
+	case 4: /* a unique index holds the partition key (schema_part.h) */
+		return index_line(s, rest, e) < 0 ? -1 : schema_part_check(s, e);
 	case 5: /* payload none */
 		if (!next_word(&rest, &name) || strcmp(name, "none") != 0 ||
 		    next_word(&rest, &name))
@@ -490,9 +511,11 @@ static int spec_line(char *line, int lineno, void *ctx, struct err *e)
 			               "--payload N asks for one");
 		s->no_payload = 1;
 		return 0;
+	case 6:
+		return schema_part_parse(s, rest, e);
 	default:
-		return unknown("line", w, line_words, 0, "table, id, column, hot, index, payload",
-		               e);
+		return unknown("line", w, line_words, 0,
+		               "table, id, column, hot, index, payload, partition", e);
 	}
 }
 

@@ -22,8 +22,10 @@
 
 #include "engines/engine.h"
 #include "redact.h"
+#include "schema_gen.h"
 #include "schema_idx.h"
 #include "schema_int.h"
+#include "schema_part.h"
 
 void shape_note(char *notes, size_t len, const char *fmt, ...)
 {
@@ -346,6 +348,85 @@ static void note_key(const struct table_shape *t, const struct shape_index *x, c
 	           cols);
 }
 
+/* The source's generated columns: an expression idxlab's grammar admits
+ * is the copy's (schema_gen.h), written back by idxlab; another leaves the
+ * column an ordinary one, and the note says why. */
+static void derive_generated(const struct table_shape *t, const struct col_lookup *l,
+                             struct schema *s)
+{
+	struct err e;
+	int i;
+
+	for (i = 0; i < l->ncols; i++) {
+		const struct shape_col *c = &t->cols[i];
+		struct column *out;
+
+		if (!c->gen[0])
+			continue;
+		if (l->map[i] <= 0) {
+			if (l->map[i] == 0)
+				shape_note(s->notes, sizeof s->notes,
+				           "%s is a generated column there: here idxlab's id",
+				           c->name);
+			continue;
+		}
+		out = &s->cols[l->map[i]];
+		if (schema_gen_parse(s, c->gen, shape_lookup, (void *)l, out->gen, sizeof out->gen,
+		                     &e) < 0) {
+			out->gen[0] = 0;
+			shape_note(s->notes, sizeof s->notes,
+			           "%s is a generated column (%s) there: here an ordinary one, its "
+			           "values in the order its statistics say (its expression: %s)",
+			           c->name, c->gen_stored ? "STORED" : "VIRTUAL", e.msg);
+			continue;
+		}
+		out->gen_stored = c->gen_stored;
+		shape_note(
+		    s->notes, sizeof s->notes,
+		    "%s: generated (%s)%s, computed by SQLite and PostgreSQL (STORED there), "
+		    "an ordinary column on WiredTiger and MongoDB",
+		    c->name, out->gen, c->gen_stored ? " stored" : "");
+	}
+}
+
+/* The source's partitioning on the copy's columns (schema_part.h); a key
+ * column left out, or a copy PostgreSQL would refuse, is said in a note. */
+static void derive_part(const struct table_shape *t, const int *map, int ncols, struct schema *s)
+{
+	struct part_spec p = t->part;
+	char what[SCHEMA_PART_KEYS * SCHEMA_NAME_MAX + 48];
+	struct err e;
+	int i;
+
+	if (p.kind <= PART_NONE || p.kind >= PART_KIND_COUNT || p.nkeys < 1 ||
+	    p.nkeys > SCHEMA_PART_KEYS)
+		return;
+	for (i = 0; i < p.nkeys; i++) {
+		if (p.cols[i] < 0 || p.cols[i] >= ncols || map[p.cols[i]] < 0) {
+			shape_note(s->notes, sizeof s->notes,
+			           "it is partitioned by %s: not reproduced (its key's column is "
+			           "left out), idxlab's copy is one table",
+			           schema_part_words[p.kind]);
+			return;
+		}
+		p.cols[i] = map[p.cols[i]];
+	}
+	s->part = p;
+	schema_part_text(s, what, sizeof what);
+	if (schema_part_check(s, &e) < 0) {
+		s->part.kind = PART_NONE;
+		shape_note(
+		    s->notes, sizeof s->notes,
+		    "it is partitioned (%s): not reproduced (%s), idxlab's copy is one table", what,
+		    e.msg);
+		return;
+	}
+	shape_note(s->notes, sizeof s->notes,
+	           "%s: built so on PostgreSQL, the bounds covering the values idxlab writes "
+	           "(not the source's); one table on the other engines",
+	           what);
+}
+
 void schema_from_derive(const struct table_shape *t, const char *table, struct schema *s)
 {
 	int map[SHAPE_COLS_MAX], id_col, key_col = -1, ncols, nidx, i, j, pass;
@@ -411,6 +492,7 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 		s->ncols++;
 	}
 	look.ncols = ncols;
+	derive_generated(t, &look, s);
 	snprintf(why, sizeof why, "a spec holds %d columns besides its id", SCHEMA_COLS_MAX - 1);
 	note_left_out(s->notes, sizeof s->notes, &cols_out, "column", "columns", why);
 	for (pass = 0; pass < 2; pass++) /* the primary key's index first */
@@ -453,6 +535,7 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 		}
 	snprintf(why, sizeof why, "a spec holds %d indexes", SCHEMA_IDX_MAX);
 	note_left_out(s->notes, sizeof s->notes, &idx_out, "index", "indexes", why);
+	derive_part(t, map, ncols, s);
 	s->no_payload = 1;  /* the table's row is the source's */
 	schema_pick_hot(s); /* the indexes are known now */
 	note_hot(s);

@@ -42,6 +42,9 @@ struct shape_col {
 	double s_atmax;      /* sampled rows (past the first) at or above every row
 	                      * before them: where a growing column's index appends */
 	double s_atmin;      /* ... at or below every row before them */
+	char gen[256];       /* a generated column's expression as the catalog writes
+	                      * it (outside text: schema_gen.h parses it); "" */
+	int gen_stored;      /* it is STORED there (else VIRTUAL) */
 	int paged;           /* the sample is in PostgreSQL's heap order (the insertion
 	                      * order page by page) and correlation is pg_stats' own,
 	                      * not read from the sample (grows_page_by_page) */
@@ -67,7 +70,10 @@ struct table_shape {
 	int clustered; /* the rows are kept in primary key order (WITHOUT ROWID) */
 	struct shape_index idx[SHAPE_IDX_MAX];
 	char stats_from[96]; /* "pg_stats", "sqlite_stat1", "a sample of 10000 rows" */
-	char notes[2048];    /* what the reader guessed or left out, "; "-separated */
+	/* A partitioned table idxlab can build so (kind PART_NONE: one table;
+	 * cols into table_shape.cols; n its partitions, the DEFAULT among them). */
+	struct part_spec part;
+	char notes[2048]; /* what the reader guessed or left out, "; "-separated */
 };
 
 /* Append a note to a shape's (or a spec's) notes, escaped as err_escape

@@ -7,6 +7,7 @@
 
 #include "schema_idx.h"
 #include "schema_int.h"
+#include "schema_part.h"
 
 int schema_reserved(const char *name)
 {
@@ -73,7 +74,7 @@ static const char *col_name(int col, const void *ctx)
 void schema_write(const struct schema *s, char *buf, size_t len)
 {
 	size_t n = 0;
-	char t[32], o[32];
+	char t[32], o[32], t2[SCHEMA_PART_KEYS * SCHEMA_NAME_MAX + 48];
 	int i, j;
 
 #define PUT(...)                                                                                   \
@@ -95,11 +96,17 @@ void schema_write(const struct schema *s, char *buf, size_t len)
 		PUT("column %s %s %s", s->cols[i].name, t, o);
 		if (s->cols[i].nulls > 0)
 			PUT(" null:%g%%", schema_null_percent(s->cols[i].nulls));
+		if (s->cols[i].gen[0])
+			PUT(" generated (%s)%s", s->cols[i].gen,
+			    s->cols[i].gen_stored ? " stored" : "");
 		PUT("\n");
 	}
 	PUT("hot %s\n", s->hot[0] ? s->hot : "none");
 	if (s->no_payload)
 		PUT("payload none\n");
+	schema_part_text(s, t2, sizeof t2);
+	if (t2[0])
+		PUT("%s\n", t2);
 	for (i = 0; i < s->nindexes; i++) {
 		const struct index_spec *x = &s->idx[i];
 		char derived[SCHEMA_NAME_MAX], key[SCHEMA_NAME_MAX + 8], where[512];

@@ -27,7 +27,10 @@ int wl_setup(struct workload *w, const struct knobs *k, struct err *e)
 		               "--schema %s: the %s engine builds only the default table so far "
 		               "(idxlab runs no other table in its place)",
 		               schema_of(k)->name, knob_table[K_ENGINE].choices[k->v[K_ENGINE]]);
-	return w->ops->setup(w->en, k, e);
+	if (w->ops->setup(w->en, k, e) < 0)
+		return -1;
+	schema_say_unbuilt(schema_of(k), knob_table[K_ENGINE].choices[k->v[K_ENGINE]]);
+	return 0;
 }
 
 int wl_sample(struct workload *w, struct counters *c, struct err *e)

@@ -11,8 +11,12 @@
  * scale; a text's length is avg_width's (the values that are not NULL),
  * not the declared maximum. It never runs ANALYZE: a table without
  * statistics is read as "rand" with a note that says how to get better.
- * A generated column is read as an ordinary one; a table with inheritance
- * children or partitions is read with them, as one table (a note says so). */
+ * A generated column's expression is read (pg_attrdef) for schema_from.c
+ * to parse in idxlab's grammar or leave out; a table with inheritance
+ * children is read with them, as one table (a note says so); a
+ * partitioned one is read so too, and its partitioning (strategy, key
+ * columns, how many partitions) is kept for the copy when idxlab can
+ * build it (part.c), else named in a note. */
 #include <libpq-fe.h>
 #include <math.h>
 #include <stdio.h>
@@ -225,7 +229,9 @@ static int read_columns(PGconn *c, const char *oid, const char *nsp, const char 
 	    "a.attrelid AND i.indisprimary AND a.attnum = ANY (i.indkey)), false), "
 	    "a.attgenerated <> '', coalesce(s.null_frac, 0), CASE WHEN t.typtype = 'd' THEN "
 	    "format_type(t.typbasetype, t.typtypmod) END, left(pg_get_expr(d.adbin, d.adrelid), "
-	    "63), a.attidentity FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid LEFT "
+	    "63), a.attidentity, (SELECT pg_get_expr(g.adbin, g.adrelid) FROM pg_attrdef g WHERE "
+	    "g.adrelid = a.attrelid AND g.adnum = a.attnum AND a.attgenerated <> '') FROM "
+	    "pg_attribute a JOIN pg_type t ON t.oid = a.atttypid LEFT "
 	    "JOIN pg_type b ON t.typtype = 'd' AND b.oid = t.typbasetype LEFT JOIN pg_attrdef d "
 	    "ON d.adrelid = a.attrelid AND d.adnum = a.attnum AND a.attgenerated = '' LEFT "
 	    "JOIN LATERAL (SELECT "
@@ -258,11 +264,13 @@ static int read_columns(PGconn *c, const char *oid, const char *nsp, const char 
 		if (!PQgetisnull(r, i, 12)) /* a domain: its base type (pg_type.typbasetype) */
 			snprintf(col->type_note, sizeof col->type_note, "a domain over %s",
 			         PQgetvalue(r, i, 12));
-		if (strcmp(PQgetvalue(r, i, 10), "t") == 0)
-			shape_note(t->notes, sizeof t->notes,
-			           "%s is a generated column (STORED) there: here an ordinary one, "
-			           "with its statistics",
-			           col->name);
+		if (strcmp(PQgetvalue(r, i, 10), "t") == 0) { /* schema_from.c reads it */
+			snprintf(col->gen, sizeof col->gen, "%s",
+			         strlen(PQgetvalue(r, i, 15)) < sizeof col->gen
+			             ? PQgetvalue(r, i, 15)
+			             : "(too long)");
+			col->gen_stored = 1;
+		}
 		snprintf(col->dflt, sizeof col->dflt, "%s", PQgetvalue(r, i, 13));
 		if (strcmp(PQgetvalue(r, i, 14), "a") == 0)
 			col->counter = "GENERATED ALWAYS AS IDENTITY";
@@ -429,9 +437,61 @@ static int read_indexes(PGconn *c, const char *oid, struct table_shape *t, const
 	return 0;
 }
 
-/* What the copy does not reproduce, by name: foreign keys, triggers and
- * the partitioning (the partitions' rows are read as one table's). */
-static int note_not_built(PGconn *c, const char *oid, int kids, struct table_shape *t,
+/* The partitioning, when idxlab builds it so (part.c): one level, a key
+ * of columns (not expressions), at most SCHEMA_PART_MAX partitions; else
+ * why not, into why. The partitions' rows are read as one table's either
+ * way. */
+static void read_partitioning(const PGresult *r, const int *attnums, struct table_shape *t,
+                              char *why, size_t wlen)
+{
+	static const struct {
+		char strat;
+		enum part_kind kind;
+	} kinds[] = { { 'h', PART_HASH }, { 'r', PART_RANGE }, { 'l', PART_LIST } };
+	struct part_spec p = { .kind = PART_NONE };
+	const char *keys = PQgetvalue(r, 0, 4);
+	char *end;
+	size_t i;
+
+	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (PQgetvalue(r, 0, 3)[0] == kinds[i].strat)
+			p.kind = kinds[i].kind;
+	p.n = atoi(PQgetvalue(r, 0, 5));
+	while (*keys) {
+		long attnum = strtol(keys, &end, 10);
+		int col;
+
+		if (end == keys)
+			break;
+		keys = end;
+		for (col = 0; col < t->ncols && attnums[col] != attnum; col++)
+			;
+		if (attnum == 0 || col == t->ncols) {
+			snprintf(why, wlen, "its key holds an expression");
+			return;
+		}
+		if (p.nkeys == SCHEMA_PART_KEYS) {
+			snprintf(why, wlen, "its key has more than %d columns", SCHEMA_PART_KEYS);
+			return;
+		}
+		p.cols[p.nkeys++] = col;
+	}
+	if (p.kind == PART_NONE || !p.nkeys)
+		snprintf(why, wlen, "a strategy idxlab does not know");
+	else if (strcmp(PQgetvalue(r, 0, 6), "0") != 0)
+		snprintf(why, wlen, "its partitions are partitioned in turn (%s of them)",
+		         PQgetvalue(r, 0, 6));
+	else if (p.n < 1 || p.n > SCHEMA_PART_MAX)
+		snprintf(why, wlen, "it has %d partitions, idxlab builds 1 .. %d", p.n,
+		         SCHEMA_PART_MAX);
+	else
+		t->part = p;
+}
+
+/* What the copy does not reproduce, by name: foreign keys, triggers, and
+ * a partitioning idxlab cannot build (the partitions' rows are read as
+ * one table's). */
+static int note_not_built(PGconn *c, const char *oid, const int *attnums, struct table_shape *t,
                           struct err *e)
 {
 	const char *p[1] = { oid };
@@ -441,8 +501,13 @@ static int note_not_built(PGconn *c, const char *oid, int kids, struct table_sha
 	    "confrelid::regclass::text, "
 	    "', ' ORDER BY conname) FROM pg_constraint WHERE conrelid = $1::oid AND contype = "
 	    "'f'), (SELECT string_agg(quote_ident(tgname), ', ' ORDER BY tgname) FROM pg_trigger "
-	    "WHERE tgrelid = $1::oid AND NOT tgisinternal), pg_get_partkeydef($1::oid)",
+	    "WHERE tgrelid = $1::oid AND NOT tgisinternal), pg_get_partkeydef($1::oid), "
+	    "pt.partstrat, pt.partattrs::text, (SELECT count(*) FROM pg_inherits WHERE inhparent "
+	    "= $1::oid), (SELECT count(*) FROM pg_inherits h JOIN pg_class k ON k.oid = "
+	    "h.inhrelid WHERE h.inhparent = $1::oid AND k.relkind = 'p') FROM (SELECT 1) one "
+	    "LEFT JOIN pg_partitioned_table pt ON pt.partrelid = $1::oid",
 	    1, p);
+	char why[128] = "";
 
 	if (PQresultStatus(r) != PGRES_TUPLES_OK)
 		return fail(c, r, "reading its constraints and triggers", e);
@@ -457,10 +522,13 @@ static int note_not_built(PGconn *c, const char *oid, int kids, struct table_sha
 		           "measured)",
 		           PQgetvalue(r, 0, 1));
 	if (!PQgetisnull(r, 0, 2))
+		read_partitioning(r, attnums, t, why, sizeof why);
+	if (!PQgetisnull(r, 0, 2) && why[0])
 		shape_note(t->notes, sizeof t->notes,
-		           "it is partitioned by %s into %d partitions: not reproduced, idxlab's "
-		           "copy is one table (each index one btree, not one per partition)",
-		           PQgetvalue(r, 0, 2), kids < 0 ? -kids : 0);
+		           "it is partitioned by %s into %d partitions: not reproduced (%s), "
+		           "idxlab's copy is one table (each index one btree, not one per "
+		           "partition)",
+		           PQgetvalue(r, 0, 2), atoi(PQgetvalue(r, 0, 5)), why);
 	PQclear(r);
 	return 0;
 }
@@ -490,7 +558,7 @@ int pg_read_shape(const char *source, const char *table, struct table_shape *t, 
 	rc = find_table(c, table, oid, &t->rows, nsp, rel, &kids, e) < 0 ||
 	             read_columns(c, oid, nsp, rel, kids, t, attnums, kinds, e) < 0 ||
 	             read_indexes(c, oid, t, attnums, e) < 0 ||
-	             note_not_built(c, oid, kids, t, e) < 0
+	             note_not_built(c, oid, attnums, t, e) < 0
 	         ? -1
 	         : 0;
 	if (rc == 0 && t->rows < 0) /* never vacuumed or analysed (PostgreSQL 14+) */

@@ -255,7 +255,7 @@ static int pg_setup(struct engine *en, const struct knobs *k, struct err *e)
 static int pg_apply(struct engine *en, const struct knobs *k, struct err *e)
 {
 	const struct knobs old = en->k;
-	char sql[128];
+	char sql[320];
 
 	if (en->txn.open)
 		return err_set(e, ERR_RUNTIME, "apply inside a transaction (a bug in idxlab)");
@@ -268,7 +268,14 @@ static int pg_apply(struct engine *en, const struct knobs *k, struct err *e)
 	if (old.v[K_SYNC] != k->v[K_SYNC] && set_session(en, k, e) < 0)
 		return -1;
 	if (old.v[K_FILLFACTOR] != k->v[K_FILLFACTOR]) {
-		snprintf(sql, sizeof sql, "ALTER TABLE idxlab.idxlab_t SET (fillfactor = %lld)",
+		/* a partitioned table's storage is its partitions' (part.c) */
+		snprintf(sql, sizeof sql,
+		         en->s->part.kind == PART_NONE
+		             ? "ALTER TABLE idxlab.idxlab_t SET (fillfactor = %lld)"
+		             : "DO $$DECLARE r regclass; BEGIN FOR r IN SELECT relid FROM "
+		               "pg_partition_tree('idxlab.idxlab_t') WHERE isleaf LOOP EXECUTE "
+		               "format('ALTER TABLE %%s SET (fillfactor = %lld)', r); END LOOP; "
+		               "END$$",
 		         k->v[K_FILLFACTOR]);
 		if (pg_exec(en, sql, e) < 0)
 			return -1;

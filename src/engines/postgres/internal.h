@@ -46,6 +46,8 @@
  *              server's settings and processes
  *   rows.c     the table, the load (COPY), the indexes, the prepared
  *              statements, one operation on one row
+ *   part.c     a partitioned table (the spec's partition by): the
+ *              parent's clauses, the partitions and their bounds
  *   load.c     --load multirow (multi-row INSERTs in the pipeline) and
  *              copy (binary COPY FROM STDIN per transaction)
  *   txn.c      BEGIN/COMMIT in the pipeline, the step, the results
@@ -88,7 +90,7 @@
 #define QNAME_MAX            (SCHEMA_NAME_MAX + 2) /* a spec name, quoted */
 #define SPEC_PARAMS          (SCHEMA_COLS_MAX + 2) /* id, the value columns, hot, payload */
 #define FPI_TAIL             32768 /* bytes of WAL read to find the last record's end (x8 next) */
-#define SPILL_RELS           32    /* relfilenodes of the table, its indexes, TOAST */
+#define SPILL_RELS           1024  /* relfilenodes of the table, its partitions, indexes, TOAST */
 #define STOP_GRACE_MS        300   /* a stop lets a short statement end before cancelling it */
 #define STOP_ANSWER_MS       1000  /* ... and gives up on a server silent that long after it */
 #define STATS_TIMEOUT        "10s" /* statement_timeout of idxlab's own statistics queries */
@@ -126,7 +128,7 @@ struct engine {
 	const struct schema *s; /* borrowed (the registry keeps it): the spec in force */
 	/* Its names as SQL says them (set-up): columns (0 is id), hot, indexes. */
 	char qcol[SCHEMA_COLS_MAX][QNAME_MAX], qhot[QNAME_MAX], qidx[SCHEMA_IDX_MAX][QNAME_MAX];
-	char sizes_sql[1600]; /* pg_sizes' query: the indexes in list order */
+	char sizes_sql[2400]; /* pg_sizes' query: the indexes in list order */
 	/* The prepared statement's parameters: each one's column (PCOL_HOT,
 	 * PCOL_PAYLOAD: idxlab's own, when the table has them) and type; pv: scratch for their values (SPEC_PARAMS). */
 	int nparams;
@@ -206,6 +208,12 @@ int pg_start_session(struct engine *en, struct err *e);
 /* rows.c */
 int pg_quote_names(struct engine *en, struct err *e);
 int pg_create_table(struct engine *en, struct err *e);
+
+/* A partitioned idxlab_t (part.c): the table's primary key clause (id and
+ * the partition key) and its PARTITION BY clause, each into len bytes;
+ * then the partitions themselves, once the parent exists. */
+void pg_part_clauses(const struct engine *en, char *pkey, char *by, size_t len);
+int pg_part_create(struct engine *en, struct err *e);
 void pg_set_payload(struct engine *en, long long len);
 int pg_set_indexes(struct engine *en, long long from, long long to, int live, struct err *e);
 int pg_prepare_statement(struct engine *en, struct err *e);

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../schema_gen.h"
 #include "internal.h"
 
 static const char copy_header[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0";
@@ -451,6 +452,7 @@ int pg_load(struct engine *en, uint64_t rows, struct err *e)
 
 	for (n = 0; n < en->s->ncols; n++)
 		cols[n] = n;
+	n = schema_gen_skip(en->s, cols, n); /* the server computes those */
 	n = pg_own_cols(en, cols, n);
 	copy_sql_of(en, cols, n, sql, sizeof sql);
 	if (copy_start(en, sql, e) < 0)

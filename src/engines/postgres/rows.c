@@ -12,10 +12,13 @@
 #include "../../clock.h"
 #include "../../evlog.h"
 #include "../../keys.h"
+#include "../../schema_gen.h"
 #include "../../schema_idx.h"
 #include "internal.h"
 
 /* ---- the table ----------------------------------------------------------- */
+
+static const char *qcol_of(int col, const void *ctx);
 
 /* Append to buf (len bytes) at *n, never past its end. */
 __attribute__((format(printf, 4, 5))) static void add(char *buf, size_t len, size_t *n,
@@ -119,7 +122,13 @@ int pg_own_cols(const struct engine *en, int *cols, int n)
 	return n;
 }
 
-/* pg_sizes' query: the secondary indexes' pages in list order. */
+/* The relations of rel and its partitions (pg_partition_tree lists none
+ * for a relation that is not partitioned). */
+#define TREE(rel) "(SELECT " rel " UNION SELECT relid FROM pg_partition_tree(" rel "))"
+
+/* pg_sizes' query: the table's and the secondary indexes' bytes, and
+ * each one's pages in list order, summed over the partitions (a
+ * partitioned relation has no storage of its own). */
 static void build_sizes_sql(struct engine *en)
 {
 	const struct schema *s = en->s;
@@ -127,38 +136,56 @@ static void build_sizes_sql(struct engine *en)
 	int i;
 
 	add(en->sizes_sql, len, &n,
-	    "SELECT pg_total_relation_size('idxlab.idxlab_t'), "
-	    "coalesce(sum(pg_relation_size(c.oid)) FILTER (WHERE NOT i.indisprimary), 0), "
-	    "coalesce(string_agg((pg_relation_size(c.oid) / 8192)::text, ';' "
-	    "ORDER BY array_position(ARRAY[");
+	    "SELECT (SELECT sum(pg_total_relation_size(r))::bigint FROM " TREE(
+	        "'idxlab.idxlab_t'::regclass") " t(r)), "
+	                                       "coalesce(sum(x.b) FILTER (WHERE NOT "
+	                                       "i.indisprimary), 0), "
+	                                       "coalesce(string_agg((x.b / 8192)::text, ';' "
+	                                       "ORDER BY array_position(ARRAY[");
 	for (i = 0; i < s->nindexes; i++)
 		add(en->sizes_sql, len, &n, "%s'%s'", i ? ", " : "", s->idx[i].name);
 	add(en->sizes_sql, len, &n,
 	    "]::text[], c.relname::text)) FILTER (WHERE NOT i.indisprimary), '') "
-	    "FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
-	    "WHERE i.indrelid = 'idxlab.idxlab_t'::regclass");
+	    "FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid CROSS JOIN LATERAL "
+	    "(SELECT sum(pg_relation_size(r))::bigint AS b FROM " TREE(
+	        "c.oid") " t(r)) x WHERE i.indrelid = 'idxlab.idxlab_t'::regclass");
 }
 
-/* A fresh idxlab_t as the spec says it (the names quoted first). */
+/* A fresh idxlab_t as the spec says it (the names quoted first); a
+ * partitioned one (part.c) with its partitions. */
 int pg_create_table(struct engine *en, struct err *e)
 {
 	const struct schema *s = en->s;
-	char sql[4096];
+	char sql[4096], pkey[512] = "", by[512] = "";
 	size_t n = 0;
-	int c;
+	int c, parted = s->part.kind != PART_NONE;
 
 	if (!en->pv) {
 		en->pv = calloc(SPEC_PARAMS, sizeof *en->pv);
 		if (!en->pv)
 			abort();
 	}
+	if (parted)
+		pg_part_clauses(en, pkey, by, sizeof pkey);
 	add(sql, sizeof sql, &n,
 	    "DROP TABLE IF EXISTS idxlab.idxlab_t; CREATE TABLE idxlab.idxlab_t (%s", en->qcol[0]);
 	sql_type(sql, sizeof sql, &n, &s->cols[0], schema_type(s, &en->k, 0));
-	add(sql, sizeof sql, &n, " PRIMARY KEY");
+	add(sql, sizeof sql, &n, "%s", parted ? "" : " PRIMARY KEY");
 	for (c = 1; c < s->ncols; c++) {
 		add(sql, sizeof sql, &n, ", %s", en->qcol[c]);
 		sql_type(sql, sizeof sql, &n, &s->cols[c], schema_type(s, &en->k, c));
+		if (s->cols[c].gen[0]) { /* written from its parse (schema_gen.h) */
+			char expr[SCHEMA_GEN_MAX * 3];
+
+			if (schema_gen_sql(s, c, GEN_PG, qcol_of, en, expr, sizeof expr, e) < 0)
+				return -1;
+			add(sql, sizeof sql, &n, " GENERATED ALWAYS AS (%s) STORED", expr);
+			if (!s->cols[c].gen_stored)
+				evlog_add(EV_INFO,
+				          "table %s: %s is generated STORED (PostgreSQL computes a "
+				          "generated column only so)",
+				          s->name, s->cols[c].name);
+		}
 	}
 	if (schema_has_hot(s))
 		add(sql, sizeof sql, &n, ", %s int NOT NULL DEFAULT 0", en->qhot);
@@ -166,16 +193,21 @@ int pg_create_table(struct engine *en, struct err *e)
 		add(sql, sizeof sql, &n, ", payload text");
 	/* Marked as idxlab's in the same transaction (claim_schema in
 	 * schema.c knows its own leftovers by the mark, whatever the spec). */
+	if (parted)
+		add(sql, sizeof sql, &n, "%s)%s", pkey, by);
+	else
+		add(sql, sizeof sql, &n, ") WITH (fillfactor = %lld, autovacuum_enabled = false)",
+		    en->k.v[K_FILLFACTOR]);
 	add(sql, sizeof sql, &n,
-	    ") WITH (fillfactor = %lld, autovacuum_enabled = false); "
-	    "COMMENT ON TABLE idxlab.idxlab_t IS '" SCHEMA_MARK "'; "
-	    "COMMENT ON INDEX idxlab.idxlab_t_pkey IS '" SCHEMA_MARK "'",
-	    en->k.v[K_FILLFACTOR]);
+	    "; COMMENT ON TABLE idxlab.idxlab_t IS '" SCHEMA_MARK "'; "
+	    "COMMENT ON INDEX idxlab.idxlab_t_pkey IS '" SCHEMA_MARK "'");
 	if (n >= sizeof sql)
 		return err_set(e, ERR_RUNTIME, "the DDL of table %s does not fit (a bug in idxlab)",
 		               s->name);
 	build_sizes_sql(en);
-	return pg_exec(en, sql, e);
+	if (pg_exec(en, sql, e) < 0)
+		return -1;
+	return parted ? pg_part_create(en, e) : 0;
 }
 
 void pg_set_payload(struct engine *en, long long len)
@@ -250,6 +282,8 @@ static int build_statement(struct engine *en, long long op, char *sql, size_t le
 {
 	const struct schema *s = en->s;
 	int cols[SPEC_PARAMS], ncols = schema_op_cols(s, op, cols), i;
+
+	ncols = schema_gen_skip(s, cols, ncols); /* the server computes those */
 	size_t n = 0;
 
 	en->nparams = 1;

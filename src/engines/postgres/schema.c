@@ -15,7 +15,8 @@
  * SCHEMA_MARK, set in the transaction that creates it: the schema, the
  * table, its primary key and each index (rows.c). So a leftover is known
  * as idxlab's whatever spec made it (a built-in, a file, a derived one),
- * and anything unmarked is not idxlab's to drop: a user's index on the
+ * a partition's own index by its parent's mark (part.c), and anything
+ * unmarked is not idxlab's to drop: a user's index on the
  * table, a table of theirs, an old idxlab's unmarked leftovers. Extensions
  * (their members) are not idxlab's either unless it created them in this
  * run, which it does only on its throwaway server (find_extension). */
@@ -30,6 +31,8 @@
 	"THEN 'TYPE' ELSE 'TABLE' END, c.relname) AS sql FROM pg_class c"                          \
 	" WHERE c.relnamespace = 'idxlab'::regnamespace"                                           \
 	" AND obj_description(c.oid, 'pg_class') IS DISTINCT FROM '" SCHEMA_MARK "'"               \
+	" AND NOT EXISTS (SELECT 1 FROM pg_inherits h WHERE h.inhrelid = c.oid"                    \
+	" AND obj_description(h.inhparent, 'pg_class') = '" SCHEMA_MARK "')"                       \
 	" AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass"        \
 	" AND d.objid = c.oid AND d.deptype = 'e')"                                                \
 	" UNION ALL SELECT p.proname || '()', 2, format('DROP ROUTINE idxlab.%I(%s);',"            \

@@ -59,11 +59,20 @@ enum pg_how {
 	HOW_CHANGES,     /* the times it changed (note_checkpoint) */
 };
 
+/* idxlab_t and its partitions (pg_partition_tree lists none for a table
+ * that is not partitioned): the counters are summed over them. */
+#define TABLE_TREE                                                                                 \
+	"(SELECT to_regclass('idxlab.idxlab_t') UNION SELECT relid FROM "                          \
+	"pg_partition_tree(to_regclass('idxlab.idxlab_t')))"
+
 /* The FROM of SRC_SERVER's query, whose columns are the table's. */
 #define SERVER_FROM                                                                                \
 	"FROM pg_stat_wal w, pg_control_checkpoint() k "                                           \
-	"LEFT JOIN pg_stat_user_tables t ON t.relid = to_regclass('idxlab.idxlab_t') "             \
-	"LEFT JOIN pg_statio_user_tables s ON s.relid = to_regclass('idxlab.idxlab_t')"
+	"LEFT JOIN (SELECT sum(n_tup_upd + pg_stat_get_xact_tuples_updated(relid)) AS upd, "       \
+	"sum(n_tup_hot_upd + pg_stat_get_xact_tuples_hot_updated(relid)) AS hot FROM "             \
+	"pg_stat_user_tables WHERE relid IN " TABLE_TREE ") t ON true "                            \
+	"LEFT JOIN (SELECT sum(heap_blks_read) AS heap, sum(idx_blks_read) AS idx FROM "           \
+	"pg_statio_user_tables WHERE relid IN " TABLE_TREE ") s ON true"
 
 /* Each statistic: the counter it feeds (C_COUNT: none, it is read for
  * another's sake), its source, and for SRC_SERVER its column. */
@@ -98,17 +107,15 @@ static const struct {
 	 * flushes only between statements, so the sum is exact. */
 	[S_TUP_UPD] = { .counter = C_UPDATES,
 	                .source = SRC_SERVER,
-	                .column =
-	                    "coalesce(t.n_tup_upd + pg_stat_get_xact_tuples_updated(t.relid), 0)",
+	                .column = "coalesce(t.upd, 0)",
 	                .how = HOW_PER_TABLE },
 	[S_TUP_HOT_UPD] = { .counter = C_HOT_UPDATES,
 	                    .source = SRC_SERVER,
-	                    .column = "coalesce(t.n_tup_hot_upd + "
-	                              "pg_stat_get_xact_tuples_hot_updated(t.relid), 0)",
+	                    .column = "coalesce(t.hot, 0)",
 	                    .how = HOW_PER_TABLE },
 	[S_BLKS_READ] = { .counter = C_MISSES,
 	                  .source = SRC_SERVER,
-	                  .column = "coalesce(s.heap_blks_read, 0) + coalesce(s.idx_blks_read, 0)",
+	                  .column = "coalesce(s.heap, 0) + coalesce(s.idx, 0)",
 	                  .how = HOW_PER_TABLE },
 	[S_SPILLS] = { .counter = C_SPILLS, .source = SRC_STATEMENTS },
 	[S_FPI_BYTES] = { .counter = C_FPI_BYTES, .source = SRC_WALINSPECT },
@@ -308,7 +315,7 @@ static int rel_blocks(const struct engine *en, uint64_t node, uint64_t *blocks)
  * pg_stat_bgwriter.buffers_backend it is current at every statement's end. */
 static int sample_spills(struct engine *en, struct err *e)
 {
-	char sql[1400];
+	char sql[2400];
 	PGresult *res;
 	uint64_t written, grown = 0, was, w;
 	int i, n;
@@ -316,12 +323,11 @@ static int sample_spills(struct engine *en, struct err *e)
 	snprintf(sql, sizeof sql,
 	         "WITH r AS (SELECT c.relfilenode::bigint AS node, (pg_relation_size(c.oid, "
 	         "'main') + pg_relation_size(c.oid, 'fsm') + pg_relation_size(c.oid, 'vm')) / "
-	         "8192 AS blocks FROM pg_class c WHERE c.relfilenode <> 0 AND (c.oid = "
-	         "to_regclass('idxlab.idxlab_t') OR c.oid IN (SELECT indexrelid FROM pg_index "
-	         "WHERE indrelid = to_regclass('idxlab.idxlab_t')) OR c.oid = (SELECT "
-	         "reltoastrelid FROM pg_class WHERE oid = to_regclass('idxlab.idxlab_t')) OR "
-	         "c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid = (SELECT "
-	         "reltoastrelid FROM pg_class WHERE oid = to_regclass('idxlab.idxlab_t')))) "
+	         "8192 AS blocks FROM pg_class c WHERE c.relfilenode <> 0 AND (c.oid IN " TABLE_TREE
+	         " OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid IN " TABLE_TREE
+	         ") OR c.oid IN (SELECT reltoastrelid FROM pg_class WHERE oid IN " TABLE_TREE
+	         ") OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid IN "
+	         "(SELECT reltoastrelid FROM pg_class WHERE oid IN " TABLE_TREE "))) "
 	         "LIMIT %d) "
 	         "SELECT (SELECT coalesce(sum(s.shared_blks_written), 0) FROM %s(true) s "
 	         "WHERE s.dbid = (SELECT oid FROM pg_database WHERE datname = "

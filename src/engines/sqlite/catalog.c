@@ -111,6 +111,68 @@ static int find_table(sqlite3 *db, const char *table, int *rowid, struct err *e)
 	return 0;
 }
 
+/* The text between the parentheses of column name's AS (...) in the
+ * table's CREATE TABLE (SQLite keeps no other copy of a generated
+ * column's expression), into out; "(not found)" when it cannot be told.
+ * Outside text: schema_from.c parses it in idxlab's grammar. */
+static void generated_expr(sqlite3 *db, const char *table, const char *name, char *out, size_t len)
+{
+	sqlite3_stmt *st = NULL;
+	const char *sql = NULL, *p, *start;
+	int depth = 0;
+	char q = 0;
+
+	snprintf(out, len, "(not found)");
+	if (sqlite3_prepare_v2(db,
+	                       "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?1",
+	                       -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		sql = (const char *)sqlite3_column_text(st, 0);
+	p = sql ? strchr(sql, '(') : NULL;
+	/* each column definition: from after a top-level ( or , to the next */
+	for (start = p ? p + 1 : NULL; p && *p; p++) {
+		if (q) {
+			q = *p == q ? 0 : q;
+			continue;
+		}
+		if (*p == '\'' || *p == '"' || *p == '`' || *p == '[')
+			q = *p == '[' ? ']' : *p;
+		else if (*p == '(')
+			depth++;
+		else if (*p == ')' && --depth == 0)
+			break;
+		else if (*p == ',' && depth == 1)
+			start = p + 1;
+		else if (depth == 1 && (p[0] == 'A' || p[0] == 'a') &&
+		         (p[1] == 'S' || p[1] == 's') && isspace((unsigned char)p[-1])) {
+			const char *n = start, *a = p + 2, *e;
+			size_t nl;
+
+			while (isspace((unsigned char)*n))
+				n++;
+			nl = strlen(name);
+			if (*n == '"' || *n == '`' || *n == '[')
+				n++;
+			while (isspace((unsigned char)*a))
+				a++;
+			if (*a != '(' || strncasecmp(n, name, nl) != 0 ||
+			    (isalnum((unsigned char)n[nl]) || n[nl] == '_'))
+				continue;
+			for (e = a, depth = 0; *e; e++) /* its balanced (...) */
+				if (*e == '(')
+					depth++;
+				else if (*e == ')' && --depth == 0)
+					break;
+			if (*e && (size_t)(e - a - 1) < len)
+				snprintf(out, len, "%.*s", (int)(e - a - 1), a + 1);
+			break;
+		}
+	}
+	sqlite3_finalize(st);
+}
+
 static int read_columns(sqlite3 *db, const char *table, struct table_shape *t, struct err *e)
 {
 	sqlite3_stmt *st;
@@ -141,11 +203,10 @@ static int read_columns(sqlite3 *db, const char *table, struct table_shape *t, s
 		if (sqlite3_column_text(st, 4))
 			snprintf(c->dflt, sizeof c->dflt, "%s",
 			         (const char *)sqlite3_column_text(st, 4));
-		if (hidden == 2 || hidden == 3) /* GENERATED ALWAYS AS (...) */
-			shape_note(t->notes, sizeof t->notes,
-			           "%s is a generated column (%s) there: here an ordinary one, "
-			           "its values sampled as they read",
-			           c->name, hidden == 2 ? "VIRTUAL" : "STORED");
+		if (hidden == 2 || hidden == 3) { /* GENERATED ALWAYS AS (...) */
+			generated_expr(db, table, c->name, c->gen, sizeof c->gen);
+			c->gen_stored = hidden == 3;
+		}
 		c->ndistinct = -1;
 		c->correlation = NAN;
 		c->top_freq = NAN;

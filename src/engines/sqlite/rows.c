@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "../../keys.h"
+#include "../../schema_gen.h"
 #include "sqlite_int.h"
 
 int sqlite_is_uuid_key(long long ko)
@@ -59,6 +60,7 @@ static int op_sql(struct engine *en, long long op, struct sql_buf *b, struct err
 	int j;
 
 	en->nopcols = schema_op_cols(s, op, en->opcols);
+	en->nopcols = schema_gen_skip(s, en->opcols, en->nopcols); /* SQLite computes those */
 	en->payload_param = 0;
 	switch (op) {
 	case OP_INSERT:

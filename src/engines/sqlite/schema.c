@@ -18,6 +18,7 @@
 #include <strings.h>
 
 #include "../../evlog.h"
+#include "../../schema_gen.h"
 #include "../../schema_idx.h"
 #include "sqlite_int.h"
 
@@ -43,6 +44,8 @@ static void col_type_sql(struct sql_buf *b, const struct column *c, enum col_typ
 		sqlite_sql_add(b, " %s", t >= 0 && t < COL_TYPE_COUNT && names[t] ? names[t] : "");
 }
 
+static const char *quoted(int col, const void *ctx);
+
 int sqlite_create_schema(struct engine *en, struct err *e)
 {
 	const struct schema *s = en->s;
@@ -60,6 +63,14 @@ int sqlite_create_schema(struct engine *en, struct err *e)
 		sqlite_sql_add(&b, ", ");
 		sqlite_sql_name(&b, s->cols[c].name);
 		col_type_sql(&b, &s->cols[c], schema_type(s, &en->k, c));
+		if (s->cols[c].gen[0]) { /* written from its parse (schema_gen.h) */
+			char expr[SCHEMA_GEN_MAX * 3];
+
+			if (schema_gen_sql(s, c, GEN_SQLITE, quoted, s, expr, sizeof expr, e) < 0)
+				return -1;
+			sqlite_sql_add(&b, " GENERATED ALWAYS AS (%s) %s", expr,
+			               s->cols[c].gen_stored ? "STORED" : "VIRTUAL");
+		}
 	}
 	if (schema_has_hot(s)) {
 		sqlite_sql_add(&b, ", ");
