@@ -49,7 +49,7 @@ index country,created_at name idxlab_users_cc
 index lower(email) name idxlab_users_lower" ]' - "$spec"
 # The notes say each order's evidence; a renamed column is no note (issue 19).
 holds schema-from/sqlite-notes "$(cat "$T/pc")" sh -c '
-	grep -q "how it was read: .*a sample of its first 10000 rows over 20000 rows.*created_at: never decreases in 10000 sampled rows -> seq" "$1" &&
+	grep -q "how it was read: .*a sample of 10000 rows in 10 runs spread over its rowids over 20000 rows.*created_at: never decreases in 10000 sampled rows -> seq" "$1" &&
 	! grep -q "is full_name here" "$1"' - "$T/pc"
 [ "$(sha256sum "$db" | cut -d' ' -f1)" = "$sum_before" ] && [ ! -e "$db-journal" ] &&
 	[ ! -e "$db-wal" ] && ok schema-from/sqlite-file-unchanged ||
@@ -110,7 +110,7 @@ holds schema-from/text-key-40-columns-index-left-out "$(cat "$T/wide-t.pc")" sh 
 	bad schema-from/text-key-40-columns-runs "$(tail -5 "$T/wide.csv")"
 
 # A table name of 495 characters cut the LIMIT off the sample's query: the
-# sample then wrote past its 10000 slots. It stops at 10000 rows.
+# sample then wrote past its 10000 slots. It stops at 10000 rows (in 10 runs of 1000).
 long=$(printf '%495s' '' | tr ' ' t)
 /usr/bin/python3 - "$T/long.db" "$long" <<'PY2'
 import sqlite3, sys
@@ -122,7 +122,7 @@ PY2
 (cd "$T" && "$IDXLAB" --print-config --schema-from "long.db:$long") >"$T/long.pc" 2>&1
 rc=$?
 holds schema-from/long-table-name-sample-bounded "rc=$rc $(tail -c 600 "$T/long.pc")" sh -c '
-	[ $1 = 0 ] && grep -q "a sample of its first 10000 rows over" "$2"' - $rc "$T/long.pc"
+	[ $1 = 0 ] && grep -q "a sample of 10000 rows in 10 runs spread over its rowids over" "$2"' - $rc "$T/long.pc"
 
 # A hostile file: quoted names that hold a newline and config lines, a
 # terminal escape (OSC title, clear screen), a C1 CSI, in columns, an index,

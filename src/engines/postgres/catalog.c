@@ -284,12 +284,17 @@ static int read_columns(PGconn *c, const char *oid, const char *nsp, const char 
 	return 0;
 }
 
-/* The first SAMPLE_ROWS rows in the heap's order (a scan from its first
- * page: synchronize_seqscans off), and of each column how often a row's
- * value rose or fell against the row before and how many distinct values
- * the sample holds - one SELECT, bounded by its LIMIT, the values never
- * leaving the server. No sample (an error, a timeout): the statistics
- * alone, and a note. */
+/* A sample of the rows in the heap's order, and of each column how often
+ * a row's value rose or fell against the row before and how many distinct
+ * values the sample holds - one SELECT, bounded by its LIMIT, the values
+ * never leaving the server. A table of more than SAMPLE_ROWS * 2 rows (the
+ * catalog's estimate) is read from pages spread over its heap: TABLESAMPLE
+ * SYSTEM keeps whole pages, chosen at random, and reads them in the heap's
+ * order, so each page's rows are consecutive rows and a growing column
+ * grows from page to page too; a smaller one from its first page
+ * (synchronize_seqscans off). Never in parallel (a Gather would mix the
+ * heap's order). No sample (an error, a timeout): the statistics alone,
+ * and a note. */
 #define SAMPLE_ROWS 10000
 
 static void sample_order(PGconn *c, const char *nsp, const char *rel, struct table_shape *t,
@@ -298,7 +303,7 @@ static void sample_order(PGconn *c, const char *nsp, const char *rel, struct tab
 	char *sql = NULL, *qn = PQescapeIdentifier(c, nsp, strlen(nsp)),
 	     *qr = PQescapeIdentifier(c, rel, strlen(rel));
 	size_t len = 0;
-	int i, k, n = 0, col[SHAPE_COLS_MAX];
+	int i, k, n = 0, col[SHAPE_COLS_MAX], spread = t->rows > 2 * SAMPLE_ROWS;
 	PGresult *r = NULL;
 	FILE *f = qn && qr ? open_memstream(&sql, &len) : NULL;
 
@@ -334,10 +339,12 @@ static void sample_order(PGconn *c, const char *nsp, const char *rel, struct tab
 		        qc ? qc : "NULL", sampled[kinds[col[k]] - 1].post, k);
 		PQfreemem(qc);
 	}
-	fprintf(f,
-	        " FROM %s.%s LIMIT %d) s WINDOW w AS (ROWS BETWEEN UNBOUNDED PRECEDING AND "
-	        "CURRENT ROW)) w",
-	        qn, qr, SAMPLE_ROWS);
+	fprintf(f, " FROM %s.%s", qn, qr);
+	if (spread) /* a share of its pages that holds about SAMPLE_ROWS rows */
+		fprintf(f, " TABLESAMPLE SYSTEM (%.6f) REPEATABLE (1)",
+		        100.0 * SAMPLE_ROWS / t->rows);
+	fprintf(f, " LIMIT %d) s WINDOW w AS (ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) w",
+	        spread ? 2 * SAMPLE_ROWS : SAMPLE_ROWS);
 	PQfreemem(qn);
 	PQfreemem(qr);
 	if (fclose(f) != 0 || !n) {
@@ -345,6 +352,7 @@ static void sample_order(PGconn *c, const char *nsp, const char *rel, struct tab
 		return;
 	}
 	PQclear(PQexec(c, "SET synchronize_seqscans = off"));
+	PQclear(PQexec(c, "SET max_parallel_workers_per_gather = 0"));
 	PQclear(PQexec(c, "SET statement_timeout = '10s'"));
 	r = PQexec(c, sql);
 	free(sql);
@@ -366,7 +374,11 @@ static void sample_order(PGconn *c, const char *nsp, const char *rel, struct tab
 		}
 		if (rows > 1)
 			snprintf(t->stats_from, sizeof t->stats_from,
-			         "pg_stats and its first %.0f rows in the heap's order", rows);
+			         spread
+			             ? "pg_stats and %.0f rows of pages spread over its heap, in "
+			               "its order"
+			             : "pg_stats and its first %.0f rows in the heap's order",
+			         rows);
 	} else {
 		shape_note(t->notes, sizeof t->notes,
 		           "no sample of its rows (%s): orders from pg_stats alone",
