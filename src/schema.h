@@ -39,6 +39,11 @@
 #define SCHEMA_PER_MAX     1e9  /* seq:R, desc:R, late:P:R: R at most */
 #define SCHEMA_LATE_MAX    0.5  /* late:P: at most half the rows late */
 #define SCHEMA_LATE_BACK   1000 /* late:P: a late row's value is 1..this rows old */
+/* A derived spec's notes: about 120 bytes for each column's order, type and
+ * NULLs; past that the last line counts what did not fit. */
+#define SCHEMA_NOTES_SIZE 32768
+/* schema_write()'s text of any spec: a column's line, an index's. */
+#define SCHEMA_TEXT_SIZE ((SCHEMA_COLS_MAX + 4) * 160 + SCHEMA_IDX_MAX * 1200)
 
 enum col_type {
 	COL_INT,       /* 32-bit integer */
@@ -132,7 +137,8 @@ struct schema {
 	struct column cols[SCHEMA_COLS_MAX];
 	int nindexes;
 	struct index_spec idx[SCHEMA_IDX_MAX];
-	char notes[4096]; /* how a derived spec was guessed (--schema-from); "" */
+	char notes[SCHEMA_NOTES_SIZE]; /* how a derived spec was guessed (--schema-from),
+	                                * a note a line (shape_note); "" */
 	/* A spec with --add-index / --drop-index (whatif.h): extends is the
 	 * registry index + 1 of the table it adds to (0: none; its label is
 	 * that table's); idx[0, ntable) is the table's own list, the ndrop that

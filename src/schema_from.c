@@ -25,24 +25,65 @@
 #include "schema_idx.h"
 #include "schema_int.h"
 
+/* The last line of notes once one did not fit: "... and N more notes" (its
+ * room, SHAPE_NOTES_MORE bytes, is kept free until then). */
+#define MORE_WORDS       "... and %d more note%s left out (the notes hold %zu bytes)"
+#define SHAPE_NOTES_MORE 80
+
+/* Add one line (escaped already) to notes, or count it in the last line. */
+static void note_line(char *notes, size_t len, const char *line)
+{
+	size_t n = strlen(notes), l = strlen(line);
+	char *last = strrchr(notes, '\n');
+	int more = 0;
+
+	if (!len || !l)
+		return;
+	last = last ? last + 1 : notes;
+	if (sscanf(last, "... and %d more note", &more) == 1 && more > 0 &&
+	    n + SHAPE_NOTES_MORE >= len) { /* full: one more left out */
+		snprintf(last, len - (size_t)(last - notes), MORE_WORDS, more + 1, "s", len);
+		return;
+	}
+	if (n + (n > 0) + l + SHAPE_NOTES_MORE < len) {
+		snprintf(notes + n, len - n, "%s%s", n ? "\n" : "", line);
+		return;
+	}
+	if (n + 1 + SHAPE_NOTES_MORE <= len) /* the room kept for this line */
+		snprintf(notes + n, len - n, "%s" MORE_WORDS, n ? "\n" : "", 1, "", len);
+}
+
 void shape_note(char *notes, size_t len, const char *fmt, ...)
 {
-	size_t n = strlen(notes);
+	char raw[2048], line[2048];
 	va_list ap;
 
-	if (n && n + 2 < len) {
-		memcpy(notes + n, "; ", 3);
-		n += 2;
-	}
 	va_start(ap, fmt);
-	if (n < len) {
-		char raw[2048];
-
-		/* names from the source are one line of text, whatever they hold */
-		vsnprintf(raw, sizeof raw, fmt, ap);
-		err_escape(raw, notes + n, len - n);
-	}
+	vsnprintf(raw, sizeof raw, fmt, ap);
 	va_end(ap);
+	/* names from the source are one line of text, whatever they hold */
+	err_escape(raw, line, sizeof line);
+	note_line(notes, len, line);
+}
+
+void shape_notes_add(char *notes, size_t len, const char *lines)
+{
+	char line[2048];
+	const char *p = lines, *nl;
+
+	for (; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		size_t l;
+
+		nl = strchr(p, '\n');
+		l = nl ? (size_t)(nl - p) : strlen(p);
+		if (l >= sizeof line)
+			l = sizeof line - 1;
+		memcpy(line, p, l);
+		line[l] = 0;
+		note_line(notes, len, line);
+		if (!nl)
+			break;
+	}
 }
 
 /* A catalog name as a spec name: lower case, a-z 0-9 _, unlike the names
@@ -352,12 +393,13 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 	struct col_lookup look = { t, map, 0 };
 	struct err e;
 	struct left_out cols_out = { .n = 0 }, idx_out = { .n = 0 };
-	char why[256], orders[sizeof s->notes] = ""; /* noted after what was left out */
+	char why[256], orders[sizeof s->notes]; /* noted after what was left out */
 
 	/* What a reader filled is trusted no further than the arrays hold. */
 	ncols = t->ncols < 0 ? 0 : t->ncols > SHAPE_COLS_MAX ? SHAPE_COLS_MAX : t->ncols;
 	nidx = t->nindexes < 0 ? 0 : t->nindexes > SHAPE_IDX_MAX ? SHAPE_IDX_MAX : t->nindexes;
 	memset(s, 0, sizeof *s);
+	orders[0] = 0;
 	for (i = 0; i < SHAPE_COLS_MAX; i++)
 		map[i] = -1; /* a column left out */
 	s->hot[0] = 0;       /* no hot column of idxlab's own (schema_pick_hot) */
@@ -458,10 +500,8 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 	note_hot(s);
 	shape_note(s->notes, sizeof s->notes, "value orders from %s over %.0f rows",
 	           t->stats_from[0] ? t->stats_from : "nothing", t->rows);
-	if (t->notes[0])
-		shape_note(s->notes, sizeof s->notes, "%s", t->notes);
-	if (orders[0])
-		shape_note(s->notes, sizeof s->notes, "%s", orders);
+	shape_notes_add(s->notes, sizeof s->notes, t->notes);
+	shape_notes_add(s->notes, sizeof s->notes, orders);
 }
 
 int schema_from_load(const char *text, long long *out, struct err *e)

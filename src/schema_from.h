@@ -64,14 +64,20 @@ struct table_shape {
 	int clustered; /* the rows are kept in primary key order (WITHOUT ROWID) */
 	struct shape_index idx[SHAPE_IDX_MAX];
 	char stats_from[96]; /* "pg_stats", "sqlite_stat1", "a sample of 10000 rows" */
-	char notes[2048];    /* what the reader guessed or left out, "; "-separated */
+	char notes[8192];    /* what the reader guessed or left out, a note a line */
 };
 
 /* Append a note to a shape's (or a spec's) notes, escaped as err_escape
- * does (notes hold names read from the source): one line, no control
- * character. */
+ * does (notes hold names read from the source): one note per line ('\n'
+ * between them), no control character in one. A note that does not fit is
+ * never cut: the last line counts the ones left out ("... and 12 more
+ * notes left out (the notes hold 32768 bytes)"). */
 void shape_note(char *notes, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Append notes made by shape_note elsewhere (lines, escaped already), one
+ * by one as shape_note does. */
+void shape_notes_add(char *notes, size_t len, const char *lines);
 
 /* Derive the spec of SOURCE:TABLE and register it; its registry index into
  * *out. Errors say what to do (a missing table, no engine reads SOURCE). */
