@@ -28,8 +28,8 @@
 #include "err.h"
 #include "knobs.h"
 
-#define SCHEMA_NAME_MAX    48 /* an identifier: [a-z_][a-z0-9_]*, < this */
-#define SCHEMA_COLS_MAX    33 /* id + 32 value columns */
+#define SCHEMA_NAME_MAX    48  /* an identifier: [a-z_][a-z0-9_]*, < this */
+#define SCHEMA_COLS_MAX    256 /* id + 255 value columns */
 #define SCHEMA_IDX_MAX     16
 #define SCHEMA_IDX_COLS    8 /* columns in one composite index */
 #define SCHEMA_TEXT_MAX    256

@@ -28,29 +28,56 @@
 /* The last line of notes once one did not fit: "... and N more notes" (its
  * room, SHAPE_NOTES_MORE bytes, is kept free until then). */
 #define MORE_WORDS       "... and %d more note%s left out (the notes hold %zu bytes)"
-#define SHAPE_NOTES_MORE 80
+#define SHAPE_NOTES_MORE 96
 
-/* Add one line (escaped already) to notes, or count it in the last line. */
+/* How many notes line counts as left out, when it is a buffer's last line
+ * of MORE_WORDS (all of it: a note from outside that only starts like one
+ * is no count); else 0. */
+static int more_of(const char *line)
+{
+	char again[128];
+	size_t size = 0;
+	int more = 0;
+
+	if (sscanf(line, "... and %d more note%*[s] left out (the notes hold %zu bytes)", &more,
+	           &size) != 2 &&
+	    sscanf(line, "... and %d more note left out (the notes hold %zu bytes)", &more,
+	           &size) != 2)
+		return 0;
+	snprintf(again, sizeof again, MORE_WORDS, more, more == 1 ? "" : "s", size);
+	return more > 0 && strcmp(line, again) == 0 ? more : 0;
+}
+
+/* Count k more notes left out of notes: in its last line, written when it
+ * is not one yet (in the room kept for it). */
+static void note_more(char *notes, size_t len, int k)
+{
+	size_t n = strlen(notes);
+	char *last = strrchr(notes, '\n');
+	int more;
+
+	last = last ? last + 1 : notes;
+	more = more_of(last);
+	if (more)
+		snprintf(last, len - (size_t)(last - notes), MORE_WORDS, more + k, "s", len);
+	else if (n + 1 + SHAPE_NOTES_MORE <= len)
+		snprintf(notes + n, len - n, "%s" MORE_WORDS, n ? "\n" : "", k, k == 1 ? "" : "s",
+		         len);
+}
+
+/* Add one line (escaped already) to notes, or count it as left out: once
+ * one is, every later one is too (the count stays the last line). */
 static void note_line(char *notes, size_t len, const char *line)
 {
 	size_t n = strlen(notes), l = strlen(line);
-	char *last = strrchr(notes, '\n');
-	int more = 0;
+	const char *last = strrchr(notes, '\n');
 
 	if (!len || !l)
 		return;
-	last = last ? last + 1 : notes;
-	if (sscanf(last, "... and %d more note", &more) == 1 && more > 0 &&
-	    n + SHAPE_NOTES_MORE >= len) { /* full: one more left out */
-		snprintf(last, len - (size_t)(last - notes), MORE_WORDS, more + 1, "s", len);
-		return;
-	}
-	if (n + (n > 0) + l + SHAPE_NOTES_MORE < len) {
+	if (more_of(last ? last + 1 : notes) || n + (n > 0) + l + SHAPE_NOTES_MORE >= len)
+		note_more(notes, len, 1);
+	else
 		snprintf(notes + n, len - n, "%s%s", n ? "\n" : "", line);
-		return;
-	}
-	if (n + 1 + SHAPE_NOTES_MORE <= len) /* the room kept for this line */
-		snprintf(notes + n, len - n, "%s" MORE_WORDS, n ? "\n" : "", 1, "", len);
 }
 
 void shape_note(char *notes, size_t len, const char *fmt, ...)
@@ -80,7 +107,11 @@ void shape_notes_add(char *notes, size_t len, const char *lines)
 			l = sizeof line - 1;
 		memcpy(line, p, l);
 		line[l] = 0;
-		note_line(notes, len, line);
+		/* the other notes' own count of what they left out adds up here */
+		if (!nl && more_of(line))
+			note_more(notes, len, more_of(line));
+		else
+			note_line(notes, len, line);
 		if (!nl)
 			break;
 	}

@@ -16,7 +16,7 @@
 #include "err.h"
 #include "schema.h"
 
-#define SHAPE_COLS_MAX 64
+#define SHAPE_COLS_MAX (SCHEMA_COLS_MAX + 32) /* a few past a spec: named as left out */
 #define SHAPE_IDX_MAX  32
 
 struct shape_col {
@@ -38,7 +38,8 @@ struct shape_col {
 	                      * "identity"), a static string; NULL */
 	double sampled;      /* rows of a sample read in the table's order; 0: none */
 	double s_up, s_down; /* of consecutive sampled rows: how often it rose, fell */
-	double s_distinct;   /* distinct values in the sample */
+	double s_distinct;   /* distinct values in the sample (PostgreSQL: counted
+	                      * only where schema_from_sample_moves(); else 0) */
 	double s_atmax;      /* sampled rows (past the first) at or above every row
 	                      * before them: where a growing column's index appends */
 	double s_atmin;      /* ... at or below every row before them */
@@ -95,6 +96,13 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
  * rows, ~5.4 rows per value -> seq:5.4"); why may be NULL. */
 void schema_from_order(const struct shape_col *c, double rows, struct column *out, char *why,
                        size_t wlen);
+
+/* Does the sample of c (read in the table's order) say its order: 1 it
+ * grows (its rows nearly all at or above every row before them), -1 it
+ * falls, 0 it does not (random, a cycle, too few moves)? Only then does
+ * the order need the sample's distinct values (s_distinct: its rows per
+ * value), so a reader may count them for these columns alone. */
+int schema_from_sample_moves(const struct shape_col *c);
 
 /* The order a column's default gives its values: ORD_SEQ (a clock, a
  * sequence), ORD_UUID7 (a time-ordered uuid), ORD_UUID4 (a random one);

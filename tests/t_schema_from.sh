@@ -69,46 +69,46 @@ expect_exit schema-from/no-reader 2 "no engine reads this source" \
 	"$IDXLAB" run --schema-from "$T/plain.txt:users"
 expect_exit schema-from/no-table-named 2 "write SOURCE:TABLE" "$IDXLAB" run --schema-from "$db"
 
-# A text primary key and 40 more columns: the key keeps its place (one
-# column k, a unique index on it first), the columns past the 32 a spec
-# holds are named in the notes, nothing out of the arrays reaches the spec
+# A text primary key and 263 more columns: the key keeps its place (one
+# column k, a unique index on it first), the columns past the 255 a spec
+# holds besides its id are named in the notes, nothing out of the arrays reaches the spec
 # (the derivation once wrote past its column array: a column named \x01
 # and a garbage index), and the spec it prints loads and runs.
 /usr/bin/python3 - "$T/wide.db" <<'PY2'
 import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
-cols = ", ".join("c%d INT" % i for i in range(40))
+cols = ", ".join("c%d INT" % i for i in range(263))
 c.execute("CREATE TABLE t(k TEXT PRIMARY KEY, %s)" % cols)
 c.execute("CREATE TABLE last(%s, k TEXT PRIMARY KEY)" % cols)
 c.execute("CREATE INDEX t_c5 ON t(c5)")
-c.execute("CREATE INDEX t_c35 ON t(c35)")
+c.execute("CREATE INDEX t_c258 ON t(c258)")
 for t in ("t", "last"):
     c.execute("INSERT INTO %s(k, %s) VALUES ('a', %s)" %
-              (t, ", ".join("c%d" % i for i in range(40)), ", ".join(["1"] * 40)))
+              (t, ", ".join("c%d" % i for i in range(263)), ", ".join(["1"] * 263)))
 c.commit()
 PY2
 for t in t last; do
 	"$IDXLAB" --schema-from "$T/wide.db:$t" --print-config >"$T/wide-$t.pc" 2>&1
 	rc=$?
 	sed -n 's/^#   //p' "$T/wide-$t.pc" >"$T/wide-$t.spec"
-	holds schema-from/text-key-40-columns-$t "rc=$rc $(cat "$T/wide-$t.pc")" sh -c '
+	holds schema-from/text-key-263-columns-$t "rc=$rc $(cat "$T/wide-$t.pc")" sh -c '
 		[ $1 = 0 ] &&
-		[ "$(grep -c "^column " "$2")" = 32 ] &&
+		[ "$(grep -c "^column " "$2")" = 255 ] &&
 		[ "$(grep -c "^column k " "$2")" = 1 ] &&
 		grep -qx "column k text(14) rand" "$2" &&
 		[ "$(grep "^index" "$2" | head -1)" = "index k unique name idxlab_sqlite_autoindex_${4}_1" ] &&
-		grep -qx "column c30 int rand" "$2" && ! grep -q "^column c31 " "$2" &&
+		grep -qx "column c253 int rand" "$2" && ! grep -q "^column c254 " "$2" &&
 		! tr -d "\n" <"$3" | LC_ALL=C grep -q "[^[:print:]]" &&
-		grep -q "how it was read: .*columns c31, c32, c33, c34, c35, c36, c37, c38, c39 are left out (a spec holds 32 columns besides its id)" "$3"' \
+		grep -q "how it was read: .*columns c254, c255, c256, c257, c258, c259, c260, c261, c262 are left out (a spec holds 255 columns besides its id)" "$3"' \
 		- $rc "$T/wide-$t.spec" "$T/wide-$t.pc" $t
 done
-holds schema-from/text-key-40-columns-index-left-out "$(cat "$T/wide-t.pc")" sh -c '
-	grep -qx "index c5 name idxlab_t_c5" "$1" && grep -q "index t_c35 left out: it covers a column left out" "$2"' \
+holds schema-from/text-key-263-columns-index-left-out "$(cat "$T/wide-t.pc")" sh -c '
+	grep -qx "index c5 name idxlab_t_c5" "$1" && grep -q "index t_c258 left out: it covers a column left out" "$2"' \
 	- "$T/wide-t.spec" "$T/wide-t.pc"
 "$IDXLAB" run --schema "$T/wide-last.spec" --rows 300 --indexes 1 --format csv >"$T/wide.csv" 2>&1 &&
 	"$IDXLAB" run --schema-from "$T/wide.db:t" --rows 300 --indexes 2 --format csv >>"$T/wide.csv" 2>&1 &&
-	ok schema-from/text-key-40-columns-runs ||
-	bad schema-from/text-key-40-columns-runs "$(tail -5 "$T/wide.csv")"
+	ok schema-from/text-key-263-columns-runs ||
+	bad schema-from/text-key-263-columns-runs "$(tail -5 "$T/wide.csv")"
 
 # A table name of 495 characters cut the LIMIT off the sample's query: the
 # sample then wrote past its 10000 slots. It stops at 10000 rows (in 10 runs of 1000).
@@ -276,10 +276,10 @@ rc=$?
 [ $rc = 2 ] && grep -q "cannot connect" "$T/out" && ! grep -q sekrit-pw "$T/out" &&
 	ok schema-from/pg-unreachable-no-password || bad schema-from/pg-unreachable-no-password "rc=$rc $(cat "$T/out")"
 # A catalog table (a text-typed primary key, 33 columns: it once segfaulted)
-# and a table of the user's with a text key, 40 more columns and names that
+# and a table of the user's with a text key, 265 more columns and names that
 # hold a newline and an escape: the spec stays in its arrays, the notes are
 # escaped, and --print-config reads back to itself.
-cols=$(i=0; while [ $i -lt 40 ]; do printf ', c%d int' $i; i=$((i + 1)); done)
+cols=$(i=0; while [ $i -lt 263 ]; do printf ', c%d int' $i; i=$((i + 1)); done)
 psql_ "CREATE TABLE app.wide(k text PRIMARY KEY$cols, \"x
 dsn = host=/evil
 rows = 7\" int, \"y$(printf '\033')]0;TITLE$(printf '\007')\" int);
@@ -292,11 +292,11 @@ for t in pg_catalog.pg_class app.wide; do
 	sed -n 's/^#   //p' "$T/$t.pc" >"$T/$t.spec"
 	holds schema-from/pg-$t-bounded-read-back "rc=$rc rc2=$rc2 $(cat -A "$T/$t.pc" | tail -c 2500)" sh -c '
 		[ $1 = 0 ] && [ $2 = 0 ] && [ "$(sed 1d "$3")" = "$(sed 1d "$4")" ] &&
-		[ "$(grep -c "^column " "$5")" -le 32 ] &&
+		[ "$(grep -c "^column " "$5")" -le 255 ] &&
 		[ "$(tr -d "\n" <"$3" | LC_ALL=C grep -c "[[:cntrl:]]")" = 0 ] &&
 		"$6" --schema "$5" --print-config >/dev/null' - $rc $rc2 "$T/$t.pc" "$T/$t.pc2" "$T/$t.spec" "$IDXLAB"
 done
 holds schema-from/pg-wide-key-and-left-out "$(cat "$T/app.wide.pc")" sh -c '
 	grep -qx "column k text(14) rand" "$1" && grep -q "^index k unique" "$1" &&
-	grep -q "columns c31, c32, .*c39, x\\\\ndsn = host=/evil\\\\nrows = 7, y\\\\x1b\]0;TITLE\\\\x07 are left out" "$2"' \
+	grep -q "columns c254, c255, .*c262, x\\\\ndsn = host=/evil\\\\nrows = 7, y\\\\x1b\]0;TITLE\\\\x07 are left out" "$2"' \
 	- "$T/app.wide.spec" "$T/app.wide.pc"

@@ -58,7 +58,7 @@ struct kept {
  * (at_min), in the table's order (SQLite's own order: NULL, then numbers by
  * value, then text and blobs by their bytes). */
 struct scol {
-	struct sval *vals; /* SAMPLE_ROWS */
+	struct sval *vals; /* room for the rows the sample can hold (cap) */
 	/* what the rows hold, by SQLite's storage class (typeof), and the
 	 * length of the values that are not NULL */
 	int nnull, ntext, nint, nreal;
@@ -365,31 +365,37 @@ static int read_runs(sqlite3_stmt *st, struct scol *cols, int ncols, sqlite3_int
 int sqlite_sample_shape(sqlite3 *db, const char *table, struct table_shape *t, struct err *e)
 {
 	struct scol *cols;
+	struct sval *all;
 	char *sql;
 	sqlite3_stmt *st = NULL;
 	const char *rowid = rowid_name(t);
 	sqlite3_int64 lo = 0, hi = 0;
-	int n = 0, i, stat1 = t->stats_from[0] != 0, rc, runs = 0, spread;
+	int n = 0, i, stat1 = t->stats_from[0] != 0, rc, runs = 0, spread, have_range, cap;
 
 	if (!t->ncols)
 		return 0;
 	/* A table of more rowids than the sample holds is read in runs spread
 	 * over them; a smaller one (or one without a rowid) from its start. */
-	spread = rowid && rowid_range(db, table, rowid, &lo, &hi) &&
-	         (uint64_t)hi - (uint64_t)lo >= SAMPLE_ROWS;
+	have_range = rowid && rowid_range(db, table, rowid, &lo, &hi);
+	spread = have_range && (uint64_t)hi - (uint64_t)lo >= SAMPLE_ROWS;
 	sql = sample_sql(table, t, spread ? rowid : NULL);
 	rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
 	sqlite3_free(sql);
 	if (rc != SQLITE_OK)
 		return err_set(e, ERR_USAGE, "sqlite: reading a sample of its rows: %s",
 		               sqlite3_errmsg(db));
+	/* one block for every column's values, as many as the table can hold
+	 * (a small table of a wide row costs what it holds, not 10000 slots a
+	 * column); a WITHOUT ROWID table: SAMPLE_ROWS */
+	cap = spread || !have_range ? SAMPLE_ROWS : (int)(hi - lo + 1);
 	cols = xcalloc((size_t)t->ncols, sizeof *cols);
+	all = xcalloc((size_t)t->ncols * (size_t)cap, sizeof *all);
 	for (i = 0; i < t->ncols; i++)
-		cols[i].vals = xcalloc(SAMPLE_ROWS, sizeof *cols[i].vals);
+		cols[i].vals = all + (size_t)i * (size_t)cap;
 	if (spread)
 		n = read_runs(st, cols, t->ncols, lo, hi, &runs);
 	else
-		while (n < SAMPLE_ROWS && sqlite3_step(st) == SQLITE_ROW)
+		while (n < cap && sqlite3_step(st) == SQLITE_ROW)
 			take_row(st, cols, t->ncols, n++);
 	sqlite3_finalize(st);
 	/* read from its start: fewer rows than the sample holds are all of them */
@@ -398,8 +404,8 @@ int sqlite_sample_shape(sqlite3 *db, const char *table, struct table_shape *t, s
 	for (i = 0; i < t->ncols; i++) {
 		judge(&t->cols[i], &cols[i], n, t->rows, stat1);
 		storage(&t->cols[i], &cols[i], n, t->rows, stat1);
-		free(cols[i].vals);
 	}
+	free(all);
 	free(cols);
 	if (spread) {
 		if (!stat1)
