@@ -94,9 +94,16 @@ print("INSERT INTO wide SELECT r, %s FROM generate_series(1::bigint, 3000) r;" %
 print("CREATE INDEX wide_c3 ON wide(c3);")')
 ANALYZE wide;" >"$T/pgfix.out"
 		grep -q ERROR "$T/pgfix.out" && bad own-wide/pg-fixture "$(head -3 "$T/pgfix.out")"
-		/usr/bin/time -f '%e %M' -o "$T/pg.time" "$IDXLAB" --schema-from "$dsn:wide" --print-config \
-			>"$T/pgpc" 2>"$T/pgpc.err" || bad own-wide/pg-derive "$(cat "$T/pgpc.err")"
-		echo "  200-column PostgreSQL derivation: $(tail -1 "$T/pg.time" | cut -d' ' -f1) s wall, $(tail -1 "$T/pg.time" | cut -d' ' -f2) KB max RSS"
+		# wall time and the largest RSS of the derivation (python3: no time(1) here)
+		python3 -c '
+import resource, subprocess, sys, time
+t = time.time()
+with open(sys.argv[1], "w") as out, open(sys.argv[2], "w") as err:
+    rc = subprocess.call(sys.argv[3:], stdout=out, stderr=err)
+print("%.2f %d %d" % (time.time() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, rc))' \
+			"$T/pgpc" "$T/pgpc.err" "$IDXLAB" --schema-from "$dsn:wide" --print-config >"$T/pg.time"
+		[ "$(cut -d' ' -f3 "$T/pg.time")" = 0 ] || bad own-wide/pg-derive "$(cat "$T/pgpc.err")"
+		echo "  200-column PostgreSQL derivation: $(cut -d' ' -f1 "$T/pg.time") s wall, $(cut -d' ' -f2 "$T/pg.time") KB max RSS"
 		n=$(spec_cols "$T/pgpc")
 		if [ "$n" = 199 ] && ! grep -q 'left out' "$T/pgpc"; then
 			ok own-wide/pg-all-200-kept
