@@ -90,10 +90,16 @@ $(BUILD)/%.o: %.c
 
 -include $(OBJ:.o=.d)
 
-# Unit tests link the library objects (everything but main.c).
-$(BUILD)/tests/unit: tests/unit.c $(wildcard tests/unit_*.c) tests/unit.h $(LIB_OBJ)
+# Unit tests: tests/unit/ mirrors src/ (the cases of src/ui/history.c in
+# tests/unit/ui/history.c), every .c under it compiled, tests/unit/main.c the
+# runner (its top says how a new file is wired; UNIT_PATHS lets its case
+# unit/wired check that every file here is). They link the library objects
+# (everything but src/main.c).
+UNIT_SRC := $(wildcard tests/unit/*.c tests/unit/*/*.c tests/unit/*/*/*.c)
+$(BUILD)/tests/unit: $(UNIT_SRC) tests/unit/unit.h $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(ENGINE_DEFS) $(PKG_CFLAGS) -Isrc -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+	$(CC) $(CFLAGS) $(ENGINE_DEFS) $(PKG_CFLAGS) -Isrc -Itests/unit \
+		-DUNIT_PATHS='"$(UNIT_SRC)"' -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 # ---- packages -------------------------------------------------------------
 
@@ -217,7 +223,8 @@ $(BUILD)/bench/plot_time: bench/plot_time.c $(LIB_OBJ)
 
 # ---- lint / install -------------------------------------------------------
 
-FORMAT_SRC = $(ALL_SRC) $(wildcard src/*.h src/*/*.h src/*/*/*.h tests/*.c tests/*.h bench/*.c bench/*.h)
+FORMAT_SRC = $(ALL_SRC) $(wildcard src/*.h src/*/*.h src/*/*/*.h tests/*.c tests/*.h bench/*.c bench/*.h) \
+	$(UNIT_SRC) tests/unit/unit.h
 lint: deps-lint
 	clang-format --dry-run --Werror $(FORMAT_SRC)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \

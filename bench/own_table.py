@@ -26,6 +26,10 @@ is on the candidate's cost: within 25 % (or within 5 B/row and 0.01
 spills/row, where the cost is nearly nothing on both sides).
 
   python3 bench/own_table.py [--rows N] [--src N] [--cache KIB] [--keep DIR]
+  python3 bench/own_table.py --engine postgres [--rows N] [--src N] [--dsn CONNINFO]
+
+--engine postgres asks the same on PostgreSQL tables (own_table_pg.py: WAL
+and write() B/row, a throwaway server of the bench's own).
 
 Needs IDXLAB (the binary) in the environment. Exit 0 unless a run failed: a
 benchmark reports, it does not judge the build.
@@ -295,10 +299,22 @@ def main():
     ap.add_argument("--keep", help="keep the sources in this dir")
     ap.add_argument("--derive", type=int, default=0, metavar="ROWS",
                     help="also time --schema-from on a table of ROWS rows (10000000 in make bench)")
+    ap.add_argument("--engine", choices=("sqlite", "postgres"), default="sqlite")
+    pg = ap.add_argument_group("postgres (own_table_pg.py)")
+    pg.add_argument("--dsn", help="a server of yours (superuser) instead of a throwaway one")
+    pg.add_argument("--only", help="these fixtures, a comma list")
+    pg.add_argument("--wrong-order", action="store_true",
+                    help="a side more: the copy with the candidate's order swapped")
+    pg.add_argument("--make-sources", action="store_true", help="make the sources and exit")
+    pg.add_argument("--use-sources", action="store_true",
+                    help="measure the sources already there, and leave them")
     a = ap.parse_args()
     idxlab = os.environ.get("IDXLAB")
     if not idxlab:
         sys.exit("set IDXLAB to the idxlab binary")
+    if a.engine == "postgres":
+        import own_table_pg
+        sys.exit(own_table_pg.main(a, idxlab))
     work = tempfile.mkdtemp(prefix="idxlab-own-")
     if a.keep:
         os.makedirs(a.keep, exist_ok=True)

@@ -71,6 +71,31 @@ void answer_add(struct answer *a, const struct answer_step *s)
 	a->steps[a->n++] = *s;
 }
 
+void answer_note(struct answer *a, const struct record *r, const struct knobs *k)
+{
+	const struct field *kind = record_find(r, "record");
+	const struct field *secs = record_find(r, "seconds"), *cut = record_find(r, "interrupted");
+	struct answer_step st = { .k = *k,
+		                  .interrupted = cut && cut->kind == FIELD_INT && cut->i,
+		                  .seconds = secs && secs->kind == FIELD_NUM ? secs->d : 0 };
+	int f;
+
+	if (!kind || kind->kind != FIELD_STR || strcmp(kind->s, "step") != 0)
+		return;
+	for (f = 0; f < AF_COUNT; f++) {
+		const char *name = answer_field((enum answer_fig)f);
+		const struct field *x = record_find(r, name);
+		const struct field *lo = record_find(r, record_spread_name(name, 0));
+		const struct field *hi = record_find(r, record_spread_name(name, 1));
+
+		st.f[f].ok = x && x->kind == FIELD_NUM;
+		st.f[f].v = x ? x->d : NAN;
+		st.f[f].min = lo && lo->kind == FIELD_NUM ? lo->d : NAN;
+		st.f[f].max = hi && hi->kind == FIELD_NUM ? hi->d : NAN;
+	}
+	answer_add(a, &st);
+}
+
 const char *answer_field(enum answer_fig f)
 {
 	return metric_table[fig_metric[f]].field;

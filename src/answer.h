@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "knobs.h"
+#include "record.h"
 
 #define ANSWER_NOISE_PCT 5.0
 #define ANSWER_SHORT_S   1.0 /* a step shorter: its rows/s moves by a fifth */
@@ -55,6 +56,11 @@ void answer_free(struct answer *a); /* safe on NULL */
 
 /* A finished step: its knobs and its figures (copied). */
 void answer_add(struct answer *a, const struct answer_step *s);
+
+/* A record (record.h) on knobs k: a finished step's ("record" is "step":
+ * one run's, or the median of its runs with FIELD_min / FIELD_max its
+ * range) is added; any other (a run, a batch, a window) is not. */
+void answer_note(struct answer *a, const struct record *r, const struct knobs *k);
 
 /* The figure f's field name in a record ("rows_per_s"). */
 const char *answer_field(enum answer_fig f);

@@ -1,13 +1,14 @@
 /* conf_line.c - idxlab's line syntax, shared by config files, demos and
  * spec files: reading a file line by line (comments, blank lines, line
- * numbers in every error), `key = value` lines, and "did you mean". */
+ * numbers in every error) and "did you mean". It knows no knob: a
+ * `key = value` line is read into a knob by knob_line (knob_values.c). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "conf_line.h"
 #include "infile.h"
 
 /* Levenshtein distance, for "did you mean". */
@@ -93,17 +94,6 @@ const char *config_closest(const char *word, const char *(*nth)(int i, const voi
 	return hit;
 }
 
-static const char *nth_knob(int i, const void *ctx)
-{
-	(void)ctx;
-	return i < K_COUNT ? knob_table[i].name : NULL;
-}
-
-const char *config_closest_knob(const char *name)
-{
-	return config_closest(name, nth_knob, NULL);
-}
-
 int config_read(const char *path, config_line_fn *fn, void *ctx, struct err *e)
 {
 	char *line = NULL;
@@ -148,30 +138,4 @@ int config_read(const char *path, config_line_fn *fn, void *ctx, struct err *e)
 	free(line);
 	fclose(f);
 	return rc;
-}
-
-int config_knob_line(char *s, int *id, char **val, struct err *e)
-{
-	char *eq = strchr(s, '='), *end;
-
-	if (!eq)
-		return err_set(e, ERR_USAGE,
-		               "expected 'key = value', got '%s' (see idxlab --help for the keys)",
-		               s);
-	*eq = 0;
-	for (end = eq; end > s && isspace((unsigned char)end[-1]);)
-		*--end = 0;
-	*val = eq + 1;
-	while (isspace((unsigned char)**val))
-		(*val)++;
-	*id = knob_find(s);
-	if (*id < 0) {
-		const char *hint = config_closest_knob(s);
-
-		if (hint)
-			return err_set(e, ERR_USAGE, "unknown key '%s' (did you mean '%s'?)", s,
-			               hint);
-		return err_set(e, ERR_USAGE, "unknown key '%s' (idxlab --help lists the keys)", s);
-	}
-	return 0;
 }

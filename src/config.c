@@ -16,9 +16,7 @@
 #include <unistd.h>
 
 #include "engines/engine.h"
-#include "plot.h"
 #include "redact.h"
-#include "report.h"
 #include "schema.h"
 #include "schema_from.h"
 #include "whatif.h"
@@ -184,7 +182,7 @@ static int plan_line(char *s, int lineno, void *ctx, struct err *e)
 	const char *text;
 	int id;
 
-	if (config_knob_line(s, &id, &val, e) < 0)
+	if (knob_read_line(s, &id, &val, e) < 0)
 		return -1;
 	snprintf(where, sizeof where, "%s:", p->reading);
 	text = repeated(p, id, val, where, buf, sizeof buf);
@@ -248,7 +246,7 @@ static int unknown_option(const char *arg, struct err *e)
 
 	snprintf(name, sizeof name, "%s", arg + (arg[1] == '-' ? 2 : 1));
 	name[strcspn(name, "=")] = 0;
-	hint = config_closest_knob(name);
+	hint = knob_closest(name);
 	if (hint)
 		return err_set(e, ERR_USAGE, "unknown option '%s' (did you mean --%s?)", arg, hint);
 	return err_set(e, ERR_USAGE, "unknown option '%s' (idxlab --help lists them)", arg);
@@ -471,20 +469,9 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 	}
 	if (whatif_apply(p, e) < 0 || check_dependent(p, e) < 0 || plan_validate(p, e) < 0)
 		return -1;
-	if (p->fields && report_check_fields(p->fields, e) < 0)
-		return err_prefix(e, "--fields");
 	if (p->record_path && p->mode == MODE_RUN)
 		return err_set(e, ERR_USAGE,
 		               "--record works in the dashboard; `idxlab run` is headless");
-	if (!p->plot_path && (p->plot_metrics || p->plot_x || p->plot_kind || p->plot_theme))
-		return err_set(e, ERR_USAGE,
-		               "%s a --plot chart: give --plot FILE.svg|.png|.pdf too",
-		               p->plot_metrics ? "--plot-metrics picks the panels of"
-		               : p->plot_x     ? "--plot-x picks the x axis of"
-		               : p->plot_kind  ? "--plot-kind picks the kind of"
-		                               : "--plot-theme picks the colours of");
-	if (p->plot_path && plot_check(p, e) < 0)
-		return -1;
 	if (p->replay_path && (p->record_path || p->demo))
 		return err_set(e, ERR_USAGE, "--replay shows a recording as it was: it takes no %s",
 		               p->demo ? "--demo" : "--record");

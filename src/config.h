@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "conf_line.h"
 #include "demo.h"
 #include "err.h"
 #include "knobs.h"
@@ -54,27 +55,6 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e);
 
 /* Read a config file into p; errors name the file and line. */
 int plan_load_file(struct plan *p, const char *path, struct err *e);
-
-/* Read a file of idxlab's line syntax: `#` starts a comment at the start of
- * a line or after whitespace; blank lines are skipped; fn gets each other
- * line, trimmed, and its number. An error of fn is prefixed "path:line".
- * Only a regular file is read (infile.h: a FIFO, a device or a directory is
- * refused at once), and no line longer than CONFIG_LINE_MAX bytes. */
-#define CONFIG_LINE_MAX 8191 /* a derived spec's notes (4096 bytes) fit on one comment line */
-typedef int config_line_fn(char *line, int lineno, void *ctx, struct err *e);
-int config_read(const char *path, config_line_fn *fn, void *ctx, struct err *e);
-
-/* The word nth(0, ctx), nth(1, ctx), ... (until NULL) closest to word, for
- * "did you mean"; NULL when none is close. */
-const char *config_closest(const char *word, const char *(*nth)(int i, const void *ctx),
-                           const void *ctx);
-
-/* The knob name closest to name, or NULL. */
-const char *config_closest_knob(const char *name);
-
-/* Split a `key = value` line in place: *id the knob (unknown keys get a
- * "did you mean"), *val the trimmed value. */
-int config_knob_line(char *s, int *id, char **val, struct err *e);
 
 /* The tables read from a user's database (--schema-from): each spec and how
  * it was guessed, for stderr at the start of a run. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "conf_line.h"
 #include "engines/engine.h"
 #include "units.h"
 #include "xalloc.h"
@@ -74,7 +74,7 @@ static int cue_line(char *s, int lineno, void *ctx, struct err *e)
 		char *val;
 
 		c.kind = CUE_SET;
-		if (config_knob_line(s, &c.knob, &val, e) < 0)
+		if (knob_read_line(s, &c.knob, &val, e) < 0)
 			return -1;
 		if (knob_table[c.knob].flags & KF_OPTION)
 			return err_set(e, ERR_USAGE,

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "knobs.h"
+#include "vocab.h"
 
 #define KEYS_UUID_LEN 16
 #define KEYS_FEW      8 /* distinct values for key order "few" */

@@ -4,10 +4,12 @@
  * positions. Everything here reads knob_table (knobs.c), the one table. */
 #include "knobs.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "conf_line.h"
 #include "engines/engine.h"
 #include "units.h"
 
@@ -326,4 +328,41 @@ long long knob_at_position(int id, const struct knobs *k, double pos)
 		v = d->min + llround(pos * (double)(max - d->min));
 	}
 	return v < d->min ? d->min : v > max ? max : v;
+}
+
+static const char *nth_knob(int i, const void *ctx)
+{
+	(void)ctx;
+	return i < K_COUNT ? knob_table[i].name : NULL;
+}
+
+const char *knob_closest(const char *name)
+{
+	return config_closest(name, nth_knob, NULL);
+}
+
+int knob_read_line(char *s, int *id, char **val, struct err *e)
+{
+	char *eq = strchr(s, '='), *end;
+
+	if (!eq)
+		return err_set(e, ERR_USAGE,
+		               "expected 'key = value', got '%s' (see idxlab --help for the keys)",
+		               s);
+	*eq = 0;
+	for (end = eq; end > s && isspace((unsigned char)end[-1]);)
+		*--end = 0;
+	*val = eq + 1;
+	while (isspace((unsigned char)**val))
+		(*val)++;
+	*id = knob_find(s);
+	if (*id < 0) {
+		const char *hint = knob_closest(s);
+
+		if (hint)
+			return err_set(e, ERR_USAGE, "unknown key '%s' (did you mean '%s'?)", s,
+			               hint);
+		return err_set(e, ERR_USAGE, "unknown key '%s' (idxlab --help lists the keys)", s);
+	}
+	return 0;
 }

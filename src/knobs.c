@@ -126,6 +126,8 @@ static const char *presenter_label(long long v)
 const struct knob_def knob_table[K_COUNT] = {
 	[K_ENGINE] = {
 		.name = "engine", .kind = KNOB_CHOICE, .choices = engines,
+		.column = 1,
+		.caption = 1,
 		.def = ENGINE_DEFAULT, .flags = KF_FIXED,
 		.why = "which database runs the workload (sqlite is embedded: nothing to set up)",
 	},
@@ -139,6 +141,8 @@ const struct knob_def knob_table[K_COUNT] = {
 
 	[K_INDEXES] = {
 		.name = "indexes", .kind = KNOB_INT, .words = indexes_words,
+		.column = 3,
+		.caption = 6,
 		.max = SCHEMA_IDX_MAX, .max_of = schema_index_max,
 		.max_why = schema_max_why,
 		.why_of = schema_indexes_why,
@@ -150,17 +154,23 @@ const struct knob_def knob_table[K_COUNT] = {
 
 	[K_KEY_ORDER] = {
 		.name = "key-order", .kind = KNOB_CHOICE, .choices = key_orders,
+		.column = 4,
+		.caption = 7,
 		.def = "seq",
 		.why = "values written to indexed columns: random keys land on cold leaf pages",
 	},
 	[K_PK] = {
 		.name = "pk", .kind = KNOB_CHOICE, .choices = pks,
+		.column = 5,
+		.caption = 5,
 		.def = "int", .flags = KF_REBUILD,
 		.why = "primary key type; a uuid pk makes the SQLite table clustered (WITHOUT "
 		       "ROWID)",
 	},
 	[K_CACHE] = {
 		.name = "cache", .kind = KNOB_SIZE,
+		.column = 6,
+		.caption = 8,
 		.min = 64 * 1024, .max = 64 * GiB, .unit = "bytes",
 		.def = "2000KiB", .flags = KF_LOG,
 		.why = "page cache size (SQLite cache_size, PostgreSQL shared_buffers, "
@@ -168,6 +178,8 @@ const struct knob_def knob_table[K_COUNT] = {
 	},
 	[K_FILLFACTOR] = {
 		.name = "fillfactor", .kind = KNOB_INT,
+		.column = 31,
+		.caption = 9,
 		.min = 10, .max = 100, .unit = "%",
 		.def = "100", .flags = KF_ENGINE_OWN,
 		.why = "% of each heap page filled by inserts: the rest keeps updates HOT (no "
@@ -175,18 +187,24 @@ const struct knob_def knob_table[K_COUNT] = {
 	},
 	[K_CHECKPOINT] = {
 		.name = "checkpoint", .kind = KNOB_INT,
+		.column = 49, /* after vacuum_wal_bytes_per_row: appended (issue 20) */
+		.caption = 10,
 		.max = 3600, .unit = "s",
 		.def = "60", .flags = KF_ENGINE_OWN,
 		.why = "seconds between checkpoints, like mongod's 60 (0: only at the end)",
 	},
 	[K_COMMIT] = {
 		.name = "commit", .kind = KNOB_INT, .words = commit_words,
+		.column = 7,
+		.caption = 11,
 		.min = 1, .max = 1000000000, .unit = "rows",
 		.def = "all", .dash_def = "1000", .flags = KF_LOG,
 		.why = "rows per transaction (row|N|all): each commit pays fsyncs and a journal",
 	},
 	[K_SYNC] = {
 		.name = "sync", .kind = KNOB_CHOICE, .choices = syncs,
+		.column = 8,
+		.caption = 12,
 		.def = "full",
 		.why = "durability: SQLite synchronous; PostgreSQL synchronous_commit (off, "
 		       "else on); MongoDB write concern (off j:false, normal/full j:true, extra "
@@ -194,11 +212,15 @@ const struct knob_def knob_table[K_COUNT] = {
 	},
 	[K_JOURNAL] = {
 		.name = "journal", .kind = KNOB_CHOICE, .choices = journals,
+		.column = 9,
+		.caption = 13,
 		.def = "delete", .flags = KF_ENGINE_OWN,
 		.why = "SQLite journal mode: a rollback journal or a write-ahead log",
 	},
 	[K_OP] = {
 		.name = "op", .kind = KNOB_CHOICE, .choices = ops,
+		.column = 2,
+		.caption = 2,
 		.def = "insert",
 		.why = "what each row does: update changes the unindexed hot column, "
 		       "update-indexed k1, update-keys every key column k1..k8",
@@ -207,6 +229,7 @@ const struct knob_def knob_table[K_COUNT] = {
 
 	[K_ROWS] = {
 		.name = "rows", .kind = KNOB_INT,
+		.caption = 3,
 		.min = 1, .max = 1000000000, .unit = "rows",
 		.def = "100000", .dash_def = "5000000", .flags = KF_HEADLESS | KF_LOG,
 		.why = "operations measured in each step (dashboard: inserts start over at this "
@@ -214,39 +237,52 @@ const struct knob_def knob_table[K_COUNT] = {
 	},
 	[K_PREFILL] = {
 		.name = "prefill", .kind = KNOB_INT, .words = prefill_words,
+		.column = 32,
+		.caption = 14,
 		.max = 1000000000, .unit = "rows",
 		.def = "auto", .flags = KF_REBUILD | KF_LOG,
 		.why = "rows in the table before measuring (auto: 0 for insert, rows otherwise)",
 	},
 	[K_PAYLOAD] = {
 		.name = "payload", .kind = KNOB_INT,
+		.column = 33,
+		.caption = 15,
 		.max = 1048576, .unit = "bytes",
 		.def = "100", .flags = KF_LOG,
 		.why = "bytes of filler per row: wider rows fill table pages sooner",
 	},
 	[K_SEED] = {
 		.name = "seed", .kind = KNOB_INT,
+		.column = 34,
 		.max = 0x7fffffffffffffffLL,
 		.def = "1",
 		.why = "random seed: the same seed writes the same rows in the same order",
 	},	[K_SCHEMA] = {
 		.name = "schema", .kind = KNOB_NAMED, .resolve = schema_load, .label = schema_label,
+		.column = 41,
+		.caption = 4,
 		.def = "default", .flags = KF_REBUILD,
 		.why = "the table: a built-in spec (default, users, textkey, wal, fields, wide16, "
 		       "events) or a spec file's path - typed columns, value orders, the index list",
 	},	[K_INDEX_BUILD] = {
 		.name = "index-build", .kind = KNOB_CHOICE, .choices = builds,
+		.column = 43,
+		.caption = 16,
 		.def = "before", .flags = KF_HEADLESS,
 		.why = "after: load the rows with no secondary index, then build the indexes "
 		       "inside the step (build_seconds): one sort instead of a btree insert per row",
 	},	[K_LOAD] = {
 		.name = "load", .kind = KNOB_CHOICE, .choices = loads,
+		.column = 44,
+		.caption = 17,
 		.def = "insert", .flags = KF_HEADLESS,
 		.why = "how inserted rows reach the engine: a statement per row, multi-row "
 		       "statements, or its bulk path (PostgreSQL COPY, WiredTiger's bulk cursor, "
 		       "MongoDB insert_many)",
 	},	[K_VACUUM] = {
 		.name = "vacuum", .kind = KNOB_BOOL,
+		.column = 46,
+		.caption = 18,
 		.max = 1, .def = "off", .flags = KF_HEADLESS,
 		.why = "end each step with the engine's reclaim (PostgreSQL VACUUM, SQLite VACUUM, "
 		       "WiredTiger/MongoDB compact), measured apart: vacuum_seconds and its WAL per row",

@@ -12,8 +12,8 @@
 
 #include <stddef.h>
 
-#include "engines/engine_list.h"
 #include "err.h"
+#include "vocab.h"
 
 enum knob_id {
 	K_ENGINE,
@@ -72,12 +72,6 @@ enum knob_kind {
 	KNOB_NAMED,  /* a name a registry resolves to a number (resolve, label) */
 };
 
-/* Values of the engine knob (engine_table[] is indexed by them), from the
- * one list of engines. */
-#define KNOBS_ENGINE_KIND(id, name, package) E_##id,
-enum engine_kind { ENGINE_LIST(KNOBS_ENGINE_KIND) E_COUNT };
-#undef KNOBS_ENGINE_KIND
-
 enum knob_flag {
 	KF_OPTION = 1u << 0,   /* a run option, not a workload knob */
 	KF_NOSWEEP = 1u << 1,  /* a comma list is not a sweep (dsn may hold commas) */
@@ -126,28 +120,17 @@ struct knob_def {
 	 * (indexes: the index list of the table in force); NULL: why. */
 	const char *(*why_of)(const struct knobs *k);
 	const char *range; /* KNOB_NAMED: the valid values in words; NULL: labels|FILE */
+	/* Where its column stands in every output record (record.h): a
+	 * position, append-only (a new column takes the next free number
+	 * after the last in record.c's, knobs.c's and metrics.c's rows); 0:
+	 * no column of its own. Every knob a sweep can vary has one. */
+	int column;
+	/* Its place in a --plot chart's caption of the knobs every record of
+	 * the chart shares (plot_model.c), from 1; 0: not named there. */
+	int caption;
 };
 
 extern const struct knob_def knob_table[K_COUNT];
-
-/* Choice values (indexes into the choices lists). */
-enum key_order { KO_SEQ, KO_RAND, KO_FEW, KO_UUID7, KO_UUID4 };
-enum pk_kind { PK_INT, PK_UUID7, PK_UUID4 };
-enum sync_mode { SYNC_OFF, SYNC_NORMAL, SYNC_FULL, SYNC_EXTRA };
-enum journal_mode { J_DELETE, J_TRUNCATE, J_WAL, J_MEMORY, J_OFF };
-enum index_build { BUILD_BEFORE, BUILD_AFTER };
-enum load_kind { LOAD_INSERT, LOAD_MULTIROW, LOAD_COPY, LOAD_COUNT };
-enum op_kind { OP_INSERT, OP_UPDATE, OP_UPDATE_INDEXED, OP_UPDATE_KEYS, OP_DELETE };
-enum format_kind { FMT_TEXT, FMT_CSV, FMT_JSON };
-enum theme_kind { THEME_AUTO, THEME_DARK, THEME_LIGHT, THEME_HIGH_CONTRAST };
-#define COMMIT_ALL   0LL  /* commit = all: one transaction for the step */
-#define PREFILL_AUTO -1LL /* prefill = auto: rows for update/delete, else 0 */
-/* indexes = table | all | without: the table's own list, with the
- * candidates (--add-index), without what --drop-index names; a step's
- * knobs hold the count (plan_step resolves them, whatif_indexes) */
-#define INDEXES_TABLE   -1LL
-#define INDEXES_ALL     -2LL
-#define INDEXES_WITHOUT -3LL
 
 /* A default that differs by engine: "cache" is "128MiB" on PostgreSQL. Each
  * engine's ops list its own, ending with a NULL def. */
@@ -245,5 +228,12 @@ int knob_numeric(int id);
 
 /* Describe the valid values of knob id ("0..8", "seq|rand|few"). */
 void knob_range_text(int id, char *buf, size_t len);
+
+/* The knob name closest to name, or NULL. */
+const char *knob_closest(const char *name);
+
+/* Split a `key = value` line in place: *id the knob (unknown keys get a
+ * "did you mean"), *val the trimmed value. */
+int knob_read_line(char *s, int *id, char **val, struct err *e);
 
 #endif

@@ -1,4 +1,6 @@
-/* main.c - argv, config, the worker, the reporter, exit codes.
+/* main.c - argv -> mode -> exit code: the plan from argv and config
+ * files, then the dashboard (ui/dash.h) or the headless runner
+ * (headless.h), and the signals that stop either.
  *
  * Only this file calls exit(). Exit codes: 0 ok, 1 runtime failure, 2 usage
  * or config error, 130 after Ctrl-C (129 after SIGHUP, 131 after SIGQUIT,
@@ -6,7 +8,6 @@
  * step it was in. A second signal within a second of the first is the same
  * stop; a later one ends idxlab at once (killed by it), with its servers
  * and temp dirs gone all the same. */
-#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -16,20 +17,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
 #include "config.h"
 #include "engines/engine.h"
 #include "engines/hurry.h"
-#include "evlog.h"
+#include "headless.h"
 #include "knobs.h"
-#include "metrics.h"
-#include "plot.h"
 #include "redact.h"
-#include "replay_export.h"
-#include "report.h"
 #include "ui/dash.h"
 #include "ui/term.h"
-#include "workload.h"
 
 #ifndef IDXLAB_VERSION
 #define IDXLAB_VERSION "0.0.0"
@@ -174,226 +169,6 @@ static void usage(FILE *f)
 	        "Output fields and every knob in detail: man idxlab.\n");
 }
 
-/* Headless events on stderr. A line is printed when it first comes; the
- * repeats of a fold (evlog.h) are held and said once more, as "TEXT ×N",
- * when the fold has had no repeat for EVLOG_FOLD_S or the run ends. quiet:
- * errors only; a detail (evlog_detail) only when verbose. The progress
- * line of rep, if one is up, goes first. */
-#define DRAIN_KEEP 16
-struct drain {
-	unsigned long seen;
-	int quiet, verbose;
-	struct report *rep; /* borrowed, or NULL */
-	struct {
-		struct ev e;
-		unsigned said; /* the count printed */
-		double at;     /* when its latest repeat came */
-	} keep[DRAIN_KEEP];    /* the lines printed last, oldest first */
-	int n;
-};
-
-static void say_event(const struct drain *dr, const struct ev *e)
-{
-	char text[EVLOG_LINE + 16];
-
-	if ((dr->quiet && e->level != EV_ERROR) || (e->detail && !dr->verbose))
-		return;
-	report_clear_line(dr->rep);
-	evlog_format(e, 1, text, sizeof text);
-	fprintf(stderr, "idxlab: %s%s\n", evlog_level_prefix(e), text);
-}
-
-/* Say the held repeats older than EVLOG_FOLD_S (all: every one). */
-static void say_folds(struct drain *dr, int all)
-{
-	double now = clock_now_s();
-	int i;
-
-	for (i = 0; i < dr->n; i++)
-		if (dr->keep[i].e.count > dr->keep[i].said &&
-		    (all || now - dr->keep[i].at > EVLOG_FOLD_S)) {
-			say_event(dr, &dr->keep[i].e);
-			dr->keep[i].said = dr->keep[i].e.count;
-		}
-}
-
-static void drain_events(struct drain *dr)
-{
-	struct ev evs[32];
-	size_t n, i;
-	int j;
-
-	while ((n = evlog_since(dr->seen, evs, 32)) > 0) {
-		for (i = 0; i < n; i++) {
-			dr->seen = evs[i].seq;
-			for (j = 0; j < dr->n && dr->keep[j].e.id != evs[i].id; j++)
-				;
-			if (j < dr->n) { /* a repeat of a line printed: held */
-				dr->keep[j].e = evs[i];
-				dr->keep[j].at = clock_now_s();
-				continue;
-			}
-			if (dr->n == DRAIN_KEEP) {
-				say_folds(dr, 1);
-				memmove(&dr->keep[0], &dr->keep[1],
-				        sizeof dr->keep[0] * (DRAIN_KEEP - 1));
-				dr->n--;
-			}
-			say_event(dr, &evs[i]);
-			dr->keep[dr->n].e = evs[i];
-			dr->keep[dr->n].said = evs[i].count;
-			dr->keep[dr->n++].at = clock_now_s();
-		}
-	}
-	say_folds(dr, 0);
-}
-
-/* --plot: a chart of every record rep writes, or NULL. */
-static struct plot *plot_start(const struct plan *p, struct report *rep)
-{
-	struct plot *pl = p->plot_path ? plot_new(p, p->plot_path, p->plot_metrics) : NULL;
-
-	report_plot(rep, pl);
-	return pl;
-}
-
-/* Write the chart (after the run's records: also when it was stopped) and
- * free it; the exit code, code if the chart is written (or none asked). */
-static int plot_end(const struct plan *p, struct plot *pl, int code)
-{
-	struct err e = { ERR_NONE, "" };
-	char summary[256];
-
-	if (pl && plot_write(pl, summary, sizeof summary, &e) < 0) {
-		fprintf(stderr, "idxlab: %s\n", e.msg);
-		if (!code)
-			code = 1;
-	} else if (pl && !p->vals[K_QUIET][0]) {
-		fprintf(stderr, "idxlab: wrote %s: %s\n", p->plot_path, summary);
-	}
-	plot_free(pl);
-	return code;
-}
-
-/* `idxlab run --replay FILE`: the recording as records; the exit code. */
-static int run_replay(struct plan *p)
-{
-	struct report *rep = report_new(p, stdout, stderr);
-	struct plot *pl = plot_start(p, rep);
-	struct err e = { ERR_NONE, "" };
-	int code = 0;
-
-	if (replay_export(p, rep, pl, &e) < 0) {
-		fprintf(stderr, "idxlab: %s\n", e.msg);
-		code = e.cls == ERR_USAGE ? 2 : 1;
-	}
-	report_free(rep);
-	if (code) {
-		plot_free(pl);
-		return code;
-	}
-	return plot_end(p, pl, code);
-}
-
-/* Run the plan headless; returns the exit code. */
-static int run_headless(const struct plan *p)
-{
-	double interval = (double)p->vals[K_INTERVAL][0] / 1000.0;
-	double next_tick = interval > 0 ? clock_now_s() + interval : INFINITY;
-	struct live *prev = calloc(1, sizeof *prev), *cur = calloc(1, sizeof *cur);
-	struct step_result *res = malloc(sizeof *res);
-	struct workload *w = NULL;
-	struct report *rep;
-	struct plot *pl;
-	struct err e = { ERR_NONE, "" };
-	struct drain dr = { .quiet = (int)p->vals[K_QUIET][0],
-		            .verbose = (int)p->vals[K_VERBOSE][0] };
-	int state = 0, stopping = 0, code;
-	/* pgbench -P style: on a terminal, or when asked; never with -q */
-	int progress = !dr.quiet && (p->vals[K_PROGRESS][0] || isatty(STDERR_FILENO));
-	long finished = -1; /* the last run (step_result.order) whose result was printed */
-
-	if (!prev || !cur || !res)
-		abort();
-	prev->step = -1;
-	prev->order = -1;
-	rep = report_new(p, stdout, dr.quiet ? NULL : stderr);
-	dr.rep = rep;
-	pl = plot_start(p, rep);
-	/* Mid-step samples feed the --interval windows: four a window at least;
-	 * otherwise (the progress line, a partial result should the step be
-	 * stopped) they may be as rare as their cost asks. */
-	if (workload_start(&w, p, interval > 0 ? interval / 4 : INFINITY, &e) < 0) {
-		state = -1;
-	}
-	while (state == 0) {
-		double now = clock_now_s(), wait = next_tick - now;
-
-		workload_wait(w, wait < 0.1 ? (wait > 0 ? wait : 0) : 0.1);
-		if (got_signal && !stopping) {
-			workload_stop(w);
-			stopping = 1;
-		}
-		drain_events(&dr);
-		while (workload_pop(w, res)) {
-			report_step(rep, res);
-			finished = res->order;
-		}
-		if (progress) {
-			workload_live(w, cur);
-			report_progress(rep, cur);
-		}
-		now = clock_now_s();
-		if (now >= next_tick) {
-			workload_live(w, cur);
-			if (cur->order > finished && prev->order != cur->order) {
-				/* The first window of a run starts where the run did. */
-				prev->step = cur->step;
-				prev->order = cur->order;
-				prev->gen = 0;
-				prev->knobs = cur->knobs;
-				prev->c = cur->start;
-				memset(&prev->lat, 0, sizeof prev->lat);
-			}
-			if (cur->order > finished && cur->gen != prev->gen &&
-			    cur->c.t - prev->c.t > 0.001)
-				report_interval(rep, prev, cur);
-			if (cur->gen != prev->gen) {
-				struct live *t = prev;
-
-				prev = cur;
-				cur = t;
-			}
-			while (next_tick <= now)
-				next_tick += interval;
-		}
-		state = workload_state(w, &e);
-	}
-	if (w)
-		while (workload_pop(w, res))
-			report_step(rep, res);
-	workload_free(w);
-	drain_events(&dr);
-	say_folds(&dr, 1);
-	report_free(rep);
-	free(prev);
-	free(cur);
-	free(res);
-	if (state < 0) {
-		fprintf(stderr, "idxlab: %s\n", e.msg);
-		code = e.cls == ERR_USAGE ? 2 : 1;
-	} else {
-		code = 0;
-	}
-	if (got_signal)
-		code = got_signal == SIGINT ? 130 : 128 + got_signal;
-	if (state < 0) { /* no chart of a run that failed */
-		plot_free(pl);
-		return code;
-	}
-	return plot_end(p, pl, code);
-}
-
 int main(int argc, char **argv)
 {
 	struct plan plan;
@@ -403,7 +178,9 @@ int main(int argc, char **argv)
 	for (kind = 0; kind < E_COUNT; kind++) /* idxlab may quote them */
 		if (engine_table[kind] && engine_table[kind]->dsn_env)
 			redact_learn(getenv(engine_table[kind]->dsn_env));
-	if (plan_from_args(&plan, argc, argv, &e) < 0) {
+	if (plan_from_args(&plan, argc, argv, &e) < 0 ||
+	    (plan.mode != MODE_HELP && plan.mode != MODE_VERSION &&
+	     headless_check(&plan, &e) < 0)) {
 		fprintf(stderr, "idxlab: %s\n", e.msg);
 		plan_free(&plan);
 		return 2;
@@ -451,7 +228,7 @@ int main(int argc, char **argv)
 			}
 			code = dash_run(&plan, &got_signal);
 		} else if (plan.replay_path && plan.mode == MODE_RUN) {
-			code = run_replay(&plan);
+			code = headless_replay(&plan);
 		} else if (plan.demo || plan.record_path || plan.replay_path) {
 			fprintf(stderr,
 			        "idxlab: --%s in the dashboard: run it on a terminal "
@@ -461,7 +238,7 @@ int main(int argc, char **argv)
 			                           : "replay works");
 			code = 2;
 		} else {
-			code = run_headless(&plan);
+			code = headless_run(&plan, &got_signal);
 		}
 		if (got_signal)
 			code = got_signal == SIGINT ? 130 : 128 + got_signal;

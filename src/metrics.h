@@ -136,6 +136,17 @@ enum better {
 	BETTER_LOWER,  /* less is better (latency, I/O per row) */
 };
 
+/* How a figure shows in the headless text table (report_text.c) when no
+ * --fields picks the columns: its place among the table's default columns
+ * (order from 1, left to right; 0: not one of them), which stay when they
+ * do not all fit (pri: 0 stays first), its header (NULL: the label), its
+ * least width (0: 7), and whether a run's progress line names it. */
+struct text_place {
+	int order, pri, width;
+	const char *label;
+	int progress;
+};
+
 struct metric_def {
 	const char *field; /* CSV/JSON field name: a contract */
 	const char *label; /* short column label */
@@ -153,6 +164,8 @@ struct metric_def {
 	 * title names what is counted. */
 	const char *title;
 	const char *per_s; /* a rate's ticks: what they count per second (" rows/s"), or NULL */
+	int column;        /* its column in every output record (knob_def.column) */
+	struct text_place text;
 };
 
 extern const struct metric_def metric_table[M_COUNT];

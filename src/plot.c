@@ -352,7 +352,7 @@ struct plot *plot_new(const struct plan *p, const char *path, const char *metric
 
 void plot_add(struct plot *pl, const struct record *r, const struct knobs *k, double t0, double t1)
 {
-	const struct field *kind = report_find(r, "record"), *step = report_find(r, "step");
+	const struct field *kind = record_find(r, "record"), *step = record_find(r, "step");
 	struct point *pt;
 	int m;
 
@@ -373,18 +373,18 @@ void plot_add(struct plot *pl, const struct record *r, const struct knobs *k, do
 	pt->t0 = t0;
 	pt->t1 = t1;
 	for (m = 0; m < M_COUNT; m++) {
-		pt->v[m] = report_csv_number(report_find(r, metric_table[m].field));
+		pt->v[m] = record_csv_number(record_find(r, metric_table[m].field));
 		/* --repeat: the runs' range (NaN: one run, or none) */
 		pt->lo[m] =
-		    report_csv_number(report_find(r, report_spread_name(metric_table[m].field, 0)));
+		    record_csv_number(record_find(r, record_spread_name(metric_table[m].field, 0)));
 		pt->hi[m] =
-		    report_csv_number(report_find(r, report_spread_name(metric_table[m].field, 1)));
+		    record_csv_number(record_find(r, record_spread_name(metric_table[m].field, 1)));
 		if (!isnan(pt->lo[m]))
 			pl->ranges = 1;
 	}
-	if (report_find(r, "runs") && report_find(r, "runs")->kind == F_INT &&
-	    report_find(r, "runs")->i > pl->runs)
-		pl->runs = (int)report_find(r, "runs")->i;
+	if (record_find(r, "runs") && record_find(r, "runs")->kind == FIELD_INT &&
+	    record_find(r, "runs")->i > pl->runs)
+		pl->runs = (int)record_find(r, "runs")->i;
 }
 
 void plot_note(struct plot *pl, double t, const char *text)

@@ -1,6 +1,6 @@
 /* plot.h - charts of a headless run, for slides: --plot FILE.svg|.png|.pdf.
  *
- * Every record the report builds (report_plot) is also handed here; the
+ * Every record the headless runner hands on (report_sink) comes here; the
  * chart is drawn from those records' own fields, so it shows exactly the
  * numbers the CSV carries (n/a and unsettled values are gaps, never 0).
  * A sweep: one panel per chosen metric, x the first swept knob (or
@@ -14,7 +14,7 @@
 
 #include "config.h"
 #include "err.h"
-#include "report_int.h"
+#include "record.h"
 
 #define PLOT_MAX_PANELS 6
 #define PLOT_MAX_SERIES 12 /* a legend a slide's reader can still match */

@@ -21,12 +21,22 @@ static const int default_more[] = { M_WAL_BYTES_PER_ROW, M_FSYNCS_PER_COMMIT,   
 	                            M_FPI_BYTES_PER_ROW };
 #define DEFAULT_PANELS 4
 
-/* The knobs a caption names when they are the same for the whole chart. */
-static const int caption_knobs[] = { K_ENGINE,     K_OP,         K_ROWS,      K_SCHEMA,
-	                             K_PK,         K_INDEXES,    K_KEY_ORDER, K_CACHE,
-	                             K_FILLFACTOR, K_CHECKPOINT, K_COMMIT,    K_SYNC,
-	                             K_JOURNAL,    K_PREFILL,    K_PAYLOAD,   K_INDEX_BUILD,
-	                             K_LOAD,       K_VACUUM };
+/* The knobs a caption names when they are the same for the whole chart
+ * (knob_def.caption), in their caption order; how many. */
+static int caption_knobs(int *ids)
+{
+	int n = 0, id, j;
+
+	for (id = 0; id < K_COUNT; id++) {
+		if (knob_table[id].caption <= 0)
+			continue;
+		for (j = n; j > 0 && knob_table[ids[j - 1]].caption > knob_table[id].caption; j--)
+			ids[j] = ids[j - 1];
+		ids[j] = id;
+		n++;
+	}
+	return n;
+}
 
 int plot_numeric_knob(int id)
 {
@@ -35,24 +45,16 @@ int plot_numeric_knob(int id)
 	return knob_numeric(id) || d->kind == KNOB_SIZE || d->kind == KNOB_MILLIS;
 }
 
-static void knob_value_text(int id, const struct knobs *k, char *buf, size_t len)
-{
-	if (id == K_PREFILL)
-		snprintf(buf, len, "%lld", knobs_prefill(k));
-	else
-		knob_format(id, k->v[id], buf, len);
-}
-
 /* "name=value" for each caption knob the same in every used point. */
 static void fixed_caption(const struct plot *pl, int interval, char *buf, size_t len)
 {
 	const struct point *first = NULL;
+	int ids[K_COUNT], nids = caption_knobs(ids), j;
 	size_t i, n = 0;
-	unsigned j;
 
 	buf[0] = 0;
-	for (j = 0; j < sizeof caption_knobs / sizeof caption_knobs[0]; j++) {
-		int id = caption_knobs[j], same = 1;
+	for (j = 0; j < nids; j++) {
+		int id = ids[j], same = 1;
 		char v[160];
 
 		first = NULL;
@@ -68,7 +70,7 @@ static void fixed_caption(const struct plot *pl, int interval, char *buf, size_t
 		}
 		if (!first || !same || !engine_has_knob((int)first->k.v[K_ENGINE], id))
 			continue;
-		knob_value_text(id, &first->k, v, sizeof v);
+		record_knob_text(id, &first->k, v, sizeof v);
 		if (n < len)
 			n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", n ? "   " : "",
 			                      knob_table[id].name, v);
@@ -245,7 +247,7 @@ void plot_model_sweep(const struct plot *pl, struct model *md)
 		for (id = 0; id < K_COUNT; id++) {
 			if (id == md->xknob || !plot_swept(pl->plan, id))
 				continue;
-			knob_value_text(id, k, buf, sizeof buf);
+			record_knob_text(id, k, buf, sizeof buf);
 			if (n < sizeof md->label[s])
 				n += (size_t)snprintf(md->label[s] + n, sizeof md->label[s] - n,
 				                      "%s%s%s%s", n ? "  " : "",
@@ -313,7 +315,7 @@ static void change_text(const struct knobs *a, const struct knobs *b, char *buf,
 
 		if (!plot_workload_knob(id) || a->v[id] == b->v[id])
 			continue;
-		knob_value_text(id, b, v, sizeof v);
+		record_knob_text(id, b, v, sizeof v);
 		n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", n ? ", " : "",
 		                      knob_table[id].name, v);
 	}

@@ -1,20 +1,22 @@
 /* report.h - headless output: an aligned text table, CSV or JSON lines.
  *
  * Every record - a step row or a live interval record - is first built as a
- * list of named fields (struct record), then written by the chosen format,
- * so the three formats always carry the same fields with the same values.
+ * list of named fields (record.h), then written by the chosen format, so
+ * the three formats always carry the same fields with the same values.
  * Field names are a contract, documented in man/idxlab.1. n/a and unsettled
- * values are empty in CSV and null in JSON. */
+ * values are empty in CSV and null in JSON. The records that stand for a
+ * step (the median of its runs under --repeat), a batch or a window go on
+ * to the runner's sink (report_sink): the chart and the answer. */
 #ifndef IDXLAB_REPORT_H
 #define IDXLAB_REPORT_H
 
 #include <stdio.h>
 
 #include "config.h"
+#include "record.h"
 #include "workload.h"
 
 struct report;
-struct plot;
 
 /* out: where records go (stdout); diag: where text-mode progress goes
  * (NULL: nowhere, -q). */
@@ -30,13 +32,14 @@ void report_interval(struct report *r, const struct live *prev, const struct liv
  * report_interval's, also a row of the text table. */
 void report_window(struct report *r, const struct live *prev, const struct live *cur);
 
-/* Every record from now on also goes to pl (borrowed; NULL: none), with
- * its window in seconds from the first interval window's start. */
-void report_plot(struct report *r, struct plot *pl);
-
-/* --fields: is every name in the comma list a field (CSV/JSON name), and
- * none twice? -1 with a "did you mean" otherwise (ERR_USAGE). */
-int report_check_fields(const char *list, struct err *e);
+/* Where the records go on to, after they are written: a step's (under
+ * --repeat N > 1, the median record of its runs, not each run's), an
+ * --interval-rows batch's (record "rows"), a window's (record "interval",
+ * t0..t1 its seconds from the run's first window; a step's: 0, 0). r and
+ * k are valid during the call only. fn NULL: nowhere. */
+typedef void report_sink_fn(void *ctx, const struct record *r, const struct knobs *k, double t0,
+                            double t1);
+void report_sink(struct report *r, report_sink_fn *fn, void *ctx);
 
 /* A progress line on diag for a sweep: `step 13/24 (sqlite, indexes=3),
  * 41 %, ETA 9 s`, from the live snapshot l, at most once a second; on a
@@ -49,7 +52,13 @@ void report_progress(struct report *r, const struct live *l);
  * Elsewhere (a file, a pipe) progress lines are plain lines. */
 void report_clear_line(struct report *r);
 
-/* Footnotes (text), flush; the progress line cleared. Safe on NULL. */
+/* The run's end: the median records of steps with runs missing (a
+ * stopped run; to the sink too), the text table's footnotes, flush; the
+ * progress line cleared. Then the caller may write its own closing lines
+ * (the answer) after the table. Safe on NULL. */
+void report_finish(struct report *r);
+
+/* Safe on NULL. */
 void report_free(struct report *r);
 
 #endif

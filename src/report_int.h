@@ -1,34 +1,16 @@
-/* report_int.h - what the record builder (report.c) and the text writer
- * (report_text.c) share: a record is a list of named fields. */
+/* report_int.h - what the writers of records (report.c: CSV and JSON
+ * lines; report_text.c: the text table) and --repeat's medians
+ * (report_runs.c) share. */
 #ifndef IDXLAB_REPORT_INT_H
 #define IDXLAB_REPORT_INT_H
 
 #include <stdio.h>
 
 #include "config.h"
+#include "record.h"
 #include "report.h"
 
-#define MAX_FIELDS   128
 #define SHORT_STEP_S 1.0
-
-enum fkind { F_STR, F_INT, F_NUM, F_NA, F_UNSETTLED };
-
-struct field {
-	const char *name;
-	const char *label; /* text column header */
-	const char *unit;  /* for human formatting in text */
-	enum fkind kind;
-	char s[128];
-	long long i;
-	double d;
-	int decimals;
-	int figure; /* a measured figure (a metric, a step-end time): --repeat's median */
-};
-
-struct record {
-	int n;
-	struct field f[MAX_FIELDS];
-};
 
 /* A column of the text table: a knob that varies, or a record's field. */
 struct text_col {
@@ -51,14 +33,15 @@ struct report {
 	int saw_checkpoint;
 	double t0; /* time of the first interval window */
 	int have_t0;
-	struct plot *plot; /* borrowed, or NULL */
+	report_sink_fn *sink; /* report_sink: where finished records go on to, or NULL */
+	void *sink_ctx;
 	/* --fields: the fields every format writes, in this order (nsel 0: the
 	 * format's own choice); the names point into sel_text (owned). */
-	const char *sel[MAX_FIELDS];
+	const char *sel[RECORD_MAX_FIELDS];
 	int nsel;
 	char *sel_text;
 	/* The text table's columns (text_header), the same for every row. */
-	struct text_col cols[MAX_FIELDS + K_COUNT];
+	struct text_col cols[RECORD_MAX_FIELDS + K_COUNT];
 	int ncols;
 	/* Progress (report_progress): the rows the plan has before each step
 	 * (owned, [steps + 1]: the last, all of them), and when the run began
@@ -68,7 +51,6 @@ struct report {
 	 * itself (no newline: line_up while it shows), cleared before
 	 * anything else is written (report_clear_line). */
 	int tty_line, line_up;
-	struct answer *answer; /* owned: the steps, for the answer (answer.h) */
 	/* --repeat (report_runs.c): runs per step; spread: records carry run,
 	 * runs and FIELD_min/FIELD_max (repeat > 1, or --fields names one);
 	 * the runs of the steps not yet complete, and what the closing
@@ -84,17 +66,13 @@ void report_build_step(struct report *rp, struct record *r, const struct step_re
                        const char *kind);
 void report_emit(struct report *rp, const struct record *r, const struct knobs *k);
 
+/* r (on knobs k) stands for a finished step (one run's, or the median of
+ * its runs), a batch or a window: handed to the sink (report_sink), its
+ * window t0..t1 (0, 0: a step). */
+void report_hand_on(struct report *rp, const struct record *r, const struct knobs *k, double t0,
+                    double t1);
+
 /* ---- report_runs.c: --repeat ---- */
-
-/* The spread fields (run, runs, FIELD_min and FIELD_max of every figure
- * of r, in r's order) appended to r: run from 1 (0: none, the median
- * record), runs the number of runs r stands for; min and max n/a
- * (report_runs_step fills them on the median record). */
-void report_add_spread(struct record *r, int run, int runs);
-
-/* "rows_per_s_min" (max 0) or "rows_per_s_max" (max 1) for field name:
- * interned, valid for the process' life. */
-const char *report_spread_name(const char *field, int max);
 
 /* A finished run of a step (s->rows_record 0) whose record r (built with
  * its spread fields) has been written: kept; when the step has all its
@@ -115,17 +93,6 @@ void report_runs_free(struct report *rp);
  * width; the plus-minus sign ("±" in a UTF-8 locale, else "+-"). */
 void report_footnote(struct report *rp, const char *text);
 const char *report_pm(void);
-
-/* report.c: a finished step's record (one run's, or the median of N)
- * kept for the answer's closing lines (answer.h). */
-void report_note_answer(struct report *rp, const struct record *r, const struct knobs *k);
-
-/* f's number exactly as the CSV prints it (its decimals); NaN: no field
- * (f NULL), n/a, unsettled, a string. */
-double report_csv_number(const struct field *f);
-
-/* The field called name in r, or NULL. */
-const struct field *report_find(const struct record *r, const char *name);
 
 /* The text table's row for r (its header first, once), a progress line on
  * diag, and the footnotes for the marks the rows carried. */

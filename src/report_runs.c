@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plot.h"
 #include "report_int.h"
 #include "spread.h"
 
@@ -24,17 +23,17 @@
 static const char *const any_fields[] = { "interrupted", "checkpoint_in_window" };
 
 struct pending {
-	struct record first;     /* the first run's record */
-	struct knobs k;          /* its knobs */
-	double (*v)[MAX_FIELDS]; /* [repeat]: each run's value of each field (NaN: none) */
-	char *cut;               /* [repeat]: the run was stopped part way */
-	int got, whole;          /* runs in, and of those not stopped */
+	struct record first;            /* the first run's record */
+	struct knobs k;                 /* its knobs */
+	double (*v)[RECORD_MAX_FIELDS]; /* [repeat]: each run's value of each field (NaN: none) */
+	char *cut;                      /* [repeat]: the run was stopped part way */
+	int got, whole;                 /* runs in, and of those not stopped */
 };
 
 /* What the closing lines compare: a finished step's spread in each text
  * column (n 0 where the column is not a figure). */
 struct done {
-	struct spread s[MAX_FIELDS + K_COUNT];
+	struct spread s[RECORD_MAX_FIELDS + K_COUNT];
 };
 
 struct runs {
@@ -42,23 +41,6 @@ struct runs {
 	struct done **done;       /* [steps]; text only */
 	int shown;                /* a median record of more than one run went to the table */
 };
-
-const char *report_spread_name(const char *field, int max)
-{
-	static char names[2 * MAX_FIELDS][64];
-	static int n;
-	char want[64];
-	int i;
-
-	snprintf(want, sizeof want, "%s_%s", field, max ? "max" : "min");
-	for (i = 0; i < n; i++)
-		if (strcmp(names[i], want) == 0)
-			return names[i];
-	if (n == 2 * MAX_FIELDS)
-		abort(); /* more figures than fields */
-	memcpy(names[n], want, sizeof want);
-	return names[n++];
-}
 
 static int is_any(const char *name)
 {
@@ -83,9 +65,9 @@ static struct runs *runs_of(struct report *rp)
 	return rp->runs;
 }
 
-static void set_field(struct record *m, const char *name, enum fkind kind, double v)
+static void set_field(struct record *m, const char *name, enum field_kind kind, double v)
 {
-	struct field *f = (struct field *)report_find(m, name);
+	struct field *f = (struct field *)record_find(m, name);
 
 	if (!f)
 		return;
@@ -130,7 +112,7 @@ static void keep_done(struct report *rp, long step, const struct record *m,
 		abort();
 	for (c = 0; c < rp->ncols; c++) {
 		const struct field *f =
-		    rp->cols[c].knob < 0 ? report_find(m, rp->cols[c].field) : NULL;
+		    rp->cols[c].knob < 0 ? record_find(m, rp->cols[c].field) : NULL;
 
 		if (f && f->figure)
 			d->s[c] = column(pd, (int)(f - m->f));
@@ -152,27 +134,26 @@ static void finish(struct report *rp, long step)
 		struct field *f = &m->f[i];
 		struct spread sp;
 
-		if (f->kind != F_INT && !f->figure)
+		if (f->kind != FIELD_INT && !f->figure)
 			continue;
 		sp = column(pd, i);
 		if (!sp.n)
 			continue; /* n/a or unsettled in every run: as the first run said */
-		if (f->kind == F_INT) {
+		if (f->kind == FIELD_INT) {
 			f->i = llround(is_any(f->name) ? sp.max : sp.med);
 			continue;
 		}
-		f->kind = F_NUM;
+		f->kind = FIELD_NUM;
 		f->d = is_any(f->name) ? sp.max : sp.med;
-		set_field(m, report_spread_name(f->name, 0), F_NUM, sp.min);
-		set_field(m, report_spread_name(f->name, 1), F_NUM, sp.max);
+		set_field(m, record_spread_name(f->name, 0), FIELD_NUM, sp.min);
+		set_field(m, record_spread_name(f->name, 1), FIELD_NUM, sp.max);
 	}
-	snprintf(((struct field *)report_find(m, "record"))->s, sizeof m->f[0].s, "step");
-	set_field(m, "run", F_NA, 0);
-	set_field(m, "runs", F_INT, pd->whole ? pd->whole : pd->got);
-	set_field(m, "interrupted", F_INT, pd->whole < rp->repeat);
+	snprintf(((struct field *)record_find(m, "record"))->s, sizeof m->f[0].s, "step");
+	set_field(m, "run", FIELD_NA, 0);
+	set_field(m, "runs", FIELD_INT, pd->whole ? pd->whole : pd->got);
+	set_field(m, "interrupted", FIELD_INT, pd->whole < rp->repeat);
 	report_emit(rp, m, &pd->k);
-	plot_add(rp->plot, m, &pd->k, 0, 0);
-	report_note_answer(rp, m, &pd->k);
+	report_hand_on(rp, m, &pd->k, 0, 0);
 	if (rp->format == FMT_TEXT && pd->got > 1)
 		rp->runs->shown = 1;
 	if (rp->format == FMT_TEXT)
@@ -205,7 +186,7 @@ void report_runs_step(struct report *rp, const struct record *r, const struct st
 	if (pd->got == rp->repeat)
 		return; /* not asked for */
 	for (i = 0; i < r->n; i++)
-		pd->v[pd->got][i] = report_csv_number(&r->f[i]);
+		pd->v[pd->got][i] = record_csv_number(&r->f[i]);
 	pd->cut[pd->got++] = (char)(s->interrupted != 0);
 	pd->whole += !s->interrupted;
 	if (pd->got == rp->repeat)
@@ -242,14 +223,6 @@ static int neighbours(const struct plan *p, long a, long b, int *which)
 	return *which >= 0;
 }
 
-static void value_text(int id, const struct knobs *k, char *buf, size_t len)
-{
-	if (id == K_PREFILL)
-		snprintf(buf, len, "%lld", knobs_prefill(k));
-	else
-		knob_format(id, k->v[id], buf, len);
-}
-
 /* "indexes 2 and 3", and the other varying knobs of the pair in brackets. */
 static void pair_text(const struct report *rp, long a, long b, int which, char *buf, size_t len)
 {
@@ -260,13 +233,13 @@ static void pair_text(const struct report *rp, long a, long b, int which, char *
 
 	plan_step(rp->plan, a, &ka);
 	plan_step(rp->plan, b, &kb);
-	value_text(which, &ka, va, sizeof va);
-	value_text(which, &kb, vb, sizeof vb);
+	record_knob_text(which, &ka, va, sizeof va);
+	record_knob_text(which, &kb, vb, sizeof vb);
 	n = (size_t)snprintf(buf, len, "%s %s and %s", knob_table[which].name, va, vb);
 	for (id = 0; id < K_COUNT && n < len; id++) {
 		if (id == which || !rp->varying[id])
 			continue;
-		value_text(id, &ka, va, sizeof va);
+		record_knob_text(id, &ka, va, sizeof va);
 		n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", first ? " (" : ", ",
 		                      knob_table[id].name, va);
 		first = 0;

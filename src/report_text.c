@@ -23,40 +23,16 @@
 /* ---- text ---- */
 
 /* The table fits TEXT_COLS columns: the knobs that vary, then the figures
- * below that fit, by priority (pri: 0 first), shown in this order; TEXT_MARK
+ * that fit of the default columns (record_text_cols: the metric rows'
+ * text places), by priority (pri: 0 first), shown in their order; TEXT_MARK
  * columns stay free for a row's mark, " (interrupted)". A figure n/a in the
  * first row is left out (in a sweep over engines, last in priority: another
  * engine may measure it). --fields names any others. */
-#define TEXT_COLS 100
-#define TEXT_MARK 14
-static const struct {
-	const char *field, *label; /* label NULL: the metric's */
-	int pri;
-	int knob; /* -1: always a candidate; else when the plan sets it */
-} text_cols[] = {
-	{ "rows", NULL, 11, -1 },
-	{ "table_rows", "table rows", 1, K_INTERVAL_ROWS },
-	{ "seconds", NULL, 12, -1 },
-	{ "rows_per_s", NULL, 0, -1 },
-	{ "fsyncs_per_commit", NULL, 4, -1 },
-	{ "spills_per_row", NULL, 5, -1 },
-	{ "misses_per_row", NULL, 9, -1 },
-	{ "wal_bytes_per_row", NULL, 3, -1 },
-	{ "wchar_per_row", "wr() B/row", 10, -1 },
-	{ "write_bytes_per_row", NULL, 13, -1 },
-	{ "hot_pct", NULL, 7, -1 },
-	{ "fpi_bytes_per_row", NULL, 8, -1 },
-	{ "p50_ms", NULL, 15, -1 },
-	{ "p99_ms", NULL, 2, -1 },
-	{ "db_bytes", NULL, 14, -1 },
-	{ "index_bytes", NULL, 6, -1 },
-	{ "build_seconds", "build s", 1, K_INDEX_BUILD },
-	{ "vacuum_seconds", "vacuum s", 1, K_VACUUM },
-	{ "vacuum_wal_bytes_per_row", "vac wal B/r", 1, K_VACUUM },
-};
-#define N_TEXT_COLS (sizeof text_cols / sizeof text_cols[0])
-#define PRI_NA      100 /* n/a in the first row of a sweep over engines */
-#define SPREAD_W    6   /* --repeat: " +-3.2%" after a figure */
+#define TEXT_COLS     100
+#define TEXT_MARK     14
+#define MAX_TEXT_COLS 32  /* the default columns (record_text_cols) */
+#define PRI_NA        100 /* n/a in the first row of a sweep over engines */
+#define SPREAD_W      6   /* --repeat: " +-3.2%" after a figure */
 
 const char *report_pm(void)
 {
@@ -82,11 +58,11 @@ static void spread_text(const struct record *r, const struct field *f, char *buf
 	size_t n = strlen(buf);
 	double share;
 
-	if (!f->figure || f->kind != F_NUM || n >= len)
+	if (!f->figure || f->kind != FIELD_NUM || n >= len)
 		return;
-	lo = report_find(r, report_spread_name(f->name, 0));
-	hi = report_find(r, report_spread_name(f->name, 1));
-	if (!lo || !hi || lo->kind != F_NUM || hi->kind != F_NUM)
+	lo = record_find(r, record_spread_name(f->name, 0));
+	hi = record_find(r, record_spread_name(f->name, 1));
+	if (!lo || !hi || lo->kind != FIELD_NUM || hi->kind != FIELD_NUM)
 		return;
 	sp = (struct spread){ f->d, lo->d, hi->d, 1 };
 	share = 100 * spread_share(&sp);
@@ -114,13 +90,13 @@ static void put_cell(FILE *out, int width, const char *s)
 static void text_value(struct report *rp, const struct field *f, char *buf, size_t len, int table)
 {
 	switch (f->kind) {
-	case F_STR:
+	case FIELD_STR:
 		snprintf(buf, len, "%s", f->s);
 		break;
-	case F_INT:
+	case FIELD_INT:
 		snprintf(buf, len, "%lld", f->i);
 		break;
-	case F_NUM:
+	case FIELD_NUM:
 		if (strcmp(f->unit, "B") == 0 && f->decimals == 0)
 			units_human(f->d, "B", buf, len);
 		else
@@ -128,10 +104,10 @@ static void text_value(struct report *rp, const struct field *f, char *buf, size
 			         f->decimals > 2 ? (f->d >= 100 ? 1 : f->decimals) : f->decimals,
 			         f->d);
 		break;
-	case F_NA:
+	case FIELD_NA:
 		snprintf(buf, len, "n/a");
 		break;
-	case F_UNSETTLED:
+	case FIELD_UNSETTLED:
 		snprintf(buf, len, "...");
 		if (table)
 			rp->saw_unsettled = 1;
@@ -183,12 +159,12 @@ static int is_varying(const struct report *rp, int id)
  * own column (the measured rows are not printed twice: "(interrupted)"
  * says when they fall short); the step-end figures only when their knob
  * is set in some step. */
-static int text_candidate(const struct report *rp, size_t i)
+static int text_candidate(const struct report *rp, const struct record_text_col *c)
 {
-	int id = text_cols[i].knob, j;
+	int id = c->gate, j;
 
 	if (id < 0)
-		return strcmp(text_cols[i].field, "rows") != 0 || !is_varying(rp, K_ROWS);
+		return strcmp(c->field, record_knob_field(K_ROWS)) != 0 || !is_varying(rp, K_ROWS);
 	for (j = 0; j < rp->plan->n[id]; j++)
 		if (rp->plan->vals[id][j] != 0)
 			return 1;
@@ -213,12 +189,13 @@ static int knob_width(const struct report *rp, int id)
 static int field_width(const struct report *rp, const struct record *r, const char *field,
                        const char *label)
 {
-	int w = (int)strlen(label), least = 7;
+	const struct record_text_col *cols;
+	int w = (int)strlen(label), least = 7, n, i;
 
-	if (strcmp(field, "rows_per_s") == 0 || strcmp(field, "db_bytes") == 0 ||
-	    strcmp(field, "index_bytes") == 0)
-		least = 9;
-	if (rp->spread && report_find(r, field)->figure)
+	for (cols = record_text_cols(&n), i = 0; i < n; i++)
+		if (strcmp(cols[i].field, field) == 0 && cols[i].text.width)
+			least = cols[i].text.width;
+	if (rp->spread && record_find(r, field)->figure)
 		least += SPREAD_W;
 	return w > least ? w : least;
 }
@@ -238,34 +215,32 @@ static void add_col(struct report *rp, const struct record *r, int knob, const c
  * row r: by priority while they fit in width (what the knobs left). */
 static void default_cols(struct report *rp, const struct record *r, int width)
 {
-	int pri[N_TEXT_COLS], take[N_TEXT_COLS] = { 0 }, p;
+	int n, i, p, pri[MAX_TEXT_COLS], take[MAX_TEXT_COLS] = { 0 };
+	const struct record_text_col *c = record_text_cols(&n);
 	int engines = rp->plan->n[K_ENGINE] > 1;
-	size_t i;
 
-	for (i = 0; i < N_TEXT_COLS; i++) {
-		const struct field *f = report_find(r, text_cols[i].field);
+	if (n > MAX_TEXT_COLS)
+		abort(); /* raise MAX_TEXT_COLS */
+	for (i = 0; i < n; i++) {
+		const struct field *f = record_find(r, c[i].field);
 
-		pri[i] = !text_candidate(rp, i) ? -1
-		         : f->kind != F_NA      ? text_cols[i].pri
-		         : engines              ? PRI_NA + text_cols[i].pri
-		                                : -1;
+		pri[i] = !text_candidate(rp, &c[i]) ? -1
+		         : f->kind != FIELD_NA      ? c[i].text.pri
+		         : engines                  ? PRI_NA + c[i].text.pri
+		                                    : -1;
 	}
 	for (p = 0; p <= 2 * PRI_NA; p++)
-		for (i = 0; i < N_TEXT_COLS; i++) {
-			const struct field *f = report_find(r, text_cols[i].field);
-			const char *label = text_cols[i].label ? text_cols[i].label : f->label;
-			int w = field_width(rp, r, f->name, label) + 1;
+		for (i = 0; i < n; i++) {
+			int w = field_width(rp, r, c[i].field, c[i].label) + 1;
 
 			if (pri[i] == p && w <= width) {
 				take[i] = 1;
 				width -= w;
 			}
 		}
-	for (i = 0; i < N_TEXT_COLS; i++)
+	for (i = 0; i < n; i++)
 		if (take[i])
-			add_col(rp, r, -1, text_cols[i].field,
-			        text_cols[i].label ? text_cols[i].label
-			                           : report_find(r, text_cols[i].field)->label);
+			add_col(rp, r, -1, c[i].field, c[i].label);
 }
 
 /* The columns, from the first row r. */
@@ -276,7 +251,7 @@ static void choose_cols(struct report *rp, const struct record *r)
 	rp->ncols = 0;
 	if (rp->nsel) {
 		for (i = 0; i < rp->nsel; i++)
-			add_col(rp, r, -1, rp->sel[i], report_find(r, rp->sel[i])->label);
+			add_col(rp, r, -1, rp->sel[i], record_find(r, rp->sel[i])->label);
 		return;
 	}
 	for (id = 0; id < K_COUNT; id++)
@@ -339,9 +314,9 @@ static void text_header(struct report *rp, const struct record *r, const struct 
 /* A checkpoint completed in the record's window (checkpoint_in_window). */
 static int had_checkpoint(const struct record *r)
 {
-	const struct field *f = report_find(r, "checkpoint_in_window");
+	const struct field *f = record_find(r, "checkpoint_in_window");
 
-	return f->kind == F_NUM && f->d > 0;
+	return f->kind == FIELD_NUM && f->d > 0;
 }
 
 void report_write_text(struct report *rp, const struct record *r, const struct knobs *k)
@@ -359,17 +334,17 @@ void report_write_text(struct report *rp, const struct record *r, const struct k
 		if (c->knob >= 0 && c->knob != K_ROWS) {
 			knob_text(c->knob, k, buf, sizeof buf);
 		} else {
-			text_value(rp, report_find(r, c->field), buf, sizeof buf, 1);
+			text_value(rp, record_find(r, c->field), buf, sizeof buf, 1);
 			if (rp->spread)
-				spread_text(r, report_find(r, c->field), buf, sizeof buf);
+				spread_text(r, record_find(r, c->field), buf, sizeof buf);
 		}
 		put_cell(rp->out, c->width, buf);
 	}
-	if (report_find(r, "interrupted")->i) {
+	if (record_find(r, "interrupted")->i) {
 		fprintf(rp->out, " (interrupted)");
 		rp->saw_interrupted = 1;
-	} else if (report_find(r, "seconds")->kind == F_NUM &&
-	           report_find(r, "seconds")->d < SHORT_STEP_S) {
+	} else if (record_find(r, "seconds")->kind == FIELD_NUM &&
+	           record_find(r, "seconds")->d < SHORT_STEP_S) {
 		fprintf(rp->out, " (short)");
 		rp->saw_short = 1;
 	}
@@ -383,20 +358,19 @@ void report_write_text(struct report *rp, const struct record *r, const struct k
 /* A pgbench -P style progress line on diag. */
 void report_write_progress(struct report *rp, const struct record *r, double elapsed)
 {
-	static const char *const cols[] = { "rows_per_s",     "fsyncs_per_commit",
-		                            "spills_per_row", "wal_bytes_per_row",
-		                            "wchar_per_row",  "p50_ms",
-		                            "p99_ms" };
+	const struct record_text_col *cols;
 	char buf[160];
-	size_t i;
+	int i, n;
 
 	if (!rp->diag)
 		return;        /* -q */
 	report_clear_line(rp); /* these stay: the records --interval asked for */
-	fprintf(rp->diag, "progress: step %lld, %.1f s", report_find(r, "step")->i, elapsed);
-	for (i = 0; i < sizeof cols / sizeof cols[0]; i++) {
-		const struct field *f = report_find(r, cols[i]);
+	fprintf(rp->diag, "progress: step %lld, %.1f s", record_find(r, "step")->i, elapsed);
+	for (cols = record_text_cols(&n), i = 0; i < n; i++) {
+		const struct field *f = record_find(r, cols[i].field);
 
+		if (!cols[i].text.progress)
+			continue;
 		text_value(rp, f, buf, sizeof buf, 0);
 		fprintf(rp->diag, ", %s %s", f->label, buf);
 	}

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "conf_line.h"
 #include "schema_from.h"
 #include "schema_int.h"
 

@@ -113,6 +113,7 @@ struct pred_term {
 	int col; /* into schema.cols; never 0 (id) */
 	enum pred_op op;
 	int is_text;              /* the constant is s (text), else i */
+	int is_bool;              /* a boolean column: i is 1 (true) or 0 (false), = or <> */
 	long long i;              /* PRED_EQ .. PRED_GE, not is_text */
 	char s[SCHEMA_PRED_TEXT]; /* PRED_EQ .. PRED_GE, is_text */
 };

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "conf_line.h"
 #include "schema_idx.h"
 #include "schema_int.h"
 

@@ -43,6 +43,9 @@ struct shape_col {
 	double s_atmax;      /* sampled rows (past the first) at or above every row
 	                      * before them: where a growing column's index appends */
 	double s_atmin;      /* ... at or below every row before them */
+	int paged;           /* the sample is in PostgreSQL's heap order (the insertion
+	                      * order page by page) and correlation is pg_stats' own,
+	                      * not read from the sample (grows_page_by_page) */
 };
 
 struct shape_index {

@@ -20,7 +20,8 @@
  *       all but 10 % or less at the bottom (8 falls or more): desc, desc:R;
  *       else the distinct values decide;
  *   - PostgreSQL's correlation (value order against the heap's): above 0.9
- *     grows, below -0.9 falls, with R = rows / n_distinct;
+ *     grows, below -0.9 falls, with R = rows / n_distinct; where a sample
+ *     exists, only for a growing column it misread (grows_page_by_page);
  *   - the distinct values: nearly one per row is rand (uuid4); fewer is few:N,
  *     or zipf:S:N when the most common value is far more common than 1/N
  *     (S solved from its share).
@@ -224,6 +225,26 @@ static int from_sample(const struct shape_col *c, struct column *out, int is_uui
 	return 0;
 }
 
+/* PostgreSQL's heap holds the rows in their insertion order only page by
+ * page: a row that does not fit the page being filled goes to an earlier
+ * page with room for it (the free space map), and the rows after it follow
+ * it there. A growing column then has many sampled rows below an earlier
+ * one (a third, with rows of varying width), which the sample alone reads
+ * as unordered; yet its value falls from the row before only at those few
+ * jumps, and pg_stats' correlation (the values' order against the heap's)
+ * stays near 1. An index on it still appends at its right-hand leaf: it
+ * grows. (A cycle falls as seldom but has no correlation; random values
+ * and late rows fall often. SQLite's sample is in rowid order, the
+ * insertion order itself, and its correlation is read from the sample's
+ * falls: not evidence of its own.) */
+static int grows_page_by_page(const struct shape_col *c)
+{
+	double moves = c->s_up + c->s_down;
+
+	return c->paged && c->sampled > 1 && !isnan(c->correlation) && c->correlation > 0.9 &&
+	       moves >= 8 && c->s_down <= 0.05 * moves;
+}
+
 void schema_from_order(const struct shape_col *c, double rows, struct column *out, char *why,
                        size_t wlen)
 {
@@ -233,7 +254,8 @@ void schema_from_order(const struct shape_col *c, double rows, struct column *ou
 	              (out->type == COL_TEXT && out->len == 36 && strcasestr(c->decl, "uuid"));
 	int moving = c->sampled > 1 && c->s_up + c->s_down >= 8;
 	int rising =
-	    moving && c->sampled - 1 - c->s_atmax <= (c->sampled - 1) * SCHEMA_LATE_MAX / 2;
+	    (moving && c->sampled - 1 - c->s_atmax <= (c->sampled - 1) * SCHEMA_LATE_MAX / 2) ||
+	    grows_page_by_page(c);
 	enum col_order by_default = c->counter ? ORD_SEQ : schema_from_default(c->dflt);
 
 	out->n = 0;
@@ -259,7 +281,8 @@ void schema_from_order(const struct shape_col *c, double rows, struct column *ou
 			snprintf(seen + strlen(seen), sizeof seen - strlen(seen),
 			         " (its default %s is not used)", c->dflt);
 	} else if (!isnan(c->correlation) && fabs(c->correlation) > 0.9 && nd >= 10 && rows > 0 &&
-	           !(c->correlation < 0 && is_uuid) && !(c->sampled > 1)) {
+	           !(c->correlation < 0 && is_uuid) &&
+	           (!(c->sampled > 1) || grows_page_by_page(c))) {
 		double per = nd < 0.9 * rows ? round_per(rows / nd) : 0;
 
 		if (c->correlation > 0) {
@@ -268,8 +291,15 @@ void schema_from_order(const struct shape_col *c, double rows, struct column *ou
 			out->order = ORD_DESC;
 			out->per = per;
 		}
-		snprintf(seen, sizeof seen, "correlation %.2f, %.0f distinct in %.0f rows",
-		         c->correlation, nd, rows);
+		if (c->sampled > 1)
+			snprintf(
+			    seen, sizeof seen,
+			    "correlation %.2f, falls %.0f times in %.0f sampled rows (the heap's "
+			    "order is the insertion order page by page)",
+			    c->correlation, c->s_down, c->sampled);
+		else
+			snprintf(seen, sizeof seen, "correlation %.2f, %.0f distinct in %.0f rows",
+			         c->correlation, nd, rows);
 	} else if (nd < 0 || rows <= 0 || nd >= 0.9 * rows) {
 		out->order = is_uuid ? ORD_UUID4 : ORD_RAND;
 		if (nd < 0 || rows <= 0)

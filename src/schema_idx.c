@@ -159,7 +159,7 @@ static void skip_casts(struct parse *p)
 struct operand {
 	int col; /* > 0: a column; 0: a constant */
 	enum idx_fn fn;
-	int is_text, is_num;
+	int is_text, is_num, is_bool;
 	long long i;
 	char s[SCHEMA_PRED_TEXT + 8];
 };
@@ -244,12 +244,16 @@ static int operand(struct parse *p, struct operand *o)
 			               fn_words[f], fn_words[f]);
 		p->at++;
 		o->fn = (enum idx_fn)f;
+	} else if (is_word(t, "true") || is_word(t, "false")) {
+		o->is_bool = 1;
+		o->i = is_word(t, "true");
+		snprintf(o->s, sizeof o->s, "%s", o->i ? "true" : "false");
+		p->at++; /* a name, which the step below leaves alone */
 	} else if (t->k == T_NAME || t->k == T_QNAME) {
-		if (is_word(t, "null") || is_word(t, "true") || is_word(t, "false"))
+		if (is_word(t, "null"))
 			return err_set(p->e, ERR_USAGE,
-			               "%.*s: compare a column with a number or 'text', or write "
-			               "COL is [not] null",
-			               (int)t->n, t->p);
+			               "null: compare a column with a number or 'text', or write "
+			               "COL is [not] null");
 		return column(p, o) < 0 ? -1 : (skip_casts(p), 0);
 	} else {
 		return err_set(p->e, ERR_USAGE, "a column or a constant was expected at '%.20s'",
@@ -265,6 +269,19 @@ static int fit_constant(struct parse *p, struct pred_term *m, const struct opera
 {
 	const struct column *col = &p->s->cols[m->col];
 
+	if (col->type == COL_BOOL || c->is_bool) {
+		if (col->type != COL_BOOL || (m->op != PRED_EQ && m->op != PRED_NE) ||
+		    (!c->is_bool && !(c->is_num && (c->i == 0 || c->i == 1))))
+			return err_set(
+			    p->e, ERR_USAGE,
+			    col->type == COL_BOOL
+			        ? "%s is a boolean: write %s, not %s, %s = true or %s <> true"
+			        : "%s is no boolean: compare it with a number or 'text'",
+			    col->name, col->name, col->name, col->name, col->name);
+		m->is_bool = 1;
+		m->i = c->i != 0;
+		return 0;
+	}
 	if (col->type == COL_TEXT) {
 		m->is_text = 1;
 		/* a number on a text column: text (operand() kept it short) */
@@ -291,6 +308,37 @@ static int fit_constant(struct parse *p, struct pred_term *m, const struct opera
 }
 
 static int term(struct parse *p, struct index_spec *x);
+
+/* Does t end a term (the end, AND, or a closing parenthesis)? */
+static int ends_term(const struct tok *t)
+{
+	return t->k == T_END || t->k == T_RP || is_word(t, "and");
+}
+
+/* A boolean column alone ("active", PostgreSQL's and SQLite's own way to
+ * write a partial index on a flag) or after NOT: COL = true / COL = false. */
+static int bool_term(struct parse *p, struct index_spec *x, int negated)
+{
+	struct operand a;
+	struct pred_term *m;
+
+	p->at += negated;
+	if (operand(p, &a) < 0)
+		return -1;
+	if (a.col < 1 || a.fn || p->s->cols[a.col].type != COL_BOOL || !ends_term(peek(p)))
+		return err_set(p->e, ERR_USAGE,
+		               "NOT is followed by a boolean column alone (not active); for "
+		               "anything else write COL op CONSTANT");
+	if (x->npred == SCHEMA_PRED_MAX)
+		return err_set(p->e, ERR_USAGE, "more than %d terms", SCHEMA_PRED_MAX);
+	m = &x->pred[x->npred++];
+	memset(m, 0, sizeof *m);
+	m->col = a.col;
+	m->op = PRED_EQ;
+	m->is_bool = 1;
+	m->i = !negated;
+	return 0;
+}
 
 /* term (and term)* */
 static int and_list(struct parse *p, struct index_spec *x)
@@ -321,6 +369,7 @@ static int term(struct parse *p, struct index_spec *x)
 	struct pred_term *m;
 	const struct tok *t;
 	size_t k;
+	int start;
 
 	if (peek(p)->k == T_LP) { /* ( and_list ), else an operand in parentheses */
 		int at = p->at, had = x->npred;
@@ -335,8 +384,15 @@ static int term(struct parse *p, struct index_spec *x)
 		x->npred = had;
 		*p->e = saved;
 	}
+	if (is_word(peek(p), "not") && p->t[p->at + 1].k != T_END)
+		return bool_term(p, x, 1);
+	start = p->at;
 	if (operand(p, &a) < 0)
 		return -1;
+	if (a.col > 0 && !a.fn && p->s->cols[a.col].type == COL_BOOL && ends_term(peek(p))) {
+		p->at = start;
+		return bool_term(p, x, 0);
+	}
 	if (x->npred == SCHEMA_PRED_MAX)
 		return err_set(p->e, ERR_USAGE, "more than %d terms", SCHEMA_PRED_MAX);
 	m = &x->pred[x->npred];
@@ -474,8 +530,10 @@ int schema_idx_check(const struct schema *s, const struct index_spec *x, struct 
 			               "index %s: term %d of its WHERE is not one idxlab writes",
 			               x->name, j + 1);
 		t = s->cols[m->col].type;
-		if (m->op < PRED_NULL &&
-		    (m->is_text ? t != COL_TEXT : t != COL_INT && t != COL_BIGINT))
+		if (m->op < PRED_NULL && (m->is_bool ? t != COL_BOOL || m->is_text ||
+		                                           (m->op != PRED_EQ && m->op != PRED_NE)
+		                          : m->is_text ? t != COL_TEXT
+		                                       : t != COL_INT && t != COL_BIGINT))
 			return err_set(
 			    e, ERR_USAGE,
 			    "index %s: term %d compares %s with a constant of another type",
@@ -510,7 +568,9 @@ void schema_idx_where_sql(const struct index_spec *x, schema_idx_name *name, con
 		                      name(m->col, ctx), op_words[m->op]);
 		if (n >= len || m->op >= PRED_NULL)
 			continue;
-		if (m->is_text)
+		if (m->is_bool)
+			n += (size_t)snprintf(buf + n, len - n, " %s", m->i ? "true" : "false");
+		else if (m->is_text)
 			n += (size_t)snprintf(buf + n, len - n, " '%s'", m->s);
 		else
 			n += (size_t)snprintf(buf + n, len - n, " %lld", m->i);

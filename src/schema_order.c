@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "conf_line.h"
 #include "schema_int.h"
 
 const char *const schema_order_words[ORD_COUNT] = {

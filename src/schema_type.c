@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "conf_line.h"
 #include "schema_int.h"
 
 const char *const schema_type_words[COL_TYPE_COUNT] = {

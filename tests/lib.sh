@@ -26,9 +26,11 @@ chmod 1777 "$TMPDIR"
 export XDG_CONFIG_HOME="$T/xdg"
 export HOME="$T/home"
 mkdir -p "$HOME"
-# lib_exit: what every test file's EXIT trap ends with.
+# lib_exit: what every test file's EXIT trap ends with. Its check name has
+# the file's prefix, as every other check of the file (t_load_pg.sh:
+# load-pg/...).
 lib_exit() {
-	[ -s "$T/notes" ] && echo "FAIL $(basename "$0" .sh)/unreported-notes: $(tr '\n' ' ' <"$T/notes")"
+	[ -s "$T/notes" ] && echo "FAIL $(basename "$0" .sh | sed 's/^t_//' | tr _ -)/unreported-notes: $(tr '\n' ' ' <"$T/notes")"
 	tmux -S "$T/tmux.sock" kill-server 2>/dev/null
 	rm -rf "$T"
 }

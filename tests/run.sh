@@ -4,6 +4,7 @@
 # as one failure. Ends with the line "N passed, N failed, N skipped".
 #   sh tests/run.sh           everything
 #   sh tests/run.sh threads   only the tests that exercise threads (for TSan)
+#   sh tests/run.sh unit      only the unit tests (tests/unit/, the binary UNIT)
 # Needs IDXLAB (the binary) and, for the unit tests, UNIT.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,11 +30,15 @@ run_one() {
 	echo "  ($name: $(($(date +%s) - start)) s)"
 }
 
-if [ -z "$only" ] && [ -n "${UNIT:-}" ]; then
+if [ "$only" = unit ] && [ -z "${UNIT:-}" ]; then
+	echo "FAIL unit: set UNIT to the unit test binary (make build/tests/unit)" >>"$log"
+fi
+if { [ -z "$only" ] || [ "$only" = unit ]; } && [ -n "${UNIT:-}" ]; then
 	echo "== unit"
 	run_one unit "$UNIT" "$here/fixtures"
 fi
 for t in "$here"/t_*.sh; do
+	[ "$only" = unit ] && break
 	if [ "$only" = threads ] && ! grep -q '^# threads' "$t"; then
 		continue
 	fi

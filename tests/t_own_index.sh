@@ -98,22 +98,45 @@ holds own-index/sqlite-without-rowid-key "$(grep "^#  \\|^# how" "$T/wr.pc")" sh
 	grep -q "^#   index playlist_id,track_id\( unique\)\? name idxlab_" "$1" &&
 	grep -q "its primary key (playlist_id, track_id) keeps its rows in key order there (WITHOUT ROWID); here it is the first index, beside idxlab.s id the rows are kept by: one btree more per insert" "$1"' - "$T/wr.pc"
 
+# A partial index on a boolean flag (WHERE active, WHERE NOT active): PostgreSQL's
+# and SQLite's own way to write it, derived as `= true` / `= false` and built.
+/usr/bin/python3 - "$T/flag.db" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.executescript("""
+CREATE TABLE acct(id INTEGER PRIMARY KEY, email TEXT NOT NULL, active BOOLEAN NOT NULL);
+CREATE INDEX acct_on ON acct(email) WHERE active;
+CREATE INDEX acct_off ON acct(email) WHERE NOT active;
+""")
+c.executemany("INSERT INTO acct(email, active) VALUES (?, ?)", [("u%d@x" % i, i % 2) for i in range(1000)])
+c.commit()
+PY
+"$IDXLAB" --schema-from "$T/flag.db:acct" --print-config >"$T/flag.pc" 2>&1
+holds own-index/sqlite-bool-where "$(grep "^#  \\|^# how" "$T/flag.pc")" sh -c '
+	grep -qx "#   index email name idxlab_acct_on where active = true" "$1" &&
+	grep -qx "#   index email name idxlab_acct_off where active = false" "$1"' - "$T/flag.pc"
+"$IDXLAB" run --schema-from "$T/flag.db:acct" --indexes table --rows 2000 --format csv >"$T/flag.csv" 2>"$T/flag.err"
+holds own-index/sqlite-bool-where-runs "exit $?: $(tail -3 "$T/flag.err")" grep -q '^sqlite,' "$T/flag.csv"
+
 # --- the spec language -------------------------------------------------------
 cat >"$T/own.spec" <<'EOF'
 id bigint seq
 column email text(20) rand
 column status text(4) few:3
 column n int few:10
+column active bool few:2
 index lower(email) unique
 index status,n name idxlab_open where n >= 3 and status <> 'void' and email is not null
 index upper(email),n
+index n where active and (not active) and active <> false
 EOF
 "$IDXLAB" --schema "$T/own.spec" --print-config >"$T/own.pc" 2>&1
 spec_of "$T/own.pc" | grep -v '^table' >"$T/own.out"
 holds own-index/spec-words-write-back "$(grep -v " = " "$T/own.pc")" sh -c '
 	grep -qx "index lower(email) unique" "$1" &&
 	grep -qx "index status,n name idxlab_open where n >= 3 and status <> .void. and email is not null" "$1" &&
-	grep -qx "index upper(email),n" "$1"' - "$T/own.out"
+	grep -qx "index upper(email),n" "$1" &&
+	grep -qx "index n where active = true and active = false and active <> false" "$1"' - "$T/own.out"
 "$IDXLAB" --schema "$T/own.out" --print-config >"$T/own2.pc" 2>&1
 holds own-index/spec-written-loads-same "$(grep -v " = " "$T/own2.pc")" sh -c '
 	[ "$(sed -n "s/^#   //p" "$1" | grep -v "^table")" = "$(cat "$2")" ]' - "$T/own2.pc" "$T/own.out"
@@ -121,8 +144,8 @@ holds own-index/spec-written-loads-same "$(grep -v " = " "$T/own2.pc")" sh -c '
 i=0
 while IFS='|' read -r line pat; do
 	i=$((i + 1))
-	printf 'id bigint seq\ncolumn email text(20) rand\ncolumn n int few:10\ncolumn ts timestamp seq\n%s\n' "$line" >"$T/bad$i.spec"
-	expect_exit own-index/spec-refuses-$i 2 "bad$i.spec:5: .*$pat" "$IDXLAB" --schema "$T/bad$i.spec" --print-config
+	printf 'id bigint seq\ncolumn email text(20) rand\ncolumn n int few:10\ncolumn ts timestamp seq\ncolumn on bool few:2\n%s\n' "$line" >"$T/bad$i.spec"
+	expect_exit own-index/spec-refuses-$i 2 "bad$i.spec:6: .*$pat" "$IDXLAB" --schema "$T/bad$i.spec" --print-config
 done <<'EOF'
 index n where n like 3|write COL op CONSTANT
 index n where email = 'a;b'|one outside a-z A-Z 0-9
@@ -133,6 +156,9 @@ index n where nope is null|nope is not a column of this table's spec
 index md5(email)|md5\(\.\.\.\) is an expression idxlab does not rebuild
 index lower(n)|lower\(n\): n is not a text column here
 index n where|an empty WHERE
+index n where on > true|on is a boolean: write on, not on, on = true or on <> true
+index n where n = true|n is no boolean: compare it with a number or .text.
+index n where not n|NOT is followed by a boolean column alone
 EOF
 
 # On WiredTiger (no expression or partial indexes) the index is built on the
@@ -183,6 +209,10 @@ CREATE INDEX event_kind ON event(kind);
 CREATE TABLE event_x (extra int) INHERITS (event);
 INSERT INTO event SELECT i, 'k' || (i % 7) FROM generate_series(1, 500) i;
 INSERT INTO event_x SELECT i, 'k' || (i % 7), i FROM generate_series(501, 900) i;
+CREATE TABLE acct(id bigint PRIMARY KEY, email text NOT NULL, active boolean NOT NULL);
+CREATE INDEX acct_on ON acct(email) WHERE active;
+CREATE INDEX acct_off ON acct(email) WHERE NOT active;
+INSERT INTO acct SELECT i, 'u' || i, i % 2 = 0 FROM generate_series(1, 1000) i;
 ANALYZE;" >"$T/pg-setup.log"
 holds own-index/pg-fixture "$(cat "$T/pg-setup.log")" [ ! -s "$T/pg-setup.log" ]
 catalog_sql="SELECT md5(string_agg(x, ';' ORDER BY x)) FROM (SELECT indexdef::text AS x FROM pg_indexes WHERE schemaname = 'public' UNION ALL SELECT conname::text || contype::text FROM pg_constraint WHERE connamespace = 'public'::regnamespace UNION ALL SELECT tgname::text FROM pg_trigger UNION ALL SELECT relname::text || relkind::text FROM pg_class WHERE relnamespace = 'public'::regnamespace) c"
@@ -211,6 +241,10 @@ holds own-index/pg-partitioned "$(grep "^#  \\|^# how" "$T/pay.pc")" sh -c '
 holds own-index/pg-inheritance "$(grep "^#  \\|^# how" "$T/ev.pc")" sh -c '
 	grep -qx "#   index kind name idxlab_event_kind" "$1" && grep -qx "#   id bigint seq" "$1" &&
 	grep -q "1 table inherits from it: read with it as one table" "$1"' - "$T/ev.pc"
+"$IDXLAB" --schema-from "$dsn:public.acct" --print-config >"$T/acct.pc" 2>&1
+holds own-index/pg-bool-where "$(grep "^#  \\|^# how" "$T/acct.pc")" sh -c '
+	grep -qx "#   index email name idxlab_acct_on where active = true" "$1" &&
+	grep -qx "#   index email name idxlab_acct_off where active = false" "$1"' - "$T/acct.pc"
 # idxlab's table on the test's server has those indexes, read from
 # pg_indexes while it runs.
 n_sql="SELECT count(*) = 5 FROM pg_indexes WHERE schemaname = 'idxlab' AND tablename = 'idxlab_t'"

@@ -49,6 +49,7 @@ mktemp coreutils
 mount mount
 nice coreutils
 od coreutils
+paste coreutils
 pdfinfo poppler-utils
 pdftotext poppler-utils
 pgrep procps

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "../knobs.h"
+#include "../vocab.h"
 
 struct rowset {
 	uint64_t next_row;  /* row number of the next insert */

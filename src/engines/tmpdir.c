@@ -39,7 +39,7 @@
 
 #include "../evlog.h"
 #include "../probes/proc.h"
-#include "fstree.h"
+#include "../fstree.h"
 #include "hurry.h"
 
 #define NO_OWNER_GRACE_S 60 /* a dir without owner.pid may be being made */
@@ -51,13 +51,6 @@ int tmpdir_join(char *buf, size_t n, const char *a, const char *b)
 	int len = snprintf(buf, n, "%s/%s", a, b);
 
 	return len < 0 || (size_t)len >= n ? -1 : 0;
-}
-
-ssize_t tmpdir_read_small(const char *path, char *buf, size_t n)
-{
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-
-	return fd < 0 ? -1 : fstree_read_fd(fd, buf, n);
 }
 
 int tmpdir_refuse_dangling(const char *path, struct err *e)
@@ -111,7 +104,7 @@ pid_t tmpdir_read_pid(const char *path)
 {
 	char buf[64] = "";
 
-	return parse_pid(buf, tmpdir_read_small(path, buf, sizeof buf));
+	return parse_pid(buf, fstree_read_path(path, buf, sizeof buf));
 }
 
 pid_t tmpdir_read_pid_at(int fd, const char *rel)
@@ -179,7 +172,7 @@ static void owner_line(char *buf, size_t n)
 	ssize_t len = readlink("/proc/self/ns/pid", ns, sizeof ns - 1);
 
 	ns[len > 0 ? len : 1] = 0;
-	if (tmpdir_read_small("/proc/sys/kernel/random/boot_id", boot, sizeof boot) <= 0)
+	if (fstree_read_path("/proc/sys/kernel/random/boot_id", boot, sizeof boot) <= 0)
 		snprintf(boot, sizeof boot, "-");
 	boot[strcspn(boot, "\n")] = 0;
 	snprintf(buf, n, "%d %s %s\n", (int)getpid(), ns, boot);

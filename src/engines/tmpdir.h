@@ -63,10 +63,6 @@ int tmpdir_runs_in(pid_t pid, const char *comm, const char *dir);
 /* a + "/" + b into buf; -1 if it does not fit. */
 int tmpdir_join(char *buf, size_t n, const char *a, const char *b);
 
-/* Read the start of a small file into buf (n > 0, NUL-terminated); bytes
- * read or -1. A symlink as the last component is refused (ELOOP). */
-ssize_t tmpdir_read_small(const char *path, char *buf, size_t n);
-
 /* 0, unless path (a --dsn) is a symbolic link whose target does not exist:
  * then -1 and a message. An engine would create the target, a place the
  * user never named. */

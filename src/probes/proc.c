@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engines/tmpdir.h"
+#include "../fstree.h"
 
 ssize_t proc_read(pid_t pid, const char *file, char *buf, size_t n)
 {
@@ -19,7 +19,7 @@ ssize_t proc_read(pid_t pid, const char *file, char *buf, size_t n)
 		snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, file);
 	else
 		snprintf(path, sizeof path, "/proc/self/%s", file);
-	return tmpdir_read_small(path, buf, n); /* O_NOFOLLOW, O_NONBLOCK */
+	return fstree_read_path(path, buf, n); /* O_NOFOLLOW, O_NONBLOCK */
 }
 
 int proc_comm(pid_t pid, char *buf, size_t n)

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "input.h"
+#include "label.h"
 #include "panels.h"
 #include "ui.h"
 
@@ -111,7 +112,7 @@ static void note_applied(struct dash *d)
 		double t = l->knobs_t > 0 && !d->feed->ops->timed ? l->knobs_t
 		                                                  : d->feed->ops->now(d->feed);
 
-		dash_change_label(&k->applied, &l->knobs, d->term.g->ascii, label, sizeof label);
+		label_change(&k->applied, &l->knobs, d->term.g->ascii, label, sizeof label);
 		for (id = 0; id < K_COUNT; id++)
 			if (k->applied.v[id] != l->knobs.v[id])
 				knob = id;

@@ -1,8 +1,7 @@
 /* history.c - the dashboard's memory (see history.h).
  *
- * Owns: the sample ring, the markers, the baseline, and the pure labels and
- * numbers the panels print (dash_change_label, dash_format_ratio,
- * history_format). Must never: call curses, read a clock, or post to the
+ * Owns: the sample ring, the markers, the baseline, and the numbers the
+ * panels print (history_format; the change labels and ratios are label.c's). Must never: call curses, read a clock, or post to the
  * worker - whoever holds a history passes the times in. */
 #include "history.h"
 
@@ -12,7 +11,7 @@
 #include <string.h>
 
 #include "../units.h"
-#include "dash.h"
+#include "label.h"
 #include "glyphs.h"
 #include "spark.h"
 
@@ -432,7 +431,7 @@ int history_ratio_text(const struct history *h, int m, double v, double full, in
 	int sense = history_ratio_sense(m, v, base, near0);
 	size_t n;
 
-	dash_format_ratio_near(v, base, near0, ascii, buf, len);
+	label_ratio_near(v, base, near0, ascii, buf, len);
 	n = strlen(buf);
 	snprintf(buf + n, len - n, "%s", glyphs_for(ascii)->s[mark[sense + 1]]);
 	return sense;
@@ -462,64 +461,4 @@ void history_format(int m, double v, int na, char *buf, size_t len)
 	} else {
 		units_human(v, md->unit, buf, len);
 	}
-}
-
-void dash_change_label(const struct knobs *a, const struct knobs *b, int ascii, char *buf,
-                       size_t len)
-{
-	const char *arrow = glyphs_for(ascii)->s[G_ARROW];
-	size_t n = 0;
-	int id;
-
-	buf[0] = 0;
-	for (id = 0; id < K_COUNT && n < len; id++) {
-		char from[64], to[64];
-
-		if (a->v[id] == b->v[id] || knob_table[id].kind == KNOB_STRING)
-			continue;
-		if (id == K_INDEXES) {
-			n += (size_t)snprintf(buf + n, len - n, "%s%+lld idx", n ? ", " : "",
-			                      b->v[id] - a->v[id]);
-			continue;
-		}
-		knob_format(id, a->v[id], from, sizeof from);
-		knob_format(id, b->v[id], to, sizeof to);
-		n += (size_t)snprintf(buf + n, len - n, "%s%s %s %s %s", n ? ", " : "",
-		                      knob_table[id].name, from, arrow, to);
-	}
-}
-
-void dash_format_ratio(double v, double base, char *buf, size_t len)
-{
-	dash_format_ratio_near(v, base, 0, 1, buf, len);
-}
-
-void dash_format_ratio_near(double v, double base, double near0, int ascii, char *buf, size_t len)
-{
-	double r;
-
-	if (isnan(v) || isnan(base) || (base == 0 && v == 0) ||
-	    (near0 > 0 && base <= near0 && v <= near0)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	if (base == 0) {
-		snprintf(buf, len, "from 0");
-		return;
-	}
-	if (base <= near0) {
-		snprintf(buf, len, "from %s0", ascii ? "~" : "\u2248");
-		return;
-	}
-	r = v / base;
-	if (r >= 999.5)
-		snprintf(buf, len, ">999x");
-	else if (r > 0 && r < 0.001)
-		snprintf(buf, len, "<0.001x");
-	else
-		snprintf(buf, len,
-		         r >= 9.995            ? "%.0fx"
-		         : r >= 0.01 || r == 0 ? "%.2fx"
-		                               : "%.1gx",
-		         r);
 }

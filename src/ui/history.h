@@ -171,11 +171,11 @@ void history_format_scale(int m, double full, char *buf, size_t len);
 /* Which way a ratio now/baseline of metric m went, by the metric's good
  * direction: 1 better, -1 worse, 0 neither (within 10 %, unknown, both
  * near 0, or a metric with no good direction). A baseline at or under
- * near0 counts as 0, as in dash_format_ratio_near. */
+ * near0 counts as 0, as in label_ratio_near. */
 int history_ratio_sense(int m, double v, double base, double near0);
 
 /* The ratio now/baseline of metric m drawn on full scale `full`, as a row
- * or a big figure prints it: dash_format_ratio_near with a baseline under a
+ * or a big figure prints it: label_ratio_near with a baseline under a
  * thousandth of the scale as (about) 0, and the better/worse mark after it
  * (G_BETTER, G_WORSE). Returns its history_ratio_sense. */
 int history_ratio_text(const struct history *h, int m, double v, double full, int ascii, char *buf,

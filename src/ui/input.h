@@ -2,7 +2,7 @@
  *
  * The table drives the dispatch (input_key), the help overlay (help.c: the
  * rows with a help text, in table order), the hint line (input_hints) and
- * is checked against the man page's key list (tests/unit.c). No curses
+ * is checked against the man page's key list (tests/unit/ui/input.c). No curses
  * here: key codes are curses', but the table is plain data. */
 #ifndef IDXLAB_INPUT_H
 #define IDXLAB_INPUT_H

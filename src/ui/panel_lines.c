@@ -11,6 +11,7 @@
 #include "../textfit.h"
 #include "../units.h"
 #include "input.h"
+#include "label.h"
 #include "paint.h"
 #include "panels.h"
 #include "ui.h"
@@ -86,8 +87,7 @@ void panel_status(const struct dash *d, const struct rect *r)
 	if (d->k.confirming) {
 		char label[160];
 
-		dash_change_label(&d->k.want, &d->k.confirm_to, d->term.g->ascii, label,
-		                  sizeof label);
+		label_change(&d->k.want, &d->k.confirm_to, d->term.g->ascii, label, sizeof label);
 		snprintf(line, sizeof line, " Rebuild the table for %s? It drops the rows. (y/n)",
 		         label);
 		banner(r, line);

@@ -9,6 +9,7 @@
 
 #include "../engines/engine.h"
 #include "../metrics.h"
+#include "label.h"
 #include "paint.h"
 #include "panels.h"
 #include "spark.h"
@@ -129,8 +130,8 @@ static void title(const struct dash *d, const struct cols *c, int w, char *buf, 
 
 	snprintf(buf, len, "%s (last %.0f s | %.0f s)", name, value_span, spark_span);
 	if (d->hist->base_on) {
-		dash_change_label(&d->hist->base_knobs, &d->k.applied, d->term.g->ascii, diff,
-		                  sizeof diff);
+		label_change(&d->hist->base_knobs, &d->k.applied, d->term.g->ascii, diff,
+		             sizeof diff);
 		snprintf(buf, len, "%s (last %.0f s | %.0f s)  now/base (%s)", name, value_span,
 		         spark_span, *diff ? diff : "same knobs");
 		if (paint_cols(buf, strlen(buf)) > w - 6) /* what changed matters more */

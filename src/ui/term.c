@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "../evlog.h"
-#include "../knobs.h"
+#include "../vocab.h"
 
 /* For the crash handler: what to restore. */
 static int curses_on;

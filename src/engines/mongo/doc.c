@@ -190,6 +190,8 @@ int mongo_doc_index_filter(bson_t *one, const struct schema *s, int i)
 				continue;
 			if (m->op == PRED_NOT_NULL)
 				BSON_APPEND_BOOL(&term, "$exists", true);
+			else if (m->is_bool)
+				BSON_APPEND_BOOL(&term, ops[m->op], m->i != 0);
 			else if (m->is_text)
 				BSON_APPEND_UTF8(&term, ops[m->op], m->s);
 			else

@@ -27,7 +27,7 @@
 #include "../../clock.h"
 #include "../../evlog.h"
 #include "../../probes/proc.h"
-#include "../fstree.h"
+#include "../../fstree.h"
 #include "../spawn.h"
 #include "../tmpdir.h"
 #include "cluster_int.h"

@@ -152,6 +152,7 @@ void pg_sample_order(PGconn *c, const char *nsp, const char *rel, struct table_s
 		struct shape_col *sc = &t->cols[col[k]];
 
 		sc->sampled = rows;
+		sc->paged = 1; /* in the heap's order: page by page (schema_from.h) */
 		sc->s_up = atof(PQgetvalue(r, 0, 1 + 4 * k));
 		sc->s_down = atof(PQgetvalue(r, 0, 2 + 4 * k));
 		sc->s_atmax = atof(PQgetvalue(r, 0, 3 + 4 * k));

@@ -1,10 +1,11 @@
-/* unit_repeat.c - the median, min and max of a step's runs (spread.c). */
+/* spread.c - the cases of src/spread.c: the median, min and max of a
+ * step's runs. */
 #include <math.h>
 
 #include "spread.h"
 #include "unit.h"
 
-void test_spread(void)
+static void test_spread(void)
 {
 	static const double odd[] = { 38.0, 27.0, 31.0 }, even[] = { 4, 1, 3, 2 };
 	static const double gaps[] = { NAN, 5, NAN, 1, 9 }, none[] = { NAN, NAN };
@@ -59,3 +60,8 @@ void test_spread(void)
 	b = spread_of(none, 2);
 	CHECK(!spread_overlap(&a, &b) && !spread_overlap(&b, &a));
 }
+
+const struct unit_case unit_spread[] = {
+	{ "unit/spread", test_spread },
+	{ NULL, NULL },
+};

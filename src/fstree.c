@@ -119,6 +119,13 @@ int fstree_open_private(const char *path)
 	return -1;
 }
 
+ssize_t fstree_read_path(const char *path, char *buf, size_t n)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	return fd < 0 ? -1 : fstree_read_fd(fd, buf, n);
+}
+
 ssize_t fstree_read_fd(int fd, char *buf, size_t n)
 {
 	ssize_t got = 0, len;

@@ -1,6 +1,6 @@
-/* unit_orders.c - the seq family of value orders (seq:R, desc[:R],
- * late:P[:R]): values, the words written back, and the order a column's
- * evidence gives (issue 19, item 1). */
+/* schema_order.c - the cases of src/schema_order.c: the seq family of value
+ * orders (seq:R, desc[:R], late:P[:R]): values, the words written back, and
+ * the order a column's evidence gives (issue 19, item 1). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,29 +147,49 @@ static void derived(void)
 		const char *dflt, *counter;
 		enum col_type type;
 		const char *want, *why;
+		int paged; /* a sample in PostgreSQL's heap order */
 	} t[] = {
 		{ 2240, 412, 0, 2239, 4, 413, NAN, 413, "", NULL, COL_INT, "seq:5.4",
-		  "never decreases in 2240 sampled rows, ~5.42 rows per value -> seq:5.4" },
+		  "never decreases in 2240 sampled rows, ~5.42 rows per value -> seq:5.4", 0 },
 		{ 3000, 2939, 60, 2939, 0, 2940, NAN, 2940, "", NULL, COL_BIGINT, "late:2%",
-		  "below an earlier row at 60 of 3000 sampled rows (2%) -> late:2%" },
+		  "below an earlier row at 60 of 3000 sampled rows (2%) -> late:2%", 0 },
 		{ 3000, 0, 2999, 0, 2999, 3000, NAN, 3000, "", NULL, COL_BIGINT, "desc",
-		  "never increases in 3000 sampled rows -> desc" },
-		{ 3000, 1500, 1499, 9, 7, 3000, NAN, 3000, "", NULL, COL_BIGINT, "rand", NULL },
+		  "never increases in 3000 sampled rows -> desc", 0 },
+		{ 3000, 1500, 1499, 9, 7, 3000, NAN, 3000, "", NULL, COL_BIGINT, "rand", NULL, 0 },
 		/* a cycle: rises nearly always, but comes back to the bottom */
-		{ 3000, 2997, 2, 2, 2, 1000, NAN, 1000, "", NULL, COL_BIGINT, "few:1000", NULL },
-		{ 3000, 1120, 1130, 3, 3, 5, NAN, 5, "", NULL, COL_INT, "few:5", NULL },
-		{ 3000, 1, 0, 2999, 1000, 2, NAN, 2, "", NULL, COL_INT, "few:2",
-		  NULL },                                                           /* a flag */
-		{ 0, 0, 0, 0, 0, 0, 1.0, 412, "", NULL, COL_INT, "seq:5.4", NULL }, /* pg_stats */
-		{ 0, 0, 0, 0, 0, 0, -0.99, 2240, "", NULL, COL_INT, "desc", NULL },
+		{ 3000, 2997, 2, 2, 2, 1000, NAN, 1000, "", NULL, COL_BIGINT, "few:1000", NULL, 0 },
+		{ 3000, 1120, 1130, 3, 3, 5, NAN, 5, "", NULL, COL_INT, "few:5", NULL, 0 },
+		{ 3000, 1, 0, 2999, 1000, 2, NAN, 2, "", NULL, COL_INT, "few:2", NULL,
+		  0 }, /* a flag */
+		{ 0, 0, 0, 0, 0, 0, 1.0, 412, "", NULL, COL_INT, "seq:5.4", NULL,
+		  0 }, /* pg_stats */
+		{ 0, 0, 0, 0, 0, 0, -0.99, 2240, "", NULL, COL_INT, "desc", NULL, 0 },
 		{ 0, 0, 0, 0, 0, 0, 0.1, 2240, "now()", NULL, COL_TIMESTAMP, "seq",
-		  "default now() -> seq" },
-		{ 0, 0, 0, 0, 0, 0, 1, 2240, "gen_random_uuid()", NULL, COL_UUID, "uuid4", NULL },
-		{ 0, 0, 0, 0, 0, 0, 0, 2240, "uuidv7()", NULL, COL_UUID, "uuid7", NULL },
-		{ 0, 0, 0, 0, 0, 0, NAN, -1, "", "identity", COL_BIGINT, "seq", "identity -> seq" },
+		  "default now() -> seq", 0 },
+		{ 0, 0, 0, 0, 0, 0, 1, 2240, "gen_random_uuid()", NULL, COL_UUID, "uuid4", NULL,
+		  0 },
+		{ 0, 0, 0, 0, 0, 0, 0, 2240, "uuidv7()", NULL, COL_UUID, "uuid7", NULL, 0 },
+		{ 0, 0, 0, 0, 0, 0, NAN, -1, "", "identity", COL_BIGINT, "seq", "identity -> seq",
+		  0 },
+		/* PostgreSQL's heap, page by page in insertion order (rows put back
+		 * in earlier pages' free space): a third below an earlier row, but
+		 * few falls and a correlation near 1 - it grows, and an identity
+		 * stands; random values with the same correlation fall too often */
+		{ 5000, 4989, 10, 3535, 1, 5000, 0.99997, 5000, "", NULL, COL_TIMESTAMP, "seq",
+		  "correlation 1.00, falls 10 times in 5000 sampled rows (the heap's order is the "
+		  "insertion order page by page) -> seq",
+		  1 },
+		{ 5000, 4989, 10, 3535, 1, 5000, 0.99997, 5000, "", "identity", COL_BIGINT, "seq",
+		  "identity -> seq", 1 },
+		{ 5000, 3000, 1999, 3535, 1, 5000, 0.95, 5000, "", NULL, COL_BIGINT, "rand", NULL,
+		  1 },
+		/* a cycle in SQLite's rowid order: its correlation is the sample's
+		 * own share of rows that did not fall, no evidence of growth */
+		{ 3000, 2990, 9, 299, 10, 300, 0.994, 300, "", NULL, COL_BIGINT, "few:300", NULL,
+		  0 },
 		/* a clock default the application does not use: the data wins */
 		{ 3000, 1500, 1499, 9, 7, 3000, NAN, 3000, "CURRENT_TIMESTAMP", NULL, COL_TIMESTAMP,
-		  "rand", NULL },
+		  "rand", NULL, 0 },
 	};
 	size_t i;
 
@@ -183,7 +203,8 @@ static void derived(void)
 			               .s_distinct = t[i].distinct,
 			               .s_atmax = t[i].atmax,
 			               .s_atmin = t[i].atmin,
-			               .counter = t[i].counter };
+			               .counter = t[i].counter,
+			               .paged = t[i].paged };
 		struct column out = { .type = t[i].type, .len = t[i].type == COL_UUID ? 16 : 0 };
 		char why[256], got[32];
 
@@ -236,9 +257,14 @@ static void derived(void)
 	CHECK(schema_from_default("CURRENT_TIME") == ORD_KNOB); /* a time of day wraps */
 }
 
-void test_orders(void)
+static void test_orders(void)
 {
 	values();
 	words();
 	derived();
 }
+
+const struct unit_case unit_schema_order[] = {
+	{ "unit/orders", test_orders },
+	{ NULL, NULL },
+};

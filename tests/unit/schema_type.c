@@ -1,8 +1,8 @@
-/* unit_row.c - a table's own row (issue 19, item 3): the types numeric,
- * bool, date and timestamptz, NULL shares, hot and payload words, as the
- * spec language reads and writes them and as schema_value() makes the
- * values; a derived table's hot column; the MongoDB document of such a
- * row (Decimal128, a NULL field left out). */
+/* schema_type.c - the cases of src/schema_type.c: a table's own row (issue
+ * 19, item 3): the types numeric, bool, date and timestamptz, NULL shares,
+ * hot and payload words, as the spec language reads and writes them and as
+ * schema_value() makes the values; a derived table's hot column; the
+ * MongoDB document of such a row (Decimal128, a NULL field left out). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,7 +242,7 @@ static void row_mongo(void)
 }
 #endif
 
-void test_row(void)
+static void test_row(void)
 {
 	row_spec_words();
 	row_values();
@@ -252,3 +252,8 @@ void test_row(void)
 	row_mongo();
 #endif
 }
+
+const struct unit_case unit_schema_type[] = {
+	{ "unit/row", test_row },
+	{ NULL, NULL },
+};

@@ -1,10 +1,11 @@
-/* unit_screen.c - text cut to its columns only where a field ends. */
+/* textfit.c - the cases of src/textfit.c: text cut to its columns only
+ * where a field ends. */
 #include <string.h>
 
 #include "textfit.h"
 #include "unit.h"
 
-void test_textfit(void)
+static void test_textfit(void)
 {
 	static const struct textfit knobs = { .sep = "   ", .ellipsis = "\u2026" };
 	static const struct textfit list = { .sep = ", ", .ellipsis = "..." };
@@ -36,3 +37,8 @@ void test_textfit(void)
 	CHECK(strcmp(out, "built idxlab_k1 on 48000 rows ...") == 0 ||
 	      strcmp(out, "built idxlab_k1 on ...") == 0);
 }
+
+const struct unit_case unit_textfit[] = {
+	{ "unit/textfit", test_textfit },
+	{ NULL, NULL },
+};

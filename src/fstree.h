@@ -39,18 +39,20 @@ int fstree_open(int at, const char *rel, int flags);
  * directory). */
 int fstree_open_private(const char *path);
 
-/* Read the start of the open file fd into buf (n > 0, NUL-terminated),
- * then close fd; bytes read. */
-ssize_t fstree_read_fd(int fd, char *buf, size_t n);
-
 /* Read the start of rel below at (fstree_open, a regular file only) into
  * buf (n > 0, NUL-terminated); bytes read or -1. */
 ssize_t fstree_read(int at, const char *rel, char *buf, size_t n);
 
 /* Read fd (open for reading) until its end or until buf (n > 0) is full,
  * NUL-terminated, and close fd; bytes read. The one read loop of the small
- * file readers (fstree_read, tmpdir_read_small, probes/proc.h). */
+ * file readers (fstree_read, fstree_read_path, probes/proc.h). */
 ssize_t fstree_read_fd(int fd, char *buf, size_t n);
+
+/* Read the start of a small file by path (trusted components: /proc,
+ * TMPDIR) into buf (n > 0, NUL-terminated); bytes read or -1. A symlink as
+ * the last component is refused (ELOOP); O_NONBLOCK, so a FIFO planted
+ * there does not hang the reader. */
+ssize_t fstree_read_path(const char *path, char *buf, size_t n);
 
 /* rm -rf of the entry name in dir fd at: everything below it (what can be
  * removed; other file systems are not entered) and then the entry. same:

@@ -1,9 +1,9 @@
-/* unit_own_index.c - an index's expression keys and WHERE (schema_idx.c):
- * parsed from a catalog's SQL and from the spec language, written back as
- * SQL by idxlab, and refused when they hold what idxlab does not rebuild;
- * a derived table's own index list (schema_from_derive); MongoDB's
- * partialFilterExpression of a WHERE (no server runs here: the document
- * is checked). */
+/* schema_idx.c - the cases of src/schema_idx.c: an index's expression keys
+ * and WHERE, parsed from a catalog's SQL and from the spec language,
+ * written back as SQL by idxlab, and refused when they hold what idxlab
+ * does not rebuild; a derived table's own index list (schema_from_derive);
+ * MongoDB's partialFilterExpression of a WHERE (no server runs here: the
+ * document is checked). */
 #include <string.h>
 
 #include "schema_from.h"
@@ -235,7 +235,7 @@ static void mongo_filter(void)
 #endif
 }
 
-void test_own_index(void)
+static void test_own_index(void)
 {
 	parse_and_write();
 	keys();
@@ -243,3 +243,8 @@ void test_own_index(void)
 	derive_own_list();
 	mongo_filter();
 }
+
+const struct unit_case unit_schema_idx[] = {
+	{ "unit/own-index", test_own_index },
+	{ NULL, NULL },
+};

@@ -1,6 +1,7 @@
-/* unit_replay.c - seeking in a recording: the outline (its length and knob
- * changes), where "next/previous change" lands, and a replay feed sought
- * there: its snapshots, its news and its events on the recording's clock. */
+/* feed_replay.c - the cases of src/ui/feed_replay.c: seeking in a
+ * recording: the outline (its length and knob changes), where "next/previous
+ * change" lands, and a replay feed sought there: its snapshots, its news and
+ * its events on the recording's clock. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,7 +108,7 @@ static unsigned long last_seq(void)
 	return n ? evs[n - 1].seq : 0;
 }
 
-void test_replay_seek(void)
+static void test_replay_seek(void)
 {
 	char dir[4096], path[4160], msg[160];
 	struct live *l = calloc(1, sizeof *l);
@@ -186,7 +187,7 @@ void test_replay_seek(void)
 /* A long recording: a seek reads again only what the history reaches back
  * to (151 s at 1x) or the baseline in force needs; the events and the
  * caption before that come from the outline, at their recorded times. */
-void test_replay_seek_long(void)
+static void test_replay_seek_long(void)
 {
 	char dir[4096], path[4160], msg[160];
 	struct live *l = calloc(1, sizeof *l);
@@ -247,43 +248,10 @@ void test_replay_seek_long(void)
 	rmdir(dir);
 }
 
-/* history_rewind forgets all, and takes samples again from nothing. */
-void test_history_rewind(void)
-{
-	struct history *h = history_new();
-	struct live *l = calloc(1, sizeof *l);
-	struct knobs k;
-	double span;
-	int i;
-
-	if (!l) {
-		CHECK(0);
-		history_free(h);
-		return;
-	}
-	knobs_defaults(&k);
-	l->gen = 1;
-	l->c.valid = 1u << C_ROWS;
-	for (i = 0; i < 12; i++) {
-		l->c.t = i * HIST_PERIOD;
-		l->c.v[C_ROWS] = (uint64_t)i * 1000;
-		history_offer(h, l, 1000 + i * HIST_PERIOD); /* exactly one period apart */
-	}
-	CHECK(h->n == 12);
-	history_mark(h, 0.5, K_INDEXES, "+1 idx");
-	CHECK(history_pin(h, &k, 1, &span) == 0 && h->base_on);
-	history_rewind(h);
-	CHECK(h->n == 0 && h->nmarkers == 0 && !h->base_on && history_at(h, 0) == NULL);
-	history_offer(h, l, 5); /* an earlier time than before: a replay's catch-up */
-	CHECK(h->n == 1 && history_at(h, 0)->c.v[C_ROWS] == 11000);
-	free(l);
-	history_free(h);
-}
-
 /* A seek plays again the events before its position, each once: back and
  * on by 10 s, and to the next change, none of them comes out as a fold
  * of itself ("x2", then "x3") with the lines shown before the seek. */
-void test_replay_seek_events_once(void)
+static void test_replay_seek_events_once(void)
 {
 	const char *tmp = getenv("TMPDIR");
 	char dir[512], path[600], msg[160];
@@ -336,3 +304,10 @@ void test_replay_seek_events_once(void)
 	unlink(path);
 	rmdir(dir);
 }
+
+const struct unit_case unit_ui_feed_replay[] = {
+	{ "unit/replay-seek", test_replay_seek },
+	{ "unit/replay-seek-long", test_replay_seek_long },
+	{ "unit/replay-seek-events-once", test_replay_seek_events_once },
+	{ NULL, NULL },
+};

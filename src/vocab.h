@@ -1,0 +1,37 @@
+/* vocab.h - the words the knobs' values stand for, below the knob table:
+ * the engines, key orders, primary-key kinds, sync and journal modes, the
+ * operations and load paths, COMMIT_ALL, PREFILL_AUTO and the indexes
+ * words. Code that only needs a word (the key generator, the rowset, the
+ * terminal) includes this, not knobs.h; the knob table (knobs.h) maps each
+ * to its name and range. */
+#ifndef IDXLAB_VOCAB_H
+#define IDXLAB_VOCAB_H
+
+#include "engines/engine_list.h"
+
+/* Values of the engine knob (engine_table[] is indexed by them), from the
+ * one list of engines. */
+#define KNOBS_ENGINE_KIND(id, name, package) E_##id,
+enum engine_kind { ENGINE_LIST(KNOBS_ENGINE_KIND) E_COUNT };
+#undef KNOBS_ENGINE_KIND
+
+/* Choice values (indexes into the choices lists). */
+enum key_order { KO_SEQ, KO_RAND, KO_FEW, KO_UUID7, KO_UUID4 };
+enum pk_kind { PK_INT, PK_UUID7, PK_UUID4 };
+enum sync_mode { SYNC_OFF, SYNC_NORMAL, SYNC_FULL, SYNC_EXTRA };
+enum journal_mode { J_DELETE, J_TRUNCATE, J_WAL, J_MEMORY, J_OFF };
+enum index_build { BUILD_BEFORE, BUILD_AFTER };
+enum load_kind { LOAD_INSERT, LOAD_MULTIROW, LOAD_COPY, LOAD_COUNT };
+enum op_kind { OP_INSERT, OP_UPDATE, OP_UPDATE_INDEXED, OP_UPDATE_KEYS, OP_DELETE };
+enum format_kind { FMT_TEXT, FMT_CSV, FMT_JSON };
+enum theme_kind { THEME_AUTO, THEME_DARK, THEME_LIGHT, THEME_HIGH_CONTRAST };
+#define COMMIT_ALL   0LL  /* commit = all: one transaction for the step */
+#define PREFILL_AUTO -1LL /* prefill = auto: rows for update/delete, else 0 */
+/* indexes = table | all | without: the table's own list, with the
+ * candidates (--add-index), without what --drop-index names; a step's
+ * knobs hold the count (plan_step resolves them, whatif_indexes) */
+#define INDEXES_TABLE   -1LL
+#define INDEXES_ALL     -2LL
+#define INDEXES_WITHOUT -3LL
+
+#endif
