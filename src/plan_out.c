@@ -134,24 +134,43 @@ static void say_payload(const struct plan *p, const struct schema *s, const char
 		}
 }
 
+/* A derived spec's notes, one a line, each behind prefix (escaped again:
+ * every line stays one line, whoever filled the notes). */
+static void print_notes(const char *notes, const char *prefix, FILE *f)
+{
+	char line[4096], shown[4 * sizeof line];
+	const char *p, *nl;
+
+	for (p = notes; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		size_t l;
+
+		nl = strchr(p, '\n');
+		l = nl ? (size_t)(nl - p) : strlen(p);
+		snprintf(line, sizeof line, "%.*s", (int)(l < sizeof line ? l : sizeof line - 1),
+		         p);
+		err_escape(line, shown, sizeof shown);
+		fprintf(f, "%s%s\n", prefix, shown);
+	}
+}
+
 void plan_print_derived(const struct plan *p, FILE *f)
 {
+	static char buf[SCHEMA_TEXT_SIZE];
 	int j;
 
 	for (j = 0; j < p->n[K_SCHEMA]; j++) {
 		const struct schema *s = schema_get(p->vals[K_SCHEMA][j]);
-		char buf[8192], source[4 * sizeof s->source], notes[4 * sizeof s->notes];
+		char source[4 * sizeof s->source];
 
 		if (!s || !s->notes[0])
 			continue;
 		schema_write(s, buf, sizeof buf);
 		err_escape(s->source, source, sizeof source);
-		err_escape(s->notes, notes, sizeof notes);
 		fprintf(f,
 		        "idxlab: the table %s read from %s, as idxlab builds it (save it as a "
-		        "spec file to edit it, then --schema FILE):\n%s"
-		        "idxlab: how: %s\n",
-		        s->name, source, buf, notes);
+		        "spec file to edit it, then --schema FILE):\n%s",
+		        s->name, source, buf);
+		print_notes(s->notes, "idxlab: how: ", f);
 		say_payload(p, s, "idxlab: ", f);
 	}
 	{
@@ -166,20 +185,19 @@ void plan_print_derived(const struct plan *p, FILE *f)
 /* A table spec as comment lines: strip the "# " to have a spec file. */
 static void print_spec(const struct schema *s, FILE *f)
 {
-	char buf[8192], *line, *next, source[4 * sizeof s->source], notes[4 * sizeof s->notes];
+	static char buf[SCHEMA_TEXT_SIZE];
+	char *line, *next, source[4 * sizeof s->source];
 
 	if (!s)
 		return;
 	/* Every line stays a comment: what came from outside is escaped. */
 	schema_write(s, buf, sizeof buf);
 	err_escape(s->source, source, sizeof source);
-	err_escape(s->notes, notes, sizeof notes);
 	fprintf(f, "# table %s (%s), as a spec file says it (man idxlab, TABLE SPECS):\n", s->name,
 	        source);
 	for (line = buf; (next = strchr(line, '\n')) != NULL; line = next + 1)
 		fprintf(f, "#   %.*s\n", (int)(next - line), line);
-	if (s->notes[0])
-		fprintf(f, "# how it was read: %s\n", notes);
+	print_notes(s->notes, "# how it was read: ", f);
 }
 
 void plan_print(const struct plan *p, FILE *f)

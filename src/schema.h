@@ -28,8 +28,8 @@
 #include "err.h"
 #include "knobs.h"
 
-#define SCHEMA_NAME_MAX    48 /* an identifier: [a-z_][a-z0-9_]*, < this */
-#define SCHEMA_COLS_MAX    33 /* id + 32 value columns */
+#define SCHEMA_NAME_MAX    48  /* an identifier: [a-z_][a-z0-9_]*, < this */
+#define SCHEMA_COLS_MAX    256 /* id + 255 value columns */
 #define SCHEMA_IDX_MAX     16
 #define SCHEMA_IDX_COLS    8 /* columns in one composite index */
 #define SCHEMA_TEXT_MAX    256
@@ -42,6 +42,13 @@
 #define SCHEMA_GEN_MAX     128  /* a generated column's expression, as idxlab writes it */
 #define SCHEMA_PART_MAX    128  /* partitions of a partitioned table */
 #define SCHEMA_PART_KEYS   4    /* columns in a partition key */
+/* A derived spec's notes: about 120 bytes for each column's order, type and
+ * NULLs; past that the last line counts what did not fit. */
+#define SCHEMA_NOTES_SIZE 32768
+/* schema_write()'s text of any spec: a column's line (with a generated
+ * expression), an index's, the partition line. */
+#define SCHEMA_TEXT_SIZE                                                                           \
+	((SCHEMA_COLS_MAX + 4) * (160 + SCHEMA_GEN_MAX) + SCHEMA_IDX_MAX * 1200 + 512)
 
 enum col_type {
 	COL_INT,       /* 32-bit integer */
@@ -153,7 +160,8 @@ struct schema {
 	struct column cols[SCHEMA_COLS_MAX];
 	int nindexes;
 	struct index_spec idx[SCHEMA_IDX_MAX];
-	char notes[4096]; /* how a derived spec was guessed (--schema-from); "" */
+	char notes[SCHEMA_NOTES_SIZE]; /* how a derived spec was guessed (--schema-from),
+	                                * a note a line (shape_note); "" */
 	/* A spec with --add-index / --drop-index (whatif.h): extends is the
 	 * registry index + 1 of the table it adds to (0: none; its label is
 	 * that table's); idx[0, ntable) is the table's own list, the ndrop that

@@ -16,7 +16,7 @@
 #include "err.h"
 #include "schema.h"
 
-#define SHAPE_COLS_MAX 64
+#define SHAPE_COLS_MAX (SCHEMA_COLS_MAX + 32) /* a few past a spec: named as left out */
 #define SHAPE_IDX_MAX  32
 
 struct shape_col {
@@ -38,7 +38,8 @@ struct shape_col {
 	                      * "identity"), a static string; NULL */
 	double sampled;      /* rows of a sample read in the table's order; 0: none */
 	double s_up, s_down; /* of consecutive sampled rows: how often it rose, fell */
-	double s_distinct;   /* distinct values in the sample */
+	double s_distinct;   /* distinct values in the sample (PostgreSQL: counted
+	                      * only where schema_from_sample_moves(); else 0) */
 	double s_atmax;      /* sampled rows (past the first) at or above every row
 	                      * before them: where a growing column's index appends */
 	double s_atmin;      /* ... at or below every row before them */
@@ -73,14 +74,20 @@ struct table_shape {
 	/* A partitioned table idxlab can build so (kind PART_NONE: one table;
 	 * cols into table_shape.cols; n its partitions, the DEFAULT among them). */
 	struct part_spec part;
-	char notes[2048]; /* what the reader guessed or left out, "; "-separated */
+	char notes[8192]; /* what the reader guessed or left out, a note a line */
 };
 
 /* Append a note to a shape's (or a spec's) notes, escaped as err_escape
- * does (notes hold names read from the source): one line, no control
- * character. */
+ * does (notes hold names read from the source): one note per line ('\n'
+ * between them), no control character in one. A note that does not fit is
+ * never cut: the last line counts the ones left out ("... and 12 more
+ * notes left out (the notes hold 32768 bytes)"). */
 void shape_note(char *notes, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Append notes made by shape_note elsewhere (lines, escaped already), one
+ * by one as shape_note does. */
+void shape_notes_add(char *notes, size_t len, const char *lines);
 
 /* Derive the spec of SOURCE:TABLE and register it; its registry index into
  * *out. Errors say what to do (a missing table, no engine reads SOURCE). */
@@ -98,6 +105,13 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
  * rows, ~5.4 rows per value -> seq:5.4"); why may be NULL. */
 void schema_from_order(const struct shape_col *c, double rows, struct column *out, char *why,
                        size_t wlen);
+
+/* Does the sample of c (read in the table's order) say its order: 1 it
+ * grows (its rows nearly all at or above every row before them), -1 it
+ * falls, 0 it does not (random, a cycle, too few moves)? Only then does
+ * the order need the sample's distinct values (s_distinct: its rows per
+ * value), so a reader may count them for these columns alone. */
+int schema_from_sample_moves(const struct shape_col *c);
 
 /* The order a column's default gives its values: ORD_SEQ (a clock, a
  * sequence), ORD_UUID7 (a time-ordered uuid), ORD_UUID4 (a random one);

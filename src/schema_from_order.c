@@ -182,6 +182,17 @@ static void said_sample(char *buf, size_t len, const struct shape_col *c, const 
 	(void)n;
 }
 
+int schema_from_sample_moves(const struct shape_col *c)
+{
+	double n = c->sampled, below = n - 1 - c->s_atmax, above = n - 1 - c->s_atmin;
+
+	if (!(n > 1))
+		return 0;
+	if (c->s_up >= 8 && below <= (n - 1) * SCHEMA_LATE_MAX / 2)
+		return 1;
+	return c->s_down >= 8 && above <= (n - 1) * 0.1 ? -1 : 0;
+}
+
 /* From a sample in the table's order; 0 when it does not say (random, a
  * cycle, or too few moves), and the distinct values decide. A growing
  * column's rows are nearly all at or above every row before them (at_max:
@@ -190,11 +201,12 @@ static int from_sample(const struct shape_col *c, struct column *out, int is_uui
                        size_t len)
 {
 	double n = c->sampled, per, p = 0, below = n - 1 - c->s_atmax, above = n - 1 - c->s_atmin;
+	int moves = schema_from_sample_moves(c);
 
-	if (!(n > 1) || !(c->s_distinct >= 10))
+	if (!moves || !(c->s_distinct >= 10))
 		return 0;
 	per = round_per(n / c->s_distinct);
-	if (c->s_up >= 8 && below <= (n - 1) * SCHEMA_LATE_MAX / 2) {
+	if (moves > 0) {
 		if (below / (n - 1) >= 0.001)
 			p = round_share(below / (n - 1));
 		/* late rows repeat earlier values: one value per row that is on time */
@@ -204,7 +216,7 @@ static int from_sample(const struct shape_col *c, struct column *out, int is_uui
 		said_sample(seen, len, c, "decrease", "below", p > 0 ? below : 0, per);
 		return 1;
 	}
-	if (c->s_down >= 8 && above <= (n - 1) * 0.1 && !is_uuid) {
+	if (!is_uuid) {
 		out->order = ORD_DESC;
 		out->per = per;
 		said_sample(seen, len, c, "increase", "above", above, per);

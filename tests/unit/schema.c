@@ -189,6 +189,7 @@ static void derive_bounded(void)
 	struct err e;
 	long long v = -1;
 	int i, k = SHAPE_COLS_MAX - 1;
+	char want[64], last[64];
 
 	memset(&t, 0, sizeof t);
 	t.rows = 100;
@@ -215,11 +216,14 @@ static void derive_bounded(void)
 	schema_from_derive(&t, "Wide Table", &s);
 	CHECK(s.ncols == SCHEMA_COLS_MAX && s.nindexes == SCHEMA_IDX_MAX);
 	CHECK(strcmp(s.name, "wide_table") == 0);
-	CHECK(strcmp(s.cols[SCHEMA_COLS_MAX - 1].name, "c63") == 0 &&
+	snprintf(want, sizeof want, "c%d", SHAPE_COLS_MAX - 1); /* the text key keeps its slot */
+	CHECK(strcmp(s.cols[SCHEMA_COLS_MAX - 1].name, want) == 0 &&
 	      s.cols[SCHEMA_COLS_MAX - 1].type == COL_TEXT);
 	CHECK(s.idx[0].unique && s.idx[0].cols[0] == SCHEMA_COLS_MAX - 1);
-	CHECK(strstr(s.notes, "columns C31, C32, ") && strstr(s.notes, "C62 are left out"));
-	CHECK(strstr(s.notes, "indexes ix18, ix19, ") && strstr(s.notes, "ix30 are left out"));
+	snprintf(want, sizeof want, "columns C%d, C%d, ", SCHEMA_COLS_MAX - 2, SCHEMA_COLS_MAX - 1);
+	snprintf(last, sizeof last, "C%d are left out", SHAPE_COLS_MAX - 2);
+	CHECK(strstr(s.notes, want) && strstr(s.notes, last));
+	CHECK(strstr(s.notes, "indexes ix18, ix19, ") && strstr(s.notes, "ix31 are left out"));
 	CHECK(strstr(s.notes, "index ix3 left out: more than 8 columns") &&
 	      strstr(s.notes, "index ix4 left out: it covers a column left out") &&
 	      strstr(s.notes, "index ix5 left out"));

@@ -206,6 +206,12 @@ static const struct {
 	{ "bpchar", "left(", "::text, 256)" },
 };
 
+void pg_sample_read(int kind, const char **pre, const char **post)
+{
+	*pre = sampled[kind - 1].pre;
+	*post = sampled[kind - 1].post;
+}
+
 static int order_kind(const char *typname)
 {
 	size_t i;
@@ -290,98 +296,6 @@ static int read_columns(PGconn *c, const char *oid, const char *nsp, const char 
 		           "it has no statistics: run ANALYZE on it (idxlab writes nothing to "
 		           "your database) for its value orders");
 	return 0;
-}
-
-/* The first SAMPLE_ROWS rows in the heap's order (a scan from its first
- * page: synchronize_seqscans off), and of each column how often a row's
- * value rose or fell against the row before and how many distinct values
- * the sample holds - one SELECT, bounded by its LIMIT, the values never
- * leaving the server. No sample (an error, a timeout): the statistics
- * alone, and a note. */
-#define SAMPLE_ROWS 10000
-
-static void sample_order(PGconn *c, const char *nsp, const char *rel, struct table_shape *t,
-                         const int *kinds)
-{
-	char *sql = NULL, *qn = PQescapeIdentifier(c, nsp, strlen(nsp)),
-	     *qr = PQescapeIdentifier(c, rel, strlen(rel));
-	size_t len = 0;
-	int i, k, n = 0, col[SHAPE_COLS_MAX];
-	PGresult *r = NULL;
-	FILE *f = qn && qr ? open_memstream(&sql, &len) : NULL;
-
-	if (!f) {
-		PQfreemem(qn);
-		PQfreemem(qr);
-		return;
-	}
-	for (i = 0; i < t->ncols; i++)
-		if (kinds[i])
-			col[n++] = i;
-	/* v<k>: a column's value; l<k>: the row before's, in the scan's order;
-	 * x<k>, m<k>: the largest and smallest up to this row (at or above every
-	 * row before it: v >= x; the first row is one, taken off below) */
-	fprintf(f, "SELECT count(*)");
-	for (k = 0; k < n; k++)
-		fprintf(f,
-		        ", count(*) FILTER (WHERE v%d > l%d), count(*) FILTER (WHERE v%d < l%d), "
-		        "count(DISTINCT v%d), count(*) FILTER (WHERE v%d >= x%d), count(*) FILTER "
-		        "(WHERE v%d <= m%d)",
-		        k, k, k, k, k, k, k, k, k);
-	fprintf(f, " FROM (SELECT *");
-	for (k = 0; k < n; k++)
-		fprintf(f,
-		        ", lag(v%d) OVER w AS l%d, max(v%d) OVER w AS x%d, min(v%d) OVER w AS m%d",
-		        k, k, k, k, k, k);
-	fprintf(f, " FROM (SELECT ");
-	for (k = 0; k < n; k++) {
-		const char *name = t->cols[col[k]].name;
-		char *qc = PQescapeIdentifier(c, name, strlen(name));
-
-		fprintf(f, "%s%s%s%s AS v%d", k ? ", " : "", sampled[kinds[col[k]] - 1].pre,
-		        qc ? qc : "NULL", sampled[kinds[col[k]] - 1].post, k);
-		PQfreemem(qc);
-	}
-	fprintf(f,
-	        " FROM %s.%s LIMIT %d) s WINDOW w AS (ROWS BETWEEN UNBOUNDED PRECEDING AND "
-	        "CURRENT ROW)) w",
-	        qn, qr, SAMPLE_ROWS);
-	PQfreemem(qn);
-	PQfreemem(qr);
-	if (fclose(f) != 0 || !n) {
-		free(sql);
-		return;
-	}
-	PQclear(PQexec(c, "SET synchronize_seqscans = off"));
-	PQclear(PQexec(c, "SET statement_timeout = '10s'"));
-	r = PQexec(c, sql);
-	free(sql);
-	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 &&
-	    PQnfields(r) == 1 + 5 * n) {
-		double rows = atof(PQgetvalue(r, 0, 0));
-
-		for (k = 0; k < n && rows > 1; k++) {
-			struct shape_col *sc = &t->cols[col[k]];
-
-			sc->sampled = rows;
-			sc->paged = 1;
-			sc->s_up = atof(PQgetvalue(r, 0, 1 + 5 * k));
-			sc->s_down = atof(PQgetvalue(r, 0, 2 + 5 * k));
-			sc->s_distinct = atof(PQgetvalue(r, 0, 3 + 5 * k));
-			sc->s_atmax = atof(PQgetvalue(r, 0, 4 + 5 * k));
-			sc->s_atmin = atof(PQgetvalue(r, 0, 5 + 5 * k));
-			sc->s_atmax -= sc->s_atmax > 0; /* the first row */
-			sc->s_atmin -= sc->s_atmin > 0;
-		}
-		if (rows > 1)
-			snprintf(t->stats_from, sizeof t->stats_from,
-			         "pg_stats and its first %.0f rows in the heap's order", rows);
-	} else {
-		shape_note(t->notes, sizeof t->notes,
-		           "no sample of its rows (%s): orders from pg_stats alone",
-		           r ? PQresultErrorMessage(r) : "out of memory");
-	}
-	PQclear(r);
 }
 
 static int read_indexes(PGconn *c, const char *oid, struct table_shape *t, const int *attnums,
@@ -564,7 +478,7 @@ int pg_read_shape(const char *source, const char *table, struct table_shape *t, 
 	if (rc == 0 && t->rows < 0) /* never vacuumed or analysed (PostgreSQL 14+) */
 		t->rows = 0;
 	if (rc == 0)
-		sample_order(c, nsp, rel, t, kinds);
+		pg_sample_order(c, nsp, rel, t, kinds);
 	if (rc == 0 && kids > 0)
 		shape_note(t->notes, sizeof t->notes,
 		           "%d table%s inherit%s from it: read with %s as one table (their rows, "

@@ -52,6 +52,8 @@
  *              copy (binary COPY FROM STDIN per transaction)
  *   txn.c      BEGIN/COMMIT in the pipeline, the step, the results
  *   stats.c    the statistics table, the sample, the sizes
+ *   catalog.c  --schema-from: a user's table's shape, read-only
+ *   sample.c   --schema-from: its rows' order, from a bounded sample
  *   cluster.h  the throwaway server (cluster.c and its files)
  *
  * All calls come from the worker thread (the cancel runs in a thread of
@@ -274,5 +276,16 @@ int pg_sizes(struct engine *en, struct sizes *s, struct err *e);
 struct table_shape;
 int pg_reads_source(const char *source);
 int pg_read_shape(const char *source, const char *table, struct table_shape *t, struct err *e);
+/* How a sample reads a column of order kind (catalog.c's table, kind >= 1):
+ * the column is read as pre "column" post, so that max() and < order it as
+ * its btree does. */
+void pg_sample_read(int kind, const char **pre, const char **post);
+
+/* sample.c: each sampled column's moves (shape_col s_up, s_down, s_atmax,
+ * s_atmin, sampled, s_distinct) from a bounded sample of nsp.rel's rows in
+ * the heap's order, kinds[i] the order kind of column i (0: not sampled);
+ * t->stats_from says it, a note when there is none. */
+void pg_sample_order(PGconn *c, const char *nsp, const char *rel, struct table_shape *t,
+                     const int *kinds);
 
 #endif

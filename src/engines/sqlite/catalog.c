@@ -467,8 +467,8 @@ int sqlite_read_shape(const char *source, const char *table, struct table_shape 
 	             read_indexes(db, table, t, e) < 0
 	         ? -1
 	         : 0;
-	if (rc < 0 && t->notes[0]) /* what was not seen may be why (a WAL's frames) */
-		err_prefix(e, "%s", t->notes);
+	if (rc < 0 && t->notes[0]) /* what was not seen may be why (a WAL's frames): */
+		err_prefix(e, "%.*s", (int)strcspn(t->notes, "\n"), t->notes); /* its first note */
 	if (rc == 0) {
 		t->clustered = !rowid;
 		note_not_built(db, table, t);
