@@ -119,6 +119,18 @@ struct engine_ops {
 	/* Where the data lives, for messages ("/tmp/idxlab-sqlite.X/idxlab.db"). */
 	const char *(*where)(struct engine *en);
 
+	/* What the dashboard and the presenter say about this engine (required:
+	 * a unit test checks every engine fills them). */
+	/* The per-row figure its story turns on (enum metric, not rows/s),
+	 * shown beside rows/s when --presenter-metrics is auto. */
+	int figure;
+	/* The title's words for a database idxlab made for itself ("idxlab's
+	 * own temp db"): its temp path says nothing to an audience. */
+	const char *own_place;
+	/* Is where (where()'s text as shown: redacted, live or read back from
+	 * a recording) a database idxlab made for itself? 1 or 0. */
+	int (*where_own)(const char *where);
+
 	void (*close)(struct engine *en);
 };
 
@@ -138,6 +150,16 @@ int engine_has_knob(int kind, int id);
  * its sample() fills, and the rows and commits every step counts. All of
  * them when the engine is not built here (a replay of its recording). */
 unsigned engine_measures(int kind);
+
+/* The per-row figure engine kind's story turns on (its ops' figure);
+ * write() bytes per row when the engine is not built here. */
+int engine_figure(int kind);
+
+/* Where engine kind's data lives, as the title says it: its own_place when
+ * where (where()'s text, live or recorded) is a database idxlab made for
+ * itself (*own set to 1), else where itself (*own 0; also when the engine
+ * is not built here). Never NULL: "" when where is. */
+const char *engine_where_shown(int kind, const char *where, int *own);
 
 /* The Debian package engine kind's library comes in ("libwiredtiger-dev"),
  * for the message of a build without it. */

@@ -33,6 +33,8 @@
 #include "internal.h"
 
 #define DSN_ENV "MONGODB_URI" /* the server, when there is no --dsn */
+/* where() of a throwaway mongod: then its version and directory. */
+#define THROWAWAY_WHERE "throwaway mongod "
 
 /* ---- libmongoc, once per process ---------------------------------------- */
 
@@ -336,7 +338,7 @@ static int mongo_open(struct engine **out, const struct knobs *k, const atomic_i
 		return -1;
 	}
 	if (en->mongod_dir[0])
-		snprintf(en->where, sizeof en->where, "throwaway mongod %s in %s", en->st.version,
+		snprintf(en->where, sizeof en->where, THROWAWAY_WHERE "%s in %s", en->st.version,
 		         en->mongod_dir);
 	else
 		snprintf(en->where, sizeof en->where, "MongoDB %s at %s (idxlab.t)", en->st.version,
@@ -436,6 +438,11 @@ static const char *mongo_where(struct engine *en)
 	return en->where;
 }
 
+static int mongo_where_own(const char *where)
+{
+	return strncmp(where, THROWAWAY_WHERE, strlen(THROWAWAY_WHERE)) == 0;
+}
+
 static const char *mongo_version(void)
 {
 	static char buf[64];
@@ -478,5 +485,8 @@ const struct engine_ops mongo_engine = {
 	.sizes = mongo_sizes,
 	.in_force = mongo_in_force,
 	.where = mongo_where,
+	.figure = M_WAL_BYTES_PER_ROW, /* the journal each index adds */
+	.own_place = "idxlab's own throwaway mongod",
+	.where_own = mongo_where_own,
 	.close = mongo_close,
 };

@@ -15,6 +15,9 @@
 #include "cluster.h"
 #include "internal.h"
 
+/* where() of a throwaway server: then its directory. */
+#define THROWAWAY_WHERE "throwaway server in "
+
 /* DROP SCHEMA idxlab failed (e): what stays, and the SQL that removes it.
  * Extensions there were there before this run (an older idxlab created
  * them in its schema): idxlab drops only what it created in this run. */
@@ -101,7 +104,7 @@ static int pg_open(struct engine **out, const struct knobs *k, const atomic_int 
 		}
 		en->t_started = clock_now_ns() - t0;
 		snprintf(en->conninfo, sizeof en->conninfo, "%s", pg_cluster_conninfo(en->cluster));
-		snprintf(en->where, sizeof en->where, "throwaway server in %s",
+		snprintf(en->where, sizeof en->where, THROWAWAY_WHERE "%s",
 		         pg_cluster_dir(en->cluster));
 	} else {
 		snprintf(en->conninfo, sizeof en->conninfo, "%s", k->dsn);
@@ -341,6 +344,11 @@ static const char *pg_where(struct engine *en)
 	return en->where;
 }
 
+static int pg_where_own(const char *where)
+{
+	return strncmp(where, THROWAWAY_WHERE, strlen(THROWAWAY_WHERE)) == 0;
+}
+
 static const char *pg_version(void)
 {
 	static char buf[64];
@@ -379,5 +387,8 @@ const struct engine_ops postgres_engine = {
 	.sizes = pg_sizes,
 	.in_force = pg_in_force,
 	.where = pg_where,
+	.figure = M_WAL_BYTES_PER_ROW, /* what each index adds to the WAL */
+	.own_place = "idxlab's own throwaway server",
+	.where_own = pg_where_own,
 	.close = pg_close,
 };

@@ -371,5 +371,8 @@ const struct engine_ops sqlite_engine = {
 	.measures = sqlite_measures,
 	.sizes = sqlite_sizes,
 	.where = sqlite_where,
+	.figure = M_SPILLS_PER_ROW, /* what a small cache costs each row */
+	.own_place = "idxlab's own temp db",
+	.where_own = tmpdir_holds,
 	.close = sqlite_close,
 };

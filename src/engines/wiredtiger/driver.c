@@ -415,5 +415,8 @@ const struct engine_ops wiredtiger_engine = {
 	.sizes = wt_sizes,
 	.in_force = wt_in_force,
 	.where = wt_where,
+	.figure = M_WRITE_BYTES_PER_ROW, /* the log and the checkpoints, per row */
+	.own_place = "idxlab's own temp home",
+	.where_own = tmpdir_holds,
 	.close = wt_close,
 };
