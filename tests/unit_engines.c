@@ -37,7 +37,7 @@ void test_engines(void)
 		CHECK(engine_find(name) == o);
 		/* what the worker calls */
 		CHECK(o->version && o->open && o->setup && o->apply && o->rewrite);
-		CHECK(o->table_rows && o->step && o->finish && o->sample && o->measures);
+		CHECK(o->sample && o->measures);
 		CHECK(o->sizes && o->where && o->close);
 		CHECK(o->version && o->version() && *o->version());
 		/* what the dashboard and the presenter say about it */

@@ -23,6 +23,7 @@
 
 struct engine;      /* private to each engine */
 struct table_shape; /* schema_from.h */
+struct txn;         /* txn.h */
 
 struct step_out {
 	uint64_t rows;    /* operations done by this call */
@@ -67,10 +68,15 @@ struct engine_ops {
 
 	/* Connect / create the database named by k->dsn (engine-specific; empty:
 	 * a throwaway one). Refuses a target idxlab did not create (ERR_USAGE).
-	 * stop (borrowed, outlives the engine) is set when the user wants out:
-	 * long work (loading, index builds) checks it and fails early. */
-	int (*open)(struct engine **out, const struct knobs *k, const atomic_int *stop,
-	            struct err *e);
+	 * t (borrowed, outlives the engine) is the workload's transaction, its
+	 * rowset t->rs set: open gives it the engine's hooks (txn_init(t, en,
+	 * t->rs, hooks)); the engine resets and prepares the rowset (setup,
+	 * apply) and may swap t->h, the workload runs the loop (txn_step,
+	 * txn_finish) and frees the rowset after close. stop (borrowed,
+	 * outlives the engine) is set when the user wants out: long work
+	 * (loading, index builds) checks it and fails early. */
+	int (*open)(struct engine **out, const struct knobs *k, struct txn *t,
+	            const atomic_int *stop, struct err *e);
 
 	/* Start a step: a fresh idxlab_t as k describes it, prefilled, with its
 	 * indexes, cache, journal and sync set. Counters keep accumulating. */
@@ -91,16 +97,18 @@ struct engine_ops {
 	 * the engine's reclaim (SQLite VACUUM, compact). Never in a transaction. */
 	int (*reclaim)(struct engine *en, struct err *e);
 
-	/* Rows in the table now. */
-	uint64_t (*table_rows)(struct engine *en);
-
-	/* Run up to budget operations of k's op, committing every k's commit
-	 * rows. Commit latencies go into lat (cumulative). */
-	int (*step)(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
-	            struct hist *lat, struct err *e);
-
-	/* Commit the open transaction, if any (end of a step, Ctrl-C). */
-	int (*finish)(struct engine *en, struct step_out *out, struct hist *lat, struct err *e);
+	/* The step itself is the workload's: txn_step over the rowset with the
+	 * hooks open() gave t (up to a budget of k's op, a commit every k's
+	 * commit rows), txn_finish to commit the open transaction (end of a
+	 * step, Ctrl-C). An engine that needs more gives these; NULL: nothing. */
+	/* Before each txn_step (PostgreSQL: back into its pipeline). */
+	int (*step_start)(struct engine *en, struct err *e);
+	/* Before each txn_finish, a transaction open or not (WiredTiger: a
+	 * stopped commit gives up waiting for cache space). */
+	int (*finish_start)(struct engine *en, struct err *e);
+	/* After a txn_finish that succeeded (PostgreSQL: let the lagging
+	 * statistics land before the sample that ends the step). */
+	int (*finish_end)(struct engine *en, struct err *e);
 
 	/* Add the engine's cumulative counters into c (sets c->valid bits). */
 	int (*sample)(struct engine *en, struct counters *c, struct err *e);

@@ -76,7 +76,6 @@ static void pg_close(struct engine *en)
 		    left ? "" : " and removed", (double)(clock_now_ns() - t0) / 1e9, rm,
 		    left ? "; some of its directory stays (said above)" : "");
 	}
-	rowset_free(&en->rs);
 	free(en->pend);
 	free(en->payload);
 	free(en->pv);
@@ -84,8 +83,8 @@ static void pg_close(struct engine *en)
 	free(en);
 }
 
-static int pg_open(struct engine **out, const struct knobs *k, const atomic_int *stop,
-                   struct err *e)
+static int pg_open(struct engine **out, const struct knobs *k, struct txn *t,
+                   const atomic_int *stop, struct err *e)
 {
 	struct engine *en = calloc(1, sizeof *en);
 
@@ -94,7 +93,9 @@ static int pg_open(struct engine **out, const struct knobs *k, const atomic_int 
 		abort();
 	en->stop = stop;
 	en->k = *k;
-	txn_init(&en->txn, en, &en->rs, &pg_txn_hooks);
+	en->txn = t;
+	en->rs = t->rs;
+	txn_init(t, en, t->rs, &pg_txn_hooks);
 	if (!k->dsn || !*k->dsn) {
 		uint64_t t0 = clock_now_ns();
 
@@ -184,7 +185,7 @@ static int pg_setup(struct engine *en, const struct knobs *k, struct err *e)
 
 	en->k = *k;
 	en->s = schema_of(k);
-	en->txn.open = 0;
+	en->txn->open = 0;
 	en->npend = 0;
 	/* The statement is made again for this table below: a restart on the
 	 * way (the cache) must not prepare the old one on the new spec. */
@@ -206,11 +207,11 @@ static int pg_setup(struct engine *en, const struct knobs *k, struct err *e)
 	pg_carry_table_counters(en);
 	if (pg_quote_names(en, e) < 0 || pg_create_table(en, e) < 0)
 		return -1;
-	rowset_reset(&en->rs, 0);
+	rowset_reset(en->rs, 0);
 	if (rows) {
 		if (pg_load(en, rows, e) < 0)
 			return -1;
-		rowset_reset(&en->rs, rows);
+		rowset_reset(en->rs, rows);
 		if (pg_exec(en, "VACUUM (ANALYZE) idxlab.idxlab_t", e) < 0)
 			return -1;
 	}
@@ -260,7 +261,7 @@ static int pg_apply(struct engine *en, const struct knobs *k, struct err *e)
 	const struct knobs old = en->k;
 	char sql[128];
 
-	if (en->txn.open)
+	if (en->txn->open)
 		return err_set(e, ERR_RUNTIME, "apply inside a transaction (a bug in idxlab)");
 	en->k = *k;
 	en->s = schema_of(k); /* the same spec: another is a rebuild (setup) */
@@ -304,7 +305,7 @@ static int vacuum(struct engine *en, const char *cmd, const char *done, struct e
 	uint64_t t0 = clock_now_ns();
 	char sql[64];
 
-	if (en->txn.open)
+	if (en->txn->open)
 		return err_set(e, ERR_RUNTIME, "%s inside a transaction (a bug in idxlab)", cmd);
 	snprintf(sql, sizeof sql, "%s idxlab.idxlab_t", cmd);
 	if (pg_exec(en, sql, e) < 0 || pg_enter_pipeline(en, e) < 0)
@@ -325,11 +326,6 @@ static int pg_rewrite(struct engine *en, struct err *e)
 static int pg_reclaim(struct engine *en, struct err *e)
 {
 	return vacuum(en, "VACUUM", "vacuumed", e);
-}
-
-static uint64_t pg_table_rows(struct engine *en)
-{
-	return en->rs.live_rows;
 }
 
 /* shared_buffers as the server has it: a server of the user's keeps its own. */
@@ -379,9 +375,9 @@ const struct engine_ops postgres_engine = {
 	.apply = pg_apply,
 	.rewrite = pg_rewrite,
 	.reclaim = pg_reclaim,
-	.table_rows = pg_table_rows,
-	.step = pg_step,
-	.finish = pg_finish,
+	.step_start = pg_step_start,
+	.finish_start = pg_finish_start,
+	.finish_end = pg_finish_end,
 	.sample = pg_sample,
 	.measures = pg_measures,
 	.sizes = pg_sizes,

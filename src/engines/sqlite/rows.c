@@ -240,7 +240,7 @@ int sqlite_prepare_op(struct engine *en, const struct knobs *k, struct err *e)
 {
 	if (sqlite_prepare_stmt(en, k->v[K_OP], e) < 0 || sqlite_multirow_prepare(en, k, e) < 0)
 		return -1;
-	rowset_prepare(&en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
+	rowset_prepare(en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
 	return 0;
 }
 

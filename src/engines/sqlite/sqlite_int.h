@@ -39,8 +39,8 @@ struct engine {
 	int lock_fd;             /* the flocked FILE-idxlab-lock of a --dsn file, or -1 */
 	int probes;
 	sqlite3_stmt *op;
-	struct rowset rs;
-	struct txn txn;           /* the open transaction (../txn.h) */
+	struct rowset *rs; /* borrowed: the workload's, txn->rs */
+	struct txn *txn;          /* borrowed (the workload's): the open transaction */
 	int live;                 /* knobs have been applied live: log what changes */
 	int fresh;                /* our temp file, just created: setup need not recreate it */
 	const atomic_int *stop;   /* borrowed: set when the user wants out */
@@ -119,9 +119,6 @@ void sqlite_bind_value(sqlite3_stmt *st, int param, struct value *v, sqlite3_des
 
 /* txn.c */
 extern const struct txn_hooks sqlite_txn_hooks;
-int sqlite_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
-                struct hist *lat, struct err *e);
-int sqlite_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e);
 
 /* stats.c */
 /* Add the 31-bit db_status counters into en->status and reset them. */

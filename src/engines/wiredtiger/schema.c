@@ -445,7 +445,7 @@ int wt_set_indexes(struct engine *en, int to, struct err *e)
 		en->nidx = i;
 		if (en->live)
 			evlog_add(EV_INFO, "built %s on %llu rows in %.2f s", en->ix[i].uri,
-			          (unsigned long long)en->rs.live_rows,
+			          (unsigned long long)en->rs->live_rows,
 			          (double)(clock_now_ns() - t0) / 1e9);
 	}
 	while (en->nidx > to) {
