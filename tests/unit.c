@@ -2257,6 +2257,7 @@ static const struct {
 	{ "unit/whatif", test_whatif },
 	{ "unit/answer", test_answer },
 	{ "unit/spread", test_spread },
+	{ "unit/engines", test_engines },
 #ifdef IDXLAB_HAVE_MONGO
 	{ "unit/mongo", test_mongo },
 	{ "unit/mongo-status-table", test_mongo_status_table },

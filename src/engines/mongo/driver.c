@@ -251,7 +251,7 @@ static void mongo_close(struct engine *en)
 }
 
 static int mongo_open(struct engine **out, const struct knobs *k, struct txn *t,
-                   const atomic_int *stop, struct err *e)
+                      const atomic_int *stop, struct err *e)
 {
 	struct engine *en = calloc(1, sizeof *en);
 	const char *text = k->dsn && *k->dsn ? k->dsn : getenv(DSN_ENV);

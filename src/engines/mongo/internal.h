@@ -71,8 +71,8 @@ struct engine {
 	int copy;                       /* the step's inserts go by insert_many (--load copy) */
 	struct mongo_docs docs;         /* their open batch */
 	struct txn *txn; /* borrowed (the workload's): the open batch as a transaction (../txn.h) */
-	const atomic_int *stop;         /* borrowed */
-	struct mongo_stream_ctx sctx;   /* the client's streams: a stop bounds their reads */
+	const atomic_int *stop;       /* borrowed */
+	struct mongo_stream_ctx sctx; /* the client's streams: a stop bounds their reads */
 	struct knobs k;
 	struct rowset *rs; /* borrowed: the workload's, txn->rs */
 	char *payload;

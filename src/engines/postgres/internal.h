@@ -136,7 +136,7 @@ struct engine {
 	struct rowset *rs; /* borrowed: the workload's, txn->rs */
 	int pipeline;
 	struct txn *txn; /* borrowed (the workload's): the open transaction (../txn.h) */
-	int prepared;   /* idxlab_op exists (on this connection) */
+	int prepared;    /* idxlab_op exists (on this connection) */
 	struct pending *pend;
 	size_t npend, cap_pend;
 	uint64_t lsn0, lsn_now, flush_now; /* insert and flush points at the last sample */

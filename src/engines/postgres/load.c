@@ -486,8 +486,8 @@ int pg_load_prepare(struct engine *en, struct err *e)
 	long long load = en->k.v[K_OP] == OP_INSERT ? en->k.v[K_LOAD] : LOAD_INSERT;
 
 	en->txn->h = load == LOAD_MULTIROW ? &multirow_hooks
-	            : load == LOAD_COPY   ? &copy_hooks
-	                                  : &pg_txn_hooks;
+	             : load == LOAD_COPY   ? &copy_hooks
+	                                   : &pg_txn_hooks;
 	if (load == LOAD_COPY)
 		copy_prepare(en);
 	return load == LOAD_MULTIROW ? multirow_prepare(en, e) : 0;

@@ -138,7 +138,7 @@ static void sqlite_close(struct engine *en)
 }
 
 static int sqlite_open(struct engine **out, const struct knobs *k, struct txn *t,
-                   const atomic_int *stop, struct err *e)
+                       const atomic_int *stop, struct err *e)
 {
 	static int configured;
 	struct engine *en;

@@ -39,7 +39,7 @@ struct engine {
 	int lock_fd;             /* the flocked FILE-idxlab-lock of a --dsn file, or -1 */
 	int probes;
 	sqlite3_stmt *op;
-	struct rowset *rs; /* borrowed: the workload's, txn->rs */
+	struct rowset *rs;        /* borrowed: the workload's, txn->rs */
 	struct txn *txn;          /* borrowed (the workload's): the open transaction */
 	int live;                 /* knobs have been applied live: log what changes */
 	int fresh;                /* our temp file, just created: setup need not recreate it */
