@@ -46,6 +46,5 @@ void test_answer(void);
 void test_textfit(void);
 /* unit_repeat.c */
 void test_spread(void);
-void test_engines(void);
 
 #endif
