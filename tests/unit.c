@@ -18,7 +18,7 @@
 #include "recording.h"
 #include "redact.h"
 #include "engines/engine.h"
-#include "fstree.h"
+#include "engines/fstree.h"
 #include "engines/rowset.h"
 #include "engines/spawn.h"
 #include "engines/tmpdir.h"
@@ -29,7 +29,6 @@
 #include "probes/proc.h"
 #include "probes/proc_io.h"
 #include "ui/dash.h"
-#include "ui/label.h"
 #include "ui/history.h"
 #include "ui/input.h"
 #include "ui/layout.h"
@@ -639,13 +638,13 @@ static void test_slider(void)
 	CHECK(knobs_need_rebuild(&a, &b));
 	b = a;
 	b.v[K_INDEXES] = 2;
-	label_change(&a, &b, 1, buf, sizeof buf);
+	dash_change_label(&a, &b, 1, buf, sizeof buf);
 	CHECK(strcmp(buf, "+2 idx") == 0);
 	b.v[K_CACHE] = 1073741824LL;
 	b.v[K_COMMIT] = 1000;
-	label_change(&a, &b, 1, buf, sizeof buf);
+	dash_change_label(&a, &b, 1, buf, sizeof buf);
 	CHECK(strcmp(buf, "+2 idx, cache 2000KiB -> 1GiB, commit all -> 1000") == 0);
-	label_change(&a, &a, 0, buf, sizeof buf);
+	dash_change_label(&a, &a, 0, buf, sizeof buf);
 	CHECK(buf[0] == 0);
 	{
 		static const struct {
@@ -668,7 +667,7 @@ static void test_slider(void)
 		size_t i;
 
 		for (i = 0; i < sizeof ratios / sizeof ratios[0]; i++) {
-			label_ratio(ratios[i].v, ratios[i].base, buf, sizeof buf);
+			dash_format_ratio(ratios[i].v, ratios[i].base, buf, sizeof buf);
 			CHECK(strcmp(buf, ratios[i].text) == 0);
 		}
 	}
@@ -2002,13 +2001,13 @@ static void test_scale_labels(void)
 	}
 	/* a baseline near 0 (under a thousandth of the full scale): no ratio of
 	 * noise (miss/row 175889x) */
-	label_ratio_near(1.76, 0.00001, 0.002, 1, buf, sizeof buf);
+	dash_format_ratio_near(1.76, 0.00001, 0.002, 1, buf, sizeof buf);
 	CHECK(strcmp(buf, "from ~0") == 0);
-	label_ratio_near(1.76, 0.00001, 0.002, 0, buf, sizeof buf);
+	dash_format_ratio_near(1.76, 0.00001, 0.002, 0, buf, sizeof buf);
 	CHECK(strcmp(buf, "from \u22480") == 0);
-	label_ratio_near(0.0001, 0.00001, 0.002, 1, buf, sizeof buf);
+	dash_format_ratio_near(0.0001, 0.00001, 0.002, 1, buf, sizeof buf);
 	CHECK(strcmp(buf, "-") == 0);
-	label_ratio_near(0.5, 2, 0.002, 1, buf, sizeof buf);
+	dash_format_ratio_near(0.5, 2, 0.002, 1, buf, sizeof buf);
 	CHECK(strcmp(buf, "0.25x") == 0);
 	/* a value under a ten-thousandth a row is small, not none */
 	history_format(M_MISSES_PER_ROW, 0.00003, 0, buf, sizeof buf);
