@@ -242,6 +242,7 @@ static int sqlite_setup(struct engine *en, const struct knobs *k, struct err *e)
 	en->txn->open = 0;
 	en->k = *k;
 	en->s = schema_of(k);
+	en->fast = schema_fast_keys(en->s, k, &en->keys);
 	rowset_reset(en->rs, 0);
 	sqlite_set_payload(en, k->v[K_PAYLOAD]);
 
@@ -301,6 +302,7 @@ static int sqlite_apply(struct engine *en, const struct knobs *k, struct err *e)
 	en->live = 1;
 	en->k = *k;
 	en->s = schema_of(k);
+	en->fast = schema_fast_keys(en->s, k, &en->keys);
 	if (old.v[K_JOURNAL] != k->v[K_JOURNAL] || old.v[K_SYNC] != k->v[K_SYNC] ||
 	    old.v[K_CACHE] != k->v[K_CACHE]) {
 		if (sqlite_set_pragmas(en, k, e) < 0)

@@ -49,6 +49,9 @@ struct engine {
 	unsigned char *payload;
 	struct knobs k;
 	const struct schema *s; /* borrowed: k's table spec (specs live until exit) */
+	/* The spec's fast road to k's values (schema_fast_keys), when fast. */
+	struct schema_fast keys;
+	int fast;
 	/* en->op's parameters: ?1 the id, ?2.. the value columns opcols[] (their
 	 * values in vals[], bound SQLITE_STATIC), ?payload_param the payload
 	 * (0: none). */
@@ -111,7 +114,6 @@ int sqlite_do_op(struct engine *en, long long op, uint64_t row, uint64_t version
 int sqlite_prepare_op(struct engine *en, const struct knobs *k, struct err *e);
 /* A new payload of len bytes, bound. */
 int sqlite_set_payload(struct engine *en, long long len);
-int sqlite_is_uuid_key(long long ko);
 /* Bind v to parameter param as the table holds it: NULL, text, a blob, a
  * date's or time's text, a numeric's double, an integer (d: SQLite's
  * destructor for the bytes, v->b). */

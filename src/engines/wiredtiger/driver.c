@@ -225,7 +225,6 @@ static int wt_setup(struct engine *en, const struct knobs *k, struct err *e)
 	en->txn->cap = 0;
 	en->rollbacks = en->replayed = 0;
 	en->uuid_pk = k->v[K_PK] != PK_INT;
-	en->uuid_keys = k->v[K_KEY_ORDER] >= KO_UUID7;
 	en->pk_seed = (uint64_t)k->v[K_SEED];
 	/* Fresh tables, opened while the cache is the measured one: WiredTiger
 	 * sizes a table's in-memory pages from the cache when it opens it. */
@@ -314,6 +313,7 @@ static int wt_apply(struct engine *en, const struct knobs *k, struct err *e)
 		return err_set(e, ERR_RUNTIME, "apply inside a transaction (a bug in idxlab)");
 	en->live = 1;
 	en->k = *k;
+	en->fast = schema_fast_keys(en->sc, k, &en->keys);
 	if (old.v[K_CACHE] != k->v[K_CACHE] && wt_set_cache(en, k->v[K_CACHE], 1, e) < 0)
 		return -1;
 	if (old.v[K_CACHE] != k->v[K_CACHE] || old.v[K_COMMIT] != k->v[K_COMMIT])

@@ -96,9 +96,10 @@ struct engine {
 	 * fixed-width (int 4 bytes, bigint and timestamp 8, uuid 16, text(N) N) */
 	const struct schema *sc; /* borrowed: registered specs live as long as idxlab */
 	int fast;                /* the default table: keys.c's values, as before specs */
-	int uuid_pk, uuid_keys;
-	uint64_t pk_seed; /* the seed the ids were made with */
-	int ncols;        /* sc->ncols: id and the value columns */
+	int uuid_pk;
+	struct schema_fast keys; /* the spec's fast road to k's values, when fast */
+	uint64_t pk_seed;        /* the seed the ids were made with */
+	int ncols;               /* sc->ncols: id and the value columns */
 	size_t col_off[SCHEMA_COLS_MAX], col_len[SCHEMA_COLS_MAX];
 	char col_fmt[SCHEMA_COLS_MAX]; /* WiredTiger's format letter: i, q or u */
 	size_t off_hot, off_payload, row_len;

@@ -86,7 +86,7 @@ void wt_set_tables(struct engine *en)
 	int c, i, j;
 
 	en->sc = sc;
-	en->fast = en->k.v[K_SCHEMA] == 0;
+	en->fast = schema_fast_keys(sc, &en->k, &en->keys);
 	en->ncols = sc->ncols;
 	for (c = 0; c < sc->ncols; c++) {
 		col_layout(en, c, &en->col_len[c], &en->col_fmt[c]);
