@@ -7,7 +7,9 @@
  * called name_engine after its row in ENGINE_LIST (engine_list.h) and
  * listed in engine_table[] by the engine knob's value; an engine missing at
  * build time is NULL there. All calls come from one thread (the worker): a
- * connection belongs to one thread.
+ * connection belongs to one thread. The worker owns the rowset and runs
+ * the step loop (txn.h) with the hooks the engine gives at open: an engine
+ * gives only what differs.
  *
  * Every call returns 0 or -1 and fills struct err with a message a person
  * can act on. close() is safe on a half-open engine and on NULL. */
