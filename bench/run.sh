@@ -30,8 +30,8 @@
 #     transaction, the same two ratios as (a). Target <= 1.10.
 # (c) with IR=1, and valgrind: instructions executed (callgrind), which do
 #     not depend on what else the machine is doing: (a), (u) and (b) once
-#     each at ROWS_IR rows, the measured part (idxlab's sqlite_step +
-#     sqlite_finish, bare_load / bare_load_users) and the whole process. Not judged: instructions are not time
+#     each at ROWS_IR rows, the measured part (idxlab's wl_batch +
+#     wl_finish, the worker's step loop; bare_load / bare_load_users) and the whole process. Not judged: instructions are not time
 #     (system calls, cache misses and locked instructions are not weighted),
 #     but on a busy machine they tell a real difference from noise. ~1 minute.
 #
@@ -165,7 +165,7 @@ ir_run() {
 	fi
 	callgrind_annotate --inclusive=yes "$out/ir-$name.cg" 2>/dev/null | awk '
 		/PROGRAM TOTALS/ { gsub(/,/, "", $1); total = $1 }
-		/:(sqlite_step|sqlite_finish|bare_load[._a-z0-9]*) \[/ { gsub(/,/, "", $1); part += $1 }
+		/:(wl_batch|wl_finish|bare_load[._a-z0-9]*) \[/ { gsub(/,/, "", $1); part += $1 }
 		END { printf "%s %s\n", total ? total : "n/a", part ? part : "n/a" }'
 }
 

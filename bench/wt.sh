@@ -29,7 +29,7 @@
 # on, in %, and the whole-process wall and CPU time (start-up, table
 # creation, the final checkpoint at close and cleanup included).
 # (c) with IR=1, and valgrind: instructions executed (callgrind) in the
-#     measured part only (bare_load; idxlab's wt_step + wt_finish), each
+#     measured part only (bare_load; idxlab's wl_batch + wl_finish), each
 #     side once per case, at fewer rows. Not judged: instructions are not
 #     time (cache misses, contention with the eviction threads and system
 #     calls are not weighted), but they do not depend on what else the
@@ -145,7 +145,7 @@ load1=$(load_now)
 # ---- (c) instruction counts (IR=1) -----------------------------------------
 
 # ir_run NAME CMD...: run CMD under callgrind, counting only inside the
-# measured functions (bare_load; idxlab's wt_step and wt_finish, called by
+# measured functions (bare_load; idxlab's wl_batch and wl_finish, called by
 # the worker thread for the step's rows and its last commit); prints the
 # instructions (Ir), or n/a (it runs in a subshell: the caller sets failed).
 ir_run() {
@@ -153,7 +153,7 @@ ir_run() {
 	shift
 	case $name in
 	*bare*) set -- '--toggle-collect=bare_load*' "$@" ;;
-	*) set -- --toggle-collect=wt_step --toggle-collect=wt_finish "$@" ;;
+	*) set -- --toggle-collect=wl_batch --toggle-collect=wl_finish "$@" ;;
 	esac
 	if ! TMPDIR=$work valgrind --tool=callgrind --callgrind-out-file="$out/ir-$name.cg" \
 		"$@" >"$out/ir-$name.out" 2>"$out/ir-$name.err"; then

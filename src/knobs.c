@@ -84,21 +84,13 @@ int knobs_presenter_metric(long long packed, int i)
 	return i < PRESENTER_MAX && m >= 0 && m < M_COUNT ? m : -1;
 }
 
-/* auto: rows/s, and per engine the per-row figure its story turns on. */
-static const int auto_second[E_COUNT] = {
-	[E_SQLITE] = M_SPILLS_PER_ROW,
-	[E_POSTGRES] = M_WAL_BYTES_PER_ROW,
-	[E_MONGO] = M_WAL_BYTES_PER_ROW,
-	[E_WIREDTIGER] = M_WRITE_BYTES_PER_ROW,
-};
-
 int knobs_presenter_figures(long long packed, int engine, int *ids)
 {
 	int n = 0;
 
 	if (!packed) {
 		ids[n++] = M_ROWS_PER_S;
-		ids[n++] = engine >= 0 && engine < E_COUNT ? auto_second[engine] : M_WCHAR_PER_ROW;
+		ids[n++] = engine_figure(engine); /* the per-row figure its story turns on */
 		return n;
 	}
 	while (n < PRESENTER_MAX && knobs_presenter_metric(packed, n) >= 0) {

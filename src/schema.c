@@ -357,6 +357,15 @@ enum col_order schema_order(const struct schema *s, const struct knobs *k, int c
 	return from_key_order[k->v[K_KEY_ORDER]];
 }
 
+int schema_fast_keys(const struct schema *s, const struct knobs *k, struct schema_fast *f)
+{
+	*f = (struct schema_fast){ .seed = (uint64_t)k->v[K_SEED],
+		                   .order = (enum key_order)k->v[K_KEY_ORDER],
+		                   .uuid = k->v[K_KEY_ORDER] >= KO_UUID7 }; /* as schema_type */
+	(void)s;
+	return k->v[K_SCHEMA] == 0;
+}
+
 int schema_has_hot(const struct schema *s)
 {
 	return s->hot[0] && s->hot_col <= 0;

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "keys.h"
 #include "knobs.h"
 
 #define SCHEMA_NAME_MAX    48  /* an identifier: [a-z_][a-z0-9_]*, < this */
@@ -234,6 +235,36 @@ enum col_order schema_order(const struct schema *s, const struct knobs *k, int c
  * update writes. Column 0 is the id (version ignored). */
 void schema_value(const struct schema *s, const struct knobs *k, int col, uint64_t row,
                   uint64_t version, struct value *v);
+
+/* The fast road to schema_value() for the engines' per-row path: on the
+ * default table (k1..k8 under the key-order knob, no NULLs) a column's
+ * value is keys.c's own, read here without the spec lookups. The one other
+ * reading of key_order besides schema_type()/schema_order(); an engine
+ * fills it when its knobs change (setup, apply), never reads key_order. */
+struct schema_fast {
+	uint64_t seed;
+	enum key_order order;
+	int uuid; /* the values are 16 bytes (uuid7, uuid4): schema_fast_uuid */
+};
+
+/* 1 with f filled when spec s under k takes the fast road (the default
+ * table), else 0 (bind what schema_value() gives). */
+int schema_fast_keys(const struct schema *s, const struct knobs *k, struct schema_fast *f);
+
+/* Column col's (1..8) value for row at version, as schema_value() gives it,
+ * when !f->uuid: an integer. */
+static inline int64_t schema_fast_int(const struct schema_fast *f, int col, uint64_t row,
+                                      uint64_t version)
+{
+	return keys_int(f->seed, f->order, col, row, version);
+}
+
+/* The same when f->uuid: 16 bytes into out. */
+static inline void schema_fast_uuid(const struct schema_fast *f, int col, uint64_t row,
+                                    uint64_t version, unsigned char out[KEYS_UUID_LEN])
+{
+	keys_uuid(f->seed, f->order == KO_UUID7, col, row, version, out);
+}
 
 /* A date or time value as text, for an engine without the type (SQLite):
  * a date 'YYYY-MM-DD' as date() writes it, a timestamp 'YYYY-MM-DD

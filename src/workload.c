@@ -74,7 +74,7 @@ void wl_publish(struct workload *w, const struct counters *start, const struct c
 	if (lat)
 		w->live.lat = *lat;
 	if (w->en)
-		w->live.table_rows = w->ops->table_rows(w->en);
+		w->live.table_rows = w->rs.live_rows;
 	pthread_cond_broadcast(&w->cv);
 	pthread_mutex_unlock(&w->mu);
 }
@@ -101,7 +101,8 @@ int64_t wl_batch(struct workload *w, const struct knobs *k, uint64_t limit, stru
 	struct step_out out = { 0, 0 };
 	double t0 = clock_now_s(), dt;
 
-	if (w->ops->step(w->en, k, b, &out, lat, e) < 0)
+	if ((w->ops->step_start && w->ops->step_start(w->en, e) < 0) ||
+	    txn_step(&w->txn, k->v[K_OP], (uint64_t)k->v[K_COMMIT], b, &out, lat, e) < 0)
 		return -1;
 	w->rows += out.rows;
 	w->commits += out.commits;
@@ -119,7 +120,9 @@ int wl_finish(struct workload *w, struct hist *lat, struct err *e)
 {
 	struct step_out out = { 0, 0 };
 
-	if (w->ops->finish(w->en, &out, lat, e) < 0)
+	if ((w->ops->finish_start && w->ops->finish_start(w->en, e) < 0) ||
+	    txn_finish(&w->txn, &out, lat, e) < 0 ||
+	    (w->ops->finish_end && w->ops->finish_end(w->en, e) < 0))
 		return -1;
 	w->commits += out.commits;
 	return 0;
@@ -149,7 +152,8 @@ int wl_open_engine(struct workload *w, const struct knobs *k, struct err *e)
 		    "engine %s is not built into this idxlab: its library was missing at "
 		    "build time (install %s - make deps does - then make)",
 		    name, engine_package((int)k->v[K_ENGINE]));
-	if (ops->open(&w->en, k, &w->stop, e) < 0) {
+	txn_init(&w->txn, NULL, &w->rs, NULL); /* open gives it its engine and hooks */
+	if (ops->open(&w->en, k, &w->txn, &w->stop, e) < 0) {
 		w->en = NULL;
 		return -1;
 	}
@@ -166,6 +170,7 @@ void wl_close_engine(struct workload *w)
 	if (w->ops && w->en)
 		w->ops->close(w->en);
 	w->en = NULL;
+	rowset_free(&w->rs);
 }
 
 /* ---- the thread --------------------------------------------------------- */

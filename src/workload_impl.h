@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 
 #include "engines/engine.h"
+#include "engines/txn.h"
 #include "clock.h"
 #include "workload.h"
 
@@ -53,6 +54,11 @@ struct workload {
 	const struct engine_ops *ops;
 	long long engine; /* the K_ENGINE value ops and en are for */
 	struct engine *en;
+	/* The table's rows and the step loop over them: the engine gives the
+	 * hooks (open) and resets the rowset (setup, apply); the worker runs
+	 * txn_step / txn_finish and reads live_rows. */
+	struct rowset rs;
+	struct txn txn;
 	uint64_t rows, commits;
 	uint64_t budget;
 	double sample_cap; /* the longest time between mid-step samples */

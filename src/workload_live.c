@@ -170,7 +170,7 @@ static int start_over(struct workload *w, struct run *r, int hold, struct err *e
 	long long rows = r->cur.v[K_ROWS];
 	uint64_t n;
 
-	if (r->cur.v[K_OP] != OP_INSERT || (n = w->ops->table_rows(w->en)) < (uint64_t)rows)
+	if (r->cur.v[K_OP] != OP_INSERT || (n = w->rs.live_rows) < (uint64_t)rows)
 		return 0;
 	if (hold && n < (uint64_t)rows * WORKLOAD_HOLD_MAX) {
 		if (!r->held)

@@ -73,7 +73,7 @@ static int end_batch(struct workload *w, const struct step_result *r, struct bat
 	n->r.b = c;
 	hist_delta(&r->lat, &bt->lat, &n->r.lat);
 	n->r.sizes.db_bytes = n->r.sizes.index_bytes = -1;
-	n->r.table_rows = w->ops->table_rows(w->en);
+	n->r.table_rows = w->rs.live_rows;
 	n->r.build_s = -1;
 	n->r.interrupted = at && r->interrupted; /* the last batch of a stopped step */
 	if (r->index >= 0)
@@ -110,7 +110,7 @@ static int end_step(struct workload *w, const struct knobs *k, struct step_resul
 	wl_publish(w, NULL, &r->b, &r->lat);
 	if (w->ops->sizes(w->en, &r->sizes, e) < 0)
 		return -1;
-	r->table_rows = w->ops->table_rows(w->en);
+	r->table_rows = w->rs.live_rows;
 	if (k->v[K_VACUUM] && !atomic_load(&w->stop)) {
 		double t0 = clock_now_s();
 

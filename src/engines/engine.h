@@ -7,7 +7,9 @@
  * called name_engine after its row in ENGINE_LIST (engine_list.h) and
  * listed in engine_table[] by the engine knob's value; an engine missing at
  * build time is NULL there. All calls come from one thread (the worker): a
- * connection belongs to one thread.
+ * connection belongs to one thread. The worker owns the rowset and runs
+ * the step loop (txn.h) with the hooks the engine gives at open: an engine
+ * gives only what differs.
  *
  * Every call returns 0 or -1 and fills struct err with a message a person
  * can act on. close() is safe on a half-open engine and on NULL. */
@@ -23,6 +25,7 @@
 
 struct engine;      /* private to each engine */
 struct table_shape; /* schema_from.h */
+struct txn;         /* txn.h */
 
 struct step_out {
 	uint64_t rows;    /* operations done by this call */
@@ -67,10 +70,15 @@ struct engine_ops {
 
 	/* Connect / create the database named by k->dsn (engine-specific; empty:
 	 * a throwaway one). Refuses a target idxlab did not create (ERR_USAGE).
-	 * stop (borrowed, outlives the engine) is set when the user wants out:
-	 * long work (loading, index builds) checks it and fails early. */
-	int (*open)(struct engine **out, const struct knobs *k, const atomic_int *stop,
-	            struct err *e);
+	 * t (borrowed, outlives the engine) is the workload's transaction, its
+	 * rowset t->rs set: open gives it the engine's hooks (txn_init(t, en,
+	 * t->rs, hooks)); the engine resets and prepares the rowset (setup,
+	 * apply) and may swap t->h, the workload runs the loop (txn_step,
+	 * txn_finish) and frees the rowset after close. stop (borrowed,
+	 * outlives the engine) is set when the user wants out: long work
+	 * (loading, index builds) checks it and fails early. */
+	int (*open)(struct engine **out, const struct knobs *k, struct txn *t,
+	            const atomic_int *stop, struct err *e);
 
 	/* Start a step: a fresh idxlab_t as k describes it, prefilled, with its
 	 * indexes, cache, journal and sync set. Counters keep accumulating. */
@@ -91,16 +99,18 @@ struct engine_ops {
 	 * the engine's reclaim (SQLite VACUUM, compact). Never in a transaction. */
 	int (*reclaim)(struct engine *en, struct err *e);
 
-	/* Rows in the table now. */
-	uint64_t (*table_rows)(struct engine *en);
-
-	/* Run up to budget operations of k's op, committing every k's commit
-	 * rows. Commit latencies go into lat (cumulative). */
-	int (*step)(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
-	            struct hist *lat, struct err *e);
-
-	/* Commit the open transaction, if any (end of a step, Ctrl-C). */
-	int (*finish)(struct engine *en, struct step_out *out, struct hist *lat, struct err *e);
+	/* The step itself is the workload's: txn_step over the rowset with the
+	 * hooks open() gave t (up to a budget of k's op, a commit every k's
+	 * commit rows), txn_finish to commit the open transaction (end of a
+	 * step, Ctrl-C). An engine that needs more gives these; NULL: nothing. */
+	/* Before each txn_step (PostgreSQL: back into its pipeline). */
+	int (*step_start)(struct engine *en, struct err *e);
+	/* Before each txn_finish, a transaction open or not (WiredTiger: a
+	 * stopped commit gives up waiting for cache space). */
+	int (*finish_start)(struct engine *en, struct err *e);
+	/* After a txn_finish that succeeded (PostgreSQL: let the lagging
+	 * statistics land before the sample that ends the step). */
+	int (*finish_end)(struct engine *en, struct err *e);
 
 	/* Add the engine's cumulative counters into c (sets c->valid bits). */
 	int (*sample)(struct engine *en, struct counters *c, struct err *e);
@@ -118,6 +128,18 @@ struct engine_ops {
 
 	/* Where the data lives, for messages ("/tmp/idxlab-sqlite.X/idxlab.db"). */
 	const char *(*where)(struct engine *en);
+
+	/* What the dashboard and the presenter say about this engine (required:
+	 * a unit test checks every engine fills them). */
+	/* The per-row figure its story turns on (enum metric, not rows/s),
+	 * shown beside rows/s when --presenter-metrics is auto. */
+	int figure;
+	/* The title's words for a database idxlab made for itself ("idxlab's
+	 * own temp db"): its temp path says nothing to an audience. */
+	const char *own_place;
+	/* Is where (where()'s text as shown: redacted, live or read back from
+	 * a recording) a database idxlab made for itself? 1 or 0. */
+	int (*where_own)(const char *where);
 
 	void (*close)(struct engine *en);
 };
@@ -138,6 +160,16 @@ int engine_has_knob(int kind, int id);
  * its sample() fills, and the rows and commits every step counts. All of
  * them when the engine is not built here (a replay of its recording). */
 unsigned engine_measures(int kind);
+
+/* The per-row figure engine kind's story turns on (its ops' figure);
+ * write() bytes per row when the engine is not built here. */
+int engine_figure(int kind);
+
+/* Where engine kind's data lives, as the title says it: its own_place when
+ * where (where()'s text, live or recorded) is a database idxlab made for
+ * itself (*own set to 1), else where itself (*own 0; also when the engine
+ * is not built here). Never NULL: "" when where is. */
+const char *engine_where_shown(int kind, const char *where, int *own);
 
 /* The Debian package engine kind's library comes in ("libwiredtiger-dev"),
  * for the message of a build without it. */

@@ -6,10 +6,13 @@
  * package of the library it needs to be built (a message tells a user of a
  * build without it what to install). Everything else about an engine is
  * in its ops: its defaults, the knobs only it honours, its version, its
- * calls.
+ * calls, and what the dashboard says of it (its telling figure, how the
+ * title names the database idxlab made for it); nothing outside
+ * src/engines/ names an engine.
  *
- * Adding an engine: one row here, its sources under src/engines/, and its
- * lines in the Makefile (its pkg-config module and sources). A row whose
+ * Adding an engine: one row here, its sources under src/engines/, and,
+ * when it needs a library, its lines in the Makefile (its pkg-config module
+ * and sources; a library-free engine's folder is built as it is). A row whose
  * engine is not built (its library missing) stays: the engine is listed as
  * "not built" and its ops are NULL in engine_table[]. */
 #ifndef IDXLAB_ENGINE_LIST_H

@@ -37,6 +37,32 @@ const char *engine_package(int kind)
 	return kind >= 0 && kind < E_COUNT ? packages[kind] : "";
 }
 
+static const struct engine_ops *built(int kind)
+{
+	return kind >= 0 && kind < E_COUNT ? engine_table[kind] : NULL;
+}
+
+int engine_figure(int kind)
+{
+	const struct engine_ops *ops = built(kind);
+
+	return ops && ops->figure > 0 && ops->figure < M_COUNT ? ops->figure : M_WCHAR_PER_ROW;
+}
+
+const char *engine_where_shown(int kind, const char *where, int *own)
+{
+	const struct engine_ops *ops = built(kind);
+
+	*own = 0;
+	if (!where)
+		return "";
+	if (ops && ops->own_place && ops->where_own && ops->where_own(where)) {
+		*own = 1;
+		return ops->own_place;
+	}
+	return where;
+}
+
 unsigned engine_measures(int kind)
 {
 	if (kind < 0 || kind >= E_COUNT || !engine_table[kind] || !engine_table[kind]->measures)

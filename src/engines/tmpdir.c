@@ -150,6 +150,17 @@ int tmpdir_remove_tree(const char *path)
 
 /* ---- leftovers -------------------------------------------------------- */
 
+int tmpdir_holds(const char *path)
+{
+	const char *t = strstr(path, "/" TMPDIR_PREFIX);
+
+	if (!t)
+		return 0;
+	for (t += 1 + strlen(TMPDIR_PREFIX); *t >= 'a' && *t <= 'z'; t++)
+		;
+	return *t == '.';
+}
+
 int tmpdir_runs_in(pid_t pid, const char *comm, const char *dir)
 {
 	char name[64], cmd[4096], where[PATH_MAX + 1];

@@ -53,6 +53,10 @@ void tmpdir_remove(char *dir);
  * when some of it stays. */
 int tmpdir_remove_same(char *dir, int fd);
 
+/* 1 if path lies in a dir tmpdir_make names (".../idxlab-sqlite.XXXXXX/..."):
+ * the test of an engine's where_own for the databases it makes there. */
+int tmpdir_holds(const char *path);
+
 /* 1 if pid is alive, its name (/proc/PID/comm) contains comm and its
  * command line contains dir: a server started in a leftover dir, not a
  * process that was given its pid later. */

@@ -1,8 +1,8 @@
 /* txn.h - the one step loop: rows, the budget, the commit cadence.
  *
- * Every engine runs its step through txn_step() and its finish through
- * txn_finish(); it gives only hooks (begin, op, commit, and where it needs
- * them sync and retry). The loop owns what a step means everywhere: walk
+ * The worker runs every engine's step through txn_step() and its finish
+ * through txn_finish() (workload.c); the engine gives only hooks (begin,
+ * op, commit, and where it needs them sync and retry). The loop owns what a step means everywhere: walk
  * the rowset (a row is counted once, when it first succeeds), stop at the
  * budget, commit every per_commit rows (COMMIT_ALL: one transaction that
  * stays open until txn_finish), and the commit latency, begin sent to
@@ -49,8 +49,9 @@ struct txn_hooks {
 	             struct err *e);
 };
 
-/* Embedded in each engine's struct engine; the engine reads open (never
- * apply or rewrite inside a transaction) and sets cap. */
+/* The worker's (workload_impl.h), with the rowset it points to; each
+ * engine keeps a borrowed pointer from open() on, reads open (never apply
+ * or rewrite inside a transaction), sets cap, and may swap h. */
 struct txn {
 	struct engine *en;         /* borrowed: passed back to the hooks */
 	struct rowset *rs;         /* borrowed: the engine's */

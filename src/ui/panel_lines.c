@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../clock.h"
+#include "../engines/engine.h"
 #include "../textfit.h"
 #include "../units.h"
 #include "input.h"
@@ -18,36 +19,26 @@
 
 /* Where the data lives, as the title says it: the user's database (its
  * dsn or file, redacted by the worker), or the one idxlab made for itself -
- * never its temp path, which says nothing to an audience. Told apart by
- * what the engine says (a recording's too): idxlab's own lives in its temp
- * dir (".../idxlab-sqlite.XXXXXX") or is a throwaway server. */
-static const char *where_text(const struct dash *d)
+ * never its temp path, which says nothing to an audience. The engine tells
+ * them apart from what its where() said (a recording's too); *own is 1 for
+ * idxlab's own. */
+static const char *where_text(const struct dash *d, int *own)
 {
-	static const char *const own[E_COUNT] = {
-		[E_SQLITE] = "idxlab's own temp db",
-		[E_POSTGRES] = "idxlab's own throwaway server",
-		[E_MONGO] = "idxlab's own throwaway mongod",
-		[E_WIREDTIGER] = "idxlab's own temp home",
-	};
-	const char *w = d->live->where, *t = strstr(w, "/idxlab-");
-
-	if (!*w)
+	*own = 0;
+	if (!*d->live->where)
 		return "(opening)";
-	if (t) /* tmpdir.h's names: idxlab-sqlite.XXXXXX, idxlab-wt.XXXXXX */
-		for (t += 8; *t >= 'a' && *t <= 'z'; t++)
-			;
-	if (strncmp(w, "throwaway ", 10) == 0 || (t && *t == '.'))
-		return own[d->k.want.v[K_ENGINE]];
-	return w;
+	return engine_where_shown((int)d->k.want.v[K_ENGINE], d->live->where, own);
 }
 
 void panel_title(const struct dash *d, const struct rect *r)
 {
 	const struct live *l = d->live;
 	char rows[32], line[512];
-	const char *right = "? help  q quit", *where = where_text(d);
+	const char *right = "? help  q quit", *where;
 	size_t n;
+	int own;
 
+	where = where_text(d, &own);
 	units_human((double)l->table_rows, "", rows, sizeof rows);
 	snprintf(line, sizeof line, " idxlab  %s%s  %s  %s rows in table", d->feed->tag,
 	         knob_table[K_ENGINE].choices[d->k.want.v[K_ENGINE]],
@@ -55,8 +46,7 @@ void panel_title(const struct dash *d, const struct rect *r)
 	n = strlen(line);
 	snprintf(line + n, sizeof line - n, "  %s %s", d->term.g->s[G_DOT], where);
 	/* idxlab's own db is said whole or not at all (a path is clipped) */
-	if (paint_cols(line, strlen(line)) > r->w - (int)strlen(right) - 2 &&
-	    strncmp(where, "idxlab's own", 12) == 0)
+	if (paint_cols(line, strlen(line)) > r->w - (int)strlen(right) - 2 && own)
 		line[n] = 0;
 	attron(A_REVERSE | A_BOLD);
 	mvhline(r->y, r->x, ' ', r->w);

@@ -33,6 +33,8 @@
 #include "internal.h"
 
 #define DSN_ENV "MONGODB_URI" /* the server, when there is no --dsn */
+/* where() of a throwaway mongod: then its version and directory. */
+#define THROWAWAY_WHERE "throwaway mongod "
 
 /* ---- libmongoc, once per process ---------------------------------------- */
 
@@ -244,13 +246,12 @@ static void mongo_close(struct engine *en)
 	mongoc_uri_destroy(en->uri);
 	mongoc_write_concern_destroy(en->wc);
 	mongod_stop(en);
-	rowset_free(&en->rs);
 	free(en->payload);
 	free(en);
 }
 
-static int mongo_open(struct engine **out, const struct knobs *k, const atomic_int *stop,
-                      struct err *e)
+static int mongo_open(struct engine **out, const struct knobs *k, struct txn *t,
+                      const atomic_int *stop, struct err *e)
 {
 	struct engine *en = calloc(1, sizeof *en);
 	const char *text = k->dsn && *k->dsn ? k->dsn : getenv(DSN_ENV);
@@ -264,7 +265,9 @@ static int mongo_open(struct engine **out, const struct knobs *k, const atomic_i
 		abort();
 	pthread_once(&lib_once, lib_init);
 	en->stop = stop;
-	txn_init(&en->txn, en, &en->rs, &mongo_txn_hooks);
+	en->txn = t;
+	en->rs = t->rs;
+	txn_init(t, en, t->rs, &mongo_txn_hooks);
 	en->k = *k;
 	en->cache_orig = en->cache_now = -1;
 	if (!text || !*text) {
@@ -336,7 +339,7 @@ static int mongo_open(struct engine **out, const struct knobs *k, const atomic_i
 		return -1;
 	}
 	if (en->mongod_dir[0])
-		snprintf(en->where, sizeof en->where, "throwaway mongod %s in %s", en->st.version,
+		snprintf(en->where, sizeof en->where, THROWAWAY_WHERE "%s in %s", en->st.version,
 		         en->mongod_dir);
 	else
 		snprintf(en->where, sizeof en->where, "MongoDB %s at %s (idxlab.t)", en->st.version,
@@ -357,7 +360,7 @@ static int mongo_setup(struct engine *en, const struct knobs *k, struct err *e)
 
 	mongo_drop_batch(en);
 	en->copy = 0; /* the prefill is an ordered bulk whatever --load says */
-	en->txn.open = 0;
+	en->txn->open = 0;
 	en->k = *k;
 	if (mongo_doc_check(schema_of(k), e) < 0)
 		return -1;
@@ -371,16 +374,16 @@ static int mongo_setup(struct engine *en, const struct knobs *k, struct err *e)
 	bson_destroy(&cmd);
 	if (rc < 0)
 		return -1;
-	rowset_reset(&en->rs, 0);
+	rowset_reset(en->rs, 0);
 	if (rows) {
 		if (mongo_load(en, rows, e) < 0)
 			return -1;
-		rowset_reset(&en->rs, rows);
+		rowset_reset(en->rs, rows);
 	}
 	if (mongo_set_indexes(en, 0, k->v[K_INDEXES], 0, e) < 0 || mongo_checkpoint(en, e) < 0)
 		return -1;
 	en->copy = k->v[K_OP] == OP_INSERT && k->v[K_LOAD] == LOAD_COPY;
-	rowset_prepare(&en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
+	rowset_prepare(en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
 	return 0;
 }
 
@@ -388,7 +391,7 @@ static int mongo_apply(struct engine *en, const struct knobs *k, struct err *e)
 {
 	const struct knobs old = en->k;
 
-	if (en->txn.open)
+	if (en->txn->open)
 		return err_set(e, ERR_RUNTIME, "apply inside a batch (a bug in idxlab)");
 	en->k = *k;
 	if (old.v[K_CACHE] != k->v[K_CACHE] && mongo_set_cache(en, k, e) < 0)
@@ -403,7 +406,7 @@ static int mongo_apply(struct engine *en, const struct knobs *k, struct err *e)
 	en->copy = k->v[K_OP] == OP_INSERT && k->v[K_LOAD] == LOAD_COPY;
 	if (old.v[K_OP] != k->v[K_OP] || old.v[K_SEED] != k->v[K_SEED] ||
 	    old.v[K_KEY_ORDER] != k->v[K_KEY_ORDER])
-		rowset_prepare(&en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
+		rowset_prepare(en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
 	return 0;
 }
 
@@ -414,7 +417,7 @@ static int mongo_rewrite(struct engine *en, struct err *e)
 	uint64_t t0 = clock_now_ns();
 	int rc;
 
-	if (en->txn.open)
+	if (en->txn->open)
 		return err_set(e, ERR_RUNTIME, "rewrite inside a batch (a bug in idxlab)");
 	BSON_APPEND_UTF8(&cmd, "compact", COLL_NAME);
 	rc = mongo_command_or_fail(en, DB_NAME, &cmd, e, "compact idxlab.t");
@@ -426,14 +429,14 @@ static int mongo_rewrite(struct engine *en, struct err *e)
 	return 0;
 }
 
-static uint64_t mongo_table_rows(struct engine *en)
-{
-	return en->rs.live_rows;
-}
-
 static const char *mongo_where(struct engine *en)
 {
 	return en->where;
+}
+
+static int mongo_where_own(const char *where)
+{
+	return strncmp(where, THROWAWAY_WHERE, strlen(THROWAWAY_WHERE)) == 0;
 }
 
 static const char *mongo_version(void)
@@ -470,13 +473,13 @@ const struct engine_ops mongo_engine = {
 	.setup = mongo_setup,
 	.apply = mongo_apply,
 	.rewrite = mongo_rewrite,
-	.table_rows = mongo_table_rows,
-	.step = mongo_step,
-	.finish = mongo_finish,
 	.sample = mongo_sample,
 	.measures = mongo_measures,
 	.sizes = mongo_sizes,
 	.in_force = mongo_in_force,
 	.where = mongo_where,
+	.figure = M_WAL_BYTES_PER_ROW, /* the journal each index adds */
+	.own_place = "idxlab's own throwaway mongod",
+	.where_own = mongo_where_own,
 	.close = mongo_close,
 };

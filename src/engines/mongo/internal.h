@@ -70,11 +70,11 @@ struct engine {
 	uint64_t bulk_bytes, bulk_last; /* BSON bytes queued in it; of its last operation */
 	int copy;                       /* the step's inserts go by insert_many (--load copy) */
 	struct mongo_docs docs;         /* their open batch */
-	struct txn txn;                 /* the open batch as a transaction (../txn.h) */
-	const atomic_int *stop;         /* borrowed */
-	struct mongo_stream_ctx sctx;   /* the client's streams: a stop bounds their reads */
+	struct txn *txn; /* borrowed (the workload's): the open batch as a transaction (../txn.h) */
+	const atomic_int *stop;       /* borrowed */
+	struct mongo_stream_ctx sctx; /* the client's streams: a stop bounds their reads */
 	struct knobs k;
-	struct rowset rs;
+	struct rowset *rs; /* borrowed: the workload's, txn->rs */
 	char *payload;
 	char hosts[256];
 	char where[PATH_MAX + 320];
@@ -155,9 +155,6 @@ extern const struct txn_hooks mongo_txn_hooks;
 /* Send the open batch of op (if any) and wait for its acknowledgement; the
  * server must report every row it names changed. Counts nothing. */
 int mongo_flush(struct engine *en, long long op, struct err *e);
-int mongo_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
-               struct hist *lat, struct err *e);
-int mongo_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e);
 
 /* ---- stats.c -------------------------------------------------------------- */
 

@@ -133,7 +133,7 @@ int mongo_set_indexes(struct engine *en, long long from, long long to, int live,
 		rc = mongo_command_or_fail(en, DB_NAME, &cmd, e, "createIndexes");
 		if (rc == 0 && live)
 			evlog_add(EV_INFO, "built %s on %llu rows in %.2f s", names,
-			          (unsigned long long)en->rs.live_rows,
+			          (unsigned long long)en->rs->live_rows,
 			          (double)(clock_now_ns() - t0) / 1e9);
 		else if (rc < 0)
 			err_prefix(e, "building %s", names);

@@ -87,8 +87,8 @@ static int add_op(struct engine *en, long long op, uint64_t row, uint64_t versio
  * transaction (no commit to count later). */
 static int send_batch(struct engine *en, struct err *e)
 {
-	if (mongo_flush(en, en->txn.op, e) < 0) {
-		en->txn.open = 0;
+	if (mongo_flush(en, en->txn->op, e) < 0) {
+		en->txn->open = 0;
 		return -1;
 	}
 	return 0;
@@ -119,14 +119,3 @@ const struct txn_hooks mongo_txn_hooks = {
 	.commit = commit,
 	.sync = send_full,
 };
-
-int mongo_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
-               struct hist *lat, struct err *e)
-{
-	return txn_step(&en->txn, en->k.v[K_OP], (uint64_t)k->v[K_COMMIT], budget, out, lat, e);
-}
-
-int mongo_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e)
-{
-	return txn_finish(&en->txn, out, lat, e);
-}

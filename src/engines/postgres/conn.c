@@ -422,7 +422,7 @@ static PGresult *pipeline_query(struct engine *en, const char *sql, int nparams,
 	const char *const *const nop[2] = { NULL, NULL };
 	PGresult *keep, *res;
 
-	guard = guard && en->txn.open;
+	guard = guard && en->txn->open;
 	/* A COPY holds the connection: the sample ends it (the next row starts
 	 * another in the same transaction). */
 	if (pg_copy_end(en, NULL, e) < 0 || pg_enter_pipeline(en, e) < 0)

@@ -15,6 +15,9 @@
 #include "cluster.h"
 #include "internal.h"
 
+/* where() of a throwaway server: then its directory. */
+#define THROWAWAY_WHERE "throwaway server in "
+
 /* DROP SCHEMA idxlab failed (e): what stays, and the SQL that removes it.
  * Extensions there were there before this run (an older idxlab created
  * them in its schema): idxlab drops only what it created in this run. */
@@ -73,7 +76,6 @@ static void pg_close(struct engine *en)
 		    left ? "" : " and removed", (double)(clock_now_ns() - t0) / 1e9, rm,
 		    left ? "; some of its directory stays (said above)" : "");
 	}
-	rowset_free(&en->rs);
 	free(en->pend);
 	free(en->payload);
 	free(en->pv);
@@ -81,8 +83,8 @@ static void pg_close(struct engine *en)
 	free(en);
 }
 
-static int pg_open(struct engine **out, const struct knobs *k, const atomic_int *stop,
-                   struct err *e)
+static int pg_open(struct engine **out, const struct knobs *k, struct txn *t,
+                   const atomic_int *stop, struct err *e)
 {
 	struct engine *en = calloc(1, sizeof *en);
 
@@ -91,7 +93,9 @@ static int pg_open(struct engine **out, const struct knobs *k, const atomic_int 
 		abort();
 	en->stop = stop;
 	en->k = *k;
-	txn_init(&en->txn, en, &en->rs, &pg_txn_hooks);
+	en->txn = t;
+	en->rs = t->rs;
+	txn_init(t, en, t->rs, &pg_txn_hooks);
 	if (!k->dsn || !*k->dsn) {
 		uint64_t t0 = clock_now_ns();
 
@@ -101,7 +105,7 @@ static int pg_open(struct engine **out, const struct knobs *k, const atomic_int 
 		}
 		en->t_started = clock_now_ns() - t0;
 		snprintf(en->conninfo, sizeof en->conninfo, "%s", pg_cluster_conninfo(en->cluster));
-		snprintf(en->where, sizeof en->where, "throwaway server in %s",
+		snprintf(en->where, sizeof en->where, THROWAWAY_WHERE "%s",
 		         pg_cluster_dir(en->cluster));
 	} else {
 		snprintf(en->conninfo, sizeof en->conninfo, "%s", k->dsn);
@@ -181,7 +185,7 @@ static int pg_setup(struct engine *en, const struct knobs *k, struct err *e)
 
 	en->k = *k;
 	en->s = schema_of(k);
-	en->txn.open = 0;
+	en->txn->open = 0;
 	en->npend = 0;
 	/* The statement is made again for this table below: a restart on the
 	 * way (the cache) must not prepare the old one on the new spec. */
@@ -203,11 +207,11 @@ static int pg_setup(struct engine *en, const struct knobs *k, struct err *e)
 	pg_carry_table_counters(en);
 	if (pg_quote_names(en, e) < 0 || pg_create_table(en, e) < 0)
 		return -1;
-	rowset_reset(&en->rs, 0);
+	rowset_reset(en->rs, 0);
 	if (rows) {
 		if (pg_load(en, rows, e) < 0)
 			return -1;
-		rowset_reset(&en->rs, rows);
+		rowset_reset(en->rs, rows);
 		if (pg_exec(en, "VACUUM (ANALYZE) idxlab.idxlab_t", e) < 0)
 			return -1;
 	}
@@ -257,7 +261,7 @@ static int pg_apply(struct engine *en, const struct knobs *k, struct err *e)
 	const struct knobs old = en->k;
 	char sql[320];
 
-	if (en->txn.open)
+	if (en->txn->open)
 		return err_set(e, ERR_RUNTIME, "apply inside a transaction (a bug in idxlab)");
 	en->k = *k;
 	en->s = schema_of(k); /* the same spec: another is a rebuild (setup) */
@@ -308,7 +312,7 @@ static int vacuum(struct engine *en, const char *cmd, const char *done, struct e
 	uint64_t t0 = clock_now_ns();
 	char sql[64];
 
-	if (en->txn.open)
+	if (en->txn->open)
 		return err_set(e, ERR_RUNTIME, "%s inside a transaction (a bug in idxlab)", cmd);
 	snprintf(sql, sizeof sql, "%s idxlab.idxlab_t", cmd);
 	if (pg_exec(en, sql, e) < 0 || pg_enter_pipeline(en, e) < 0)
@@ -331,11 +335,6 @@ static int pg_reclaim(struct engine *en, struct err *e)
 	return vacuum(en, "VACUUM", "vacuumed", e);
 }
 
-static uint64_t pg_table_rows(struct engine *en)
-{
-	return en->rs.live_rows;
-}
-
 /* shared_buffers as the server has it: a server of the user's keeps its own. */
 static void pg_in_force(struct engine *en, struct knobs *k)
 {
@@ -346,6 +345,11 @@ static void pg_in_force(struct engine *en, struct knobs *k)
 static const char *pg_where(struct engine *en)
 {
 	return en->where;
+}
+
+static int pg_where_own(const char *where)
+{
+	return strncmp(where, THROWAWAY_WHERE, strlen(THROWAWAY_WHERE)) == 0;
 }
 
 static const char *pg_version(void)
@@ -378,13 +382,16 @@ const struct engine_ops postgres_engine = {
 	.apply = pg_apply,
 	.rewrite = pg_rewrite,
 	.reclaim = pg_reclaim,
-	.table_rows = pg_table_rows,
-	.step = pg_step,
-	.finish = pg_finish,
+	.step_start = pg_step_start,
+	.finish_start = pg_finish_start,
+	.finish_end = pg_finish_end,
 	.sample = pg_sample,
 	.measures = pg_measures,
 	.sizes = pg_sizes,
 	.in_force = pg_in_force,
 	.where = pg_where,
+	.figure = M_WAL_BYTES_PER_ROW, /* what each index adds to the WAL */
+	.own_place = "idxlab's own throwaway server",
+	.where_own = pg_where_own,
 	.close = pg_close,
 };

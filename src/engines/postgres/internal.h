@@ -137,10 +137,10 @@ struct engine {
 	int pcol[SPEC_PARAMS];
 	enum col_type ptype[SPEC_PARAMS];
 	struct value *pv;
-	struct rowset rs;
+	struct rowset *rs; /* borrowed: the workload's, txn->rs */
 	int pipeline;
-	struct txn txn; /* the open transaction (../txn.h) */
-	int prepared;   /* idxlab_op exists (on this connection) */
+	struct txn *txn; /* borrowed (the workload's): the open transaction (../txn.h) */
+	int prepared;    /* idxlab_op exists (on this connection) */
 	struct pending *pend;
 	size_t npend, cap_pend;
 	uint64_t lsn0, lsn_now, flush_now; /* insert and flush points at the last sample */
@@ -260,9 +260,11 @@ int pg_commit(struct engine *en, struct txn *t, struct err *e);
 int pg_drain_due(struct engine *en, int at_end, struct step_out *out, struct hist *lat,
                  struct err *e);
 void pg_expect(struct engine *en, enum tag tag, uint64_t t0);
-int pg_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
-            struct hist *lat, struct err *e);
-int pg_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e);
+/* The step's edges (engine.h): into the pipeline; after a finish, the
+ * lagging statistics land. */
+int pg_step_start(struct engine *en, struct err *e);
+int pg_finish_start(struct engine *en, struct err *e);
+int pg_finish_end(struct engine *en, struct err *e);
 
 /* stats.c */
 void pg_carry_table_counters(struct engine *en);

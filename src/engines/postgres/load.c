@@ -251,7 +251,7 @@ static int copy_failed(struct engine *en)
 {
 	struct err ignore;
 
-	en->txn.open = 0;
+	en->txn->open = 0;
 	if (en->copying) {
 		en->copying = 0;
 		if (!en->unanswered && PQstatus(en->conn) == CONNECTION_OK &&
@@ -487,9 +487,9 @@ int pg_load_prepare(struct engine *en, struct err *e)
 {
 	long long load = en->k.v[K_OP] == OP_INSERT ? en->k.v[K_LOAD] : LOAD_INSERT;
 
-	en->txn.h = load == LOAD_MULTIROW ? &multirow_hooks
-	            : load == LOAD_COPY   ? &copy_hooks
-	                                  : &pg_txn_hooks;
+	en->txn->h = load == LOAD_MULTIROW ? &multirow_hooks
+	             : load == LOAD_COPY   ? &copy_hooks
+	                                   : &pg_txn_hooks;
 	if (load == LOAD_COPY)
 		copy_prepare(en);
 	return load == LOAD_MULTIROW ? multirow_prepare(en, e) : 0;

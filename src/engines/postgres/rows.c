@@ -262,7 +262,7 @@ int pg_set_indexes(struct engine *en, long long from, long long to, int live, st
 			return -1;
 		if (live)
 			evlog_add(EV_INFO, "built %s on %llu rows in %.2f s", x->name,
-			          (unsigned long long)en->rs.live_rows,
+			          (unsigned long long)en->rs->live_rows,
 			          (double)(clock_now_ns() - t0) / 1e9);
 	}
 	for (i = from - 1; i >= to; i--) {
@@ -387,7 +387,7 @@ int pg_prepare_op(struct engine *en, struct err *e)
 {
 	if (pg_prepare_statement(en, e) < 0)
 		return -1;
-	rowset_prepare(&en->rs, en->k.v[K_OP], (uint64_t)en->k.v[K_SEED]);
+	rowset_prepare(en->rs, en->k.v[K_OP], (uint64_t)en->k.v[K_SEED]);
 	return 0;
 }
 

@@ -45,7 +45,7 @@ int pg_drain(struct engine *en, struct step_out *out, struct hist *lat, struct e
 
 		if (pg_await(en, knob_table[K_OP].choices[en->k.v[K_OP]], STOP_GRACE_MS, e) < 0) {
 			en->npend = 0;
-			en->txn.open = 0;
+			en->txn->open = 0;
 			return -1;
 		}
 		res = PQgetResult(en->conn);
@@ -89,7 +89,7 @@ int pg_drain(struct engine *en, struct step_out *out, struct hist *lat, struct e
 	}
 	en->npend = 0;
 	if (failed) {
-		en->txn.open = 0;
+		en->txn->open = 0;
 		if (PQstatus(en->conn) == CONNECTION_OK && !en->unanswered) {
 			/* Leave no aborted transaction behind. */
 			struct err ignore;
@@ -130,22 +130,21 @@ const struct txn_hooks pg_txn_hooks = {
 	.sync = pg_drain_due,
 };
 
-int pg_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
-            struct hist *lat, struct err *e)
+int pg_step_start(struct engine *en, struct err *e)
 {
 	/* COPY cannot go through the pipeline (load.c leaves it). */
-	if (en->k.v[K_LOAD] != LOAD_COPY && pg_enter_pipeline(en, e) < 0)
-		return -1;
-	return txn_step(&en->txn, en->k.v[K_OP], (uint64_t)k->v[K_COMMIT], budget, out, lat, e);
+	return en->k.v[K_LOAD] != LOAD_COPY ? pg_enter_pipeline(en, e) : 0;
 }
 
-/* Commit, then let the lagging statistics land, so the sample that follows
- * sees everything the step did. */
-int pg_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e)
+int pg_finish_start(struct engine *en, struct err *e)
 {
-	if ((en->txn.open && en->k.v[K_LOAD] != LOAD_COPY && pg_enter_pipeline(en, e) < 0) ||
-	    txn_finish(&en->txn, out, lat, e) < 0)
-		return -1;
+	return en->txn->open ? pg_step_start(en, e) : 0;
+}
+
+/* After the commit, let the lagging statistics land, so the sample that
+ * follows sees everything the step did. */
+int pg_finish_end(struct engine *en, struct err *e)
+{
 	en->bc_t = 0; /* the next sample ends the step: a fresh buffer reading */
 	return pg_settle(en, e);
 }

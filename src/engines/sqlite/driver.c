@@ -133,13 +133,12 @@ static void sqlite_close(struct engine *en)
 	}
 	tmpdir_remove(en->dir);
 	sqlite_dsn_unlock(en);
-	rowset_free(&en->rs);
 	free(en->payload);
 	free(en);
 }
 
-static int sqlite_open(struct engine **out, const struct knobs *k, const atomic_int *stop,
-                       struct err *e)
+static int sqlite_open(struct engine **out, const struct knobs *k, struct txn *t,
+                       const atomic_int *stop, struct err *e)
 {
 	static int configured;
 	struct engine *en;
@@ -161,7 +160,9 @@ static int sqlite_open(struct engine **out, const struct knobs *k, const atomic_
 	en->probes = (int)k->v[K_PROBES];
 	en->stop = stop;
 	en->lock_fd = -1;
-	txn_init(&en->txn, en, &en->rs, &sqlite_txn_hooks);
+	en->txn = t;
+	en->rs = t->rs;
+	txn_init(t, en, t->rs, &sqlite_txn_hooks);
 	if (en->probes && sqlite_vfs_register() != SQLITE_OK) {
 		free(en);
 		return err_set(e, ERR_RUNTIME, "cannot register the counting VFS shim");
@@ -238,10 +239,11 @@ static int sqlite_setup(struct engine *en, const struct knobs *k, struct err *e)
 	sqlite3_finalize(en->op);
 	en->op = NULL;
 	sqlite_multirow_free(en);
-	en->txn.open = 0;
+	en->txn->open = 0;
 	en->k = *k;
 	en->s = schema_of(k);
-	rowset_reset(&en->rs, 0);
+	en->fast = schema_fast_keys(en->s, k, &en->keys);
+	rowset_reset(en->rs, 0);
 	sqlite_set_payload(en, k->v[K_PAYLOAD]);
 
 	/* A fresh table: a fresh file in our temp dir (unless open() just made
@@ -278,7 +280,7 @@ static int sqlite_setup(struct engine *en, const struct knobs *k, struct err *e)
 		}
 		if (sqlite_run(en, "COMMIT", e) < 0)
 			return -1;
-		rowset_reset(&en->rs, prefill);
+		rowset_reset(en->rs, prefill);
 	}
 	if (sqlite_set_indexes(en, 0, k->v[K_INDEXES], e) < 0)
 		return -1;
@@ -295,11 +297,12 @@ static int sqlite_apply(struct engine *en, const struct knobs *k, struct err *e)
 {
 	const struct knobs old = en->k;
 
-	if (en->txn.open)
+	if (en->txn->open)
 		return err_set(e, ERR_RUNTIME, "apply inside a transaction (a bug in idxlab)");
 	en->live = 1;
 	en->k = *k;
 	en->s = schema_of(k);
+	en->fast = schema_fast_keys(en->s, k, &en->keys);
 	if (old.v[K_JOURNAL] != k->v[K_JOURNAL] || old.v[K_SYNC] != k->v[K_SYNC] ||
 	    old.v[K_CACHE] != k->v[K_CACHE]) {
 		if (sqlite_set_pragmas(en, k, e) < 0)
@@ -319,7 +322,7 @@ static int sqlite_rewrite(struct engine *en, struct err *e)
 {
 	uint64_t t0 = clock_now_ns();
 
-	if (en->txn.open)
+	if (en->txn->open)
 		return err_set(e, ERR_RUNTIME, "rewrite inside a transaction (a bug in idxlab)");
 	sqlite3_finalize(en->op);
 	en->op = NULL;
@@ -329,11 +332,6 @@ static int sqlite_rewrite(struct engine *en, struct err *e)
 	evlog_add(EV_INFO, "rewrote the database (VACUUM) in %.2f s",
 	          (double)(clock_now_ns() - t0) / 1e9);
 	return 0;
-}
-
-static uint64_t sqlite_table_rows(struct engine *en)
-{
-	return en->rs.live_rows;
 }
 
 static const char *sqlite_where(struct engine *en)
@@ -364,12 +362,12 @@ const struct engine_ops sqlite_engine = {
 	.setup = sqlite_setup,
 	.apply = sqlite_apply,
 	.rewrite = sqlite_rewrite,
-	.table_rows = sqlite_table_rows,
-	.step = sqlite_step,
-	.finish = sqlite_finish,
 	.sample = sqlite_sample,
 	.measures = sqlite_measures,
 	.sizes = sqlite_sizes,
 	.where = sqlite_where,
+	.figure = M_SPILLS_PER_ROW, /* what a small cache costs each row */
+	.own_place = "idxlab's own temp db",
+	.where_own = tmpdir_holds,
 	.close = sqlite_close,
 };

@@ -6,8 +6,8 @@
  * payload the last. Each row binds its id and values (the same values on
  * every engine) and steps it. The payload is bound once: bindings survive
  * sqlite3_reset(). The default table keeps its own binding loop, the hot
- * path: keys_int() straight into the eight parameters; any other spec binds
- * what schema_value() gives. An update or a delete that does not change
+ * path: the spec's fast road (schema_fast_keys) straight into the eight
+ * parameters; any other spec binds what schema_value() gives. An update or a delete that does not change
  * exactly one row is an error: the table is not what idxlab built. */
 #include <math.h>
 #include <stdlib.h>
@@ -15,11 +15,6 @@
 #include "../../keys.h"
 #include "../../schema_gen.h"
 #include "sqlite_int.h"
-
-int sqlite_is_uuid_key(long long ko)
-{
-	return ko == KO_UUID7 || ko == KO_UUID4;
-}
 
 static void bind_id(struct engine *en, int col, uint64_t row)
 {
@@ -37,17 +32,13 @@ static void bind_id(struct engine *en, int col, uint64_t row)
 
 static void bind_key(struct engine *en, int param, int col, uint64_t row, uint64_t version)
 {
-	long long ko = en->k.v[K_KEY_ORDER];
-	uint64_t seed = (uint64_t)en->k.v[K_SEED];
-
-	if (sqlite_is_uuid_key(ko)) {
+	if (en->keys.uuid) {
 		unsigned char u[KEYS_UUID_LEN];
 
-		keys_uuid(seed, ko == KO_UUID7, col, row, version, u);
+		schema_fast_uuid(&en->keys, col, row, version, u);
 		sqlite3_bind_blob(en->op, param, u, KEYS_UUID_LEN, SQLITE_TRANSIENT);
 	} else {
-		sqlite3_bind_int64(en->op, param,
-		                   keys_int(seed, (enum key_order)ko, col, row, version));
+		sqlite3_bind_int64(en->op, param, schema_fast_int(&en->keys, col, row, version));
 	}
 }
 
@@ -187,18 +178,15 @@ void sqlite_bind_payload(struct engine *en)
 		                  SQLITE_STATIC);
 }
 
-/* The default table's keys: keys_int() straight into ?2..?9 (the hot path:
- * integer keys, the payload already bound), uuids through keys_uuid(). */
+/* The default table's keys, the spec's fast road (schema_fast_int) straight
+ * into ?2..?9 (the hot path: integer keys, the payload already bound). */
 static void bind_default_keys(struct engine *en, long long op, uint64_t row, uint64_t version)
 {
 	int c;
 
-	if (op == OP_INSERT && !sqlite_is_uuid_key(en->k.v[K_KEY_ORDER])) {
-		uint64_t seed = (uint64_t)en->k.v[K_SEED];
-		enum key_order ko = (enum key_order)en->k.v[K_KEY_ORDER];
-
+	if (op == OP_INSERT && !en->keys.uuid) {
 		for (c = 1; c <= 8; c++)
-			sqlite3_bind_int64(en->op, c + 1, keys_int(seed, ko, c, row, 0));
+			sqlite3_bind_int64(en->op, c + 1, schema_fast_int(&en->keys, c, row, 0));
 	} else if (op == OP_INSERT) {
 		for (c = 1; c <= 8; c++)
 			bind_key(en, c + 1, c, row, 0);
@@ -214,7 +202,7 @@ int sqlite_do_op(struct engine *en, long long op, uint64_t row, uint64_t version
 
 	if (en->mr.max)
 		return sqlite_multirow_add(en, row, e);
-	if (en->k.v[K_SCHEMA] != 0) {
+	if (!en->fast) {
 		bind_row(en, row, version);
 	} else {
 		bind_id(en, 1, row);
@@ -242,7 +230,7 @@ int sqlite_prepare_op(struct engine *en, const struct knobs *k, struct err *e)
 {
 	if (sqlite_prepare_stmt(en, k->v[K_OP], e) < 0 || sqlite_multirow_prepare(en, k, e) < 0)
 		return -1;
-	rowset_prepare(&en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
+	rowset_prepare(en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
 	return 0;
 }
 

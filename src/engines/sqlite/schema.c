@@ -149,7 +149,7 @@ int sqlite_set_indexes(struct engine *en, long long from, long long to, struct e
 			return -1;
 		if (en->live)
 			evlog_add(EV_INFO, "built %s on %llu rows in %.2f s", x->name,
-			          (unsigned long long)en->rs.live_rows,
+			          (unsigned long long)en->rs->live_rows,
 			          ((double)clock_now_ns() - t0) / 1e9);
 	}
 	for (i = from - 1; i >= to; i--) {

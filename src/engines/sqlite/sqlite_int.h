@@ -39,8 +39,8 @@ struct engine {
 	int lock_fd;             /* the flocked FILE-idxlab-lock of a --dsn file, or -1 */
 	int probes;
 	sqlite3_stmt *op;
-	struct rowset rs;
-	struct txn txn;           /* the open transaction (../txn.h) */
+	struct rowset *rs;        /* borrowed: the workload's, txn->rs */
+	struct txn *txn;          /* borrowed (the workload's): the open transaction */
 	int live;                 /* knobs have been applied live: log what changes */
 	int fresh;                /* our temp file, just created: setup need not recreate it */
 	const atomic_int *stop;   /* borrowed: set when the user wants out */
@@ -49,6 +49,9 @@ struct engine {
 	unsigned char *payload;
 	struct knobs k;
 	const struct schema *s; /* borrowed: k's table spec (specs live until exit) */
+	/* The spec's fast road to k's values (schema_fast_keys), when fast. */
+	struct schema_fast keys;
+	int fast;
 	/* en->op's parameters: ?1 the id, ?2.. the value columns opcols[] (their
 	 * values in vals[], bound SQLITE_STATIC), ?payload_param the payload
 	 * (0: none). */
@@ -111,7 +114,6 @@ int sqlite_do_op(struct engine *en, long long op, uint64_t row, uint64_t version
 int sqlite_prepare_op(struct engine *en, const struct knobs *k, struct err *e);
 /* A new payload of len bytes, bound. */
 int sqlite_set_payload(struct engine *en, long long len);
-int sqlite_is_uuid_key(long long ko);
 /* Bind v to parameter param as the table holds it: NULL, text, a blob, a
  * date's or time's text, a numeric's double, an integer (d: SQLite's
  * destructor for the bytes, v->b). */
@@ -119,9 +121,6 @@ void sqlite_bind_value(sqlite3_stmt *st, int param, struct value *v, sqlite3_des
 
 /* txn.c */
 extern const struct txn_hooks sqlite_txn_hooks;
-int sqlite_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
-                struct hist *lat, struct err *e);
-int sqlite_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e);
 
 /* stats.c */
 /* Add the 31-bit db_status counters into en->status and reset them. */

@@ -21,14 +21,3 @@ const struct txn_hooks sqlite_txn_hooks = {
 	.op = sqlite_do_op,
 	.commit = commit,
 };
-
-int sqlite_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e)
-{
-	return txn_finish(&en->txn, out, lat, e);
-}
-
-int sqlite_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
-                struct hist *lat, struct err *e)
-{
-	return txn_step(&en->txn, en->k.v[K_OP], (uint64_t)k->v[K_COMMIT], budget, out, lat, e);
-}

@@ -75,7 +75,7 @@ int wt_bulk_prepare(struct engine *en, const struct knobs *k, struct err *e)
 
 	b->done = 0;
 	if (k->v[K_LOAD] != LOAD_COPY) {
-		en->txn.h = &wt_txn_hooks;
+		en->txn->h = &wt_txn_hooks;
 		return 0;
 	}
 	if (wt_check_knobs(k, e) < 0)
@@ -91,7 +91,7 @@ int wt_bulk_prepare(struct engine *en, const struct knobs *k, struct err *e)
 		               "than the %lld MiB idxlab allows - use fewer --rows or --indexes, "
 		               "or --index-build after",
 		               k->v[K_ROWS], per_row, SORT_MAX >> 20);
-	en->txn.h = &wt_bulk_hooks;
+	en->txn->h = &wt_bulk_hooks;
 	evlog_add(EV_INFO,
 	          "wiredtiger: --load copy: the step's rows go through bulk cursors into the new, "
 	          "empty tables (written straight to the files, not logged); each index's "

@@ -137,14 +137,13 @@ static void wt_close(struct engine *en)
 	}
 	if (en->tmp)
 		tmpdir_remove(en->home);
-	rowset_free(&en->rs);
 	free(en->row);
 	free(en->old);
 	free(en);
 }
 
-static int wt_open(struct engine **out, const struct knobs *k, const atomic_int *stop,
-                   struct err *e)
+static int wt_open(struct engine **out, const struct knobs *k, struct txn *t,
+                   const atomic_int *stop, struct err *e)
 {
 	struct engine *en;
 	char cfg[768];
@@ -156,7 +155,9 @@ static int wt_open(struct engine **out, const struct knobs *k, const atomic_int 
 		abort();
 	wt_events_init(&en->handler);
 	atomic_init(&en->quiet, 0);
-	txn_init(&en->txn, en, &en->rs, &wt_txn_hooks);
+	en->txn = t;
+	en->rs = t->rs;
+	txn_init(t, en, t->rs, &wt_txn_hooks);
 	en->stop = stop;
 	en->probes = (int)k->v[K_PROBES];
 	en->k = *k;
@@ -221,10 +222,9 @@ static int wt_setup(struct engine *en, const struct knobs *k, struct err *e)
 	wt_abort_txn(en);
 	wt_log_table_totals(en, "previous table");
 	en->k = *k;
-	en->txn.cap = 0;
+	en->txn->cap = 0;
 	en->rollbacks = en->replayed = 0;
 	en->uuid_pk = k->v[K_PK] != PK_INT;
-	en->uuid_keys = k->v[K_KEY_ORDER] >= KO_UUID7;
 	en->pk_seed = (uint64_t)k->v[K_SEED];
 	/* Fresh tables, opened while the cache is the measured one: WiredTiger
 	 * sizes a table's in-memory pages from the cache when it opens it. */
@@ -246,7 +246,7 @@ static int wt_setup(struct engine *en, const struct knobs *k, struct err *e)
 			          en->sc->cols[first].name,
 			          n > 1 ? " and the other nullable columns" : "");
 	}
-	rowset_reset(&en->rs, 0);
+	rowset_reset(en->rs, 0);
 	if (wt_bulk_prepare(en, k, e) < 0) /* the step's hooks: copy has no prefill */
 		return -1;
 	if (wt_drop_all(en, e) < 0)
@@ -270,14 +270,14 @@ static int wt_setup(struct engine *en, const struct knobs *k, struct err *e)
 		per_txn = (uint64_t)(LOAD_TXN_BYTES / (long long)en->row_len);
 		per_txn = per_txn < 1 ? 1 : per_txn > LOAD_TXN_ROWS ? LOAD_TXN_ROWS : per_txn;
 		en->k.v[K_SYNC] = SYNC_OFF;
-		while (en->rs.next_row < prefill) {
-			uint64_t n = prefill - en->rs.next_row;
+		while (en->rs->next_row < prefill) {
+			uint64_t n = prefill - en->rs->next_row;
 
 			if (en->stop && atomic_load(en->stop))
 				return err_set(e, ERR_RUNTIME, "stopped while loading the table");
-			if (txn_step(&en->txn, OP_INSERT, per_txn, n < 65536 ? n : 65536, &scratch,
+			if (txn_step(en->txn, OP_INSERT, per_txn, n < 65536 ? n : 65536, &scratch,
 			             NULL, e) < 0 ||
-			    txn_finish(&en->txn, &scratch, NULL, e) < 0)
+			    txn_finish(en->txn, &scratch, NULL, e) < 0)
 				return err_prefix(e, "prefill");
 		}
 		en->k.v[K_SYNC] = k->v[K_SYNC];
@@ -293,10 +293,10 @@ static int wt_setup(struct engine *en, const struct knobs *k, struct err *e)
 	     (wt_squeeze_cache(en, e) < 0 || wt_set_cache(en, k->v[K_CACHE], 0, e) < 0)) ||
 	    wt_set_checkpoint(en, k->v[K_CHECKPOINT], e) < 0)
 		return -1;
-	en->txn.cap = 0;
+	en->txn->cap = 0;
 	en->rollbacks = en->replayed = 0;
 	en->last_rb_log = 0;
-	rowset_prepare(&en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
+	rowset_prepare(en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
 	en->table = 1;
 	en->table_t0 = clock_now_ns();
 	en->syncs_table = sync_count_total();
@@ -309,14 +309,15 @@ static int wt_apply(struct engine *en, const struct knobs *k, struct err *e)
 {
 	const struct knobs old = en->k;
 
-	if (en->txn.open)
+	if (en->txn->open)
 		return err_set(e, ERR_RUNTIME, "apply inside a transaction (a bug in idxlab)");
 	en->live = 1;
 	en->k = *k;
+	en->fast = schema_fast_keys(en->sc, k, &en->keys);
 	if (old.v[K_CACHE] != k->v[K_CACHE] && wt_set_cache(en, k->v[K_CACHE], 1, e) < 0)
 		return -1;
 	if (old.v[K_CACHE] != k->v[K_CACHE] || old.v[K_COMMIT] != k->v[K_COMMIT])
-		en->txn.cap = 0; /* try the asked-for transaction size again */
+		en->txn->cap = 0; /* try the asked-for transaction size again */
 	if (old.v[K_CHECKPOINT] != k->v[K_CHECKPOINT]) {
 		if (wt_set_checkpoint(en, k->v[K_CHECKPOINT], e) < 0)
 			return -1;
@@ -331,7 +332,7 @@ static int wt_apply(struct engine *en, const struct knobs *k, struct err *e)
 	if (old.v[K_PAYLOAD] != k->v[K_PAYLOAD])
 		wt_set_row_layout(en, k->v[K_PAYLOAD]);
 	if (old.v[K_OP] != k->v[K_OP] || old.v[K_SEED] != k->v[K_SEED])
-		rowset_prepare(&en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
+		rowset_prepare(en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
 	return 0;
 }
 
@@ -341,7 +342,7 @@ static int wt_rewrite(struct engine *en, struct err *e)
 	uint64_t t0 = clock_now_ns();
 	int i, rc;
 
-	if (en->txn.open)
+	if (en->txn->open)
 		return err_set(e, ERR_RUNTIME, "rewrite inside a transaction (a bug in idxlab)");
 	if ((rc = en->s->compact(en->s, COLL_URI, NULL)) != 0)
 		return wt_fail(en, e, "compact " COLL_URI, rc);
@@ -357,11 +358,6 @@ static int wt_rewrite(struct engine *en, struct err *e)
 	evlog_add(EV_INFO, "rewrote the tables (WT_SESSION::compact, mongod's compact) in %.2f s",
 	          (double)(clock_now_ns() - t0) / 1e9);
 	return 0;
-}
-
-static uint64_t wt_table_rows(struct engine *en)
-{
-	return en->rs.live_rows;
 }
 
 static const char *wt_where(struct engine *en)
@@ -407,13 +403,14 @@ const struct engine_ops wiredtiger_engine = {
 	.setup = wt_setup,
 	.apply = wt_apply,
 	.rewrite = wt_rewrite,
-	.table_rows = wt_table_rows,
-	.step = wt_step,
-	.finish = wt_finish,
+	.finish_start = wt_finish_start,
 	.sample = wt_sample,
 	.measures = wt_measures,
 	.sizes = wt_sizes,
 	.in_force = wt_in_force,
 	.where = wt_where,
+	.figure = M_WRITE_BYTES_PER_ROW, /* the log and the checkpoints, per row */
+	.own_place = "idxlab's own temp home",
+	.where_own = tmpdir_holds,
 	.close = wt_close,
 };

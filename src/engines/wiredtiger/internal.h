@@ -91,14 +91,15 @@ struct engine {
 	int table;              /* the tables exist */
 	const atomic_int *stop; /* borrowed: set when the user wants out */
 	struct knobs k;
-	struct rowset rs;
+	struct rowset *rs; /* borrowed: the workload's, txn->rs */
 	/* row layout: id | the spec's columns | hot | payload, each column
 	 * fixed-width (int 4 bytes, bigint and timestamp 8, uuid 16, text(N) N) */
 	const struct schema *sc; /* borrowed: registered specs live as long as idxlab */
 	int fast;                /* the default table: keys.c's values, as before specs */
-	int uuid_pk, uuid_keys;
-	uint64_t pk_seed; /* the seed the ids were made with */
-	int ncols;        /* sc->ncols: id and the value columns */
+	int uuid_pk;
+	struct schema_fast keys; /* the spec's fast road to k's values, when fast */
+	uint64_t pk_seed;        /* the seed the ids were made with */
+	int ncols;               /* sc->ncols: id and the value columns */
 	size_t col_off[SCHEMA_COLS_MAX], col_len[SCHEMA_COLS_MAX];
 	char col_fmt[SCHEMA_COLS_MAX]; /* WiredTiger's format letter: i, q or u */
 	size_t off_hot, off_payload, row_len;
@@ -109,7 +110,7 @@ struct engine {
 	unsigned char kbuf[KEY_MAX];
 	/* the open transaction (../txn.h); its cap: rows per transaction after
 	 * a rollback, 0: no cap */
-	struct txn txn;
+	struct txn *txn; /* borrowed: the workload's */
 	struct wt_bulk bulk;
 	int rolled_rc; /* what rolled the last failed commit back */
 	long long cache;
@@ -182,9 +183,8 @@ int wt_op_fail(struct engine *en, struct err *e, long long op, uint64_t row, int
 extern const struct txn_hooks wt_txn_hooks;
 /* Roll the open transaction back, and the rowset with it. */
 void wt_abort_txn(struct engine *en);
-int wt_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
-            struct hist *lat, struct err *e);
-int wt_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e);
+/* Before a finish (engine.h): a stopped commit stops waiting for cache space. */
+int wt_finish_start(struct engine *en, struct err *e);
 
 /* ---- bulk.c --------------------------------------------------------------- */
 

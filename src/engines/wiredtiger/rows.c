@@ -33,13 +33,10 @@ static void make_id(const struct engine *en, uint64_t row, unsigned char *out)
 static void make_key(const struct engine *en, int col, uint64_t row, uint64_t version,
                      unsigned char *out)
 {
-	long long ko = en->k.v[K_KEY_ORDER];
-	uint64_t seed = (uint64_t)en->k.v[K_SEED];
-
-	if (en->uuid_keys) {
-		keys_uuid(seed, ko == KO_UUID7, col, row, version, out);
+	if (en->keys.uuid) {
+		schema_fast_uuid(&en->keys, col, row, version, out);
 	} else {
-		int64_t v = keys_int(seed, (enum key_order)ko, col, row, version);
+		int64_t v = schema_fast_int(&en->keys, col, row, version);
 
 		memcpy(out, &v, sizeof v);
 	}

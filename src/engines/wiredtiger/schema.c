@@ -86,7 +86,7 @@ void wt_set_tables(struct engine *en)
 	int c, i, j;
 
 	en->sc = sc;
-	en->fast = en->k.v[K_SCHEMA] == 0;
+	en->fast = schema_fast_keys(sc, &en->k, &en->keys);
 	en->ncols = sc->ncols;
 	for (c = 0; c < sc->ncols; c++) {
 		col_layout(en, c, &en->col_len[c], &en->col_fmt[c]);
@@ -445,7 +445,7 @@ int wt_set_indexes(struct engine *en, int to, struct err *e)
 		en->nidx = i;
 		if (en->live)
 			evlog_add(EV_INFO, "built %s on %llu rows in %.2f s", en->ix[i].uri,
-			          (unsigned long long)en->rs.live_rows,
+			          (unsigned long long)en->rs->live_rows,
 			          (double)(clock_now_ns() - t0) / 1e9);
 	}
 	while (en->nidx > to) {

@@ -9,7 +9,7 @@
  * WT_CACHE_FULL). The transaction is undone here too: the rowset goes back
  * to where it was at BEGIN, so it only ever reflects committed work, and the
  * same rows are replayed in transactions half as big (down to one row),
- * which then cap the commit size (en->txn.cap) until the cache or commit
+ * which then cap the commit size (en->txn->cap) until the cache or commit
  * knob changes. A row is counted once, when it first succeeds; its replay
  * is not counted again. */
 #include <stdatomic.h>
@@ -27,13 +27,13 @@ static int begin(struct engine *en, struct err *e)
 /* Roll the open transaction back, and the rowset with it. */
 void wt_abort_txn(struct engine *en)
 {
-	if (!en->txn.open)
+	if (!en->txn->open)
 		return;
 	if (en->bulk.open) /* --load copy: no transaction to roll back */
 		wt_bulk_discard(en);
 	else
 		(void)en->s->rollback_transaction(en->s, NULL);
-	txn_rewind(&en->txn);
+	txn_rewind(en->txn);
 }
 
 /* A failed operation rolls the transaction back; the cache's rollbacks are
@@ -70,7 +70,7 @@ static int commit(struct engine *en, struct txn *t, struct err *e)
 static int replay(struct engine *en, uint64_t n, struct step_out *out, struct hist *lat,
                   struct err *e)
 {
-	struct txn *t = &en->txn;
+	struct txn *t = en->txn;
 	long long op = t->op;
 	uint64_t chunk = n / 2 ? n / 2 : 1, done = 0, ntx = 0, t0 = clock_now_ns(), row = 0;
 	int ones = 0, rc = 0, in_commit, said = 0;
@@ -91,7 +91,7 @@ static int replay(struct engine *en, uint64_t n, struct step_out *out, struct hi
 		if (txn_begin(t, op, e) < 0)
 			return -1;
 		for (j = 0; j < c; j++) {
-			if (!rowset_next(&en->rs, op, &row, &version)) {
+			if (!rowset_next(en->rs, op, &row, &version)) {
 				wt_abort_txn(en);
 				return err_set(e, ERR_RUNTIME,
 				               "replaying a rolled-back transaction: "
@@ -99,7 +99,7 @@ static int replay(struct engine *en, uint64_t n, struct step_out *out, struct hi
 			}
 			if ((rc = wt_do_op(en, op, row, version)) != 0)
 				break;
-			rowset_done(&en->rs, op, row);
+			rowset_done(en->rs, op, row);
 			t->rows++;
 		}
 		in_commit = rc == 0;
@@ -149,20 +149,15 @@ const struct txn_hooks wt_txn_hooks = {
 	.retry = replay,
 };
 
-int wt_finish(struct engine *en, struct step_out *out, struct hist *lat, struct err *e)
+int wt_finish_start(struct engine *en, struct err *e)
 {
 	/* Stopping with a transaction that has filled the cache: its commit
 	 * waits for eviction, which cannot free its own pages - seen to spin
 	 * for minutes. The user wants out: let the commit's wait for cache
 	 * space give up after a second (WiredTiger then lets the cache run
 	 * over), so the rows done are committed and reported. */
-	if (en->txn.open && en->stop && atomic_load(en->stop))
+	if (en->txn->open && en->stop && atomic_load(en->stop))
 		(void)en->conn->reconfigure(en->conn, "cache_max_wait_ms=1000");
-	return txn_finish(&en->txn, out, lat, e);
-}
-
-int wt_step(struct engine *en, const struct knobs *k, uint64_t budget, struct step_out *out,
-            struct hist *lat, struct err *e)
-{
-	return txn_step(&en->txn, en->k.v[K_OP], (uint64_t)k->v[K_COMMIT], budget, out, lat, e);
+	(void)e;
+	return 0;
 }
