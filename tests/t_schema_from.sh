@@ -49,7 +49,7 @@ index country,created_at name idxlab_users_cc
 index lower(email) name idxlab_users_lower" ]' - "$spec"
 # The notes say each order's evidence; a renamed column is no note (issue 19).
 holds schema-from/sqlite-notes "$(cat "$T/pc")" sh -c '
-	grep -qx "# how it was read: value orders from a sample of 10000 rows in 10 runs spread over its rowids over 20000 rows" "$1" &&
+	grep -qx "# how it was read: value orders from a sample of 10000 rows in 10 runs at spaced rowids over 20000 rows" "$1" &&
 	grep -qx "# how it was read: created_at: never decreases in 10000 sampled rows -> seq" "$1" &&
 	! grep -q "is full_name here" "$1"' - "$T/pc"
 [ "$(sha256sum "$db" | cut -d' ' -f1)" = "$sum_before" ] && [ ! -e "$db-journal" ] &&
@@ -123,7 +123,7 @@ PY2
 (cd "$T" && "$IDXLAB" --print-config --schema-from "long.db:$long") >"$T/long.pc" 2>&1
 rc=$?
 holds schema-from/long-table-name-sample-bounded "rc=$rc $(tail -c 600 "$T/long.pc")" sh -c '
-	[ $1 = 0 ] && grep -q "a sample of 10000 rows in 10 runs spread over its rowids over" "$2"' - $rc "$T/long.pc"
+	[ $1 = 0 ] && grep -q "a sample of 10000 rows in 10 runs at spaced rowids over" "$2"' - $rc "$T/long.pc"
 
 # A hostile file: quoted names that hold a newline and config lines, a
 # terminal escape (OSC title, clear screen), a C1 CSI, in columns, an index,

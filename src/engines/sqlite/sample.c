@@ -410,7 +410,7 @@ int sqlite_sample_shape(sqlite3 *db, const char *table, struct table_shape *t, s
 	if (spread) {
 		if (!stat1)
 			snprintf(t->stats_from, sizeof t->stats_from,
-			         "a sample of %d rows in %d runs spread over its rowids", n, runs);
+			         "a sample of %d rows in %d runs at spaced rowids", n, runs);
 		shape_note(t->notes, sizeof t->notes,
 		           "the sample: %d runs of up to %d consecutive rows at evenly spaced "
 		           "rowids from %lld to %lld, %d rows in all: orders, lengths, NULLs and "
