@@ -7,6 +7,7 @@
 #   make lint       clang-format (check mode), cppcheck, groff -ww -z on the man page
 #   make bench      benchmarks (bench/)
 #   make fuzz       fuzz the spec and --schema-from readers on the ASan+UBSan build
+#   make hacking    rewrite HACKING.md's file list from the sources' first comment lines
 #   make deps       install all the Debian packages below (apt-get; sudo if not root)
 #   make install PREFIX=/usr/local
 
@@ -240,7 +241,12 @@ install: idxlab
 	install -m 755 idxlab $(DESTDIR)$(PREFIX)/bin/idxlab
 	install -m 644 man/idxlab.1 $(DESTDIR)$(PREFIX)/share/man/man1/idxlab.1
 
+# HACKING.md's file list (between its <!-- files: --> lines), from each
+# source file's first comment line; tests/t_hacking.sh checks it.
+hacking:
+	sh tests/hacking_files.sh -w HACKING.md
+
 clean:
 	rm -rf build build-asan build-tsan idxlab
 
-.PHONY: all deps deps-run deps-test deps-lint run test check bench bench-presets fuzz lint format install clean
+.PHONY: all deps deps-run deps-test deps-lint run test check bench bench-presets fuzz lint format install clean hacking

@@ -67,7 +67,7 @@ if "$IDXLAB" run --vacuum on --rows 1k --format csv --fields rows,vacuum >"$T/ou
 	ok cli/vacuum-on-runs
 else bad cli/vacuum-on-runs "$(cat "$T/out" "$T/err")"; fi
 
-# Row counts as the README writes them: 100k, 1M, 1e6, on the command line,
+# Row counts as the man page writes them: 100k, 1M, 1e6, on the command line,
 # in a sweep and in a config file; a fraction of a row is still refused.
 if "$IDXLAB" --print-config --rows 100k,1M,1e6,2.5k --prefill 1M --commit 10k >"$T/out" 2>&1 &&
 	grep -q '^rows = 100000,1000000,1000000,2500$' "$T/out" && grep -q '^prefill = 1000000$' "$T/out" &&

@@ -46,6 +46,7 @@ md5sum coreutils
 mkdir coreutils
 mkfifo coreutils
 mktemp coreutils
+mv coreutils
 mount mount
 nice coreutils
 od coreutils
