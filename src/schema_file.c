@@ -384,8 +384,8 @@ static int parse_nulls(const char *w, int is_id, struct column *c, struct err *e
 	if (strncmp(w, "null:", 5) != 0)
 		return err_set(e, ERR_USAGE,
 		               "'%s' after the order: only null:P%% (the share of rows that are "
-		               "NULL, e.g. null:28%%); one column per line",
-		               w);
+		               "NULL, e.g. null:28%%)%s; one column per line",
+		               w, is_id ? " or unindexed (the id)" : "");
 	p = strtod(w + 5, &end);
 	if (end == w + 5 || strcmp(end, "%") != 0 || !(p >= 0 && p <= 100))
 		return err_set(e, ERR_USAGE, "'%s': null:P%% with P a percentage, 0 .. 100", w);
