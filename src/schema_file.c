@@ -464,10 +464,11 @@ static int column_line(struct schema *s, char *rest, int is_id, int hot_set, str
 	if (extra && strcmp(extra, "unindexed") == 0 && unindexed_word(is_id, &rest, e) < 0)
 		return -1;
 	if (extra && strcmp(extra, "unindexed") != 0)
-		return err_set(e, ERR_USAGE,
-		               "'%s' after the order: only null:P%% and generated (EXPR) [stored]%s; "
-		               "one column per line",
-		               extra, is_id ? " (a column), unindexed (the id)" : "");
+		return err_set(
+		    e, ERR_USAGE,
+		    "'%s' after the order: only null:P%% and generated (EXPR) [stored]%s; "
+		    "one column per line",
+		    extra, is_id ? " (a column), unindexed (the id)" : "");
 	s->id_unindexed |= extra != NULL;
 	if (is_id)
 		s->cols[0] = c;

@@ -166,11 +166,12 @@ static void derive_id(const struct table_shape *t, int ncols, struct schema *s, 
 		struct column col = { .type = c->type, .len = c->len };
 
 		if (c->type == COL_TEXT && c->len != 36) {
-			shape_note(s->notes, sizeof s->notes,
-			           "its primary key %s is %s: idxlab's id is a bigint seq, unindexed "
-			           "(no index of its own on PostgreSQL under op insert), and %s a "
-			           "column with a unique index first in the list",
-			           c->name, c->decl, c->name);
+			shape_note(
+			    s->notes, sizeof s->notes,
+			    "its primary key %s is %s: idxlab's id is a bigint seq, unindexed "
+			    "(no index of its own on PostgreSQL under op insert), and %s a "
+			    "column with a unique index first in the list",
+			    c->name, c->decl, c->name);
 			s->id_unindexed = 1;
 			*id_col = -2 - *id_col; /* a column, and a unique index on it */
 			return;
