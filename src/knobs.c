@@ -487,6 +487,9 @@ int knobs_need_rebuild(const struct knobs *a, const struct knobs *b)
 	/* a payload column comes or goes (a `payload none` table) */
 	if (schema_has_payload(schema_of(a), a) != schema_has_payload(schema_of(b), b))
 		return 1;
+	/* an `unindexed` id's btree comes or goes with op insert */
+	if (schema_id_indexed(schema_of(a), a) != schema_id_indexed(schema_of(b), b))
+		return 1;
 	return (a->v[K_KEY_ORDER] >= KO_UUID7) != (b->v[K_KEY_ORDER] >= KO_UUID7);
 }
 

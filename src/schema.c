@@ -376,6 +376,11 @@ int schema_has_payload(const struct schema *s, const struct knobs *k)
 	return !s->no_payload || (k && k->v[K_PAYLOAD] > 0);
 }
 
+int schema_id_indexed(const struct schema *s, const struct knobs *k)
+{
+	return !s->id_unindexed || !k || k->v[K_OP] != OP_INSERT;
+}
+
 const char *schema_no_update_why(const struct schema *s)
 {
 	static _Thread_local char buf[256];

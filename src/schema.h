@@ -157,6 +157,9 @@ struct schema {
 	char hot[SCHEMA_NAME_MAX];  /* the never-indexed column `op update` changes; "": none */
 	int hot_col;                /* > 0: hot is that value column (no column of its own) */
 	int no_payload;             /* `payload none`: a payload column only if asked for */
+	int id_unindexed;           /* `id ... unindexed`: id only locates a row; the table's
+	                             * key is an index of the list (no btree on id where an
+	                             * engine can do without one: schema_id_indexed) */
 	int ncols;                  /* cols[0] is id */
 	struct column cols[SCHEMA_COLS_MAX];
 	int nindexes;
@@ -185,6 +188,10 @@ struct value {
 	size_t len; /* COL_TEXT, COL_UUID: bytes in b */
 	unsigned char b[SCHEMA_TEXT_MAX];
 };
+
+/* Does the table under k keep an index on its id? Always, but for an
+ * `unindexed` id under op insert (the other ops find rows by id). */
+int schema_id_indexed(const struct schema *s, const struct knobs *k);
 
 /* The spec a knob setting runs: k's schema knob resolved (never NULL; k
  * NULL: the default table's). */

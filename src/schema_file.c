@@ -384,14 +384,29 @@ static int parse_nulls(const char *w, int is_id, struct column *c, struct err *e
 	if (strncmp(w, "null:", 5) != 0)
 		return err_set(e, ERR_USAGE,
 		               "'%s' after the order: only null:P%% (the share of rows that are "
-		               "NULL, e.g. null:28%%); one column per line",
-		               w);
+		               "NULL, e.g. null:28%%)%s; one column per line",
+		               w, is_id ? " or unindexed (the id)" : "");
 	p = strtod(w + 5, &end);
 	if (end == w + 5 || strcmp(end, "%") != 0 || !(p >= 0 && p <= 100))
 		return err_set(e, ERR_USAGE, "'%s': null:P%% with P a percentage, 0 .. 100", w);
 	if (is_id && p > 0)
 		return err_set(e, ERR_USAGE, "%s: a primary key is never NULL", w);
 	c->nulls = p / 100;
+	return 0;
+}
+
+/* `unindexed` ends the id line: idxlab's id only locates a row. */
+static int unindexed_word(int is_id, char **rest, struct err *e)
+{
+	char *w;
+
+	if (!is_id)
+		return err_set(e, ERR_USAGE,
+		               "unindexed: only the id line takes it (id TYPE ORDER unindexed: "
+		               "idxlab's id has no index of its own); a column has an index only "
+		               "if an index line names it");
+	if (next_word(rest, &w))
+		return err_set(e, ERR_USAGE, "'%s' after unindexed: it ends the id line", w);
 	return 0;
 }
 
@@ -433,9 +448,10 @@ static int column_line(struct schema *s, char *rest, int is_id, int hot_set, str
 			return -1;
 	}
 	if (next_word(&rest, &extra) && strcmp(extra, "generated") != 0 &&
-	    parse_nulls(extra, is_id, &c, e) < 0)
+	    strcmp(extra, "unindexed") != 0 && parse_nulls(extra, is_id, &c, e) < 0)
 		return -1;
-	if (extra && strcmp(extra, "generated") != 0 && !next_word(&rest, &extra))
+	if (extra && strcmp(extra, "generated") != 0 && strcmp(extra, "unindexed") != 0 &&
+	    !next_word(&rest, &extra))
 		extra = NULL;
 	if (extra && strcmp(extra, "generated") == 0) {
 		if (is_id)
@@ -445,11 +461,15 @@ static int column_line(struct schema *s, char *rest, int is_id, int hot_set, str
 			return -1;
 		extra = next_word(&rest, &extra) ? extra : NULL;
 	}
-	if (extra)
-		return err_set(e, ERR_USAGE,
-		               "'%s' after the order: only null:P%% and generated (EXPR) [stored]; "
-		               "one column per line",
-		               extra);
+	if (extra && strcmp(extra, "unindexed") == 0 && unindexed_word(is_id, &rest, e) < 0)
+		return -1;
+	if (extra && strcmp(extra, "unindexed") != 0)
+		return err_set(
+		    e, ERR_USAGE,
+		    "'%s' after the order: only null:P%% and generated (EXPR) [stored]%s; "
+		    "one column per line",
+		    extra, is_id ? " (a column), unindexed (the id)" : "");
+	s->id_unindexed |= extra != NULL;
 	if (is_id)
 		s->cols[0] = c;
 	else

@@ -166,10 +166,13 @@ static void derive_id(const struct table_shape *t, int ncols, struct schema *s, 
 		struct column col = { .type = c->type, .len = c->len };
 
 		if (c->type == COL_TEXT && c->len != 36) {
-			shape_note(s->notes, sizeof s->notes,
-			           "its primary key %s is %s: idxlab's id is a bigint seq and %s a "
-			           "column with a unique index first in the list",
-			           c->name, c->decl, c->name);
+			shape_note(
+			    s->notes, sizeof s->notes,
+			    "its primary key %s is %s: idxlab's id is a bigint seq, unindexed "
+			    "(no index of its own on PostgreSQL under op insert), and %s a "
+			    "column with a unique index first in the list",
+			    c->name, c->decl, c->name);
+			s->id_unindexed = 1;
 			*id_col = -2 - *id_col; /* a column, and a unique index on it */
 			return;
 		}
@@ -395,8 +398,8 @@ static void note_hot(struct schema *s)
 }
 
 /* A primary key of several columns (or one idxlab's id cannot be) is a
- * unique index first in the list, beside idxlab's id: say what that costs
- * against the source. */
+ * unique index first in the list, and idxlab's id is `unindexed` (only
+ * the row's locator): say what the copy builds against the source. */
 static void note_key(const struct table_shape *t, const struct shape_index *x, char *notes,
                      size_t len)
 {
@@ -412,11 +415,14 @@ static void note_key(const struct table_shape *t, const struct shape_index *x, c
 	           t->clustered
 	               ? "its primary key (%s) keeps its rows in key order there (WITHOUT ROWID); "
 	                 "here it is the first index, beside idxlab's id the rows are kept by: "
-	                 "one btree more per insert than the source pays"
-	               : "its primary key (%s) is the first index here, beside idxlab's id (on "
-	                 "SQLite the rowid, no btree of its own; on PostgreSQL, MongoDB and "
-	                 "WiredTiger a btree of its own: one more per insert than the source "
-	                 "pays)",
+	                 "one btree more per insert than the source pays (the id is unindexed, "
+	                 "the rowid)"
+	               : "its primary key (%s) is the first index here and idxlab's id is "
+	                 "unindexed: it has no index of its own on PostgreSQL (op insert; an op "
+	                 "that finds rows by id keeps one), the source's key the table's only "
+	                 "key btree, as in the source; on SQLite it is the rowid (no btree); on "
+	                 "MongoDB and WiredTiger the row store's key (one btree more per insert "
+	                 "than the source pays)",
 	           cols);
 }
 
@@ -602,8 +608,10 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 				           "check)",
 				           x->name);
 			}
-			if (x->pk)
+			if (x->pk) {
 				note_key(t, x, s->notes, sizeof s->notes);
+				s->id_unindexed = 1;
+			}
 			s->idx[s->nindexes++] = o;
 		}
 	snprintf(why, sizeof why, "a spec holds %d indexes", SCHEMA_IDX_MAX);

@@ -87,9 +87,9 @@ void schema_write(const struct schema *s, char *buf, size_t len)
 	schema_type_text(&s->cols[0], t, sizeof t);
 	schema_order_text(&s->cols[0], o, sizeof o);
 	if (s->cols[0].order == ORD_KNOB)
-		PUT("id knob\n");
+		PUT("id knob%s\n", s->id_unindexed ? " unindexed" : "");
 	else
-		PUT("id %s %s\n", t, o);
+		PUT("id %s %s%s\n", t, o, s->id_unindexed ? " unindexed" : "");
 	for (i = 1; i < s->ncols; i++) {
 		schema_type_text(&s->cols[i], t, sizeof t);
 		schema_order_text(&s->cols[i], o, sizeof o);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "knobs.h"
+#include "schema.h"
 #include "unit.h"
 
 static void test_knobs(void)
@@ -68,6 +69,29 @@ static void test_need_rebuild(void)
 	b = a;
 	b.v[K_PK] = PK_UUID7;
 	CHECK(knobs_need_rebuild(&a, &b));
+	/* An `unindexed` id's btree comes with any op but insert: crossing
+	 * insert rebuilds, update to delete does not; on another spec the op
+	 * never does. */
+	{
+		static struct schema u;
+		struct err e = { ERR_NONE, "" };
+		long long v;
+
+		u = *schema_get(0);
+		snprintf(u.name, sizeof u.name, "unit_unindexed");
+		u.id_unindexed = 1;
+		CHECK(schema_register(&u, &v, &e) == 0);
+		b = a;
+		b.v[K_OP] = OP_UPDATE;
+		CHECK(!knobs_need_rebuild(&a, &b));
+		a.v[K_SCHEMA] = b.v[K_SCHEMA] = v;
+		CHECK(knobs_need_rebuild(&a, &b) && knobs_need_rebuild(&b, &a));
+		a.v[K_OP] = OP_DELETE;
+		CHECK(!knobs_need_rebuild(&a, &b));
+		CHECK(schema_id_indexed(&u, &a) && schema_id_indexed(&u, NULL));
+		a.v[K_OP] = OP_INSERT;
+		CHECK(!schema_id_indexed(&u, &a) && schema_id_indexed(schema_get(0), &a));
+	}
 }
 
 const struct unit_case unit_knobs[] = {

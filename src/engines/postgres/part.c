@@ -2,7 +2,8 @@
  *
  * The parent is created PARTITION BY the spec's strategy on its key; its
  * primary key holds the key too (PostgreSQL's rule for a unique index on
- * a partitioned table): (id, key...). Then N partitions, idxlab_t_p0 ..,
+ * a partitioned table): (id, key...), and none when the spec's id is
+ * `unindexed` under op insert (schema_id_indexed). Then N partitions, idxlab_t_p0 ..,
  * each with the table's storage options (a partitioned parent takes none)
  * and idxlab's mark, in the same transaction: hash MODULUS N REMAINDER i;
  * range from MINVALUE to MAXVALUE cut at the points schema_part_plan()
@@ -46,9 +47,11 @@ void pg_part_clauses(const struct engine *en, char *pkey, char *by, size_t len)
 
 	if (!f)
 		abort();
-	fprintf(f, ", PRIMARY KEY (");
-	key_list(en, 1, f);
-	fprintf(f, ")");
+	if (schema_id_indexed(en->s, &en->k)) { /* else no key but the spec's indexes */
+		fprintf(f, ", PRIMARY KEY (");
+		key_list(en, 1, f);
+		fprintf(f, ")");
+	}
 	fclose(f);
 	f = fmemopen(by, len, "w");
 	if (!f)

@@ -158,7 +158,7 @@ int pg_create_table(struct engine *en, struct err *e)
 	const struct schema *s = en->s;
 	char sql[4096], pkey[512] = "", by[512] = "";
 	size_t n = 0;
-	int c, parted = s->part.kind != PART_NONE;
+	int c, parted = s->part.kind != PART_NONE, pk = schema_id_indexed(s, &en->k);
 
 	if (!en->pv) {
 		en->pv = calloc(SPEC_PARAMS, sizeof *en->pv);
@@ -170,7 +170,7 @@ int pg_create_table(struct engine *en, struct err *e)
 	add(sql, sizeof sql, &n,
 	    "DROP TABLE IF EXISTS idxlab.idxlab_t; CREATE TABLE idxlab.idxlab_t (%s", en->qcol[0]);
 	sql_type(sql, sizeof sql, &n, &s->cols[0], schema_type(s, &en->k, 0));
-	add(sql, sizeof sql, &n, "%s", parted ? "" : " PRIMARY KEY");
+	add(sql, sizeof sql, &n, "%s", parted || !pk ? "" : " PRIMARY KEY");
 	for (c = 1; c < s->ncols; c++) {
 		add(sql, sizeof sql, &n, ", %s", en->qcol[c]);
 		sql_type(sql, sizeof sql, &n, &s->cols[c], schema_type(s, &en->k, c));
@@ -198,9 +198,15 @@ int pg_create_table(struct engine *en, struct err *e)
 	else
 		add(sql, sizeof sql, &n, ") WITH (fillfactor = %lld, autovacuum_enabled = false)",
 		    en->k.v[K_FILLFACTOR]);
-	add(sql, sizeof sql, &n,
-	    "; COMMENT ON TABLE idxlab.idxlab_t IS '" SCHEMA_MARK "'; "
-	    "COMMENT ON INDEX idxlab.idxlab_t_pkey IS '" SCHEMA_MARK "'");
+	add(sql, sizeof sql, &n, "; COMMENT ON TABLE idxlab.idxlab_t IS '" SCHEMA_MARK "'");
+	if (pk)
+		add(sql, sizeof sql, &n,
+		    "; COMMENT ON INDEX idxlab.idxlab_t_pkey IS '" SCHEMA_MARK "'");
+	if (pk && s->id_unindexed)
+		evlog_add(EV_INFO,
+		          "table %s: op %s finds rows by idxlab's id: its btree is kept, one more "
+		          "than the source's",
+		          s->name, knob_table[K_OP].choices[en->k.v[K_OP]]);
 	if (n >= sizeof sql)
 		return err_set(e, ERR_RUNTIME, "the DDL of table %s does not fit (a bug in idxlab)",
 		               s->name);

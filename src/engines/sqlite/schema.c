@@ -7,7 +7,9 @@
  * with text values (SQLite has no such type: date() and datetime()'s
  * text, UTC). hot and payload only when the spec has them. A bigint seq id is
  * the rowid (INTEGER PRIMARY KEY); any other id (a uuid, a random bigint)
- * makes a clustered WITHOUT ROWID table, the B-tree a random key enters.
+ * makes a clustered WITHOUT ROWID table, the B-tree a random key enters;
+ * with `unindexed` under op insert (schema_id_indexed) it is a plain column
+ * of a rowid table instead, the table's key an index of the list.
  * For the default table that is the DDL idxlab always wrote: id INTEGER
  * PRIMARY KEY or, for uuid primary keys, BLOB in a WITHOUT ROWID table;
  * k1..k8 BLOBs for uuid key orders, else INTEGERs. Index i of the spec's
@@ -51,14 +53,16 @@ int sqlite_create_schema(struct engine *en, struct err *e)
 	const struct schema *s = en->s;
 	enum col_type id_t = schema_type(s, &en->k, 0);
 	uint64_t n;
-	int rowid =
+	int seq =
 	    (id_t == COL_BIGINT || id_t == COL_INT) && schema_order(s, &en->k, 0, &n) == ORD_SEQ;
+	int rowid = seq || !schema_id_indexed(s, &en->k);
 	struct sql_buf b = { .n = 0 };
 	int c;
 
 	sqlite_sql_add(&b, "CREATE TABLE idxlab_t(id");
 	col_type_sql(&b, &s->cols[0], id_t);
-	sqlite_sql_add(&b, " PRIMARY KEY");
+	if (seq || !rowid) /* an unindexed uuid: a plain column of a rowid table */
+		sqlite_sql_add(&b, " PRIMARY KEY");
 	for (c = 1; c < s->ncols; c++) {
 		sqlite_sql_add(&b, ", ");
 		sqlite_sql_name(&b, s->cols[c].name);
