@@ -1,4 +1,5 @@
-/* plan_whatif.c - the plan's side of the question as a verb (config.h):
+/* plan_whatif.c - the plan's side of the question as a verb (config.h).
+ *
  * --add-index and --drop-index applied to every table of a plan, the
  * table read from a source (--schema-from) given its engine and rows, and
  * what the plan's steps say about them.
