@@ -19,7 +19,6 @@
 #include "redact.h"
 #include "schema.h"
 #include "schema_from.h"
-#include "whatif.h"
 #include "xalloc.h"
 
 static void plan_defaults(struct plan *p)
@@ -467,7 +466,7 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 		if (set_at(p, id, val, name, e) < 0)
 			return -1;
 	}
-	if (whatif_apply(p, e) < 0 || check_dependent(p, e) < 0 || plan_validate(p, e) < 0)
+	if (plan_whatif_apply(p, e) < 0 || check_dependent(p, e) < 0 || plan_validate(p, e) < 0)
 		return -1;
 	if (p->record_path && p->mode == MODE_RUN)
 		return err_set(e, ERR_USAGE,
@@ -521,7 +520,7 @@ void plan_step(const struct plan *p, long i, struct knobs *out)
 		i /= p->n[id];
 	}
 	out->dsn = p->dsn;
-	whatif_resolve_knobs(out); /* indexes table|all|without: a count */
+	plan_resolve_indexes(out); /* indexes table|all|without: a count */
 	knobs_engine_defaults(out, p->set);
 	/* a table that says `payload none` (a derived one) has no payload
 	 * column unless --payload N asks for one */

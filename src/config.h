@@ -77,4 +77,34 @@ void plan_print(const struct plan *p, FILE *f);
 
 void plan_free(struct plan *p);
 
+/* ---- the question as a verb, on the plan (plan_whatif.c; whatif.h) ---- */
+
+/* Every table of p with p's candidates and drops: each schema value
+ * becomes the registry index of a spec that extends it (whatif_extend; an
+ * error names the bad candidate or name and where it was given). Then, for
+ * a table read from a source (--schema-from), the engine and the prefill
+ * the user left unset are the source's. */
+int plan_whatif_apply(struct plan *p, struct err *e);
+
+/* Warn on f when p has candidates (or drops) that no step measures: no
+ * step's indexes reaches past the table's own (or stops before the drops),
+ * and say the words that would. */
+void plan_whatif_warn_unused(const struct plan *p, FILE *f);
+
+/* The indexes knob's words in k resolved (plan_step, the dashboard). */
+void plan_resolve_indexes(struct knobs *k);
+
+/* The table's size and engine as the source gave them, for a run's
+ * header: "app.db:users: 3000 rows at the source (prefill), engine sqlite
+ * (the source's)"; "" when no table of p was read from a source. */
+void plan_whatif_source_text(const struct plan *p, char *buf, size_t len);
+
+/* The dashboard's rows (where an insert run starts over) for a table read
+ * from a source, when the user left rows unset: twice the source's rows,
+ * and at least PLAN_DASH_ROWS_MORE more than them (a small table would
+ * start over every moment, and the screen say little else); -1 for any
+ * other table. */
+#define PLAN_DASH_ROWS_MORE 50000
+long long plan_dash_rows(const struct knobs *k);
+
 #endif

@@ -15,53 +15,6 @@
 #include "err.h"
 #include "vocab.h"
 
-enum knob_id {
-	K_ENGINE,
-	K_DSN,
-	K_INDEXES,
-	K_KEY_ORDER,
-	K_PK,
-	K_CACHE,
-	K_FILLFACTOR,
-	K_CHECKPOINT,
-	K_COMMIT,
-	K_SYNC,
-	K_JOURNAL,
-	K_OP,
-	K_ROWS,
-	K_PREFILL,
-	K_PAYLOAD,
-	K_SEED,
-	/* the table model: after the others, so the dashboard's slider rows and a
-	 * sweep's order stay as they were */
-	K_SCHEMA,
-	K_INDEX_BUILD,
-	K_LOAD,
-	K_VACUUM,
-	/* the question as a verb (whatif.h): candidates for the index list */
-	K_ADD_INDEX,
-	K_DROP_INDEX,
-	/* run options: not part of the workload, never swept */
-	K_FORMAT,
-	K_INTERVAL,
-	K_INTERVAL_ROWS,
-	K_SCALE,
-	K_PROBES,
-	K_WARMUP,
-	K_REPEAT,
-	K_PROGRESS,
-	K_QUIET,
-	K_VERBOSE,
-	K_REFRESH,
-	K_ASCII,
-	K_NO_COLOR,
-	K_NO_MOUSE,
-	K_PRESENTER,
-	K_PRESENTER_METRICS,
-	K_THEME,
-	K_COUNT
-};
-
 enum knob_kind {
 	KNOB_INT,    /* integer in [min, max], or one of words[] */
 	KNOB_SIZE,   /* bytes, with units: 512KiB, 2MiB, 1GiB (also KB, MB, GB) */
@@ -93,8 +46,6 @@ struct knob_word {
 	const char *word;
 	long long value;
 };
-
-struct knobs;
 
 struct knob_def {
 	const char *name;
@@ -137,12 +88,6 @@ extern const struct knob_def knob_table[K_COUNT];
 struct knob_default {
 	int knob;
 	const char *def; /* as a user would type it */
-};
-
-/* One value per knob: a complete setting. */
-struct knobs {
-	long long v[K_COUNT];
-	const char *dsn; /* borrowed: owned by the plan that made this */
 };
 
 /* Find a knob by name ("key-order" and "key_order" both match); -1 if none. */

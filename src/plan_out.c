@@ -9,7 +9,6 @@
 #include "engines/engine.h"
 #include "redact.h"
 #include "schema.h"
-#include "whatif.h"
 
 /* update-indexed and update-keys need a column of the table to write. */
 static int check_op_cols(const struct knobs *k, struct err *e)
@@ -113,7 +112,7 @@ void plan_warn_unused(const struct plan *p, FILE *f)
 			        knob_table[id].name,
 			        knob_table[K_ENGINE].choices[p->vals[K_ENGINE][0]],
 			        knob_table[id].why);
-	whatif_warn_unused(p, f);
+	plan_whatif_warn_unused(p, f);
 }
 
 /* A `payload none` table given a payload all the same (--payload N): said,
@@ -176,7 +175,7 @@ void plan_print_derived(const struct plan *p, FILE *f)
 	{
 		char src[1024];
 
-		whatif_source_text(p, src, sizeof src);
+		plan_whatif_source_text(p, src, sizeof src);
 		if (*src)
 			fprintf(f, "idxlab: %s\n", src);
 	}

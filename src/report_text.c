@@ -18,7 +18,6 @@
 #include "spread.h"
 #include "textfit.h"
 #include "units.h"
-#include "whatif.h"
 
 /* ---- text ---- */
 
@@ -301,7 +300,7 @@ static void text_header(struct report *rp, const struct record *r, const struct 
 	{
 		char src[1024]; /* a table read from a source: its size and engine */
 
-		whatif_source_text(rp->plan, src, sizeof src);
+		plan_whatif_source_text(rp->plan, src, sizeof src);
 		if (*src)
 			fprintf(rp->out, "# %s\n", src);
 	}

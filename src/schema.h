@@ -27,7 +27,7 @@
 
 #include "err.h"
 #include "keys.h"
-#include "knobs.h"
+#include "vocab.h"
 
 #define SCHEMA_NAME_MAX    48  /* an identifier: [a-z_][a-z0-9_]*, < this */
 #define SCHEMA_COLS_MAX    256 /* id + 255 value columns */

@@ -1,9 +1,10 @@
 /* vocab.h - the words the knobs' values stand for, below the knob table:
  * the engines, key orders, primary-key kinds, sync and journal modes, the
  * operations and load paths, COMMIT_ALL, PREFILL_AUTO and the indexes
- * words. Code that only needs a word (the key generator, the rowset, the
- * terminal) includes this, not knobs.h; the knob table (knobs.h) maps each
- * to its name and range. */
+ * words; the knobs' ids and struct knobs, a setting as plain numbers.
+ * Code that only needs a word (the key generator, the rowset, the
+ * terminal, the table spec) includes this, not knobs.h; the knob table
+ * (knobs.h) maps each to its name and range. */
 #ifndef IDXLAB_VOCAB_H
 #define IDXLAB_VOCAB_H
 
@@ -33,5 +34,61 @@ enum theme_kind { THEME_AUTO, THEME_DARK, THEME_LIGHT, THEME_HIGH_CONTRAST };
 #define INDEXES_TABLE   -1LL
 #define INDEXES_ALL     -2LL
 #define INDEXES_WITHOUT -3LL
+
+/* The knobs by name (knob_table[] in knobs.h has a row for each, in this
+ * order) and a setting as plain numbers: the words of a setting, so the
+ * table spec (schema.h) and the engines read a value without the table. */
+enum knob_id {
+	K_ENGINE,
+	K_DSN,
+	K_INDEXES,
+	K_KEY_ORDER,
+	K_PK,
+	K_CACHE,
+	K_FILLFACTOR,
+	K_CHECKPOINT,
+	K_COMMIT,
+	K_SYNC,
+	K_JOURNAL,
+	K_OP,
+	K_ROWS,
+	K_PREFILL,
+	K_PAYLOAD,
+	K_SEED,
+	/* the table model: after the others, so the dashboard's slider rows and a
+	 * sweep's order stay as they were */
+	K_SCHEMA,
+	K_INDEX_BUILD,
+	K_LOAD,
+	K_VACUUM,
+	/* the question as a verb (whatif.h): candidates for the index list */
+	K_ADD_INDEX,
+	K_DROP_INDEX,
+	/* run options: not part of the workload, never swept */
+	K_FORMAT,
+	K_INTERVAL,
+	K_INTERVAL_ROWS,
+	K_SCALE,
+	K_PROBES,
+	K_WARMUP,
+	K_REPEAT,
+	K_PROGRESS,
+	K_QUIET,
+	K_VERBOSE,
+	K_REFRESH,
+	K_ASCII,
+	K_NO_COLOR,
+	K_NO_MOUSE,
+	K_PRESENTER,
+	K_PRESENTER_METRICS,
+	K_THEME,
+	K_COUNT
+};
+
+/* One value per knob: a complete setting. */
+struct knobs {
+	long long v[K_COUNT];
+	const char *dsn; /* borrowed: owned by the plan that made this */
+};
 
 #endif

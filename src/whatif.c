@@ -3,25 +3,23 @@
  * The texts of --add-index and --drop-index are kept in a small registry
  * (the knobs' values are its indexes, so struct knobs stays plain numbers
  * and --print-config writes them back as given). Once the plan is read,
- * whatif_apply() gives every table of the plan a spec of its own that
- * extends it: its index list is the table's own (what --drop-index names
- * moved last, so "without" is a prefix), then the candidates, each with a
- * name the spec rules admit (idxlab_add_...). The indexes knob's words
- * table, all and without count into that list; plan_step resolves them,
- * so the engines only ever see a count.
- *
- * The same pass gives a table read from a source (--schema-from) the
- * source's engine and its rows as the prefill, where the user set neither. */
+ * whatif_extend() gives each table of the plan (plan_whatif_apply, in
+ * plan_whatif.c) a spec of its own that extends it: its index list is the
+ * table's own (what --drop-index names moved last, so "without" is a
+ * prefix), then the candidates, each with a name the spec rules admit
+ * (idxlab_add_...). The indexes knob's words table, all and without count
+ * into that list; plan_step resolves them (whatif_indexes), so the engines
+ * only ever see a count. This file never sees a plan. */
 #include "whatif.h"
 
 #include <ctype.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "conf_line.h"
 #include "schema_from.h"
 #include "schema_int.h"
 
@@ -346,9 +344,9 @@ static int hot_covered(const struct schema *c)
 	return 0;
 }
 
-static int extend(struct plan *p, int j, struct err *e)
+int whatif_extend(long long base, long long drop, const char *drop_where, long long add,
+                  const char *add_where, long long *out, struct err *e)
 {
-	long long base = p->vals[K_SCHEMA][j], out;
 	const struct schema *s = schema_get(base);
 	struct schema *c = malloc(sizeof *c);
 	int rc;
@@ -359,12 +357,10 @@ static int extend(struct plan *p, int j, struct err *e)
 	c->extends = base + 1;
 	c->ntable = s->nindexes;
 	c->ndrop = 0;
-	if (each_item(c, p->vals[K_DROP_INDEX][0], drop_one, e) < 0)
-		rc = *p->where[K_DROP_INDEX] ? err_prefix(e, "%s", p->where[K_DROP_INDEX])
-		                             : err_prefix(e, "drop-index");
-	else if (each_item(c, p->vals[K_ADD_INDEX][0], add_one, e) < 0)
-		rc = *p->where[K_ADD_INDEX] ? err_prefix(e, "%s", p->where[K_ADD_INDEX])
-		                            : err_prefix(e, "add-index");
+	if (each_item(c, drop, drop_one, e) < 0)
+		rc = *drop_where ? err_prefix(e, "%s", drop_where) : err_prefix(e, "drop-index");
+	else if (each_item(c, add, add_one, e) < 0)
+		rc = *add_where ? err_prefix(e, "%s", add_where) : err_prefix(e, "add-index");
 	else
 		rc = 0;
 	/* A candidate on the value column op update changes: it changes
@@ -378,67 +374,9 @@ static int extend(struct plan *p, int j, struct err *e)
 		           was, c->hot[0] ? c->hot : "no column (every column is indexed)");
 	}
 	if (rc == 0)
-		rc = schema_register(c, &out, e);
+		rc = schema_register(c, out, e);
 	free(c);
-	if (rc == 0)
-		p->vals[K_SCHEMA][j] = out;
 	return rc;
-}
-
-/* A table read from a source: its engine and its rows, unless set. */
-static void source_defaults(struct plan *p)
-{
-	const struct schema *s = p->n[K_SCHEMA] == 1 ? schema_get(p->vals[K_SCHEMA][0]) : NULL;
-
-	if (!s || !s->source_engine)
-		return;
-	if (!p->set[K_ENGINE] && s->source_engine - 1 < E_COUNT)
-		p->vals[K_ENGINE][0] = s->source_engine - 1;
-	if (!p->set[K_PREFILL] && s->source_rows >= 1) {
-		p->vals[K_PREFILL][0] = llround(s->source_rows);
-		p->n[K_PREFILL] = 1;
-		p->set[K_PREFILL] = 1; /* --print-config writes it as it is, unscaled */
-		snprintf(p->where[K_PREFILL], sizeof p->where[K_PREFILL],
-		         "prefill (the source's rows)");
-	}
-}
-
-int whatif_apply(struct plan *p, struct err *e)
-{
-	int j;
-
-	if (p->vals[K_ADD_INDEX][0] || p->vals[K_DROP_INDEX][0])
-		for (j = 0; j < p->n[K_SCHEMA]; j++) {
-			const struct schema *s = schema_get(p->vals[K_SCHEMA][j]);
-
-			if (s && !s->extends && extend(p, j, e) < 0)
-				return -1;
-		}
-	source_defaults(p);
-	return 0;
-}
-
-void whatif_warn_unused(const struct plan *p, FILE *f)
-{
-	int past = 0, before = 0;
-	struct knobs k;
-	long i;
-
-	for (i = 0; i < p->steps; i++) {
-		const struct schema *s;
-
-		plan_step(p, i, &k);
-		s = schema_of(&k);
-		past |= k.v[K_INDEXES] > whatif_own(s);
-		before |= s->extends && s->ndrop && k.v[K_INDEXES] < whatif_own(s);
-	}
-	if (p->vals[K_ADD_INDEX][0] && !past)
-		fprintf(f, "idxlab: warning: --add-index: no step measures the candidates (they "
-		           "come after the table's own indexes): --indexes table,all asks what "
-		           "they cost\n");
-	if (p->vals[K_DROP_INDEX][0] && !before)
-		fprintf(f, "idxlab: warning: --drop-index: no step measures the table without "
-		           "it: --indexes without,table asks what it costs\n");
 }
 
 int whatif_own(const struct schema *s)
@@ -458,44 +396,4 @@ long long whatif_indexes(const struct schema *s, long long v)
 	default:
 		return v;
 	}
-}
-
-void whatif_resolve_knobs(struct knobs *k)
-{
-	k->v[K_INDEXES] = whatif_indexes(schema_of(k), k->v[K_INDEXES]);
-}
-
-void whatif_source_text(const struct plan *p, char *buf, size_t len)
-{
-	const struct schema *s = p->n[K_SCHEMA] == 1 ? schema_get(p->vals[K_SCHEMA][0]) : NULL;
-	char source[4 * sizeof s->source];
-	struct knobs k;
-	int from_src;
-
-	buf[0] = 0;
-	if (!s || !s->source_engine)
-		return;
-	plan_step(p, 0, &k);
-	from_src = strncmp(p->where[K_PREFILL], "prefill (the source", 19) == 0;
-	err_escape(schema_label(p->vals[K_SCHEMA][0]), source, sizeof source);
-	snprintf(buf, len, "table %s: %.0f rows at the source; prefill %lld (%s); engine %s (%s)",
-	         source, s->source_rows, knobs_prefill(&k),
-	         from_src ? (k.v[K_SCALE] != 1000 ? "the source's, times --scale" : "the source's")
-	         : p->set[K_PREFILL] ? "as set"
-	                             : "auto",
-	         knob_table[K_ENGINE].choices[k.v[K_ENGINE]],
-	         p->set[K_ENGINE]                        ? "as set"
-	         : k.v[K_ENGINE] == s->source_engine - 1 ? "the source's"
-	                                                 : "the default");
-}
-
-long long whatif_dash_rows(const struct knobs *k)
-{
-	const struct schema *s = schema_of(k);
-	long long rows;
-
-	if (!s->source_engine || s->source_rows < 1)
-		return -1;
-	rows = llround(s->source_rows);
-	return rows + (rows > WHATIF_DASH_ROWS_MORE ? rows : WHATIF_DASH_ROWS_MORE);
 }

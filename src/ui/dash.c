@@ -15,7 +15,6 @@
  * feed's operations). */
 #include "../clock.h"
 #include "../engines/engine.h"
-#include "../whatif.h"
 #include "dash.h"
 
 #include <stdarg.h>
@@ -56,7 +55,7 @@ void dash_say(struct dash *d, const char *fmt, ...)
 void dash_post(struct dash *d, const struct knobs *to)
 {
 	d->k.want = *to;
-	whatif_resolve_knobs(&d->k.want); /* indexes table|all|without typed */
+	plan_resolve_indexes(&d->k.want); /* indexes table|all|without typed */
 	d->k.posted_gen = d->feed->ops->set(d->feed, &d->k.want);
 }
 
@@ -498,8 +497,8 @@ static struct dash *dash_new(const struct plan *p)
 	/* A table read from a source starts over at twice its size (a small
 	 * one 50000 rows past it), not at the dashboard's 5M rows: its size
 	 * against the cache is the point. */
-	if (!p->set[K_ROWS] && whatif_dash_rows(&d->k.want) > 0)
-		d->k.want.v[K_ROWS] = whatif_dash_rows(&d->k.want);
+	if (!p->set[K_ROWS] && plan_dash_rows(&d->k.want) > 0)
+		d->k.want.v[K_ROWS] = plan_dash_rows(&d->k.want);
 	k = &d->k.want;
 	term_setup(&d->term, (int)k->v[K_ASCII], !k->v[K_NO_COLOR] && !(no_color && *no_color),
 	           !k->v[K_NO_MOUSE], (int)k->v[K_REFRESH], (int)k->v[K_THEME]);
@@ -534,7 +533,7 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 	{
 		char src[1024];
 
-		whatif_source_text(p, src, sizeof src);
+		plan_whatif_source_text(p, src, sizeof src);
 		if (*src && !p->replay_path)
 			evlog_add(EV_INFO, "%s; the table starts over at %lld rows%s", src,
 			          d->k.want.v[K_ROWS],

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "keys.h"
+#include "knobs.h"
 #include "schema.h"
 #include "schema_from.h"
 #include "unit.h"

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "knobs.h"
 #include "schema.h"
 #include "schema_from.h"
 #include "unit.h"

@@ -1,0 +1,42 @@
+#!/bin/sh
+# t_circle.sh - the layers below the knob table and the plan stay below
+# them: no header reached from the table spec (schema*.c, schema*.h) or
+# the question as a verb (whatif.[ch]) includes the knob table (knobs.h)
+# or the plan (config.h), so knobs -> schema and plan -> whatif run one
+# way (the compiler's -Werror=implicit-function-declaration makes an
+# include the road of every call). SRC: the source tree (tests/../src).
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+SRC=${SRC:-$here/../src}
+
+# reach FILE...: every quoted include reached from FILE (src-relative),
+# following headers; one name a line.
+reach() {
+	todo="$*" seen=""
+	while [ -n "$todo" ]; do
+		set -- $todo
+		f=$1
+		shift
+		todo="$*"
+		for inc in $(sed -n 's/^#include "\(.*\)"/\1/p' "$SRC/$f" 2>/dev/null); do
+			case " $seen " in *" $inc "*) continue ;; esac
+			seen="$seen $inc"
+			todo="$todo $inc"
+		done
+	done
+	printf '%s\n' $seen
+}
+
+below=$(cd "$SRC" && ls schema*.c schema*.h whatif.c whatif.h)
+[ -n "$below" ] && [ -f "$SRC/knobs.h" ] || bad circle/sources "no schema or whatif files under $SRC"
+for up in knobs.h config.h; do
+	hits=""
+	for f in $below; do
+		reach "$f" | grep -qx "$up" && hits="$hits $f"
+	done
+	[ -z "$hits" ] && ok "circle/below-${up%.h}" ||
+		bad "circle/below-${up%.h}" "these reach $up (the table spec and whatif sit below it; vocab.h has the words):$hits"
+done
+# The words are still there for them to read.
+reach schema.h | grep -qx vocab.h && ok circle/schema-reads-vocab ||
+	bad circle/schema-reads-vocab "schema.h does not reach vocab.h"
