@@ -303,7 +303,8 @@ int schema_has_payload(const struct schema *s, const struct knobs *k);
 const char *schema_no_update_why(const struct schema *s);
 
 /* Is name one of idxlab's own objects (idxlab_t, its primary key, the
- * marker table), never an index's? */
+ * marker table, a partitioned copy's partitions idxlab_t_pN), never an
+ * index's? */
 int schema_reserved(const char *name);
 
 /* text as a name the spec rules admit ([a-z_][a-z0-9_]*): ASCII letters

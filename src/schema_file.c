@@ -356,8 +356,8 @@ static int index_line(struct schema *s, char *rest, struct err *e)
 				return err_set(
 				    e, ERR_USAGE,
 				    "name NAME: the index's name, idxlab_ then a-z 0-9 _ "
-				    "(not idxlab_t, idxlab_t_pkey or idxlab_meta: idxlab's "
-				    "own)");
+				    "(not idxlab_t, idxlab_t_pkey, idxlab_t_pN or idxlab_meta: "
+				    "idxlab's own)");
 			snprintf(x->name, sizeof x->name, "%s", w);
 		} else {
 			return unknown("word", w, words, 0, "unique, name NAME, where PRED", e);

@@ -12,11 +12,16 @@
 int schema_reserved(const char *name)
 {
 	static const char *const own[] = { "idxlab_t", "idxlab_t_pkey", "idxlab_meta", NULL };
+	const char *p = "idxlab_t_p";
 	int i;
 
 	for (i = 0; own[i]; i++)
 		if (strcmp(name, own[i]) == 0)
 			return 1;
+	/* a partitioned copy's partitions: idxlab_t_p0 .. (postgres/part.c) */
+	if (strncmp(name, p, strlen(p)) == 0 && name[strlen(p)] &&
+	    strspn(name + strlen(p), "0123456789") == strlen(name + strlen(p)))
+		return 1;
 	return 0;
 }
 

@@ -153,6 +153,10 @@ static void reserved_names(void)
 	CHECK(schema_load(path, &v, &e) == 0);
 	unlink(path);
 	CHECK(schema_get(v) && strcmp(schema_get(v)->idx[0].name, "idxlab_i1") == 0);
+	/* a partitioned copy's partitions are idxlab's own too */
+	CHECK(schema_reserved("idxlab_t_p0") && schema_reserved("idxlab_t_p127"));
+	CHECK(!schema_reserved("idxlab_t_p") && !schema_reserved("idxlab_t_px") &&
+	      !schema_reserved("idxlab_t_p1x") && !schema_reserved("idxlab_p0"));
 }
 
 static void zipf_is_skewed(void)
