@@ -107,6 +107,12 @@ bad() {
 	if [ -s "$T/notes" ]; then echo "FAIL $1: $2 [$(notes)]"; else echo "FAIL $1: $2"; fi
 }
 skip() { echo "SKIP $1: $2"; }
+# holds NAME DETAIL CMD...: PASS when CMD succeeds, else FAIL with DETAIL.
+holds() {
+	name=$1 detail=$2
+	shift 2
+	if "$@" >/dev/null 2>&1; then ok "$name"; else bad "$name" "$detail"; fi
+}
 
 # is_num TEXT...: every TEXT is a decimal number (what an empty or n/a
 # field, a missing column or a word is not).

@@ -10,12 +10,6 @@
 # spec runs and a uuid id is a plain column of a rowid table.
 . "$(dirname "$0")/lib.sh"
 
-# holds NAME DETAIL CMD...: PASS when CMD succeeds, else FAIL with DETAIL.
-holds() {
-	name=$1 detail=$2
-	shift 2
-	if "$@" >/dev/null 2>&1; then ok "$name"; else bad "$name" "$detail"; fi
-}
 spec_of() { sed -n 's/^#   //p' "$1"; }
 
 # --- the spec word -----------------------------------------------------------

@@ -13,11 +13,6 @@
 # ordinary column with a note when not; the sources are unchanged.
 . "$(dirname "$0")/lib.sh"
 
-holds() {
-	name=$1 detail=$2
-	shift 2
-	if "$@" >/dev/null 2>&1; then ok "$name"; else bad "$name" "$detail"; fi
-}
 spec_of() { sed -n 's/^#   //p' "$1"; }
 
 # --- the spec language -----------------------------------------------------

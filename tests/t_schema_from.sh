@@ -3,12 +3,6 @@
 # runs on a table of its own. The user's file and database are unchanged.
 . "$(dirname "$0")/lib.sh"
 
-# holds NAME DETAIL CMD...: PASS when CMD succeeds, else FAIL with DETAIL.
-holds() {
-	name=$1 detail=$2
-	shift 2
-	if "$@" >/dev/null 2>&1; then ok "$name"; else bad "$name" "$detail"; fi
-}
 
 # --- SQLite ------------------------------------------------------------------
 db=$T/app.db
