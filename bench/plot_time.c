@@ -52,6 +52,13 @@ static void fake_step(const struct plan *p, long i, struct step_result *s)
 	s->build_s = -1;
 }
 
+/* The report's sink: each record on to the chart, as the headless runner
+ * hands it on. */
+static void to_plot(void *ctx, const struct record *r, const struct knobs *k, double t0, double t1)
+{
+	plot_add(ctx, r, k, t0, t1);
+}
+
 int main(int argc, char **argv)
 {
 	static char a0[] = "idxlab", a1[] = "run", a2[] = "--indexes", a3[] = "0,1,2,3,4,5",
@@ -84,7 +91,7 @@ int main(int argc, char **argv)
 			snprintf(path, sizeof path, "%s/sweep24-%d.%s", argv[1], r, ext[f]);
 			remove(path);
 			pl = plot_new(&p, path, NULL);
-			report_plot(rep, pl);
+			report_sink(rep, to_plot, pl);
 			for (i = 0; i < p.steps; i++) {
 				fake_step(&p, i, s);
 				report_step(rep, s);
