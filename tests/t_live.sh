@@ -18,6 +18,19 @@ columns "$T/i.csv" rows_per_s && [ "$n" -ge 1 ] &&
 	ok live/interval-records-have-rates || bad live/interval-records-have-rates "$(cat "$T/i.csv")"
 echo "  interval records: $n"
 
+# A step too long to run twice (--rows 100000000, as a demo or a bench
+# runs "until stopped"): the warm-up (on by default) takes its first
+# seconds only, so interval records come within seconds, not after 100M
+# unmeasured rows.
+"$IDXLAB" run -v --sync off --commit 1000 --rows 100000000 --interval 0.5 --format csv >"$T/w.csv" 2>"$T/w.err" &
+pid=$!
+poll 60 grep -q ',interval,' "$T/w.csv"
+kill -INT $pid
+wait $pid
+if grep -q ',interval,' "$T/w.csv" && grep -q 'warm-up: step 1 ran for a while unmeasured' "$T/w.err"; then
+	ok live/long-step-warm-up-is-bounded
+else bad live/long-step-warm-up-is-bounded "$(tail -3 "$T/w.err")"; fi
+
 "$IDXLAB" run --warmup off --commit row --rows 100000 --interval 0.2 >"$T/p.txt" 2>"$T/p.err" &
 pid=$!
 poll 30 grep -q '^progress: step 1' "$T/p.err"
