@@ -63,6 +63,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 
 import own_table
 
@@ -387,6 +388,42 @@ def pg_bindir():
     raise RuntimeError("no PostgreSQL server installed (apt-get install postgresql)")
 
 
+def derive_wide(db, dsn, idxlab, ncols=200, nrows=100000):
+    """How long --schema-from takes on a PostgreSQL table of ncols columns
+    and nrows rows, and its peak memory (issue 19: under 2 s and 64 MB)."""
+    kinds = ("int", "bigint", "text", "numeric(10,2)", "boolean", "date", "timestamptz",
+             "uuid")
+    exprs = ("(x %% %d)", "x * %d", "'v' || (x %% %d)", "(x %% %d) / 100.0", "x %% %d = 0",
+             "date '2024-01-01' + (x %% %d)", "timestamptz '2024-01-01' + x * interval '%d s'",
+             "md5((x * %d)::text)::uuid")
+    cols = [f"c{i} {kinds[i % len(kinds)]}" for i in range(ncols)]
+    vals = [exprs[i % len(exprs)] % (i + 2) for i in range(ncols)]
+    db.q("DROP TABLE IF EXISTS public.wide")
+    db.q(f"CREATE TABLE public.wide (id bigint PRIMARY KEY, {', '.join(cols)})")
+    db.q(f"INSERT INTO public.wide SELECT x, {', '.join(vals)} FROM generate_series(1, {nrows}) x")
+    db.q("CREATE INDEX wide_c1 ON public.wide (c1)")
+    db.q("ANALYZE public.wide")
+    t0 = time.monotonic()
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen([idxlab, "--print-config", "--engine", "postgres", "--dsn", dsn,
+                                 "--schema-from", f"{dsn}:public.wide"], stdout=out, stderr=err)
+        _, status, use = os.wait4(proc.pid, 0)  # this child's own rusage
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        took = time.monotonic() - t0
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    rss = use.ru_maxrss / 1024
+    db.q("DROP TABLE public.wide")
+    if proc.returncode != 0:
+        raise RuntimeError(f"--schema-from public.wide: exit {proc.returncode}: {stderr.strip()}")
+    got = sum(1 for line in stdout.splitlines() if line.startswith("column "))
+    ok = took < 2 and rss < 64 and got == ncols
+    print(f"derivation of a {ncols}-column PostgreSQL table ({nrows} rows): {took:.2f} s, "
+          f"{rss:.1f} MiB peak, "
+          f"{got} value columns kept (target under 2 s and 64 MiB: {'met' if ok else 'MISSED'})")
+
+
 def main(a, idxlab):
     """a: own_table.py's arguments (rows, src, seed, dsn, only, wrong_order,
     make_sources, use_sources). Returns 1 when a run failed."""
@@ -436,6 +473,8 @@ def main(a, idxlab):
                     print("" if side == "real" else
                           ("  within 25 %" if own_table.agree(d["real"], d[side], FLOOR)
                            else "  APART"))
+        if not a.use_sources and not a.only:
+            derive_wide(db, dsn, idxlab)
         if not a.use_sources:
             for fx in fixtures:
                 db.q(f"DROP TABLE IF EXISTS public.{fx['name']}")

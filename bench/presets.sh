@@ -100,6 +100,27 @@ bare_floor() {
 	echo "$total"
 }
 
+# The users table's row against the article's (issue 21): the file at
+# 0/1/3/6 indexes and the email index's pages, from sqlite-random-index's
+# CSV, each within 5 % of the article's (findings.md: 67,457,024 /
+# 106,086,400 / 150,507,520 / 244,502,528 B, 9,431 pages).
+users_sizes() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["record"] != "step" { next }
+	{
+		n = $c["indexes"]; got = $c["db_bytes"]
+		want = n == 0 ? 67457024 : n == 1 ? 106086400 : n == 3 ? 150507520 : 244502528
+		d = (got / want - 1) * 100
+		printf "    file at %d indexes %14d B, the article %11d B: %+5.1f %%  %s\n", n, got, want, d,
+			(d < 5 && d > -5) ? "PASS" : "MISS"
+		if (n == 1) {
+			split($c["index_pages"], pg, ";"); d = (pg[1] / 9431 - 1) * 100
+			printf "    email index %d pages, the article 9431: %+5.1f %%  %s\n", pg[1], d,
+				(d < 5 && d > -5) ? "PASS" : "MISS"
+		}
+	}' "$1"
+}
+
 say "== article presets at the article's size (target: 60 s each; $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
 say "$(printf '  %-28s %8s %8s  %-6s %s' preset wall_s cpu_s target 'floor without idxlab')"
 for p in $PRESETS; do
@@ -126,5 +147,6 @@ for p in $PRESETS; do
 	[ "$v" = MISS ] && [ -n "$why" ] && awk -v f="$why" 'BEGIN { exit !(f > 60) }' &&
 		floor="$floor: over 60 s without idxlab"
 	say "$(printf '  %-28s %8s %8s  %-6s %s' "$p" "$wall" "$cpu" "$v" "$floor")"
+	[ "$p" = sqlite-random-index ] && say "$(users_sizes "$out/$p.csv")"
 done
 bench_end 0 ""

@@ -56,10 +56,10 @@ JSON
 	m schema-mongo/users-run --schema users --indexes 6 --rows 300 --commit 100
 	docs='[x for d in cmds("insert", "t") for x in d["documents"]]'
 	qcheck schema-mongo/users-field-names "all(list(x) == ['_id', 'email', 'created_at', 'country', 'status', 'hot', 'payload'] for x in $docs) and len($docs) == 300"
-	qcheck schema-mongo/users-types "all('\$numberLong' in x['_id'] and isinstance(x['email'], str) and len(x['email']) == 24 and '\$date' in x['created_at'] and isinstance(x['country'], str) and len(x['country']) == 2 and type(x['status']) is int and x['hot'] == 0 for x in $docs) and len($docs) > 0"
+	qcheck schema-mongo/users-types "all('\$numberLong' in x['_id'] and isinstance(x['email'], str) and len(x['email']) == 26 and '\$date' in x['created_at'] and isinstance(x['country'], str) and len(x['country']) == 2 and isinstance(x['status'], str) and len(x['status']) == 6 and x['hot'] == 0 for x in $docs) and len($docs) > 0"
 	# created_at seq: 2026-01-01 plus one millisecond a row, as a BSON date
 	qcheck schema-mongo/users-timestamp-ms "[x['created_at']['\$date'] for x in $docs][:3] == ['2026-01-01T00:00:00', '2026-01-01T00:00:00.001000', '2026-01-01T00:00:00.002000']"
-	qcheck schema-mongo/users-country-few-50 "len({x['country'] for x in $docs}) <= 50 and len({x['country'] for x in $docs}) >= 40"
+	qcheck schema-mongo/users-country-few-50 "len({x['country'] for x in $docs}) <= 50 and len({x['country'] for x in $docs}) >= 30"
 	qcheck schema-mongo/users-status-few-4 "len({x['status'] for x in $docs}) == 4"
 	qcheck schema-mongo/users-create-indexes "[(list(i['key'].items()), i['name'], i.get('unique')) for d in cmds('createIndexes', 't') for i in d['indexes']] == [([('email', 1)], 'idxlab_email', None), ([('created_at', 1)], 'idxlab_created_at', None), ([('country', 1)], 'idxlab_country', None), ([('status', 1)], 'idxlab_status', None), ([('country', 1), ('created_at', 1)], 'idxlab_country_created_at', None), ([('status', 1), ('created_at', 1)], 'idxlab_status_created_at', None)]"
 	qcheck schema-mongo/users-one-create-indexes 'len(cmds("createIndexes", "t")) == 1'
@@ -75,9 +75,9 @@ JSON
 
 	# update-indexed: $set of email (the first index's column); update-keys all four
 	m schema-mongo/users-update-indexed-run --schema users --op update-indexed --indexes 1 --rows 10 --prefill 10 --commit 10
-	qcheck schema-mongo/users-update-indexed-set-email "all(list(u['u']) == ['\$set'] and list(u['u']['\$set']) == ['email'] and len(u['u']['\$set']['email']) == 24 for d in cmds('update', 't') for u in d['updates']) and len(cmds('update', 't')) > 0"
+	qcheck schema-mongo/users-update-indexed-set-email "all(list(u['u']) == ['\$set'] and list(u['u']['\$set']) == ['email'] and len(u['u']['\$set']['email']) == 26 for d in cmds('update', 't') for u in d['updates']) and len(cmds('update', 't')) > 0"
 	m schema-mongo/users-update-keys-run --schema users --op update-keys --indexes 2 --rows 10 --prefill 10 --commit 10
-	qcheck schema-mongo/users-update-keys-set-all "all(list(u['u']['\$set']) == ['email', 'created_at', 'country', 'status'] and '\$date' in u['u']['\$set']['created_at'] and type(u['u']['\$set']['status']) is int for d in cmds('update', 't') for u in d['updates']) and sum(len(d['updates']) for d in cmds('update', 't')) == 10"
+	qcheck schema-mongo/users-update-keys-set-all "all(list(u['u']['\$set']) == ['email', 'created_at', 'country', 'status'] and '\$date' in u['u']['\$set']['created_at'] and isinstance(u['u']['\$set']['status'], str) for d in cmds('update', 't') for u in d['updates']) and sum(len(d['updates']) for d in cmds('update', 't')) == 10"
 
 	# --- fields (finding 3's table): hot named counter ---------------------
 	m schema-mongo/fields-run --schema fields --indexes 5 --rows 20 --commit 10
