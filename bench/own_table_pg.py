@@ -63,7 +63,6 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import time
 
 import own_table
 
@@ -403,21 +402,13 @@ def derive_wide(db, dsn, idxlab, ncols=200, nrows=100000):
     db.q(f"INSERT INTO public.wide SELECT x, {', '.join(vals)} FROM generate_series(1, {nrows}) x")
     db.q("CREATE INDEX wide_c1 ON public.wide (c1)")
     db.q("ANALYZE public.wide")
-    t0 = time.monotonic()
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        proc = subprocess.Popen([idxlab, "--print-config", "--engine", "postgres", "--dsn", dsn,
-                                 "--schema-from", f"{dsn}:public.wide"], stdout=out, stderr=err)
-        _, status, use = os.wait4(proc.pid, 0)  # this child's own rusage
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        took = time.monotonic() - t0
-        out.seek(0)
-        err.seek(0)
-        stdout, stderr = out.read(), err.read()
-    rss = use.ru_maxrss / 1024
+    rc, stdout, stderr, took, rss = own_table.run_measured(
+        [idxlab, "--print-config", "--engine", "postgres", "--dsn", dsn,
+         "--schema-from", f"{dsn}:public.wide"])
     db.q("DROP TABLE public.wide")
-    if proc.returncode != 0:
-        raise RuntimeError(f"--schema-from public.wide: exit {proc.returncode}: {stderr.strip()}")
-    got = sum(1 for line in stdout.splitlines() if line.startswith("column "))
+    if rc != 0:
+        raise RuntimeError(f"--schema-from public.wide: exit {rc}: {stderr.strip()}")
+    got = sum(1 for line in stdout.splitlines() if line.startswith("#   column "))
     ok = took < 2 and rss < 64 and got == ncols
     print(f"derivation of a {ncols}-column PostgreSQL table ({nrows} rows): {took:.2f} s, "
           f"{rss:.1f} MiB peak, "
