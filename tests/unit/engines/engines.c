@@ -158,8 +158,14 @@ static void test_engines(void)
 		built++;
 		CHECK(engine_find(name) == o);
 		/* what the worker calls */
-		CHECK(o->version && o->open && o->setup && o->apply && o->rewrite);
-		CHECK(o->sample && o->measures);
+		CHECK(o->version && o->open && o->setup && o->load && o->ready && o->apply &&
+		      o->rewrite);
+		CHECK(o->sample && o->stats[0]);
+		/* each statistics table as engine_measures reads it: rows whose
+		 * counter lies inside the row */
+		for (i = 0; i < ENGINE_STATS_MAX && o->stats[i]; i++)
+			CHECK(o->stats[i]->rows && o->stats[i]->n > 0 &&
+			      o->stats[i]->at + sizeof(enum ctr) <= o->stats[i]->size);
 		CHECK(o->sizes && o->where && o->close);
 		CHECK(o->version && o->version() && *o->version());
 		/* what the dashboard and the presenter say about it */
