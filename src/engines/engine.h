@@ -87,8 +87,9 @@ struct engine_ops {
 	 * a throwaway one). Refuses a target idxlab did not create (ERR_USAGE).
 	 * t (borrowed, outlives the engine) is the workload's transaction, its
 	 * rowset t->rs set: open gives it the engine's hooks (txn_init(t, en,
-	 * t->rs, hooks)); the engine resets and prepares the rowset (setup,
-	 * apply) and may swap t->h, the workload runs the loop (txn_step,
+	 * t->rs, hooks)); the workload resets the rowset for a fresh table
+	 * (wl_setup), the engine prepares it for the op (ready, apply) and may
+	 * swap t->h, the workload runs the loop (txn_step,
 	 * txn_finish) and frees the rowset after close. stop (borrowed,
 	 * outlives the engine) is set when the user wants out: long work
 	 * (loading, index builds) checks it and fails early. */
