@@ -60,8 +60,9 @@
 
 #include "bare_args.h"
 #include "err.h"
-#include "keys.h"
+#include "engines/engine.h"
 #include "engines/wiredtiger/layout.h"
+#include "keys.h"
 #include "knobs.h"
 
 struct bare {
@@ -157,8 +158,8 @@ static int parse_args(struct bare *b, int argc, char **argv)
 
 	knobs_defaults(&k);
 	k.v[K_ENGINE] = E_WIREDTIGER;
-	knobs_engine_defaults(&k, NULL); /* cache 256MiB */
-	k.v[K_PROBES] = 0;               /* --stats borrows K_PROBES: on|off, default off */
+	engine_defaults(&k, NULL); /* cache 256MiB */
+	k.v[K_PROBES] = 0;         /* --stats borrows K_PROBES: on|off, default off */
 	if (bare_parse_args("bare_wt", argc, argv, opts, sizeof opts / sizeof opts[0], &k, usage))
 		return 2;
 	b->rows = (uint64_t)k.v[K_ROWS];

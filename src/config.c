@@ -521,7 +521,7 @@ void plan_step(const struct plan *p, long i, struct knobs *out)
 	}
 	out->dsn = p->dsn;
 	plan_resolve_indexes(out); /* indexes table|all|without: a count */
-	knobs_engine_defaults(out, p->set);
+	engine_defaults(out, p->set);
 	/* a table that says `payload none` (a derived one) has no payload
 	 * column unless --payload N asks for one */
 	if (!p->set[K_PAYLOAD] && schema_of(out)->no_payload)

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "conf_line.h"
-#include "engines/engine.h"
 #include "units.h"
 
 void knob_range_text(int id, char *buf, size_t len)
@@ -194,22 +193,16 @@ void knob_format(int id, long long v, char *buf, size_t len)
 	}
 }
 
-void knob_default_text(int id, char *buf, size_t len)
+void knob_default_text(int id, const char *more, char *buf, size_t len)
 {
-	const struct knob_default *d;
 	size_t n;
-	int i;
 
 	n = (size_t)snprintf(buf, len, "[default %s",
 	                     *knob_table[id].def ? knob_table[id].def : "(none)");
 	if (knob_table[id].dash_def && n < len)
 		n += (size_t)snprintf(buf + n, len - n, "; dashboard: %s", knob_table[id].dash_def);
-	for (i = 0; i < E_COUNT; i++)
-		for (d = engine_table[i] ? engine_table[i]->defaults : NULL; d && d->def && n < len;
-		     d++)
-			if (d->knob == id)
-				n += (size_t)snprintf(buf + n, len - n, "; %s: %s",
-				                      knob_table[K_ENGINE].choices[i], d->def);
+	if (more && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s", more);
 	if (n < len)
 		snprintf(buf + n, len - n, "]");
 }

@@ -1,7 +1,9 @@
 /* knobs.c - the knob table (the master copy) and the questions asked of it:
- * lookup by name, defaults (per engine, per mode), ranges that depend on
- * other knobs, what needs a rebuild. knob_values.c parses, formats and
- * steps a knob's values.
+ * lookup by name, defaults (per mode), ranges that depend on other knobs,
+ * what needs a rebuild. knob_values.c parses, formats and steps a knob's
+ * values. The table sits below the engines: they read it, it reads none of
+ * them (an engine's own defaults and telling figure are in its ops, which
+ * the layers above read through engines.c).
  *
  * Rows are in the order --help lists them; the first workload knob varies
  * slowest in a sweep. Defaults are text, parsed like user input, so a default
@@ -12,7 +14,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engines/engine.h"
 #include "metrics.h"
 #include "schema.h"
 #include "units.h"
@@ -84,13 +85,13 @@ int knobs_presenter_metric(long long packed, int i)
 	return i < PRESENTER_MAX && m >= 0 && m < M_COUNT ? m : -1;
 }
 
-int knobs_presenter_figures(long long packed, int engine, int *ids)
+int knobs_presenter_figures(long long packed, int figure, int *ids)
 {
 	int n = 0;
 
 	if (!packed) {
 		ids[n++] = M_ROWS_PER_S;
-		ids[n++] = engine_figure(engine); /* the per-row figure its story turns on */
+		ids[n++] = figure; /* the per-row figure the engine's story turns on */
 		return n;
 	}
 	while (n < PRESENTER_MAX && knobs_presenter_metric(packed, n) >= 0) {
@@ -492,17 +493,6 @@ int knobs_need_rebuild(const struct knobs *a, const struct knobs *b)
 	if (schema_id_indexed(schema_of(a), a) != schema_id_indexed(schema_of(b), b))
 		return 1;
 	return (a->v[K_KEY_ORDER] >= KO_UUID7) != (b->v[K_KEY_ORDER] >= KO_UUID7);
-}
-
-void knobs_engine_defaults(struct knobs *k, const int *set)
-{
-	const struct engine_ops *en =
-	    k->v[K_ENGINE] >= 0 && k->v[K_ENGINE] < E_COUNT ? engine_table[k->v[K_ENGINE]] : NULL;
-	const struct knob_default *d;
-
-	for (d = en ? en->defaults : NULL; d && d->def; d++)
-		if (!set || !set[d->knob])
-			(void)knob_parse(d->knob, d->def, &k->v[d->knob], NULL);
 }
 
 void knobs_dash_defaults(struct knobs *k, const int *set)

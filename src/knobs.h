@@ -84,7 +84,8 @@ struct knob_def {
 extern const struct knob_def knob_table[K_COUNT];
 
 /* A default that differs by engine: "cache" is "128MiB" on PostgreSQL. Each
- * engine's ops list its own, ending with a NULL def. */
+ * engine's ops list its own, ending with a NULL def; engine_defaults
+ * (engines/engine.h) applies them, the table itself reads no engine. */
 struct knob_default {
 	int knob;
 	const char *def; /* as a user would type it */
@@ -112,18 +113,14 @@ void knob_format(int id, long long v, char *buf, size_t len);
 /* Fill k with every default. */
 void knobs_defaults(struct knobs *k);
 
-/* Defaults that differ by engine (cache: SQLite's 2000KiB page cache vs
- * PostgreSQL's 128MiB shared_buffers), applied to the knobs in k that the
- * user did not set (set[id] == 0; set may be NULL: none set). */
-void knobs_engine_defaults(struct knobs *k, const int *set);
-
 /* The dashboard's defaults (knob_def.dash_def: commits a person can watch,
  * a table that starts over before it fills the disk) for the knobs in k
  * that the user did not set (set as above). */
 void knobs_dash_defaults(struct knobs *k, const int *set);
 
-/* "[default X; dashboard: Z; postgres: Y]" for --help. */
-void knob_default_text(int id, char *buf, size_t len);
+/* "[default X; dashboard: Z; postgres: Y]" for --help: more (NULL: none)
+ * is put before the closing bracket ("; postgres: Y", engine_defaults_text). */
+void knob_default_text(int id, const char *more, char *buf, size_t len);
 
 /* The prefill a step really uses (resolves "auto"). */
 long long knobs_prefill(const struct knobs *k);
@@ -162,10 +159,10 @@ int knobs_same_workload(const struct knobs *a, const struct knobs *b);
 #define PRESENTER_MAX 3
 int knobs_presenter_metric(long long packed, int i); /* the i-th, or -1 */
 
-/* The presenter's figures for packed on engine into ids (PRESENTER_MAX):
- * its metrics, or for auto rows/s and the per-row figure the engine's
- * story turns on. Returns how many. */
-int knobs_presenter_figures(long long packed, int engine, int *ids);
+/* The presenter's figures for packed into ids (PRESENTER_MAX): its
+ * metrics, or for auto rows/s and figure, the per-row figure the engine's
+ * story turns on (engine_figure). Returns how many. */
+int knobs_presenter_figures(long long packed, int figure, int *ids);
 
 /* Are knob id's values in a step plain numbers (a KNOB_INT without words;
  * indexes, whose words plan_step resolves to a count)? */

@@ -107,7 +107,7 @@ static void install_signals(void)
 
 static void usage(FILE *f)
 {
-	char range[160], def[160];
+	char range[160], def[160], more[160];
 	int id;
 
 	fprintf(f,
@@ -133,7 +133,8 @@ static void usage(FILE *f)
 		else if (d->unit && strcmp(d->unit, "rows") == 0)
 			snprintf(range + strlen(range), sizeof range - strlen(range),
 			         " (also 100k, 1M, 1e6)");
-		knob_default_text(id, def, sizeof def);
+		engine_defaults_text(id, more, sizeof more);
+		knob_default_text(id, more, def, sizeof def);
 		fprintf(f, "  --%-10s %s\n  %13s%s %s\n", d->name, range, "", d->why, def);
 	}
 	fprintf(f,

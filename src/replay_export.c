@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engines/engine.h"
 #include "recording.h"
 #include "xalloc.h"
 
@@ -110,7 +111,7 @@ int replay_export(struct plan *p, struct report *rep, struct plot *pl, struct er
 	if (collect(p, it, &origin, &sh, e) < 0 || !(rp = rec_open(p->replay_path, &h, e)))
 		goto out;
 	for (i = 0; i < sh.n; i++) { /* what the talk was about: drawn too */
-		int n = knobs_presenter_figures(sh.packed[i], sh.engine, ids);
+		int n = knobs_presenter_figures(sh.packed[i], engine_figure(sh.engine), ids);
 
 		for (j = 0; j < n; j++)
 			plot_feature(pl, ids[j]);

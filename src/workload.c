@@ -22,12 +22,22 @@
 
 int wl_setup(struct workload *w, const struct knobs *k, struct err *e)
 {
+	uint64_t rows = (uint64_t)knobs_prefill(k);
+
 	if (k->v[K_SCHEMA] != 0 && !w->ops->table_specs)
 		return err_set(e, ERR_USAGE,
 		               "--schema %s: the %s engine builds only the default table so far "
 		               "(idxlab runs no other table in its place)",
 		               schema_of(k)->name, knob_table[K_ENGINE].choices[k->v[K_ENGINE]]);
 	if (w->ops->setup(w->en, k, e) < 0)
+		return -1;
+	rowset_reset(&w->rs, 0);
+	if (rows) {
+		if (w->ops->load(w->en, rows, e) < 0)
+			return -1;
+		rowset_reset(&w->rs, rows);
+	}
+	if (w->ops->ready(w->en, k, rows, e) < 0)
 		return -1;
 	schema_say_unbuilt(schema_of(k), knob_table[K_ENGINE].choices[k->v[K_ENGINE]]);
 	return 0;

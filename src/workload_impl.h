@@ -65,8 +65,10 @@ struct workload {
 	long order;        /* plan mode: the measured runs begun so far */
 };
 
-/* The engine's setup() of a fresh table as k describes it; a table spec
- * the engine cannot build yet is refused here, never run as another. */
+/* A fresh table as k describes it: the engine's setup(), its load() of
+ * the prefill (knobs_prefill; the rowset reset to it) and ready()
+ * (engine.h); a table spec the engine cannot build yet is refused here,
+ * never run as another. */
 int wl_setup(struct workload *w, const struct knobs *k, struct err *e);
 
 /* Sample everything into c: the worker's own counts plus the engine's. */

@@ -3,8 +3,12 @@
 # them: no header reached from the table spec (schema*.c, schema*.h) or
 # the question as a verb (whatif.[ch]) includes the knob table (knobs.h)
 # or the plan (config.h), so knobs -> schema and plan -> whatif run one
-# way (the compiler's -Werror=implicit-function-declaration makes an
-# include the road of every call). SRC: the source tree (tests/../src).
+# way; and the knob table stays below the engines: the engines read it
+# (struct knobs, its names, knob_parse), so nothing of the knob module
+# (knobs.[ch], knob_values.c) reaches an engine's header but the list of
+# their names (engines/engine_list.h), and engines -> knobs runs one way
+# (the compiler's -Werror=implicit-function-declaration makes an include
+# the road of every call). SRC: the source tree (tests/../src).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 SRC=${SRC:-$here/../src}
@@ -40,3 +44,14 @@ done
 # The words are still there for them to read.
 reach schema.h | grep -qx vocab.h && ok circle/schema-reads-vocab ||
 	bad circle/schema-reads-vocab "schema.h does not reach vocab.h"
+# The knob module reads no engine: the per-engine defaults, their --help
+# text and the telling figure are pulled by the layers above (the plan,
+# main, the presenter) from engines.c.
+hits=""
+for f in knobs.c knobs.h knob_values.c; do
+	[ -f "$SRC/$f" ] || bad circle/knobs-below-engines "no $f under $SRC"
+	up=$(reach "$f" | grep '^engines/' | grep -vx 'engines/engine_list.h' | tr '\n' ' ')
+	[ -n "$up" ] && hits="$hits $f -> $up"
+done
+[ -z "$hits" ] && ok circle/knobs-below-engines ||
+	bad circle/knobs-below-engines "the knob module reaches the engines (they sit above it; engines.c has what the layers above pull):$hits"

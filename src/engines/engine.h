@@ -17,6 +17,7 @@
 #define IDXLAB_ENGINE_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../err.h"
@@ -27,13 +28,27 @@ struct engine;      /* private to each engine */
 struct table_shape; /* schema_from.h */
 struct txn;         /* txn.h */
 
+/* One of an engine's statistics tables, as engine_measures reads it: n
+ * rows of size bytes from rows, each holding at offset at the enum ctr it
+ * feeds (C_COUNT: none, a row read for another's sake). ENGINE_STATS(t, f)
+ * describes the static array t, whose rows name their counter in field f. */
+struct engine_stats {
+	const void *rows;
+	size_t n, size, at;
+};
+#define ENGINE_STATS(t, f)                                                                         \
+	{                                                                                          \
+		(t), sizeof(t) / sizeof((t)[0]), sizeof((t)[0]), offsetof(__typeof__((t)[0]), f)   \
+	}
+#define ENGINE_STATS_MAX 4 /* tables per engine */
+
 struct step_out {
 	uint64_t rows;    /* operations done by this call */
 	uint64_t commits; /* transactions committed by this call */
 };
 
 struct engine_ops {
-	/* The knobs whose defaults differ on this engine (knobs_engine_defaults,
+	/* The knobs whose defaults differ on this engine (engine_defaults,
 	 * --help); ends with a NULL def. NULL: none differ. */
 	const struct knob_default *defaults;
 
@@ -72,17 +87,27 @@ struct engine_ops {
 	 * a throwaway one). Refuses a target idxlab did not create (ERR_USAGE).
 	 * t (borrowed, outlives the engine) is the workload's transaction, its
 	 * rowset t->rs set: open gives it the engine's hooks (txn_init(t, en,
-	 * t->rs, hooks)); the engine resets and prepares the rowset (setup,
-	 * apply) and may swap t->h, the workload runs the loop (txn_step,
+	 * t->rs, hooks)); the workload resets the rowset for a fresh table
+	 * (wl_setup), the engine prepares it for the op (ready, apply) and may
+	 * swap t->h, the workload runs the loop (txn_step,
 	 * txn_finish) and frees the rowset after close. stop (borrowed,
 	 * outlives the engine) is set when the user wants out: long work
 	 * (loading, index builds) checks it and fails early. */
 	int (*open)(struct engine **out, const struct knobs *k, struct txn *t,
 	            const atomic_int *stop, struct err *e);
 
-	/* Start a step: a fresh idxlab_t as k describes it, prefilled, with its
-	 * indexes, cache, journal and sync set. Counters keep accumulating. */
+	/* A fresh table for a step is built in three calls (wl_setup): setup,
+	 * then load when k's prefill (knobs_prefill) is more than 0 rows, then
+	 * ready; the workload resets the rowset to 0 rows after setup and to
+	 * the prefill after load. Counters keep accumulating. */
+	/* A fresh, empty idxlab_t as k describes it, set up for the load. */
 	int (*setup)(struct engine *en, const struct knobs *k, struct err *e);
+	/* Insert rows 0..rows-1 (rows > 0) into it the engine's fastest way,
+	 * unmeasured; the rowset stands at 0 rows. */
+	int (*load)(struct engine *en, uint64_t rows, struct err *e);
+	/* After the load of rows (0: none): its indexes, the measured cache,
+	 * journal and sync, and what the step runs, set as k says. */
+	int (*ready)(struct engine *en, const struct knobs *k, uint64_t rows, struct err *e);
 
 	/* Change the live table to k without rebuilding it: cache, sync,
 	 * journal, op, payload, seed, key order within its type, and the index
@@ -114,9 +139,12 @@ struct engine_ops {
 
 	/* Add the engine's cumulative counters into c (sets c->valid bits). */
 	int (*sample)(struct engine *en, struct counters *c, struct err *e);
-	/* The counters sample() can ever fill, bits 1u << enum ctr, read off
-	 * its statistics table (engine_measures adds rows and commits). */
-	unsigned (*measures)(void);
+	/* What sample() can ever fill (engine_measures, which adds rows and
+	 * commits): the counters fed by the statistics tables it walks (at
+	 * least one, the rest NULL), and the bits 1u << enum ctr it fills
+	 * outside any table (0: none). */
+	const struct engine_stats *stats[ENGINE_STATS_MAX];
+	unsigned measures_more;
 
 	/* Database and index sizes now. */
 	int (*sizes)(struct engine *en, struct sizes *s, struct err *e);
@@ -157,8 +185,9 @@ const struct engine_ops *engine_find(const char *name);
 int engine_has_knob(int kind, int id);
 
 /* The counters engine kind can ever measure (bits 1u << enum ctr): what
- * its sample() fills, and the rows and commits every step counts. All of
- * them when the engine is not built here (a replay of its recording). */
+ * its sample() fills (the counters its .stats tables feed, and its
+ * .measures_more), and the rows and commits every step counts. All of them
+ * when the engine is not built here (a replay of its recording). */
 unsigned engine_measures(int kind);
 
 /* The per-row figure engine kind's story turns on (its ops' figure);
@@ -170,6 +199,17 @@ int engine_figure(int kind);
  * itself (*own set to 1), else where itself (*own 0; also when the engine
  * is not built here). Never NULL: "" when where is. */
 const char *engine_where_shown(int kind, const char *where, int *own);
+
+/* Defaults that differ by engine (cache: SQLite's 2000KiB page cache vs
+ * PostgreSQL's 128MiB shared_buffers): k's engine's .defaults, applied to
+ * the knobs in k that the user did not set (set[id] == 0; set may be NULL:
+ * none set). Nothing when k's engine is not built. */
+void engine_defaults(struct knobs *k, const int *set);
+
+/* The engines' own defaults of knob id for --help, "; postgres: 128MiB;
+ * wiredtiger: 256MiB" ("" when none differs), in buf (knob_default_text's
+ * more). */
+void engine_defaults_text(int id, char *buf, size_t len);
 
 /* The Debian package engine kind's library comes in ("libwiredtiger-dev"),
  * for the message of a build without it. */

@@ -5,6 +5,7 @@
  * referenced here as weak symbols, then stay NULL, and idxlab says "not
  * built" and which package to install. */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "engine.h"
@@ -63,11 +64,51 @@ const char *engine_where_shown(int kind, const char *where, int *own)
 	return where;
 }
 
+void engine_defaults(struct knobs *k, const int *set)
+{
+	const struct engine_ops *ops = built((int)k->v[K_ENGINE]);
+	const struct knob_default *d;
+
+	for (d = ops ? ops->defaults : NULL; d && d->def; d++)
+		if (!set || !set[d->knob])
+			(void)knob_parse(d->knob, d->def, &k->v[d->knob], NULL);
+}
+
+void engine_defaults_text(int id, char *buf, size_t len)
+{
+	const struct knob_default *d;
+	size_t n = 0;
+	int i;
+
+	if (len)
+		buf[0] = 0;
+	for (i = 0; i < E_COUNT; i++)
+		for (d = engine_table[i] ? engine_table[i]->defaults : NULL; d && d->def && n < len;
+		     d++)
+			if (d->knob == id)
+				n += (size_t)snprintf(buf + n, len - n, "; %s: %s",
+				                      knob_table[K_ENGINE].choices[i], d->def);
+}
+
 unsigned engine_measures(int kind)
 {
-	if (kind < 0 || kind >= E_COUNT || !engine_table[kind] || !engine_table[kind]->measures)
+	const struct engine_ops *ops = built(kind);
+	unsigned m;
+	size_t t, i;
+
+	if (!ops)
 		return ~0u;
-	return engine_table[kind]->measures() | 1u << C_ROWS | 1u << C_COMMITS;
+	m = ops->measures_more | 1u << C_ROWS | 1u << C_COMMITS;
+	for (t = 0; t < ENGINE_STATS_MAX && ops->stats[t]; t++)
+		for (i = 0; i < ops->stats[t]->n; i++) {
+			const struct engine_stats *s = ops->stats[t];
+			enum ctr c;
+
+			memcpy(&c, (const char *)s->rows + i * s->size + s->at, sizeof c);
+			if (c != C_COUNT)
+				m |= 1u << c;
+		}
+	return m;
 }
 
 int engine_has_knob(int kind, int id)

@@ -31,7 +31,7 @@ int presenter_metrics(const struct dash *d, int *ids)
 {
 	long long packed = d->figures >= 0 ? d->figures : d->k.want.v[K_PRESENTER_METRICS];
 
-	return knobs_presenter_figures(packed, (int)d->k.want.v[K_ENGINE], ids);
+	return knobs_presenter_figures(packed, engine_figure((int)d->k.want.v[K_ENGINE]), ids);
 }
 
 /* ---- block digits -------------------------------------------------------- */

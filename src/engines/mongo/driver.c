@@ -354,7 +354,6 @@ static int mongo_open(struct engine **out, const struct knobs *k, struct txn *t,
 
 static int mongo_setup(struct engine *en, const struct knobs *k, struct err *e)
 {
-	uint64_t rows = (uint64_t)knobs_prefill(k);
 	bson_t cmd = BSON_INITIALIZER;
 	int rc;
 
@@ -372,14 +371,12 @@ static int mongo_setup(struct engine *en, const struct knobs *k, struct err *e)
 	BSON_APPEND_UTF8(&cmd, "create", COLL_NAME);
 	rc = mongo_command_or_fail(en, DB_NAME, &cmd, e, "creating idxlab.t");
 	bson_destroy(&cmd);
-	if (rc < 0)
-		return -1;
-	rowset_reset(en->rs, 0);
-	if (rows) {
-		if (mongo_load(en, rows, e) < 0)
-			return -1;
-		rowset_reset(en->rs, rows);
-	}
+	return rc < 0 ? -1 : 0;
+}
+
+static int mongo_ready(struct engine *en, const struct knobs *k, uint64_t rows, struct err *e)
+{
+	(void)rows;
 	if (mongo_set_indexes(en, 0, k->v[K_INDEXES], 0, e) < 0 || mongo_checkpoint(en, e) < 0)
 		return -1;
 	en->copy = k->v[K_OP] == OP_INSERT && k->v[K_LOAD] == LOAD_COPY;
@@ -471,10 +468,12 @@ const struct engine_ops mongo_engine = {
 	.version = mongo_version,
 	.open = mongo_open,
 	.setup = mongo_setup,
+	.load = mongo_load,
+	.ready = mongo_ready,
 	.apply = mongo_apply,
 	.rewrite = mongo_rewrite,
 	.sample = mongo_sample,
-	.measures = mongo_measures,
+	.stats = { &mongo_status_stats, &mongo_io_stats },
 	.sizes = mongo_sizes,
 	.in_force = mongo_in_force,
 	.where = mongo_where,

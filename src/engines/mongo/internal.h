@@ -163,7 +163,8 @@ int mongo_server_status(struct engine *en, bson_error_t *be);
 /* Where the server runs here and its /proc is readable, sample its io. */
 void mongo_find_server_processes(struct engine *en);
 int mongo_sample(struct engine *en, struct counters *c, struct err *e);
-unsigned mongo_measures(void);
+/* .stats: the server's /proc io table (status.c has serverStatus's). */
+extern const struct engine_stats mongo_io_stats;
 int mongo_sizes(struct engine *en, struct sizes *s, struct err *e);
 
 #endif

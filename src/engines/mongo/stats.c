@@ -119,15 +119,7 @@ int mongo_sample(struct engine *en, struct counters *c, struct err *e)
 	return 0;
 }
 
-unsigned mongo_measures(void)
-{
-	unsigned m = mongo_status_feeds();
-	size_t i;
-
-	for (i = 0; i < sizeof io_table / sizeof io_table[0]; i++)
-		m |= 1u << io_table[i].counter;
-	return m;
-}
+const struct engine_stats mongo_io_stats = ENGINE_STATS(io_table, counter);
 
 int mongo_sizes(struct engine *en, struct sizes *s, struct err *e)
 {

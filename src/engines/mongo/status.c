@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../engine.h"
+
 #define ALLOC_UNIT 4096 /* WiredTiger's allocation_size: the "page" of a file */
 
 /* One row per place a value lives, in the order to try, and the counter it
@@ -160,16 +162,7 @@ void mongo_status_counters(const struct mongo_status *s, struct counters *c)
 	}
 }
 
-unsigned mongo_status_feeds(void)
-{
-	unsigned m = 0;
-	size_t i;
-
-	for (i = 0; i < NROWS; i++)
-		if (rows[i].feed != C_COUNT)
-			m |= 1u << rows[i].feed;
-	return m;
-}
+const struct engine_stats mongo_status_stats = ENGINE_STATS(rows, feed);
 
 int mongo_collstats_sizes(const bson_t *doc, int nindexes, struct sizes *s)
 {

@@ -60,8 +60,10 @@ int mongo_status_parse(const bson_t *doc, struct mongo_status *out);
  * C_CACHE_MAX) and their valid bits, from what s has. */
 void mongo_status_counters(const struct mongo_status *s, struct counters *c);
 
-/* The counters serverStatus can feed (bits 1u << enum ctr). */
-unsigned mongo_status_feeds(void);
+/* The table of the values serverStatus gives, each with the counter it
+ * feeds: the MongoDB engine's first .stats (engine.h). */
+struct engine_stats;
+extern const struct engine_stats mongo_status_stats;
 
 /* Sizes from a $collStats document ({ "storageStats": {...} } or the
  * storageStats document itself). db_bytes: totalSize (or storageSize +

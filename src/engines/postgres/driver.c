@@ -179,10 +179,6 @@ static int set_cache(struct engine *en, const struct knobs *k, struct err *e)
 
 static int pg_setup(struct engine *en, const struct knobs *k, struct err *e)
 {
-	uint64_t rows = (uint64_t)knobs_prefill(k);
-	char lsn[32];
-	int i;
-
 	en->k = *k;
 	en->s = schema_of(k);
 	en->txn->open = 0;
@@ -207,14 +203,23 @@ static int pg_setup(struct engine *en, const struct knobs *k, struct err *e)
 	pg_carry_table_counters(en);
 	if (pg_quote_names(en, e) < 0 || pg_create_table(en, e) < 0)
 		return -1;
-	rowset_reset(en->rs, 0);
-	if (rows) {
-		if (pg_load(en, rows, e) < 0)
-			return -1;
-		rowset_reset(en->rs, rows);
-		if (pg_exec(en, "VACUUM (ANALYZE) idxlab.idxlab_t", e) < 0)
-			return -1;
-	}
+	return 0;
+}
+
+/* The prefill: one COPY, then its statistics and visibility map. */
+static int pg_prefill(struct engine *en, uint64_t rows, struct err *e)
+{
+	if (pg_load(en, rows, e) < 0)
+		return -1;
+	return pg_exec(en, "VACUUM (ANALYZE) idxlab.idxlab_t", e) < 0 ? -1 : 0;
+}
+
+static int pg_ready(struct engine *en, const struct knobs *k, uint64_t rows, struct err *e)
+{
+	char lsn[32];
+	int i;
+
+	(void)rows;
 	if (pg_set_indexes(en, 0, k->v[K_INDEXES], 0, e) < 0)
 		return -1;
 	/* Touch the catalogs our sampling reads, so their pruning after the DDL
@@ -379,6 +384,8 @@ const struct engine_ops postgres_engine = {
 	.version = pg_version,
 	.open = pg_open,
 	.setup = pg_setup,
+	.load = pg_prefill,
+	.ready = pg_ready,
 	.apply = pg_apply,
 	.rewrite = pg_rewrite,
 	.reclaim = pg_reclaim,
@@ -386,7 +393,7 @@ const struct engine_ops postgres_engine = {
 	.finish_start = pg_finish_start,
 	.finish_end = pg_finish_end,
 	.sample = pg_sample,
-	.measures = pg_measures,
+	.stats = { &pg_stats },
 	.sizes = pg_sizes,
 	.in_force = pg_in_force,
 	.where = pg_where,

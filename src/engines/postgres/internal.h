@@ -270,7 +270,7 @@ int pg_finish_end(struct engine *en, struct err *e);
 void pg_carry_table_counters(struct engine *en);
 int pg_sample_fpi(struct engine *en);
 int pg_sample(struct engine *en, struct counters *c, struct err *e);
-unsigned pg_measures(void);
+extern const struct engine_stats pg_stats; /* .stats: stats.c's table */
 int pg_settle(struct engine *en, struct err *e);
 int pg_sizes(struct engine *en, struct sizes *s, struct err *e);
 

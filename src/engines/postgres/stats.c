@@ -512,16 +512,7 @@ int pg_sample(struct engine *en, struct counters *c, struct err *e)
 	return 0;
 }
 
-unsigned pg_measures(void)
-{
-	unsigned m = 0;
-	int i;
-
-	for (i = 0; i < S_COUNT; i++)
-		if (stat_table[i].counter != C_COUNT)
-			m |= 1u << stat_table[i].counter;
-	return m;
-}
+const struct engine_stats pg_stats = ENGINE_STATS(stat_table, counter);
 
 /* End of a step: make the lagging statistics and the WAL settle. */
 int pg_settle(struct engine *en, struct err *e)

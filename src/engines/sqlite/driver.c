@@ -232,9 +232,7 @@ static int sqlite_open(struct engine **out, const struct knobs *k, struct txn *t
 
 static int sqlite_setup(struct engine *en, const struct knobs *k, struct err *e)
 {
-	uint64_t prefill = (uint64_t)knobs_prefill(k), n;
 	struct knobs load = *k;
-	char sql[64];
 
 	sqlite3_finalize(en->op);
 	en->op = NULL;
@@ -243,7 +241,6 @@ static int sqlite_setup(struct engine *en, const struct knobs *k, struct err *e)
 	en->k = *k;
 	en->s = schema_of(k);
 	en->fast = schema_fast_keys(en->s, k, &en->keys);
-	rowset_reset(en->rs, 0);
 	sqlite_set_payload(en, k->v[K_PAYLOAD]);
 
 	/* A fresh table: a fresh file in our temp dir (unless open() just made
@@ -267,21 +264,30 @@ static int sqlite_setup(struct engine *en, const struct knobs *k, struct err *e)
 	load.v[K_CACHE] = PREFILL_CACHE_KIB * 1024LL;
 	if (sqlite_set_pragmas(en, &load, e) < 0 || sqlite_create_schema(en, e) < 0)
 		return -1;
-	if (sqlite_prepare_stmt(en, OP_INSERT, e) < 0)
+	return sqlite_prepare_stmt(en, OP_INSERT, e);
+}
+
+/* The prefill: one transaction, under the big cache setup set. */
+static int sqlite_load(struct engine *en, uint64_t rows, struct err *e)
+{
+	uint64_t n;
+
+	if (sqlite_run(en, "BEGIN", e) < 0)
 		return -1;
-	if (prefill) {
-		if (sqlite_run(en, "BEGIN", e) < 0)
-			return -1;
-		for (n = 0; n < prefill; n++) {
-			if (sqlite_do_op(en, OP_INSERT, n, 0, e) < 0)
-				return err_prefix(e, "prefill");
-			if ((n & 0xffff) == 0 && en->stop && atomic_load(en->stop))
-				return err_set(e, ERR_RUNTIME, "stopped while loading the table");
-		}
-		if (sqlite_run(en, "COMMIT", e) < 0)
-			return -1;
-		rowset_reset(en->rs, prefill);
+	for (n = 0; n < rows; n++) {
+		if (sqlite_do_op(en, OP_INSERT, n, 0, e) < 0)
+			return err_prefix(e, "prefill");
+		if ((n & 0xffff) == 0 && en->stop && atomic_load(en->stop))
+			return err_set(e, ERR_RUNTIME, "stopped while loading the table");
 	}
+	return sqlite_run(en, "COMMIT", e);
+}
+
+static int sqlite_ready(struct engine *en, const struct knobs *k, uint64_t rows, struct err *e)
+{
+	char sql[64];
+
+	(void)rows;
 	if (sqlite_set_indexes(en, 0, k->v[K_INDEXES], e) < 0)
 		return -1;
 	if (k->v[K_JOURNAL] == J_WAL && sqlite_run(en, "PRAGMA wal_checkpoint(TRUNCATE)", e) < 0)
@@ -360,10 +366,12 @@ const struct engine_ops sqlite_engine = {
 	.version = sqlite_version,
 	.open = sqlite_open,
 	.setup = sqlite_setup,
+	.load = sqlite_load,
+	.ready = sqlite_ready,
 	.apply = sqlite_apply,
 	.rewrite = sqlite_rewrite,
 	.sample = sqlite_sample,
-	.measures = sqlite_measures,
+	.stats = { &sqlite_stats },
 	.sizes = sqlite_sizes,
 	.where = sqlite_where,
 	.figure = M_SPILLS_PER_ROW, /* what a small cache costs each row */

@@ -126,7 +126,7 @@ extern const struct txn_hooks sqlite_txn_hooks;
 /* Add the 31-bit db_status counters into en->status and reset them. */
 void sqlite_status_absorb(struct engine *en);
 int sqlite_sample(struct engine *en, struct counters *c, struct err *e);
-unsigned sqlite_measures(void);
+extern const struct engine_stats sqlite_stats; /* .stats: stats.c's table */
 int sqlite_sizes(struct engine *en, struct sizes *s, struct err *e);
 
 /* catalog.c */

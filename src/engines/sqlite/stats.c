@@ -124,15 +124,7 @@ int sqlite_sample(struct engine *en, struct counters *c, struct err *e)
 	return 0;
 }
 
-unsigned sqlite_measures(void)
-{
-	unsigned m = 0;
-	size_t i;
-
-	for (i = 0; i < NSTATS; i++)
-		m |= 1u << stats[i].counter;
-	return m;
-}
+const struct engine_stats sqlite_stats = ENGINE_STATS(stats, counter);
 
 int sqlite_sizes(struct engine *en, struct sizes *s, struct err *e)
 {

@@ -215,8 +215,6 @@ static int wt_open(struct engine **out, const struct knobs *k, struct txn *t,
 
 static int wt_setup(struct engine *en, const struct knobs *k, struct err *e)
 {
-	uint64_t prefill = (uint64_t)knobs_prefill(k), per_txn;
-	struct step_out scratch = { 0, 0 };
 	int i, rc;
 
 	wt_abort_txn(en);
@@ -246,7 +244,6 @@ static int wt_setup(struct engine *en, const struct knobs *k, struct err *e)
 			          en->sc->cols[first].name,
 			          n > 1 ? " and the other nullable columns" : "");
 	}
-	rowset_reset(en->rs, 0);
 	if (wt_bulk_prepare(en, k, e) < 0) /* the step's hooks: copy has no prefill */
 		return -1;
 	if (wt_drop_all(en, e) < 0)
@@ -261,27 +258,40 @@ static int wt_setup(struct engine *en, const struct knobs *k, struct err *e)
 	for (i = 1; i <= k->v[K_INDEXES]; i++)
 		if (wt_create_index(en, i, e) < 0)
 			return -1;
+	return 0;
+}
 
-	/* Load with a big cache and no sync: the load is not measured. Indexes
-	 * are built after the load, from the collection. */
-	if (prefill) {
-		if (en->cache < LOAD_CACHE && wt_set_cache(en, LOAD_CACHE, 0, e) < 0)
-			return -1;
-		per_txn = (uint64_t)(LOAD_TXN_BYTES / (long long)en->row_len);
-		per_txn = per_txn < 1 ? 1 : per_txn > LOAD_TXN_ROWS ? LOAD_TXN_ROWS : per_txn;
-		en->k.v[K_SYNC] = SYNC_OFF;
-		while (en->rs->next_row < prefill) {
-			uint64_t n = prefill - en->rs->next_row;
+/* Load with a big cache and no sync: the load is not measured. Indexes
+ * are built after the load, from the collection (wt_ready). */
+static int wt_load(struct engine *en, uint64_t rows, struct err *e)
+{
+	struct step_out scratch = { 0, 0 };
+	long long sync = en->k.v[K_SYNC];
+	uint64_t per_txn;
 
-			if (en->stop && atomic_load(en->stop))
-				return err_set(e, ERR_RUNTIME, "stopped while loading the table");
-			if (txn_step(en->txn, OP_INSERT, per_txn, n < 65536 ? n : 65536, &scratch,
-			             NULL, e) < 0 ||
-			    txn_finish(en->txn, &scratch, NULL, e) < 0)
-				return err_prefix(e, "prefill");
-		}
-		en->k.v[K_SYNC] = k->v[K_SYNC];
+	if (en->cache < LOAD_CACHE && wt_set_cache(en, LOAD_CACHE, 0, e) < 0)
+		return -1;
+	per_txn = (uint64_t)(LOAD_TXN_BYTES / (long long)en->row_len);
+	per_txn = per_txn < 1 ? 1 : per_txn > LOAD_TXN_ROWS ? LOAD_TXN_ROWS : per_txn;
+	en->k.v[K_SYNC] = SYNC_OFF;
+	while (en->rs->next_row < rows) {
+		uint64_t n = rows - en->rs->next_row;
+
+		if (en->stop && atomic_load(en->stop))
+			return err_set(e, ERR_RUNTIME, "stopped while loading the table");
+		if (txn_step(en->txn, OP_INSERT, per_txn, n < 65536 ? n : 65536, &scratch, NULL,
+		             e) < 0 ||
+		    txn_finish(en->txn, &scratch, NULL, e) < 0)
+			return err_prefix(e, "prefill");
 	}
+	en->k.v[K_SYNC] = sync;
+	return 0;
+}
+
+static int wt_ready(struct engine *en, const struct knobs *k, uint64_t prefill, struct err *e)
+{
+	int i, rc;
+
 	for (i = 1; i <= k->v[K_INDEXES]; i++) {
 		if (prefill && wt_fill_index(en, i, e) < 0)
 			return err_prefix(e, "%s", en->ix[i].uri + strlen("table:"));
@@ -401,11 +411,14 @@ const struct engine_ops wiredtiger_engine = {
 	.version = wt_version,
 	.open = wt_open,
 	.setup = wt_setup,
+	.load = wt_load,
+	.ready = wt_ready,
 	.apply = wt_apply,
 	.rewrite = wt_rewrite,
 	.finish_start = wt_finish_start,
 	.sample = wt_sample,
-	.measures = wt_measures,
+	.stats = { &wt_stats },
+	.measures_more = WT_SAMPLE_OWN,
 	.sizes = wt_sizes,
 	.in_force = wt_in_force,
 	.where = wt_where,

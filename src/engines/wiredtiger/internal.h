@@ -203,7 +203,9 @@ int wt_read_stats(struct engine *en, uint64_t out[S_COUNT], struct err *e);
 /* Tell the event log what the table cost since it was built. */
 void wt_log_table_totals(struct engine *en, const char *when);
 int wt_sample(struct engine *en, struct counters *c, struct err *e);
-unsigned wt_measures(void);
+/* .stats: stats.c's table; .measures_more: what wt_sample fills itself. */
+extern const struct engine_stats wt_stats;
+#define WT_SAMPLE_OWN (1u << C_FSYNCS | 1u << C_WCHAR | 1u << C_WRITE_BYTES)
 int wt_sizes(struct engine *en, struct sizes *s, struct err *e);
 
 /* bulk.c: a setting the bulk path cannot run (a prefill, a commit size),

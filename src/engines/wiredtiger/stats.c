@@ -131,16 +131,10 @@ int wt_sample(struct engine *en, struct counters *c, struct err *e)
 	return 0;
 }
 
-unsigned wt_measures(void)
-{
-	unsigned m = 1u << C_FSYNCS | 1u << C_WCHAR | 1u << C_WRITE_BYTES; /* wt_sample's own */
-	int i;
-
-	for (i = S_NONE + 1; i < S_COUNT; i++)
-		if (stat_table[i].counter != C_COUNT)
-			m |= 1u << stat_table[i].counter;
-	return m;
-}
+/* Its rows past S_NONE (not a statistic). */
+const struct engine_stats wt_stats = { &stat_table[S_NONE + 1], S_COUNT - S_NONE - 1,
+	                               sizeof stat_table[0],
+	                               offsetof(__typeof__(stat_table[0]), counter) };
 
 static int64_t file_size(const struct engine *en, const char *uri)
 {

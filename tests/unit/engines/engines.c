@@ -158,8 +158,14 @@ static void test_engines(void)
 		built++;
 		CHECK(engine_find(name) == o);
 		/* what the worker calls */
-		CHECK(o->version && o->open && o->setup && o->apply && o->rewrite);
-		CHECK(o->sample && o->measures);
+		CHECK(o->version && o->open && o->setup && o->load && o->ready && o->apply &&
+		      o->rewrite);
+		CHECK(o->sample && o->stats[0]);
+		/* each statistics table as engine_measures reads it: rows whose
+		 * counter lies inside the row */
+		for (i = 0; i < ENGINE_STATS_MAX && o->stats[i]; i++)
+			CHECK(o->stats[i]->rows && o->stats[i]->n > 0 &&
+			      o->stats[i]->at + sizeof(enum ctr) <= o->stats[i]->size);
 		CHECK(o->sizes && o->where && o->close);
 		CHECK(o->version && o->version() && *o->version());
 		/* what the dashboard and the presenter say about it */
@@ -212,9 +218,68 @@ static void test_engines(void)
 	}
 }
 
+/* Defaults that differ by engine are the engines' (.defaults), applied by
+ * the plan (engine_defaults) and named by --help (engine_defaults_text into
+ * knob_default_text): the knob table itself reads no engine. */
+static void test_engine_defaults(void)
+{
+	int set[K_COUNT] = { 0 }, kind, seen = 0;
+	char more[160], text[320], want[160];
+	struct knobs k;
+
+	for (kind = 0; kind < E_COUNT; kind++) {
+		const struct knob_default *d;
+
+		for (d = engine_table[kind] ? engine_table[kind]->defaults : NULL; d && d->def;
+		     d++) {
+			long long v = -1, before;
+
+			seen++;
+			CHECK(knob_parse(d->knob, d->def, &v, NULL) == 0);
+			knobs_defaults(&k);
+			k.v[K_ENGINE] = kind;
+			before = k.v[d->knob];
+			engine_defaults(&k, NULL);
+			CHECK(k.v[d->knob] == v);
+			/* a knob the user set keeps its value */
+			knobs_defaults(&k);
+			k.v[K_ENGINE] = kind;
+			set[d->knob] = 1;
+			engine_defaults(&k, set);
+			CHECK(k.v[d->knob] == before);
+			set[d->knob] = 0;
+			/* --help: "[default X; ...; postgres: 128MiB...]" */
+			snprintf(want, sizeof want, "; %s: %s", knob_table[K_ENGINE].choices[kind],
+			         d->def);
+			engine_defaults_text(d->knob, more, sizeof more);
+			knob_default_text(d->knob, more, text, sizeof text);
+			CHECK(strstr(more, want) && strstr(text, want));
+			CHECK(strncmp(text, "[default ", 9) == 0 && text[strlen(text) - 1] == ']');
+		}
+	}
+	CHECK(seen > 0 || !engine_table[E_POSTGRES]);
+	/* a knob no engine changes: the table's default alone */
+	engine_defaults_text(K_SEED, more, sizeof more);
+	knob_default_text(K_SEED, more, text, sizeof text);
+	snprintf(want, sizeof want, "[default %s]", knob_table[K_SEED].def);
+	CHECK(more[0] == 0 && strcmp(text, want) == 0);
+	knob_default_text(K_SEED, NULL, text, sizeof text);
+	CHECK(strcmp(text, want) == 0);
+	/* an engine not built here changes nothing */
+	knobs_defaults(&k);
+	k.v[K_ENGINE] = E_COUNT;
+	{
+		struct knobs d = k;
+
+		engine_defaults(&k, NULL);
+		CHECK(memcmp(k.v, d.v, sizeof k.v) == 0);
+	}
+}
+
 const struct unit_case unit_engines_engines[] = {
 	{ "unit/knob-engines", test_knob_engines },
 	{ "unit/metric-engines", test_metric_engines },
 	{ "unit/engines", test_engines },
+	{ "unit/engine-defaults", test_engine_defaults },
 	{ NULL, NULL },
 };
