@@ -6,9 +6,10 @@
 # index-build after keeps the rows in the key at the end; op update keeps a
 # rowid table and the key an index, and says so; the source is unchanged.
 # The spec word loads, writes back, and refuses a key it cannot keep rows in
-# with file:line. Then the dashboard on such a table: op insert -> update
-# (the key binding and the rebuild's y) rebuilds it with the id's key, says
-# so in the event log, and rows keep flowing.
+# with file:line. Then the dashboard on such a table: indexes to 0 and back
+# copies the rows out of the key and into it again; op insert -> update (the
+# key binding and the rebuild's y) rebuilds it with the id's key, says so in
+# the event log, and rows keep flowing.
 . "$(dirname "$0")/lib.sh"
 
 spec_of() { sed -n 's/^#   //p' "$1"; }
@@ -156,13 +157,33 @@ start rid TMPDIR="$TMPDIR" "$IDXLAB" --schema-from src.db:item --indexes table -
 if wait_for rid '││rows/s +[0-9.]*[1-9]' 10 && poll 60 ddl_has 'WITHOUT ROWID$'; then
 	ok own-rowid/dash-insert-kept-in-key
 else bad own-rowid/dash-insert-kept-in-key "ddl '$(live_ddl)': $(cap rid)"; fi
-i=0
-while [ $i -lt 30 ] && [ "$(selected rid | sed 's/^.*>//')" != op ]; do
-	sel=$(selected rid)
-	tm send-keys -t rid Down
-	poll 10 moved rid "$sel" # (one Down at a time: a slow screen must not be overrun)
-	i=$((i + 1))
-done
+# select_knob SESSION KNOB: Down until KNOB is the selected knob.
+select_knob() {
+	i=0
+	while [ $i -lt 30 ] && [ "$(selected "$1" | sed 's/^.*>//')" != "$2" ]; do
+		sel=$(selected "$1")
+		tm send-keys -t "$1" Down
+		poll 10 moved "$1" "$sel" # (one Down at a time: a slow screen must not be overrun)
+		i=$((i + 1))
+	done
+}
+# indexes 2 -> 0 drops the key: the rows are copied out into a rowid table;
+# back to 1 copies them into the key again, each said in the event log.
+ddl_lacks() { d=$(live_ddl) && [ -n "$d" ] && ! echo "$d" | grep -q "$1"; }
+select_knob rid indexes
+tm send-keys -t rid Left
+wait_for rid '>indexes +1 ' 5
+tm send-keys -t rid Left
+if wait_for rid '>indexes +0 ' 5 && wait_for rid "dropped $key: the table is a rowid table again" 10 &&
+	poll 60 ddl_lacks 'WITHOUT ROWID'; then
+	ok own-rowid/dash-drop-key-rowid-table
+else bad own-rowid/dash-drop-key-rowid-table "ddl '$(live_ddl)': $(cap rid)"; fi
+tm send-keys -t rid Right
+if wait_for rid '>indexes +1 ' 5 && wait_for rid "built $key: the table is kept in it" 10 &&
+	poll 60 ddl_has 'WITHOUT ROWID$'; then
+	ok own-rowid/dash-build-key-kept-in-it
+else bad own-rowid/dash-build-key-kept-in-it "ddl '$(live_ddl)': $(cap rid)"; fi
+select_knob rid op
 tm send-keys -t rid Right
 if wait_for rid 'Rebuild the table for .*\(y/n\)' 5; then
 	tm send-keys -t rid y
