@@ -160,6 +160,8 @@ struct schema {
 	int id_unindexed;           /* `id ... unindexed`: id only locates a row; the table's
 	                             * key is an index of the list (no btree on id where an
 	                             * engine can do without one: schema_id_indexed) */
+	int without_rowid;          /* `without rowid`: the rows are kept in the first index's
+	                             * key, the table's primary key (schema_clustered) */
 	int ncols;                  /* cols[0] is id */
 	struct column cols[SCHEMA_COLS_MAX];
 	int nindexes;
@@ -192,6 +194,19 @@ struct value {
 /* Does the table under k keep an index on its id? Always, but for an
  * `unindexed` id under op insert (the other ops find rows by id). */
 int schema_id_indexed(const struct schema *s, const struct knobs *k);
+
+/* Does the table under k keep its rows in its first index's key? A
+ * `without rowid` spec whose id is unindexed under k and whose key is
+ * built (indexes >= 1). SQLite builds it so (a WITHOUT ROWID table, the
+ * first index no btree of its own); the other engines an ordinary table
+ * and the key's index, and say so (schema_say_unbuilt). */
+int schema_clustered(const struct schema *s, const struct knobs *k);
+
+/* Can s keep its rows in its first index (`without rowid`): an unindexed
+ * id, and a first index that is unique, on plain columns (no lower(), no
+ * WHERE), none NULL or generated? -1 and what to write otherwise
+ * (schema_key.c; schema_check, and a spec file's `without rowid` line). */
+int schema_key_check(const struct schema *s, struct err *e);
 
 /* The spec a knob setting runs: k's schema knob resolved (never NULL; k
  * NULL: the default table's). */
@@ -327,6 +342,10 @@ int schema_check(const struct schema *s, struct err *e);
  * otherwise than s says: a partitioned table as one table, a generated
  * column as an ordinary one (schema_part.c). Nothing when it builds all. */
 void schema_say_unbuilt(const struct schema *s, const char *engine);
+
+/* Its part for a `without rowid` spec (schema_key.c): an engine but
+ * SQLite builds an ordinary table beside the key's index. */
+void schema_key_unbuilt(const struct schema *s, const char *engine);
 
 /* The spec as a spec file would say it (--print-config, --schema-from). */
 void schema_write(const struct schema *s, char *buf, size_t len);

@@ -14,6 +14,8 @@
  *   index KEY[,KEY...] [unique] [name NAME] [where PRED]   the next index
  *   partition by hash|range|list (COL[,COL]) N   a partitioned table
  *                                   (schema_part.c)
+ *   without rowid                   the rows kept in the first index's key
+ *                                   (schema_key.c)
  *
  * KEY is a column or lower(COL) / upper(COL); PRED is terms joined by and,
  * each `COL op CONSTANT` or `COL is [not] null` (schema_idx.c).
@@ -35,8 +37,8 @@
 #include "schema_int.h"
 #include "schema_part.h"
 
-static const char *const line_words[] = { "table", "id",      "column",    "hot",
-	                                  "index", "payload", "partition", NULL };
+static const char *const line_words[] = { "table",   "id",        "column",  "hot", "index",
+	                                  "payload", "partition", "without", NULL };
 
 static const char *nth_word(int i, const void *ctx)
 {
@@ -164,36 +166,6 @@ static int check_column(const struct column *c, int is_id, struct err *e)
 	return 0;
 }
 
-/* Can this index be unique, whatever the row count? */
-int schema_unique_ok(const struct schema *s, const struct index_spec *x, struct err *e)
-{
-	int i;
-
-	for (i = 0; i < x->ncols; i++) {
-		const struct column *c = &s->cols[x->cols[i]];
-		int seq1 = (c->order == ORD_SEQ || c->order == ORD_DESC) && c->per <= 1;
-
-		if (c->type == COL_BOOL || c->type == COL_DATE || c->nulls > 0)
-			continue; /* two values; a day per row wraps; NULLs are no values */
-		if (c->type == COL_NUMERIC) {
-			if (c->prec >= 14 && (seq1 || c->order == ORD_RAND))
-				return 0;
-			continue;
-		}
-		if (c->order == ORD_UUID7 || c->order == ORD_UUID4 ||
-		    (seq1 && c->type != COL_TEXT && c->type != COL_INT) ||
-		    (c->order == ORD_RAND && c->type == COL_BIGINT) ||
-		    (c->type == COL_UUID && (seq1 || c->order == ORD_RAND)) ||
-		    (c->type == COL_TEXT && c->len >= 14 && (seq1 || c->order == ORD_RAND)))
-			return 0;
-	}
-	return err_set(e, ERR_USAGE,
-	               "index %s: unique, but its values repeat or may collide; a unique "
-	               "index needs a column of distinct values (bigint seq, desc or rand, a "
-	               "uuid, text(14) or longer seq, desc or rand; not seq:R or late:P)",
-	               x->name);
-}
-
 int schema_check(const struct schema *s, struct err *e)
 {
 	int i, j;
@@ -264,7 +236,7 @@ int schema_check(const struct schema *s, struct err *e)
 		if (schema_idx_check(s, x, e) < 0)
 			return -1;
 	}
-	return schema_part_check(s, e);
+	return schema_part_check(s, e) < 0 ? -1 : schema_key_check(s, e);
 }
 
 /* ---- lines --------------------------------------------------------------- */
@@ -274,6 +246,7 @@ struct parse {
 	int have_id;
 	int hot_set;   /* a hot line came: a column may no longer take hot's name */
 	int hot_taken; /* the line of a column that took hot's name before that */
+	int key_line;  /* the `without rowid` line, checked once the indexes are read */
 };
 
 static int next_word(char **p, char **word)
@@ -533,19 +506,25 @@ static int spec_line(char *line, int lineno, void *ctx, struct err *e)
 		return 0;
 	case 6:
 		return schema_part_parse(s, rest, e);
+	case 7:
+		p->key_line = lineno;
+		return schema_key_line(s, rest, e);
 	default:
 		return unknown("line", w, line_words, 0,
-		               "table, id, column, hot, index, payload, partition", e);
+		               "table, id, column, hot, index, payload, partition, without", e);
 	}
 }
 
-/* After the last line: a column that took the name of idxlab's own hot
+/* After the last line: a `without rowid` key that the list does not hold
+ * (the error names its line); a column that took the name of idxlab's own hot
  * column (hot by default) needs a hot line that says otherwise (the error
  * names where, path:line, the column's line). */
 static int spec_end(const struct parse *p, const char *where, struct err *e)
 {
 	const struct schema *s = p->s;
 
+	if (p->key_line && schema_key_check(s, e) < 0)
+		return err_prefix(e, "%s:%d", where, p->key_line);
 	if (!schema_has_hot(s) || find_col(s, s->hot) <= 0)
 		return 0;
 	err_set(e, ERR_USAGE,
@@ -576,7 +555,7 @@ static void spec_start(struct schema *s, const char *name)
 
 int schema_parse_text(const char *text, const char *where, struct schema *s, struct err *e)
 {
-	struct parse p = { s, 0, 0, 0 };
+	struct parse p = { s, 0, 0, 0, 0 };
 	char line[1024];
 	int lineno = 0;
 
@@ -603,7 +582,7 @@ int schema_parse_text(const char *text, const char *where, struct schema *s, str
 
 int schema_parse_file(const char *path, struct schema *s, struct err *e)
 {
-	struct parse p = { s, 0, 0, 0 };
+	struct parse p = { s, 0, 0, 0, 0 };
 
 	spec_start(s, path);
 	if (config_read(path, spec_line, &p, e) < 0)

@@ -321,10 +321,8 @@ static void note_key(const struct table_shape *t, const struct shape_index *x, c
 			                      t->cols[x->cols[j]].name);
 	shape_note(notes, len,
 	           t->clustered
-	               ? "its primary key (%s) keeps its rows in key order there (WITHOUT ROWID); "
-	                 "here it is the first index, beside idxlab's id the rows are kept by: "
-	                 "one btree more per insert than the source pays (the id is unindexed, "
-	                 "the rowid)"
+	               ? "its primary key (%s) keeps its rows in key order there (WITHOUT ROWID): "
+	                 "here it is the first index and idxlab's id is unindexed"
 	               : "its primary key (%s) is the first index here and idxlab's id is "
 	                 "unindexed: it has no index of its own on PostgreSQL (op insert; an op "
 	                 "that finds rows by id keeps one), the source's key the table's only "
@@ -453,6 +451,7 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 		map[i] = s->ncols;
 		if (i == key_col) {
 			key_column(c, s);
+			s->without_rowid = t->clustered;
 			continue;
 		}
 		memset(out, 0, sizeof *out);
@@ -519,11 +518,13 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 			if (x->pk) {
 				note_key(t, x, s->notes, sizeof s->notes);
 				s->id_unindexed = 1;
+				s->without_rowid = t->clustered && s->nindexes == 0;
 			}
 			s->idx[s->nindexes++] = o;
 		}
 	snprintf(why, sizeof why, "a spec holds %d indexes", SCHEMA_IDX_MAX);
 	note_left_out(s->notes, sizeof s->notes, &idx_out, "index", "indexes", why);
+	schema_from_key(s);
 	derive_part(t, map, ncols, s);
 	s->no_payload = 1;  /* the table's row is the source's */
 	schema_pick_hot(s); /* the indexes are known now */

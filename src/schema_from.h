@@ -93,6 +93,12 @@ void shape_notes_add(char *notes, size_t len, const char *lines);
  * *out. Errors say what to do (a missing table, no engine reads SOURCE). */
 int schema_from_load(const char *text, long long *out, struct err *e);
 
+/* A derived spec whose source keeps its rows in its primary key
+ * (without_rowid set, the key first in the list): kept so where the spec
+ * admits it (schema_key_check), with a note on what each engine builds;
+ * else without_rowid cleared and a note why (schema_key.c). */
+void schema_from_key(struct schema *s);
+
 /* The spec of shape t (a table named table), with notes on every guess
  * and on what did not fit; what it holds is bounded by the spec's arrays
  * whatever t says (exposed for the tests). */

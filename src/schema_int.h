@@ -14,6 +14,10 @@ int schema_parse_file(const char *path, struct schema *s, struct err *e);
  * why otherwise (schema_file.c; whatif.c's candidates too). */
 int schema_unique_ok(const struct schema *s, const struct index_spec *x, struct err *e);
 
+/* The words after `without` on a spec line: rowid, else -1 and what to
+ * write (schema_key.c; spec_end checks the key once the list is read). */
+int schema_key_line(struct schema *s, const char *rest, struct err *e);
+
 /* A value order word (seq, few:50, late:2%:5) into c's order, n, s, per
  * and late; an error names the word and the range it takes
  * (schema_order.c). */

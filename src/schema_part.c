@@ -292,4 +292,5 @@ void schema_say_unbuilt(const struct schema *s, const char *engine)
 			          "ordinary column, its values in its own order (the row keeps its "
 			          "size; generated (%s) on PostgreSQL and SQLite)",
 			          s->name, engine, s->cols[i].name, s->cols[i].gen);
+	schema_key_unbuilt(s, engine);
 }

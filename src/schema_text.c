@@ -131,5 +131,7 @@ void schema_write(const struct schema *s, char *buf, size_t len)
 			PUT(" where %s", where);
 		PUT("\n");
 	}
+	if (s->without_rowid)
+		PUT("without rowid\n");
 #undef PUT
 }

@@ -363,6 +363,15 @@ int whatif_extend(long long base, long long drop, const char *drop_where, long l
 		rc = *add_where ? err_prefix(e, "%s", add_where) : err_prefix(e, "add-index");
 	else
 		rc = 0;
+	/* The key a `without rowid` table is kept in, dropped: the copy is
+	 * an ordinary table (the key built last of the table's own, or not). */
+	if (rc == 0 && c->without_rowid && strcmp(c->idx[0].name, s->idx[0].name) != 0) {
+		c->without_rowid = 0;
+		shape_note(c->notes, sizeof c->notes,
+		           "--drop-index %s: the key the table is kept in (without rowid): the "
+		           "copy is a rowid table, %s an index of it when built",
+		           s->idx[0].name, s->idx[0].name);
+	}
 	/* A candidate on the value column op update changes: it changes
 	 * another one no index covers, or none (the notes say which). */
 	if (rc == 0 && hot_covered(c)) {

@@ -50,6 +50,7 @@
 	X(schema, "schema.c")                                                                      \
 	X(schema_file, "schema_file.c")                                                            \
 	X(schema_idx, "schema_idx.c")                                                              \
+	X(schema_key, "schema_key.c")                                                              \
 	X(schema_order, "schema_order.c")                                                          \
 	X(schema_type, "schema_type.c")                                                            \
 	X(spread, "spread.c")                                                                      \

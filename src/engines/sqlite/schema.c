@@ -9,7 +9,9 @@
  * the rowid (INTEGER PRIMARY KEY); any other id (a uuid, a random bigint)
  * makes a clustered WITHOUT ROWID table, the B-tree a random key enters;
  * with `unindexed` under op insert (schema_id_indexed) it is a plain column
- * of a rowid table instead, the table's key an index of the list.
+ * of a rowid table instead, the table's key an index of the list; and
+ * with `without rowid` too (schema_clustered) a plain column of a WITHOUT
+ * ROWID table whose PRIMARY KEY is that index's key, as the source's.
  * For the default table that is the DDL idxlab always wrote: id INTEGER
  * PRIMARY KEY or, for uuid primary keys, BLOB in a WITHOUT ROWID table;
  * k1..k8 BLOBs for uuid key orders, else INTEGERs. Index i of the spec's
@@ -48,43 +50,102 @@ static void col_type_sql(struct sql_buf *b, const struct column *c, enum col_typ
 
 static const char *quoted(int col, const void *ctx);
 
-int sqlite_create_schema(struct engine *en, struct err *e)
+/* The CREATE TABLE of idxlab_t's columns, named name, into b: kept in the
+ * list's first index when clustered. */
+static int table_sql(struct engine *en, const char *name, int clustered, struct sql_buf *b,
+                     struct err *e)
 {
 	const struct schema *s = en->s;
 	enum col_type id_t = schema_type(s, &en->k, 0);
 	uint64_t n;
 	int seq =
 	    (id_t == COL_BIGINT || id_t == COL_INT) && schema_order(s, &en->k, 0, &n) == ORD_SEQ;
-	int rowid = seq || !schema_id_indexed(s, &en->k);
-	struct sql_buf b = { .n = 0 };
+	int rowid = !clustered && (seq || !schema_id_indexed(s, &en->k));
 	int c;
 
-	sqlite_sql_add(&b, "CREATE TABLE idxlab_t(id");
-	col_type_sql(&b, &s->cols[0], id_t);
-	if (seq || !rowid) /* an unindexed uuid: a plain column of a rowid table */
-		sqlite_sql_add(&b, " PRIMARY KEY");
+	sqlite_sql_add(b, "CREATE TABLE %s(id", name);
+	col_type_sql(b, &s->cols[0], id_t);
+	if (!clustered && (seq || !rowid)) /* an unindexed uuid: a plain column */
+		sqlite_sql_add(b, " PRIMARY KEY");
 	for (c = 1; c < s->ncols; c++) {
-		sqlite_sql_add(&b, ", ");
-		sqlite_sql_name(&b, s->cols[c].name);
-		col_type_sql(&b, &s->cols[c], schema_type(s, &en->k, c));
+		sqlite_sql_add(b, ", ");
+		sqlite_sql_name(b, s->cols[c].name);
+		col_type_sql(b, &s->cols[c], schema_type(s, &en->k, c));
 		if (s->cols[c].gen[0]) { /* written from its parse (schema_gen.h) */
 			char expr[SCHEMA_GEN_MAX * 3];
 
 			if (schema_gen_sql(s, c, GEN_SQLITE, quoted, s, expr, sizeof expr, e) < 0)
 				return -1;
-			sqlite_sql_add(&b, " GENERATED ALWAYS AS (%s) %s", expr,
+			sqlite_sql_add(b, " GENERATED ALWAYS AS (%s) %s", expr,
 			               s->cols[c].gen_stored ? "STORED" : "VIRTUAL");
 		}
 	}
 	if (schema_has_hot(s)) {
-		sqlite_sql_add(&b, ", ");
-		sqlite_sql_name(&b, s->hot);
-		sqlite_sql_add(&b, " INTEGER");
+		sqlite_sql_add(b, ", ");
+		sqlite_sql_name(b, s->hot);
+		sqlite_sql_add(b, " INTEGER");
 	}
 	if (schema_has_payload(s, &en->k))
-		sqlite_sql_add(&b, ", payload BLOB");
-	sqlite_sql_add(&b, ")%s", rowid ? "" : " WITHOUT ROWID");
+		sqlite_sql_add(b, ", payload BLOB");
+	for (c = 0; clustered && c < s->idx[0].ncols; c++) /* plain columns: schema_key_check */
+		sqlite_sql_add(b, "%s%s", c ? "," : ", PRIMARY KEY(", quoted(s->idx[0].cols[c], s));
+	sqlite_sql_add(b, "%s)%s", clustered ? ")" : "", rowid ? "" : " WITHOUT ROWID");
+	return 0;
+}
+
+int sqlite_create_schema(struct engine *en, struct err *e)
+{
+	struct sql_buf b = { .n = 0 };
+
+	en->clustered = schema_clustered(en->s, &en->k);
+	if (table_sql(en, "idxlab_t", en->clustered, &b, e) < 0)
+		return -1;
+	if (en->s->without_rowid && schema_id_indexed(en->s, &en->k))
+		evlog_add(EV_INFO,
+		          "table %s: op %s finds rows by idxlab's id: the rows are kept by id, the "
+		          "key %s an index, one btree more than the source's",
+		          en->s->name, knob_table[K_OP].choices[en->k.v[K_OP]], en->s->idx[0].name);
 	return sqlite_run(en, b.s, e);
+}
+
+/* The rows into a table kept in the first index's key (clustered), or out
+ * of it into a rowid table: a copy, as SQLite cannot change a table's key.
+ * No other index exists then (the key is the list's first). */
+static int rekey(struct engine *en, int clustered, struct err *e)
+{
+	static const char *const tmp = "\"idxlab-rekey\"";
+	const struct schema *s = en->s;
+	struct sql_buf b = { .n = 0 }, cols = { .n = 0 };
+	struct err ignored;
+	int c;
+
+	sqlite_sql_add(&cols, "id");
+	for (c = 1; c < s->ncols; c++)
+		if (!s->cols[c].gen[0]) /* SQLite computes those */
+			sqlite_sql_add(&cols, ",%s", quoted(c, s));
+	if (schema_has_hot(s)) {
+		sqlite_sql_add(&cols, ",");
+		sqlite_sql_name(&cols, s->hot);
+	}
+	if (schema_has_payload(s, &en->k))
+		sqlite_sql_add(&cols, ",payload");
+	if (sqlite_run(en, "BEGIN", e) < 0)
+		return -1;
+	if (table_sql(en, tmp, clustered, &b, e) < 0 || sqlite_run(en, b.s, e) < 0)
+		goto fail;
+	b.n = 0;
+	sqlite_sql_add(&b, "INSERT INTO %s(%s) SELECT %s FROM idxlab_t", tmp, cols.s, cols.s);
+	if (sqlite_run(en, b.s, e) < 0)
+		goto fail;
+	b.n = 0;
+	sqlite_sql_add(&b, "DROP TABLE idxlab_t; ALTER TABLE %s RENAME TO idxlab_t", tmp);
+	if (sqlite_run(en, b.s, e) < 0 || sqlite_run(en, "COMMIT", e) < 0)
+		goto fail;
+	en->clustered = clustered;
+	return 0;
+fail:
+	(void)sqlite_run(en, "ROLLBACK", &ignored);
+	return -1;
 }
 
 int sqlite_set_pragmas(struct engine *en, const struct knobs *k, struct err *e)
@@ -138,6 +199,19 @@ int sqlite_set_indexes(struct engine *en, long long from, long long to, struct e
 		struct sql_buf b = { .n = 0 };
 		char where[512];
 
+		if (i == 0 && schema_clustered(s, &en->k)) { /* the table is the key */
+			if (en->clustered)
+				continue;
+			if (rekey(en, 1, e) < 0)
+				return err_prefix(e, "keeping the rows in %s", x->name);
+			if (en->live)
+				evlog_add(EV_INFO,
+				          "built %s: the table is kept in it (WITHOUT ROWID), %llu "
+				          "rows copied in %.2f s",
+				          x->name, (unsigned long long)en->rs->live_rows,
+				          ((double)clock_now_ns() - t0) / 1e9);
+			continue;
+		}
 		sqlite_sql_add(&b, "CREATE %sINDEX ", x->unique ? "UNIQUE " : "");
 		sqlite_sql_name(&b, x->name);
 		sqlite_sql_add(&b, " ON idxlab_t(");
@@ -159,6 +233,15 @@ int sqlite_set_indexes(struct engine *en, long long from, long long to, struct e
 	for (i = from - 1; i >= to; i--) {
 		struct sql_buf b = { .n = 0 };
 
+		if (i == 0 && en->clustered) {
+			if (rekey(en, 0, e) < 0)
+				return err_prefix(e, "dropping %s, the key the table is kept in",
+				                  s->idx[0].name);
+			if (en->live)
+				evlog_add(EV_INFO, "dropped %s: the table is a rowid table again",
+				          s->idx[0].name);
+			continue;
+		}
 		sqlite_sql_add(&b, "DROP INDEX ");
 		sqlite_sql_name(&b, s->idx[i].name);
 		if (sqlite_run(en, b.s, e) < 0)

@@ -52,6 +52,7 @@ struct engine {
 	/* The spec's fast road to k's values (schema_fast_keys), when fast. */
 	struct schema_fast keys;
 	int fast;
+	int clustered; /* idxlab_t is kept in the spec's first index (schema_clustered) */
 	/* en->op's parameters: ?1 the id, ?2.. the value columns opcols[] (their
 	 * values in vals[], bound SQLITE_STATIC), ?payload_param the payload
 	 * (0: none). */
@@ -95,12 +96,15 @@ void sqlite_dsn_unlock(struct engine *en);
 
 /* schema.c */
 /* Create idxlab_t as en->s says under en->k (the default spec: the same
- * DDL as always). */
+ * DDL as always); a WITHOUT ROWID table on the first index's key when
+ * schema_clustered (en->clustered). */
 int sqlite_create_schema(struct engine *en, struct err *e);
 /* Journal mode, synchronous and cache size as k says. No open transaction. */
 int sqlite_set_pragmas(struct engine *en, const struct knobs *k, struct err *e);
 /* Create or drop indexes so that exactly the first `to` of en->s's list
- * exist (the first `from` exist now); drops go in reverse order. */
+ * exist (the first `from` exist now); drops go in reverse order. The key
+ * of a table kept in it (schema_clustered) is the table: building it or
+ * dropping it copies the rows into a table kept so, or not. */
 int sqlite_set_indexes(struct engine *en, long long from, long long to, struct err *e);
 
 /* rows.c */
