@@ -46,10 +46,10 @@
 /* A derived spec's notes: about 120 bytes for each column's order, type and
  * NULLs; past that the last line counts what did not fit. */
 #define SCHEMA_NOTES_SIZE 32768
-/* schema_write()'s text of any spec: a column's line (with a generated
- * expression), an index's, the partition line. */
+/* schema_write()'s text of any spec: a column's line (with its in:LO..HI
+ * and a generated expression), an index's, the partition line. */
 #define SCHEMA_TEXT_SIZE                                                                           \
-	((SCHEMA_COLS_MAX + 4) * (160 + SCHEMA_GEN_MAX) + SCHEMA_IDX_MAX * 1200 + 512)
+	((SCHEMA_COLS_MAX + 4) * (208 + SCHEMA_GEN_MAX) + SCHEMA_IDX_MAX * 1200 + 512)
 
 enum col_type {
 	COL_INT,       /* 32-bit integer */

@@ -110,9 +110,12 @@ void schema_from_order(const struct shape_col *c, double rows, struct column *ou
                        size_t wlen);
 
 /* The range of the values a sample of c saw (s_min, s_max) as out's
- * in:LO..HI (out's type and order set): a number column's, widened to
- * hold few:N's values, not for a rand column a unique index covers (its
- * draws would collide); appended to why (wlen bytes) when not NULL. */
+ * in:LO..HI (out's type and order set): a number column's, from a sample
+ * of 2 rows or more, widened to hold few:N's values; not for a generated
+ * column (the engine computes it from its operands' values), a rand
+ * column of one value, nor one a unique index covers (its draws would
+ * collide), nor where they are the order's own values (an integer's few:N
+ * over 0..N-1, seq from 0); appended to why (wlen bytes) when not NULL. */
 void schema_from_range(const struct shape_col *c, struct column *out, int unique, char *why,
                        size_t wlen);
 

@@ -334,7 +334,9 @@ void schema_from_range(const struct shape_col *c, struct column *out, int unique
 	int i;
 
 	out->ranged = 0;
-	if (!c->s_ranged || !isfinite(c->s_min) || !isfinite(c->s_max) || c->s_min > c->s_max ||
+	if (!c->s_ranged || c->gen[0] || !(c->sampled >= 2) || !isfinite(c->s_min) ||
+	    !isfinite(c->s_max) || c->s_min > c->s_max ||
+	    (out->order == ORD_RAND && !(c->s_min < c->s_max)) ||
 	    (out->type != COL_INT && out->type != COL_BIGINT && out->type != COL_NUMERIC) ||
 	    out->order == ORD_KNOB || out->order == ORD_UUID7 || out->order == ORD_UUID4 ||
 	    (unique && out->order == ORD_RAND)) /* a draw over its span would collide */
