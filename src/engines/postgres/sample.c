@@ -29,9 +29,12 @@
 #define SAMPLE_CELLS (SAMPLE_ROWS * 32)
 #define SAMPLE_MIN   1000
 /* The kinds up to this one are numbers (catalog.c's sampled[]: int2, int4,
- * int8, numeric, float4, float8): their least and greatest are read too. */
-#define SAMPLE_NUMBERS 6
-#define SAMPLE_FIELDS  6 /* of a column in the moves query */
+ * int8, numeric, float4, float8): their least and greatest are read too,
+ * while the moves query keeps within PostgreSQL's 1664 result columns (4
+ * a column, 2 more for a number's range: the widest shape's first 200 or
+ * so numbers get theirs). */
+#define SAMPLE_NUMBERS    6
+#define SAMPLE_FIELDS_MAX 1600
 
 /* The sample's rows, each sampled column k as v<k>: SELECT ... FROM the
  * table [TABLESAMPLE SYSTEM] LIMIT ...; the SQL into f. */
@@ -39,6 +42,7 @@ struct sample_q {
 	PGconn *c;
 	const struct table_shape *t;
 	const int *kinds, *col; /* col[k]: the k-th sampled column */
+	const int *ranged;      /* ranged[k]: its least and greatest are read too */
 	int n, spread, rows;    /* rows: the sample's size, at most */
 	const char *qn, *qr;    /* the schema and table, quoted */
 };
@@ -100,10 +104,8 @@ static PGresult *sample_query(const struct sample_q *q, const int *distinct)
 			    "<= m%d)",
 			    k, k, k, k, k, k, k, k);
 			/* a number's least and greatest, as text (a bigint's every digit) */
-			if (q->kinds[q->col[k]] <= SAMPLE_NUMBERS)
+			if (q->ranged[k])
 				fprintf(f, ", min(v%d)::text, max(v%d)::text", k, k);
-			else
-				fprintf(f, ", NULL, NULL");
 		}
 		fprintf(f, " FROM (SELECT *");
 		for (k = 0; k < q->n; k++)
@@ -134,8 +136,9 @@ void pg_sample_order(PGconn *c, const char *nsp, const char *rel, struct table_s
 {
 	char *qn = PQescapeIdentifier(c, nsp, strlen(nsp)),
 	     *qr = PQescapeIdentifier(c, rel, strlen(rel));
-	int i, k, n = 0, col[SHAPE_COLS_MAX], distinct[SHAPE_COLS_MAX], ndistinct = 0;
-	struct sample_q q = { c, t, kinds, col, 0, 0, SAMPLE_ROWS, qn, qr };
+	int i, k, at, n = 0, col[SHAPE_COLS_MAX], distinct[SHAPE_COLS_MAX], ndistinct = 0;
+	int ranged[SHAPE_COLS_MAX], fields = 1;
+	struct sample_q q = { c, t, kinds, col, ranged, 0, 0, SAMPLE_ROWS, qn, qr };
 	PGresult *r = NULL, *d = NULL;
 	double rows = 0;
 
@@ -143,6 +146,11 @@ void pg_sample_order(PGconn *c, const char *nsp, const char *rel, struct table_s
 		if (kinds[i])
 			col[n++] = i;
 	q.n = n;
+	fields += 4 * n;
+	for (k = 0; k < n; k++) {
+		ranged[k] = kinds[col[k]] <= SAMPLE_NUMBERS && fields + 2 <= SAMPLE_FIELDS_MAX;
+		fields += 2 * ranged[k];
+	}
 	if (n && (long)n * SAMPLE_ROWS > SAMPLE_CELLS)
 		q.rows = SAMPLE_CELLS / n < SAMPLE_MIN ? SAMPLE_MIN : SAMPLE_CELLS / n;
 	q.spread = t->rows > 2 * q.rows;
@@ -156,12 +164,10 @@ void pg_sample_order(PGconn *c, const char *nsp, const char *rel, struct table_s
 	PQclear(PQexec(c, "SET statement_timeout = '10s'"));
 	PQclear(PQexec(c, "BEGIN ISOLATION LEVEL REPEATABLE READ"));
 	r = sample_query(&q, NULL);
-	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 &&
-	    PQnfields(r) == 1 + SAMPLE_FIELDS * n)
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && PQnfields(r) == fields)
 		rows = atof(PQgetvalue(r, 0, 0));
-	for (k = 0; k < n && rows > 1; k++) {
+	for (k = 0, at = 1; k < n && rows > 1; at += 4 + 2 * ranged[k++]) {
 		struct shape_col *sc = &t->cols[col[k]];
-		int at = 1 + SAMPLE_FIELDS * k;
 
 		sc->sampled = rows;
 		sc->paged = 1; /* in the heap's order: page by page (schema_from.h) */
@@ -169,7 +175,8 @@ void pg_sample_order(PGconn *c, const char *nsp, const char *rel, struct table_s
 		sc->s_down = atof(PQgetvalue(r, 0, at + 1));
 		sc->s_atmax = atof(PQgetvalue(r, 0, at + 2));
 		sc->s_atmin = atof(PQgetvalue(r, 0, at + 3));
-		sc->s_ranged = !PQgetisnull(r, 0, at + 4) && !PQgetisnull(r, 0, at + 5);
+		sc->s_ranged =
+		    ranged[k] && !PQgetisnull(r, 0, at + 4) && !PQgetisnull(r, 0, at + 5);
 		if (sc->s_ranged) {
 			sc->s_min = strtod(PQgetvalue(r, 0, at + 4), NULL);
 			sc->s_max = strtod(PQgetvalue(r, 0, at + 5), NULL);
