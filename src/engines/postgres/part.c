@@ -13,9 +13,9 @@
  * MAXVALUE, takes what the run appends past them, as a real range-
  * partitioned table appends into its newest partition (a DEFAULT for
  * NULLs); list the values it reads over N-1 lists and a DEFAULT for the
- * rest. A bound is
- * written from the parsed value by idxlab (a number, to_timestamp(secs),
- * DATE '1970-01-01' + days, an escaped literal), never from outside text.
+ * rest. A bound is written from the parsed value by idxlab (a number,
+ * to_timestamp(secs), DATE '1970-01-01' + days, an escaped literal), never
+ * from outside text.
  * An index on the parent is one partitioned index, one btree per
  * partition; the partitions' own (their names PostgreSQL's) are known as
  * idxlab's by their parent's mark (schema.c). */
