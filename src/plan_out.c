@@ -9,6 +9,7 @@
 #include "engines/engine.h"
 #include "redact.h"
 #include "schema.h"
+#include "schema_gen.h"
 
 /* update-indexed and update-keys need a column of the table to write. */
 static int check_op_cols(const struct knobs *k, struct err *e)
@@ -26,6 +27,23 @@ static int check_op_cols(const struct knobs *k, struct err *e)
 		                                               : "no value column",
 		               s->hot);
 	return 0;
+}
+
+/* A generated column whose arithmetic would leave its type on PostgreSQL
+ * (the server stops the run mid-step): refused before any table exists.
+ * The table of the step: its prefill and, under op insert, its rows; an
+ * update's versions pass over the prefilled rows once per prefill rows. */
+static int check_generated(const struct knobs *k, struct err *e)
+{
+	long long pre = knobs_prefill(k), rows = k->v[K_ROWS], op = k->v[K_OP];
+	uint64_t vmax = 0;
+
+	if (k->v[K_ENGINE] != E_POSTGRES)
+		return 0; /* SQLite turns an integer overflow into a real, no error */
+	if (op == OP_UPDATE || op == OP_UPDATE_INDEXED || op == OP_UPDATE_KEYS)
+		vmax = 1 + (uint64_t)rows / (uint64_t)(pre > 0 ? pre : 1);
+	return schema_gen_fits(schema_of(k), k, (uint64_t)(pre + (op == OP_INSERT ? rows : 0)),
+	                       vmax, e);
 }
 
 /* --load: only inserts, and only the ways the engine has. */
@@ -72,7 +90,8 @@ int plan_validate(struct plan *p, struct err *e)
 		struct knobs k;
 
 		plan_step(p, i, &k);
-		if (knobs_check(&k, e) < 0 || check_load(&k, e) < 0 || check_op_cols(&k, e) < 0)
+		if (knobs_check(&k, e) < 0 || check_load(&k, e) < 0 || check_op_cols(&k, e) < 0 ||
+		    check_generated(&k, e) < 0)
 			return -1;
 		if (k.v[K_OP] == OP_DELETE && k.v[K_ROWS] > knobs_prefill(&k))
 			return err_set(

@@ -46,10 +46,10 @@
 /* A derived spec's notes: about 120 bytes for each column's order, type and
  * NULLs; past that the last line counts what did not fit. */
 #define SCHEMA_NOTES_SIZE 32768
-/* schema_write()'s text of any spec: a column's line (with a generated
- * expression), an index's, the partition line. */
+/* schema_write()'s text of any spec: a column's line (with its in:LO..HI
+ * and a generated expression), an index's, the partition line. */
 #define SCHEMA_TEXT_SIZE                                                                           \
-	((SCHEMA_COLS_MAX + 4) * (160 + SCHEMA_GEN_MAX) + SCHEMA_IDX_MAX * 1200 + 512)
+	((SCHEMA_COLS_MAX + 4) * (208 + SCHEMA_GEN_MAX) + SCHEMA_IDX_MAX * 1200 + 512)
 
 enum col_type {
 	COL_INT,       /* 32-bit integer */
@@ -96,6 +96,14 @@ struct column {
 	 * canonical spelling); "" for an ordinary column. */
 	char gen[SCHEMA_GEN_MAX];
 	int gen_stored; /* STORED, else VIRTUAL where the engine has both */
+	/* `in:LO..HI` (int, bigint, numeric; not knob, not id): the order's
+	 * values placed in [lo, hi] (numeric: in units of 10^-scale), as a
+	 * source's sample saw them: rand uniform over it, few:N and zipf spread
+	 * over it, seq and late up from lo, desc down from hi (a growing column
+	 * leaves it as the table grows, within its type). ranged 0: the type's
+	 * own values, from 0. */
+	int ranged;
+	int64_t lo, hi;
 };
 
 /* An index key may be a function of its column (an expression index),
@@ -288,6 +296,14 @@ static inline void schema_fast_uuid(const struct schema_fast *f, int col, uint64
 	keys_uuid(f->seed, f->order == KO_UUID7, col, row, version, out);
 }
 
+/* The least and greatest values column col of s takes under k in a table
+ * of rows rows whose updates reach version vmax (0: none), as numbers
+ * (a numeric's units divided out) into *lo and *hi; -1 when its type under
+ * k is not a number (text, uuid, bool, date, timestamps). What a check of a
+ * generated column's arithmetic reads (schema_gen.h). */
+int schema_value_span(const struct schema *s, const struct knobs *k, int col, uint64_t rows,
+                      uint64_t vmax, long double *lo, long double *hi);
+
 /* A date or time value as text, for an engine without the type (SQLite):
  * a date 'YYYY-MM-DD' as date() writes it, a timestamp 'YYYY-MM-DD
  * HH:MM:SS' (UTC) as datetime() does; written into v->b (v->len). */
@@ -353,5 +369,8 @@ void schema_write(const struct schema *s, char *buf, size_t len);
 /* The words of the type and the order ("text(32)", "few:50", "zipf:1.1"). */
 void schema_type_text(const struct column *c, char *buf, size_t len);
 void schema_order_text(const struct column *c, char *buf, size_t len);
+/* A column's `in:LO..HI` as the spec writes it ("in:0.50..99.99"); "" for
+ * none (schema_order.c). */
+void schema_range_text(const struct column *c, char *buf, size_t len);
 
 #endif

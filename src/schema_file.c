@@ -4,6 +4,7 @@
  *   table NAME                      the spec's name (default: the file's)
  *   id TYPE ORDER | id knob         the primary key (default: id knob)
  *   column NAME TYPE ORDER          a value column, in table order
+ *   column NAME TYPE ORDER in:LO..HI   ... its values within [LO, HI]
  *   column NAME TYPE ORDER null:P%  ... P percent of its rows NULL
  *   column NAME TYPE ORDER generated (EXPR) [stored]   computed by the
  *                                   engine where it can (schema_gen.h)
@@ -206,7 +207,8 @@ int schema_check(const struct schema *s, struct err *e)
 		    !(c->nulls >= 0 && c->nulls <= 1) || (i == 0 && c->nulls > 0))
 			return err_set(e, ERR_USAGE, "column %s has no type idxlab writes",
 			               c->name);
-		if (c->gen[0] && schema_gen_check(s, i, e) < 0)
+		if ((c->gen[0] && schema_gen_check(s, i, e) < 0) ||
+		    schema_range_check(c, i == 0, e) < 0)
 			return -1;
 		if (!(c->per == 0 || (c->per >= 1 && c->per <= SCHEMA_PER_MAX)) ||
 		    !(c->late == 0 ||
@@ -357,7 +359,7 @@ static int parse_nulls(const char *w, int is_id, struct column *c, struct err *e
 	if (strncmp(w, "null:", 5) != 0)
 		return err_set(e, ERR_USAGE,
 		               "'%s' after the order: only null:P%% (the share of rows that are "
-		               "NULL, e.g. null:28%%)%s; one column per line",
+		               "NULL, e.g. null:28%%), in:LO..HI first%s; one column per line",
 		               w, is_id ? " or unindexed (the id)" : "");
 	p = strtod(w + 5, &end);
 	if (end == w + 5 || strcmp(end, "%") != 0 || !(p >= 0 && p <= 100))
@@ -420,8 +422,13 @@ static int column_line(struct schema *s, char *rest, int is_id, int hot_set, str
 		if (schema_parse_order(order, &c, e) < 0 || check_column(&c, is_id, e) < 0)
 			return -1;
 	}
-	if (next_word(&rest, &extra) && strcmp(extra, "generated") != 0 &&
-	    strcmp(extra, "unindexed") != 0 && parse_nulls(extra, is_id, &c, e) < 0)
+	if (next_word(&rest, &extra) && strncmp(extra, "in:", 3) == 0 &&
+	    (schema_parse_range(extra, &c, e) < 0 || schema_range_check(&c, is_id, e) < 0))
+		return -1;
+	if (c.ranged && !next_word(&rest, &extra))
+		extra = NULL;
+	if (extra && strcmp(extra, "generated") != 0 && strcmp(extra, "unindexed") != 0 &&
+	    parse_nulls(extra, is_id, &c, e) < 0)
 		return -1;
 	if (extra && strcmp(extra, "generated") != 0 && strcmp(extra, "unindexed") != 0 &&
 	    !next_word(&rest, &extra))
@@ -439,8 +446,8 @@ static int column_line(struct schema *s, char *rest, int is_id, int hot_set, str
 	if (extra && strcmp(extra, "unindexed") != 0)
 		return err_set(
 		    e, ERR_USAGE,
-		    "'%s' after the order: only null:P%% and generated (EXPR) [stored]%s; "
-		    "one column per line",
+		    "'%s' after the order: only in:LO..HI, null:P%% and generated (EXPR) "
+		    "[stored]%s; one column per line",
 		    extra, is_id ? " (a column), unindexed (the id)" : "");
 	s->id_unindexed |= extra != NULL;
 	if (is_id)

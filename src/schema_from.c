@@ -276,6 +276,18 @@ static void own_row(const struct shape_col *c, struct column *out, char *notes, 
 		shape_note(notes, len, "%s: %g %% NULL", out->name, schema_null_percent(nulls));
 }
 
+/* Does a unique index of t (of its nidx) cover column col? */
+static int in_unique(const struct table_shape *t, int nidx, int col)
+{
+	int i, j;
+
+	for (i = 0; i < nidx; i++)
+		for (j = 0; t->idx[i].unique && j < t->idx[i].ncols && j < SCHEMA_IDX_COLS; j++)
+			if (t->idx[i].cols[j] == col)
+				return 1;
+	return 0;
+}
+
 /* An order the column's type can hold: few:N within a numeric's digits, a
  * bool's two values. */
 static void fit_order(struct column *out)
@@ -465,7 +477,6 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 		                                   : 0;
 		/* NULLs are no values: one per row means one per row that has one */
 		schema_from_order(c, t->rows * (1 - out->nulls), out, why, sizeof why);
-		shape_note(orders, sizeof orders, "%s: %s", c->name, why);
 		if (out->type == COL_TEXT && (out->order == ORD_FEW || out->order == ORD_ZIPF)) {
 			uint64_t room = 1;
 
@@ -475,6 +486,8 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 				out->len = j + 1 > SCHEMA_TEXT_MAX ? SCHEMA_TEXT_MAX : j + 1;
 		}
 		fit_order(out);
+		schema_from_range(c, out, in_unique(t, nidx, i), why, sizeof why);
+		shape_note(orders, sizeof orders, "%s: %s", c->name, why);
 		s->ncols++;
 	}
 	look.ncols = ncols;

@@ -43,10 +43,13 @@ struct shape_col {
 	double s_atmax;      /* sampled rows (past the first) at or above every row
 	                      * before them: where a growing column's index appends */
 	double s_atmin;      /* ... at or below every row before them */
-	char gen[256];       /* a generated column's expression as the catalog writes
+	int s_ranged;        /* s_min, s_max hold a number column's least and
+	                      * greatest sampled values (the copy's in:LO..HI) */
+	double s_min, s_max;
+	char gen[256];  /* a generated column's expression as the catalog writes
 	                      * it (outside text: schema_gen.h parses it); "" */
-	int gen_stored;      /* it is STORED there (else VIRTUAL) */
-	int paged;           /* the sample is in PostgreSQL's heap order (the insertion
+	int gen_stored; /* it is STORED there (else VIRTUAL) */
+	int paged;      /* the sample is in PostgreSQL's heap order (the insertion
 	                      * order page by page) and correlation is pg_stats' own,
 	                      * not read from the sample (grows_page_by_page) */
 };
@@ -110,6 +113,16 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
  * and what was chosen goes into why ("never decreases in 2240 sampled
  * rows, ~5.4 rows per value -> seq:5.4"); why may be NULL. */
 void schema_from_order(const struct shape_col *c, double rows, struct column *out, char *why,
+                       size_t wlen);
+
+/* The range of the values a sample of c saw (s_min, s_max) as out's
+ * in:LO..HI (out's type and order set): a number column's, from a sample
+ * of 2 rows or more, widened to hold few:N's values; not for a generated
+ * column (the engine computes it from its operands' values), a rand
+ * column of one value, nor one a unique index covers (its draws would
+ * collide), nor where they are the order's own values (an integer's few:N
+ * over 0..N-1, seq from 0); appended to why (wlen bytes) when not NULL. */
+void schema_from_range(const struct shape_col *c, struct column *out, int unique, char *why,
                        size_t wlen);
 
 /* Does the sample of c (read in the table's order) say its order: 1 it

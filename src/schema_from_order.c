@@ -322,3 +322,56 @@ void schema_from_order(const struct shape_col *c, double rows, struct column *ou
 		snprintf(why, wlen, "%s -> %s", seen, chosen);
 	}
 }
+
+void schema_from_range(const struct shape_col *c, struct column *out, int unique, char *why,
+                       size_t wlen)
+{
+	long double scale = 1, lo, hi, tmin = -9223372036854775807.0L - 1,
+	            tmax = 9223372036854775807.0L;
+	uint64_t n = out->order == ORD_FEW || out->order == ORD_ZIPF ? out->n : 1;
+	char r[96];
+	size_t at;
+	int i;
+
+	out->ranged = 0;
+	if (!c->s_ranged || c->gen[0] || !(c->sampled >= 2) || !isfinite(c->s_min) ||
+	    !isfinite(c->s_max) || c->s_min > c->s_max ||
+	    (out->order == ORD_RAND && !(c->s_min < c->s_max)) ||
+	    (out->type != COL_INT && out->type != COL_BIGINT && out->type != COL_NUMERIC) ||
+	    out->order == ORD_KNOB || out->order == ORD_UUID7 || out->order == ORD_UUID4 ||
+	    (unique && out->order == ORD_RAND)) /* a draw over its span would collide */
+		return;
+	if (out->type == COL_INT) {
+		tmin = -2147483648.0L;
+		tmax = 2147483647.0L;
+	} else if (out->type == COL_NUMERIC) {
+		for (i = 0; i < out->scale; i++)
+			scale *= 10;
+		tmax = powl(10, out->prec) - 1;
+		tmin = -tmax;
+	}
+	lo = floorl((long double)c->s_min * scale);
+	hi = ceill((long double)c->s_max * scale);
+	lo = lo < tmin ? tmin : lo > tmax ? tmax : lo;
+	hi = hi < tmin ? tmin : hi > tmax ? tmax : hi;
+	if (n > 1 && hi - lo + 1 < (long double)n) { /* few:N's values need room */
+		hi = lo + (long double)n - 1;
+		if (hi > tmax) {
+			hi = tmax;
+			lo = tmax - (long double)n + 1;
+		}
+	}
+	/* the order's own values already: an integer's few:N from 0 to N-1,
+	 * seq and late from 0 (their top is where the table grows to) */
+	if (out->type != COL_NUMERIC && lo == 0 &&
+	    (((out->order == ORD_FEW || out->order == ORD_ZIPF) && hi == (long double)n - 1) ||
+	     out->order == ORD_SEQ || out->order == ORD_LATE))
+		return;
+	out->lo = (int64_t)lo;
+	out->hi = (int64_t)hi;
+	out->ranged = 1;
+	if (!why || (at = strlen(why)) >= wlen)
+		return;
+	schema_range_text(out, r, sizeof r);
+	snprintf(why + at, wlen - at, " %s", r);
+}

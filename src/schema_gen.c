@@ -11,16 +11,13 @@
 
 #include "schema_gen.h"
 
-#define GEN_NODES 48
-#define GEN_ARGS  4
-
-enum gen_kind { G_COL, G_NUM, G_STR, G_NEG, G_BIN, G_FN, G_CAST };
-
+/* In the order of enum gen_fn. */
 static const char *const fns[] = { "lower", "upper", "length", "abs", "coalesce" };
-#define FN_COALESCE 4
+#define FN_COALESCE GF_COALESCE
 
 /* A cast's words as PostgreSQL's catalog writes them, and what each
- * dialect writes (SQLite: the affinity of CAST). */
+ * dialect writes (SQLite: the affinity of CAST); in the order of enum
+ * gen_cast. */
 static const struct {
 	const char *word, *pg, *lite;
 } casts[] = {
@@ -30,16 +27,6 @@ static const struct {
 	{ "bigint", "bigint", "INTEGER" },
 	{ "smallint", "smallint", "INTEGER" },
 	{ "numeric", "numeric", "NUMERIC" },
-};
-
-struct gnode {
-	enum gen_kind k;
-	char op;   /* G_BIN: + - * / | (||) */
-	int which; /* G_FN: into fns; G_CAST: into casts; G_COL: the column */
-	int paren; /* written in parentheses in the text */
-	int nargs; /* G_NEG, G_CAST: 1; G_BIN: 2; G_FN: its arguments */
-	int arg[GEN_ARGS];
-	char text[SCHEMA_PRED_TEXT]; /* G_NUM, G_STR */
 };
 
 struct gparse {
@@ -376,23 +363,45 @@ static const char *spec_name(int col, const void *ctx)
 	return s->cols[col].name;
 }
 
+/* text parsed whole into g: its root node, or -1 and why. */
+static int parse_all(struct gparse *g, const struct schema *s, const char *text,
+                     schema_idx_lookup *look, void *ctx, struct err *e)
+{
+	int root;
+
+	memset(g, 0, sizeof *g);
+	g->p = text;
+	g->s = s;
+	g->look = look;
+	g->ctx = ctx;
+	g->e = e;
+	if ((root = expr(g)) < 0)
+		return -1;
+	skip(g);
+	if (*g->p)
+		return fail(g, "'", g->p, (int)strcspn(g->p, " "), "' after the expression");
+	return root;
+}
+
+int schema_gen_tree(const struct schema *s, int col, struct gen_tree *t, struct err *e)
+{
+	static _Thread_local struct gparse g;
+
+	if ((t->root = parse_all(&g, s, s->cols[col].gen, schema_idx_spec_col, (void *)s, e)) < 0)
+		return -1;
+	memcpy(t->n, g.n, sizeof t->n);
+	t->nn = g.nn;
+	return 0;
+}
+
 static int parse_write(const struct schema *s, const char *text, schema_idx_lookup *look, void *ctx,
                        struct gout *o, struct err *e)
 {
 	static _Thread_local struct gparse g;
 	int root;
 
-	memset(&g, 0, sizeof g);
-	g.p = text;
-	g.s = s;
-	g.look = look;
-	g.ctx = ctx;
-	g.e = e;
-	if ((root = expr(&g)) < 0)
+	if ((root = parse_all(&g, s, text, look, ctx, e)) < 0)
 		return -1;
-	skip(&g);
-	if (*g.p)
-		return fail(&g, "'", g.p, (int)strcspn(g.p, " "), "' after the expression");
 	o->n = 0;
 	o->buf[0] = 0;
 	write_node(&g, root, o);

@@ -19,12 +19,36 @@
 #define IDXLAB_SCHEMA_GEN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "err.h"
 #include "schema.h"
 #include "schema_idx.h"
 
 enum gen_dialect { GEN_SPEC, GEN_PG, GEN_SQLITE };
+
+/* The parse: a tree of at most GEN_NODES nodes, each argument a node's
+ * index. */
+#define GEN_NODES 48
+#define GEN_ARGS  4
+enum gen_kind { G_COL, G_NUM, G_STR, G_NEG, G_BIN, G_FN, G_CAST };
+enum gen_fn { GF_LOWER, GF_UPPER, GF_LENGTH, GF_ABS, GF_COALESCE };
+enum gen_cast { GC_TEXT, GC_VARCHAR, GC_INTEGER, GC_BIGINT, GC_SMALLINT, GC_NUMERIC };
+
+struct gnode {
+	enum gen_kind k;
+	char op;   /* G_BIN: + - * / | (||) */
+	int which; /* G_FN: enum gen_fn; G_CAST: enum gen_cast; G_COL: the column */
+	int paren; /* written in parentheses in the text */
+	int nargs; /* G_NEG, G_CAST: 1; G_BIN: 2; G_FN: its arguments */
+	int arg[GEN_ARGS];
+	char text[SCHEMA_PRED_TEXT]; /* G_NUM, G_STR */
+};
+
+struct gen_tree {
+	struct gnode n[GEN_NODES];
+	int nn, root;
+};
 
 /* Parse text as an expression over s's columns (look finds them, as
  * schema_idx.h's parsers do) and write its canonical spelling (the spec
@@ -46,6 +70,20 @@ int schema_gen_words(const struct schema *s, struct column *c, char **rest, stru
 /* Is column col of s's expression one idxlab writes (it parses, in its
  * array, not on id, not on the column op update changes)? schema_check. */
 int schema_gen_check(const struct schema *s, int col, struct err *e);
+
+/* Column col's expression parsed into t (-1 and why when it does not). */
+int schema_gen_tree(const struct schema *s, int col, struct gen_tree *t, struct err *e);
+
+/* Does every generated column of s stay within its types on PostgreSQL
+ * under k, in a table of rows rows whose updates reach version vmax (0:
+ * inserts only)? Interval arithmetic over the values idxlab writes in the
+ * columns it reads (schema_value_span), each operation in the type
+ * PostgreSQL gives it (int4, int8, numeric), and the result in the
+ * column's type: -1 naming the column, how far it reaches and what to do,
+ * where the server would stop the run with "out of range"
+ * (schema_gen_fit.c). */
+int schema_gen_fits(const struct schema *s, const struct knobs *k, uint64_t rows, uint64_t vmax,
+                    struct err *e);
 
 /* The engines that compute generated columns (SQLite, PostgreSQL) never
  * write one: cols (n of them, at most SCHEMA_COLS_MAX) without s's

@@ -23,6 +23,14 @@ int schema_key_line(struct schema *s, const char *rest, struct err *e);
  * (schema_order.c). */
 int schema_parse_order(const char *w, struct column *c, struct err *e);
 
+/* in:LO..HI after a column's order (type and order read before it) into
+ * c's ranged, lo and hi; an error names the word. schema_range_check: can
+ * c hold that range (a value column of a number type, an order of its
+ * own, LO <= HI within the type, few:N's N values in it); schema_check
+ * runs it on every spec (schema_order.c). */
+int schema_parse_range(const char *w, struct column *c, struct err *e);
+int schema_range_check(const struct column *c, int is_id, struct err *e);
+
 /* The spec language's words for each type (schema_type.c) and order
  * (schema_order.c). */
 extern const char *const schema_type_words[COL_TYPE_COUNT];

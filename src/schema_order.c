@@ -5,7 +5,12 @@
  *
  * R, the rows per value, is 1 to 1e9 (fractions say an average: seq:5.4);
  * P, the share of late rows, is more than 0 and at most 50 %, as 2% or
- * 0.02 (man idxlab, TABLE SPECS). */
+ * 0.02 (man idxlab, TABLE SPECS). After the order, the values' range:
+ *
+ *   in:LO..HI      an int, bigint or numeric column's values placed in
+ *                  [LO, HI] (a numeric's with at most its scale's
+ *                  decimals): what a source's sample saw, so a generated
+ *                  column's arithmetic over them stays in its type. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,5 +138,130 @@ int schema_parse_order(const char *w, struct column *c, struct err *e)
 	}
 	if (arg)
 		return err_set(e, ERR_USAGE, "'%s': %s takes no ':'", w, word);
+	return 0;
+}
+
+/* ---- in:LO..HI ------------------------------------------------------------ */
+
+/* A number of the range at *p in units of 10^-scale: [-]digits[.digits],
+ * at most scale decimals; *p moved past it. -1 when it is none, or past
+ * an int64. */
+static int range_units(const char **p, int scale, int64_t *out)
+{
+	const char *q = *p;
+	int neg = *q == '-', digits = 0, decimals = 0, frac = 0;
+	uint64_t v = 0, lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+
+	q += neg;
+	for (; (*q >= '0' && *q <= '9') || (*q == '.' && !frac && q[1] >= '0' && q[1] <= '9');
+	     q++) {
+		if (*q == '.') {
+			frac = 1;
+			continue;
+		}
+		if (frac && ++decimals > scale)
+			return -1;
+		if (v > (lim - (uint64_t)(*q - '0')) / 10)
+			return -1;
+		v = v * 10 + (uint64_t)(*q - '0');
+		digits++;
+	}
+	for (; decimals < scale; decimals++) {
+		if (v > lim / 10)
+			return -1;
+		v *= 10;
+	}
+	if (!digits)
+		return -1;
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	*p = q;
+	return 0;
+}
+
+void schema_range_text(const struct column *c, char *buf, size_t len)
+{
+	uint64_t p = 1;
+	int i, n = 0;
+	const int64_t ends[2] = { c->lo, c->hi };
+
+	if (!len)
+		return;
+	buf[0] = 0;
+	if (!c->ranged)
+		return;
+	for (i = 0; i < (c->type == COL_NUMERIC ? c->scale : 0); i++)
+		p *= 10;
+	n = snprintf(buf, len, "in:");
+	for (i = 0; i < 2 && n >= 0 && (size_t)n < len; i++) {
+		uint64_t a = ends[i] < 0 ? 0 - (uint64_t)ends[i] : (uint64_t)ends[i];
+
+		if (p > 1)
+			n += snprintf(buf + n, len - (size_t)n, "%s%s%llu.%0*llu", i ? ".." : "",
+			              ends[i] < 0 ? "-" : "", (unsigned long long)(a / p), c->scale,
+			              (unsigned long long)(a % p));
+		else
+			n += snprintf(buf + n, len - (size_t)n, "%s%lld", i ? ".." : "",
+			              (long long)ends[i]);
+	}
+}
+
+int schema_range_check(const struct column *c, int is_id, struct err *e)
+{
+	char t[32], o[32], r[96];
+	uint64_t n = c->order == ORD_FEW || c->order == ORD_ZIPF ? c->n : 1;
+	int64_t tmax = c->type == COL_INT ? INT32_MAX : INT64_MAX,
+	        tmin = c->type == COL_INT ? INT32_MIN : INT64_MIN;
+
+	if (!c->ranged)
+		return 0;
+	schema_type_text(c, t, sizeof t);
+	schema_order_text(c, o, sizeof o);
+	schema_range_text(c, r, sizeof r);
+	if (c->type == COL_NUMERIC) {
+		uint64_t p = 1;
+		int i;
+
+		for (i = 0; i < c->prec && i < SCHEMA_NUMERIC_MAX; i++)
+			p *= 10;
+		tmax = (int64_t)p - 1;
+		tmin = -tmax;
+	}
+	if (is_id)
+		return err_set(e, ERR_USAGE,
+		               "%s: the id's values are idxlab's (in:LO..HI is for "
+		               "a value column)",
+		               r);
+	if (c->type != COL_INT && c->type != COL_BIGINT && c->type != COL_NUMERIC)
+		return err_set(e, ERR_USAGE,
+		               "%s %s %s: in:LO..HI is for an int, bigint or numeric "
+		               "column",
+		               c->name, t, r);
+	if (c->order == ORD_KNOB || c->order == ORD_UUID7 || c->order == ORD_UUID4)
+		return err_set(e, ERR_USAGE,
+		               "%s %s %s: in:LO..HI takes seq, desc, late, rand, few "
+		               "or zipf (a knob column follows --key-order)",
+		               c->name, o, r);
+	if (c->lo > c->hi || c->lo < tmin || c->hi > tmax)
+		return err_set(e, ERR_USAGE, "%s %s %s: LO is at most HI, both within %s", c->name,
+		               t, r, t);
+	if (n > 1 && n - 1 > (uint64_t)c->hi - (uint64_t)c->lo)
+		return err_set(e, ERR_USAGE, "%s %s %s: fewer than the %llu distinct values of %s",
+		               c->name, t, r, (unsigned long long)n, o);
+	return 0;
+}
+
+int schema_parse_range(const char *w, struct column *c, struct err *e)
+{
+	const char *p = w + 3;
+	int scale = c->type == COL_NUMERIC ? c->scale : 0;
+
+	if (strncmp(w, "in:", 3) != 0 || range_units(&p, scale, &c->lo) < 0 ||
+	    strncmp(p, "..", 2) != 0 || (p += 2, range_units(&p, scale, &c->hi) < 0) || *p)
+		return err_set(e, ERR_USAGE,
+		               "'%s': in:LO..HI, two numbers of the column's type (%s), e.g. "
+		               "in:1..500%s",
+		               w, scale ? "at most its scale's decimals" : "whole",
+		               scale ? " or in:0.50..99.99" : "");
+	c->ranged = 1;
 	return 0;
 }

@@ -1,10 +1,12 @@
 /* schema_part.c - the `partition by` line: parsed, checked, written back,
  * and the bounds that cover the values a run writes (schema_part.h).
  *
- * A range's cut points are quantiles of the key's values over the run's
- * rows (PART_SAMPLE rows spread evenly), so seq values split into ranges
- * of equal row counts, like a month per partition; rand and zipf values
- * split where their rows do. A list takes the distinct values the sample
+ * A range's cut points are quantiles of the key's values over the rows
+ * the caller names (PART_SAMPLE rows spread evenly; PostgreSQL's: the
+ * prefill's, the table as big as its source), so seq values split into
+ * ranges of equal row counts, like a month per partition, and the rows a
+ * run appends past them go to the last, open one, as a real table's go to
+ * its newest; rand and zipf values split where their rows do. A list takes the distinct values the sample
  * holds; a value the sample missed, and an update's new value, go to the
  * DEFAULT. When the values hold fewer distinct points than the bounds
  * need, bounds past the largest value are added: those partitions stay

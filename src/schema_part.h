@@ -10,8 +10,9 @@
  * PostgreSQL builds it so (engines/postgres/part.c); the engines without
  * partitioning build one table and say so in the event log. The bounds
  * are not in the spec: they follow from the column's type and order and
- * the run's row count (schema_part_plan), so whatever the rows, every one
- * has a partition. */
+ * the rows the table starts with (its prefill; the run's rows when it
+ * starts empty: schema_part_plan), the first range from MINVALUE and the
+ * last to MAXVALUE, so whatever the rows, every one has a partition. */
 #ifndef IDXLAB_SCHEMA_PART_H
 #define IDXLAB_SCHEMA_PART_H
 
@@ -38,11 +39,12 @@ int schema_part_check(const struct schema *s, struct err *e);
  * one table. */
 void schema_part_text(const struct schema *s, char *buf, size_t len);
 
-/* The bounds that cover the values a run of `rows` rows writes in the
- * key (range and list; hash needs none): range: nvals = the ranges - 1
- * cut points, ascending (the first range from MINVALUE, the last to
- * MAXVALUE); list: nvals >= the lists, value j in list j % lists. Values
- * read from the key's values of rows spread over [0, rows). */
+/* The bounds that split the values rows [0, rows) write in the key
+ * (range and list; hash needs none): range: nvals = the ranges - 1 cut
+ * points, ascending (the first range from MINVALUE, the last to MAXVALUE:
+ * the rows past `rows` of a growing key land there); list: nvals >= the
+ * lists, value j in list j % lists. Values read from the key's values of
+ * rows spread over [0, rows). */
 struct part_plan {
 	int ranges;      /* range: the ranges; list: the lists */
 	int has_default; /* a DEFAULT partition too (NULLs; list: the rest) */

@@ -99,6 +99,12 @@ void schema_write(const struct schema *s, char *buf, size_t len)
 		schema_type_text(&s->cols[i], t, sizeof t);
 		schema_order_text(&s->cols[i], o, sizeof o);
 		PUT("column %s %s %s", s->cols[i].name, t, o);
+		if (s->cols[i].ranged) {
+			char r[96];
+
+			schema_range_text(&s->cols[i], r, sizeof r);
+			PUT(" %s", r);
+		}
 		if (s->cols[i].nulls > 0)
 			PUT(" null:%g%%", schema_null_percent(s->cols[i].nulls));
 		if (s->cols[i].gen[0])

@@ -51,6 +51,54 @@ uint64_t schema_numeric_room(const struct column *c)
 
 #define DESC_TOP (1LL << 62) /* desc: row 0's bigint; the rows go down from it */
 
+/* The values type t holds, in its units (a numeric's 10^-scale). */
+static void type_span(const struct column *c, enum col_type t, int64_t *min, int64_t *max)
+{
+	if (t == COL_INT) {
+		*min = INT32_MIN;
+		*max = INT32_MAX;
+	} else if (t == COL_NUMERIC) {
+		*max = (int64_t)pow10u(c->prec) - 1;
+		*min = -*max;
+	} else {
+		*min = INT64_MIN;
+		*max = INT64_MAX;
+	}
+}
+
+/* Is column c's `in:LO..HI` in force for a value of type t? */
+static int ranged(const struct column *c, enum col_type t)
+{
+	return c->ranged && (t == COL_INT || t == COL_BIGINT || t == COL_NUMERIC);
+}
+
+/* A value of an `in:LO..HI` column: h the row's hash (rand), x the order's
+ * number (few and zipf: the rank of n; seq, late, desc: the count with an
+ * update's step). seq and late go up from lo, desc down from hi, wrapping
+ * within the type where a run goes past its end. Unsigned arithmetic: the
+ * spans may pass INT64_MAX. */
+static int64_t in_range(const struct column *c, enum col_type t, enum col_order ord, uint64_t h,
+                        uint64_t x, uint64_t n)
+{
+	uint64_t span = (uint64_t)c->hi - (uint64_t)c->lo, room;
+	int64_t tmin, tmax;
+
+	type_span(c, t, &tmin, &tmax);
+	switch (ord) {
+	case ORD_RAND:
+		return (int64_t)((uint64_t)c->lo + (span == UINT64_MAX ? h : h % (span + 1)));
+	case ORD_FEW:
+	case ORD_ZIPF: /* n <= span + 1 (schema_check) */
+		return (int64_t)((uint64_t)c->lo + x * (n > 1 ? span / (n - 1) : 0));
+	case ORD_DESC:
+		room = (uint64_t)c->hi - (uint64_t)tmin;
+		return (int64_t)((uint64_t)c->hi - (room == UINT64_MAX ? x : x % (room + 1)));
+	default: /* seq, late */
+		room = (uint64_t)tmax - (uint64_t)c->lo;
+		return (int64_t)((uint64_t)c->lo + (room == UINT64_MAX ? x : x % (room + 1)));
+	}
+}
+
 /* The number behind a value of the seq family, before an update's step:
  * floor(m / per), m the row, or for a late row (a share c->late of them,
  * drawn from the row's hash) a row 1..SCHEMA_LATE_BACK before it. It never
@@ -201,6 +249,10 @@ void schema_value(const struct schema *s, const struct knobs *k, int col, uint64
 		x = h >> 1;
 		break;
 	}
+	if (ranged(c, v->type)) {
+		v->i = in_range(c, v->type, ord, h, x, n);
+		return;
+	}
 	switch (v->type) {
 	case COL_INT:
 		v->i = ord == ORD_RAND   ? (int64_t)(h >> 33)
@@ -252,4 +304,82 @@ void schema_value(const struct schema *s, const struct knobs *k, int col, uint64
 	default:
 		return;
 	}
+}
+
+/* The largest count x a seq-family order reaches over rows rows at
+ * version vmax (saturating). */
+static uint64_t seq_top(const struct column *c, uint64_t rows, uint64_t vmax)
+{
+	uint64_t m = rows ? rows - 1 : 0, step;
+
+	if (c->per > 1)
+		m = (uint64_t)floor((double)m / c->per);
+	step = vmax > UINT64_MAX / VERSION_STEP ? UINT64_MAX : vmax * VERSION_STEP;
+	return m > UINT64_MAX - step ? UINT64_MAX : m + step;
+}
+
+int schema_value_span(const struct schema *s, const struct knobs *k, int col, uint64_t rows,
+                      uint64_t vmax, long double *lo, long double *hi)
+{
+	const struct column *c = &s->cols[col];
+	enum col_type t = schema_type(s, k, col);
+	uint64_t n, xmax, p;
+	enum col_order ord = schema_order(s, k, col, &n);
+	int64_t tmin, tmax;
+	int seqish = ord == ORD_SEQ || ord == ORD_LATE || ord == ORD_DESC;
+
+	if (t != COL_INT && t != COL_BIGINT && t != COL_NUMERIC)
+		return -1;
+	if (ord == ORD_UUID7 || ord == ORD_UUID4)
+		return -1;
+	type_span(c, t, &tmin, &tmax);
+	xmax = seqish ? seq_top(c, rows, col ? vmax : 0) : n ? n - 1 : 0;
+	p = t == COL_NUMERIC ? pow10u(c->prec) : 0;
+	if (ranged(c, t) && col) {
+		if (ord == ORD_RAND || ord == ORD_FEW || ord == ORD_ZIPF) {
+			*lo = (long double)c->lo;
+			*hi = (long double)c->hi;
+		} else if (ord == ORD_DESC) {
+			*hi = (long double)c->hi;
+			*lo = xmax <= (uint64_t)c->hi - (uint64_t)tmin ? *hi - (long double)xmax
+			                                               : (long double)tmin;
+		} else {
+			*lo = (long double)c->lo;
+			*hi = xmax <= (uint64_t)tmax - (uint64_t)c->lo ? *lo + (long double)xmax
+			                                               : (long double)tmax;
+		}
+	} else if (col == 0) { /* id: row + 1, DESC_TOP - row, or a hash */
+		*lo = ord == ORD_DESC ? (long double)DESC_TOP - (long double)xmax : 0;
+		*hi = ord == ORD_DESC  ? (long double)DESC_TOP
+		      : ord == ORD_SEQ ? (long double)xmax + 1
+		                       : (long double)INT64_MAX;
+	} else if (t == COL_INT) {
+		*lo = ord == ORD_DESC && xmax < 0x7fffffff ? 0x7fffffff - (long double)xmax : 0;
+		*hi = ord == ORD_RAND || ord == ORD_DESC || xmax >= 0x7fffffff ? 0x7fffffff
+		                                                               : (long double)xmax;
+	} else if (t == COL_BIGINT) {
+		*lo = ord == ORD_DESC ? (long double)DESC_TOP - (long double)xmax : 0;
+		*hi = ord == ORD_DESC                       ? (long double)DESC_TOP
+		      : ord == ORD_RAND || xmax > INT64_MAX ? (long double)INT64_MAX
+		                                            : (long double)xmax;
+		if (ord != ORD_DESC && xmax > INT64_MAX) /* (int64_t) of the count wraps */
+			*lo = (long double)INT64_MIN;
+	} else { /* numeric: below 10^prec; few and zipf N.99-like */
+		uint64_t u = c->scale && c->prec > c->scale ? pow10u(c->scale) : 1,
+		         top = ord == ORD_RAND || xmax >= p ? p - 1 : xmax;
+
+		*lo = 0;
+		if ((ord == ORD_FEW || ord == ORD_ZIPF) && u > 1) {
+			*lo = (long double)(u - 1);
+			top = xmax < (p - u + 1) / u ? xmax * u + u - 1 : p - 1;
+			if (top == p - 1)
+				*lo = 0;
+		}
+		*hi = (long double)top;
+	}
+	if (t == COL_NUMERIC && c->scale > 0) {
+		*lo /= (long double)pow10u(c->scale);
+		*hi /= (long double)pow10u(c->scale);
+	}
+	return 0;
 }

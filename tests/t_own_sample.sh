@@ -44,9 +44,9 @@ near own-sample/text-length-of-whole-table "${len:-0}" "$whole_len" "$whole_len 
 near own-sample/null-share-of-whole-table "${nulls:--100} / 100" "$whole_nulls" 0.05
 # order evidence from the runs: g grows across all of them, r does not, nor
 # h (it grows at the start only)
-if printf '%s\n' "$spec" | grep -qxE 'column g (big)?int seq:3' &&
-	printf '%s\n' "$spec" | grep -qxE 'column r (big)?int rand' &&
-	printf '%s\n' "$spec" | grep -qxE 'column h (big)?int rand'; then
+if printf '%s\n' "$spec" | grep -qxE 'column g (big)?int seq:3( in:[0-9]+\.\.[0-9]+)?' &&
+	printf '%s\n' "$spec" | grep -qxE 'column r (big)?int rand( in:[0-9]+\.\.[0-9]+)?' &&
+	printf '%s\n' "$spec" | grep -qxE 'column h (big)?int rand( in:[0-9]+\.\.[0-9]+)?'; then
 	ok own-sample/orders-across-runs
 else
 	bad own-sample/orders-across-runs "$(printf '%s' "$spec" | tr '\n' '|')"
@@ -112,9 +112,9 @@ near own-sample/pg-null-share "${nulls:--100} / 100" "$pg_nulls" 0.05
 # of order (a bulk INSERT leaves a few pages behind later ones; a parallel
 # scan's Gather, which the old sample read through, showed 17 %)
 late=$(printf '%s\n' "$spec" | sed -n 's/^column g bigint late:\([0-9.]*\)%:.*/\1/p')
-if printf '%s\n' "$spec" | grep -qxE 'column g bigint (seq|late:[0-9.]+%):(2\.9|3)' &&
+if printf '%s\n' "$spec" | grep -qxE 'column g bigint (seq|late:[0-9.]+%):(2\.9|3)( in:[0-9]+\.\.[0-9]+)?' &&
 	[ "$(awk -v p="${late:-0}" 'BEGIN { print (p <= 3) }')" = 1 ] &&
-	printf '%s\n' "$spec" | grep -qxE 'column r bigint rand' &&
+	printf '%s\n' "$spec" | grep -qxE 'column r bigint rand( in:[0-9]+\.\.[0-9]+)?' &&
 	! printf '%s\n' "$spec" | grep -qE '^column h bigint (seq|late)'; then
 	ok own-sample/pg-orders-from-spread-pages
 else

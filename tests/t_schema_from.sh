@@ -241,7 +241,7 @@ holds schema-from/pg-columns "$(cat "$T/pg.pc" "$T/pg.err")" sh -c '
 	echo "$1" | grep -qx "column ref uuid uuid4" &&
 	echo "$1" | grep -q "^column note text([0-9]*) " &&
 	echo "$1" | grep -qE "^column state int (few|zipf):[0-9.:]+" &&
-	echo "$1" | grep -qx "column amount numeric(10,2) seq"' - "$spec"
+	echo "$1" | grep -qx "column amount numeric(10,2) seq in:0.01..100.00"' - "$spec"
 holds schema-from/pg-indexes "$spec" sh -c '
 	[ "$(echo "$1" | grep "^index")" = "index customer name idxlab_orders_customer
 index ref unique name idxlab_orders_ref

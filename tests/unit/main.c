@@ -49,6 +49,8 @@
 	X(redact, "redact.c")                                                                      \
 	X(schema, "schema.c")                                                                      \
 	X(schema_file, "schema_file.c")                                                            \
+	X(schema_from_order, "schema_from_order.c")                                                \
+	X(schema_gen_fit, "schema_gen_fit.c")                                                      \
 	X(schema_idx, "schema_idx.c")                                                              \
 	X(schema_key, "schema_key.c")                                                              \
 	X(schema_order, "schema_order.c")                                                          \

@@ -7,10 +7,15 @@
  * each with the table's storage options (a partitioned parent takes none)
  * and idxlab's mark, in the same transaction: hash MODULUS N REMAINDER i;
  * range from MINVALUE to MAXVALUE cut at the points schema_part_plan()
- * reads from the values the run writes (a DEFAULT for NULLs); list the
- * values it reads over N-1 lists and a DEFAULT for the rest. A bound is
- * written from the parsed value by idxlab (a number, to_timestamp(secs),
- * DATE '1970-01-01' + days, an escaped literal), never from outside text.
+ * reads from the values the prefill writes (the table as big as its
+ * source: its rows spread over the partitions as the source's do), or
+ * those of the run's rows when it starts empty; the last range, open to
+ * MAXVALUE, takes what the run appends past them, as a real range-
+ * partitioned table appends into its newest partition (a DEFAULT for
+ * NULLs); list the values it reads over N-1 lists and a DEFAULT for the
+ * rest. A bound is written from the parsed value by idxlab (a number,
+ * to_timestamp(secs), DATE '1970-01-01' + days, an escaped literal), never
+ * from outside text.
  * An index on the parent is one partitioned index, one btree per
  * partition; the partitions' own (their names PostgreSQL's) are known as
  * idxlab's by their parent's mark (schema.c). */
@@ -117,7 +122,9 @@ int pg_part_create(struct engine *en, struct err *e)
 {
 	const struct part_spec *p = &en->s->part;
 	struct part_plan plan;
-	uint64_t rows = (uint64_t)(en->k.v[K_PREFILL] + en->k.v[K_ROWS]);
+	long long pre = knobs_prefill(&en->k);
+	/* the prefill's rows (the table as big as its source), else the run's */
+	uint64_t rows = (uint64_t)(pre > 0 ? pre : en->k.v[K_ROWS]);
 	char *sql = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&sql, &len);

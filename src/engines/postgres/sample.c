@@ -4,8 +4,8 @@
  *
  * Of each column: how often a row's value rose or fell against the row
  * before, how many rows stood at or above (at or below) every row before
- * them, and - for the columns whose moves say an order - how many distinct
- * values the sample holds. Two SELECTs over the same rows in one snapshot,
+ * them, a number's least and greatest value, and - for the columns whose
+ * moves say an order - how many distinct values the sample holds. Two SELECTs over the same rows in one snapshot,
  * bounded by their LIMIT, the values never leaving the server. A table the
  * catalog counts more than twice the sample's rows in is read from pages
  * spread over its heap: TABLESAMPLE SYSTEM keeps whole pages, chosen at
@@ -28,6 +28,13 @@
  * 32 columns), never fewer than SAMPLE_MIN rows. */
 #define SAMPLE_CELLS (SAMPLE_ROWS * 32)
 #define SAMPLE_MIN   1000
+/* The kinds up to this one are numbers (catalog.c's sampled[]: int2, int4,
+ * int8, numeric, float4, float8): their least and greatest are read too,
+ * while the moves query keeps within PostgreSQL's 1664 result columns (4
+ * a column, 2 more for a number's range: the widest shape's first 200 or
+ * so numbers get theirs). */
+#define SAMPLE_NUMBERS    6
+#define SAMPLE_FIELDS_MAX 1600
 
 /* The sample's rows, each sampled column k as v<k>: SELECT ... FROM the
  * table [TABLESAMPLE SYSTEM] LIMIT ...; the SQL into f. */
@@ -35,6 +42,7 @@ struct sample_q {
 	PGconn *c;
 	const struct table_shape *t;
 	const int *kinds, *col; /* col[k]: the k-th sampled column */
+	const int *ranged;      /* ranged[k]: its least and greatest are read too */
 	int n, spread, rows;    /* rows: the sample's size, at most */
 	const char *qn, *qr;    /* the schema and table, quoted */
 };
@@ -88,13 +96,17 @@ static PGresult *sample_query(const struct sample_q *q, const int *distinct)
 		 * above every row before it: v >= x; the first row is one, taken
 		 * off by the caller) */
 		fprintf(f, "SELECT count(*)");
-		for (k = 0; k < q->n; k++)
+		for (k = 0; k < q->n; k++) {
 			fprintf(
 			    f,
 			    ", count(*) FILTER (WHERE v%d > l%d), count(*) FILTER (WHERE v%d < "
 			    "l%d), count(*) FILTER (WHERE v%d >= x%d), count(*) FILTER (WHERE v%d "
 			    "<= m%d)",
 			    k, k, k, k, k, k, k, k);
+			/* a number's least and greatest, as text (a bigint's every digit) */
+			if (q->ranged[k])
+				fprintf(f, ", min(v%d)::text, max(v%d)::text", k, k);
+		}
 		fprintf(f, " FROM (SELECT *");
 		for (k = 0; k < q->n; k++)
 			fprintf(f,
@@ -124,8 +136,9 @@ void pg_sample_order(PGconn *c, const char *nsp, const char *rel, struct table_s
 {
 	char *qn = PQescapeIdentifier(c, nsp, strlen(nsp)),
 	     *qr = PQescapeIdentifier(c, rel, strlen(rel));
-	int i, k, n = 0, col[SHAPE_COLS_MAX], distinct[SHAPE_COLS_MAX], ndistinct = 0;
-	struct sample_q q = { c, t, kinds, col, 0, 0, SAMPLE_ROWS, qn, qr };
+	int i, k, at, n = 0, col[SHAPE_COLS_MAX], distinct[SHAPE_COLS_MAX], ndistinct = 0;
+	int ranged[SHAPE_COLS_MAX], fields = 1;
+	struct sample_q q = { c, t, kinds, col, ranged, 0, 0, SAMPLE_ROWS, qn, qr };
 	PGresult *r = NULL, *d = NULL;
 	double rows = 0;
 
@@ -133,6 +146,11 @@ void pg_sample_order(PGconn *c, const char *nsp, const char *rel, struct table_s
 		if (kinds[i])
 			col[n++] = i;
 	q.n = n;
+	fields += 4 * n;
+	for (k = 0; k < n; k++) {
+		ranged[k] = kinds[col[k]] <= SAMPLE_NUMBERS && fields + 2 <= SAMPLE_FIELDS_MAX;
+		fields += 2 * ranged[k];
+	}
 	if (n && (long)n * SAMPLE_ROWS > SAMPLE_CELLS)
 		q.rows = SAMPLE_CELLS / n < SAMPLE_MIN ? SAMPLE_MIN : SAMPLE_CELLS / n;
 	q.spread = t->rows > 2 * q.rows;
@@ -146,17 +164,23 @@ void pg_sample_order(PGconn *c, const char *nsp, const char *rel, struct table_s
 	PQclear(PQexec(c, "SET statement_timeout = '10s'"));
 	PQclear(PQexec(c, "BEGIN ISOLATION LEVEL REPEATABLE READ"));
 	r = sample_query(&q, NULL);
-	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && PQnfields(r) == 1 + 4 * n)
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && PQnfields(r) == fields)
 		rows = atof(PQgetvalue(r, 0, 0));
-	for (k = 0; k < n && rows > 1; k++) {
+	for (k = 0, at = 1; k < n && rows > 1; at += 4 + 2 * ranged[k++]) {
 		struct shape_col *sc = &t->cols[col[k]];
 
 		sc->sampled = rows;
 		sc->paged = 1; /* in the heap's order: page by page (schema_from.h) */
-		sc->s_up = atof(PQgetvalue(r, 0, 1 + 4 * k));
-		sc->s_down = atof(PQgetvalue(r, 0, 2 + 4 * k));
-		sc->s_atmax = atof(PQgetvalue(r, 0, 3 + 4 * k));
-		sc->s_atmin = atof(PQgetvalue(r, 0, 4 + 4 * k));
+		sc->s_up = atof(PQgetvalue(r, 0, at));
+		sc->s_down = atof(PQgetvalue(r, 0, at + 1));
+		sc->s_atmax = atof(PQgetvalue(r, 0, at + 2));
+		sc->s_atmin = atof(PQgetvalue(r, 0, at + 3));
+		sc->s_ranged =
+		    ranged[k] && !PQgetisnull(r, 0, at + 4) && !PQgetisnull(r, 0, at + 5);
+		if (sc->s_ranged) {
+			sc->s_min = strtod(PQgetvalue(r, 0, at + 4), NULL);
+			sc->s_max = strtod(PQgetvalue(r, 0, at + 5), NULL);
+		}
 		sc->s_atmax -= sc->s_atmax > 0; /* the first row */
 		sc->s_atmin -= sc->s_atmin > 0;
 		distinct[k] = schema_from_sample_moves(sc) != 0;

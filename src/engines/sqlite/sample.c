@@ -17,7 +17,8 @@
  * big values costs no more memory than one of small ones, one row's values
  * at a time. From it: each column's distinct values and most common share
  * (when sqlite_stat1 has none), how its values rise and fall in the
- * table's order, its NULL share and what SQLite stores in it. */
+ * table's order, its NULL share, what SQLite stores in it and, when that
+ * is numbers only, their least and greatest. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,7 @@ struct scol {
 	double textlen;
 	struct kept prev, max, min;
 	double rise, fall, at_max, at_min;
+	double lo, hi; /* the least and greatest number (nint + nreal of them) */
 };
 
 /* A value as keep() takes it. */
@@ -230,6 +232,10 @@ static void storage(struct shape_col *c, const struct scol *sc, int n, double ro
 	}
 	if (c->type == COL_TEXT && have)
 		c->len = (int)lround(sc->textlen / have < 1 ? 1 : sc->textlen / have);
+	/* numbers only: their range (the copy's in:LO..HI) */
+	c->s_ranged = sc->nint + sc->nreal > 0 && sc->nint + sc->nreal == have;
+	c->s_min = sc->lo;
+	c->s_max = sc->hi;
 	if (c->type == COL_TIMESTAMP && have && sc->ntext * 2 > have) {
 		c->type = COL_TIMESTAMPTZ;
 		snprintf(c->type_note, sizeof c->type_note,
@@ -327,6 +333,10 @@ static void take_row(sqlite3_stmt *st, struct scol *cols, int ncols, int n)
 		x.len = x.b ? (uint32_t)sqlite3_column_bytes(st, i) : 0;
 		keep(&cols[i], n, &x);
 		cols[i].nnull += type == SQLITE_NULL;
+		if (x.class == 1 && (!(cols[i].nint + cols[i].nreal) || x.num < cols[i].lo))
+			cols[i].lo = x.num;
+		if (x.class == 1 && (!(cols[i].nint + cols[i].nreal) || x.num > cols[i].hi))
+			cols[i].hi = x.num;
 		cols[i].ntext += type == SQLITE_TEXT;
 		cols[i].nint += type == SQLITE_INTEGER;
 		cols[i].nreal += type == SQLITE_FLOAT;
