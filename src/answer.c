@@ -191,8 +191,8 @@ static int has_spread(const struct answer_value *v)
  * ", " into buf: 1; 0 when it is n/a in either; 2 (buf: the figure's word)
  * when a per-row figure moved by less than ANSWER_SAME_PCT of itself, a
  * change one run cannot back. */
-static int fig_text(enum answer_fig f, const struct answer_value *x, const struct answer_value *y,
-                    int short_step, char *buf, size_t len)
+static int fig_text(enum answer_fig f, const char *word, const struct answer_value *x,
+                    const struct answer_value *y, int short_step, char *buf, size_t len)
 {
 	const struct metric_def *m = &metric_table[fig_metric[f]];
 	double d = y->v - x->v;
@@ -202,7 +202,7 @@ static int fig_text(enum answer_fig f, const struct answer_value *x, const struc
 	if (!x->ok || !y->ok)
 		return 0;
 	if (has_spread(x) && has_spread(y) && x->min <= y->max && y->min <= x->max) {
-		snprintf(buf, len, "%s within noise (their ranges overlap)", fig_word[f]);
+		snprintf(buf, len, "%s within noise (their ranges overlap)", word);
 		return 1;
 	}
 	switch (f) {
@@ -212,7 +212,7 @@ static int fig_text(enum answer_fig f, const struct answer_value *x, const struc
 		units_human(x->v, "", a, sizeof a);
 		units_human(y->v, "", b, sizeof b);
 		snprintf(num, sizeof num, "%+.0f", 100 * d / x->v);
-		snprintf(buf, len, "%s %s%s (%s -> %s)%s", fig_word[f], num, fig_unit[f], a, b,
+		snprintf(buf, len, "%s %s%s (%s -> %s)%s", word, num, fig_unit[f], a, b,
 		         has_spread(x)                             ? ""
 		         : short_step                              ? ", noise: a step under 1 s"
 		         : fabs(100 * d / x->v) < ANSWER_NOISE_PCT ? ", within one run's noise"
@@ -220,15 +220,15 @@ static int fig_text(enum answer_fig f, const struct answer_value *x, const struc
 		return 1;
 	case AF_INDEX_BYTES:
 		units_human(fabs(d), "B", a, sizeof a);
-		snprintf(buf, len, "%s %c%s", fig_word[f], d < 0 ? '-' : '+', a);
+		snprintf(buf, len, "%s %c%s", word, d < 0 ? '-' : '+', a);
 		return 1;
 	default:
 		if (!has_spread(x) &&
 		    fabs(d) <= ANSWER_SAME_PCT / 100 * fmax(fabs(x->v), fabs(y->v))) {
-			snprintf(buf, len, "%s", fig_word[f]);
+			snprintf(buf, len, "%s", word);
 			return 2;
 		}
-		snprintf(buf, len, "%s %+.*f%s", fig_word[f], dec, d, fig_unit[f]);
+		snprintf(buf, len, "%s %+.*f%s", word, dec, d, fig_unit[f]);
 		return 1;
 	}
 }
@@ -251,7 +251,14 @@ static void say(const struct answer *a, long g, long x, long y, int from, int to
 		return;
 	}
 	for (f = 0; f < AF_COUNT; f++) {
-		got = fig_text((enum answer_fig)f, &sx->f[f], &sy->f[f],
+		/* SQLite's rollback journal is no WAL (record_metric_label) */
+		const char *word = f == AF_WAL_BYTES_PER_ROW &&
+		                           strcmp(record_metric_label(M_WAL_BYTES_PER_ROW, &sx->k),
+		                                  metric_table[M_WAL_BYTES_PER_ROW].label) != 0
+		                       ? "journal"
+		                       : fig_word[f];
+
+		got = fig_text((enum answer_fig)f, word, &sx->f[f], &sy->f[f],
 		               sx->seconds < ANSWER_SHORT_S || sy->seconds < ANSWER_SHORT_S, fig,
 		               sizeof fig);
 		if (got == 1)

@@ -3,7 +3,10 @@
  * A fold's repeat moves the line to the newest slot under a new seq (its
  * old slot becomes a hole, skipped by evlog_since): a reader that asks for
  * what came after the last seq it saw gets the updated line again, and
- * knows it by its id. */
+ * knows it by its id. Beside each slot's template the fold keeps the values
+ * each number of the line took, in order of arrival, and the line's text
+ * lists them ("shared_buffers = 1MiB, 2MiB, 4MiB"): a fold of a sweep's
+ * restarts names every value, not only the last. */
 #include "evlog.h"
 
 #include <ctype.h>
@@ -21,6 +24,21 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ev ring[RING];
 static char templates[RING][EVLOG_LINE]; /* ring[i]'s template */
+
+/* The values of ring[i]'s numbers (its first FOLD_SLOTS), each slot's
+ * distinct ones in order of arrival: the first FOLD_VALUES - 1 and, in the
+ * last place, the latest of the rest. */
+#define FOLD_SLOTS  6
+#define FOLD_VALUES 4
+#define FOLD_VALUE  24
+struct fold_values {
+	int nslot;
+	struct {
+		int n, distinct;
+		char v[FOLD_VALUES][FOLD_VALUE];
+	} slot[FOLD_SLOTS];
+};
+static struct fold_values values[RING];
 static unsigned long next_seq = 1;
 static unsigned long barrier; /* no line before this seq is a fold target */
 static double t0 = -1;
@@ -34,20 +52,100 @@ void evlog_start_clock(void)
 	pthread_mutex_unlock(&lock);
 }
 
-/* text with each number (digits, with '.' or ',' between them) as '#'. */
+/* The length of the number at c in text (digits, with '.' or ',' between
+ * them, not glued to a name before it, and the letters or '%' glued after
+ * it: "4MiB", "30%"), or 0 when none starts there. */
+static size_t number_at(const char *text, const char *c)
+{
+	const char *end = c;
+
+	if (!isdigit((unsigned char)*c) ||
+	    (c > text && (isalnum((unsigned char)c[-1]) || c[-1] == '_')))
+		return 0;
+	while (isdigit((unsigned char)*end) ||
+	       ((*end == '.' || *end == ',') && isdigit((unsigned char)end[1])))
+		end++;
+	while (isalpha((unsigned char)*end) || *end == '%')
+		end++;
+	return (size_t)(end - c);
+}
+
+/* text with each number (number_at) as '#'. */
 static void template_of(const char *text, char *out, size_t len)
 {
 	const char *c = text;
-	size_t n = 0;
+	size_t n = 0, num;
 
 	while (*c && n + 1 < len) {
-		int glued = c > text && (isalnum((unsigned char)c[-1]) || c[-1] == '_');
-
-		if (isdigit((unsigned char)*c) && !glued) {
-			while (isdigit((unsigned char)*c) ||
-			       ((*c == '.' || *c == ',') && isdigit((unsigned char)c[1])))
-				c++;
+		if ((num = number_at(text, c)) > 0) {
+			c += num;
 			out[n++] = '#';
+			continue;
+		}
+		out[n++] = *c++;
+	}
+	out[n] = 0;
+}
+
+/* Note the numbers of text in fv (first: fv starts over). */
+static void note_values(struct fold_values *fv, const char *text, int first)
+{
+	const char *c;
+	size_t num;
+	int i = 0, j;
+
+	if (first)
+		memset(fv, 0, sizeof *fv);
+	for (c = text; *c && i < FOLD_SLOTS; c++) {
+		char v[FOLD_VALUE];
+
+		if ((num = number_at(text, c)) == 0)
+			continue;
+		snprintf(v, sizeof v, "%.*s", (int)num, c);
+		c += num - 1;
+		for (j = 0; j < fv->slot[i].n && strcmp(fv->slot[i].v[j], v) != 0; j++)
+			;
+		if (j == fv->slot[i].n) { /* new: past the list's room, the latest */
+			j = fv->slot[i].n < FOLD_VALUES ? fv->slot[i].n++ : FOLD_VALUES - 1;
+			memcpy(fv->slot[i].v[j], v, sizeof v);
+			fv->slot[i].distinct++;
+		}
+		i++;
+	}
+	if (i > fv->nslot)
+		fv->nslot = i;
+}
+
+/* text with each number it has a list for replaced by the list: "1MiB,
+ * 2MiB, 4MiB", or "25, 26, 27 ... 36" past FOLD_VALUES values. */
+static void list_values(const struct fold_values *fv, const char *text, char *out, size_t len)
+{
+	const char *c = text;
+	size_t n = 0, num;
+	int i = 0, j;
+
+	while (*c && n + 1 < len) {
+		if ((num = number_at(text, c)) > 0 && i < fv->nslot && fv->slot[i].n > 1) {
+			for (j = 0; j < fv->slot[i].n && n + 1 < len; j++)
+				n += (size_t)snprintf(out + n, len - n, "%s%s",
+				                      !j ? ""
+				                      : j == FOLD_VALUES - 1 &&
+				                              fv->slot[i].distinct > FOLD_VALUES
+				                          ? " ... "
+				                          : ", ",
+				                      fv->slot[i].v[j]);
+			if (n >= len)
+				n = len - 1;
+			c += num;
+			i++;
+			continue;
+		}
+		if (num > 0) {
+			i++;
+			num = num < len - 1 - n ? num : len - 1 - n;
+			memcpy(out + n, c, num);
+			n += num;
+			c += num;
 			continue;
 		}
 		out[n++] = *c++;
@@ -111,19 +209,23 @@ static void add(enum ev_level level, int detail, const char *fmt, va_list ap)
 	if (old) {
 		struct ev moved = *old;
 
+		values[next_seq % RING] = values[old->seq % RING];
 		old->seq = 0; /* a hole */
 		moved.count++;
 		*e = moved;
+		note_values(&values[next_seq % RING], shown, 0);
+		list_values(&values[next_seq % RING], shown, e->text, sizeof e->text);
 	} else {
 		e->id = next_seq;
 		e->count = 1;
 		e->t_first = now;
+		note_values(&values[next_seq % RING], shown, 1);
+		memcpy(e->text, shown, sizeof e->text);
 	}
 	e->seq = next_seq++;
 	e->t = now;
 	e->level = level;
 	e->detail = detail;
-	memcpy(e->text, shown, sizeof e->text);
 	memcpy(templates[e->seq % RING], tpl, sizeof tpl);
 	pthread_mutex_unlock(&lock);
 }

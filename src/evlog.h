@@ -11,7 +11,11 @@
  * a name) and level match one of the last EVLOG_FOLD_BACK lines, added
  * within EVLOG_FOLD_S of that line's latest repeat, does not become a line
  * of its own: that line takes the new text and time, its count goes up, and
- * it comes out of evlog_since() again under a new seq with the same id. */
+ * it comes out of evlog_since() again under a new seq with the same id.
+ * A number the repeats changed shows as the list of its values, in order
+ * of arrival ("shared_buffers = 1MiB, 2MiB, 4MiB"; past four of them the
+ * first three and the latest: "25, 26, 27 ... 36"): a fold never hides a
+ * value. A number here includes the letters glued after it ("4MiB"). */
 #ifndef IDXLAB_EVLOG_H
 #define IDXLAB_EVLOG_H
 
@@ -31,7 +35,7 @@ struct ev {
 	double t_first;    /* a fold: when its first line came */
 	enum ev_level level;
 	int detail;            /* evlog_detail's: a headless run prints it only with -v */
-	char text[EVLOG_LINE]; /* a fold: the latest repeat's text */
+	char text[EVLOG_LINE]; /* a fold: the latest repeat's, its numbers' values listed */
 };
 
 /* Event times count from here (default: the first event). */

@@ -133,6 +133,9 @@ static void usage(FILE *f)
 		else if (d->unit && strcmp(d->unit, "rows") == 0)
 			snprintf(range + strlen(range), sizeof range - strlen(range),
 			         " (also 100k, 1M, 1e6)");
+		else if (d->kind == KNOB_SIZE) /* as postgresql.conf writes them */
+			snprintf(range + strlen(range), sizeof range - strlen(range),
+			         " (kB, MB, GB as PostgreSQL: 1024-based, = KiB, MiB, GiB)");
 		engine_defaults_text(id, more, sizeof more);
 		knob_default_text(id, more, def, sizeof def);
 		fprintf(f, "  --%-10s %s\n  %13s%s %s\n", d->name, range, "", d->why, def);

@@ -36,6 +36,26 @@ struct own_field {
 	int gate; /* a text column only when this knob is set in some step; -1: always */
 };
 
+/* Does k log to a rollback journal (SQLite's journal modes but wal)? */
+static int rollback_journal(const struct knobs *k)
+{
+	return engine_has_knob((int)k->v[K_ENGINE], K_JOURNAL) && k->v[K_JOURNAL] != J_WAL;
+}
+
+const char *record_metric_label(int m, const struct knobs *k)
+{
+	if (m == M_WAL_BYTES_PER_ROW && (!k || rollback_journal(k)))
+		return k ? "journal B/row" : "wal|jrnl B/row";
+	return metric_table[m].label;
+}
+
+int record_metric_applies(int m, const struct knobs *k)
+{
+	/* HOT % is a share of updates: a step that updates nothing has none */
+	return m != M_HOT_PCT || k->v[K_OP] == OP_UPDATE || k->v[K_OP] == OP_UPDATE_INDEXED ||
+	       k->v[K_OP] == OP_UPDATE_KEYS;
+}
+
 static void set_int(struct field *f, long long v)
 {
 	f->kind = FIELD_INT;
@@ -119,6 +139,33 @@ static void own_vacuum_wal(struct field *f, const struct ctx *c)
 	               : NAN);
 }
 
+/* The rollback journal's bytes per row (SQLite under journal delete,
+ * truncate ...: wal_bytes_per_row counts them there); n/a where the log
+ * is a WAL. */
+static void own_journal(struct field *f, const struct ctx *c)
+{
+	struct mval v = metric_compute(M_WAL_BYTES_PER_ROW, c->w);
+
+	set_figure(f, metric_table[M_WAL_BYTES_PER_ROW].decimals,
+	           rollback_journal(c->k) && v.state == MV_OK ? v.v : NAN);
+	if (rollback_journal(c->k) && v.state == MV_UNSETTLED)
+		f->kind = FIELD_UNSETTLED;
+}
+
+/* index-build after: the fsyncs the build made (between the load's end
+ * and the step's closing sample), which fsyncs_per_commit leaves out: the
+ * build's CREATE INDEX transactions are no commit of the step's. */
+static void own_build_fsyncs(struct field *f, const struct ctx *c)
+{
+	const struct step_result *s = c->s;
+	uint32_t bit = 1u << C_FSYNCS;
+
+	set_figure(f, 0,
+	           s && s->pb.t > 0 && (s->pb.valid & s->b.valid & bit)
+	               ? (double)(s->b.v[C_FSYNCS] - s->pb.v[C_FSYNCS])
+	               : NAN);
+}
+
 /* The fields that are neither a knob's value nor a metric, at their
  * positions among the knob and metric rows' (append-only). */
 static const struct own_field own_fields[] = {
@@ -159,6 +206,8 @@ static const struct own_field own_fields[] = {
 	  own_vacuum_wal,
 	  { .order = 19, .pri = 1, .label = "vac wal B/r" },
 	  K_VACUUM },
+	{ 60, "journal_bytes_per_row", "journal B/row", "B", -1, own_journal, { 0 }, -1 },
+	{ 61, "build_fsyncs", "build fsyncs", "", -1, own_build_fsyncs, { 0 }, K_INDEX_BUILD },
 };
 #define NOWN (int)(sizeof own_fields / sizeof own_fields[0])
 
@@ -305,11 +354,14 @@ static void add_knob(struct record *r, int id, const struct knobs *k)
 	}
 }
 
-static void add_metric(struct record *r, int m, const struct window *w)
+static void add_metric(struct record *r, int m, const struct window *w, const struct knobs *k)
 {
 	const struct metric_def *d = &metric_table[m];
 	struct mval v = metric_compute(m, w);
-	struct field *f = add(r, d->field, d->label);
+	struct field *f = add(r, d->field, record_metric_label(m, k));
+
+	if (!record_metric_applies(m, k))
+		v.state = MV_NA;
 
 	f->unit = d->unit;
 	f->decimals = d->decimals;
@@ -322,6 +374,8 @@ void record_build(struct record *r, const struct knobs *k, const struct window *
                   long step, int interrupted, const struct step_result *s)
 {
 	struct ctx c = { k, w, kind, step, interrupted, s };
+	/* index-build after: per commit over the load alone (build_fsyncs) */
+	struct window load = { w->a, s && s->pb.t > 0 ? &s->pb : w->b, w->lat, w->sizes };
 	int i;
 
 	order();
@@ -335,7 +389,8 @@ void record_build(struct record *r, const struct knobs *k, const struct window *
 			add_knob(r, slots[i].id, k);
 			break;
 		case SRC_METRIC:
-			add_metric(r, slots[i].id, w);
+			add_metric(r, slots[i].id,
+			           metric_table[slots[i].id].kind == MK_PER_COMMIT ? &load : w, k);
 			break;
 		case SRC_OWN:
 			o = &own_fields[slots[i].id];

@@ -58,6 +58,16 @@ struct record {
 void record_build(struct record *r, const struct knobs *k, const struct window *w, const char *kind,
                   long step, int interrupted, const struct step_result *s);
 
+/* Metric m's label under knobs k: WAL bytes under SQLite's rollback
+ * journal are "journal B/row" (k NULL: the label of any knobs,
+ * "wal|jrnl B/row"). The records' and the dashboard's. */
+const char *record_metric_label(int m, const struct knobs *k);
+
+/* 0 when metric m means nothing under k, so it is n/a however its
+ * counters moved: HOT % in a step that updates no row (op insert or
+ * delete), not "..." waiting for an update. */
+int record_metric_applies(int m, const struct knobs *k);
+
 /* The spread fields (run, runs, FIELD_min and FIELD_max of every figure
  * of r, in r's order) appended to r: run from 1 (0: none, the median
  * record), runs the number of runs r stands for; min and max n/a. */

@@ -31,7 +31,8 @@ struct report {
 	int saw_interrupted;
 	int saw_short; /* a step shorter than SHORT_STEP_S */
 	int saw_checkpoint;
-	double t0; /* time of the first interval window */
+	int saw_whole_step; /* a step's own record after its --interval-rows batches */
+	double t0;          /* time of the first interval window */
 	int have_t0;
 	report_sink_fn *sink; /* report_sink: where finished records go on to, or NULL */
 	void *sink_ctx;

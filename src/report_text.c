@@ -199,10 +199,37 @@ static int field_width(const struct report *rp, const struct record *r, const ch
 	return w > least ? w : least;
 }
 
+/* The header of a figure's column: a metric whose label follows the knobs
+ * (record_metric_label: WAL bytes under a rollback journal) takes the
+ * steps' label, or the one for all when the steps differ. */
+static const char *col_label(const struct report *rp, const char *field, const char *label)
+{
+	const char *l = NULL, *li;
+	struct knobs k;
+	long i;
+	int m;
+
+	for (m = 0; m < M_COUNT && strcmp(metric_table[m].field, field) != 0; m++)
+		;
+	if (m == M_COUNT)
+		return label;
+	for (i = 0; i < rp->plan->steps; i++) {
+		plan_step(rp->plan, i, &k);
+		li = record_metric_label(m, &k);
+		if (l && strcmp(l, li) != 0)
+			return record_metric_label(m, NULL);
+		l = li;
+	}
+	return !l || strcmp(l, metric_table[m].label) == 0 ? label : l;
+}
+
 static void add_col(struct report *rp, const struct record *r, int knob, const char *field,
                     const char *label)
 {
 	struct text_col *c = &rp->cols[rp->ncols++];
+
+	if (knob < 0)
+		label = col_label(rp, field, label);
 
 	c->knob = knob;
 	c->field = field;
@@ -223,10 +250,12 @@ static void default_cols(struct report *rp, const struct record *r, int width)
 	for (i = 0; i < n; i++) {
 		const struct field *f = record_find(r, c[i].field);
 
-		pri[i] = !text_candidate(rp, &c[i]) ? -1
-		         : f->kind != FIELD_NA      ? c[i].text.pri
-		         : engines                  ? PRI_NA + c[i].text.pri
-		                                    : -1;
+		/* (a step-end figure of a knob some step sets, n/a in the
+		 * first row, is read in the others: index-build during,after) */
+		pri[i] = !text_candidate(rp, &c[i])              ? -1
+		         : f->kind != FIELD_NA || c[i].gate >= 0 ? c[i].text.pri
+		         : engines                               ? PRI_NA + c[i].text.pri
+		                                                 : -1;
 	}
 	for (p = 0; p <= 2 * PRI_NA; p++)
 		for (i = 0; i < n; i++) {
@@ -318,6 +347,16 @@ static int had_checkpoint(const struct record *r)
 	return f->kind == FIELD_NUM && f->d > 0;
 }
 
+/* The step's own record after its --interval-rows batches (record step
+ * or run, not rows): it covers them all, and is no further batch. */
+static int whole_step(const struct record *r, const struct knobs *k)
+{
+	const struct field *f = record_find(r, "record");
+
+	return k->v[K_INTERVAL_ROWS] > 0 && strcmp(f->s, "rows") != 0 &&
+	       strcmp(f->s, "interval") != 0;
+}
+
 void report_write_text(struct report *rp, const struct record *r, const struct knobs *k)
 {
 	char buf[160];
@@ -350,6 +389,10 @@ void report_write_text(struct report *rp, const struct record *r, const struct k
 	if (had_checkpoint(r)) {
 		fprintf(rp->out, " (checkpoint)");
 		rp->saw_checkpoint = 1;
+	}
+	if (whole_step(r, k)) {
+		fprintf(rp->out, " (whole step)");
+		rp->saw_whole_step = 1;
 	}
 	fputc('\n', rp->out);
 }
@@ -415,6 +458,10 @@ void report_text_footer(struct report *rp)
 		footnote(rp, "... = not settled: no completed row or commit in the window");
 	if (rp->saw_interrupted)
 		footnote(rp, "interrupted: a partial step, stopped by a signal");
+	if (rp->saw_whole_step)
+		footnote(rp, "whole step: the step's own record (record=step), over all the "
+		             "batches above it (record=rows); its table rows are the last "
+		             "batch's, not another batch");
 	if (rp->saw_short) {
 		snprintf(buf, sizeof buf,
 		         "short: under %.0f s, a step's rows/s moves by a fifth from run to run on "

@@ -29,6 +29,7 @@ struct step_result {
 	struct sizes sizes;   /* (a batch: none, db_bytes -1) */
 	uint64_t table_rows;  /* rows in the table at the end */
 	double build_s;       /* index-build after: the indexes' build, inside a..b; -1: none */
+	struct counters pb;   /* index-build after: a sample before the build (pb.t 0: none) */
 	struct counters v;    /* vacuum on: a sample after it (v.t == 0: none) */
 	double vacuum_s;      /* vacuum on: the reclaim's own time, after b */
 	int interrupted;      /* stopped early: a partial result */

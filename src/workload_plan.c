@@ -87,7 +87,8 @@ static int end_batch(struct workload *w, const struct step_result *r, struct bat
 }
 
 /* The step's own end, inside its window: index-build after builds the
- * indexes now (timed), then the closing sample and the sizes; --vacuum
+ * indexes now (timed, sampled before: r->pb), then the closing sample
+ * and the sizes; --vacuum
  * then runs the engine's reclaim, sampled apart (r->v). */
 static int end_step(struct workload *w, const struct knobs *k, struct step_result *r, struct err *e)
 {
@@ -98,8 +99,12 @@ static int end_step(struct workload *w, const struct knobs *k, struct step_resul
 	if (wl_finish(w, &r->lat, e) < 0)
 		return -1;
 	if (k->v[K_INDEX_BUILD] == BUILD_AFTER && !atomic_load(&w->stop)) {
-		double t0 = clock_now_s();
+		double t0;
 
+		/* where the load's commits end: the build's syncs are its own */
+		if (wl_sample(w, &r->pb, e) < 0)
+			return -1;
+		t0 = clock_now_s();
 		if (w->ops->apply(w->en, k, e) < 0)
 			return err_prefix(e, "building the indexes after the load");
 		r->build_s = clock_now_s() - t0;

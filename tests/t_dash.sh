@@ -124,15 +124,16 @@ else bad dash/baseline-unpinned "$(cap ascii)"; fi
 tm send-keys -t ascii q
 wait_exit ascii >/dev/null
 
-# Every gauge shows its scale, in the metric's unit, after the bar; SQLite
-# has no row that never applies there (HOT %, FPI B/row: PostgreSQL's;
+# Every gauge shows its scale, in the metric's unit, after the bar (SQLite's
+# default rollback journal: its bytes are called journal); SQLite has no
+# row that never applies there (HOT %, FPI B/row: PostgreSQL's;
 # dirty %: SQLite keeps no count).
 start scale TMPDIR="$TMPDIR" "$IDXLAB" --rows 300000
 # (a fast machine writes over a million rows/s: "1.21M" on a "2M" scale;
 # a scale under a byte reads "0.5B")
 if wait_for scale '││rows/s +[0-9.]+[kM]? ■+ +[0-9.]+[kM] ' 5 &&
 	wait_for scale '││fsync/c +[0-9.]+ ■+ +[0-9.]+ ' 3 &&
-	wait_for scale '││wal B/row +[0-9.]+ [KM]?i?B ■+ +[0-9.]+[KM]?i?B ' 3; then
+	wait_for scale '││journal B/row +[0-9.]+ [KM]?i?B ■+ +[0-9.]+[KM]?i?B ' 3; then
 	ok dash/scales-shown
 else bad dash/scales-shown "$(cap scale)"; fi
 if cap scale | grep -qE 'HOT %|FPI B/row|dirty %|n/a'; then

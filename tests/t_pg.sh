@@ -485,7 +485,7 @@ if command -v tmux >/dev/null; then
 	# on a new connection that has its statement prepared again.
 	tm send-keys -t pgdash Down Down Down Enter C-u
 	tm send-keys -t pgdash BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace '256MiB' Enter
-	if wait_for pgdash 'restarting the throwaway server with shared_buffers = 262144kB' 10 &&
+	if wait_for pgdash 'restarting the throwaway server with shared_buffers = 256MiB' 10 &&
 		wait_for pgdash 'cache 128MiB . 256MiB' 15; then
 		ok pg/dashboard-cache-restart
 	else bad pg/dashboard-cache-restart "$(cap pgdash)"; fi

@@ -27,8 +27,9 @@ ans() {
 	line=$(grep -m1 "^answer: $2 " "$1")
 	[ -n "$line" ] || { note "no answer line '$2' in: $(head -c 400 "$1")"; echo NOLINE; return 1; }
 	# a per-row figure that moved by under 2 % is named without a number
-	case $3 in write) word='write()' ;; spills) word=spills ;; wal) word=WAL ;; *) word=NONE ;; esac
-	if printf '%s\n' "$line" | sed -n 's/.*no clear change in //p' | tr ',' '\n' | sed 's/^ *//' | grep -qxF "$word"; then
+	# (wal: WAL, or journal under SQLite's rollback journal)
+	case $3 in write) word='write[(][)]' ;; spills) word=spills ;; wal) word='WAL|journal' ;; *) word=NONE ;; esac
+	if printf '%s\n' "$line" | sed -n 's/.*no clear change in //p' | tr ',' '\n' | sed 's/^ *//' | grep -qxE "$word"; then
 		echo SAME
 		return 0
 	fi
@@ -36,7 +37,7 @@ ans() {
 	rows) printf '%s\n' "$line" | sed -nE 's/.*rows\/s ([-+][0-9]+) %.*/\1/p' ;;
 	write) printf '%s\n' "$line" | sed -nE 's/.*write\(\) ([-+][0-9.]+) B\/row.*/\1/p' ;;
 	spills) printf '%s\n' "$line" | sed -nE 's/.*spills ([-+][0-9.]+)\/row.*/\1/p' ;;
-	wal) printf '%s\n' "$line" | sed -nE 's/.*WAL ([-+][0-9.]+) B\/row.*/\1/p' ;;
+	wal) printf '%s\n' "$line" | sed -nE 's/.*(WAL|journal) ([-+][0-9.]+) B\/row.*/\2/p' ;;
 	index) printf '%s\n' "$line" | sed -nE 's/.*index ([-+])([0-9.]+) (B|KiB|MiB|GiB).*/\1 \2 \3/p' |
 		awk '{ m = $3 == "KiB" ? 1024 : $3 == "MiB" ? 1048576 : $3 == "GiB" ? 1073741824 : 1;
 			printf "%s%.0f\n", $1 == "-" ? "-" : "", $2 * m }' ;;

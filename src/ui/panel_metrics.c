@@ -9,6 +9,7 @@
 
 #include "../engines/engine.h"
 #include "../metrics.h"
+#include "../record.h"
 #include "label.h"
 #include "paint.h"
 #include "panels.h"
@@ -177,8 +178,10 @@ static void metric_row(const struct dash *d, const struct cols *c, int m, int y,
 
 	v = measure(d, c, m, marks, vals, &na);
 	full = vals[c->spark];
+	if (!record_metric_applies(m, &d->k.applied))
+		na = 1; /* HOT % while inserting: n/a, not "not settled" */
 	history_format(m, v, na, buf, sizeof buf);
-	mvprintw(y, x + 1, "%-*.*s", c->label, c->label, metric_table[m].label);
+	mvprintw(y, x + 1, "%-*.*s", c->label, c->label, record_metric_label(m, &d->k.applied));
 	attron(A_BOLD);
 	printw("%*s", c->value, buf);
 	attroff(A_BOLD);

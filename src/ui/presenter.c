@@ -17,6 +17,7 @@
 
 #include "../engines/engine.h"
 #include "../metrics.h"
+#include "../record.h"
 #include "../textfit.h"
 #include "paint.h"
 #include "panels.h"
@@ -101,6 +102,8 @@ static void figure(const struct dash *d, const struct rect *r, int rows, int m)
 	double v = history_value(d->hist, m, (int)lround(HIST_VALUE_SPAN / HIST_PERIOD), &na);
 	const char *rest;
 
+	if (!record_metric_applies(m, &d->k.applied))
+		na = 1;
 	history_format(m, v, na, buf, sizeof buf);
 	while (buf[n] && n + 1 < sizeof big && glyphs_font_row((unsigned char)buf[n], 0))
 		n++;
@@ -108,9 +111,10 @@ static void figure(const struct dash *d, const struct rect *r, int rows, int m)
 	big[n] = 0;
 	for (rest = buf + n; *rest == ' '; rest++)
 		;
-	snprintf(line, sizeof line, " %s%s%s", metric_table[m].label, *rest ? " in " : "", rest);
+	snprintf(line, sizeof line, " %s%s%s", record_metric_label(m, &d->k.applied),
+	         *rest ? " in " : "", rest);
 	if (!n) /* n/a, ...: no digits to draw */
-		snprintf(line, sizeof line, " %s  %s", metric_table[m].label, buf);
+		snprintf(line, sizeof line, " %s  %s", record_metric_label(m, &d->k.applied), buf);
 	attron(A_BOLD);
 	paint_clipped(r->y, r->x, r->w, line);
 	attroff(A_BOLD);
@@ -169,7 +173,7 @@ static void chart(const struct dash *d, const struct rect *r, int m)
 	snprintf(title, sizeof title,
 	         "%s over the last %.0f s%s, each point the mean of the %.0f s before it (knob "
 	         "changes marked)",
-	         metric_table[m].label, span * HIST_PERIOD * d->feed->speed,
+	         record_metric_label(m, &d->k.applied), span * HIST_PERIOD * d->feed->speed,
 	         d->hist->scales_pinned ? ", scale pinned" : "",
 	         mean * HIST_PERIOD * d->feed->speed);
 	paint_box(g, r, title);

@@ -41,7 +41,7 @@ static void test_evlog_fold(void)
 	CHECK(n == 2);
 	CHECK(n == 2 && ev[0].id == id && ev[0].count == 12 && ev[0].seq > id);
 	CHECK(n == 2 && ev[1].count == 12 &&
-	      strcmp(ev[1].text, "fold: previous table: 36 log syncs") == 0);
+	      strcmp(ev[1].text, "fold: previous table: 25, 26, 27 ... 36 log syncs") == 0);
 	evlog_format(&ev[0], 1, buf, sizeof buf);
 	CHECK(strcmp(buf, "fold: the table reached 20000 rows: starting over x12") == 0);
 	evlog_format(&ev[0], 0, buf, sizeof buf);
@@ -54,7 +54,7 @@ static void test_evlog_fold(void)
 	n = evlog_since(seen, ev, 256);
 	CHECK(n == 2 && ev[0].count == 1 && strstr(ev[0].text, "idxlab_k2"));
 	CHECK(n == 2 && ev[1].count == 2 &&
-	      strcmp(ev[1].text, "fold: built idxlab_k1 on 5000 rows in 0.02 s") == 0);
+	      strcmp(ev[1].text, "fold: built idxlab_k1 on 0, 5000 rows in 0.01, 0.02 s") == 0);
 	seen = ev[n - 1].seq;
 	/* another level is another line; so is a repeat beyond the look-back */
 	evlog_add(EV_WARN, "fold: built idxlab_k1 on %d rows in %.2f s", 1, 0.01);
@@ -79,7 +79,36 @@ static void test_evlog_fold(void)
 	CHECK(n == 2 && ev[0].count == 6 && ev[1].count == 1 && ev[1].id != ev[0].id);
 }
 
+/* evlog: a fold names every value its line took (issue 21: a cache
+ * sweep's restarts at 1024, 2048 and 4096 KiB read "= 1024kB" then
+ * "= 4096kB x3", 2048 never named); a value glued to its unit is one
+ * number, and a value said again is not listed twice. */
+static void test_evlog_fold_values(void)
+{
+	static struct ev ev[256];
+	unsigned long seen;
+	size_t n;
+	char buf[EVLOG_LINE + 16];
+
+	n = evlog_since(0, ev, 256);
+	seen = n ? ev[n - 1].seq : 0;
+	evlog_add(EV_INFO, "values: restarting with shared_buffers = %s", "1MiB");
+	evlog_add(EV_INFO, "values: restarting with shared_buffers = %s", "2MiB");
+	evlog_add(EV_INFO, "values: restarting with shared_buffers = %s", "512KiB");
+	evlog_add(EV_INFO, "values: restarting with shared_buffers = %s", "2MiB");
+	n = evlog_since(seen, ev, 256);
+	CHECK(n == 1 && ev[0].count == 4);
+	evlog_format(&ev[0], 1, buf, sizeof buf);
+	CHECK(strcmp(buf, "values: restarting with shared_buffers = 1MiB, 2MiB, 512KiB x4") == 0);
+	seen = ev[n - 1].seq;
+	evlog_add(EV_INFO, "values: the table reached %d rows", 7);
+	evlog_add(EV_INFO, "values: the table reached %d rows", 7);
+	n = evlog_since(seen, ev, 256);
+	CHECK(n == 1 && strcmp(ev[0].text, "values: the table reached 7 rows") == 0);
+}
+
 const struct unit_case unit_evlog[] = {
 	{ "unit/evlog-fold", test_evlog_fold },
+	{ "unit/evlog-fold-values", test_evlog_fold_values },
 	{ NULL, NULL },
 };

@@ -12,6 +12,7 @@
 
 #include "../../clock.h"
 #include "../../evlog.h"
+#include "../../units.h"
 #include "cluster.h"
 #include "internal.h"
 
@@ -158,19 +159,18 @@ static int reconnect(struct engine *en, struct err *e)
 static int set_cache(struct engine *en, const struct knobs *k, struct err *e)
 {
 	long long want = k->v[K_CACHE];
+	char size[32]; /* in idxlab's units, as --cache reads: KiB, MiB */
 
 	if (want / 8192 == en->shared_buffers / 8192)
 		return 0;
 	if (!en->cluster) {
-		char have[32];
-
-		snprintf(have, sizeof have, "%lldkB", en->shared_buffers / 1024);
+		units_format_size(en->shared_buffers, size, sizeof size);
 		evlog_add(EV_WARN, "cache is read-only on your server: shared_buffers stays %s",
-		          have);
+		          size);
 		return 0;
 	}
-	evlog_add(EV_INFO, "restarting the throwaway server with shared_buffers = %lldkB",
-	          want / 1024);
+	units_format_size(want, size, sizeof size);
+	evlog_add(EV_INFO, "restarting the throwaway server with shared_buffers = %s", size);
 	PQfinish(en->conn);
 	en->conn = NULL;
 	en->pipeline = 0;
