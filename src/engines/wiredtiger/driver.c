@@ -407,6 +407,7 @@ const struct engine_ops wiredtiger_engine = {
 	.sample = wt_sample,
 	.measures = wt_measures,
 	.sizes = wt_sizes,
+	.settle = wt_settle,
 	.in_force = wt_in_force,
 	.where = wt_where,
 	.figure = M_WRITE_BYTES_PER_ROW, /* the log and the checkpoints, per row */
