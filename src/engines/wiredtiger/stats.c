@@ -20,12 +20,11 @@
  * "cache: bytes currently in the cache" the in-memory pages: 2.9 to 11.5 MB
  * per index of configs/wt-size-growth.conf at 100,000 rows against 1.55 MB
  * written; a tree walk counts in-memory pages, and a checkpoint changes
- * them). The next step
- * loses nothing: its setup drops the tables and checkpoints anyway, and the
- * close's checkpoint has that much less to write. The dashboard's live
- * sizes are the files as last written (a checkpoint every `checkpoint`
- * seconds, eviction). index_pages are 4 KiB units, WiredTiger's
- * allocation size. */
+ * them). The next step loses nothing: its setup drops the tables and
+ * checkpoints anyway, and the close's checkpoint has that much less to
+ * write. The dashboard's live sizes are the files as last written (a
+ * checkpoint every `checkpoint` seconds, eviction). index_pages are 4 KiB
+ * units, WiredTiger's allocation size. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
