@@ -194,9 +194,9 @@ int wt_sizes(struct engine *en, struct sizes *s, struct err *e)
 	if (!en->settled && !en->said_unsettled) { /* the dashboard's: no step ends */
 		en->said_unsettled = 1;
 		evlog_add(EV_INFO,
-		          "wiredtiger: db size and idx size are the files as last written (by "
-		          "eviction and the checkpoint every `checkpoint` s): a btree that fits "
-		          "the cache is on disk only after a checkpoint");
+		          "wiredtiger: idx size and db size are the files as last written: a "
+		          "btree in the cache reaches its file only at a checkpoint (every "
+		          "`checkpoint` s) or by eviction");
 	}
 	s->db_bytes = file_size(en, COLL_URI);
 	s->index_bytes = 0;
