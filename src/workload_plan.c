@@ -87,8 +87,9 @@ static int end_batch(struct workload *w, const struct step_result *r, struct bat
 }
 
 /* The step's own end, inside its window: index-build after builds the
- * indexes now (timed, sampled before: r->pb), then the closing sample
- * and the sizes; --vacuum
+ * indexes now (timed, sampled before: r->pb), then the closing sample;
+ * then, outside the window, the engine settles its sizes (engine.h) and
+ * they are read; --vacuum
  * then runs the engine's reclaim, sampled apart (r->v). */
 static int end_step(struct workload *w, const struct knobs *k, struct step_result *r, struct err *e)
 {
@@ -113,7 +114,8 @@ static int end_step(struct workload *w, const struct knobs *k, struct step_resul
 		return -1;
 	r->b = c;
 	wl_publish(w, NULL, &r->b, &r->lat);
-	if (w->ops->sizes(w->en, &r->sizes, e) < 0)
+	if ((w->ops->settle && w->ops->settle(w->en, e) < 0) ||
+	    w->ops->sizes(w->en, &r->sizes, e) < 0)
 		return -1;
 	r->table_rows = w->rs.live_rows;
 	if (k->v[K_VACUUM] && !atomic_load(&w->stop)) {

@@ -148,6 +148,11 @@ struct engine_ops {
 
 	/* Database and index sizes now. */
 	int (*sizes)(struct engine *en, struct sizes *s, struct err *e);
+	/* At a step's end, after its closing sample and before its sizes():
+	 * bring the sizes up to date, outside the window (WiredTiger: a
+	 * checkpoint, so its files hold the step's btrees). NULL: the sizes
+	 * are current as they are. Never inside a transaction. */
+	int (*settle)(struct engine *en, struct err *e);
 
 	/* Overwrite in k the knobs the engine runs with other values than k's
 	 * (a server's cache it may not change, a cache below the engine's

@@ -420,6 +420,7 @@ const struct engine_ops wiredtiger_engine = {
 	.stats = { &wt_stats },
 	.measures_more = WT_SAMPLE_OWN,
 	.sizes = wt_sizes,
+	.settle = wt_settle,
 	.in_force = wt_in_force,
 	.where = wt_where,
 	.figure = M_WRITE_BYTES_PER_ROW, /* the log and the checkpoints, per row */

@@ -8,7 +8,7 @@
  *   rows.c      the row layout and one operation on one row
  *   txn.c       transactions: the step's hooks (../txn.c), the WT_ROLLBACK replay
  *   bulk.c      --load copy: the step's hooks through bulk cursors
- *   stats.c     the statistics table, the sample, the file sizes
+ *   stats.c     the statistics table, the sample, the file sizes (settled)
  *   layout.h    the tables' and the connection's settings (bench/bare_wt.c too)
  *
  * All calls come from the worker thread, except the event handler's
@@ -119,6 +119,9 @@ struct engine {
 	uint64_t rollbacks, replayed, last_rb_log;
 	uint64_t st_table[S_COUNT], syncs_table; /* at setup */
 	uint64_t table_t0;
+	/* stats.c: a step's end checkpointed for the sizes (wt_settle); the
+	 * events said that sizes read without one are the files as last written */
+	int settled, said_unsettled;
 };
 
 /* ---- messages.c ----------------------------------------------------------- */
@@ -207,6 +210,9 @@ int wt_sample(struct engine *en, struct counters *c, struct err *e);
 extern const struct engine_stats wt_stats;
 #define WT_SAMPLE_OWN (1u << C_FSYNCS | 1u << C_WCHAR | 1u << C_WRITE_BYTES)
 int wt_sizes(struct engine *en, struct sizes *s, struct err *e);
+/* A step's end (engine.h settle): a checkpoint, so the files hold the
+ * step's btrees when wt_sizes reads them. */
+int wt_settle(struct engine *en, struct err *e);
 
 /* bulk.c: a setting the bulk path cannot run (a prefill, a commit size),
  * refused before the engine opens (engine_ops.check). */
