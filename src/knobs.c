@@ -32,6 +32,7 @@ static const char *const formats[] = { "text", "csv", "json", NULL };
 static const char *const onoff[] = { "off", "on", NULL };
 static const char *const builds[] = { "before", "after", NULL };
 static const char *const loads[] = { "insert", "multirow", "copy", NULL };
+static const char *const protocols[] = { "simple", "extended", "prepared", NULL };
 static const char *const themes[] = { "auto", "dark", "light", "high-contrast", NULL };
 static const struct knob_word commit_words[] = { { "row", 1 }, { "all", COMMIT_ALL }, { NULL, 0 } };
 static const struct knob_word prefill_words[] = { { "auto", PREFILL_AUTO }, { NULL, 0 } };
@@ -279,6 +280,23 @@ const struct knob_def knob_table[K_COUNT] = {
 		.max = 1, .def = "off", .flags = KF_HEADLESS,
 		.why = "end each step with the engine's reclaim (PostgreSQL VACUUM, SQLite VACUUM, "
 		       "WiredTiger/MongoDB compact), measured apart: vacuum_seconds and its WAL per row",
+	},
+	[K_PROTOCOL] = {
+		.name = "protocol", .kind = KNOB_CHOICE, .choices = protocols,
+		.column = 50,
+		.caption = 19,
+		.def = "prepared", .flags = KF_HEADLESS | KF_ENGINE_OWN,
+		.why = "PostgreSQL: how a statement per row is sent, as pgbench -M: simple (SQL "
+		       "text with the values in it, as psql sends a file of INSERTs), extended "
+		       "(text and parameters: parsed and planned each row), prepared (once)",
+	},
+	[K_PIPELINE] = {
+		.name = "pipeline", .kind = KNOB_BOOL,
+		.column = 51,
+		.caption = 20,
+		.max = 1, .def = "on", .flags = KF_HEADLESS | KF_ENGINE_OWN,
+		.why = "PostgreSQL: on sends the statements back to back and reads their results "
+		       "every 1000 (libpq's pipeline); off waits for each: a round trip per row",
 	},
 	[K_ADD_INDEX] = {
 		.name = "add-index", .kind = KNOB_NAMED,

@@ -23,6 +23,8 @@ enum sync_mode { SYNC_OFF, SYNC_NORMAL, SYNC_FULL, SYNC_EXTRA };
 enum journal_mode { J_DELETE, J_TRUNCATE, J_WAL, J_MEMORY, J_OFF };
 enum index_build { BUILD_BEFORE, BUILD_AFTER };
 enum load_kind { LOAD_INSERT, LOAD_MULTIROW, LOAD_COPY, LOAD_COUNT };
+/* --protocol: how a statement per row reaches the server (pgbench's -M) */
+enum protocol_kind { PROTO_SIMPLE, PROTO_EXTENDED, PROTO_PREPARED };
 enum op_kind { OP_INSERT, OP_UPDATE, OP_UPDATE_INDEXED, OP_UPDATE_KEYS, OP_DELETE };
 enum format_kind { FMT_TEXT, FMT_CSV, FMT_JSON };
 enum theme_kind { THEME_AUTO, THEME_DARK, THEME_LIGHT, THEME_HIGH_CONTRAST };
@@ -61,6 +63,9 @@ enum knob_id {
 	K_INDEX_BUILD,
 	K_LOAD,
 	K_VACUUM,
+	/* the client protocol (PostgreSQL's): after the table model's */
+	K_PROTOCOL,
+	K_PIPELINE,
 	/* the question as a verb (whatif.h): candidates for the index list */
 	K_ADD_INDEX,
 	K_DROP_INDEX,

@@ -84,10 +84,10 @@ done <"$T/knobs"
 # the listing was read: at least the knobs this test was written against
 [ "$swept" -ge 18 ] && ok record/knobs-walked || bad record/knobs-walked "only $swept swept knobs in --help"
 
-# The new column is appended: the CSV header up to vacuum_wal_bytes_per_row
-# is the contract's (man idxlab), checkpoint after it (and the columns
-# added later after that).
+# The new columns are appended: the CSV header up to vacuum_wal_bytes_per_row
+# is the contract's (man idxlab), checkpoint after it, then protocol and
+# pipeline (issue 21), then whatever comes later.
 "$IDXLAB" run --rows 100 --warmup off -q --format csv >"$T/h.csv" 2>"$T/h.err"
-head -1 "$T/h.csv" | grep -Eq ',vacuum_seconds,vacuum_wal_bytes_per_row,checkpoint(,|$)' &&
+head -1 "$T/h.csv" | grep -q ',vacuum_seconds,vacuum_wal_bytes_per_row,checkpoint,protocol,pipeline\(,.*\)\{0,1\}$' &&
 	ok record/checkpoint-appended ||
 	bad record/checkpoint-appended "header: $(head -1 "$T/h.csv" | tail -c 160)"

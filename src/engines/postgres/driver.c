@@ -81,6 +81,7 @@ static void pg_close(struct engine *en)
 	free(en->payload);
 	free(en->pv);
 	pg_load_free(en);
+	pg_proto_free(en);
 	free(en);
 }
 
@@ -372,7 +373,7 @@ static const struct knob_default pg_defaults[] = {
 };
 
 /* The engine-specific knobs (KF_ENGINE_OWN) this engine honours. */
-static const int pg_own_knobs[] = { K_FILLFACTOR, -1 };
+static const int pg_own_knobs[] = { K_FILLFACTOR, K_PROTOCOL, K_PIPELINE, -1 };
 
 const struct engine_ops postgres_engine = {
 	.reads_source = pg_reads_source,

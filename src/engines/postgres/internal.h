@@ -14,7 +14,8 @@
  * Operations are sent in libpq pipeline mode: BEGIN, the rows of a
  * transaction and COMMIT go out back to back and their results are read
  * after one sync, so a batch of N rows costs one round trip. Parameters are
- * sent in binary (int4, int8, uuid, timestamptz, text).
+ * sent in binary (int4, int8, uuid, timestamptz, text). --protocol and
+ * --pipeline send them otherwise (protocol.c).
  *
  * The table is the spec in force (schema.h): its DDL, COPY, index and
  * statement texts are built from it at set-up and at an op change, never
@@ -50,6 +51,9 @@
  *              parent's clauses, the partitions and their bounds
  *   load.c     --load multirow (multi-row INSERTs in the pipeline) and
  *              copy (binary COPY FROM STDIN per transaction)
+ *   protocol.c --protocol and --pipeline: a row's statement prepared,
+ *              as text and parameters, or as literal SQL; pipelined or
+ *              a round trip each
  *   txn.c      BEGIN/COMMIT in the pipeline, the step, the results
  *   stats.c    the statistics table, the sample, the sizes
  *   catalog.c  --schema-from: a user's table's shape, read-only
@@ -180,6 +184,15 @@ struct engine {
 	const char **mr_val;
 	char *mr_sql; /* the unnamed remainder's text, for mr_sql_rows rows */
 	int mr_sql_rows;
+	/* --protocol (protocol.c): the op's statement text, its placeholders
+	 * ($N at ph_at up to ph_end stands for parameter ph_param), and the
+	 * literal statement of the last row (simple). */
+	char op_sql[4096];
+	int nph;
+	size_t ph_at[SPEC_PARAMS], ph_end[SPEC_PARAMS];
+	int ph_param[SPEC_PARAMS];
+	char *lit;
+	size_t lit_used, lit_cap;
 };
 
 /* conn.c */
@@ -252,8 +265,25 @@ void pg_load_free(struct engine *en);
  * payload, in the binary form --load copy sends. A stop ends it (-1). */
 int pg_load(struct engine *en, uint64_t rows, struct err *e);
 
+/* protocol.c: --protocol and --pipeline */
+/* Do the step's statements go through the pipeline (--pipeline on, or
+ * --load multirow)? */
+int pg_pipelined(const struct engine *en);
+/* Into the pipeline or out of it, as pg_pipelined says. */
+int pg_proto_mode(struct engine *en, struct err *e);
+/* Keep sql, the op's statement (en->nparams set), and where its $N are. */
+int pg_proto_set(struct engine *en, const char *sql, struct err *e);
+/* Send the op's statement for one row, vals/lens its parameters as
+ * pg_bind_row gives them, the --protocol way; then pg_sent. */
+int pg_proto_send(struct engine *en, const char *const *vals, const int *lens, struct err *e);
+void pg_proto_free(struct engine *en);
+
 /* txn.c */
 extern const struct txn_hooks pg_txn_hooks;
+/* A statement of the step (tag; t0: a COMMIT's begin) was sent: in the
+ * pipeline, its result is read at the next drain; else now (a COMMIT is
+ * then acknowledged). 0, or -1 (the transaction rolled back). */
+int pg_sent(struct engine *en, enum tag tag, uint64_t t0, struct err *e);
 int pg_drain(struct engine *en, struct step_out *out, struct hist *lat, struct err *e);
 int pg_begin(struct engine *en, struct err *e);
 int pg_commit(struct engine *en, struct txn *t, struct err *e);

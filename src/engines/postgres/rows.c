@@ -1,8 +1,8 @@
 /* rows.c - the table's rows as the spec in force says them: its DDL, the
  * values in binary (the prepared statements and COPY, load.c), the
  * indexes by list position, the prepared statement of each
- * operation, and one operation on one row sent into the pipeline
- * (pg_send_op). Every text is built once per set-up or op change; a row
+ * operation, and one operation on one row sent to the server
+ * (pg_send_op, the --protocol way: protocol.c). Every text is built once per set-up or op change; a row
  * costs one schema_value() per parameter. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -374,7 +374,7 @@ int pg_prepare_statement(struct engine *en, struct err *e)
 	int i;
 
 	if (build_statement(en, en->k.v[K_OP], sql, sizeof sql, e) < 0 ||
-	    pg_exec(en, "DEALLOCATE ALL", e) < 0)
+	    pg_proto_set(en, sql, e) < 0 || pg_exec(en, "DEALLOCATE ALL", e) < 0)
 		return -1;
 	for (i = 0; i < en->nparams; i++)
 		types[i] = pg_type_oid(en->ptype[i]);
@@ -510,14 +510,9 @@ int pg_send_op(struct engine *en, long long op, uint64_t row, uint64_t version, 
 {
 	char num[SPEC_PARAMS][8];
 	const char *vals[SPEC_PARAMS];
-	int lens[SPEC_PARAMS], fmts[SPEC_PARAMS], i;
+	int lens[SPEC_PARAMS];
 
 	/* insert: the row's values; updates: the new values of their version */
 	pg_bind_row(en, row, op == OP_INSERT ? 0 : version, num, vals, lens);
-	for (i = 0; i < en->nparams; i++)
-		fmts[i] = 1;
-	if (!PQsendQueryPrepared(en->conn, "idxlab_op", en->nparams, vals, lens, fmts, 0))
-		return pg_fail(en, NULL, e, "send");
-	pg_expect(en, T_OP, 0);
-	return 0;
+	return pg_proto_send(en, vals, lens, e);
 }

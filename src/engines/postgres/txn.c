@@ -1,7 +1,8 @@
 /* txn.c - transactions in the pipeline: the hooks into the shared step
  * loop (../txn.c). BEGIN, the rows and COMMIT are sent back to back, the
  * results read after one sync (drain: the commits' acknowledgements, so
- * commit answers TXN_SENT), and the step's end. */
+ * commit answers TXN_SENT), and the step's end. With --pipeline off
+ * (protocol.c) each result is read as its statement is sent. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,12 +24,64 @@ void pg_expect(struct engine *en, enum tag tag, uint64_t t0)
 	en->npend++;
 }
 
-static int send_simple(struct engine *en, const char *sql, enum tag tag, uint64_t t0, struct err *e)
+/* A statement failed: the transaction is gone; leave no aborted one
+ * behind on the server. */
+static void lost(struct engine *en)
 {
-	if (!PQsendQueryParams(en->conn, sql, 0, NULL, NULL, NULL, NULL, 0))
-		return pg_fail(en, NULL, e, sql);
+	en->txn->open = 0;
+	if (PQstatus(en->conn) == CONNECTION_OK && !en->unanswered) {
+		struct err ignore;
+		int was = en->pipeline;
+
+		(void)pg_leave_pipeline(en, &ignore);
+		(void)pg_exec(en, "ROLLBACK", &ignore);
+		if (was)
+			(void)pg_enter_pipeline(en, &ignore);
+	}
+}
+
+/* Its result, read now (outside the pipeline): an op's count checked. */
+static int take_now(struct engine *en, enum tag tag, struct err *e)
+{
+	const char *what = tag == T_COMMIT  ? "commit"
+	                   : tag == T_BEGIN ? "begin"
+	                                    : knob_table[K_OP].choices[en->k.v[K_OP]];
+	PGresult *res = pg_collect(en, what, STOP_GRACE_MS, e);
+
+	if (!res) {
+		lost(en);
+		return -1;
+	}
+	if (tag == T_OP && en->k.v[K_OP] != OP_INSERT && strcmp(PQcmdTuples(res), "1") != 0) {
+		err_set(e, ERR_RUNTIME,
+		        "%s changed %s rows instead of 1: the table is not what idxlab built", what,
+		        PQcmdTuples(res));
+		PQclear(res);
+		lost(en);
+		return -1;
+	}
+	PQclear(res);
+	return 0;
+}
+
+int pg_sent(struct engine *en, enum tag tag, uint64_t t0, struct err *e)
+{
+	if (!en->pipeline)
+		return take_now(en, tag, e);
 	pg_expect(en, tag, t0);
 	return 0;
+}
+
+/* BEGIN or COMMIT: in the pipeline, the extended protocol without
+ * parameters; else the simple protocol's Query, as psql sends it. */
+static int send_simple(struct engine *en, const char *sql, enum tag tag, uint64_t t0, struct err *e)
+{
+	if (pg_proto_mode(en, e) < 0)
+		return -1;
+	if (!(en->pipeline ? PQsendQueryParams(en->conn, sql, 0, NULL, NULL, NULL, NULL, 0)
+	                   : PQsendQuery(en->conn, sql)))
+		return pg_fail(en, NULL, e, sql);
+	return pg_sent(en, tag, t0, e);
 }
 
 /* Sync and read every pending result; commits go into lat and out. */
@@ -89,15 +142,7 @@ int pg_drain(struct engine *en, struct step_out *out, struct hist *lat, struct e
 	}
 	en->npend = 0;
 	if (failed) {
-		en->txn->open = 0;
-		if (PQstatus(en->conn) == CONNECTION_OK && !en->unanswered) {
-			/* Leave no aborted transaction behind. */
-			struct err ignore;
-
-			(void)pg_leave_pipeline(en, &ignore);
-			(void)pg_exec(en, "ROLLBACK", &ignore);
-			(void)pg_enter_pipeline(en, &ignore);
-		}
+		lost(en);
 		return -1;
 	}
 	return 0;
@@ -108,10 +153,13 @@ int pg_begin(struct engine *en, struct err *e)
 	return send_simple(en, "BEGIN", T_BEGIN, 0, e);
 }
 
-/* Queued: drain() reads its result and acknowledges it (txn_acked). */
+/* In the pipeline queued: drain() reads its result and acknowledges it
+ * (txn_acked); else acknowledged now. */
 int pg_commit(struct engine *en, struct txn *t, struct err *e)
 {
-	return send_simple(en, "COMMIT", T_COMMIT, t->t0, e) < 0 ? -1 : TXN_SENT;
+	if (send_simple(en, "COMMIT", T_COMMIT, t->t0, e) < 0)
+		return -1;
+	return en->pipeline ? TXN_SENT : 0;
 }
 
 /* Read the results when PIPE_CHUNK are pending, and at the end. */
@@ -133,7 +181,7 @@ const struct txn_hooks pg_txn_hooks = {
 int pg_step_start(struct engine *en, struct err *e)
 {
 	/* COPY cannot go through the pipeline (load.c leaves it). */
-	return en->k.v[K_LOAD] != LOAD_COPY ? pg_enter_pipeline(en, e) : 0;
+	return en->k.v[K_LOAD] != LOAD_COPY ? pg_proto_mode(en, e) : 0;
 }
 
 int pg_finish_start(struct engine *en, struct err *e)

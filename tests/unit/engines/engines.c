@@ -49,6 +49,9 @@ static void test_knob_engines(void)
 		[K_INDEX_BUILD] = { 1, 1, 1, 1 },
 		[K_LOAD] = { 1, 1, 1, 1 },
 		[K_VACUUM] = { 1, 1, 1, 1 },
+		/* the client protocol (issue 21): PostgreSQL's */
+		[K_PROTOCOL] = { 0, 1, 0, 0 },
+		[K_PIPELINE] = { 0, 1, 0, 0 },
 		[K_INTERVAL_ROWS] = { 1, 1, 1, 1 },
 		[K_SCALE] = { 1, 1, 1, 1 },
 		/* the presenter view and themes (issue 12): every engine */
