@@ -176,7 +176,7 @@ const struct metric_def metric_table[M_COUNT] = {
 	                       .title = "background WAL flushes",
 	                       .per_s = " fsyncs/s",
 	                       .column = 52,
-	                       .text = { .order = 5, .pri = 11 } },
+	                       .text = { .order = 5, .pri = 5 } },
 	[M_FORCED_SYNCS_PER_ROW] = { .field = "forced_wal_syncs_per_row",
 	                             .label = "forced/row",
 	                             .unit = "",
