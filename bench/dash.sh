@@ -97,7 +97,10 @@ med() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # and prints the stretch's CPU seconds per row.
 head_run() {
 	csv="$out/head.csv"
-	$PIN "$IDXLAB" run $work --rows 100000000 --warmup off --interval 1 --format csv >"$csv" 2>"$out/head.err" &
+	# its own session, as tmux gives the dashboard one: with the kernel's
+	# autogroup scheduling a session shares the CPU as one, so a headless
+	# run in this script's session would share it with what else runs here
+	setsid $PIN "$IDXLAB" run $work --rows 100000000 --warmup off --interval 1 --format csv >"$csv" 2>"$out/head.err" &
 	hp=$!
 	nrec() { grep -c ',interval,' "$csv"; }
 	while [ "$(nrec)" -lt 3 ]; do kill -0 $hp || return; sleep 0.05; done

@@ -63,6 +63,10 @@ holds pgsync/text-fpi-says-server "$(head -3 "$T/t.txt")" grep -q 'srv FPI B/row
 
 # --- SQLite: none of PostgreSQL's sync fields ------------------------------
 "$IDXLAB" run --rows 1000 --format csv >"$T/sq.csv" 2>"$T/err" || bad pgsync/sqlite-run "$(cat "$T/err")"
+# appended: after the columns that were there (checkpoint the last of them)
+if head -1 "$T/sq.csv" | grep -qE ',checkpoint,(.*,)?bg_wal_syncs_per_s,forced_wal_syncs_per_row,server_wal_syncs_per_s(,|$)'; then
+	ok pgsync/fields-appended
+else bad pgsync/fields-appended "header: $(head -1 "$T/sq.csv")"; fi
 v="$(field "$T/sq.csv" bg_wal_syncs_per_s)|$(field "$T/sq.csv" forced_wal_syncs_per_row)|$(field "$T/sq.csv" server_wal_syncs_per_s)"
 if [ "$v" = "||" ]; then ok pgsync/sqlite-fields-na; else bad pgsync/sqlite-fields-na "got $v"; fi
 
