@@ -281,6 +281,12 @@ static int boot(struct pg_cluster *c, long long shared_buffers, long ready_ms, s
 	}
 #undef SET
 	argv[n] = NULL;
+	/* The WAL sync counter, once the data dir is made (its files take no
+	 * room the data dir needs: a full disk is said as such, above). */
+	if (!c->walsync && !c->ws_tried) {
+		c->ws_tried = 1;
+		pgc_walsync_install(c);
+	}
 	if (c->walsync) {
 		env[0] = c->ws_preload;
 		env[1] = c->ws_counts;
@@ -458,7 +464,6 @@ int pg_cluster_start(struct pg_cluster **out, long long shared_buffers, struct e
 			goto fail;
 		spawn_reap(p, &st, -1);
 	}
-	pgc_walsync_install(c);
 	conninfo_value(host, sizeof host, c->dir);
 	snprintf(c->conninfo, sizeof c->conninfo, "host=%s port=%d user=idxlab dbname=postgres",
 	         host, PGC_PORT);

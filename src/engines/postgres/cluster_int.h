@@ -52,6 +52,7 @@ struct pg_cluster {
 	/* walsync.c: the preloaded WAL sync counter's counts, mapped (NULL:
 	 * none), and the server's environment entries that load it */
 	const uint64_t *walsync;
+	int ws_tried; /* pgc_walsync_install ran (once: its files are O_EXCL) */
 	char ws_preload[PATH_MAX + 32];
 	char ws_counts[PATH_MAX + 32];
 };
