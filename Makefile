@@ -91,6 +91,17 @@ $(BUILD)/%.o: %.c
 
 -include $(OBJ:.o=.d)
 
+# The WAL sync counter preloaded into the throwaway PostgreSQL server
+# (src/shim/pg_walsync.c): a shared object built without the sanitizers (it
+# runs inside postgres), carried inside idxlab (postgres/walsync.c).
+WALSYNC_SO := $(BUILD)/shim/pg_walsync.so
+$(WALSYNC_SO): src/shim/pg_walsync.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -std=c11 -D_GNU_SOURCE $(WARN) $(if $(filter 1,$(WERROR)),-Werror) -fPIC -shared \
+		-o $@ $<
+$(BUILD)/src/engines/postgres/walsync.o: $(WALSYNC_SO)
+$(BUILD)/src/engines/postgres/walsync.o: PKG_CFLAGS += -DPG_WALSYNC_SO='"$(CURDIR)/$(WALSYNC_SO)"'
+
 # Unit tests: tests/unit/ mirrors src/ (the cases of src/ui/history.c in
 # tests/unit/ui/history.c), every .c under it compiled, tests/unit/main.c the
 # runner (its top says how a new file is wired; UNIT_PATHS lets its case
@@ -229,7 +240,7 @@ $(BUILD)/bench/plot_time: bench/plot_time.c $(LIB_OBJ)
 
 # ---- lint / install -------------------------------------------------------
 
-FORMAT_SRC = $(ALL_SRC) $(wildcard src/*.h src/*/*.h src/*/*/*.h tests/*.c tests/*.h bench/*.c bench/*.h) \
+FORMAT_SRC = $(ALL_SRC) src/shim/pg_walsync.c $(wildcard src/*.h src/*/*.h src/*/*/*.h tests/*.c tests/*.h bench/*.c bench/*.h) \
 	$(UNIT_SRC) tests/unit/unit.h
 lint: deps-lint
 	clang-format --dry-run --Werror $(FORMAT_SRC)

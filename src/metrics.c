@@ -29,6 +29,9 @@ const char *const ctr_names[C_COUNT] = {
 	[C_CACHE_USED] = "cache_used",
 	[C_CACHE_DIRTY] = "cache_dirty",
 	[C_CACHE_MAX] = "cache_max",
+	[C_BG_SYNCS] = "bg_syncs",
+	[C_FORCED_SYNCS] = "forced_syncs",
+	[C_SERVER_SYNCS] = "server_syncs",
 };
 
 const struct metric_def metric_table[M_COUNT] = {
@@ -47,8 +50,8 @@ const struct metric_def metric_table[M_COUNT] = {
 	                      .title = "commit rate", .per_s = " commits/s", .column = 24 },
 	[M_FSYNCS_PER_COMMIT] = { "fsyncs_per_commit", "fsync/c", "", MK_PER_COMMIT, C_FSYNCS, 0, 3,
 	                          "fsyncs per commit (embedded engines: this process's calls, "
-	                          "exact; servers: "
-	                          "their own count, e.g. PostgreSQL wal_sync)",
+	                          "exact; PostgreSQL: the WAL syncs its backends made running "
+	                          "COMMIT; MongoDB: the server's count)",
 	                          .better = BETTER_LOWER, .title = "fsyncs per commit",
 	                          .column = 14, .text = { .order = 5, .pri = 4, .progress = 1 } },
 	[M_SPILLS_PER_ROW] = { "spills_per_row", "spill/row", "", MK_PER_ROW, C_SPILLS, 0, 4,
@@ -101,8 +104,8 @@ const struct metric_def metric_table[M_COUNT] = {
 	                    .text = { .order = 16, .pri = 6, .width = 9 } },
 	[M_FSYNCS_TOTAL] = { "fsyncs_total", "fsyncs", "", MK_TOTAL, C_FSYNCS, 0, 0,
 	                     "fsyncs counted so far: this process's fsync/fdatasync calls for "
-	                     "embedded "
-	                     "engines (equal to strace -f -c), the server's count for servers",
+	                     "embedded engines (equal to strace -f -c), PostgreSQL's commits' "
+	                     "WAL syncs, MongoDB's count",
 	                     .title = "fsyncs", .column = 27 },
 	[M_HOT_PCT] = { .field = "hot_pct",
 	                .label = "HOT %",
@@ -117,15 +120,16 @@ const struct metric_def metric_table[M_COUNT] = {
 	                .column = 28,
 	                .text = { .order = 11, .pri = 7 } },
 	[M_FPI_BYTES_PER_ROW] = { .field = "fpi_bytes_per_row",
-	                          .label = "FPI B/row",
+	                          .label = "srv FPI B/row",
 	                          .unit = "B",
 	                          .kind = MK_PER_ROW,
 	                          .num = C_FPI_BYTES,
 	                          .decimals = 1,
-	                          .why = "full-page images per row: the first write to a page "
-	                                 "after a checkpoint logs the whole page",
+	                          .why = "full-page images per row, the whole server's (every "
+	                                 "session's, autovacuum's too): the first write to a "
+	                                 "page after a checkpoint logs the whole page",
 	                          .better = BETTER_LOWER,
-	                          .title = "full-page images per row",
+	                          .title = "full-page images per row (whole server)",
 	                          .column = 29,
 	                          .text = { .order = 12, .pri = 8 } },
 	[M_CHECKPOINT_IN_WINDOW] = { .field = "checkpoint_in_window",
@@ -159,6 +163,47 @@ const struct metric_def metric_table[M_COUNT] = {
 	                               "makes the workload do it past the trigger",
 	                        .title = "cache dirty",
 	                        .column = 40 },
+	[M_BG_SYNCS_PER_S] = { .field = "bg_wal_syncs_per_s",
+	                       .label = "bg fsync/s",
+	                       .unit = "",
+	                       .kind = MK_RATE,
+	                       .num = C_BG_SYNCS,
+	                       .decimals = 1,
+	                       .why = "the WAL writer's background flushes per second "
+	                              "(PostgreSQL, every wal_writer_delay while WAL is "
+	                              "written): not the commits', counted apart",
+	                       .better = BETTER_LOWER,
+	                       .title = "background WAL flushes",
+	                       .per_s = " fsyncs/s",
+	                       .column = 52,
+	                       .text = { .order = 5, .pri = 5 } },
+	[M_FORCED_SYNCS_PER_ROW] = { .field = "forced_wal_syncs_per_row",
+	                             .label = "forced/row",
+	                             .unit = "",
+	                             .kind = MK_PER_ROW,
+	                             .num = C_FORCED_SYNCS,
+	                             .decimals = 4,
+	                             .why = "WAL flushes forced outside commits, per row: a "
+	                                    "dirty page evicted (its WAL must reach disk "
+	                                    "first), full WAL buffers, the checkpointer, "
+	                                    "autovacuum",
+	                             .better = BETTER_LOWER,
+	                             .title = "WAL flushes forced per row",
+	                             .column = 53,
+	                             .text = { .order = 5, .pri = 16 } },
+	[M_SERVER_SYNCS_PER_S] = { .field = "server_wal_syncs_per_s",
+	                           .label = "srv fsync/s",
+	                           .unit = "",
+	                           .kind = MK_RATE,
+	                           .num = C_SERVER_SYNCS,
+	                           .decimals = 1,
+	                           .why = "the whole server's WAL syncs per second "
+	                                  "(pg_stat_wal.wal_sync: commits, background, "
+	                                  "forced, every session's)",
+	                           .better = BETTER_LOWER,
+	                           .title = "server WAL syncs",
+	                           .per_s = " fsyncs/s",
+	                           .column = 54 },
 };
 
 /* Bucket of a duration: exact below HIST_SUB ns, then 16 per power of two. */

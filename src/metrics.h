@@ -13,7 +13,7 @@
 enum ctr {
 	C_ROWS,           /* operations completed (rows inserted/updated/deleted) */
 	C_COMMITS,        /* transactions committed */
-	C_FSYNCS,         /* fsync + fdatasync calls, exact */
+	C_FSYNCS,         /* fsync + fdatasync calls, exact (PostgreSQL: its commits' WAL syncs) */
 	C_SPILLS,         /* dirty pages written mid-transaction (cache overflow) */
 	C_MISSES,         /* page cache misses */
 	C_HITS,           /* page cache hits */
@@ -30,6 +30,11 @@ enum ctr {
 	C_CACHE_USED,  /* bytes the engine's cache holds */
 	C_CACHE_DIRTY, /* of those, modified and not yet written */
 	C_CACHE_MAX,   /* the size the cache is configured to */
+	/* Counters again (appended). A server's WAL syncs that are not a
+	 * commit's (C_FSYNCS counts those on PostgreSQL): */
+	C_BG_SYNCS,     /* the WAL writer's background flushes */
+	C_FORCED_SYNCS, /* the rest: evictions, full WAL buffers, other processes */
+	C_SERVER_SYNCS, /* the whole server's count (pg_stat_wal.wal_sync) */
 	C_COUNT
 };
 
@@ -125,6 +130,9 @@ enum metric_id {
 	M_CHECKPOINT_IN_WINDOW,
 	M_CACHE_BYTES,
 	M_CACHE_DIRTY_PCT,
+	M_BG_SYNCS_PER_S,
+	M_FORCED_SYNCS_PER_ROW,
+	M_SERVER_SYNCS_PER_S,
 	M_COUNT
 };
 

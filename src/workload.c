@@ -256,7 +256,7 @@ int workload_start(struct workload **out, const struct plan *p, double sample_ca
 
 int workload_start_live(struct workload **out, const struct knobs *k, struct err *e)
 {
-	return start(out, NULL, k, PUBLISH_EVERY, e);
+	return start(out, NULL, k, LIVE_SAMPLE_CAP, e);
 }
 
 const char *live_state_name(enum live_state s)

@@ -23,6 +23,11 @@
 #define BATCH_TARGET  0.02 /* seconds per engine step() call */
 #define BATCH_MAX     65536
 
+/* The dashboard's samples: at least one each 0.2 s, under the 0.25 s at
+ * which it keeps them (ui/history.h HIST_PERIOD), so each sample it keeps
+ * is a fresh one. */
+#define LIVE_SAMPLE_CAP 0.2
+
 struct node {
 	struct node *next;
 	struct step_result r;

@@ -510,7 +510,7 @@ if command -v tmux >/dev/null; then
 	# applies there (db B/row: the server's own file writes are not counted).
 	start pgrows TMPDIR="$TMPDIR" "$IDXLAB" --engine postgres --op update --rows 20000
 	if wait_for pgrows '││HOT % +[0-9.]+ ■* +100% ' 20 &&
-		cap pgrows | grep -A1 '││wal B/row' | grep -q '││FPI B/row' &&
+		cap pgrows | grep -A1 '││wal B/row' | grep -q '││srv FPI B/row' &&
 		! cap pgrows | grep -q '││db B/row'; then
 		ok pg/dashboard-engine-rows
 	else bad pg/dashboard-engine-rows "$(cap pgrows)"; fi

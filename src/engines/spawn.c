@@ -64,10 +64,10 @@ struct child_report {
 struct child_env {
 	char path[PATH_MAX + 8];
 	char tz[256];
-	char *envp[4];
+	char *envp[4 + SPAWN_ENV_MORE];
 };
 
-static void child_env_build(struct child_env *ce)
+static void child_env_build(struct child_env *ce, const char *const *more)
 {
 	const char *path = getenv("PATH"), *tz = getenv("TZ");
 	int n = 0;
@@ -79,6 +79,8 @@ static void child_env_build(struct child_env *ce)
 		snprintf(ce->tz, sizeof ce->tz, "TZ=%s", tz);
 		ce->envp[n++] = ce->tz;
 	}
+	for (int i = 0; more && more[i] && i < SPAWN_ENV_MORE; i++)
+		ce->envp[n++] = (char *)more[i];
 	ce->envp[n] = NULL;
 }
 
@@ -154,7 +156,7 @@ pid_t spawn_start(const struct spawn *s, const char *what, struct err *e)
 	int devnull, pfd[2], st;
 	ssize_t n;
 
-	child_env_build(&ce);
+	child_env_build(&ce, s->env);
 	sigemptyset(&none);
 	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (devnull < 0)

@@ -30,6 +30,8 @@
 
 #include "../err.h"
 
+#define SPAWN_ENV_MORE 4
+
 /* What to run and how. Zero-initialise, then set what you need. The
  * pointers are borrowed for the call to spawn_start only. */
 struct spawn {
@@ -43,6 +45,9 @@ struct spawn {
 	const char *user;     /* drop: their name, for messages */
 	const char *drop_why; /* drop: why, "idxlab is root, PostgreSQL refuses root"; NULL */
 	const char *cwd_fix;  /* drop: what to do when user cannot enter cwd; NULL */
+	/* inherit_env 0: NAME=value entries added to those, at most
+	 * SPAWN_ENV_MORE, NULL-terminated; NULL: none */
+	const char *const *env;
 };
 
 /* Fork and exec s. The child's pid once its exec has happened, or -1 with

@@ -439,7 +439,7 @@ static int frame(struct dash *d, struct err *e)
 		evlog_add(EV_WARN, "%s",
 		          (d->live->c.valid & (1u << C_FPI_BYTES))
 		              ? "a checkpoint completed: the next write to each page logs a "
-		                "full-page image (FPI B/row rises for a while)"
+		                "full-page image (srv FPI B/row rises for a while)"
 		              : "a checkpoint completed: its page writes and fsyncs land in this "
 		                "window");
 	term_drain(&d->term);

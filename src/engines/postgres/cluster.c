@@ -229,7 +229,7 @@ static int has_stat_statements(const struct pg_cluster *c)
 static int boot(struct pg_cluster *c, long long shared_buffers, long ready_ms, struct err *e)
 {
 	char prog[PATH_MAX], data[PATH_MAX], sock[PATH_MAX + 64], sb[64], port[16];
-	const char *argv[48];
+	const char *argv[48], *env[3] = { NULL };
 	int n = 0, len;
 	struct spawn s = pgc_as_server(c, argv);
 	pid_t pid;
@@ -265,6 +265,9 @@ static int boot(struct pg_cluster *c, long long shared_buffers, long ready_ms, s
 		SET("track_wal_io_timing=on");
 	SET("track_io_timing=on");
 	SET("max_connections=20");
+	/* the WAL sync counter (walsync.c) reads the title, counts fdatasync */
+	SET("update_process_title=on");
+	SET("wal_sync_method=fdatasync");
 	if (has_stat_statements(c)) {
 		SET("shared_preload_libraries=pg_stat_statements");
 		SET("pg_stat_statements.save=off"); /* nothing to keep: the server goes */
@@ -278,6 +281,17 @@ static int boot(struct pg_cluster *c, long long shared_buffers, long ready_ms, s
 	}
 #undef SET
 	argv[n] = NULL;
+	/* The WAL sync counter, once the data dir is made (its files take no
+	 * room the data dir needs: a full disk is said as such, above). */
+	if (!c->walsync && !c->ws_tried) {
+		c->ws_tried = 1;
+		pgc_walsync_install(c);
+	}
+	if (c->walsync) {
+		env[0] = c->ws_preload;
+		env[1] = c->ws_counts;
+		s.env = env;
+	}
 
 	c->log_from = lseek(c->log_fd, 0, SEEK_END);
 	pid = spawn_start(&s, prog, e);
@@ -550,6 +564,7 @@ int pg_cluster_stop(struct pg_cluster *c, double *removal_s)
 		forget_dead_server(c); /* in case it died by SIGKILL earlier */
 	if (c->log_fd >= 0)
 		close(c->log_fd);
+	pgc_walsync_drop(c);
 	/* The dir goes while the kernel ends a killed server's processes (what
 	 * they had open goes with them); then it is reaped by the deadline. */
 	t1 = clock_now_ns();

@@ -18,6 +18,7 @@
 #ifndef IDXLAB_PG_CLUSTER_H
 #define IDXLAB_PG_CLUSTER_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "../../err.h"
@@ -45,6 +46,17 @@ const char *pg_cluster_dir(const struct pg_cluster *c);
 
 /* Where initdb and postgres were found (psql, pg_waldump, ... live there too). */
 const char *pg_cluster_bindir(const struct pg_cluster *c);
+
+/* The server's WAL syncs (fsync/fdatasync of files under pg_wal/) since
+ * the cluster started, by what the process that made each was doing, as
+ * the counter preloaded into the server (src/shim/pg_walsync.c) counted
+ * them: v[PG_WALSYNC_COMMIT] a backend running COMMIT, v[PG_WALSYNC_WALWRITER]
+ * the WAL writer's background flushes, v[PG_WALSYNC_OTHER] the rest (a
+ * statement evicting a dirty buffer or filling the WAL buffers, the
+ * checkpointer, autovacuum). 1 when counted, 0 when the counter could not
+ * be installed (c NULL too). */
+enum { PG_WALSYNC_COMMIT, PG_WALSYNC_WALWRITER, PG_WALSYNC_OTHER, PG_WALSYNC_COUNT };
+int pg_cluster_walsync(const struct pg_cluster *c, uint64_t v[PG_WALSYNC_COUNT]);
 
 /* Restart with a new shared_buffers (bytes, as for start): fast shutdown
  * (clients are disconnected and a checkpoint is written), then start again on

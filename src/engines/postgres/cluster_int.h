@@ -5,12 +5,14 @@
  *   cluster.c    running programs, the server log, boot/stop, the API
  *   find.c       the binaries, the major version, the server user
  *   leftovers.c  a killed idxlab's temp dir, server and shared memory
- *   template.c   the data dir: the template cache, initdb, the hand-over */
+ *   template.c   the data dir: the template cache, initdb, the hand-over
+ *   walsync.c    the WAL sync counter preloaded into the server */
 #ifndef IDXLAB_PG_CLUSTER_INT_H
 #define IDXLAB_PG_CLUSTER_INT_H
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "../../err.h"
@@ -47,6 +49,12 @@ struct pg_cluster {
 	int dir_fd; /* dir, opened before it was handed to the server user */
 	char bindir[PATH_MAX];
 	char conninfo[PATH_MAX + 128];
+	/* walsync.c: the preloaded WAL sync counter's counts, mapped (NULL:
+	 * none), and the server's environment entries that load it */
+	const uint64_t *walsync;
+	int ws_tried; /* pgc_walsync_install ran (once: its files are O_EXCL) */
+	char ws_preload[PATH_MAX + 32];
+	char ws_counts[PATH_MAX + 32];
 };
 /* cluster.c */
 struct spawn pgc_as_server(const struct pg_cluster *c, const char *const *argv);
@@ -78,6 +86,11 @@ void pgc_drop_shm(int dir, uid_t server_uid);
  * names are added to dsm, for pgc_dsm_drop. */
 void pgc_drop_shm_of(int dir, uid_t server_uid, pid_t pm, struct pgc_dsm *dsm);
 int pgc_check_socket_path(const struct pg_cluster *c, struct err *e);
+
+/* walsync.c: write the counter into c's dir and map its counts (on any
+ * failure c->walsync stays NULL); unmap them. */
+void pgc_walsync_install(struct pg_cluster *c);
+void pgc_walsync_drop(struct pg_cluster *c);
 
 /* template.c */
 int pgc_hand_over(const struct pg_cluster *c, int fd);

@@ -7,6 +7,8 @@
  *   fpi_bytes   pg_walinspect over the flushed WAL (pg_sample_fpi)
  *   cache_*     pg_buffercache, at most once a second (sample_buffers)
  *   wchar, write_bytes  /proc io of the server's processes (proc_tree)
+ *   fsyncs, bg_syncs, forced_syncs  the throwaway server's WAL syncs by
+ *               who made them (walsync.c; server_syncs is pg_stat_wal's)
  * Per-table counters restart with every new table and are carried over
  * (pg_carry_table_counters). */
 #include <stdio.h>
@@ -36,6 +38,9 @@ enum pg_stat {
 	S_CACHE_MAX,
 	S_WCHAR,
 	S_WRITE_BYTES,
+	S_SYNC_COMMIT,
+	S_SYNC_BG,
+	S_SYNC_OTHER,
 	S_COUNT
 };
 
@@ -48,6 +53,7 @@ enum pg_source {
 	SRC_WALINSPECT,  /* pg_walinspect over the flushed WAL (pg_sample_fpi) */
 	SRC_BUFFERCACHE, /* pg_buffercache (sample_buffers) */
 	SRC_PROC_IO,     /* /proc io of the server's processes (proc_tree) */
+	SRC_WALSYNC,     /* the throwaway server's WAL sync counter (walsync.c) */
 	SRC_COUNT
 };
 
@@ -87,7 +93,8 @@ static const struct {
 	                .source = SRC_SERVER,
 	                .column = "pg_current_wal_insert_lsn() - '0/0'::pg_lsn",
 	                .how = HOW_SINCE_START },
-	[S_WAL_SYNC] = { .counter = C_FSYNCS, .source = SRC_SERVER, .column = "w.wal_sync" },
+	/* every WAL sync of the server's, of every process and session */
+	[S_WAL_SYNC] = { .counter = C_SERVER_SYNCS, .source = SRC_SERVER, .column = "w.wal_sync" },
 	[S_CHECKPOINT_LSN] = { .counter = C_CHECKPOINTS,
 	                       .source = SRC_SERVER,
 	                       .column = "k.checkpoint_lsn - '0/0'::pg_lsn",
@@ -126,6 +133,10 @@ static const struct {
 	[S_CACHE_MAX] = { .counter = C_CACHE_MAX, .source = SRC_BUFFERCACHE },
 	[S_WCHAR] = { .counter = C_WCHAR, .source = SRC_PROC_IO },
 	[S_WRITE_BYTES] = { .counter = C_WRITE_BYTES, .source = SRC_PROC_IO },
+	/* the same syncs by who made them: fsync/c is the commits' alone */
+	[S_SYNC_COMMIT] = { .counter = C_FSYNCS, .source = SRC_WALSYNC },
+	[S_SYNC_BG] = { .counter = C_BG_SYNCS, .source = SRC_WALSYNC },
+	[S_SYNC_OTHER] = { .counter = C_FORCED_SYNCS, .source = SRC_WALSYNC },
 };
 
 /* Per-table counters of the current table, carried over before a drop. */
@@ -484,12 +495,29 @@ static int read_proc_io(struct engine *en, uint64_t v[S_COUNT], struct err *e)
 	return 1;
 }
 
+/* The WAL syncs by who made them, counted inside the throwaway server (a
+ * server of the user's, --dsn, has no counter: n/a). Read after the
+ * server's query, which waited for the statements before it: their
+ * syncs are in. */
+static int read_walsync(struct engine *en, uint64_t v[S_COUNT], struct err *e)
+{
+	uint64_t ws[PG_WALSYNC_COUNT];
+
+	(void)e;
+	if (!pg_cluster_walsync(en->cluster, ws))
+		return 0;
+	v[S_SYNC_COMMIT] = ws[PG_WALSYNC_COMMIT];
+	v[S_SYNC_BG] = ws[PG_WALSYNC_WALWRITER];
+	v[S_SYNC_OTHER] = ws[PG_WALSYNC_OTHER];
+	return 1;
+}
+
 /* Each source's reader: 1 when its statistics are current, 0 when n/a,
  * -1 on an error (e says). */
 static int (*const readers[SRC_COUNT])(struct engine *, uint64_t[S_COUNT], struct err *) = {
 	[SRC_SERVER] = read_server,         [SRC_STATEMENTS] = read_statements,
 	[SRC_WALINSPECT] = read_walinspect, [SRC_BUFFERCACHE] = read_buffercache,
-	[SRC_PROC_IO] = read_proc_io,
+	[SRC_PROC_IO] = read_proc_io,       [SRC_WALSYNC] = read_walsync,
 };
 
 int pg_sample(struct engine *en, struct counters *c, struct err *e)

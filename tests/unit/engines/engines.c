@@ -100,6 +100,10 @@ static void test_metric_engines(void)
 		{ M_DB_WRITE_BYTES_PER_ROW, { 1, 0, 0, 1 } }, /* their own file writes */
 		{ M_CACHE_DIRTY_PCT, { 0, 1, 1, 1 } },        /* SQLite keeps no count */
 		{ M_CHECKPOINT_IN_WINDOW, { 0, 1, 1, 1 } },   /* not a dashboard row */
+		/* PostgreSQL's WAL syncs by who made them (pg_stat_wal, walsync.c) */
+		{ M_BG_SYNCS_PER_S, { 0, 1, 0, 0 } },
+		{ M_FORCED_SYNCS_PER_ROW, { 0, 1, 0, 0 } },
+		{ M_SERVER_SYNCS_PER_S, { 0, 1, 0, 0 } },
 	};
 	static const int column[4] = { E_SQLITE, E_POSTGRES, E_MONGO, E_WIREDTIGER };
 	int m, j;
