@@ -279,6 +279,14 @@ const struct knob_def knob_table[K_COUNT] = {
 		.why = "end each step with the engine's reclaim (PostgreSQL VACUUM, SQLite VACUUM, "
 		       "WiredTiger/MongoDB compact), measured apart: vacuum_seconds and its WAL per row",
 	},
+	[K_DURATION] = {
+		.name = "duration", .kind = KNOB_MILLIS,
+		.column = 70, /* a gap after 49: issue 21's other new columns come first */
+		.max = 86400 * 1000, .unit = "s",
+		.def = "0", .flags = KF_HEADLESS,
+		.why = "seconds a step runs at most, like pgbench -T (0: no limit); it ends at "
+		       "--rows or at this time, whichever comes first (ended_by says which)",
+	},
 	[K_ADD_INDEX] = {
 		.name = "add-index", .kind = KNOB_NAMED,
 		.resolve = whatif_resolve_add, .label = whatif_label,

@@ -61,6 +61,7 @@ enum knob_id {
 	K_INDEX_BUILD,
 	K_LOAD,
 	K_VACUUM,
+	K_DURATION, /* a step's time bound (pgbench -T) */
 	/* the question as a verb (whatif.h): candidates for the index list */
 	K_ADD_INDEX,
 	K_DROP_INDEX,
