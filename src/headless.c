@@ -47,7 +47,8 @@ int headless_check(const struct plan *p, struct err *e)
 		return err_set(e, ERR_USAGE,
 		               "--compare-new FILE is compared with a saved run: give --compare "
 		               "SAVED too");
-	if (p->compare_path) { /* read once now: a bad file stops the run before it starts */
+	/* read once now: a bad file stops the run before it starts */
+	if (p->compare_path && p->mode != MODE_PRINT_CONFIG) {
 		struct compare *c;
 
 		if (compare_open(&c, p->compare_path, e) < 0)
