@@ -365,6 +365,8 @@ void compare_fields(struct compare *c, const struct record *full, struct record 
 		const char *field = figures(&res.nfig)[i];
 		int ok = step && res.saved >= 0 && res.fig[i].verdict;
 
+		if (!record_find(out, field))
+			continue; /* not written (--fields): no ratio either */
 		snprintf(name, sizeof name, "%s_vs", field);
 		f = append(out, compare_intern(name));
 		if (ok && !isnan(res.fig[i].ratio)) {

@@ -19,8 +19,8 @@
  *
  * Where the verdicts go: in CSV and JSON, fields appended to every record
  * after all the others (compare_fields): vs_step, vs_note, vs_noise and,
- * per figure X of the record, X_vs (the ratio) and X_verdict; n/a on the
- * records that are not a step's. In the text table's place, a table after
+ * per figure X the record writes (all, or those --fields names), X_vs
+ * (the ratio) and X_verdict; n/a on the records that are not a step's. In the text table's place, a table after
  * it (compare_write: stdout in text; diag in CSV and JSON).
  *
  * compare_read.c reads a saved run into struct saved (compare_int.h);

@@ -55,7 +55,7 @@ done
 # line break inside one (the cpu's, which then differs: named, still
 # compared).
 if command -v python3 >/dev/null; then
-	python3 - "$T/a.csv" "$T/q.csv" <<'PY'
+	python3 - "$T/a.csv" "$T/q.csv" 2>"$T/q.py" <<'PY'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
 c = rows[0].index("cpu")
@@ -107,6 +107,12 @@ else
 	skip compare/csv-fields "python3 is not installed"
 	skip compare/json-unmatched "python3 is not installed"
 fi
+
+# --fields: the ratios of the fields chosen, after them
+run --rows 2000 --indexes 1 --compare "$T/a.csv" --format csv --fields indexes,rows_per_s >"$T/fl.csv" 2>"$T/fl.err"
+[ "$(head -1 "$T/fl.csv")" = "indexes,rows_per_s,vs_step,vs_note,vs_noise,rows_per_s_vs,rows_per_s_verdict" ] &&
+	[ "$(field "$T/fl.csv" vs_step 1)" = 2 ] && ok compare/fields ||
+	bad compare/fields "$(head -c 300 "$T/fl.csv") $(head -c 200 "$T/fl.err")"
 
 # --repeat 3: the runs' spreads judge the noise (their ranges overlap, or not).
 run --rows 1000 --repeat 3 --format csv >"$T/r.csv" 2>"$T/r.err" ||
