@@ -288,6 +288,8 @@ static const struct text_option {
 	{ "--plot-kind", offsetof(struct plan, plot_kind), "auto, sweep or time" },
 	{ "--plot-theme", offsetof(struct plan, plot_theme), "light or dark" },
 	{ "--fields", offsetof(struct plan, fields), "a list of field names (rows_per_s,p99_ms)" },
+	{ "--compare", offsetof(struct plan, compare_path), "a saved run's CSV or JSON file" },
+	{ "--compare-new", offsetof(struct plan, compare_new), "a saved run's CSV or JSON file" },
 };
 
 /* argv[*i] is one of text_options? Then its text is kept: 1 (0: it is
@@ -543,13 +545,15 @@ void plan_free(struct plan *p)
 	free(p->plot_kind);
 	free(p->plot_theme);
 	free(p->fields);
+	free(p->compare_path);
+	free(p->compare_new);
 	for (int i = 0; p->args && i < p->nargs; i++)
 		free(p->args[i]);
 	free(p->args);
 	p->args = NULL;
 	p->dsn = p->config_path = p->record_path = p->replay_path = NULL;
 	p->plot_path = p->plot_metrics = p->plot_x = p->plot_kind = p->plot_theme = NULL;
-	p->fields = NULL;
+	p->fields = p->compare_path = p->compare_new = NULL;
 	if (p->demo)
 		demo_free(p->demo);
 	free(p->demo);

@@ -43,9 +43,11 @@ struct plan {
 	char *plot_x;             /* owned; --plot-x KNOB (a swept knob), or NULL: the first */
 	char *plot_kind;          /* owned; --plot-kind auto|sweep|time, or NULL: auto */
 	char *plot_theme;         /* owned; --plot-theme light|dark, or NULL: light */
-	char *fields; /* owned; --fields a,b,... (checked: every one a field), or NULL */
-	long steps;   /* number of knob combinations */
-	char **args;  /* owned; argv as given (argv itself has its secrets masked) */
+	char *fields;       /* owned; --fields a,b,... (checked: every one a field), or NULL */
+	char *compare_path; /* owned; --compare FILE (a saved run), or NULL */
+	char *compare_new;  /* owned; --compare-new FILE (compared instead of a run), or NULL */
+	long steps;         /* number of knob combinations */
+	char **args;        /* owned; argv as given (argv itself has its secrets masked) */
 	int nargs;
 };
 

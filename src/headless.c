@@ -5,8 +5,10 @@
  * records (through the report: a finished step's result, and with
  * --interval a window between two live snapshots), and opens the sinks
  * the records go to: the report writes them (text table, CSV or JSON on
- * stdout), then hands each on (report_sink) to the chart (--plot) and the
- * answer (whatif.h), which know nothing of each other. Events go to
+ * stdout), then hands each on (report_sink) to the chart (--plot), the
+ * answer (whatif.h) and the comparison with a saved run (--compare,
+ * compare.h: its fields appended to each record, report_annotate), which
+ * know nothing of each other. Events go to
  * stderr as they come, folded (evlog.h). It also checks the output
  * options (headless_check) once the plan is built, for main. */
 #include "headless.h"
@@ -20,6 +22,7 @@
 
 #include "answer.h"
 #include "clock.h"
+#include "compare.h"
 #include "evlog.h"
 #include "plot.h"
 #include "record.h"
@@ -40,6 +43,18 @@ int headless_check(const struct plan *p, struct err *e)
 		                               : "--plot-theme picks the colours of");
 	if (p->plot_path && plot_check(p, e) < 0)
 		return -1;
+	if (p->compare_new && !p->compare_path)
+		return err_set(e, ERR_USAGE,
+		               "--compare-new FILE is compared with a saved run: give --compare "
+		               "SAVED too");
+	/* read once now: a bad file stops the run before it starts */
+	if (p->compare_path && p->mode != MODE_PRINT_CONFIG) {
+		struct compare *c;
+
+		if (compare_open(&c, p->compare_path, e) < 0)
+			return -1;
+		compare_free(c);
+	}
 	return 0;
 }
 
@@ -122,6 +137,7 @@ static void drain_events(struct drain *dr)
 struct sinks {
 	struct plot *pl;
 	struct answer *ans;
+	struct compare *cmp; /* --compare, or NULL */
 };
 
 static void hand_on(void *ctx, const struct record *r, const struct knobs *k, double t0, double t1)
@@ -130,6 +146,13 @@ static void hand_on(void *ctx, const struct record *r, const struct knobs *k, do
 
 	plot_add(sk->pl, r, k, t0, t1);
 	answer_note(sk->ans, r, k);
+	if (sk->cmp)
+		compare_note(sk->cmp, r);
+}
+
+static void annotate(void *ctx, const struct record *full, struct record *out)
+{
+	compare_fields(ctx, full, out);
 }
 
 /* The report on out (diag: its progress and, but in text, the answer) and
@@ -140,6 +163,15 @@ static struct report *open_sinks(const struct plan *p, FILE *diag, struct sinks 
 
 	sk->pl = p->plot_path ? plot_new(p, p->plot_path, p->plot_metrics) : NULL;
 	sk->ans = answer_new();
+	sk->cmp = NULL;
+	if (p->compare_path) {
+		struct err e = { ERR_NONE, "" };
+
+		if (compare_open(&sk->cmp, p->compare_path, &e) < 0) /* checked: changed since */
+			fprintf(stderr, "idxlab: %s (not compared)\n", e.msg);
+		else
+			report_annotate(rep, annotate, sk->cmp);
+	}
 	report_sink(rep, hand_on, sk);
 	return rep;
 }
@@ -150,12 +182,17 @@ static struct report *open_sinks(const struct plan *p, FILE *diag, struct sinks 
 static void close_report(const struct plan *p, struct report *rep, FILE *diag, struct sinks *sk)
 {
 	report_finish(rep);
-	if (p->vals[K_FORMAT][0] == FMT_TEXT)
+	if (p->vals[K_FORMAT][0] == FMT_TEXT) {
 		answer_write(sk->ans, stdout);
-	else if (diag)
+		compare_write(sk->cmp, stdout);
+	} else if (diag) {
 		answer_write(sk->ans, diag);
+		compare_write(sk->cmp, diag);
+	}
 	answer_free(sk->ans);
 	sk->ans = NULL;
+	compare_free(sk->cmp);
+	sk->cmp = NULL;
 	report_free(rep);
 }
 
@@ -174,6 +211,21 @@ static int plot_end(const struct plan *p, struct plot *pl, int code)
 		fprintf(stderr, "idxlab: wrote %s: %s\n", p->plot_path, summary);
 	}
 	plot_free(pl);
+	return code;
+}
+
+int headless_compare(const struct plan *p)
+{
+	struct compare *c = NULL;
+	struct err e = { ERR_NONE, "" };
+	int code = 0;
+
+	if (compare_open(&c, p->compare_path, &e) < 0 ||
+	    compare_files(c, p->compare_new, stdout, &e) < 0) {
+		fprintf(stderr, "idxlab: %s\n", e.msg);
+		code = 2;
+	}
+	compare_free(c);
 	return code;
 }
 

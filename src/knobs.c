@@ -298,6 +298,14 @@ const struct knob_def knob_table[K_COUNT] = {
 		.why = "PostgreSQL: on sends the statements back to back and reads their results "
 		       "every 1000 (libpq's pipeline); off waits for each: a round trip per row",
 	},
+	[K_DURATION] = {
+		.name = "duration", .kind = KNOB_MILLIS,
+		.column = 57,
+		.max = 86400 * 1000, .unit = "s",
+		.def = "0", .flags = KF_HEADLESS,
+		.why = "seconds a step runs at most, like pgbench -T (0: no limit); it ends at "
+		       "--rows or at this time, whichever comes first (ended_by says which)",
+	},
 	[K_ADD_INDEX] = {
 		.name = "add-index", .kind = KNOB_NAMED,
 		.resolve = whatif_resolve_add, .label = whatif_label,

@@ -162,6 +162,11 @@ static void usage(FILE *f)
 	        "                      engine default to the source's rows and engine\n"
 	        "  --fields a,b,...    headless: only these output fields, in this order, in\n"
 	        "                      every format (names: the CSV header; man idxlab)\n"
+	        "  --compare FILE      headless: each step beside the step with the same knobs\n"
+	        "                      of a saved run (its --format csv or json): per figure\n"
+	        "                      the ratio new/saved and better, worse or within noise\n"
+	        "                      (the runs' spread with --repeat, else 10 %%)\n"
+	        "  --compare-new FILE  compare FILE (another saved run) instead of running\n"
 	        "  -q                  --quiet: only errors on stderr (headless)\n"
 	        "  -v                  --verbose: the detail events too (headless)\n"
 	        "  --print-config      print the effective settings and exit\n"
@@ -217,16 +222,21 @@ int main(int argc, char **argv)
 			plan_print_derived(&plan, stderr);
 		}
 		install_signals();
-		if (plan.mode == MODE_AUTO && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
+		if (plan.compare_new) {
+			code = headless_compare(&plan);
+		} else if (plan.mode == MODE_AUTO && isatty(STDOUT_FILENO) &&
+		           isatty(STDIN_FILENO)) {
 			if (plan.steps > 1) {
 				fprintf(stderr, "idxlab: a sweep runs headless: use `idxlab run` "
 				                "(the dashboard takes one value per knob)\n");
 				code = 2;
 				break;
 			}
-			if (plan.plot_path) {
-				fprintf(stderr, "idxlab: --plot draws a headless run: use `idxlab "
-				                "run ... --plot FILE`\n");
+			if (plan.plot_path || plan.compare_path) {
+				fprintf(stderr,
+				        "idxlab: %s a headless run: use `idxlab run ... %s FILE`\n",
+				        plan.plot_path ? "--plot draws" : "--compare compares",
+				        plan.plot_path ? "--plot" : "--compare");
 				code = 2;
 				break;
 			}

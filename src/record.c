@@ -13,9 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "conf_line.h"
 #include "engines/engine.h"
+#include "machine.h"
 
 /* What a field that is neither a knob nor a metric is computed from. */
 struct ctx {
@@ -164,6 +166,85 @@ static void own_build_fsyncs(struct field *f, const struct ctx *c)
 	           s && s->pb.t > 0 && (s->pb.valid & s->b.valid & bit)
 	               ? (double)(s->b.v[C_FSYNCS] - s->pb.v[C_FSYNCS])
 	               : NAN);
+static void set_str(struct field *f, const char *text)
+{
+	f->kind = text && *text ? FIELD_STR : FIELD_NA;
+	snprintf(f->s, sizeof f->s, "%s", text ? text : "");
+}
+
+/* --duration: what ended the step (rows, duration, table, stopped); a
+ * batch's or a window's record: n/a. */
+static void own_ended_by(struct field *f, const struct ctx *c)
+{
+	set_str(f, c->s && !c->s->rows_record ? c->s->ended_by : NULL);
+}
+
+/* What a comparison (--compare) needs to know of a record: who measured
+ * it, when, on what machine, file system and engine version. */
+static void own_version(struct field *f, const struct ctx *c)
+{
+	(void)c;
+	set_str(f, IDXLAB_VERSION);
+}
+
+static void own_date(struct field *f, const struct ctx *c)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	(void)c;
+	if (gmtime_r(&t, &tm) && strftime(f->s, sizeof f->s, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		f->kind = FIELD_STR;
+	else
+		f->kind = FIELD_NA;
+}
+
+static void own_cpu(struct field *f, const struct ctx *c)
+{
+	(void)c;
+	set_str(f, machine_cpu());
+}
+
+static void own_kernel(struct field *f, const struct ctx *c)
+{
+	(void)c;
+	set_str(f, machine_kernel());
+}
+
+/* The data's file system (dev 0: its type, 1: its device): a throwaway
+ * database's or server's lives under TMPDIR; a --dsn file's is its own; a
+ * server a --dsn names is not known here (n/a). The last answer is kept:
+ * every record of a step asks the same. */
+static void data_fs(struct field *f, const struct ctx *c, int dev)
+{
+	static char path[512], type[64], device[120];
+	const char *where = c->k->dsn && c->k->dsn[0] ? c->k->dsn : getenv("TMPDIR");
+
+	if (!where || !where[0])
+		where = "/tmp";
+	if (strcmp(where, path) != 0) {
+		snprintf(path, sizeof path, "%s", where);
+		(void)machine_fs(path, type, sizeof type, device, sizeof device);
+	}
+	set_str(f, dev ? device : type);
+}
+
+static void own_fs(struct field *f, const struct ctx *c)
+{
+	data_fs(f, c, 0);
+}
+
+static void own_device(struct field *f, const struct ctx *c)
+{
+	data_fs(f, c, 1);
+}
+
+static void own_engine_version(struct field *f, const struct ctx *c)
+{
+	int en = (int)c->k->v[K_ENGINE];
+
+	set_str(f,
+	        en >= 0 && en < E_COUNT && engine_table[en] ? engine_table[en]->version() : NULL);
 }
 
 /* The fields that are neither a knob's value nor a metric, at their
@@ -206,8 +287,17 @@ static const struct own_field own_fields[] = {
 	  own_vacuum_wal,
 	  { .order = 19, .pri = 1, .label = "vac wal B/r" },
 	  K_VACUUM },
-	{ 60, "journal_bytes_per_row", "journal B/row", "B", -1, own_journal, { 0 }, -1 },
-	{ 61, "build_fsyncs", "build fsyncs", "", -1, own_build_fsyncs, { 0 }, K_INDEX_BUILD },
+	{ 55, "journal_bytes_per_row", "journal B/row", "B", -1, own_journal, { 0 }, -1 },
+	{ 56, "build_fsyncs", "build fsyncs", "", -1, own_build_fsyncs, { 0 }, K_INDEX_BUILD },
+	/* issue 21: --duration's end, and what --compare needs */
+	{ 58, "ended_by", "ended by", "", -1, own_ended_by, { 0 }, -1 },
+	{ 59, "idxlab_version", "idxlab version", "", -1, own_version, { 0 }, -1 },
+	{ 60, "date", "date", "", -1, own_date, { 0 }, -1 },
+	{ 61, "cpu", "cpu", "", -1, own_cpu, { 0 }, -1 },
+	{ 62, "kernel", "kernel", "", -1, own_kernel, { 0 }, -1 },
+	{ 63, "fs", "fs", "", -1, own_fs, { 0 }, -1 },
+	{ 64, "device", "device", "", -1, own_device, { 0 }, -1 },
+	{ 65, "engine_version", "engine version", "", -1, own_engine_version, { 0 }, -1 },
 };
 #define NOWN (int)(sizeof own_fields / sizeof own_fields[0])
 

@@ -29,7 +29,7 @@
 #include "metrics.h"
 #include "workload.h"
 
-#define RECORD_MAX_FIELDS 128
+#define RECORD_MAX_FIELDS 256
 
 enum field_kind { FIELD_STR, FIELD_INT, FIELD_NUM, FIELD_NA, FIELD_UNSETTLED };
 

@@ -157,17 +157,29 @@ struct report *report_new(const struct plan *p, FILE *out, FILE *diag)
 	return r;
 }
 
+/* r's fields as CSV and JSON write them: the --fields, then the
+ * annotation's (report_annotate). */
+static const struct record *written(struct report *rp, const struct record *r)
+{
+	static struct record sel, ann; /* big: not on the stack; one reporter runs */
+	const struct record *out = selected(rp, r, &sel);
+
+	if (!rp->annotate)
+		return out;
+	ann = *out;
+	rp->annotate(rp->annotate_ctx, r, &ann);
+	return &ann;
+}
+
 void report_emit(struct report *rp, const struct record *r, const struct knobs *k)
 {
-	static struct record sel; /* big: not on the stack; one reporter runs */
-
 	report_clear_line(rp);
 	switch (rp->format) {
 	case FMT_CSV:
-		write_csv(rp, selected(rp, r, &sel));
+		write_csv(rp, written(rp, r));
 		break;
 	case FMT_JSON:
-		write_json(rp, selected(rp, r, &sel));
+		write_json(rp, written(rp, r));
 		break;
 	default:
 		report_write_text(rp, r, k);
@@ -258,6 +270,12 @@ void report_sink(struct report *rp, report_sink_fn *fn, void *ctx)
 {
 	rp->sink = fn;
 	rp->sink_ctx = ctx;
+}
+
+void report_annotate(struct report *rp, report_annotate_fn *fn, void *ctx)
+{
+	rp->annotate = fn;
+	rp->annotate_ctx = ctx;
 }
 
 void report_finish(struct report *rp)

@@ -41,6 +41,13 @@ typedef void report_sink_fn(void *ctx, const struct record *r, const struct knob
                             double t1);
 void report_sink(struct report *r, report_sink_fn *fn, void *ctx);
 
+/* Fields appended to every record CSV and JSON write, after all the
+ * others (--compare: compare.h): fn gets the complete record full and the
+ * record about to be written, out (full or its --fields selection), to
+ * append to; the same fields on every record. fn NULL: none. */
+typedef void report_annotate_fn(void *ctx, const struct record *full, struct record *out);
+void report_annotate(struct report *r, report_annotate_fn *fn, void *ctx);
+
 /* A progress line on diag for a sweep: `step 13/24 (sqlite, indexes=3),
  * 41 %, ETA 9 s`, from the live snapshot l, at most once a second; on a
  * terminal the same line rewritten, cut to its width at a ", ". */

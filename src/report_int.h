@@ -36,6 +36,8 @@ struct report {
 	int have_t0;
 	report_sink_fn *sink; /* report_sink: where finished records go on to, or NULL */
 	void *sink_ctx;
+	report_annotate_fn *annotate; /* report_annotate, or NULL */
+	void *annotate_ctx;
 	/* --fields: the fields every format writes, in this order (nsel 0: the
 	 * format's own choice); the names point into sel_text (owned). */
 	const char *sel[RECORD_MAX_FIELDS];

@@ -312,9 +312,10 @@ static void text_header(struct report *rp, const struct record *r, const struct 
 	for (id = 0; id < K_COUNT; id++) {
 		if ((knob_table[id].flags & KF_OPTION &&
 		     !((id == K_ADD_INDEX || id == K_DROP_INDEX) && k->v[id])) ||
-		    is_varying(rp, id) || !engine_has_knob((int)k->v[K_ENGINE], id))
-			continue; /* run options (but the question), columns, and knobs
-			           * this engine lacks */
+		    is_varying(rp, id) || !engine_has_knob((int)k->v[K_ENGINE], id) ||
+		    (id == K_DURATION && !k->v[id]))
+			continue; /* run options (but the question), columns, knobs
+			           * this engine lacks, and no --duration */
 		if (knob_table[id].kind == KNOB_STRING) {
 			if (*k->dsn) {
 				redact_dsn(k->dsn, buf, sizeof buf);

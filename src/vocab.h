@@ -66,6 +66,7 @@ enum knob_id {
 	/* the client protocol (PostgreSQL's): after the table model's */
 	K_PROTOCOL,
 	K_PIPELINE,
+	K_DURATION, /* a step's time bound (pgbench -T) */
 	/* the question as a verb (whatif.h): candidates for the index list */
 	K_ADD_INDEX,
 	K_DROP_INDEX,

@@ -33,6 +33,10 @@ struct step_result {
 	struct counters v;    /* vacuum on: a sample after it (v.t == 0: none) */
 	double vacuum_s;      /* vacuum on: the reclaim's own time, after b */
 	int interrupted;      /* stopped early: a partial result */
+	/* What ended the step (static text): "rows" (--rows done), "duration"
+	 * (--duration passed), "table" (no row left to work on), "stopped" (a
+	 * signal, a failure); NULL: a batch's record, or none yet. */
+	const char *ended_by;
 };
 
 enum live_state {

@@ -18,6 +18,7 @@
  * medians. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "evlog.h"
 #include "xalloc.h"
@@ -185,7 +186,9 @@ static int run_step(struct workload *w, long index, int run, const struct knobs 
 	bt.next = bt.every ? bt.every : UINT64_MAX;
 	measuring = 1;
 	w->budget = 16;
-	while (done < target && !atomic_load(&w->stop)) {
+	while (
+	    done < target && !atomic_load(&w->stop) &&
+	    (!k->v[K_DURATION] || (clock_now_s() - r->a.t) * 1000.0 < (double)k->v[K_DURATION])) {
 		uint64_t want = (bt.next < target ? bt.next : target) - done;
 		int64_t got = wl_batch(w, &load, want, &r->lat, e);
 		double t;
@@ -193,8 +196,10 @@ static int run_step(struct workload *w, long index, int run, const struct knobs 
 		if (got < 0)
 			goto fail;
 		done += (uint64_t)got;
-		if (got == 0)
+		if (got == 0) {
+			r->ended_by = "table";
 			break; /* the engine ran out of rows to work on */
+		}
 		if (done == bt.next && done < target && end_batch(w, r, &bt, done, NULL, e) < 0)
 			goto fail;
 		t = clock_now_s();
@@ -209,7 +214,14 @@ static int run_step(struct workload *w, long index, int run, const struct knobs 
 			every = wl_sample_every(clock_now_s() - t, w->sample_cap);
 		}
 	}
-	r->interrupted = done < target;
+	/* --duration: what ended the step (a stop, the rows, the time) */
+	if (done >= target)
+		r->ended_by = "rows";
+	else if (atomic_load(&w->stop))
+		r->ended_by = "stopped";
+	else if (!r->ended_by)
+		r->ended_by = "duration";
+	r->interrupted = done < target && strcmp(r->ended_by, "duration") != 0;
 	if (end_step(w, k, r, e) < 0 ||
 	    (bt.every && done > bt.next - bt.every && end_batch(w, r, &bt, done, &r->b, e) < 0))
 		goto fail;
@@ -229,6 +241,7 @@ fail:
 		          r->b.t - r->a.t);
 		r->sizes.db_bytes = r->sizes.index_bytes = -1;
 		r->interrupted = 1;
+		r->ended_by = "stopped";
 		queue_result(w, n);
 		return 0;
 	}

@@ -113,7 +113,7 @@ else bad repeat/one-run-header-unchanged "$h1 vs $h0"; fi
 # The fixed fields of a record (all but the timings) are the same too.
 strip() { python3 -c '
 import csv, sys
-t = ("seconds", "rows_per_s", "_ms", "commits_per_s")
+t = ("seconds", "rows_per_s", "_ms", "commits_per_s", "date")
 for r in csv.DictReader(open(sys.argv[1])):
     print(",".join(v for k, v in r.items() if not any(x in k for x in t)))' "$1"; }
 [ "$(strip "$T/r0.csv")" = "$(strip "$T/r1.csv")" ] && [ -n "$(strip "$T/r1.csv")" ] &&

@@ -28,6 +28,8 @@
 
 #define UNIT_FILES(X)                                                                              \
 	X(answer, "answer.c")                                                                      \
+	X(compare, "compare.c")                                                                    \
+	X(compare_read, "compare_read.c")                                                          \
 	X(config, "config.c")                                                                      \
 	X(demo, "demo.c")                                                                          \
 	X(engines_engines, "engines/engines.c")                                                    \

@@ -61,6 +61,8 @@ static void test_knob_engines(void)
 		/* the question as a verb (issue 19): every engine */
 		[K_ADD_INDEX] = { 1, 1, 1, 1 },
 		[K_DROP_INDEX] = { 1, 1, 1, 1 },
+		/* a step's time bound (issue 21): every engine */
+		[K_DURATION] = { 1, 1, 1, 1 },
 	};
 	static const int column[4] = { E_SQLITE, E_POSTGRES, E_MONGO, E_WIREDTIGER };
 	int id, j;
