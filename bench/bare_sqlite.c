@@ -60,8 +60,8 @@
 	"INSERT INTO idxlab_t(id,email,created_at,country,status,hot,payload) "                    \
 	"VALUES(?1,?2,?3,?4,?5,0,?6)"
 #define USERS_TABLE_SQL                                                                            \
-	"CREATE TABLE idxlab_t(id INTEGER PRIMARY KEY, email TEXT, created_at INTEGER, "           \
-	"country TEXT, status INTEGER, hot INTEGER, payload BLOB)"
+	"CREATE TABLE idxlab_t(id INTEGER PRIMARY KEY, email TEXT, created_at TIMESTAMPTZ, "       \
+	"country TEXT, status TEXT, hot INTEGER, payload BLOB)"
 #define USERS_PAYLOAD_PARAM 6
 
 struct bare {
@@ -275,8 +275,9 @@ static __attribute__((noinline)) int bare_load(struct bare *b, double *seconds)
 	return 0;
 }
 
-/* The same for the users table: id, then email (text), created_at
- * (timestamp), country (text) and status (int), each from schema_value(). */
+/* The same for the users table: id, then email (text), created_at (a
+ * timestamptz: its text, as SQLite holds one), country and status (text),
+ * each from schema_value(). */
 static __attribute__((noinline)) int bare_load_users(struct bare *b, double *seconds)
 {
 	sqlite3_stmt *st = b->ins;
@@ -292,11 +293,12 @@ static __attribute__((noinline)) int bare_load_users(struct bare *b, double *sec
 		schema_value(s, &b->k, 1, row, 0, &v[0]);
 		sqlite3_bind_text(st, 2, (const char *)v[0].b, (int)v[0].len, SQLITE_STATIC);
 		schema_value(s, &b->k, 2, row, 0, &v[1]);
-		sqlite3_bind_int64(st, 3, v[1].i);
+		schema_time_text(&v[1]);
+		sqlite3_bind_text(st, 3, (const char *)v[1].b, (int)v[1].len, SQLITE_STATIC);
 		schema_value(s, &b->k, 3, row, 0, &v[2]);
 		sqlite3_bind_text(st, 4, (const char *)v[2].b, (int)v[2].len, SQLITE_STATIC);
 		schema_value(s, &b->k, 4, row, 0, &v[3]);
-		sqlite3_bind_int64(st, 5, v[3].i);
+		sqlite3_bind_text(st, 5, (const char *)v[3].b, (int)v[3].len, SQLITE_STATIC);
 		if (sqlite3_step(st) != SQLITE_DONE) {
 			sqlite3_reset(st);
 			return -1;

@@ -166,6 +166,8 @@ static void own_build_fsyncs(struct field *f, const struct ctx *c)
 	           s && s->pb.t > 0 && (s->pb.valid & s->b.valid & bit)
 	               ? (double)(s->b.v[C_FSYNCS] - s->pb.v[C_FSYNCS])
 	               : NAN);
+}
+
 static void set_str(struct field *f, const char *text)
 {
 	f->kind = text && *text ? FIELD_STR : FIELD_NA;
