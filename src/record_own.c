@@ -1,0 +1,282 @@
+/* record_own.c - the record's fields that are neither a knob's value nor
+ * a metric's (record_int.h): the rows measured, the record's kind and
+ * step, the sizes' pages, the step-end figures (build, vacuum, journal),
+ * what ended the step and what a comparison needs to know of a record (who
+ * measured it, when, on what machine, file system and engine version).
+ * Each is a row of record_own_fields[]: its column, name, label and the
+ * function that fills it. */
+#include "record_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engines/engine.h"
+#include "machine.h"
+
+/* Does k log to a rollback journal (SQLite's journal modes but wal)? */
+static int rollback_journal(const struct knobs *k)
+{
+	return engine_has_knob((int)k->v[K_ENGINE], K_JOURNAL) && k->v[K_JOURNAL] != J_WAL;
+}
+
+const char *record_metric_label(int m, const struct knobs *k)
+{
+	if (m == M_WAL_BYTES_PER_ROW && (!k || rollback_journal(k)))
+		return k ? "journal B/row" : "wal|jrnl B/row";
+	return metric_table[m].label;
+}
+
+int record_metric_applies(int m, const struct knobs *k)
+{
+	/* HOT % is a share of updates: a step that updates nothing has none */
+	return m != M_HOT_PCT || k->v[K_OP] == OP_UPDATE || k->v[K_OP] == OP_UPDATE_INDEXED ||
+	       k->v[K_OP] == OP_UPDATE_KEYS;
+}
+
+void record_set_int(struct field *f, long long v)
+{
+	f->kind = FIELD_INT;
+	f->i = v;
+}
+
+/* A measured figure; NaN: n/a. */
+static void set_figure(struct field *f, int decimals, double v)
+{
+	f->decimals = decimals;
+	f->kind = isnan(v) ? FIELD_NA : FIELD_NUM;
+	f->d = v;
+	f->figure = 1;
+}
+
+static void own_rows(struct field *f, const struct ctx *c)
+{
+	record_set_int(f, (long long)(c->w->b->v[C_ROWS] - c->w->a->v[C_ROWS]));
+}
+
+static void own_index_pages(struct field *f, const struct ctx *c)
+{
+	size_t n = 0;
+	int j;
+
+	if (!c->w->sizes) {
+		f->kind = FIELD_NA;
+		return;
+	}
+	f->kind = FIELD_STR;
+	for (j = 0; j < c->w->sizes->nindex && n < sizeof f->s; j++)
+		n += (size_t)snprintf(f->s + n, sizeof f->s - n, "%s%lld", j ? ";" : "",
+		                      (long long)c->w->sizes->index_pages[j]);
+}
+
+static void own_kind(struct field *f, const struct ctx *c)
+{
+	f->kind = FIELD_STR;
+	snprintf(f->s, sizeof f->s, "%s", c->kind);
+}
+
+static void own_step(struct field *f, const struct ctx *c)
+{
+	record_set_int(f, c->step + 1);
+}
+
+static void own_interrupted(struct field *f, const struct ctx *c)
+{
+	record_set_int(f, c->interrupted);
+}
+
+/* The table model and the step's own end (index-build after, vacuum): a
+ * step's (or a batch's) result has them, a live window says n/a. */
+static void own_table_rows(struct field *f, const struct ctx *c)
+{
+	if (c->s)
+		record_set_int(f, (long long)c->s->table_rows);
+	else
+		f->kind = FIELD_NA;
+}
+
+static void own_build_seconds(struct field *f, const struct ctx *c)
+{
+	set_figure(f, 3, c->s && c->s->build_s >= 0 ? c->s->build_s : NAN);
+}
+
+static void own_vacuum_seconds(struct field *f, const struct ctx *c)
+{
+	set_figure(f, 3, c->s && c->s->v.t > 0 ? c->s->vacuum_s : NAN);
+}
+
+static void own_vacuum_wal(struct field *f, const struct ctx *c)
+{
+	const struct step_result *s = c->s;
+	uint64_t rows = s ? s->b.v[C_ROWS] - s->a.v[C_ROWS] : 0;
+	uint32_t wal = 1u << C_WAL_BYTES;
+
+	set_figure(f, 1,
+	           s && s->v.t > 0 && rows && (s->v.valid & s->b.valid & wal)
+	               ? (double)(s->v.v[C_WAL_BYTES] - s->b.v[C_WAL_BYTES]) / (double)rows
+	               : NAN);
+}
+
+/* The rollback journal's bytes per row (SQLite under journal delete,
+ * truncate ...: wal_bytes_per_row counts them there); n/a where the log
+ * is a WAL. */
+static void own_journal(struct field *f, const struct ctx *c)
+{
+	struct mval v = metric_compute(M_WAL_BYTES_PER_ROW, c->w);
+
+	set_figure(f, metric_table[M_WAL_BYTES_PER_ROW].decimals,
+	           rollback_journal(c->k) && v.state == MV_OK ? v.v : NAN);
+	if (rollback_journal(c->k) && v.state == MV_UNSETTLED)
+		f->kind = FIELD_UNSETTLED;
+}
+
+/* index-build after: the fsyncs the build made (between the load's end
+ * and the step's closing sample), which fsyncs_per_commit leaves out: the
+ * build's CREATE INDEX transactions are no commit of the step's. */
+static void own_build_fsyncs(struct field *f, const struct ctx *c)
+{
+	const struct step_result *s = c->s;
+	uint32_t bit = 1u << C_FSYNCS;
+
+	set_figure(f, 0,
+	           s && s->pb.t > 0 && (s->pb.valid & s->b.valid & bit)
+	               ? (double)(s->b.v[C_FSYNCS] - s->pb.v[C_FSYNCS])
+	               : NAN);
+}
+
+static void set_str(struct field *f, const char *text)
+{
+	f->kind = text && *text ? FIELD_STR : FIELD_NA;
+	snprintf(f->s, sizeof f->s, "%s", text ? text : "");
+}
+
+/* --duration: what ended the step (rows, duration, table, stopped); a
+ * batch's or a window's record: n/a. */
+static void own_ended_by(struct field *f, const struct ctx *c)
+{
+	set_str(f, c->s && !c->s->rows_record ? c->s->ended_by : NULL);
+}
+
+/* What a comparison (--compare) needs to know of a record: who measured
+ * it, when, on what machine, file system and engine version. */
+static void own_version(struct field *f, const struct ctx *c)
+{
+	(void)c;
+	set_str(f, IDXLAB_VERSION);
+}
+
+static void own_date(struct field *f, const struct ctx *c)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	(void)c;
+	if (gmtime_r(&t, &tm) && strftime(f->s, sizeof f->s, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		f->kind = FIELD_STR;
+	else
+		f->kind = FIELD_NA;
+}
+
+static void own_cpu(struct field *f, const struct ctx *c)
+{
+	(void)c;
+	set_str(f, machine_cpu());
+}
+
+static void own_kernel(struct field *f, const struct ctx *c)
+{
+	(void)c;
+	set_str(f, machine_kernel());
+}
+
+/* The data's file system (dev 0: its type, 1: its device): a throwaway
+ * database's or server's lives under TMPDIR; a --dsn file's is its own; a
+ * server a --dsn names is not known here (n/a). The last answer is kept:
+ * every record of a step asks the same. */
+static void data_fs(struct field *f, const struct ctx *c, int dev)
+{
+	static char path[512], type[64], device[120];
+	const char *where = c->k->dsn && c->k->dsn[0] ? c->k->dsn : getenv("TMPDIR");
+
+	if (!where || !where[0])
+		where = "/tmp";
+	if (strcmp(where, path) != 0) {
+		snprintf(path, sizeof path, "%s", where);
+		(void)machine_fs(path, type, sizeof type, device, sizeof device);
+	}
+	set_str(f, dev ? device : type);
+}
+
+static void own_fs(struct field *f, const struct ctx *c)
+{
+	data_fs(f, c, 0);
+}
+
+static void own_device(struct field *f, const struct ctx *c)
+{
+	data_fs(f, c, 1);
+}
+
+static void own_engine_version(struct field *f, const struct ctx *c)
+{
+	int en = (int)c->k->v[K_ENGINE];
+
+	set_str(f,
+	        en >= 0 && en < E_COUNT && engine_table[en] ? engine_table[en]->version() : NULL);
+}
+
+/* The fields that are neither a knob's value nor a metric, at their
+ * positions among the knob and metric rows' (append-only). */
+const struct own_field record_own_fields[] = {
+	{ 10, "rows", "rows", "", K_ROWS, own_rows, { .order = 1, .pri = 11 }, -1 },
+	{ 35, "index_pages", "index pages", "", -1, own_index_pages, { 0 }, -1 },
+	{ 36, "record", "record", "", -1, own_kind, { 0 }, -1 },
+	{ 37, "step", "step", "", -1, own_step, { 0 }, -1 },
+	{ 38, "interrupted", "interrupted", "", -1, own_interrupted, { 0 }, -1 },
+	{ 42,
+	  "table_rows",
+	  "table rows",
+	  "",
+	  -1,
+	  own_table_rows,
+	  { .order = 2, .pri = 1 },
+	  K_INTERVAL_ROWS },
+	{ 45,
+	  "build_seconds",
+	  "build_seconds",
+	  "s",
+	  -1,
+	  own_build_seconds,
+	  { .order = 17, .pri = 1, .label = "build s" },
+	  K_INDEX_BUILD },
+	{ 47,
+	  "vacuum_seconds",
+	  "vacuum_seconds",
+	  "s",
+	  -1,
+	  own_vacuum_seconds,
+	  { .order = 18, .pri = 1, .label = "vacuum s" },
+	  K_VACUUM },
+	{ 48,
+	  "vacuum_wal_bytes_per_row",
+	  "vacuum_wal_bytes_per_row",
+	  "B",
+	  -1,
+	  own_vacuum_wal,
+	  { .order = 19, .pri = 1, .label = "vac wal B/r" },
+	  K_VACUUM },
+	{ 55, "journal_bytes_per_row", "journal B/row", "B", -1, own_journal, { 0 }, -1 },
+	{ 56, "build_fsyncs", "build fsyncs", "", -1, own_build_fsyncs, { 0 }, K_INDEX_BUILD },
+	/* issue 21: --duration's end, and what --compare needs */
+	{ 58, "ended_by", "ended by", "", -1, own_ended_by, { 0 }, -1 },
+	{ 59, "idxlab_version", "idxlab version", "", -1, own_version, { 0 }, -1 },
+	{ 60, "date", "date", "", -1, own_date, { 0 }, -1 },
+	{ 61, "cpu", "cpu", "", -1, own_cpu, { 0 }, -1 },
+	{ 62, "kernel", "kernel", "", -1, own_kernel, { 0 }, -1 },
+	{ 63, "fs", "fs", "", -1, own_fs, { 0 }, -1 },
+	{ 64, "device", "device", "", -1, own_device, { 0 }, -1 },
+	{ 65, "engine_version", "engine version", "", -1, own_engine_version, { 0 }, -1 },
+};
+const int record_nown = (int)(sizeof record_own_fields / sizeof record_own_fields[0]);
