@@ -6,7 +6,8 @@
  * The text comes from outside (a spec file, or a user's catalog through
  * --schema-from): it is parsed into struct index_spec (schema.h) and every
  * SQL idxlab runs is written back from that parsed form by the functions
- * below; the text itself never reaches DDL. The parser reads the SQL a
+ * below (schema_idx_sql.c; the parser is schema_idx.c); the text itself
+ * never reaches DDL. The parser reads the SQL a
  * catalog gives (PostgreSQL's pg_get_expr: casts, parentheses, quoted
  * names) as well as the spec language's own spelling; what it does not
  * accept fails with a message that says what it holds. */
@@ -17,6 +18,15 @@
 
 #include "err.h"
 #include "schema.h"
+
+/* The characters a text constant may hold: what idxlab writes between
+ * single quotes, never a quote or a backslash. */
+#define SCHEMA_PRED_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _.:@/+-"
+
+/* The words: lower/upper by enum idx_fn, = <> ... is not null by enum
+ * pred_op (schema_idx_sql.c). */
+extern const char *const schema_idx_fn_words[IDX_FN_COUNT];
+extern const char *const schema_idx_op_words[PRED_OP_COUNT];
 
 /* The spec column called name (len bytes; quoted: name is the text
  * between the double quotes, "" already made "); < 1: none (-1) or one
