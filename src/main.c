@@ -23,6 +23,7 @@
 #include "headless.h"
 #include "knobs.h"
 #include "redact.h"
+#include "schema_from.h"
 #include "ui/dash.h"
 #include "ui/term.h"
 
@@ -187,6 +188,7 @@ int main(int argc, char **argv)
 	for (kind = 0; kind < E_COUNT; kind++) /* idxlab may quote them */
 		if (engine_table[kind] && engine_table[kind]->dsn_env)
 			redact_learn(getenv(engine_table[kind]->dsn_env));
+	schema_from_reader(engine_read_source); /* --schema-from: the engines read */
 	if (plan_from_args(&plan, argc, argv, &e) < 0 ||
 	    (plan.mode != MODE_HELP && plan.mode != MODE_VERSION &&
 	     headless_check(&plan, &e) < 0)) {

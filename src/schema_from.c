@@ -20,7 +20,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "engines/engine.h"
 #include "redact.h"
 #include "schema_gen.h"
 #include "schema_idx.h"
@@ -548,14 +547,20 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 	shape_notes_add(s->notes, sizeof s->notes, orders);
 }
 
+static schema_source_reader *reader_fn;
+
+void schema_from_reader(schema_source_reader *fn)
+{
+	reader_fn = fn;
+}
+
 int schema_from_load(const char *text, long long *out, struct err *e)
 {
 	static struct table_shape t; /* big; derivation runs in the main thread */
 	struct schema s;
 	char source[512], shown[600];
 	const char *colon = strrchr(text, ':');
-	const struct engine_ops *reader = NULL;
-	int i;
+	int reader;
 
 	redact_learn(text);
 	redact_dsn(text, shown, sizeof shown);
@@ -567,11 +572,11 @@ int schema_from_load(const char *text, long long *out, struct err *e)
 		               "'host=db dbname=app:users'",
 		               shown);
 	snprintf(source, sizeof source, "%.*s", (int)(colon - text), text);
-	for (i = 0; i < E_COUNT && !reader; i++)
-		if (engine_table[i] && engine_table[i]->reads_source &&
-		    engine_table[i]->reads_source(source))
-			reader = engine_table[i];
-	if (!reader && !strchr(source, '=') && !strstr(source, "://")) {
+	memset(&t, 0, sizeof t);
+	reader = reader_fn ? reader_fn(source, colon + 1, &t, e) : -2;
+	if (reader == -1)
+		return err_prefix(e, "%s", shown);
+	if (reader == -2 && !strchr(source, '=') && !strstr(source, "://")) {
 		struct stat st;
 		char path[600];
 
@@ -585,19 +590,14 @@ int schema_from_load(const char *text, long long *out, struct err *e)
 			return err_set(e, ERR_USAGE, "%s: cannot read it: %s", path,
 			               strerror(errno));
 	}
-	if (!reader)
+	if (reader < 0)
 		return err_set(e, ERR_USAGE,
 		               "'%s': no engine reads this source (an existing SQLite file, or a "
 		               "PostgreSQL conninfo 'host=... dbname=...' or postgresql:// URI)",
 		               shown);
-	memset(&t, 0, sizeof t);
-	if (reader->read_shape(source, colon + 1, &t, e) < 0)
-		return err_prefix(e, "%s", shown);
 	schema_from_derive(&t, colon + 1, &s);
 	snprintf(s.source, sizeof s.source, "%.*s", (int)sizeof s.source - 1, shown);
 	s.source_rows = t.rows; /* its size and engine are the run's defaults (whatif.h) */
-	for (i = 0; i < E_COUNT; i++)
-		if (engine_table[i] == reader)
-			s.source_engine = i + 1;
+	s.source_engine = reader + 1;
 	return schema_register(&s, out, e);
 }

@@ -92,6 +92,16 @@ void shape_note(char *notes, size_t len, const char *fmt, ...)
  * by one as shape_note does. */
 void shape_notes_add(char *notes, size_t len, const char *lines);
 
+/* Who reads a source's shape: the engine layer (engine_read_source in
+ * engines.c), handed in once at start by main, so that this module, below
+ * the engines, reaches none of them. Reads TABLE of SOURCE into *t with
+ * the first engine that reads such a source; returns that engine's index
+ * (0 ..), -1 when the reading failed (e says why), -2 when no engine reads
+ * such a source (e untouched). */
+typedef int schema_source_reader(const char *source, const char *table, struct table_shape *t,
+                                 struct err *e);
+void schema_from_reader(schema_source_reader *fn);
+
 /* Derive the spec of SOURCE:TABLE and register it; its registry index into
  * *out. Errors say what to do (a missing table, no engine reads SOURCE). */
 int schema_from_load(const char *text, long long *out, struct err *e);

@@ -55,3 +55,13 @@ for f in knobs.c knobs.h knob_values.c; do
 done
 [ -z "$hits" ] && ok circle/knobs-below-engines ||
 	bad circle/knobs-below-engines "the knob module reaches the engines (they sit above it; engines.c has what the layers above pull):$hits"
+# Nor does the table spec: an engine reads a user's source for
+# --schema-from (engine_read_source), handed to schema_from.c by main
+# (schema_from_reader), so schema -> engines never runs.
+hits=""
+for f in $below; do
+	up=$(reach "$f" | grep '^engines/' | grep -vx 'engines/engine_list.h' | tr '\n' ' ')
+	[ -n "$up" ] && hits="$hits $f -> $up"
+done
+[ -z "$hits" ] && ok circle/schema-below-engines ||
+	bad circle/schema-below-engines "the table spec reaches the engines (they sit above it; main hands schema_from its reader):$hits"

@@ -216,6 +216,12 @@ void engine_defaults(struct knobs *k, const int *set);
  * more). */
 void engine_defaults_text(int id, char *buf, size_t len);
 
+/* TABLE of SOURCE read into *t by the first built engine that reads such
+ * a source (reads_source, read_shape): its kind, -1 when the reading
+ * failed (e says why), -2 when no engine reads it. The schema module's
+ * reader (schema_from_reader), handed to it by main. */
+int engine_read_source(const char *source, const char *table, struct table_shape *t, struct err *e);
+
 /* The Debian package engine kind's library comes in ("libwiredtiger-dev"),
  * for the message of a build without it. */
 const char *engine_package(int kind);

@@ -64,6 +64,19 @@ const char *engine_where_shown(int kind, const char *where, int *own)
 	return where;
 }
 
+int engine_read_source(const char *source, const char *table, struct table_shape *t, struct err *e)
+{
+	int i;
+
+	for (i = 0; i < E_COUNT; i++) {
+		const struct engine_ops *ops = built(i);
+
+		if (ops && ops->reads_source && ops->reads_source(source))
+			return ops->read_shape(source, table, t, e) < 0 ? -1 : i;
+	}
+	return -2;
+}
+
 void engine_defaults(struct knobs *k, const int *set)
 {
 	const struct engine_ops *ops = built((int)k->v[K_ENGINE]);
