@@ -62,6 +62,14 @@ echo "not a database" >"$T/plain.txt"
 expect_exit schema-from/no-reader 2 "no engine reads this source" \
 	"$IDXLAB" run --schema-from "$T/plain.txt:users"
 expect_exit schema-from/no-table-named 2 "write SOURCE:TABLE" "$IDXLAB" run --schema-from "$db"
+# An unreachable PostgreSQL source: libpq's message on one line, its hint
+# after a space, no escaped newline or tab ("\n\t") in it.
+"$IDXLAB" run --schema-from "host=$T/no-server-here dbname=x:t" >/dev/null 2>"$T/pgun.err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q 'postgres: cannot connect: .*failed' "$T/pgun.err" &&
+	! grep -qF '\n' "$T/pgun.err" && ! grep -qF '\t' "$T/pgun.err"; then
+	ok schema-from/unreachable-pg-one-line
+else bad schema-from/unreachable-pg-one-line "exit $rc: $(cat "$T/pgun.err")"; fi
 
 # A text primary key and 263 more columns: the key keeps its place (one
 # column k, a unique index on it first), the columns past the 255 a spec

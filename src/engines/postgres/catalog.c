@@ -34,7 +34,9 @@ int pg_reads_source(const char *source)
 
 static int fail(PGconn *c, PGresult *r, const char *what, struct err *e)
 {
-	int rc = err_set(e, ERR_USAGE, "postgres: %s: %s", what, PQerrorMessage(c));
+	char msg[512];
+	int rc = err_set(e, ERR_USAGE, "postgres: %s: %s", what,
+	                 pg_trim(PQerrorMessage(c), msg, sizeof msg));
 
 	PQclear(r);
 	return rc;
@@ -457,8 +459,10 @@ int pg_read_shape(const char *source, const char *table, struct table_shape *t, 
 	PGresult *r;
 
 	if (!c || PQstatus(c) != CONNECTION_OK) {
+		char msg[512];
+
 		rc = err_set(e, ERR_USAGE, "postgres: cannot connect: %s",
-		             c ? PQerrorMessage(c) : "out of memory");
+		             c ? pg_trim(PQerrorMessage(c), msg, sizeof msg) : "out of memory");
 		PQfinish(c);
 		return rc;
 	}
