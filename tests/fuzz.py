@@ -51,6 +51,14 @@ SEEDS = [
     "column n int few:9\ncolumn ts timestamp seq\nindex lower(e) unique\n"
     "index s,n name idxlab_p where n >= 3 and s <> 'v' and ts is not null\n"
     "index upper(e),n where (n > -2) and e is null\n",
+    # this session's words: ranges, a generated column, a WITHOUT ROWID
+    # table kept in its key, a partitioned one, a boolean partial index
+    "table r\nid bigint seq unindexed\ncolumn a text(16) seq\ncolumn b int few:10 in:1..50\n"
+    "column q bigint rand in:0..1000\ncolumn p numeric(10,2) rand in:0.50..99.99\n"
+    "column t numeric(18,2) rand generated (q * p) stored\ncolumn f bool few:2\n"
+    "without rowid\nindex a,b unique\nindex q where f\nindex p where not f\n",
+    "table pt\nid bigint seq\ncolumn d date seq\ncolumn v int rand in:-5..5\n"
+    "partition by range (d) 4\nindex v\n",
 ]
 WORDS = [
     "table", "id", "column", "hot", "index", "unique", "name", "knob", "int",
@@ -68,6 +76,10 @@ WORDS = [
     "lower()", "lower(lower(a))", "md5(a)", "=", "<>", "!=", "<=", ">", "'x'", "'",
     "''", "'a''b'", "\"a\"", "\"", "(", ")", "((", "::text", "-1",
     "99999999999999999999", "1.5", "a>1", "a=1and", "'%'",
+    "without", "rowid", "without rowid", "unindexed", "in:0..1", "in:5..1", "in:..",
+    "in:-9223372036854775808..9223372036854775807", "in:1e308..2", "in:0.001..0.01",
+    "generated", "(a + b)", "(q * q * q)", "stored", "partition", "by", "range", "hash",
+    "list", "(d)", "0", "129", "true", "false",
 ]
 
 
