@@ -290,6 +290,7 @@ static const struct text_option {
 	{ "--fields", offsetof(struct plan, fields), "a list of field names (rows_per_s,p99_ms)" },
 	{ "--compare", offsetof(struct plan, compare_path), "a saved run's CSV or JSON file" },
 	{ "--compare-new", offsetof(struct plan, compare_new), "a saved run's CSV or JSON file" },
+	{ "--baseline", offsetof(struct plan, baseline_path), "a saved run's CSV or JSON file" },
 };
 
 /* argv[*i] is one of text_options? Then its text is kept: 1 (0: it is
@@ -473,6 +474,10 @@ int plan_from_args(struct plan *p, int argc, char **argv, struct err *e)
 	if (p->record_path && p->mode == MODE_RUN)
 		return err_set(e, ERR_USAGE,
 		               "--record works in the dashboard; `idxlab run` is headless");
+	if (p->baseline_path && p->mode == MODE_RUN)
+		return err_set(e, ERR_USAGE,
+		               "--baseline pins a saved run in the dashboard; `idxlab run` is "
+		               "headless (it compares with one: --compare FILE)");
 	if (p->replay_path && (p->record_path || p->demo))
 		return err_set(e, ERR_USAGE, "--replay shows a recording as it was: it takes no %s",
 		               p->demo ? "--demo" : "--record");
@@ -547,13 +552,14 @@ void plan_free(struct plan *p)
 	free(p->fields);
 	free(p->compare_path);
 	free(p->compare_new);
+	free(p->baseline_path);
 	for (int i = 0; p->args && i < p->nargs; i++)
 		free(p->args[i]);
 	free(p->args);
 	p->args = NULL;
 	p->dsn = p->config_path = p->record_path = p->replay_path = NULL;
 	p->plot_path = p->plot_metrics = p->plot_x = p->plot_kind = p->plot_theme = NULL;
-	p->fields = p->compare_path = p->compare_new = NULL;
+	p->fields = p->compare_path = p->compare_new = p->baseline_path = NULL;
 	if (p->demo)
 		demo_free(p->demo);
 	free(p->demo);

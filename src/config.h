@@ -46,8 +46,10 @@ struct plan {
 	char *fields;       /* owned; --fields a,b,... (checked: every one a field), or NULL */
 	char *compare_path; /* owned; --compare FILE (a saved run), or NULL */
 	char *compare_new;  /* owned; --compare-new FILE (compared instead of a run), or NULL */
-	long steps;         /* number of knob combinations */
-	char **args;        /* owned; argv as given (argv itself has its secrets masked) */
+	char *
+	    baseline_path; /* owned; --baseline FILE (a saved run, the dashboard's baseline), or NULL */
+	long steps;        /* number of knob combinations */
+	char **args;       /* owned; argv as given (argv itself has its secrets masked) */
 	int nargs;
 };
 

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "answer.h"
+#include "baseline.h"
 #include "clock.h"
 #include "compare.h"
 #include "evlog.h"
@@ -54,6 +55,15 @@ int headless_check(const struct plan *p, struct err *e)
 		if (compare_open(&c, p->compare_path, e) < 0)
 			return -1;
 		compare_free(c);
+	}
+	/* --baseline's too (the dashboard's): before the terminal is touched */
+	if (p->baseline_path && p->mode != MODE_PRINT_CONFIG) {
+		struct baseline b;
+		struct knobs k;
+
+		plan_step(p, 0, &k);
+		if (baseline_load(p->baseline_path, &k, &b, e) < 0)
+			return -1;
 	}
 	return 0;
 }

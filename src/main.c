@@ -168,6 +168,9 @@ static void usage(FILE *f)
 	        "                      the ratio new/saved and better, worse or within noise\n"
 	        "                      (the runs' spread with --repeat, else 10 %%)\n"
 	        "  --compare-new FILE  compare FILE (another saved run) instead of running\n"
+	        "  --baseline FILE     dashboard: pin a saved run (its --format csv or json) as\n"
+	        "                      the baseline: its step with the dashboard's knobs (else\n"
+	        "                      the nearest); each metric shows now/saved (B unpins)\n"
 	        "  -q                  --quiet: only errors on stderr (headless)\n"
 	        "  -v                  --verbose: the detail events too (headless)\n"
 	        "  --print-config      print the effective settings and exit\n"
@@ -245,13 +248,15 @@ int main(int argc, char **argv)
 			code = dash_run(&plan, &got_signal);
 		} else if (plan.replay_path && plan.mode == MODE_RUN) {
 			code = headless_replay(&plan);
-		} else if (plan.demo || plan.record_path || plan.replay_path) {
+		} else if (plan.demo || plan.record_path || plan.replay_path ||
+		           plan.baseline_path) {
 			fprintf(stderr,
 			        "idxlab: --%s in the dashboard: run it on a terminal "
 			        "(standard input and output)\n",
 			        plan.demo          ? "demo plays"
 			        : plan.record_path ? "record works"
-			                           : "replay works");
+			        : plan.replay_path ? "replay works"
+			                           : "baseline pins a saved run");
 			code = 2;
 		} else {
 			code = headless_run(&plan, &got_signal);

@@ -162,6 +162,13 @@ int dash_pin(struct dash *d, int quiet)
 	return 0;
 }
 
+void dash_pin_saved(struct dash *d)
+{
+	const struct baseline *b = d->saved;
+
+	history_pin_saved(d->hist, b->v, b->na, &b->knobs, b->from);
+}
+
 /* ---- a scripted demo (--demo) ------------------------------------------- */
 
 int dash_demo_mode(const struct dash *d)
@@ -322,6 +329,8 @@ static void take_news(struct dash *d, const struct feed_news *news)
 {
 	if (news->rewound) {
 		history_rewind(d->hist);
+		if (d->saved) /* --baseline's stays pinned through a seek */
+			dash_pin_saved(d);
 		d->view.caption[0] = 0;
 		d->view.nevs = 0;
 		d->pin_pending = 0;
@@ -541,6 +550,18 @@ int dash_run(const struct plan *p, volatile sig_atomic_t *sig)
 	}
 	if (open_sources(d, p, &code) < 0)
 		goto out;
+	if (p->baseline_path) { /* read at the start (headless_check): again, for these knobs */
+		d->saved = calloc(1, sizeof *d->saved);
+		if (!d->saved)
+			abort();
+		if (baseline_load(p->baseline_path, &d->k.want, d->saved, &e) < 0) {
+			fprintf(stderr, "idxlab: %s\n", e.msg);
+			code = 2;
+			goto out;
+		}
+		dash_pin_saved(d);
+		evlog_add(EV_INFO, "%s", d->saved->says);
+	}
 	/* A recording with no view line (an older idxlab's) still says in its
 	 * knobs whether it was made in the presenter view. */
 	if (p->replay_path && d->k.want.v[K_PRESENTER])
@@ -575,6 +596,7 @@ out:
 		fprintf(stderr, "idxlab: %s\n", msg);
 	}
 	history_free(d->hist);
+	free(d->saved);
 	free(d->live);
 	free(d);
 	return code;

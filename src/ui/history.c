@@ -307,6 +307,7 @@ int history_pin(struct history *h, const struct knobs *knobs, int speed, double 
 	}
 	h->base_on = 1;
 	h->base_knobs = *knobs;
+	h->base_from[0] = 0;
 	*span = history_at(h, 0)->c.t - history_at(h, back)->c.t;
 	return 0;
 }
@@ -314,6 +315,16 @@ int history_pin(struct history *h, const struct knobs *knobs, int speed, double 
 void history_unpin(struct history *h)
 {
 	h->base_on = 0;
+}
+
+void history_pin_saved(struct history *h, const double *v, const int *na, const struct knobs *knobs,
+                       const char *from)
+{
+	memcpy(h->base, v, sizeof h->base);
+	memcpy(h->base_na, na, sizeof h->base_na);
+	h->base_knobs = *knobs;
+	snprintf(h->base_from, sizeof h->base_from, "%s", from);
+	h->base_on = 1;
 }
 
 static int is_pct(int m)

@@ -53,6 +53,7 @@ struct history {
 	double base[M_COUNT]; /* per metric; NAN: unknown */
 	int base_na[M_COUNT]; /* the engine cannot measure it */
 	struct knobs base_knobs;
+	char base_from[160];    /* a saved run's baseline: "vs FILE step 2"; "": a live pin */
 	int scales_pinned;      /* the s key: every scale frozen at pinned[m] */
 	double pinned[M_COUNT]; /* per metric; 0: none to freeze */
 };
@@ -138,6 +139,13 @@ enum { HIST_PIN_TOO_SOON = -1, HIST_PIN_EMPTY = -2 };
 int history_pin(struct history *h, const struct knobs *knobs, int speed, double *span);
 
 void history_unpin(struct history *h);
+
+/* Pin figures from elsewhere as the baseline (--baseline: a saved run's
+ * step): v[m] per metric (NAN: unknown), na[m] the engine could not
+ * measure it, knobs its setting, from what the title says it is ("vs
+ * FILE step 2"). A live pin (history_pin) replaces it. */
+void history_pin_saved(struct history *h, const double *v, const int *na, const struct knobs *knobs,
+                       const char *from);
 
 /* The full scale (the value of a full gauge, of a sparkline's top level) of
  * metric m: 100 for a percentage; the pinned one while scales are pinned;

@@ -127,7 +127,7 @@ static void title(const struct dash *d, const struct cols *c, int w, char *buf, 
 	double spark_span = c->span * HIST_PERIOD * d->feed->speed;
 	const char *name = d->hist->scales_pinned ? "metrics, scales pinned" : "metrics";
 	char diff[160];
-
+	const char *from = d->hist->base_from; /* a saved run's: "vs FILE step 2" */
 	int na = 0;
 	size_t used;
 
@@ -135,10 +135,12 @@ static void title(const struct dash *d, const struct cols *c, int w, char *buf, 
 	if (d->hist->base_on) {
 		label_change(&d->hist->base_knobs, &d->k.applied, d->term.g->ascii, diff,
 		             sizeof diff);
-		snprintf(buf, len, "%s (last %.0f s | %.0f s)  now/base (%s)", name, value_span,
-		         spark_span, *diff ? diff : "same knobs");
+		snprintf(buf, len, "%s (last %.0f s | %.0f s)  now/base%s%.60s (%.100s)", name,
+		         value_span, spark_span, *from ? " " : "", from,
+		         *diff ? diff : "same knobs");
 		if (paint_cols(buf, strlen(buf)) > w - 6) /* what changed matters more */
-			snprintf(buf, len, "%s  now/base (%s)", name, *diff ? diff : "same knobs");
+			snprintf(buf, len, "%s  now/base%s%.60s (%.100s)", name, *from ? " " : "",
+			         from, *diff ? diff : "same knobs");
 	}
 	/* A checkpoint in the value window: its full-page images and writes are
 	 * in the figures (checkpoint_in_window). */

@@ -130,7 +130,8 @@ static void figure(const struct dash *d, const struct rect *r, int rows, int m)
 		                               buf, sizeof buf);
 		attr_t a = term_color(&d->term, sense > 0 ? C_SPARK : sense < 0 ? C_ERR : C_MARK);
 
-		snprintf(ratio, sizeof ratio, "%s of the baseline", buf);
+		snprintf(ratio, sizeof ratio, "%.30s %.60s", buf,
+		         *d->hist->base_from ? d->hist->base_from : "of the baseline");
 		if (x < r->x + r->w && strcmp(buf, "-") != 0) { /* "-": unknown */
 			attron(a | A_BOLD);
 			paint_clipped(r->y, x, r->x + r->w - x, ratio);

@@ -13,6 +13,7 @@
 #ifndef IDXLAB_UI_H
 #define IDXLAB_UI_H
 
+#include "../baseline.h"
 #include "../demo.h"
 #include "../evlog.h"
 #include "../knobs.h"
@@ -81,6 +82,7 @@ struct dash {
 	int blank;               /* a --demo's blank screen (b, .): only the caption */
 	int demo_off;            /* the user left demo mode (D): keys move knobs again */
 	struct knobs demo_start; /* the setting a --demo starts from */
+	struct baseline *saved;  /* owned: --baseline's step, or NULL */
 	double t0;               /* the dashboard's start, wall clock */
 };
 
@@ -103,6 +105,10 @@ void dash_say(struct dash *d, const char *fmt, ...) __attribute__((format(printf
  * (too soon after a change, no row committed since). quiet: PIN_* bits. */
 enum { PIN_NO_FLASH = 1, PIN_NO_EVENT = 2 };
 int dash_pin(struct dash *d, int quiet);
+
+/* Pin --baseline's saved step (d->saved) again: at the start, and after a
+ * replay's seek forgot the history. */
+void dash_pin_saved(struct dash *d);
 
 /* A --demo has cues left to play (and the user has not left demo mode). */
 int dash_demo_playing(const struct dash *d);

@@ -28,6 +28,7 @@
 
 #define UNIT_FILES(X)                                                                              \
 	X(answer, "answer.c")                                                                      \
+	X(baseline, "baseline.c")                                                                  \
 	X(compare, "compare.c")                                                                    \
 	X(compare_read, "compare_read.c")                                                          \
 	X(config, "config.c")                                                                      \
