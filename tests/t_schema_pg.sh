@@ -256,9 +256,12 @@ if command -v tmux >/dev/null; then
 		tm send-keys -t pgdash Right Right Right Right Right
 		wait_for pgdash 'built idxlab_country_created_at on' 20
 		built=$(psql_ "$idx_sql")
+		# the events box holds a few lines: its builds read now, its drops
+		# after them
+		log=$(cap pgdash | grep -oE 'built idxlab_[a-z_]+' | tr '\n' ' ')
 		tm send-keys -t pgdash Left Left Left
 		wait_for pgdash 'dropped idxlab_country +│' 20
-		log=$(cap pgdash | grep -oE '(built|dropped) idxlab_[a-z_]+' | tr '\n' ' ')
+		log="$log$(cap pgdash | grep -oE 'dropped idxlab_[a-z_]+' | tr '\n' ' ')"
 		dropped=$(psql_ "$idx_sql")
 		if [ "$built" = "idxlab_email (email); idxlab_created_at (created_at); idxlab_country (country); idxlab_status (status); idxlab_country_created_at (country, created_at)" ] &&
 			[ "$dropped" = "idxlab_email (email); idxlab_created_at (created_at)" ]; then

@@ -229,7 +229,7 @@ static int has_stat_statements(const struct pg_cluster *c)
 static int boot(struct pg_cluster *c, long long shared_buffers, long ready_ms, struct err *e)
 {
 	char prog[PATH_MAX], data[PATH_MAX], sock[PATH_MAX + 64], sb[64], port[16];
-	const char *argv[48], *env[3] = { NULL };
+	const char *argv[48] = { NULL }, *env[3] = { NULL };
 	int n = 0, len;
 	struct spawn s = pgc_as_server(c, argv);
 	pid_t pid;
