@@ -168,13 +168,13 @@ int baseline_load(const char *path, const struct knobs *start, struct baseline *
 	/* (what matters first: an events line is cut at the panel's edge) */
 	if (!most)
 		snprintf(b->says, sizeof b->says,
-		         "baseline: saved step %ld of %s, its knobs the dashboard's (line %d; "
+		         "baseline: saved step %ld of %.150s, its knobs the dashboard's (line %d; "
 		         "B unpins)",
 		         b->step, name, b->line);
 	else
 		snprintf(b->says, sizeof b->says,
-		         "baseline: saved step %ld of %s, the nearest of %d: %s (line %d)", b->step,
-		         name, s.nstep, diff, b->line);
+		         "baseline: saved step %ld of %.150s, the nearest of %d: %.380s (line %d)",
+		         b->step, name, s.nstep, diff, b->line);
 	saved_free(&s);
 	return 0;
 }
