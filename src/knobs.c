@@ -26,8 +26,8 @@ static const char *const key_orders[] = { "seq", "rand", "few", "uuid7", "uuid4"
 static const char *const pks[] = { "int", "uuid7", "uuid4", NULL };
 static const char *const syncs[] = { "off", "normal", "full", "extra", NULL };
 static const char *const journals[] = { "delete", "truncate", "wal", "memory", "off", NULL };
-static const char *const ops[] = { "insert",      "update", "update-indexed",
-	                           "update-keys", "delete", NULL };
+static const char *const ops[] = { "insert", "update", "update-indexed", "update-keys",
+	                           "delete", "lookup", "range",         NULL };
 static const char *const formats[] = { "text", "csv", "json", NULL };
 static const char *const onoff[] = { "off", "on", NULL };
 static const char *const builds[] = { "before", "after", NULL };
@@ -217,7 +217,9 @@ const struct knob_def knob_table[K_COUNT] = {
 		.caption = 2,
 		.def = "insert",
 		.why = "what each row does: update changes the unindexed hot column, "
-		       "update-indexed k1, update-keys every key column k1..k8",
+		       "update-indexed k1, update-keys every key column k1..k8; lookup runs the "
+		       "table's queries (else = on its first index's column), range reads "
+		       "range-rows rows in order",
 	},
 
 
@@ -305,6 +307,21 @@ const struct knob_def knob_table[K_COUNT] = {
 		.def = "0", .flags = KF_HEADLESS,
 		.why = "seconds a step runs at most, like pgbench -T (0: no limit); it ends at "
 		       "--rows or at this time, whichever comes first (ended_by says which)",
+	},
+	[K_MISS] = {
+		.name = "miss", .kind = KNOB_MILLIS,
+		.column = 66,
+		.max = 1000, .unit = "",
+		.def = "0",
+		.why = "op lookup/range: the share of queries (0..1) given a value no row holds, "
+		       "so they find nothing (a boolean column's always finds rows)",
+	},
+	[K_RANGE_ROWS] = {
+		.name = "range-rows", .kind = KNOB_INT,
+		.column = 67,
+		.min = 1, .max = 100000, .unit = "rows",
+		.def = "100", .flags = KF_LOG,
+		.why = "op range: rows each query reads, in the column's order from a value present",
 	},
 	[K_ADD_INDEX] = {
 		.name = "add-index", .kind = KNOB_NAMED,

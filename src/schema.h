@@ -159,6 +159,32 @@ struct part_spec {
 	int n;                      /* partitions, 1..SCHEMA_PART_MAX */
 };
 
+/* A query the table is read with (issue 22): a `query NAME: COL = ? [and
+ * COL2 > ?] [order by COL [desc]] [limit N]` line of a spec, or one idxlab
+ * makes for op lookup/range when the spec has none (schema_read_queries).
+ * Every ? is bound, per query, to a value of a row present (or of none,
+ * --miss); idxlab writes the SQL itself from these fields. */
+#define SCHEMA_QUERY_MAX   8
+#define SCHEMA_QUERY_TERMS 2
+#define SCHEMA_LIMIT_MAX   100000
+enum query_cmp { QC_EQ, QC_LT, QC_LE, QC_GT, QC_GE, QC_COUNT };
+extern const char *const schema_query_cmp[QC_COUNT]; /* "=", "<", ... */
+
+struct query_term {
+	int col; /* into schema.cols (0: id) */
+	enum query_cmp cmp;
+};
+
+struct query_spec {
+	char name[SCHEMA_NAME_MAX]; /* the line's NAME ("by_email"); idxlab's: "lookup_COL" */
+	int nterms;                 /* 1..SCHEMA_QUERY_TERMS, joined by AND */
+	struct query_term term[SCHEMA_QUERY_TERMS];
+	int order_col;  /* into schema.cols; -1: no order by */
+	int order_desc; /* order by ... desc */
+	long long limit; /* 1..SCHEMA_LIMIT_MAX; 0: none */
+	int guessed;     /* --schema-from proposed it (one per index's leading column) */
+};
+
 struct schema {
 	char name[SCHEMA_NAME_MAX]; /* "default", "users", a file's base name */
 	char source[512];           /* where it came from: "built-in", a path, SOURCE:TABLE */
@@ -187,6 +213,8 @@ struct schema {
 	double source_rows;
 	int source_engine;
 	struct part_spec part; /* kind PART_NONE: one table */
+	int nqueries;          /* its `query` lines, in order */
+	struct query_spec q[SCHEMA_QUERY_MAX];
 };
 
 /* One value, as schema_value() makes it. */
@@ -362,6 +390,24 @@ void schema_say_unbuilt(const struct schema *s, const char *engine);
 /* Its part for a `without rowid` spec (schema_key.c): an engine but
  * SQLite builds an ordinary table beside the key's index. */
 void schema_key_unbuilt(const struct schema *s, const char *engine);
+
+/* The queries op (OP_LOOKUP, OP_RANGE) runs on s under k, into out (at
+ * most SCHEMA_QUERY_MAX); how many (>= 1). lookup: the spec's query lines,
+ * else equality on the first index's leading column, else on the id;
+ * range: the first term's column of each (else that column) as COL >= ?
+ * order by COL limit the range-rows knob. */
+int schema_read_queries(const struct schema *s, const struct knobs *k, long long op,
+                        struct query_spec *out);
+
+/* The value query term binds for row (a row present), or, miss set, a
+ * value of that column no row holds (schema_value's type and layout). */
+void schema_query_value(const struct schema *s, const struct knobs *k, int col, uint64_t row,
+                        int miss, struct value *v);
+
+/* q as a spec line says it after `query ` ("by_email: email = ? limit
+ * 10"), for events, records and schema_write. */
+void schema_query_text(const struct schema *s, const struct query_spec *q, char *buf,
+                       size_t len);
 
 /* The spec as a spec file would say it (--print-config, --schema-from). */
 void schema_write(const struct schema *s, char *buf, size_t len);

@@ -25,7 +25,19 @@ enum index_build { BUILD_BEFORE, BUILD_AFTER };
 enum load_kind { LOAD_INSERT, LOAD_MULTIROW, LOAD_COPY, LOAD_COUNT };
 /* --protocol: how a statement per row reaches the server (pgbench's -M) */
 enum protocol_kind { PROTO_SIMPLE, PROTO_EXTENDED, PROTO_PREPARED };
-enum op_kind { OP_INSERT, OP_UPDATE, OP_UPDATE_INDEXED, OP_UPDATE_KEYS, OP_DELETE };
+/* the writes, then the reads (issue 22): a lookup runs the table's queries,
+ * a range an ordered run of range-rows rows (schema_read_queries) */
+enum op_kind {
+	OP_INSERT,
+	OP_UPDATE,
+	OP_UPDATE_INDEXED,
+	OP_UPDATE_KEYS,
+	OP_DELETE,
+	OP_LOOKUP,
+	OP_RANGE,
+	OP_COUNT
+};
+#define OP_READS(op) ((op) == OP_LOOKUP || (op) == OP_RANGE)
 enum format_kind { FMT_TEXT, FMT_CSV, FMT_JSON };
 enum theme_kind { THEME_AUTO, THEME_DARK, THEME_LIGHT, THEME_HIGH_CONTRAST };
 #define COMMIT_ALL   0LL  /* commit = all: one transaction for the step */
@@ -67,6 +79,9 @@ enum knob_id {
 	K_PROTOCOL,
 	K_PIPELINE,
 	K_DURATION, /* a step's time bound (pgbench -T) */
+	/* the reads (issue 22) */
+	K_MISS,       /* the share of lookups that find nothing */
+	K_RANGE_ROWS, /* rows an op range reads */
 	/* the question as a verb (whatif.h): candidates for the index list */
 	K_ADD_INDEX,
 	K_DROP_INDEX,

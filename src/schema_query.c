@@ -1,0 +1,120 @@
+/* schema_query.c - the reads a table is queried with (issue 22): which
+ * queries op lookup and op range run, the values their ? take, and a
+ * query's text.
+ *
+ * A lookup runs the spec's `query` lines; a spec without any is read by
+ * equality on its first index's leading column (the column that index is
+ * for, built or not: the read then shows what the index buys), else by
+ * its id. A range is an ordered run of about range-rows rows from a value
+ * present, on the column each lookup's first term names. The values come
+ * from rows present (the caller draws the row): the query finds what a
+ * user's would, and with --miss a value no row holds, of the same type and
+ * width, so a miss costs the search it costs a user. */
+#include <stdio.h>
+#include <string.h>
+
+#include "schema.h"
+
+const char *const schema_query_cmp[QC_COUNT] = { "=", "<", "<=", ">", ">=" };
+
+/* Equality on col, as idxlab names it. */
+static void lookup_on(const struct schema *s, int col, struct query_spec *q)
+{
+	memset(q, 0, sizeof *q);
+	snprintf(q->name, sizeof q->name, "lookup_%.38s", s->cols[col].name);
+	q->nterms = 1;
+	q->term[0] = (struct query_term){ .col = col, .cmp = QC_EQ };
+	q->order_col = -1;
+}
+
+int schema_read_queries(const struct schema *s, const struct knobs *k, long long op,
+                        struct query_spec *out)
+{
+	int i, n = s->nqueries;
+
+	if (n > SCHEMA_QUERY_MAX)
+		n = SCHEMA_QUERY_MAX;
+	for (i = 0; i < n; i++)
+		out[i] = s->q[i];
+	if (!n)
+		lookup_on(s, s->nindexes ? s->idx[0].cols[0] : 0, &out[n++]);
+	if (op != OP_RANGE)
+		return n;
+	for (i = 0; i < n; i++) {
+		int col = out[i].term[0].col;
+
+		lookup_on(s, col, &out[i]);
+		snprintf(out[i].name, sizeof out[i].name, "range_%.39s", s->cols[col].name);
+		out[i].term[0].cmp = QC_GE;
+		out[i].order_col = col;
+		out[i].limit = k->v[K_RANGE_ROWS];
+	}
+	return n;
+}
+
+/* A value of v's type and width that no row holds: text and text uuids
+ * start with '~', which no order writes; a binary uuid gets version 0,
+ * which neither uuid7 nor uuid4 has; a number goes below every value the
+ * column's order writes (they start at 0, or at its in:LO; past HI when
+ * LO is the type's least). A boolean column has no such value: it keeps
+ * the row's, and the man page says a miss on one finds rows. */
+static void miss_of(const struct column *c, uint64_t row, struct value *v)
+{
+	int64_t off = (int64_t)(row % 1000000) + 1;
+
+	if (v->type == COL_BOOL)
+		return;
+	if (v->type == COL_TEXT) {
+		if (v->len)
+			v->b[0] = '~';
+		return;
+	}
+	if (v->type == COL_UUID) {
+		v->b[6] &= 0x0f;
+		return;
+	}
+	if (c->ranged && c->lo <= INT32_MIN + 1000000LL && v->type == COL_INT) {
+		v->i = c->hi + off; /* no room below: above, still within an int */
+		return;
+	}
+	if (c->ranged && c->lo <= INT64_MIN + 1000000LL) {
+		v->i = c->hi + off;
+		return;
+	}
+	v->i = (c->ranged ? c->lo : 0) - off;
+}
+
+void schema_query_value(const struct schema *s, const struct knobs *k, int col, uint64_t row,
+                        int miss, struct value *v)
+{
+	uint64_t back;
+
+	/* A NULL finds nothing by = : the value of a row before it that has
+	 * one (a few rows back at most, the null share permitting). */
+	for (back = 0;; back++) {
+		schema_value(s, k, col, row - (back < row ? back : row), 0, v);
+		if (!v->null || back >= 64 || back >= row)
+			break;
+	}
+	if (miss) {
+		v->null = 0;
+		miss_of(&s->cols[col], row, v);
+	}
+}
+
+void schema_query_text(const struct schema *s, const struct query_spec *q, char *buf,
+                       size_t len)
+{
+	size_t n;
+	int i;
+
+	n = (size_t)snprintf(buf, len, "%s:", q->name);
+	for (i = 0; i < q->nterms && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s %s %s ?", i ? " and" : "",
+		                      s->cols[q->term[i].col].name, schema_query_cmp[q->term[i].cmp]);
+	if (q->order_col >= 0 && n < len)
+		n += (size_t)snprintf(buf + n, len - n, " order by %s%s",
+		                      s->cols[q->order_col].name, q->order_desc ? " desc" : "");
+	if (q->limit && n < len)
+		snprintf(buf + n, len - n, " limit %lld", q->limit);
+}
