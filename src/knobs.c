@@ -27,7 +27,7 @@ static const char *const pks[] = { "int", "uuid7", "uuid4", NULL };
 static const char *const syncs[] = { "off", "normal", "full", "extra", NULL };
 static const char *const journals[] = { "delete", "truncate", "wal", "memory", "off", NULL };
 static const char *const ops[] = { "insert", "update", "update-indexed", "update-keys",
-	                           "delete", "lookup", "range",         NULL };
+	                           "delete", "lookup", "range",          NULL };
 static const char *const formats[] = { "text", "csv", "json", NULL };
 static const char *const onoff[] = { "off", "on", NULL };
 static const char *const builds[] = { "before", "after", NULL };

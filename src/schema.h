@@ -179,8 +179,8 @@ struct query_spec {
 	char name[SCHEMA_NAME_MAX]; /* the line's NAME ("by_email"); idxlab's: "lookup_COL" */
 	int nterms;                 /* 1..SCHEMA_QUERY_TERMS, joined by AND */
 	struct query_term term[SCHEMA_QUERY_TERMS];
-	int order_col;  /* into schema.cols; -1: no order by */
-	int order_desc; /* order by ... desc */
+	int order_col;   /* into schema.cols; -1: no order by */
+	int order_desc;  /* order by ... desc */
 	long long limit; /* 1..SCHEMA_LIMIT_MAX; 0: none */
 	int guessed;     /* --schema-from proposed it (one per index's leading column) */
 };
@@ -406,8 +406,7 @@ void schema_query_value(const struct schema *s, const struct knobs *k, int col, 
 
 /* q as a spec line says it after `query ` ("by_email: email = ? limit
  * 10"), for events, records and schema_write. */
-void schema_query_text(const struct schema *s, const struct query_spec *q, char *buf,
-                       size_t len);
+void schema_query_text(const struct schema *s, const struct query_spec *q, char *buf, size_t len);
 
 /* The spec as a spec file would say it (--print-config, --schema-from). */
 void schema_write(const struct schema *s, char *buf, size_t len);

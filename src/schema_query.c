@@ -102,8 +102,7 @@ void schema_query_value(const struct schema *s, const struct knobs *k, int col, 
 	}
 }
 
-void schema_query_text(const struct schema *s, const struct query_spec *q, char *buf,
-                       size_t len)
+void schema_query_text(const struct schema *s, const struct query_spec *q, char *buf, size_t len)
 {
 	size_t n;
 	int i;
@@ -111,7 +110,8 @@ void schema_query_text(const struct schema *s, const struct query_spec *q, char 
 	n = (size_t)snprintf(buf, len, "%s:", q->name);
 	for (i = 0; i < q->nterms && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s %s %s ?", i ? " and" : "",
-		                      s->cols[q->term[i].col].name, schema_query_cmp[q->term[i].cmp]);
+		                      s->cols[q->term[i].col].name,
+		                      schema_query_cmp[q->term[i].cmp]);
 	if (q->order_col >= 0 && n < len)
 		n += (size_t)snprintf(buf + n, len - n, " order by %s%s",
 		                      s->cols[q->order_col].name, q->order_desc ? " desc" : "");
