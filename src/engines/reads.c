@@ -1,4 +1,5 @@
-/* reads.c - what a read op runs (reads.h). */
+/* reads.c - what op lookup and range run, shared by the engines: the
+ * queries, which one a draw runs, what served each (reads.h). */
 #include "reads.h"
 
 #include <stdio.h>
