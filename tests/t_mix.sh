@@ -31,6 +31,24 @@ is_num "$rs" "$ro" && check mix/share "$rs / $ro > 0.45 && $rs / $ro < 0.55" ||
 grep -q 'ms/1k ops' "$T/t.txt" && grep -q 'mix=insert:80+lookup:20' "$T/t.txt" &&
 	grep -q '^cheapest: indexes 1 ' "$T/t.txt" && ok mix/text || bad mix/text "$(cat "$T/t.txt")"
 
+# the what-if on a user's table, answered for the mix: the email index
+# makes the lookups faster and, at this mix, pays
+python3 - "$T/src.db" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("create table users(id integer primary key, email text, name text)")
+c.executemany("insert into users(email, name) values(?, ?)",
+              [("u%d@example.org" % (i * 7919 % 100003), "n%d" % i) for i in range(3000)])
+c.commit()
+PY
+"$IDXLAB" run --schema-from "$T/src.db:users" --add-index email --indexes table,all \
+	--mix insert:80,lookup:20 --prefill 10000 --rows 3000 >"$T/w.txt" 2>&1
+line=$(grep '^answer: + index idxlab_add_email on email:' "$T/w.txt")
+case "$line" in
+*"queries "*"x faster ("*"at the mix insert:80+lookup:20 it pays ("*) ok mix/whatif-answer ;;
+*) bad mix/whatif-answer "$(cat "$T/w.txt")" ;;
+esac
+
 # bad mixes, and a mix beside an op
 expect_exit mix/weights-add 2 "adds to 90 %" "$IDXLAB" run --mix insert:70,lookup:20
 expect_exit mix/unknown-op 2 "'select' in the mix is not an op" "$IDXLAB" run --mix insert:80,select:20
