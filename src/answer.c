@@ -234,11 +234,13 @@ static int fig_text(enum answer_fig f, const char *word, const struct answer_val
 			return 0;
 		units_human(x->v, "", a, sizeof a);
 		units_human(y->v, "", b, sizeof b);
-		snprintf(buf, len, "%s %.3g%s %s (%s -> %s queries/s)", word,
-		         y->v >= x->v ? y->v / x->v : x->v / y->v, fig_unit[f],
-		         y->v >= x->v ? "faster" : "slower", a, b);
+		d = y->v >= x->v ? y->v / x->v : x->v / y->v; /* the factor */
+		snprintf(buf, len, "%s %.*f%s %s (%s -> %s queries/s)", word, d >= 100 ? 0 : 2, d,
+		         fig_unit[f], y->v >= x->v ? "faster" : "slower", a, b);
 		return 1;
 	case AF_MIX_MS: /* the trade: does the change pay at the mix? */
+		if (!mix)
+			return 0;
 		snprintf(buf, len, "%s %s it %s (%.4g -> %.4g ms per 1,000 operations)", word,
 		         mix_label(mix), d < 0 ? "pays" : "costs", x->v, y->v);
 		return 1;
