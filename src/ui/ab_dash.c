@@ -80,8 +80,8 @@ static void ab_stop(struct dash *d, const char *why, int stay)
 
 	if (ab->state == AB_RUNNING) {
 		ratios_text(d, text, sizeof text);
-		evlog_add(stay ? EV_WARN : EV_INFO, "A/B ended (%s) after %d phases: %s%s", why,
-		          ab->count, text, stay ? "; the knobs stay as they are" : "; back to A");
+		evlog_add(stay ? EV_WARN : EV_INFO, "A/B ended (%s) after %d phases, %s: %s", why,
+		          ab->count, stay ? "the knobs stay as they are" : "back to A", text);
 	} else {
 		evlog_add(EV_INFO, "A/B cancelled (%s)%s", why, stay ? "" : ": back to A");
 	}
@@ -145,6 +145,8 @@ int dash_ab_refused(struct dash *d, const struct knobs *to)
 	const char *name;
 
 	if (d->ab.state == AB_RUNNING) {
+		/* (in the events too: a switch's "building ..." holds the status line) */
+		evlog_add(EV_WARN, "A/B runs: press a or Esc to end it before moving a knob");
 		dash_say(d, "A/B runs: press a or Esc to end it before moving a knob");
 		return 1;
 	}
