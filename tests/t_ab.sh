@@ -103,6 +103,15 @@ st=$(wait_exit ab)
 # ---- q during a switch: the terminal back, exit 0 ----------------------
 start sw TMPDIR="$TMPDIR" "$IDXLAB" $knobs
 wait_for sw '││rows/s +[0-9.]*[1-9]' 10 || note "no rows/s before A/B"
+# Esc while B is being set: cancelled, back to A
+tm send-keys -t sw a
+wait_for sw 'A/B: set B' 3 || note "A/B not begun"
+tm send-keys -t sw Right
+wait_for sw '\(B: \+1 idx\)' 5 || note "B not set"
+tm send-keys -t sw Escape
+if wait_for sw 'A/B cancelled \(Esc\): back to A' 5 && wait_for sw '│>indexes +0 ' 20; then
+	ok ab/esc-cancels
+else bad ab/esc-cancels "$(cap sw)"; fi
 tm send-keys -t sw a
 wait_for sw 'A/B: set B' 3 || note "A/B not begun"
 tm send-keys -t sw Right Right Right

@@ -175,7 +175,8 @@ void ab_format_ratio(const struct ab_ratio *r, int known, char *buf, size_t len)
 	else if (isnan(r->ratio))
 		snprintf(buf, len, "%s", r->mean_b > 0 ? "from 0" : "0 both");
 	else if (r->pairs > 1)
-		snprintf(buf, len, "%.3gx [%.3g..%.3g, %d pairs]", r->ratio, r->lo, r->hi, r->pairs);
+		snprintf(buf, len, "%.3gx [%.3g..%.3g, %d pairs]", r->ratio, r->lo, r->hi,
+		         r->pairs);
 	else if (r->pairs == 1)
 		snprintf(buf, len, "%.3gx [1 pair]", r->ratio);
 	else

@@ -53,8 +53,8 @@ struct ab {
 	int pending;        /* that side is posted, not in force yet */
 	double elapsed;     /* seconds the open phase has run */
 	struct ab_phase ph[AB_MAX_PHASES];
-	int nph;   /* phases kept; the last is open while running and not pending */
-	int count; /* phases begun since A/B started */
+	int nph;       /* phases kept; the last is open while running and not pending */
+	int count;     /* phases begun since A/B started */
 	double t_last; /* (ab_dash.c's) the last frame's time */
 };
 
@@ -93,9 +93,9 @@ int ab_side_at(const struct ab *ab, double t0, double t1);
 struct ab_ratio {
 	double mean_a, mean_b; /* the means of each side's phases' figures */
 	double ratio;          /* mean_b / mean_a; NAN when mean_a is 0 */
-	double lo, hi; /* the lowest and highest pair's ratio */
-	int pairs;     /* B phases with an A phase before them, both with a figure */
-	int na, nb;    /* phases with a figure, per side */
+	double lo, hi;         /* the lowest and highest pair's ratio */
+	int pairs;             /* B phases with an A phase before them, both with a figure */
+	int na, nb;            /* phases with a figure, per side */
 };
 
 /* Figure f's ratio B/A over the closed phases; 0, or -1 when a side has no

@@ -224,8 +224,9 @@ int dash_ab_status(const struct dash *d, char *buf, size_t len)
 		return 0;
 	if (ab->state == AB_SET_B) {
 		label_change(&ab->a, &d->k.want, d->term.g->ascii, label, sizeof label);
-		snprintf(buf, len, " A/B: set B with the knobs (B: %s), press a again to start; Esc "
-		                   "cancels",
+		snprintf(buf, len,
+		         " A/B: set B with the knobs (B: %s), press a again to start; Esc "
+		         "cancels",
 		         *label ? label : "still A");
 		return 1;
 	}

@@ -57,7 +57,7 @@ static void test_ab_phases(void)
 	CHECK(ab_side_at(&ab, 10.75, 11) == AB_A);
 	CHECK(ab_side_at(&ab, 6.75, 7.25) == AB_NONE); /* its settling */
 	CHECK(ab_side_at(&ab, 6, 6.25) == AB_NONE);
-	CHECK(ab_side_at(&ab, 11, 11.25) == AB_NONE); /* the switch */
+	CHECK(ab_side_at(&ab, 11, 11.25) == AB_NONE);    /* the switch */
 	CHECK(ab_side_at(&ab, 10.75, 13.25) == AB_NONE); /* across it */
 	CHECK(ab_side_at(&ab, 13, 14) == AB_B);
 	CHECK(ab_side_at(&ab, 1, 2) == AB_B);
