@@ -113,7 +113,7 @@ int ab_side_at(const struct ab *ab, double t0, double t1)
 
 int ab_ratio(const struct ab *ab, int f, struct ab_ratio *r)
 {
-	double sum[2] = { 0, 0 }, last_a = NAN;
+	double sum[2] = { 0, 0 }, last_a = NAN, pairs_sum = 0;
 	int i;
 
 	memset(r, 0, sizeof *r);
@@ -138,6 +138,7 @@ int ab_ratio(const struct ab *ab, int f, struct ab_ratio *r)
 				r->lo = q;
 			if (!r->pairs || q > r->hi)
 				r->hi = q;
+			pairs_sum += q;
 			r->pairs++;
 		}
 		last_a = NAN; /* each A phase pairs with the B after it only */
@@ -146,7 +147,10 @@ int ab_ratio(const struct ab *ab, int f, struct ab_ratio *r)
 		return -1;
 	r->mean_a = sum[AB_A] / r->na;
 	r->mean_b = sum[AB_B] / r->nb;
-	r->ratio = r->mean_a > 0 ? r->mean_b / r->mean_a : NAN;
+	if (r->pairs)
+		r->ratio = pairs_sum / r->pairs;
+	else
+		r->ratio = r->mean_a > 0 ? r->mean_b / r->mean_a : NAN;
 	return 0;
 }
 

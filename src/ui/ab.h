@@ -14,9 +14,11 @@
  * through (paused, the table starting over at the rows knob) is spoiled: it
  * counts in no figure.
  *
- * The ratio B/A of a figure is the mean of the B phases' figures over the
- * mean of the A phases', and its spread the lowest and highest ratio of a
- * B phase to the A phase before it (a pair).
+ * The ratio B/A of a figure is taken over pairs - a B phase and the A phase
+ * just before it - so that what drifts along both (a table that grows)
+ * cancels: the mean of the pairs' ratios, its spread their lowest and
+ * highest. Before the first pair, the mean of the B phases' figures over
+ * the mean of the A phases'.
  *
  * No curses, no clock, no history: times and figures come in, so this is
  * unit-testable (tests/unit/ui/ab.c). ab_dash.c ties it to the dashboard. */
@@ -92,7 +94,7 @@ int ab_side_at(const struct ab *ab, double t0, double t1);
 
 struct ab_ratio {
 	double mean_a, mean_b; /* the means of each side's phases' figures */
-	double ratio;          /* mean_b / mean_a; NAN when mean_a is 0 */
+	double ratio;          /* the pairs' mean, else mean_b / mean_a; NAN: A's is 0 */
 	double lo, hi;         /* the lowest and highest pair's ratio */
 	int pairs;             /* B phases with an A phase before them, both with a figure */
 	int na, nb;            /* phases with a figure, per side */

@@ -214,11 +214,14 @@ static void chart(const struct dash *d, const struct rect *r, int m)
 			                                     : NULL;
 
 			if (s) {
+				/* B reads without colour too: shaded, its top underlined */
+				attr_t a = color[side[j] + 2] | (side[j] == AB_B ? A_UNDERLINE : 0);
+
 				if (side[j] == AB_B && fill >= SPARK_LEVELS)
-					s = g->s[G_AB_B]; /* B reads without colour too */
-				attron(color[side[j] + 2]);
+					s = g->s[G_AB_B];
+				attron(a);
 				mvaddstr(y_bottom - i, x0 + j, s);
-				attroff(color[side[j] + 2]);
+				attroff(a);
 			} else if (marks[j] >= 0) {
 				attron(term_color(&d->term, C_MARK) | A_BOLD);
 				mvaddstr(y_bottom - i, x0 + j, g->s[G_GAP_MARK]);

@@ -92,9 +92,9 @@ static void test_ab_phases(void)
 	}
 }
 
-/* B/A is the mean of the B phases over the mean of the A phases; the spread
- * the lowest and highest B over the A before it; a phase without a figure
- * counts in neither; A at 0: no ratio, said as such. */
+/* B/A is the mean over pairs (a B phase over the A phase before it), its
+ * spread their lowest and highest; before a pair, B's mean over A's; a
+ * phase without a figure counts in neither; A at 0: no ratio, said so. */
 static void test_ab_ratio(void)
 {
 	static const double v0[] = { 50, 100, 40, 110, 45, NAN }, v1[] = { 2, 0, 4, 0, 2, 0 };
@@ -113,15 +113,17 @@ static void test_ab_ratio(void)
 	run(&ab, 3, v0, v1); /* + B 40: one pair, 0.4 */
 	CHECK(ab_ratio(&ab, 0, &r) == 0 && r.pairs == 1 && fabs(r.lo - 0.4) < 1e-9);
 	ab_format_ratio(&r, 1, buf, sizeof buf);
-	CHECK(strcmp(buf, "0.45x [1 pair]") == 0);
+	CHECK(strcmp(buf, "0.4x [1 pair]") == 0);
 	run(&ab, 6, v0, v1); /* B 50 40 45, A 100 110 (and one A without a figure) */
 	CHECK(ab_ratio(&ab, 0, &r) == 0);
 	CHECK(r.na == 2 && r.nb == 3 && r.pairs == 2);
-	CHECK(fabs(r.ratio - 45.0 / 105.0) < 1e-9);
+	CHECK(fabs(r.mean_b / r.mean_a - 45.0 / 105.0) < 1e-9);
+	CHECK(fabs(r.ratio - (0.4 + 45.0 / 110.0) / 2) < 1e-9); /* the pairs' */
+	CHECK(r.ratio >= r.lo && r.ratio <= r.hi);
 	CHECK(fabs(r.lo - 0.4) < 1e-9 && fabs(r.hi - 45.0 / 110.0) < 1e-9);
 	CHECK(r.ratio < 1); /* B slower */
 	ab_format_ratio(&r, 1, buf, sizeof buf);
-	CHECK(strcmp(buf, "0.429x [0.4..0.409, 2 pairs]") == 0);
+	CHECK(strcmp(buf, "0.405x [0.4..0.409, 2 pairs]") == 0);
 	/* the second figure: A at 0 (spills), B above it */
 	CHECK(ab_ratio(&ab, 1, &r) == 0 && isnan(r.ratio));
 	ab_format_ratio(&r, 1, buf, sizeof buf);
