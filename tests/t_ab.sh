@@ -74,6 +74,11 @@ trace_b() { tm capture-pane -e -p -t ab | grep '││rows/s' | grep -qE "$esc\\
 trace_a() { [ "$(tm capture-pane -e -p -t ab | grep '││rows/s' | grep -oE "$esc\\[([0-9]+;)*36m" | wc -l)" -ge 2 ]; }
 if poll 30 trace_b; then ok ab/trace-b-drawn; else bad ab/trace-b-drawn "$(tm capture-pane -e -p -t ab | grep 'rows/s' | cat -v)"; fi
 if poll 30 trace_a; then ok ab/trace-a-drawn; else bad ab/trace-a-drawn "$(tm capture-pane -e -p -t ab | grep 'rows/s' | cat -v)"; fi
+# the presenter view: the big rows/s figure with its B/A
+tm send-keys -t ab v
+if wait_for ab '^ rows/s.* B/A [0-9.e+-]+x \[' 5; then ok ab/presenter-ratio; else bad ab/presenter-ratio "$(cap ab)"; fi
+tm send-keys -t ab v
+wait_for ab '││rows/s' 5 || note "the normal view did not come back"
 # no knob moves while it runs
 tm send-keys -t ab Right
 if wait_for ab 'A/B runs: press a or Esc to end it before moving a knob' 3; then

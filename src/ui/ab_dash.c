@@ -241,6 +241,23 @@ int dash_ab_status(const struct dash *d, char *buf, size_t len)
 	return 1;
 }
 
+int dash_ab_ratio_of(const struct dash *d, int m, char *buf, size_t len)
+{
+	struct ab_ratio r;
+	char q[96];
+	int f;
+
+	if (d->ab.state != AB_RUNNING)
+		return 0;
+	for (f = 0; f < AB_NFIGS && d->ab.figs[f] != m; f++)
+		;
+	if (f == AB_NFIGS)
+		return 0;
+	ab_format_ratio(&r, ab_ratio(&d->ab, f, &r) == 0, q, sizeof q);
+	snprintf(buf, len, "B/A %s", q);
+	return 1;
+}
+
 int dash_ab_trace(const struct dash *d, double t0, double t1)
 {
 	return ab_side_at(&d->ab, t0, t1);

@@ -118,7 +118,14 @@ static void figure(const struct dash *d, const struct rect *r, int rows, int m)
 	attron(A_BOLD);
 	paint_clipped(r->y, r->x, r->w, line);
 	attroff(A_BOLD);
-	if (d->hist->base_on) {
+	if (dash_ab_ratio_of(d, m, ratio, sizeof ratio)) { /* A/B's, on stage */
+		int x = r->x + paint_cols(line, strlen(line)) + 2;
+
+		attron(term_color(&d->term, C_AB_B) | A_BOLD);
+		if (x < r->x + r->w)
+			paint_clipped(r->y, x, r->x + r->w - x, ratio);
+		attroff(term_color(&d->term, C_AB_B) | A_BOLD);
+	} else if (d->hist->base_on) {
 		int x = r->x + paint_cols(line, strlen(line)) + 2;
 
 		/* The metric rows' ratio: clamped near 0 (on the scale the chart

@@ -135,6 +135,10 @@ void dash_ab_tick(struct dash *d);
 /* The status line while A/B is on: 1 with the line in buf, else 0. */
 int dash_ab_status(const struct dash *d, char *buf, size_t len);
 
+/* While A/B runs and compares metric m: 1 with "B/A 0.41x [...]" in buf;
+ * else 0. */
+int dash_ab_ratio_of(const struct dash *d, int m, char *buf, size_t len);
+
 /* The trace (AB_A, AB_B) a figure over (t0, t1] of the figures' clock
  * belongs to, or AB_NONE: a transition, or no A/B. */
 int dash_ab_trace(const struct dash *d, double t0, double t1);
