@@ -165,14 +165,15 @@ int dash_ab_refused(struct dash *d, const struct knobs *to)
 static void in_force(struct dash *d, double now)
 {
 	struct ab *ab = &d->ab;
-	char label[160], text[400];
+	char label[160];
 
 	ab_in_force(ab, d->live->knobs_t > 0 ? d->live->knobs_t : now);
 	label_change(ab_knobs(ab, !ab->side), ab_knobs(ab, ab->side), d->term.g->ascii, label,
 	             sizeof label);
-	ratios_text(d, text, sizeof text);
-	evlog_add(EV_INFO, "A/B %d: %c in force (%s); %s", ab->count, ab->side == AB_A ? 'A' : 'B',
-	          label, text);
+	/* (short: its repeats fold into "A/B 2, 4, 6: A in force ... x3"; the
+	 * ratios are on the status line, and in the line that ends A/B) */
+	evlog_add(EV_INFO, "A/B %d: %c in force (%s)", ab->count, ab->side == AB_A ? 'A' : 'B',
+	          label);
 }
 
 void dash_ab_tick(struct dash *d)
@@ -201,6 +202,11 @@ void dash_ab_tick(struct dash *d)
 		return;
 	latest = history_at(d->hist, 0);
 	phase_figures(d, &ab->ph[ab->nph - 1], v);
+	if (ab->ph[ab->nph - 1].spoiled)
+		evlog_add(EV_WARN,
+		          "A/B %d: %c left out of the figures: the workload did not run all "
+		          "through it (a pause, the table starting over)",
+		          ab->count, ab->side == AB_A ? 'A' : 'B');
 	ab_switch(ab, latest ? latest->c.t : now, v);
 	dash_post(d, ab_knobs(ab, ab->side));
 }
