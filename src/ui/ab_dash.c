@@ -98,7 +98,8 @@ void actions_ab(struct dash *d, int ch)
 	int figs[AB_NFIGS];
 
 	(void)ch;
-	if (!d->feed->ops->set) {
+	if (!d->feed->ops->set) { /* (the events too: an apply may hold the status line) */
+		evlog_add(EV_WARN, "A/B: %s", d->feed->ops->no_set);
 		dash_say(d, "A/B: %s", d->feed->ops->no_set);
 		return;
 	}
