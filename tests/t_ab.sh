@@ -13,7 +13,7 @@ if ! command -v tmux >/dev/null; then
 fi
 
 # --ab-period's range: a usage error naming it (no terminal needed)
-expect_exit ab/period-range 2 "ab-period" "$IDXLAB" --ab-period 1 </dev/null
+expect_exit ab/period-range 2 "^idxlab: --ab-period: 1 is out of range .valid: 2..3600 seconds" "$IDXLAB" --ab-period 1 </dev/null
 
 knobs="--warmup off --indexes 0 --key-order rand --payload 10 --rows 1500000 --ab-period 3"
 start ab TMPDIR="$TMPDIR" "$IDXLAB" $knobs --record "$T/ab.rec"
