@@ -471,6 +471,12 @@ const struct knob_def knob_table[K_COUNT] = {
 		.why = "dashboard: colours for a dark or a light background, or high-contrast "
 		       "(a projector); auto reads COLORFGBG, else dark",
 	},
+	[K_AB_PERIOD] = {
+		.name = "ab-period", .kind = KNOB_MILLIS,
+		.min = 2000, .max = 3600 * 1000, .unit = "s",
+		.def = "5", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
+		.why = "dashboard: seconds each of A and B runs in turn in an A/B comparison (key a)",
+	},
 };
 
 int knob_find(const char *name)

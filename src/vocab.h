@@ -105,6 +105,7 @@ enum knob_id {
 	K_PRESENTER,
 	K_PRESENTER_METRICS,
 	K_THEME,
+	K_AB_PERIOD,
 	K_COUNT
 };
 
