@@ -99,7 +99,7 @@ while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
 REPS=${REPS:-4}
 TSECS=${TSECS:-15}
 ENGINES=${ENGINES:-sqlite wiredtiger postgres mongo}
-med() { sort -n | awk '{ v[NR] = $1 } END { print (NR ? v[int((NR + 1) / 2)] : 0) }'; }
+med() { sort -n | awk '{ v[NR] = $1 } END { print (NR ? (v[int((NR + 1) / 2)] + v[int(NR / 2) + 1]) / 2 : 0) }'; }
 # One headless run of $work for TSECS s: prints its step's rows/s.
 head_run() {
 	csv="$out/head.csv"
