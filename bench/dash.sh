@@ -100,13 +100,14 @@ REPS=${REPS:-4}
 TSECS=${TSECS:-15}
 ENGINES=${ENGINES:-sqlite wiredtiger postgres mongo}
 med() { sort -n | awk '{ v[NR] = $1 } END { print (NR ? (v[int((NR + 1) / 2)] + v[int(NR / 2) + 1]) / 2 : 0) }'; }
-# One headless run of $work for TSECS s: prints its step's rows/s.
+# One headless run of $work for TSECS s: prints its step's rows/s. In a
+# tmux pane as the dashboard is (its own session, a terminal, the same
+# pinning): the two sides differ by the dashboard alone.
 head_run() {
 	csv="$out/head.csv"
-	# its own session, as tmux gives the dashboard one: with the kernel's
-	# autogroup scheduling a session shares the CPU as one
-	setsid $PIN "$IDXLAB" run $work --rows 1000000000 --duration "$TSECS" --warmup off \
-		--format csv >"$csv" 2>"$out/head.err"
+	tm new-session -d -s h -x 100 -y 30 \
+		"$PIN $IDXLAB run $work --rows 1000000000 --duration $TSECS --warmup off --format csv >$csv 2>$out/head.err"
+	while tm has-session -t h 2>/dev/null; do sleep 0.2; done
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "rows_per_s") c = i; if ($i == "record") k = i } next }
 		$k == "step" { print $c }' "$csv"
 }
