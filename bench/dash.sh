@@ -161,7 +161,7 @@ engine_throughput() {
 		rep=$((rep + 1))
 	done
 	load1=$(cut -d' ' -f1 /proc/loadavg)
-	ratio=$(med <"$out/$e-pairs")
+	ratio=$(med <"$out/$e-pairs" | awk '{ printf "%.3f", $1 }')
 	{
 		printf '  %-52s %s\n' "$e: rows/s in the dashboard, each of $REPS x $TSECS s" "$(tr '\n' ' ' <"$out/$e-dash")"
 		printf '  %-52s %s\n' "$e: rows/s headless, each of $((REPS + 1)) x $TSECS s" "$(tr '\n' ' ' <"$out/$e-head")"
