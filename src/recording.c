@@ -36,6 +36,19 @@ static const char *const level_names[] = { "info", "warn", "error" };
 
 /* ---- writing ------------------------------------------------------------ */
 
+/* Counters as {"t": ..., "name": value, ...}: the valid ones. */
+static json_t *counters_json(const struct counters *x)
+{
+	json_t *c = json_object();
+	int i;
+
+	json_object_set_new(c, "t", json_real(x->t));
+	for (i = 0; i < C_COUNT; i++)
+		if (x->valid & (1u << i))
+			json_object_set_new(c, ctr_names[i], json_integer((json_int_t)x->v[i]));
+	return c;
+}
+
 /* A text of the session as a JSON string, with no password in it. */
 static json_t *shown_string(const char *s)
 {
@@ -53,7 +66,7 @@ static json_t *shown_string(const char *s)
 
 static json_t *sample_json(const struct live *l)
 {
-	json_t *o = json_object(), *knobs = json_object(), *c = json_object(), *lat = json_object();
+	json_t *o = json_object(), *knobs = json_object(), *lat = json_object();
 	json_t *b = json_array(), *sizes = json_object(), *pages = json_array();
 	char buf[64];
 	int i;
@@ -70,11 +83,10 @@ static json_t *sample_json(const struct live *l)
 	}
 	json_object_set_new(o, "knobs", knobs);
 	json_object_set_new(o, "table_rows", json_integer((json_int_t)l->table_rows));
-	json_object_set_new(c, "t", json_real(l->c.t));
-	for (i = 0; i < C_COUNT; i++)
-		if (l->c.valid & (1u << i))
-			json_object_set_new(c, ctr_names[i], json_integer((json_int_t)l->c.v[i]));
-	json_object_set_new(o, "c", c);
+	json_object_set_new(o, "c", counters_json(&l->c));
+	/* a light sample (live.full): the engine's last reading too */
+	if (l->full.t != l->c.t)
+		json_object_set_new(o, "full", counters_json(&l->full));
 	json_object_set_new(lat, "n", json_integer((json_int_t)l->lat.n));
 	json_object_set_new(lat, "max_ns", json_integer((json_int_t)l->lat.max_ns));
 	for (i = 0; i < HIST_BUCKETS; i++)
@@ -289,9 +301,25 @@ static void shown_text(const json_t *v, char *out, size_t n)
 	redact_text(json_string_value(v) ? json_string_value(v) : "", out, n);
 }
 
+static void counters_from(json_t *c, struct counters *x)
+{
+	int k;
+
+	x->t = json_number_value(json_object_get(c, "t"));
+	for (k = 0; k < C_COUNT; k++) {
+		json_t *v = json_object_get(c, ctr_names[k]);
+
+		if (v) {
+			x->v[k] = u64_of(v);
+			x->valid |= 1u << k;
+		}
+	}
+}
+
 static int sample_from(struct replay *p, json_t *o, struct live *l, struct err *e)
 {
 	json_t *knobs = json_object_get(o, "knobs"), *c = json_object_get(o, "c");
+	json_t *full = json_object_get(o, "full");
 	json_t *lat = json_object_get(o, "lat"), *sizes = json_object_get(o, "sizes"), *v;
 	const char *key, *state = json_string_value(json_object_get(o, "state"));
 	size_t i;
@@ -317,13 +345,11 @@ static int sample_from(struct replay *p, json_t *o, struct live *l, struct err *
 	l->table_rows = u64_of(json_object_get(o, "table_rows"));
 	if (!json_is_object(c) || !json_is_number(json_object_get(c, "t")))
 		return bad_line(p, e, "a sample without its counters (\"c\" with \"t\")");
-	l->c.t = json_number_value(json_object_get(c, "t"));
-	for (k = 0; k < C_COUNT; k++) {
-		v = json_object_get(c, ctr_names[k]);
-		if (v) {
-			l->c.v[k] = u64_of(v);
-			l->c.valid |= 1u << k;
-		}
+	counters_from(c, &l->c);
+	l->full = l->c;
+	if (json_is_object(full) && json_is_number(json_object_get(full, "t"))) {
+		memset(&l->full, 0, sizeof l->full);
+		counters_from(full, &l->full);
 	}
 	l->lat.n = u64_of(json_object_get(lat, "n"));
 	l->lat.max_ns = u64_of(json_object_get(lat, "max_ns"));

@@ -124,6 +124,9 @@ int replay_export(struct plan *p, struct report *rep, struct plot *pl, struct er
 		if (it->kind != REC_SAMPLE)
 			continue;
 		cur->knobs.dsn = ""; /* never recorded */
+		/* a light sample's figures are its engine's last reading's
+		 * (live.full; the same sample when it is one) */
+		cur->c = cur->full;
 		cur->step = step;
 		if (!have) {
 			*start = *last = *cur;

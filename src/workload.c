@@ -81,13 +81,22 @@ int wl_sample_of(struct workload *w, struct counters *c, uint32_t want, struct e
 	return 0;
 }
 
+void wl_sample_light(struct workload *w, struct counters *c)
+{
+	memset(c, 0, sizeof *c);
+	c->t = clock_now_s();
+	c->v[C_ROWS] = w->rows;
+	c->v[C_COMMITS] = w->commits;
+	c->valid = 1u << C_ROWS | 1u << C_COMMITS;
+}
+
 double wl_sample_every(double cost, double cap)
 {
 	return fmin(fmax(PUBLISH_EVERY, cost / SAMPLE_SHARE), fmax(PUBLISH_EVERY, cap));
 }
 
-void wl_publish(struct workload *w, const struct counters *start, const struct counters *c,
-                const struct hist *lat)
+static void publish(struct workload *w, const struct counters *start, const struct counters *c,
+                    const struct hist *lat, int full)
 {
 	pthread_mutex_lock(&w->mu);
 	w->live.gen++;
@@ -95,12 +104,25 @@ void wl_publish(struct workload *w, const struct counters *start, const struct c
 		w->live.start = *start;
 	if (c)
 		w->live.c = *c;
+	if (c && full)
+		w->live.full = *c;
 	if (lat)
 		w->live.lat = *lat;
 	if (w->en)
 		w->live.table_rows = w->rs.live_rows;
 	pthread_cond_broadcast(&w->cv);
 	pthread_mutex_unlock(&w->mu);
+}
+
+void wl_publish(struct workload *w, const struct counters *start, const struct counters *c,
+                const struct hist *lat)
+{
+	publish(w, start, c, lat, 1);
+}
+
+void wl_publish_light(struct workload *w, const struct counters *c, const struct hist *lat)
+{
+	publish(w, NULL, c, lat, 0);
 }
 
 void wl_set_state(struct workload *w, enum live_state st, const char *fmt, ...)

@@ -69,6 +69,11 @@ struct live {
 	struct hist lat;       /* cumulative since start */
 	struct sizes sizes;    /* live mode: refreshed every few seconds */
 	char where[256];       /* where the data lives */
+	/* The last sample with the engine's statistics in it: c itself, but in
+	 * live mode between two readings of them (LIVE_FULL_SHARE), where c
+	 * is light - the worker's own counts (rows, commits) - and the engine's
+	 * figures are taken between two of these. */
+	struct counters full;
 };
 
 /* "running", "applying", ... (as the dashboard's title bar and recordings

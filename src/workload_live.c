@@ -15,6 +15,11 @@
  *            and goes on as RUNNING (or FAILED again)
  *   DONE     stopped by the user inside a failing statement: the loop ends
  *
+ * After each batch a snapshot is published now and then: one with the
+ * engine's statistics (wl_sample) as their cost allows (LIVE_FULL_SHARE of
+ * the time), light ones (the worker's own counts) between them, and a full
+ * one first after every change of setting or table.
+ *
  * STARTING (loading the first table) is before the loop and APPLYING
  * (index builds, rebuilds, rewrites) is published inside a turn: neither is
  * a state a turn starts in. A rewrite asked for while IDLE or FAILED stays
@@ -34,8 +39,10 @@ struct run {
 	unsigned long gen; /* its generation */
 	struct hist *lat;  /* commit latencies since the start */
 	double last_pub, next_sizes;
-	double every; /* the time between samples (wl_sample_every) */
-	int held;     /* the table passed the rows knob while held: said so */
+	double every;      /* the time between samples (wl_sample_every) */
+	double last_full;  /* when the last one with the engine's statistics began */
+	double full_every; /* the time between those (LIVE_FULL_SHARE) */
+	int held;          /* the table passed the rows knob while held: said so */
 };
 
 /* Copy the request under the lock. The rewrite is taken (cleared) only in
@@ -105,6 +112,7 @@ static int apply_change(struct workload *w, struct run *r, const struct request 
 	}
 	r->cur = *next;
 	r->gen = g;
+	r->last_full = -INFINITY; /* the engine's figures start again at the change */
 	wl_set_in_force(w, &in_force, &g);
 	w->budget = 16;
 	return 0;
@@ -195,6 +203,7 @@ static int start_over(struct workload *w, struct run *r, int hold, struct err *e
 	wl_set_state(w, LS_APPLYING, "starting over with a fresh table");
 	if (wl_setup(w, &r->cur, e) < 0)
 		return -1;
+	r->last_full = -INFINITY;
 	wl_set_state(w, LS_RUNNING, "running");
 	return 0;
 }
@@ -210,10 +219,32 @@ static enum live_state go_idle(struct workload *w, struct run *r, struct err *e)
 	return LS_IDLE;
 }
 
+/* The snapshot after a batch: the engine's statistics when their time has
+ * come (their own cost sets it, LIVE_FULL_SHARE), else a light one; the
+ * spacing of both follows the full ones' cost (wl_sample_every). */
+static int sample(struct workload *w, struct run *r, double t, struct err *e)
+{
+	struct counters c;
+	double cost;
+
+	if (t - r->last_full < r->full_every) {
+		wl_sample_light(w, &c);
+		wl_publish_light(w, &c, r->lat);
+		return 0;
+	}
+	if (wl_sample(w, &c, e) < 0)
+		return -1;
+	wl_publish(w, NULL, &c, r->lat);
+	cost = clock_now_s() - t;
+	r->last_full = t;
+	r->every = wl_sample_every(cost, w->sample_cap);
+	r->full_every = fmin(fmax(cost / LIVE_FULL_SHARE, r->every), LIVE_FULL_CAP);
+	return 0;
+}
+
 /* One batch, then the snapshot and (now and then) the sizes. */
 static enum live_state run_batch(struct workload *w, struct run *r, int hold, struct err *e)
 {
-	struct counters c;
 	int64_t got;
 	double t;
 
@@ -227,11 +258,9 @@ static enum live_state run_batch(struct workload *w, struct run *r, int hold, st
 		return go_idle(w, r, e);
 	t = clock_now_s();
 	if (t - r->last_pub >= r->every) {
-		if (wl_sample(w, &c, e) < 0)
+		if (sample(w, r, t, e) < 0)
 			return fail(w, e);
-		wl_publish(w, NULL, &c, r->lat);
 		r->last_pub = t;
-		r->every = wl_sample_every(clock_now_s() - t, w->sample_cap);
 	}
 	if (t >= r->next_sizes) {
 		double t0 = clock_now_s();
@@ -258,6 +287,7 @@ static enum live_state on_active(struct workload *w, struct run *r, const struct
 		wl_set_state(w, LS_APPLYING, "rewriting the table");
 		if (w->ops->rewrite(w->en, e) < 0)
 			return fail(w, e);
+		r->last_full = -INFINITY;
 		wl_set_state(w, rq->paused ? LS_PAUSED : LS_RUNNING,
 		             rq->paused ? "paused" : "running");
 	}
@@ -288,6 +318,7 @@ static enum live_state on_failed(struct workload *w, struct run *r, const struct
 	rc = rq->gen != r->gen ? apply_change(w, r, rq, e) : wl_setup(w, &r->cur, e);
 	if (rc < 0)
 		return enter_failed(w, e);
+	r->last_full = -INFINITY;
 	wl_set_state(w, LS_RUNNING, "running");
 	return on_active(w, r, rq, e); /* the setting is applied: on with the rest */
 }
@@ -324,7 +355,11 @@ static int start_run(struct workload *w, struct run *r, struct err *e)
 
 int wl_run_live(struct workload *w, struct err *e)
 {
-	struct run r = { .last_pub = 0, .next_sizes = 0, .every = PUBLISH_EVERY };
+	struct run r = { .last_pub = 0,
+		         .next_sizes = 0,
+		         .every = PUBLISH_EVERY,
+		         .last_full = -INFINITY,
+		         .full_every = PUBLISH_EVERY };
 	enum live_state st = LS_RUNNING;
 	int rc = 0;
 

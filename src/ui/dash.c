@@ -447,7 +447,7 @@ static int frame(struct dash *d, struct err *e)
 	/* Say when a checkpoint lands: the writes after it pay full-page images. */
 	if (!d->feed->ops->timed && history_offer(d->hist, d->live, t))
 		evlog_add(EV_WARN, "%s",
-		          (d->live->c.valid & (1u << C_FPI_BYTES))
+		          (d->live->full.valid & (1u << C_FPI_BYTES))
 		              ? "a checkpoint completed: the next write to each page logs a "
 		                "full-page image (srv FPI B/row rises for a while)"
 		              : "a checkpoint completed: its page writes and fsyncs land in this "

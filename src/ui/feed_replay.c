@@ -169,6 +169,7 @@ static void replay_poll(struct feed *f, struct live *out, struct feed_news *news
 			}
 			*out = it->live;
 			out->c.t += r->t0;
+			out->full.t += r->t0;
 			out->activity_t0 += r->t0;
 			out->gen = ++r->gen;
 			r->at = it->t;

@@ -78,9 +78,10 @@ int history_offer(struct history *h, const struct live *l, double now)
 		return 0;
 	h->last_push = now;
 	/* A checkpoint landed: the writes after it pay full-page images. */
-	checkpoint = prev && (prev->c.valid & l->c.valid & (1u << C_CHECKPOINTS)) &&
-	             l->c.v[C_CHECKPOINTS] > prev->c.v[C_CHECKPOINTS];
+	checkpoint = prev && (prev->full.valid & l->full.valid & (1u << C_CHECKPOINTS)) &&
+	             l->full.v[C_CHECKPOINTS] > prev->full.v[C_CHECKPOINTS];
 	s->c = l->c;
+	s->full = l->full;
 	s->lat = l->lat;
 	s->sizes = l->sizes;
 	s->table_rows = l->table_rows;
@@ -114,6 +115,17 @@ void history_rewind(struct history *h)
 	h->base_on = 0;
 }
 
+/* The sample at or before `older` whose full reading is older than the one
+ * `newer` has, or NULL (none kept). */
+static const struct sample *full_before(const struct history *h, int older, const struct sample *b)
+{
+	const struct sample *a;
+
+	while ((a = history_at(h, older)) != NULL && a->full.t >= b->full.t)
+		older++;
+	return a;
+}
+
 double history_between(const struct history *h, int m, int older, int newer, int *na)
 {
 	const struct sample *a = history_at(h, older), *b = history_at(h, newer);
@@ -131,6 +143,13 @@ double history_between(const struct history *h, int m, int older, int newer, int
 	w.lat = &delta;
 	w.sizes = &b->sizes;
 	v = metric_compute(m, &w);
+	/* An engine's figure at a light end: between the full readings. */
+	if (v.state == MV_NA && (a->full.t != a->c.t || b->full.t != b->c.t) &&
+	    (a = full_before(h, older, b)) != NULL) {
+		w.a = &a->full;
+		w.b = &b->full;
+		v = metric_compute(m, &w);
+	}
 	if (v.state == MV_NA && na)
 		*na = 1;
 	return v.state == MV_OK ? v.v : NAN;

@@ -25,6 +25,12 @@
 
 struct sample {
 	struct counters c;
+	/* live.full: the last sample with the engine's statistics (c itself
+	 * but between two in live mode). A figure c's window cannot give (a
+	 * light c has no engine counter) is taken between the full samples at
+	 * or before its two ends, a longer window ending at the latest
+	 * reading: the figure means what it meant, over that time. */
+	struct counters full;
 	struct hist lat;
 	struct sizes sizes;
 	uint64_t table_rows;

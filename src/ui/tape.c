@@ -78,6 +78,7 @@ void tape_sample(struct tape *t, const struct live *l)
 	it = blank(t, REC_SAMPLE);
 	it->live = *l;
 	it->live.c.t -= t->t0;
+	it->live.full.t -= t->t0;
 	it->live.activity_t0 -= t->t0;
 	t->gen = l->gen;
 	t->state = l->state;

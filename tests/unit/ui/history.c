@@ -254,11 +254,61 @@ static void test_history_rewind(void)
 	history_free(h);
 }
 
+/* Light samples (the dashboard's between two readings of the engine's
+ * statistics, live.full): rows/s comes from the light ones, an engine's
+ * figure from the full readings at or before the window's ends - never
+ * from a light sample's rows against an older reading's bytes, never n/a.
+ * Readings every 8 samples (2 s); 4000 rows/s throughout; 100 WAL bytes a
+ * row up to the second reading, 300 after. */
+static void test_history_light(void)
+{
+	struct history *h = history_new();
+	struct live *l = calloc(1, sizeof *l);
+	double vals[8];
+	uint64_t wal = 0;
+	int i, j, na = 1;
+
+	CHECK(l != NULL);
+	for (i = 0; i <= 20; i++) {
+		uint64_t rows = (uint64_t)i * 1000;
+
+		l->gen = (unsigned long)i + 1;
+		l->c.t = 100 + i * HIST_PERIOD;
+		l->c.v[C_ROWS] = rows;
+		l->c.valid = 1u << C_ROWS;
+		if (i > 0)
+			wal += (i <= 8 ? 100 : 300) * 1000;
+		if (i % 8 == 0) { /* a reading: c is full */
+			l->c.v[C_WAL_BYTES] = wal;
+			l->c.valid |= 1u << C_WAL_BYTES;
+			l->full = l->c;
+		}
+		history_offer(h, l, l->c.t);
+		if (i == 4) /* no second reading yet: unknown, not a guess */
+			CHECK(isnan(history_value(h, M_WAL_BYTES_PER_ROW, 4, &na)) && na);
+	}
+	CHECK(fabs(history_value(h, M_ROWS_PER_S, 4, &na) - 4000) < 1e-6 && !na);
+	/* the latest (20) reads 16's reading, as does 16: back to 8's */
+	CHECK(fabs(history_value(h, M_WAL_BYTES_PER_ROW, 4, &na) - 300) < 1e-9 && !na);
+	/* over the last 5 s: readings 0 and 16, 8000 rows at 100 and 300 */
+	CHECK(fabs(history_value(h, M_WAL_BYTES_PER_ROW, 20, &na) - 200) < 1e-9 && !na);
+	/* the last 4 s in 8 columns: the first has no reading before it (the
+	 * first was at its end), the others read 100 up to reading 8's, 300
+	 * after */
+	history_series(h, M_WAL_BYTES_PER_ROW, 8, 16, vals);
+	CHECK(isnan(vals[0]));
+	for (j = 1; j < 8; j++)
+		CHECK(vals[j] == (j < 5 ? 100 : 300));
+	free(l);
+	history_free(h);
+}
+
 const struct unit_case unit_ui_history[] = {
 	{ "unit/history", test_history },
 	{ "unit/scale-grow-only", test_scale },
 	{ "unit/series-span", test_series_span },
 	{ "unit/scale-labels-ratio-sense", test_scale_labels },
 	{ "unit/history-rewind", test_history_rewind },
+	{ "unit/history-light-samples", test_history_light },
 	{ NULL, NULL },
 };
