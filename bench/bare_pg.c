@@ -121,8 +121,9 @@ static void encode(struct bare *b, uint64_t row)
 
 	if (b->text) {
 		for (c = 0; c < b->ncols; c++)
-			p += b->width[c] ? sprintf(p, "%s%lld", c ? "\t" : "", (long long)val(b, c, row))
-			                 : sprintf(p, "\t%s", b->payload);
+			p += b->width[c]
+			         ? sprintf(p, "%s%lld", c ? "\t" : "", (long long)val(b, c, row))
+			         : sprintf(p, "\t%s", b->payload);
 		*p++ = '\n';
 	} else {
 		put_be(p, (uint64_t)b->ncols, 2);
@@ -242,8 +243,7 @@ static int txn_word(struct bare *b, const char *sql)
 }
 
 /* The binary parameters of row row (nrow-th of a statement) into vals. */
-static void bind(struct bare *b, uint64_t row, int ncols, char *num, const char **vals,
-                 int *lens)
+static void bind(struct bare *b, uint64_t row, int ncols, char *num, const char **vals, int *lens)
 {
 	int c;
 
@@ -321,7 +321,8 @@ static int prepare(struct bare *b, const char *name, const char *sql, int nparam
  * multi-row INSERTs (per > 1 rows each), in transactions of per_commit. */
 static int statements(struct bare *b, int per)
 {
-	int nparams = b->k.v[K_OP] == OP_UPDATE ? 1 : per * b->ncols, fmt[PARAMS_MAX], lens[PARAMS_MAX];
+	int nparams = b->k.v[K_OP] == OP_UPDATE ? 1 : per * b->ncols, fmt[PARAMS_MAX],
+	    lens[PARAMS_MAX];
 	const char *vals[PARAMS_MAX];
 	char *num = malloc((size_t)nparams * 8);
 	uint64_t *order = NULL, i, in_txn = 0;
@@ -379,13 +380,14 @@ static int statements(struct bare *b, int per)
 				bind(b, i + (uint64_t)r, b->ncols, num + (size_t)r * b->ncols * 8,
 				     vals + r * b->ncols, lens + r * b->ncols);
 			if (n == per) {
-				r = PQsendQueryPrepared(b->conn, "bare_op", n * b->ncols, vals, lens, fmt,
-				                        0);
+				r = PQsendQueryPrepared(b->conn, "bare_op", n * b->ncols, vals,
+				                        lens, fmt, 0);
 			} else { /* a commit's remainder: the unnamed statement */
 				char *sql = insert_sql(b, n, 0, 0);
 
-				r = PQsendQueryParams(b->conn, sql, n * b->ncols, types_of(b, n * b->ncols),
-				                      vals, lens, fmt, 0);
+				r = PQsendQueryParams(b->conn, sql, n * b->ncols,
+				                      types_of(b, n * b->ncols), vals, lens, fmt,
+				                      0);
 				free(sql);
 			}
 			if (!r)
@@ -445,13 +447,13 @@ static int setup(struct bare *b)
 	p += sprintf(p, "SET client_min_messages = warning; DROP SCHEMA IF EXISTS bare CASCADE; "
 	                "CREATE SCHEMA bare; CREATE TABLE bare.idxlab_t (id bigint PRIMARY KEY");
 	for (c = 1; c < b->s->ncols; c++)
-		p += sprintf(p, ", %s %s", b->s->cols[c].name, b->width[c] == 4 ? "integer" : "bigint");
+		p += sprintf(p, ", %s %s", b->s->cols[c].name,
+		             b->width[c] == 4 ? "integer" : "bigint");
 	if (b->hot_own)
 		p += sprintf(p, ", %s int NOT NULL DEFAULT 0", b->s->hot);
 	if (b->payload_on)
 		p += sprintf(p, ", payload text");
-	sprintf(p, ") WITH (fillfactor = %lld, autovacuum_enabled = false)",
-	        b->k.v[K_FILLFACTOR]);
+	sprintf(p, ") WITH (fillfactor = %lld, autovacuum_enabled = false)", b->k.v[K_FILLFACTOR]);
 	if (exec(b, sql) < 0)
 		return -1;
 	if (b->prefill && (copy_rows(b, 0, b->prefill, UINT64_MAX) < 0 ||
@@ -482,8 +484,10 @@ static int columns(struct bare *b)
 	for (c = 0; c < s->ncols; c++) {
 		enum col_type t = schema_type(s, &b->k, c);
 
-		if ((t != COL_INT && t != COL_BIGINT) || s->cols[c].gen[0] || s->cols[c].nulls > 0) {
-			fprintf(stderr, "bare_pg: --schema %s: column %s is not a plain int or bigint\n",
+		if ((t != COL_INT && t != COL_BIGINT) || s->cols[c].gen[0] ||
+		    s->cols[c].nulls > 0) {
+			fprintf(stderr,
+			        "bare_pg: --schema %s: column %s is not a plain int or bigint\n",
 			        s->name, s->cols[c].name);
 			return 2;
 		}
@@ -508,7 +512,8 @@ static int columns(struct bare *b)
 			return 2;
 		}
 	if (b->k.v[K_OP] == OP_UPDATE && (!b->hot_own || !b->prefill)) {
-		fprintf(stderr, "bare_pg: --op update: a table with its own hot column and --prefill\n");
+		fprintf(stderr,
+		        "bare_pg: --op update: a table with its own hot column and --prefill\n");
 		return 2;
 	}
 	return 0;
@@ -517,13 +522,20 @@ static int columns(struct bare *b)
 int main(int argc, char **argv)
 {
 	static const struct bare_opt opts[] = {
-		{ "--rows", K_ROWS },         { "--indexes", K_INDEXES },
-		{ "--key-order", K_KEY_ORDER }, { "--commit", K_COMMIT },
-		{ "--payload", K_PAYLOAD },   { "--seed", K_SEED },
-		{ "--format", K_FORMAT },     { "--schema", K_SCHEMA },
-		{ "--fillfactor", K_FILLFACTOR }, { "--prefill", K_PREFILL },
-		{ "--op", K_OP },             { "--load", K_LOAD },
-		{ "--protocol", K_PROTOCOL }, { "--pipeline", K_PIPELINE },
+		{ "--rows", K_ROWS },
+		{ "--indexes", K_INDEXES },
+		{ "--key-order", K_KEY_ORDER },
+		{ "--commit", K_COMMIT },
+		{ "--payload", K_PAYLOAD },
+		{ "--seed", K_SEED },
+		{ "--format", K_FORMAT },
+		{ "--schema", K_SCHEMA },
+		{ "--fillfactor", K_FILLFACTOR },
+		{ "--prefill", K_PREFILL },
+		{ "--op", K_OP },
+		{ "--load", K_LOAD },
+		{ "--protocol", K_PROTOCOL },
+		{ "--pipeline", K_PIPELINE },
 	};
 	struct bare b;
 	double seconds = 0;
@@ -560,6 +572,11 @@ int main(int argc, char **argv)
 	b.prefill = (uint64_t)knobs_prefill(&b.k);
 	b.payload_len = b.k.v[K_PAYLOAD];
 	b.csv = b.k.v[K_FORMAT] == FMT_CSV;
+	/* COPY has a protocol of its own: the two knobs are moot there */
+	if (b.k.v[K_OP] == OP_INSERT && b.k.v[K_LOAD] == LOAD_COPY) {
+		b.k.v[K_PROTOCOL] = PROTO_PREPARED;
+		b.k.v[K_PIPELINE] = 1;
+	}
 	b.simple = b.k.v[K_PROTOCOL] == PROTO_SIMPLE;
 	if ((b.simple != !b.k.v[K_PIPELINE]) || b.k.v[K_PROTOCOL] == PROTO_EXTENDED ||
 	    (b.simple && (b.k.v[K_OP] != OP_INSERT || b.k.v[K_LOAD] != LOAD_INSERT))) {

@@ -160,7 +160,7 @@ users_sizes() {
 }
 
 say "== article presets against the same work bare ($(nproc) cores; REPS=$REPS${SCALE:+, --scale $SCALE})"
-say "$(printf '  %-26s %4s %9s %9s %6s %-5s %10s %s' preset load preset_s bare_s ratio '' 'window' 'article')"
+say "$(printf '  %-26s %5s %9s %9s %6s %-5s %10s %s' preset load preset_s bare_s ratio '' 'window' 'article')"
 for p in $PRESETS; do
 	f="$configs/$p.conf"
 	[ -f "$f" ] || { say "  $p: no such preset ($f)"; failed=1; continue; }
@@ -181,14 +181,14 @@ for p in $PRESETS; do
 		steps=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 			$c["record"] == "step" { s += $c["seconds"] } END { print s + 0 }' "$out/$p.$rep.csv")
 		if ! b=$(bare_side "$out/$p.$rep.csv"); then
-			say "$(printf '  %-26s %4s %9.1f %9s   (bare: %s)' "$p" "$load" "$wall" n/a "$(cat "$out/bare.why")")"
+			say "$(printf '  %-26s %5s %9.1f %9s   (bare: %s)' "$p" "$load" "$wall" n/a "$(cat "$out/bare.why")")"
 			break
 		fi
 		bw=${b% *} bwin=${b#* }
 		r=$(calc "$wall / $bw")
 		echo "$r" >>"$out/$p.ratios"
 		flag=$(awk -v r="$r" 'BEGIN { print (r > 1.2) ? "OVER" : "ok" }')
-		say "$(printf '  %-26s %4s %9.1f %9.1f %6.2f %-5s %10s %s' "$p" "$load" "$wall" "$bw" "$r" "$flag" \
+		say "$(printf '  %-26s %5s %9.1f %9.1f %6.2f %-5s %10s %s' "$p" "$load" "$wall" "$bw" "$r" "$flag" \
 			"$(fmt "$steps" %.1f)/$(fmt "$bwin" %.1f)=$(fmt "$(calc "$steps / $bwin")" %.2f)" \
 			"${a:+$(fmt "$a" %.1f) s}")"
 		rep=$((rep + 1))

@@ -243,10 +243,11 @@ static int run_step(struct workload *w, long index, int run, const struct knobs 
 		if (load.v[K_PREFILL] != k->v[K_PREFILL])
 			snprintf(held, sizeof held, ", on %lld of its %lld prefilled rows",
 			         load.v[K_PREFILL], knobs_prefill(k));
-		evlog_detail("warm-up: step %ld ran %s unmeasured (%llu rows, %.2f s%s) before it is "
-		             "measured (--warmup)",
-		             -index, done < target ? "for a while" : "once",
-		             (unsigned long long)done, clock_now_s() - r->a.t, held);
+		evlog_detail(
+		    "warm-up: step %ld ran %s unmeasured (%llu rows, %.2f s%s) before it is "
+		    "measured (--warmup)",
+		    -index, done < target ? "for a while" : "once", (unsigned long long)done,
+		    clock_now_s() - r->a.t, held);
 		free(n);
 		return 0;
 	}
