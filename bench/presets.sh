@@ -20,7 +20,9 @@
 #           is not counted: idxlab's is); for SQLite bare_sqlite (the same
 #           file, pragmas, INSERTs and rows, one transaction). Wall seconds
 #           of those commands, summed: no warm-up, no sampling, no
-#           statistics
+#           statistics; each command's wall less the loop's process start
+#           (its --help's wall: the bare loops link every engine's
+#           library, idxlab starts once)
 # The ratio preset / bare is what idxlab adds to the same work; over 1.2 is
 # flagged OVER. "window" compares the measured part alone: the sum of the
 # steps' `seconds` against bare's timed loops. A preset with a step bare
@@ -107,6 +109,20 @@ bare_cmd() {
 	esac
 }
 
+# start_s PROG: the wall seconds of PROG --help (loading its libraries,
+# nothing else), the median of three, remembered per program.
+start_s() {
+	f="$out/start.$(basename "$1")"
+	if [ ! -s "$f" ]; then
+		for i in 1 2 3; do
+			t0=$(now_ns)
+			"$1" --help >/dev/null 2>&1
+			calc "($(now_ns) - $t0) / 1e9"
+		done | stats | cut -d' ' -f1 >"$f"
+	fi
+	cat "$f"
+}
+
 # bare_side CSV: runs the bare loop of every step of the preset's CSV;
 # "WALL WINDOW" (seconds: all of it, the timed loops) on stdout, or fails
 # (why in $out/bare.why). A PostgreSQL preset's server is started first,
@@ -131,7 +147,9 @@ bare_side() (
 			rm -rf "$work"
 			return 1
 		}
-		wall=$(calc "$wall + ($(now_ns) - $t0) / 1e9")
+		# less the loop's own process start (it links every engine's
+		# library; idxlab starts once): its --help's wall
+		wall=$(calc "$wall + ($(now_ns) - $t0) / 1e9 - $(start_s "${cmd%% *}")")
 		window=$(calc "$window + $(awk 'END { print $2 }' "$out/bare.out")")
 	done <"$out/bare.cmds"
 	rm -rf "$work"
@@ -170,7 +188,7 @@ for p in $PRESETS; do
 	while [ "$rep" -le "$REPS" ]; do
 		load=$(cut -d' ' -f1 /proc/loadavg)
 		t0=$(now_ns)
-		"$IDXLAB" run -q -c "$f" ${SCALE:+--scale "$SCALE"} --format csv >"$out/$p.$rep.csv" 2>"$out/$p.$rep.err"
+		"$IDXLAB" run -v -c "$f" ${SCALE:+--scale "$SCALE"} --format csv >"$out/$p.$rep.csv" 2>"$out/$p.$rep.err"
 		rc=$?
 		wall=$(calc "($(now_ns) - $t0) / 1e9")
 		if [ $rc -ne 0 ]; then
