@@ -124,7 +124,8 @@ start_s() {
 }
 
 # bare_side CSV: runs the bare loop of every step of the preset's CSV;
-# "WALL WINDOW" (seconds: all of it, the timed loops) on stdout, or fails
+# "WALL WINDOW" (seconds: all of it, the timed loops) on stdout (and per
+# step, with the command, in CSV's name with .bare for .csv), or fails
 # (why in $out/bare.why). A PostgreSQL preset's server is started first,
 # in a subshell (its trap stops it), outside the clock.
 bare_side() (
@@ -149,8 +150,11 @@ bare_side() (
 		}
 		# less the loop's own process start (it links every engine's
 		# library; idxlab starts once): its --help's wall
-		wall=$(calc "$wall + ($(now_ns) - $t0) / 1e9 - $(start_s "${cmd%% *}")")
-		window=$(calc "$window + $(awk 'END { print $2 }' "$out/bare.out")")
+		w=$(calc "($(now_ns) - $t0) / 1e9 - $(start_s "${cmd%% *}")")
+		win=$(awk 'END { print $2 }' "$out/bare.out")
+		wall=$(calc "$wall + $w")
+		window=$(calc "$window + $win")
+		echo "$w $win $cmd" >>"${1%.csv}.bare"
 	done <"$out/bare.cmds"
 	rm -rf "$work"
 	echo "$wall $window"
