@@ -356,7 +356,7 @@ const struct knob_def knob_table[K_COUNT] = {
 	[K_WARMUP] = {
 		.name = "warmup", .kind = KNOB_CHOICE, .choices = onoff,
 		.def = "on", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
-		.why = "headless: run each engine's first step once (its first 2 s at most), unmeasured, "
+		.why = "headless: run each engine's first step once (its first 5 s at most), unmeasured, "
 		       "before it (the "
 		       "first step after opening an engine also pays for growing its heap and "
 		       "journal files)",

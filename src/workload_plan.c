@@ -133,14 +133,9 @@ static int end_step(struct workload *w, const struct knobs *k, struct step_resul
 
 /* A warm-up runs its step whole, or its first WARMUP_MAX_S seconds if it
  * is longer: what it is for (the engine's heap grown to its cache, journal
- * files made, the table's first pages read, the code paths run) is done by
- * then, and a step of --rows 100000000 would otherwise run twice before
- * anything is printed. 2 s, not the 5 s it was: the first WiredTiger step
- * measured slow (man page, --warmup) was a whole 300,000-row step of ~2 s,
- * and on a run of a few steps the warm-up was the largest part of what
- * idxlab added to the steps' own work (sqlite-key-order: 5 s on 32 s of
- * steps; issue 21 item 8). */
-#define WARMUP_MAX_S 2.0
+ * files made, the table's first pages read) is done by then, and a step of
+ * --rows 100000000 would otherwise run twice before anything is printed. */
+#define WARMUP_MAX_S 5.0
 
 /* A warm-up's table holds at most this many of the step's prefilled rows.
  * Each step builds its table afresh (a new file, or a dropped and created

@@ -55,6 +55,12 @@ line_ok() {
 }
 line_ok sqlite-key-order && ok presets-cost/bench-sqlite-ratio ||
 	bad presets-cost/bench-sqlite-ratio "$(cat "$T/bench.out" "$T/bench.err")"
+# ... from one bare run per step of the preset's CSV (its 4 steps), each
+# with the step's own knobs
+bare=$(ls "$T"/bench/*/sqlite-key-order.1.bare 2>/dev/null | head -1)
+n=$(grep -c 'bare_sqlite .*--key-order \(seq\|rand\) .*--cache \(2000KiB\|1GiB\)$' "${bare:-/dev/null}")
+[ "$n" = 4 ] && ok presets-cost/bench-bare-per-step ||
+	bad presets-cost/bench-bare-per-step "$n bare steps: $(cat "${bare:-/dev/null}")"
 if [ -n "$bindir" ]; then
 	line_ok pg-hot-fillfactor && ok presets-cost/bench-pg-update-ratio ||
 		bad presets-cost/bench-pg-update-ratio "$(cat "$T/bench.out" "$T/bench.err")"
