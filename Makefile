@@ -208,11 +208,13 @@ bench: deps-test
 	@PLOT_TIME=$(CURDIR)/$(BUILD)/bench/plot_time sh bench/plot.sh
 	@IDXLAB=$(CURDIR)/idxlab sh bench/own-table.sh
 
-# Every article preset at the article's own size, timed (~10 min: not part
-# of make bench).
+# Every article preset at the article's own size, timed whole against the
+# same work done by the bare loops (~40 min: not part of make bench;
+# PRESETS, SCALE, REPS: bench/presets.sh).
 bench-presets: deps-test
-	@$(MAKE) --no-print-directory idxlab
-	@IDXLAB=$(CURDIR)/idxlab sh bench/presets.sh
+	@$(MAKE) --no-print-directory idxlab $(BUILD)/bench/bare_pg $(BUILD)/bench/bare_sqlite
+	@IDXLAB=$(CURDIR)/idxlab BARE_PG=$(CURDIR)/$(BUILD)/bench/bare_pg \
+		BARE_SQLITE=$(CURDIR)/$(BUILD)/bench/bare_sqlite sh bench/presets.sh
 
 # The bare loops read their arguments with idxlab's own knob and table-spec
 # code, so they link the library objects, like the unit tests (a hand-kept

@@ -3,11 +3,12 @@
 # The caller sets here (bench/), calls bench_begin, and may set work (a
 # private TMPDIR for the measured runs).
 
-# bench_begin PREFIX: a results dir bench/out/PREFIX<timestamp>/ with an
+# bench_begin PREFIX: a results dir bench/out/PREFIX<timestamp>/ (BENCH_OUT
+# in place of bench/out: the tests) with an
 # empty raw CSV; sets start_s, out, raw, summary and failed=0.
 bench_begin() {
 	start_s=$(date +%s)
-	out="$here/out/$1$(date +%Y%m%d-%H%M%S)"
+	out="${BENCH_OUT:-$here/out}/$1$(date +%Y%m%d-%H%M%S)"
 	mkdir -p "$out" || exit 1
 	raw="$out/raw.csv"
 	summary="$out/summary.txt"

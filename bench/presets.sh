@@ -1,28 +1,49 @@
 #!/bin/sh
 # bench/presets.sh - every article preset at the article's own size, timed
-# whole (server start, set-up, every step), against the issue's target of
-# 60 s each on this machine kind. Wall seconds, and CPU seconds with the
-# children's (a throwaway PostgreSQL server is idxlab's child: its work is
-# in them).
+# whole, against the same work done bare (issue 21 item 8: preset / bare
+# <= 1.2).
 #
-# Beside each preset, what the same work costs without idxlab, where that
-# is known:
-#   article   the sum of the article's own timed steps, on the authors'
-#             machine (../shared/brief/findings.md)
-#   bare      the article's own statements in psql, on a server of the
-#             bench's own (bare_floor below): the floor the server's work
-#             sets here
-# A preset whose floor is over 60 s cannot meet the target on this machine,
-# whatever idxlab does; its line says so.
+# The two sides, interleaved (preset, bare, preset, bare ... with REPS):
+#   preset  `idxlab run -c configs/P.conf`, wall seconds of the whole run:
+#           its throwaway server's start and stop (PostgreSQL), the warm-up
+#           (--warmup, on by default), and per step the set-up (table,
+#           prefill, indexes, checkpoint), the measured rows, and the
+#           closing sample (statistics, sizes, the full-page-image count)
+#   bare    per step of the preset's own CSV (the knobs each step ran
+#           with, so the same work), the plain loop of bench/: for
+#           PostgreSQL bare_pg (the same table, prefill by COPY + VACUUM
+#           (ANALYZE), indexes, CHECKPOINT, then the same statements with the
+#           same protocol, pipelining and commit cadence: per-row prepared
+#           UPDATEs in the same shuffled order, multi-row INSERTs of 1,000,
+#           simple-protocol INSERTs one round trip each, or COPY), on a
+#           server of the bench's own started before the clock (its start
+#           is not counted: idxlab's is); for SQLite bare_sqlite (the same
+#           file, pragmas, INSERTs and rows, one transaction). Wall seconds
+#           of those commands, summed: no warm-up, no sampling, no
+#           statistics; each command's wall less the loop's process start
+#           (its --help's wall: the bare loops link every engine's
+#           library, idxlab starts once)
+# The ratio preset / bare is what idxlab adds to the same work; over 1.2 is
+# flagged OVER. "window" compares the measured part alone: the sum of the
+# steps' `seconds` against bare's timed loops. A preset with a step bare
+# cannot do (knobs its loop lacks: journal or sync other than delete/full
+# on SQLite, a per-row commit, --index-build after, a user-given cache on
+# PostgreSQL...) says so and has no ratio. Beside it, the article's own
+# time where it gives one (../shared/brief/findings.md).
 #
-#   IDXLAB=./idxlab sh bench/presets.sh            every preset (~10 min)
-#   PRESETS="pg-wal-per-index sqlite-textkey" ...  some of them
+#   make bench-presets                            every preset (~40 min)
+#   PRESETS="pg-wal-per-index sqlite-textkey" ... some of them
+#   SCALE=0.1                                     --scale for every run
+#   REPS=2                                        preset, bare, preset, bare
 # mongo-five-indexes.conf needs a mongod and is left out.
+# Needs BARE_PG and BARE_SQLITE (make bench-presets builds and sets them).
 set -u
 : "${IDXLAB:?set IDXLAB}"
 here=$(cd "$(dirname "$0")" && pwd)
 configs=$(cd "$here/../configs" && pwd)
 . "$here/lib.sh"
+: "${BARE_PG:=$here/../build/bench/bare_pg}" "${BARE_SQLITE:=$here/../build/bench/bare_sqlite}"
+: "${SCALE:=}" "${REPS:=1}"
 bench_begin presets-
 : "${PRESETS:=$(cd "$configs" && ls ./*.conf | sed 's|^\./||; s|\.conf$||' | grep -vx mongo-five-indexes)}"
 
@@ -44,61 +65,102 @@ article_s() {
 	esac
 }
 
-# psql_timed SQL...: run each SQL (a transaction each) on the bench's
-# server; their wall seconds on stdout.
-psql_timed() {
-	t0=$(now_ns)
-	for q in "$@"; do
-		"$bindir/psql" -X -q -v ON_ERROR_STOP=1 -d "$dsn" -c "$q" >/dev/null 2>>"$out/bare.err" ||
+# The knobs of each step of an idxlab CSV ($1), a line each, in this order.
+STEP_COLS="engine op indexes key_order commit sync journal rows fillfactor prefill payload seed schema load protocol pipeline cache index_build pk"
+step_knobs() {
+	awk -F, -v want="$STEP_COLS" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; n = split(want, w, " "); next }
+	$c["record"] == "step" { l = ""; for (i = 1; i <= n; i++) l = l (i > 1 ? " " : "") (c[w[i]] && $c[w[i]] != "" ? $c[w[i]] : "-"); print l }' "$1"
+}
+
+# bare_cmd KNOBS...: the bare loop's command for one step (a PostgreSQL
+# one ends with the DSN placeholder @DSN), or nothing and why on stderr
+# when no bare loop does that step's work.
+bare_cmd() {
+	engine=$1 op=$2 idx=$3 ko=$4 commit=$5 sync=$6 journal=$7 rows=$8 ff=$9
+	shift 9
+	prefill=$1 payload=$2 seed=$3 schema=$4 load=$5 proto=$6 pipe=$7 cache=$8 build=$9
+	shift 9
+	pk=$1
+	[ "$build" = before ] || [ "$build" = - ] || { echo "index-build $build" >&2; return 1; }
+	[ "$pk" = int ] || [ "$pk" = - ] || { echo "pk $pk" >&2; return 1; }
+	case $engine in
+	postgres)
+		[ "$sync" != off ] || { echo "sync off" >&2; return 1; }
+		[ "$cache" = 128MiB ] || { echo "cache $cache (the bench server has the default 128MiB)" >&2; return 1; }
+		echo "$BARE_PG @DSN --schema $schema --op $op --indexes $idx --key-order $ko --commit $commit" \
+			"--rows $rows --fillfactor $ff --prefill $prefill --payload $payload --seed $seed" \
+			"--load $load --protocol $proto --pipeline $pipe"
+		;;
+	sqlite)
+		case "$op $commit $journal $sync $prefill $schema" in
+		"insert all delete full 0 default" | "insert all delete full 0 users") ;;
+		*)
+			echo "op $op, commit $commit, journal $journal, sync $sync, prefill $prefill, schema $schema" >&2
 			return 1
-	done
-	calc "($(now_ns) - $t0) / 1e9"
-}
-
-# The WAL table at fillfactor $1, and its btree indexes on k1..k$1.
-wal_table() {
-	echo "DROP TABLE IF EXISTS w; CREATE TABLE w (id bigint PRIMARY KEY, k1 int, k2 int, k3 int, k4 int, k5 int, k6 int, k7 int, k8 int, hot_col int, payload text) WITH (autovacuum_enabled = false, fillfactor = $1);"
-}
-wal_indexes() {
-	i=1
-	while [ $i -le "$1" ]; do
-		printf 'CREATE INDEX ON w (k%d); ' $i
-		i=$((i + 1))
-	done
-}
-r="(random() * 999999)::int + 1"
-fill="INSERT INTO w SELECT g, $r, $r, $r, $r, $r, $r, $r, $r, 0, repeat('x', 100) FROM generate_series(1, 1000000) g"
-
-# The floor a preset's work sets here without idxlab, in seconds, or
-# nothing: the statements the article ran, in psql, on a server of the
-# bench's own (it stops as this function's subshell exits: its trap).
-#   pg-wal-per-index   the five INSERT ... SELECT of 1M rows into a table
-#                      with its 0/1/2/4/8 indexes (only they are timed)
-#   pg-hot-fillfactor  per fillfactor: the 1M rows loaded, the 8 indexes
-#                      built, every hot_col updated in one UPDATE (in the
-#                      heap's order: cheaper than the article's shuffled
-#                      one), all timed, as the preset does all of it
-bare_floor() {
-	case $1 in
-	pg-wal-per-index | pg-hot-fillfactor) bench_pg_server || return 1 ;;
-	*) return 1 ;;
+			;;
+		esac
+		echo "$BARE_SQLITE --schema $schema --indexes $idx --key-order $ko --rows $rows" \
+			"--payload $payload --seed $seed --cache $cache"
+		;;
+	*)
+		echo "engine $engine" >&2
+		return 1
+		;;
 	esac
-	total=0
-	if [ "$1" = pg-wal-per-index ]; then
-		for n in 0 1 2 4 8; do
-			psql_timed "$(wal_table 100) $(wal_indexes $n)" CHECKPOINT >/dev/null || return 1
-			t=$(psql_timed "$fill") || return 1
-			total=$(calc "$total + $t")
-		done
-	else
-		for ff in 25 50 70 100; do
-			t=$(psql_timed "$(wal_table $ff)" "$fill" "$(wal_indexes 8)" CHECKPOINT \
-				"UPDATE w SET hot_col = hot_col + 1") || return 1
-			total=$(calc "$total + $t")
-		done
-	fi
-	echo "$total"
 }
+
+# start_s PROG: the wall seconds of PROG --help (loading its libraries,
+# nothing else), the median of three, remembered per program.
+start_s() {
+	f="$out/start.$(basename "$1")"
+	if [ ! -s "$f" ]; then
+		for i in 1 2 3; do
+			t0=$(now_ns)
+			"$1" --help >/dev/null 2>&1
+			calc "($(now_ns) - $t0) / 1e9"
+		done | stats | cut -d' ' -f1 >"$f"
+	fi
+	cat "$f"
+}
+
+# bare_side CSV: runs the bare loop of every step of the preset's CSV;
+# "WALL WINDOW" (seconds: all of it, the timed loops) on stdout (and per
+# step, with the command, in CSV's name with .bare for .csv), or fails
+# (why in $out/bare.why). A PostgreSQL preset's server is started first,
+# in a subshell (its trap stops it), outside the clock.
+bare_side() (
+	step_knobs "$1" >"$out/steps.txt"
+	: >"$out/bare.cmds"
+	while read -r line; do
+		# shellcheck disable=SC2086
+		bare_cmd $line >>"$out/bare.cmds" 2>"$out/bare.why" || return 1
+	done <"$out/steps.txt"
+	if grep -q @DSN "$out/bare.cmds"; then
+		bench_pg_server || { echo "no PostgreSQL server installed" >"$out/bare.why"; return 1; }
+	fi
+	work=$(mktemp -d)
+	wall=0 window=0
+	while read -r cmd; do
+		cmd=$(printf '%s' "$cmd" | sed "s|@DSN|'${dsn:-}'|")
+		t0=$(now_ns)
+		(cd "$work" && eval "$cmd") >"$out/bare.out" 2>>"$out/bare.err" || {
+			echo "exited $?: $cmd" >"$out/bare.why"
+			rm -rf "$work"
+			return 1
+		}
+		# less the loop's own process start (it links every engine's
+		# library; idxlab starts once): its --help's wall
+		w=$(calc "($(now_ns) - $t0) / 1e9 - $(start_s "${cmd%% *}")")
+		win=$(awk 'END { print $2 }' "$out/bare.out")
+		# never below its own timed loop (the start is measured apart)
+		w=$(awk -v a="$w" -v b="$win" 'BEGIN { print (a > b) ? a : b }')
+		wall=$(calc "$wall + $w")
+		window=$(calc "$window + $win")
+		echo "$w $win $cmd" >>"${1%.csv}.bare"
+	done <"$out/bare.cmds"
+	rm -rf "$work"
+	echo "$wall $window"
+)
 
 # The users table's row against the article's (issue 21): the file at
 # 0/1/3/6 indexes and the email index's pages, from sqlite-random-index's
@@ -121,32 +183,46 @@ users_sizes() {
 	}' "$1"
 }
 
-say "== article presets at the article's size (target: 60 s each; $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
-say "$(printf '  %-28s %8s %8s  %-6s %s' preset wall_s cpu_s target 'floor without idxlab')"
+say "== article presets against the same work bare ($(nproc) cores; REPS=$REPS${SCALE:+, --scale $SCALE})"
+say "$(printf '  %-26s %5s %9s %9s %6s %-5s %10s %s' preset load preset_s bare_s ratio '' 'window' 'article')"
 for p in $PRESETS; do
 	f="$configs/$p.conf"
 	[ -f "$f" ] || { say "  $p: no such preset ($f)"; failed=1; continue; }
-	/usr/bin/time -f "%e %U %S" -o "$out/$p.time" "$IDXLAB" run -q -c "$f" --format csv \
-		>"$out/$p.csv" 2>"$out/$p.err"
-	rc=$?
-	if [ $rc -ne 0 ]; then
-		say "  $p: exited $rc: $(tail -1 "$out/$p.err")"
-		failed=1
-		continue
-	fi
-	wall=$(awk 'END { print $1 }' "$out/$p.time")
-	cpu=$(awk 'END { printf "%.1f", $2 + $3 }' "$out/$p.time")
-	floor="" why=""
 	a=$(article_s "$p")
-	[ -n "$a" ] && floor="article $(fmt "$a" %.1f) s" && why=$a
-	if b=$(bare_floor "$p") && [ -n "$b" ]; then
-		floor="${floor:+$floor, }bare here $(fmt "$b" %.1f) s"
-		why=$b
+	rep=1
+	: >"$out/$p.ratios"
+	while [ "$rep" -le "$REPS" ]; do
+		load=$(cut -d' ' -f1 /proc/loadavg)
+		t0=$(now_ns)
+		"$IDXLAB" run -v -c "$f" ${SCALE:+--scale "$SCALE"} --format csv >"$out/$p.$rep.csv" 2>"$out/$p.$rep.err"
+		rc=$?
+		wall=$(calc "($(now_ns) - $t0) / 1e9")
+		if [ $rc -ne 0 ]; then
+			say "  $p: exited $rc: $(tail -1 "$out/$p.$rep.err")"
+			failed=1
+			break
+		fi
+		steps=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			$c["record"] == "step" { s += $c["seconds"] } END { print s + 0 }' "$out/$p.$rep.csv")
+		if ! b=$(bare_side "$out/$p.$rep.csv"); then
+			say "$(printf '  %-26s %5s %9.1f %9s   (bare: %s)' "$p" "$load" "$wall" n/a "$(cat "$out/bare.why")")"
+			break
+		fi
+		bw=${b% *} bwin=${b#* }
+		r=$(calc "$wall / $bw")
+		echo "$r" >>"$out/$p.ratios"
+		flag=$(awk -v r="$r" 'BEGIN { print (r > 1.2) ? "OVER" : "ok" }')
+		say "$(printf '  %-26s %5s %9.1f %9.1f %6.2f %-5s %10s %s' "$p" "$load" "$wall" "$bw" "$r" "$flag" \
+			"$(fmt "$steps" %.1f)/$(fmt "$bwin" %.1f)=$(fmt "$(calc "$steps / $bwin")" %.2f)" \
+			"${a:+$(fmt "$a" %.1f) s}")"
+		rep=$((rep + 1))
+	done
+	if [ "$REPS" -gt 1 ] && [ -s "$out/$p.ratios" ]; then
+		m=$(stats <"$out/$p.ratios")
+		say "$(printf '  %-26s median preset/bare %.2f (%s..%s over %d runs)' "$p" "${m%% *}" \
+			"$(echo "$m" | cut -d' ' -f2)" "${m##* }" "$(wc -l <"$out/$p.ratios")")"
 	fi
-	v=$(verdict "$wall" 60)
-	[ "$v" = MISS ] && [ -n "$why" ] && awk -v f="$why" 'BEGIN { exit !(f > 60) }' &&
-		floor="$floor: over 60 s without idxlab"
-	say "$(printf '  %-28s %8s %8s  %-6s %s' "$p" "$wall" "$cpu" "$v" "$floor")"
-	[ "$p" = sqlite-random-index ] && say "$(users_sizes "$out/$p.csv")"
+	[ "$p" = sqlite-random-index ] && [ -f "$out/$p.1.csv" ] && [ -z "$SCALE" ] && say "$(users_sizes "$out/$p.1.csv")"
 done
+say "  ratio: preset_s / bare_s (OVER: > 1.2); window: the steps' measured seconds / bare's timed loops"
 bench_end 0 ""

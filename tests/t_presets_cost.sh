@@ -1,0 +1,80 @@
+#!/bin/sh
+# What a preset costs beyond its own work (issue 21 item 8): the warm-up
+# builds its throwaway table with at most 100,000 of the step's prefilled
+# rows (each step builds its table afresh, so the rest warmed nothing),
+# while the measured step keeps its whole prefill; and bench/presets.sh
+# sets each preset beside the same work done bare, step by step from the
+# preset's own CSV, printing preset / bare, or why bare cannot do a step.
+# Behaviour only: no time is asserted.
+. "$(dirname "$0")/lib.sh"
+
+# field FILE NAME: column NAME of the first step record of a CSV.
+field() {
+	awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["record"] == "step" { print (c[n] ? $c[n] : "no-such-column"); exit }' "$1"
+}
+
+# ---- the warm-up's prefill, capped ----------------------------------------------
+"$IDXLAB" run -v --engine sqlite --op update --prefill 150000 --rows 2000 --payload 0 \
+	--format csv >"$T/cap.csv" 2>"$T/cap.err"
+if grep -q 'warm-up: step 1 ran .*on 100000 of its 150000 prefilled rows' "$T/cap.err"; then
+	ok presets-cost/warmup-prefill-capped
+else bad presets-cost/warmup-prefill-capped "$(cat "$T/cap.err")"; fi
+# ... and the step measured on its whole table, as before
+p=$(field "$T/cap.csv" prefill)
+t=$(field "$T/cap.csv" table_rows)
+[ "$p" = 150000 ] && [ "$t" = 150000 ] && ok presets-cost/step-keeps-its-prefill ||
+	bad presets-cost/step-keeps-its-prefill "prefill $p, table_rows $t: $(cat "$T/cap.err")"
+
+# Under the cap the warm-up's table is the step's: no note.
+"$IDXLAB" run -v --engine sqlite --op update --prefill 5000 --rows 500 --payload 0 \
+	--format csv >"$T/small.csv" 2>"$T/small.err"
+if grep -q 'warm-up: step 1 ran once unmeasured' "$T/small.err" &&
+	! grep -q 'prefilled rows' "$T/small.err"; then
+	ok presets-cost/warmup-small-prefill-whole
+else bad presets-cost/warmup-small-prefill-whole "$(cat "$T/small.err")"; fi
+
+# ---- bench/presets.sh: preset / bare per preset ---------------------------------
+# The bare loops are built beside the unit tests (make builds them with them).
+build=$(cd "$(dirname "${UNIT:-.}")/.." 2>/dev/null && pwd)
+bare_sqlite=$build/bench/bare_sqlite
+bare_pg=$build/bench/bare_pg
+here=$(cd "$(dirname "$0")/.." && pwd)
+if [ ! -x "$bare_sqlite" ] || [ ! -x "$bare_pg" ]; then
+	skip presets-cost/bench "no bare loops in $build/bench (make build/bench/bare_sqlite build/bench/bare_pg)"
+	exit 0
+fi
+presets="sqlite-key-order sqlite-commit-shape"
+bindir=$(pg_bindir)
+[ -n "$bindir" ] && presets="pg-hot-fillfactor $presets"
+BENCH_OUT=$T/bench SCALE=0.005 PRESETS=$presets BARE_PG=$bare_pg BARE_SQLITE=$bare_sqlite \
+	sh "$here/bench/presets.sh" >"$T/bench.out" 2>"$T/bench.err"
+# A preset bare can do: preset seconds, bare seconds, their ratio and a flag.
+line_ok() {
+	grep -E "^  $1 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ (ok|OVER) " "$T/bench.out" >/dev/null
+}
+line_ok sqlite-key-order && ok presets-cost/bench-sqlite-ratio ||
+	bad presets-cost/bench-sqlite-ratio "$(cat "$T/bench.out" "$T/bench.err")"
+# ... from one bare run per step of the preset's CSV (its 4 steps), each
+# with the step's own knobs
+bare=$(ls "$T"/bench/*/sqlite-key-order.1.bare 2>/dev/null | head -1)
+n=$(grep -c 'bare_sqlite .*--key-order \(seq\|rand\) .*--cache \(2000KiB\|1GiB\)$' "${bare:-/dev/null}")
+[ "$n" = 4 ] && ok presets-cost/bench-bare-per-step ||
+	bad presets-cost/bench-bare-per-step "$n bare steps: $(cat "${bare:-/dev/null}")"
+if [ -n "$bindir" ]; then
+	line_ok pg-hot-fillfactor && ok presets-cost/bench-pg-update-ratio ||
+		bad presets-cost/bench-pg-update-ratio "$(cat "$T/bench.out" "$T/bench.err")"
+else
+	skip presets-cost/bench-pg-update-ratio "no PostgreSQL server installed"
+fi
+# A step bare cannot do (a commit per row): said, no ratio.
+grep -E "^  sqlite-commit-shape .*n/a +\(bare: op insert, commit row," "$T/bench.out" >/dev/null &&
+	ok presets-cost/bench-says-why-no-bare ||
+	bad presets-cost/bench-says-why-no-bare "$(cat "$T/bench.out" "$T/bench.err")"
+
+# bare_pg refuses a table it cannot write as idxlab does, naming the column.
+"$bare_pg" "host=/nonexistent" --schema users >/dev/null 2>"$T/users.err"
+rc=$?
+[ $rc = 2 ] && grep -q 'column .* is not a plain int or bigint' "$T/users.err" &&
+	ok presets-cost/bare-pg-refuses-users ||
+	bad presets-cost/bare-pg-refuses-users "exit $rc: $(cat "$T/users.err")"
