@@ -90,7 +90,8 @@ void mongo_doc_query(bson_t *filter, bson_t *opts, const struct knobs *k,
                      const struct query_spec *q, uint64_t row, int miss)
 {
 	static const char *const cmp[QC_COUNT] = {
-		[QC_EQ] = "$eq", [QC_LT] = "$lt", [QC_LE] = "$lte", [QC_GT] = "$gt", [QC_GE] = "$gte",
+		[QC_EQ] = "$eq", [QC_LT] = "$lt",  [QC_LE] = "$lte",
+		[QC_GT] = "$gt", [QC_GE] = "$gte",
 	};
 	const struct schema *s = schema_of(k);
 	bson_t term, sort;
@@ -117,7 +118,8 @@ void mongo_doc_query(bson_t *filter, bson_t *opts, const struct knobs *k,
 	}
 	if (q->order_col >= 0) {
 		BSON_APPEND_DOCUMENT_BEGIN(opts, "sort", &sort);
-		bson_append_int32(&sort, mongo_doc_field(s, q->order_col), -1, q->order_desc ? -1 : 1);
+		bson_append_int32(&sort, mongo_doc_field(s, q->order_col), -1,
+		                  q->order_desc ? -1 : 1);
 		bson_append_document_end(opts, &sort);
 	}
 	if (q->limit)

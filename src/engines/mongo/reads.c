@@ -1,4 +1,4 @@
-/* reads.c - the MongoDB engine's reads (op lookup, range; ../reads.h).
+/* reads.c - the MongoDB engine's reads: a find per query, explain for what serves it.
  *
  * A query is a find on idxlab.t: its filter the query's terms ($eq, $lt,
  * $lte, $gt, $gte on the fields as the documents hold them, doc.h), its
@@ -127,14 +127,14 @@ static void add_delta(uint64_t now, uint64_t *base, int *ok, uint64_t *into)
 void mongo_reads_sample(struct engine *en, struct counters *c)
 {
 	const struct mongo_status *st = &en->st;
-	const uint32_t qe = 1u << MS_QE_SCANNED | 1u << MS_QE_SCANNED_OBJECTS;
+	const uint32_t qe = 1u << MS_QE_SCANNED | 1u << MS_QE_OBJECTS;
 
 	if (!OP_READS(en->k.v[K_OP]) || en->status_denied) {
 		en->rbase.examined_ok = en->rbase.pages_ok = 0;
 		return;
 	}
 	if ((st->have & qe) == qe) {
-		add_delta(st->v[MS_QE_SCANNED] + st->v[MS_QE_SCANNED_OBJECTS], &en->rbase.examined,
+		add_delta(st->v[MS_QE_SCANNED] + st->v[MS_QE_OBJECTS], &en->rbase.examined,
 		          &en->rbase.examined_ok, &en->txn->read_examined);
 		c->valid |= 1u << C_READ_EXAMINED;
 	} else {

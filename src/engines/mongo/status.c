@@ -53,7 +53,7 @@ static const struct stat_row {
 	/* the reads' (reads.c: deltas over a read step; serverStatus has them
 	 * only when asked for its metrics section) */
 	{ MS_QE_SCANNED, C_COUNT, IN_SUB("metrics", "queryExecutor", "scanned") },
-	{ MS_QE_SCANNED_OBJECTS, C_COUNT, IN_SUB("metrics", "queryExecutor", "scannedObjects") },
+	{ MS_QE_OBJECTS, C_COUNT, IN_SUB("metrics", "queryExecutor", "scannedObjects") },
 };
 #undef IN_SUB
 #undef IN_SECTION

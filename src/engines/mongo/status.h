@@ -35,7 +35,7 @@ enum mongo_stat {
 	                   * of checkpoints") */
 	MS_PID,           /* pid of the server process */
 	MS_QE_SCANNED,    /* metrics.queryExecutor.scanned: index keys queries examined */
-	MS_QE_SCANNED_OBJECTS, /* metrics.queryExecutor.scannedObjects: documents they examined */
+	MS_QE_OBJECTS,    /* metrics.queryExecutor.scannedObjects: documents they examined */
 	MS_COUNT
 };
 

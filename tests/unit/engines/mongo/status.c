@@ -199,7 +199,7 @@ static void test_mongo_status_table(void)
 		{ MS_PID, "pid", C_COUNT },
 		/* read by reads.c for the reads' counters, as deltas */
 		{ MS_QE_SCANNED, "metrics.queryExecutor.scanned", C_COUNT },
-		{ MS_QE_SCANNED_OBJECTS, "metrics.queryExecutor.scannedObjects", C_COUNT },
+		{ MS_QE_OBJECTS, "metrics.queryExecutor.scannedObjects", C_COUNT },
 	};
 	struct mongo_status st;
 	struct counters c;
