@@ -88,6 +88,25 @@ else
 	[ "$served" = "idxlab_email:1.00 idxlab_created_at:0.00 idxlab_country:0.00 idxlab_status:0.00 idxlab_country_created_at:0.00 idxlab_status_created_at:0.00" ] &&
 		ok reads-mongo/range-6-five-unused || bad reads-mongo/range-6-five-unused "'$served'"
 
+	# --mix: finds beside the batches of writes; a commit of reads only
+	# sends no batch. Inserts examine nothing, so the rows examined are
+	# the finds' (pages n/a: inserts read pages too); with updates (each
+	# examines its row by _id) neither is counted.
+	: >"$LOG"
+	mrun --dsn "$URI" --mix insert:50,lookup:50 --commit 5 --rows 200 --prefill 1000 --indexes 1 \
+		>"$T/mix.csv" 2>"$T/err" || bad reads-mongo/mix-run "$(cat "$T/err")"
+	qcheck reads-mongo/wire-mix-finds-and-inserts '70 <= len(cmds("find", "t")) <= 130 and len(cmds("find", "t")) + sum(len(d["documents"]) for d in cmds("insert", "t")) == 1200'
+	ex=$(field "$T/mix.csv" rows_examined_per_query)
+	pg=$(field "$T/mix.csv" pages_read_per_query)
+	[ "$(field "$T/mix.csv" plan)" = lookup_email=idxlab_email ] && check reads-mongo/mix-insert-examined "$ex >= 1 && $ex <= 4" ||
+		bad reads-mongo/mix-insert-examined "plan $(field "$T/mix.csv" plan)"
+	[ -z "$pg" ] && ok reads-mongo/mix-insert-pages-na || bad reads-mongo/mix-insert-pages-na "pages '$pg'"
+	mrun --dsn "$URI" --mix update:50,lookup:50 --commit 5 --rows 100 --prefill 500 --indexes 1 \
+		>"$T/mixu.csv" 2>"$T/err" || bad reads-mongo/mix-update-run "$(cat "$T/err")"
+	ex=$(field "$T/mixu.csv" rows_examined_per_query)
+	rr=$(field "$T/mixu.csv" rows_returned_per_query)
+	[ -z "$ex" ] && [ "$rr" = 1.00 ] && ok reads-mongo/mix-update-examined-na || bad reads-mongo/mix-update-examined-na "examined '$ex', returned '$rr'"
+
 	# a write step still leaves serverStatus's metrics section out
 	: >"$LOG"
 	mrun --dsn "$URI" --rows 20 --indexes 1 >/dev/null 2>"$T/err" || bad reads-mongo/insert-run "$(cat "$T/err")"

@@ -407,7 +407,8 @@ static int mongo_apply(struct engine *en, const struct knobs *k, struct err *e)
 		rowset_prepare(en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
 	/* a read's plan changes with the indexes: its finds are explained again */
 	if (old.v[K_OP] != k->v[K_OP] || old.v[K_SEED] != k->v[K_SEED] ||
-	    (OP_READS(k->v[K_OP]) &&
+	    old.v[K_MIX] != k->v[K_MIX] ||
+	    ((OP_READS(k->v[K_OP]) || k->v[K_MIX]) &&
 	     (old.v[K_INDEXES] != k->v[K_INDEXES] || old.v[K_MISS] != k->v[K_MISS] ||
 	      old.v[K_RANGE_ROWS] != k->v[K_RANGE_ROWS])))
 		return mongo_prepare_reads(en, k, e);

@@ -62,6 +62,12 @@ struct mongo_docs {
 	const bson_t **ptrs;
 };
 
+/* A cumulative server count at the last sample (ok: base holds one). */
+struct mongo_delta {
+	uint64_t base;
+	int ok;
+};
+
 struct engine {
 	mongoc_uri_t *uri;
 	mongoc_client_t *client;
@@ -94,8 +100,7 @@ struct engine {
 	struct proc_tree tree;
 	struct reads rd; /* op lookup, range: the queries and what served each (reads.c) */
 	struct {         /* serverStatus at the read step's last sample (reads.c) */
-		uint64_t examined, pages;
-		int examined_ok, pages_ok;
+		struct mongo_delta examined, pages;
 	} rbase;
 };
 
@@ -170,8 +175,12 @@ int mongo_flush(struct engine *en, long long op, struct err *e);
 int mongo_prepare_reads(struct engine *en, const struct knobs *k, struct err *e);
 /* One query, its values from row, draw its number (reads_pick). */
 int mongo_do_read(struct engine *en, uint64_t row, uint64_t draw, struct err *e);
-/* On a read step, what the server examined and read since the last sample
- * (en->st, just read) into the txn's read counters, their bits into c. */
+/* The reads' counters serverStatus gives this step's reads alone (bits
+ * 1u << C_READ_EXAMINED, C_READ_PAGES): both on a read step, fewer or
+ * none in a mix (what its writes examine and read would count too). */
+unsigned mongo_reads_counted(const struct engine *en);
+/* What the server examined and read since the last sample (en->st, just
+ * read) into the txn's read counters, where counted, their bits into c. */
 void mongo_reads_sample(struct engine *en, struct counters *c);
 const struct reads *mongo_reads(struct engine *en);
 /* .stats: the counters mongo_reads_sample fills. */

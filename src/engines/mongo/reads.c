@@ -17,12 +17,17 @@
  * (index keys examined) plus scannedObjects (documents examined) into the
  * rows examined, WiredTiger's "pages read into cache" into the pages
  * read. They are the whole server's: on a read step all of it is taken
- * for the queries', another client's work included. A server that gives
- * neither (serverStatus denied, another storage engine) leaves them n/a. */
+ * for the queries', another client's work included. In a mix (--mix) the
+ * writes run beside them: inserts examine nothing (no query plan), so a
+ * mix of inserts and reads counts the rows examined, not the pages (an
+ * insert reads pages too); a mix with updates or deletes (each examines
+ * its row by _id) counts neither. A server that gives neither
+ * (serverStatus denied, another storage engine) leaves them n/a. */
 #include <stdio.h>
 #include <string.h>
 
 #include "../../evlog.h"
+#include "../../mix.h"
 #include "internal.h"
 
 /* What served query q, as reads.h names it: the spec's name of the index
@@ -114,39 +119,48 @@ int mongo_do_read(struct engine *en, uint64_t row, uint64_t draw, struct err *e)
 	return rc;
 }
 
-/* A cumulative server count into the reads' counter: what moved since the
- * last sample of this read step (base; *ok: base holds a value). */
-static void add_delta(uint64_t now, uint64_t *base, int *ok, uint64_t *into)
+/* Counter id of the reads from a cumulative server count now (have: the
+ * server gave it; counted: it is the reads' this step): what moved since
+ * the last sample of the step (d) into *into, valid in c. Otherwise d is
+ * forgotten: the next step starts from its own first sample. */
+static void take(int counted, int have, uint64_t now, struct mongo_delta *d, uint64_t *into,
+                 enum ctr id, struct counters *c)
 {
-	if (*ok && now >= *base)
-		*into += now - *base;
-	*base = now;
-	*ok = 1;
+	if (!counted || !have) {
+		d->ok = 0;
+		return;
+	}
+	if (d->ok && now >= d->base)
+		*into += now - d->base;
+	d->base = now;
+	d->ok = 1;
+	c->valid |= 1u << id;
+}
+
+unsigned mongo_reads_counted(const struct engine *en)
+{
+	const unsigned both = 1u << C_READ_EXAMINED | 1u << C_READ_PAGES;
+	int write = mix_op(en->k.v[K_MIX], 0);
+
+	if (OP_READS(en->k.v[K_OP]) && !en->k.v[K_MIX])
+		return both;
+	if (mix_op(en->k.v[K_MIX], 1) < 0)
+		return 0; /* no reads */
+	/* a mix: its inserts examine nothing (no query plan), but read pages */
+	return write < 0 ? both : write == OP_INSERT ? 1u << C_READ_EXAMINED : 0;
 }
 
 void mongo_reads_sample(struct engine *en, struct counters *c)
 {
 	const struct mongo_status *st = &en->st;
 	const uint32_t qe = 1u << MS_QE_SCANNED | 1u << MS_QE_OBJECTS;
+	unsigned counted = en->status_denied ? 0 : mongo_reads_counted(en);
 
-	if (!OP_READS(en->k.v[K_OP]) || en->status_denied) {
-		en->rbase.examined_ok = en->rbase.pages_ok = 0;
-		return;
-	}
-	if ((st->have & qe) == qe) {
-		add_delta(st->v[MS_QE_SCANNED] + st->v[MS_QE_OBJECTS], &en->rbase.examined,
-		          &en->rbase.examined_ok, &en->txn->read_examined);
-		c->valid |= 1u << C_READ_EXAMINED;
-	} else {
-		en->rbase.examined_ok = 0;
-	}
-	if (st->have & 1u << MS_PAGES_READ) {
-		add_delta(st->v[MS_PAGES_READ], &en->rbase.pages, &en->rbase.pages_ok,
-		          &en->txn->read_pages);
-		c->valid |= 1u << C_READ_PAGES;
-	} else {
-		en->rbase.pages_ok = 0;
-	}
+	take(counted & 1u << C_READ_EXAMINED, (st->have & qe) == qe,
+	     st->v[MS_QE_SCANNED] + st->v[MS_QE_OBJECTS], &en->rbase.examined,
+	     &en->txn->read_examined, C_READ_EXAMINED, c);
+	take(counted & 1u << C_READ_PAGES, (st->have & 1u << MS_PAGES_READ) != 0,
+	     st->v[MS_PAGES_READ], &en->rbase.pages, &en->txn->read_pages, C_READ_PAGES, c);
 }
 
 const struct reads *mongo_reads(struct engine *en)

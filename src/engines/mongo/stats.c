@@ -16,7 +16,8 @@
 #include "internal.h"
 
 /* serverStatus without the sections idxlab never reads (replication,
- * locks, ... can be large); metrics only on a read step (reads.c). */
+ * locks, ... can be large); metrics only when the reads count from it
+ * (reads.c). */
 int mongo_server_status(struct engine *en, bson_error_t *be)
 {
 	static const char *const skip[] = {
@@ -31,7 +32,8 @@ int mongo_server_status(struct engine *en, bson_error_t *be)
 
 	BSON_APPEND_INT32(&cmd, "serverStatus", 1);
 	for (i = 0; i < sizeof skip / sizeof skip[0]; i++)
-		if (strcmp(skip[i], "metrics") != 0 || !OP_READS(en->k.v[K_OP]))
+		if (strcmp(skip[i], "metrics") != 0 ||
+		    !(mongo_reads_counted(en) & 1u << C_READ_EXAMINED))
 			BSON_APPEND_INT32(&cmd, skip[i], 0);
 	rc = mongo_command(en, "admin", &cmd, &reply, be);
 	bson_destroy(&cmd);

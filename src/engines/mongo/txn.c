@@ -45,6 +45,11 @@ int mongo_flush(struct engine *en, long long op, struct err *e)
 		return mongo_flush_docs(en, e);
 	if (!en->bulk)
 		return 0;
+	if (!n) { /* a mix's commit of reads only: nothing to send */
+		mongoc_bulk_operation_destroy(en->bulk);
+		en->bulk = NULL;
+		return 0;
+	}
 	ok = mongoc_bulk_operation_execute(en->bulk, &reply, &be);
 	mongoc_bulk_operation_destroy(en->bulk);
 	en->bulk = NULL;
