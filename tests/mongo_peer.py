@@ -12,10 +12,22 @@ idxlab and the idxlab_meta marker. serverStatus replies with a fixture whose
 journal counters move like a real server's would per write command - one
 "log sync operations" per acknowledged write with j:true, 128 "log bytes
 written" per document - so the test can see the counters reach the output;
-these are the peer's numbers, not MongoDB's.
+these are the peer's numbers, not MongoDB's. It leaves out the top-level
+sections a serverStatus command sets to 0, as mongod does.
+
+For the reads (tests/t_reads_mongo.sh), with --keep-docs, it keeps the
+documents inserted into idxlab.t (without their payload; updates and
+deletes are not applied) and the indexes created on it, and answers find (the filter's $eq/$lt/$lte/$gt/
+$gte, sort, limit, batchSize; getMore for the rest), and explain of a find
+with a plan of its own choosing: an IXSCAN of the index whose first field
+is the filter's first field (IDHACK for _id), else a COLLSCAN. Each find
+moves serverStatus metrics.queryExecutor as that plan would: a COLLSCAN
+examines every document (scannedObjects), an IXSCAN the keys in its range
+(scanned) and the documents it fetches (scannedObjects), a limit with a
+sort on that field stopping it early. Again the peer's numbers.
 
   mongo_peer.py --port-file F --log L --status FIXTURE [--collstats FIXTURE]
-                [--scenario NAME] [--at N] [--port P]
+                [--scenario NAME] [--at N] [--port P] [--keep-docs]
 
 Scenarios:
   normal          everything succeeds
@@ -27,6 +39,8 @@ Scenarios:
   cache-denied    setParameter is refused (Unauthorized), like Atlas
   status-denied   serverStatus is refused (Unauthorized): a user without
                   clusterMonitor
+  explain-scan    explain answers a COLLSCAN whatever the indexes (finds are
+                  still answered by the peer's own plan)
   silent          accept connections and never answer (no mockupdb at all)
 """
 import argparse
@@ -48,6 +62,7 @@ ap.add_argument("--collstats")
 ap.add_argument("--scenario", default="normal")
 ap.add_argument("--at", type=int, default=3)
 ap.add_argument("--port", type=int, default=0, help="0: any free port")
+ap.add_argument("--keep-docs", action="store_true", help="keep idxlab.t's documents for finds")
 args = ap.parse_args()
 
 signal.signal(signal.SIGTERM, lambda *a: os._exit(0))
@@ -124,7 +139,10 @@ def load(path):
 
 status = load(args.status) if args.status else {"ok": 1}
 collstats = load(args.collstats) if args.collstats else None
-state = {"colls": set(), "meta": [], "writes": 0, "indexes": {}}
+state = {"colls": set(), "meta": [], "writes": 0, "indexes": {}, "docs": [],
+         "cursors": {}, "next_cursor": 1000}
+status.setdefault("metrics", {}).setdefault(
+    "queryExecutor", {"scanned": Int64(0), "scannedObjects": Int64(0)})
 if args.scenario == "foreign":
     state["colls"].add("t")
 elif args.scenario == "foreign-marked":
@@ -162,6 +180,90 @@ def bump(path, by):
             return
     if path[-1] in d:
         d[path[-1]] = Int64(int(d[path[-1]]) + by)
+
+
+CMP = {"$eq": lambda a, b: a == b, "$lt": lambda a, b: a < b,
+       "$lte": lambda a, b: a <= b, "$gt": lambda a, b: a > b,
+       "$gte": lambda a, b: a >= b}
+
+
+def matches(doc, field, terms):
+    if field not in doc:
+        return False
+    try:
+        return all(CMP[op](doc[field], v) for op, v in terms.items())
+    except TypeError:
+        return False
+
+
+def plan_of(filt, sort):
+    """(stage, index name, its first field): the peer's plan for a find."""
+    first = next(iter(filt), None) or next(iter(sort or {}), None)
+    if first == "_id" and first in filt:
+        return "IDHACK", "_id_", "_id"
+    for name, fields in state["indexes"].items():
+        if first is not None and fields[0] == first:
+            return "IXSCAN", name, first
+    return "COLLSCAN", None, None
+
+
+def run_find(doc):
+    """The documents a find returns, the serverStatus counters moved."""
+    filt = doc.get("filter") or {}
+    sort = doc.get("sort") or {}
+    limit = int(doc.get("limit") or 0)
+    docs = [d for d in state["docs"] if all(matches(d, f, t) for f, t in filt.items())]
+    for f, way in reversed(list(sort.items())):
+        docs.sort(key=lambda d: d.get(f), reverse=way < 0)
+    stage, _, field = plan_of(filt, sort)
+    if stage == "COLLSCAN":
+        keys, objs = 0, len(state["docs"])
+    else:
+        inrange = [d for d in state["docs"] if field not in filt or
+                   matches(d, field, filt[field])]
+        keys = len(inrange)
+        if limit and list(sort) == [field] and len(filt) <= 1:
+            keys = min(keys, limit)
+        objs = keys
+    with lock:
+        bump(["metrics", "queryExecutor", "scanned"], keys)
+        bump(["metrics", "queryExecutor", "scannedObjects"], objs)
+    return docs[:limit] if limit else docs
+
+
+def explain(req, doc):
+    inner = doc["explain"]
+    filt = inner.get("filter") or {}
+    stage, name, field = plan_of(filt, inner.get("sort"))
+    if args.scenario == "explain-scan":
+        stage = "COLLSCAN"
+    if stage == "IXSCAN":
+        plan = {"stage": "FETCH", "inputStage": {"stage": "IXSCAN", "keyPattern": {field: 1},
+                                                 "indexName": name, "direction": "forward"}}
+    elif stage == "IDHACK":
+        plan = {"stage": "IDHACK"}
+    else:
+        plan = {"stage": "COLLSCAN", "filter": filt, "direction": "forward"}
+        if inner.get("sort"):
+            plan = {"stage": "SORT", "sortPattern": inner["sort"], "inputStage": plan}
+    if inner.get("limit"):
+        plan = {"stage": "LIMIT", "limitAmount": inner["limit"], "inputStage": plan}
+    return req.replies({"explainVersion": "1",
+                        "queryPlanner": {"namespace": req.namespace + "." + inner["find"],
+                                         "winningPlan": plan, "rejectedPlans": []},
+                        "command": inner, "ok": 1})
+
+
+def batch_reply(ns, docs, size, first):
+    """A cursor's batch of size (0: 101 in a first batch, all in a getMore)."""
+    size = size or (101 if first else len(docs))
+    cid = 0
+    if len(docs) > size:
+        cid = state["next_cursor"]
+        state["next_cursor"] += 1
+        state["cursors"][cid] = (ns, docs[size:])
+    key = "firstBatch" if first else "nextBatch"
+    return {"cursor": {"id": Int64(cid), "ns": ns, key: docs[:size]}, "ok": 1}
 
 
 def write(req, name, items):
@@ -207,7 +309,11 @@ def handle(req):
                                errmsg="not authorized on admin to execute command "
                                       "{ serverStatus: 1 }")
         with lock:
-            return req.replies(copy.deepcopy(status))
+            reply = copy.deepcopy(status)
+        for k, v in doc.items():
+            if v == 0 and k in reply and isinstance(reply[k], dict):
+                del reply[k]
+        return req.replies(reply)
     if name == "setparameter":
         if args.scenario == "cache-denied":
             return req.replies(ok=0, code=13, codeName="Unauthorized",
@@ -219,8 +325,22 @@ def handle(req):
         return req.replies(cursor(db + ".$cmd.listCollections", docs))
     if name == "find":
         coll = doc["find"]
-        docs = state["meta"] if coll == "idxlab_meta" else []
-        return req.replies(cursor(db + "." + coll, docs))
+        if coll == "idxlab_meta":
+            return req.replies(cursor(db + "." + coll, state["meta"]))
+        return req.replies(batch_reply(db + "." + coll, run_find(doc),
+                                       int(doc.get("batchSize") or 0), True))
+    if name == "getmore":
+        ns, rest = state["cursors"].pop(int(doc["getMore"]), (None, None))
+        if ns is None:
+            return req.replies(ok=0, code=43, codeName="CursorNotFound",
+                               errmsg="cursor id %d not found" % int(doc["getMore"]))
+        return req.replies(batch_reply(ns, rest, int(doc.get("batchSize") or 0), False))
+    if name == "killcursors":
+        for c in doc.get("cursors", []):
+            state["cursors"].pop(int(c), None)
+        return req.replies(cursorsKilled=doc.get("cursors", []), ok=1)
+    if name == "explain":
+        return explain(req, doc)
     if name == "insert":
         coll = doc["insert"]
         items = doc.get("documents", [])
@@ -228,6 +348,9 @@ def handle(req):
             state["meta"].extend(items)
             state["colls"].add(coll)
             return req.replies(n=len(items))
+        if coll == "t" and args.keep_docs:
+            state["docs"].extend({k: v for k, v in d.items() if k != "payload"}
+                                 for d in items)
         return write(req, "insert", items)
     if name == "update":
         return write(req, "update", doc.get("updates", []))
@@ -244,11 +367,19 @@ def handle(req):
             return req.replies(ok=0, code=26, codeName="NamespaceNotFound",
                                errmsg="ns not found")
         state["colls"].discard(doc["drop"])
+        if doc["drop"] == "t":
+            state["docs"] = []
+            state["indexes"] = {}
         return req.replies(nIndexesWas=1, ns=db + "." + doc["drop"], ok=1)
     if name == "createindexes":
+        for i in doc["indexes"]:
+            state["indexes"][i["name"]] = list(i["key"])
         return req.replies(numIndexesBefore=1, numIndexesAfter=1 + len(doc["indexes"]),
                            createdCollectionAutomatically=False, ok=1)
     if name == "dropindexes":
+        names = doc["index"] if isinstance(doc["index"], list) else [doc["index"]]
+        for n in (list(state["indexes"]) if names == ["*"] else names):
+            state["indexes"].pop(n, None)
         return req.replies(nIndexesWas=2, ok=1)
     if name == "aggregate":
         docs = [collstats] if collstats is not None else []

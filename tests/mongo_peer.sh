@@ -11,13 +11,14 @@ done
 
 # peer NAME SCENARIO [N]: start a peer (serverStatus from fixture $STATUS,
 # default serverstatus-full.json; $collStats from the file $COLLSTATS,
-# default collstats-t.json); sets PORT, PEER and LOG.
+# default collstats-t.json; more options in $PEER_ARGS, e.g. --keep-docs);
+# sets PORT, PEER and LOG.
 peer() {
 	rm -f "$T/$1.port"
 	LOG=$T/$1.log
 	: >"$LOG"
 	"$PY" "$here/mongo_peer.py" --port-file "$T/$1.port" --log "$LOG" --scenario "$2" \
-		--at "${3:-3}" --status "$fx/${STATUS:-serverstatus-full.json}" --collstats "${COLLSTATS:-$fx/collstats-t.json}" \
+		--at "${3:-3}" ${PEER_ARGS:-} --status "$fx/${STATUS:-serverstatus-full.json}" --collstats "${COLLSTATS:-$fx/collstats-t.json}" \
 		2>"$T/$1.peer.err" &
 	PEER=$!
 	poll 30 test -s "$T/$1.port"

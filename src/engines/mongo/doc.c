@@ -22,16 +22,13 @@ static void numeric_text(int64_t units, int scale, char *buf, size_t len)
 		snprintf(buf, len, "%s%llu", units < 0 ? "-" : "", (unsigned long long)u);
 }
 
-/* Append `name: <value of column col of row n at version>` in the BSON
- * type of the column's type (doc.h); a NULL is no field, or null in a
- * $set (set). */
-static void append_col(bson_t *b, const char *name, const struct schema *s, const struct knobs *k,
-                       int col, uint64_t row, uint64_t version, int set)
+/* Append `name: v` in the BSON type of v's column type (doc.h); a NULL
+ * is no field, or null in a $set (set). */
+static void append_value(bson_t *b, const char *name, const struct value *vp, int set)
 {
-	struct value v;
+	const struct value v = *vp;
 	int64_t ms;
 
-	schema_value(s, k, col, row, version, &v);
 	if (v.null) { /* as documents leave an unset field out; a $set sets null */
 		if (set)
 			bson_append_null(b, name, -1);
@@ -72,6 +69,61 @@ static void append_col(bson_t *b, const char *name, const struct schema *s, cons
 		bson_append_int64(b, name, -1, v.i);
 		break;
 	}
+}
+
+/* Append `name: <value of column col of row n at version>` (append_value). */
+static void append_col(bson_t *b, const char *name, const struct schema *s, const struct knobs *k,
+                       int col, uint64_t row, uint64_t version, int set)
+{
+	struct value v;
+
+	schema_value(s, k, col, row, version, &v);
+	append_value(b, name, &v, set);
+}
+
+const char *mongo_doc_field(const struct schema *s, int col)
+{
+	return col == 0 ? "_id" : s->cols[col].name;
+}
+
+void mongo_doc_query(bson_t *filter, bson_t *opts, const struct knobs *k,
+                     const struct query_spec *q, uint64_t row, int miss)
+{
+	static const char *const cmp[QC_COUNT] = {
+		[QC_EQ] = "$eq", [QC_LT] = "$lt",  [QC_LE] = "$lte",
+		[QC_GT] = "$gt", [QC_GE] = "$gte",
+	};
+	const struct schema *s = schema_of(k);
+	bson_t term, sort;
+	int i, j;
+
+	for (i = 0; i < q->nterms; i++) {
+		int seen = 0;
+
+		for (j = 0; j < i; j++)
+			seen = seen || q->term[j].col == q->term[i].col;
+		if (seen)
+			continue;
+		/* terms on one field are one document: {n: {$gte: 1, $lt: 9}} */
+		BSON_APPEND_DOCUMENT_BEGIN(filter, mongo_doc_field(s, q->term[i].col), &term);
+		for (j = i; j < q->nterms; j++) {
+			struct value v;
+
+			if (q->term[j].col != q->term[i].col)
+				continue;
+			schema_query_value(s, k, q->term[j].col, row, miss, &v);
+			append_value(&term, cmp[q->term[j].cmp], &v, 1);
+		}
+		bson_append_document_end(filter, &term);
+	}
+	if (q->order_col >= 0) {
+		BSON_APPEND_DOCUMENT_BEGIN(opts, "sort", &sort);
+		bson_append_int32(&sort, mongo_doc_field(s, q->order_col), -1,
+		                  q->order_desc ? -1 : 1);
+		bson_append_document_end(opts, &sort);
+	}
+	if (q->limit)
+		BSON_APPEND_INT64(opts, "limit", q->limit);
 }
 
 void mongo_doc_append_id(bson_t *b, const char *key, const struct knobs *k, uint64_t row)

@@ -49,6 +49,19 @@ void mongo_doc_filter(bson_t *doc, const struct knobs *k, uint64_t row);
 void mongo_doc_update(bson_t *doc, const struct knobs *k, long long op, uint64_t row,
                       uint64_t version);
 
+/* The field column col of s is in a document: "_id" for the id, else
+ * the column's name (borrowed from s). */
+const char *mongo_doc_field(const struct schema *s, int col);
+
+/* Query q (op lookup, range) of k's table on the values of row n (miss:
+ * values no row holds, schema_query_value): its find filter into filter,
+ * { <field>: { $eq|$lt|$lte|$gt|$gte: <value>, ... }, ... } (the terms on
+ * one field in one document, values in the documents' types), and its
+ * find options into opts: sort { <field>: 1|-1 } and limit, when q has
+ * them. Both initialised by the caller. */
+void mongo_doc_query(bson_t *filter, bson_t *opts, const struct knobs *k,
+                     const struct query_spec *q, uint64_t row, int miss);
+
 /* Can MongoDB hold spec s? -1 (ERR_USAGE) for a column named _id. */
 int mongo_doc_check(const struct schema *s, struct err *e);
 

@@ -15,7 +15,7 @@
  * back.
  *
  * How: a commit is one acknowledged ordered bulk write (txn.c, rows.c), or
- * with --load copy one unordered insert_many;
+ * with --load copy one unordered insert_many; a read one find (reads.c);
  * counters come from serverStatus by key name (stats.c). libmongoc's log
  * goes to the event log, never to the terminal.
  *
@@ -361,6 +361,7 @@ static int mongo_setup(struct engine *en, const struct knobs *k, struct err *e)
 	en->copy = 0; /* the prefill is an ordered bulk whatever --load says */
 	en->txn->open = 0;
 	en->k = *k;
+	en->rd.n = 0;
 	if (mongo_doc_check(schema_of(k), e) < 0)
 		return -1;
 	mongo_set_payload(en, k->v[K_PAYLOAD]);
@@ -381,7 +382,7 @@ static int mongo_ready(struct engine *en, const struct knobs *k, uint64_t rows, 
 		return -1;
 	en->copy = k->v[K_OP] == OP_INSERT && k->v[K_LOAD] == LOAD_COPY;
 	rowset_prepare(en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
-	return 0;
+	return mongo_prepare_reads(en, k, e);
 }
 
 static int mongo_apply(struct engine *en, const struct knobs *k, struct err *e)
@@ -404,6 +405,13 @@ static int mongo_apply(struct engine *en, const struct knobs *k, struct err *e)
 	if (old.v[K_OP] != k->v[K_OP] || old.v[K_SEED] != k->v[K_SEED] ||
 	    old.v[K_KEY_ORDER] != k->v[K_KEY_ORDER])
 		rowset_prepare(en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
+	/* a read's plan changes with the indexes: its finds are explained again */
+	if (old.v[K_OP] != k->v[K_OP] || old.v[K_SEED] != k->v[K_SEED] ||
+	    old.v[K_MIX] != k->v[K_MIX] ||
+	    ((OP_READS(k->v[K_OP]) || k->v[K_MIX]) &&
+	     (old.v[K_INDEXES] != k->v[K_INDEXES] || old.v[K_MISS] != k->v[K_MISS] ||
+	      old.v[K_RANGE_ROWS] != k->v[K_RANGE_ROWS])))
+		return mongo_prepare_reads(en, k, e);
 	return 0;
 }
 
@@ -473,8 +481,9 @@ const struct engine_ops mongo_engine = {
 	.apply = mongo_apply,
 	.rewrite = mongo_rewrite,
 	.sample = mongo_sample,
-	.stats = { &mongo_status_stats, &mongo_io_stats },
+	.stats = { &mongo_status_stats, &mongo_io_stats, &mongo_read_stats },
 	.sizes = mongo_sizes,
+	.reads = mongo_reads,
 	.in_force = mongo_in_force,
 	.where = mongo_where,
 	.figure = M_WAL_BYTES_PER_ROW, /* the journal each index adds */

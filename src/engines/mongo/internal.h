@@ -10,6 +10,8 @@
  *   rows.c      the open batch: one operation on one row, the load; the
  *               insert_many batch of --load copy
  *   txn.c       the step's hooks (../txn.c): a commit is one acknowledged batch
+ *   reads.c     op lookup and range: a find per query, its plan from explain,
+ *               what it examined from serverStatus
  *   stats.c     serverStatus (status.c's table), /proc io of the
  *               server, $collStats sizes
  *   doc.[ch]    the documents, write concerns and URI, as pure functions
@@ -29,6 +31,7 @@
 
 #include "../../probes/proc_tree.h"
 #include "../engine.h"
+#include "../reads.h"
 #include "../rowset.h"
 #include "../txn.h"
 #include "doc.h"
@@ -57,6 +60,12 @@ struct mongo_docs {
 	size_t n, ncap;
 	bson_t *views; /* ncap of them, each over its document */
 	const bson_t **ptrs;
+};
+
+/* A cumulative server count at the last sample (ok: base holds one). */
+struct mongo_delta {
+	uint64_t base;
+	int ok;
 };
 
 struct engine {
@@ -89,6 +98,10 @@ struct engine {
 	int cache_readonly, status_denied, sizes_denied, fsync_denied;
 	int has_server_io;
 	struct proc_tree tree;
+	struct reads rd; /* op lookup, range: the queries and what served each (reads.c) */
+	struct {         /* serverStatus at the read step's last sample (reads.c) */
+		struct mongo_delta examined, pages;
+	} rbase;
 };
 
 /* ---- server.c ------------------------------------------------------------- */
@@ -155,6 +168,23 @@ extern const struct txn_hooks mongo_txn_hooks;
 /* Send the open batch of op (if any) and wait for its acknowledgement; the
  * server must report every row it names changed. Counts nothing. */
 int mongo_flush(struct engine *en, long long op, struct err *e);
+
+/* ---- reads.c -------------------------------------------------------------- */
+
+/* The finds of k's read op (none for a write), and what serves each (explain). */
+int mongo_prepare_reads(struct engine *en, const struct knobs *k, struct err *e);
+/* One query, its values from row, draw its number (reads_pick). */
+int mongo_do_read(struct engine *en, uint64_t row, uint64_t draw, struct err *e);
+/* The reads' counters serverStatus gives this step's reads alone (bits
+ * 1u << C_READ_EXAMINED, C_READ_PAGES): both on a read step, fewer or
+ * none in a mix (what its writes examine and read would count too). */
+unsigned mongo_reads_counted(const struct engine *en);
+/* What the server examined and read since the last sample (en->st, just
+ * read) into the txn's read counters, where counted, their bits into c. */
+void mongo_reads_sample(struct engine *en, struct counters *c);
+const struct reads *mongo_reads(struct engine *en);
+/* .stats: the counters mongo_reads_sample fills. */
+extern const struct engine_stats mongo_read_stats;
 
 /* ---- stats.c -------------------------------------------------------------- */
 

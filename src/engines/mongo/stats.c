@@ -16,7 +16,8 @@
 #include "internal.h"
 
 /* serverStatus without the sections idxlab never reads (replication,
- * metrics, locks, ... can be large). */
+ * locks, ... can be large); metrics only when the reads count from it
+ * (reads.c). */
 int mongo_server_status(struct engine *en, bson_error_t *be)
 {
 	static const char *const skip[] = {
@@ -31,7 +32,9 @@ int mongo_server_status(struct engine *en, bson_error_t *be)
 
 	BSON_APPEND_INT32(&cmd, "serverStatus", 1);
 	for (i = 0; i < sizeof skip / sizeof skip[0]; i++)
-		BSON_APPEND_INT32(&cmd, skip[i], 0);
+		if (strcmp(skip[i], "metrics") != 0 ||
+		    !(mongo_reads_counted(en) & 1u << C_READ_EXAMINED))
+			BSON_APPEND_INT32(&cmd, skip[i], 0);
 	rc = mongo_command(en, "admin", &cmd, &reply, be);
 	bson_destroy(&cmd);
 	if (rc < 0)
@@ -110,6 +113,7 @@ int mongo_sample(struct engine *en, struct counters *c, struct err *e)
 		}
 		mongo_status_counters(&en->st, c);
 	}
+	mongo_reads_sample(en, c);
 	if (en->has_server_io && proc_tree_sample(&en->tree, &io) == 0)
 		for (i = 0; i < sizeof io_table / sizeof io_table[0]; i++) {
 			memcpy(&c->v[io_table[i].counter], (const char *)&io + io_table[i].source,

@@ -50,6 +50,10 @@ static const struct stat_row {
 	{ MS_CHECKPOINTS, C_CHECKPOINTS,
 	  IN_SUB("wiredTiger", "checkpoint", "total succeed number of checkpoints") },
 	{ MS_PID, C_COUNT, AT_TOP("pid") },
+	/* the reads' (reads.c: deltas over a read step; serverStatus has them
+	 * only when asked for its metrics section) */
+	{ MS_QE_SCANNED, C_COUNT, IN_SUB("metrics", "queryExecutor", "scanned") },
+	{ MS_QE_OBJECTS, C_COUNT, IN_SUB("metrics", "queryExecutor", "scannedObjects") },
 };
 #undef IN_SUB
 #undef IN_SECTION
@@ -209,4 +213,70 @@ int mongo_collstats_index_sizes(const bson_t *doc, const char *const *names, int
 		s->nindex = i;
 	}
 	return 0;
+}
+
+/* The plan below stage document it (depth levels at most): an index's
+ * name, "_id_" for IDHACK (the _id index, as explain names it elsewhere),
+ * "scan" for a COLLSCAN with no index under the same plan. 1 when an
+ * index was found, 0 a scan, -1 neither. */
+static int plan_in(const bson_iter_t *doc, int depth, char *out, size_t len)
+{
+	static const char *const below[] = { "inputStage", "inputStages", "queryPlan",
+		                             "winningPlan", "shards" };
+	bson_iter_t it = *doc, child;
+	char stage[32];
+	size_t i;
+	int found = -1, r;
+
+	if (depth > 32)
+		return -1;
+	string_at(doc, "stage", stage, sizeof stage);
+	if (stage[0]) {
+		string_at(doc, "indexName", out, len);
+		if (out[0])
+			return 1;
+		if (strcmp(stage, "IDHACK") == 0) {
+			snprintf(out, len, "_id_");
+			return 1;
+		}
+		if (strcmp(stage, "COLLSCAN") == 0)
+			found = 0;
+	}
+	while (bson_iter_next(&it)) {
+		const char *key = bson_iter_key(&it);
+
+		for (i = 0; i < sizeof below / sizeof below[0]; i++)
+			if (strcmp(key, below[i]) == 0)
+				break;
+		if (i == sizeof below / sizeof below[0] ||
+		    !(BSON_ITER_HOLDS_DOCUMENT(&it) || BSON_ITER_HOLDS_ARRAY(&it)) ||
+		    !bson_iter_recurse(&it, &child))
+			continue;
+		if (BSON_ITER_HOLDS_ARRAY(&it)) { /* inputStages, shards: each element */
+			bson_iter_t el = child, sub;
+
+			while (bson_iter_next(&el))
+				if (BSON_ITER_HOLDS_DOCUMENT(&el) && bson_iter_recurse(&el, &sub) &&
+				    (r = plan_in(&sub, depth + 1, out, len)) >= found)
+					if ((found = r) == 1)
+						return 1;
+			continue;
+		}
+		if ((r = plan_in(&child, depth + 1, out, len)) >= found && (found = r) == 1)
+			return 1;
+	}
+	out[0] = 0;
+	if (found == 0)
+		snprintf(out, len, "scan");
+	return found;
+}
+
+int mongo_explain_served(const bson_t *reply, char *out, size_t len)
+{
+	bson_iter_t top, qp;
+
+	out[0] = 0;
+	if (!reply || !bson_iter_init(&top, reply) || !enter(&top, "queryPlanner", &qp))
+		return -1;
+	return plan_in(&qp, 0, out, len);
 }

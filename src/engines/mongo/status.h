@@ -34,6 +34,8 @@ enum mongo_stat {
 	                   * WiredTiger: wiredTiger.checkpoint "total succeed number
 	                   * of checkpoints") */
 	MS_PID,           /* pid of the server process */
+	MS_QE_SCANNED,    /* metrics.queryExecutor.scanned: index keys queries examined */
+	MS_QE_OBJECTS,    /* metrics.queryExecutor.scannedObjects: documents they examined */
 	MS_COUNT
 };
 
@@ -77,5 +79,12 @@ int mongo_collstats_sizes(const bson_t *doc, int nindexes, struct sizes *s);
  * SIZES_MAX_INDEXES are read): the table spec's. */
 int mongo_collstats_index_sizes(const bson_t *doc, const char *const *names, int nindexes,
                                 struct sizes *s);
+
+/* What served a find, from its explain reply ({ queryPlanner: {
+ * winningPlan: ... } }, the classic plan tree or 7.0's { queryPlan: ... },
+ * a sharded one's shards too): the name of the index its winning plan
+ * scans into out ("_id_" for IDHACK, the _id index), or "scan" for a
+ * collection scan. 1 an index, 0 a scan, -1 neither found (out ""). */
+int mongo_explain_served(const bson_t *reply, char *out, size_t len);
 
 #endif

@@ -45,6 +45,11 @@ int mongo_flush(struct engine *en, long long op, struct err *e)
 		return mongo_flush_docs(en, e);
 	if (!en->bulk)
 		return 0;
+	if (!n) { /* a mix's commit of reads only: nothing to send */
+		mongoc_bulk_operation_destroy(en->bulk);
+		en->bulk = NULL;
+		return 0;
+	}
 	ok = mongoc_bulk_operation_execute(en->bulk, &reply, &be);
 	mongoc_bulk_operation_destroy(en->bulk);
 	en->bulk = NULL;
@@ -72,12 +77,16 @@ int mongo_flush(struct engine *en, long long op, struct err *e)
 static int begin(struct engine *en, struct err *e)
 {
 	(void)e;
+	if (OP_READS(en->k.v[K_OP]))
+		return 0; /* a read step's finds go one by one: no batch */
 	mongo_open_bulk(en);
 	return 0;
 }
 
 static int add_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e)
 {
+	if (OP_READS(op))
+		return mongo_do_read(en, row, version, e);
 	if (!en->bulk && !en->copy) /* sent early (send_full) */
 		mongo_open_bulk(en);
 	return mongo_add_op(en, op, row, version, e);

@@ -153,8 +153,111 @@ static void test_mongo_doc(void)
 	CHECK(mongo_doc_uri("http://x", &uri, &e) < 0 && uri == NULL && e.cls == ERR_USAGE &&
 	      strstr(e.msg, "mongodb://") != NULL);
 }
+
+/* The field of name in b as text ("" when it is not a string). */
+static const char *text_at(const bson_t *b, const char *path)
+{
+	bson_iter_t it, f;
+
+	return bson_iter_init(&it, b) && bson_iter_find_descendant(&it, path, &f) &&
+	               BSON_ITER_HOLDS_UTF8(&f)
+	           ? bson_iter_utf8(&f, NULL)
+	           : "";
+}
+
+/* A read's find: the filter of the query's terms in the documents' field
+ * names and types, with the row's values (or a miss's), the sort and
+ * limit of a range; several terms on one field in one document. */
+static void test_mongo_doc_query(void)
+{
+	struct query_spec q[SCHEMA_QUERY_MAX], two;
+	long long users = -1;
+	struct knobs k;
+	struct err e;
+	bson_t doc, filter, opts;
+	bson_iter_t it, f;
+	char email[256];
+	const struct schema *s;
+	int n, email_col;
+
+	knobs_defaults(&k);
+	if (schema_load("users", &users, &e) < 0) {
+		CHECK(!"the users spec loads");
+		return;
+	}
+	k.v[K_SCHEMA] = users;
+	s = schema_of(&k);
+	n = schema_read_queries(s, &k, OP_LOOKUP, q);
+	CHECK(n >= 1 && q[0].nterms == 1 && strcmp(s->cols[q[0].term[0].col].name, "email") == 0);
+	email_col = q[0].term[0].col;
+	/* row 12's document holds the email the lookup asks for */
+	bson_init(&doc);
+	mongo_doc_row(&doc, &k, 12, "", 0);
+	snprintf(email, sizeof email, "%s", text_at(&doc, "email"));
+	bson_destroy(&doc);
+	bson_init(&filter);
+	bson_init(&opts);
+	mongo_doc_query(&filter, &opts, &k, &q[0], 12, 0);
+	CHECK(email[0] && strcmp(text_at(&filter, "email.$eq"), email) == 0);
+	CHECK(bson_count_keys(&filter) == 1 && bson_count_keys(&opts) == 0);
+	bson_destroy(&filter);
+	bson_destroy(&opts);
+	/* a miss: a value of the same type that no row holds */
+	bson_init(&filter);
+	bson_init(&opts);
+	mongo_doc_query(&filter, &opts, &k, &q[0], 12, 1);
+	CHECK(text_at(&filter, "email.$eq")[0] == '~');
+	bson_destroy(&filter);
+	bson_destroy(&opts);
+	/* a range: $gte, sorted up the same field, limit range-rows (int64) */
+	k.v[K_RANGE_ROWS] = 25;
+	n = schema_read_queries(s, &k, OP_RANGE, q);
+	bson_init(&filter);
+	bson_init(&opts);
+	mongo_doc_query(&filter, &opts, &k, &q[0], 12, 0);
+	CHECK(strcmp(text_at(&filter, "email.$gte"), email) == 0);
+	CHECK(bson_iter_init(&it, &opts) && bson_iter_find_descendant(&it, "sort.email", &f) &&
+	      bson_iter_as_int64(&f) == 1);
+	CHECK(bson_iter_init(&it, &opts) && bson_iter_find(&it, "limit") &&
+	      BSON_ITER_HOLDS_INT64(&it) && bson_iter_int64(&it) == 25);
+	bson_destroy(&filter);
+	bson_destroy(&opts);
+	/* two terms on one field: one document; descending */
+	memset(&two, 0, sizeof two);
+	two.nterms = 2;
+	two.term[0] = (struct query_term){ .col = email_col, .cmp = QC_GT };
+	two.term[1] = (struct query_term){ .col = email_col, .cmp = QC_LE };
+	two.order_col = email_col;
+	two.order_desc = 1;
+	bson_init(&filter);
+	bson_init(&opts);
+	mongo_doc_query(&filter, &opts, &k, &two, 12, 0);
+	CHECK(bson_count_keys(&filter) == 1 && strcmp(text_at(&filter, "email.$gt"), email) == 0 &&
+	      strcmp(text_at(&filter, "email.$lte"), email) == 0);
+	CHECK(bson_iter_init(&it, &opts) && bson_iter_find_descendant(&it, "sort.email", &f) &&
+	      bson_iter_as_int64(&f) == -1 && bson_iter_init(&it, &opts) &&
+	      !bson_iter_find(&it, "limit"));
+	bson_destroy(&filter);
+	bson_destroy(&opts);
+	/* the id is _id, in the documents' type */
+	two.nterms = 1;
+	two.term[0] = (struct query_term){ .col = 0, .cmp = QC_EQ };
+	two.order_col = -1;
+	bson_init(&filter);
+	bson_init(&opts);
+	mongo_doc_query(&filter, &opts, &k, &two, 12, 0);
+	CHECK(bson_iter_init(&it, &filter) && bson_iter_find_descendant(&it, "_id.$eq", &f) &&
+	      BSON_ITER_HOLDS_INT64(&f) && bson_count_keys(&opts) == 0);
+	bson_destroy(&filter);
+	bson_destroy(&opts);
+}
 #else
 static void test_mongo_doc(void)
+{
+	unit_skip("built without the mongo engine (install libmongoc-dev, then make)");
+}
+
+static void test_mongo_doc_query(void)
 {
 	unit_skip("built without the mongo engine (install libmongoc-dev, then make)");
 }
@@ -162,5 +265,6 @@ static void test_mongo_doc(void)
 
 const struct unit_case unit_engines_mongo_doc[] = {
 	{ "unit/mongo-doc", test_mongo_doc },
+	{ "unit/mongo-doc-query", test_mongo_doc_query },
 	{ NULL, NULL },
 };

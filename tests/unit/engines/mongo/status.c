@@ -197,6 +197,9 @@ static void test_mongo_status_table(void)
 		{ MS_FSYNC_IOS, "wiredTiger.connection.total fsync I/Os", C_COUNT },
 		{ MS_CHECKPOINTS, "wiredTiger.transaction.transaction checkpoints", C_CHECKPOINTS },
 		{ MS_PID, "pid", C_COUNT },
+		/* read by reads.c for the reads' counters, as deltas */
+		{ MS_QE_SCANNED, "metrics.queryExecutor.scanned", C_COUNT },
+		{ MS_QE_OBJECTS, "metrics.queryExecutor.scannedObjects", C_COUNT },
 	};
 	struct mongo_status st;
 	struct counters c;
@@ -229,6 +232,73 @@ static void test_mongo_status_table(void)
 	CHECK(c.valid == 1u << C_CHECKPOINTS && c.v[C_CHECKPOINTS] == 7);
 	bson_destroy(doc);
 }
+
+/* What served a find, from explain replies as servers write them: the
+ * winning plan's index (never a rejected plan's), IDHACK as the _id
+ * index, a COLLSCAN as "scan". */
+static void test_mongo_explain(void)
+{
+	static const struct {
+		const char *json;
+		int rc;
+		const char *out;
+	} cases[] = {
+		/* 6.0 / classic engine: FETCH over IXSCAN; a rejected plan's index */
+		{ "{\"queryPlanner\": {\"winningPlan\": {\"stage\": \"FETCH\", \"inputStage\": "
+		  "{\"stage\": \"IXSCAN\", \"keyPattern\": {\"email\": 1}, \"indexName\": "
+		  "\"idxlab_email\"}}, \"rejectedPlans\": [{\"stage\": \"IXSCAN\", "
+		  "\"indexName\": \"other\"}]}, \"ok\": 1}",
+		  1, "idxlab_email" },
+		/* 7.0 with SBE: the plan under queryPlan, beside slotBasedPlan */
+		{ "{\"queryPlanner\": {\"winningPlan\": {\"queryPlan\": {\"stage\": \"LIMIT\", "
+		  "\"inputStage\": {\"stage\": \"FETCH\", \"inputStage\": {\"stage\": "
+		  "\"IXSCAN\", \"indexName\": \"k1_1\"}}}, \"slotBasedPlan\": {\"stages\": "
+		  "\"[2] cfilter\"}}}}",
+		  1, "k1_1" },
+		/* 8.0's express path */
+		{ "{\"queryPlanner\": {\"winningPlan\": {\"isCached\": false, \"stage\": "
+		  "\"EXPRESS_IXSCAN\", \"keyPattern\": \"{ email: 1 }\", \"indexName\": "
+		  "\"idxlab_email\"}}}",
+		  1, "idxlab_email" },
+		{ "{\"queryPlanner\": {\"winningPlan\": {\"stage\": \"IDHACK\"}}}", 1, "_id_" },
+		/* a sort over a collection scan */
+		{ "{\"queryPlanner\": {\"winningPlan\": {\"stage\": \"SORT\", \"inputStage\": "
+		  "{\"stage\": \"COLLSCAN\", \"direction\": \"forward\"}}, \"rejectedPlans\": "
+		  "[]}}",
+		  0, "scan" },
+		/* an OR: its first branch's index */
+		{ "{\"queryPlanner\": {\"winningPlan\": {\"stage\": \"OR\", \"inputStages\": "
+		  "[{\"stage\": \"COLLSCAN\"}, {\"stage\": \"IXSCAN\", \"indexName\": "
+		  "\"b_1\"}]}}}",
+		  1, "b_1" },
+		/* a sharded cluster's: each shard's winning plan */
+		{ "{\"queryPlanner\": {\"winningPlan\": {\"stage\": \"SINGLE_SHARD\", "
+		  "\"shards\": [{\"shardName\": \"s0\", \"winningPlan\": {\"stage\": "
+		  "\"FETCH\", \"inputStage\": {\"stage\": \"IXSCAN\", \"indexName\": "
+		  "\"x_1\"}}}]}}}",
+		  1, "x_1" },
+		{ "{\"queryPlanner\": {\"winningPlan\": {\"stage\": \"EOF\"}}}", -1, "" },
+		{ "{\"ok\": 0, \"errmsg\": \"no\"}", -1, "" },
+	};
+	char out[64];
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		bson_error_t be;
+		bson_t *doc = bson_new_from_json((const uint8_t *)cases[i].json, -1, &be);
+		int rc;
+
+		CHECK(doc != NULL);
+		if (!doc)
+			continue;
+		rc = mongo_explain_served(doc, out, sizeof out);
+		if (rc != cases[i].rc || strcmp(out, cases[i].out) != 0)
+			printf("  case %zu: %d '%s'\n", i, rc, out);
+		CHECK(rc == cases[i].rc && strcmp(out, cases[i].out) == 0);
+		bson_destroy(doc);
+	}
+	CHECK(mongo_explain_served(NULL, out, sizeof out) < 0 && out[0] == 0);
+}
 #else
 static void test_mongo(void)
 {
@@ -239,10 +309,16 @@ static void test_mongo_status_table(void)
 {
 	unit_skip("built without the mongo engine (install libmongoc-dev, then make)");
 }
+
+static void test_mongo_explain(void)
+{
+	unit_skip("built without the mongo engine (install libmongoc-dev, then make)");
+}
 #endif
 
 const struct unit_case unit_engines_mongo_status[] = {
 	{ "unit/mongo", test_mongo },
 	{ "unit/mongo-status-table", test_mongo_status_table },
+	{ "unit/mongo-explain", test_mongo_explain },
 	{ NULL, NULL },
 };
