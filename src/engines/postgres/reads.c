@@ -51,8 +51,9 @@
 	"SELECT indexrelid FROM pg_index WHERE indrelid IN (SELECT r FROM x)) "                    \
 	"SELECT (SELECT coalesce(sum(pg_stat_get_tuples_returned(r) + "                            \
 	"pg_stat_get_xact_tuples_returned(r)), 0) FROM t) + "                                      \
-	"(SELECT coalesce(sum(pg_stat_get_tuples_fetched(r) + pg_stat_get_xact_tuples_fetched(r)), " \
-	"0) FROM (SELECT r FROM t UNION ALL SELECT r FROM i) f), "                                 \
+	"(SELECT coalesce(sum(pg_stat_get_tuples_fetched(r) + "                                    \
+	"pg_stat_get_xact_tuples_fetched(r)), 0) FROM (SELECT r FROM t UNION ALL SELECT r FROM "   \
+	"i) f), "                                                                                  \
 	"(SELECT coalesce(sum(pg_stat_get_blocks_fetched(r) + pg_stat_get_xact_blocks_fetched(r) " \
 	"- pg_stat_get_blocks_hit(r) - pg_stat_get_xact_blocks_hit(r)), 0) FROM a)"
 
