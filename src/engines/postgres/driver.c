@@ -403,6 +403,7 @@ const struct engine_ops postgres_engine = {
 	/* the reads' rows examined and pages read: idxlab_t's statistics (reads.c) */
 	.measures_more = 1u << C_READ_EXAMINED | 1u << C_READ_PAGES,
 	.sizes = pg_sizes,
+	.settle = pg_reads_settle, /* the plan after the step (reads.c) */
 	.reads = pg_reads,
 	.in_force = pg_in_force,
 	.where = pg_where,

@@ -321,6 +321,9 @@ int pg_reads_take(struct engine *en, struct err *e);
  * come from: under a read op, their growth since the last reading is
  * added to the txn's read counters. Part of every sample. */
 int pg_reads_sample(struct engine *en, struct err *e);
+/* .settle: at a read step's end, what served each query that ran, asked
+ * again (the plan the statement has after its executions). */
+int pg_reads_settle(struct engine *en, struct err *e);
 /* .reads: the queries and what served each (../reads.h). */
 const struct reads *pg_reads(struct engine *en);
 

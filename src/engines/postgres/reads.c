@@ -19,9 +19,11 @@
  * the op's start, and after the indexes changed): the index the first
  * index scan node names (Index Scan, Index Only Scan, Bitmap Index Scan; a
  * partition's index as the spec's index it belongs to; the key's as
- * "primary key"), else "scan" (a Seq Scan). It is the plan for that value:
- * the server plans each of the first five executions for its own values,
- * then may keep a generic plan.
+ * "primary key"), else "scan" (a Seq Scan); and again at the step's end,
+ * outside its window (pg_reads_settle), for the queries that ran: the
+ * server plans each of the first five executions of a prepared statement
+ * for its own values, then may keep a generic plan, which EXPLAIN EXECUTE
+ * then shows.
  *
  * What the queries examined and read, the server counts for idxlab_t (and
  * its partitions, indexes, TOAST), read with every sample
@@ -320,6 +322,18 @@ int pg_reads_sample(struct engine *en, struct err *e)
 	en->rd_examined = examined;
 	en->rd_pages = pages;
 	en->rd_seen = 1;
+	return 0;
+}
+
+int pg_reads_settle(struct engine *en, struct err *e)
+{
+	int i;
+
+	if (!OP_READS(en->k.v[K_OP]) || (en->stop && atomic_load(en->stop)))
+		return 0;
+	for (i = 0; i < en->rd.n; i++)
+		if (en->rd.count[i] && served_by(en, i, e) < 0)
+			return -1;
 	return 0;
 }
 
