@@ -12,6 +12,7 @@
 
 #include "../../clock.h"
 #include "../../evlog.h"
+#include "../../mix.h"
 #include "../../units.h"
 #include "cluster.h"
 #include "internal.h"
@@ -184,6 +185,7 @@ static int pg_setup(struct engine *en, const struct knobs *k, struct err *e)
 	en->s = schema_of(k);
 	en->txn->open = 0;
 	en->npend = 0;
+	en->rd_seen = 0; /* a new table: its statistics start afresh */
 	/* The statement is made again for this table below: a restart on the
 	 * way (the cache) must not prepare the old one on the new spec. */
 	en->prepared = 0;
@@ -299,8 +301,12 @@ static int pg_apply(struct engine *en, const struct knobs *k, struct err *e)
 		return -1;
 	if (old.v[K_PAYLOAD] != k->v[K_PAYLOAD])
 		pg_set_payload(en, k->v[K_PAYLOAD]);
+	/* a read's plan changes with the indexes: its queries are planned again */
 	if (old.v[K_OP] != k->v[K_OP] || old.v[K_SEED] != k->v[K_SEED] ||
-	    old.v[K_KEY_ORDER] != k->v[K_KEY_ORDER]) {
+	    old.v[K_KEY_ORDER] != k->v[K_KEY_ORDER] ||
+	    (OP_READS(k->v[K_OP]) &&
+	     (old.v[K_INDEXES] != k->v[K_INDEXES] || old.v[K_MISS] != k->v[K_MISS] ||
+	      old.v[K_RANGE_ROWS] != k->v[K_RANGE_ROWS]))) {
 		if (pg_prepare_op(en, e) < 0)
 			return -1;
 	} else if ((old.v[K_LOAD] != k->v[K_LOAD] ||
@@ -366,6 +372,19 @@ static const char *pg_version(void)
 	return buf;
 }
 
+/* A mix (--mix) interleaves a write op's statement and the reads' on one
+ * connection, which the reads here (reads.c) do not do yet: refused. */
+static int pg_check(const struct knobs *k, struct err *e)
+{
+	if (k->v[K_MIX])
+		return err_set(e, ERR_USAGE,
+		               "--mix %s: the postgres engine runs a read op or a write op alone "
+		               "so far (use --op lookup or range, a write op, or --engine sqlite "
+		               "for a mix)",
+		               mix_label(k->v[K_MIX]));
+	return 0;
+}
+
 /* What differs from knob_table[]'s defaults on this engine. */
 static const struct knob_default pg_defaults[] = {
 	{ K_CACHE, "128MiB" },
@@ -376,6 +395,7 @@ static const struct knob_default pg_defaults[] = {
 static const int pg_own_knobs[] = { K_FILLFACTOR, K_PROTOCOL, K_PIPELINE, -1 };
 
 const struct engine_ops postgres_engine = {
+	.check = pg_check,
 	.reads_source = pg_reads_source,
 	.read_shape = pg_read_shape,
 	.defaults = pg_defaults,
@@ -395,7 +415,11 @@ const struct engine_ops postgres_engine = {
 	.finish_end = pg_finish_end,
 	.sample = pg_sample,
 	.stats = { &pg_stats },
+	/* the reads' rows examined and pages read: idxlab_t's statistics (reads.c) */
+	.measures_more = 1u << C_READ_EXAMINED | 1u << C_READ_PAGES,
 	.sizes = pg_sizes,
+	.settle = pg_reads_settle, /* the plan after the step (reads.c) */
+	.reads = pg_reads,
 	.in_force = pg_in_force,
 	.where = pg_where,
 	.figure = M_WAL_BYTES_PER_ROW, /* what each index adds to the WAL */

@@ -55,6 +55,8 @@
  *              as text and parameters, or as literal SQL; pipelined or
  *              a round trip each
  *   txn.c      BEGIN/COMMIT in the pipeline, the step, the results
+ *   reads.c    op lookup and range: the queries, what served them, what
+ *              they examined and read
  *   stats.c    the statistics table, the sample, the sizes
  *   catalog.c  --schema-from: a user's table's shape, read-only
  *   sample.c   --schema-from: its rows' order, from a bounded sample
@@ -73,6 +75,7 @@
 #include "../../probes/proc_tree.h"
 #include "../../schema.h"
 #include "../engine.h"
+#include "../reads.h"
 #include "../rowset.h"
 #include "../txn.h"
 #include "cluster.h"
@@ -101,6 +104,13 @@
 #define STOP_ANSWER_MS       1000  /* ... and gives up on a server silent that long after it */
 #define STATS_TIMEOUT        "10s" /* statement_timeout of idxlab's own statistics queries */
 #define WAIT_SLICE_MS        50
+#define RQ_SQL_MAX           512 /* a read's SELECT: SCHEMA_QUERY_TERMS terms, an order */
+
+/* idxlab_t and its partitions (pg_partition_tree lists none for a table
+ * that is not partitioned): the statistics are summed over them. */
+#define TABLE_TREE                                                                                 \
+	"(SELECT to_regclass('idxlab.idxlab_t') UNION SELECT relid FROM "                          \
+	"pg_partition_tree(to_regclass('idxlab.idxlab_t')))"
 
 enum tag { T_BEGIN, T_OP, T_COMMIT, T_OTHER };
 
@@ -193,6 +203,14 @@ struct engine {
 	int ph_param[SPEC_PARAMS];
 	char *lit;
 	size_t lit_used, lit_cap;
+	/* op lookup, range (reads.c): the queries and their SELECTs (prepared
+	 * as idxlab_r0, idxlab_r1, ...); the query op_sql holds (-1: none);
+	 * the last reading of the statistics the reads' counts come from
+	 * (rd_seen: of this table, under a read op). */
+	struct reads rd;
+	char rq_sql[SCHEMA_QUERY_MAX][RQ_SQL_MAX];
+	int rq_set, rd_seen;
+	uint64_t rd_examined, rd_pages;
 };
 
 /* conn.c */
@@ -249,6 +267,10 @@ void pg_bind_row(struct engine *en, uint64_t row, uint64_t version, char (*num)[
  * is vals[i] NULL, lens[i] -1. */
 void pg_bind_cols(struct engine *en, const int *cols, int n, uint64_t row, uint64_t version,
                   char (*num)[8], const char **vals, int *lens);
+/* v in its type's binary form, as the statements take it: numbers into
+ * num (8 bytes), bytes where they are (a numeric's into v->b); *out points
+ * at them. Its length; -1: NULL (*out NULL). */
+int pg_bind_value(struct value *v, char *num, const char **out);
 
 /* load.c: --load multirow and copy */
 #define MULTIROW_MAX  1000  /* rows per multi-row statement (the --load meaning) */
@@ -276,10 +298,40 @@ int pg_proto_set(struct engine *en, const char *sql, struct err *e);
 /* Send the op's statement for one row, vals/lens its parameters as
  * pg_bind_row gives them, the --protocol way; then pg_sent. */
 int pg_proto_send(struct engine *en, const char *const *vals, const int *lens, struct err *e);
+/* Send the statement en->op_sql holds (pg_proto_set; prepared as name),
+ * vals/lens its en->nparams parameters, the --protocol way, in the mode
+ * the connection is in; its result is the caller's to read. */
+int pg_proto_issue(struct engine *en, const char *name, const char *const *vals, const int *lens,
+                   struct err *e);
+/* en->op_sql with vals written into it as literals, into en->lit. */
+int pg_proto_literal(struct engine *en, const char *const *vals, const int *lens, struct err *e);
 void pg_proto_free(struct engine *en);
+
+/* reads.c: op lookup and range */
+/* The queries of the read op in force (none for a write), prepared, and
+ * what serves each (EXPLAIN); outside the pipeline. */
+int pg_prepare_reads(struct engine *en, struct err *e);
+/* One query (the txn loop's op hook): its values from row, draw its
+ * number (reads_pick); its rows read back and counted. */
+int pg_do_read(struct engine *en, uint64_t row, uint64_t draw, struct err *e);
+/* In the pipeline, read the results of the statements sent (BEGIN,
+ * COMMIT) now: a read step waits for them. */
+int pg_reads_take(struct engine *en, struct err *e);
+/* The statistics of idxlab_t the reads' rows examined and pages read
+ * come from: under a read op, their growth since the last reading is
+ * added to the txn's read counters. Part of every sample. */
+int pg_reads_sample(struct engine *en, struct err *e);
+/* .settle: at a read step's end, what served each query that ran, asked
+ * again (the plan the statement has after its executions). */
+int pg_reads_settle(struct engine *en, struct err *e);
+/* .reads: the queries and what served each (../reads.h). */
+const struct reads *pg_reads(struct engine *en);
 
 /* txn.c */
 extern const struct txn_hooks pg_txn_hooks;
+/* A statement failed: the transaction is gone; none is left aborted on
+ * the server. */
+void pg_lost(struct engine *en);
 /* A statement of the step (tag; t0: a COMMIT's begin) was sent: in the
  * pipeline, its result is read at the next drain; else now (a COMMIT is
  * then acknowledged). 0, or -1 (the transaction rolled back). */

@@ -199,9 +199,7 @@ static int add_literal(struct engine *en, int i, const char *val, int len, struc
 	return 0;
 }
 
-/* The op's statement with the row's values in it, into en->lit. */
-static int literal_statement(struct engine *en, const char *const *vals, const int *lens,
-                             struct err *e)
+int pg_proto_literal(struct engine *en, const char *const *vals, const int *lens, struct err *e)
 {
 	size_t from = 0;
 	int i;
@@ -220,20 +218,19 @@ static int literal_statement(struct engine *en, const char *const *vals, const i
 
 /* ---- sending ----------------------------------------------------------- */
 
-int pg_proto_send(struct engine *en, const char *const *vals, const int *lens, struct err *e)
+int pg_proto_issue(struct engine *en, const char *name, const char *const *vals, const int *lens,
+                   struct err *e)
 {
 	Oid types[SPEC_PARAMS];
 	int fmts[SPEC_PARAMS], i, sent;
 
-	if (pg_proto_mode(en, e) < 0)
-		return -1;
 	for (i = 0; i < en->nparams; i++) {
 		fmts[i] = 1;
 		types[i] = pg_type_oid(en->ptype[i]);
 	}
 	switch (en->k.v[K_PROTOCOL]) {
 	case PROTO_SIMPLE:
-		if (literal_statement(en, vals, lens, e) < 0)
+		if (pg_proto_literal(en, vals, lens, e) < 0)
 			return -1;
 		sent = en->pipeline
 		           ? PQsendQueryParams(en->conn, en->lit, 0, NULL, NULL, NULL, NULL, 0)
@@ -244,11 +241,16 @@ int pg_proto_send(struct engine *en, const char *const *vals, const int *lens, s
 		                         0);
 		break;
 	default:
-		sent = PQsendQueryPrepared(en->conn, "idxlab_op", en->nparams, vals, lens, fmts, 0);
+		sent = PQsendQueryPrepared(en->conn, name, en->nparams, vals, lens, fmts, 0);
 		break;
 	}
-	if (!sent)
-		return pg_fail(en, NULL, e, "send");
+	return sent ? 0 : pg_fail(en, NULL, e, "send");
+}
+
+int pg_proto_send(struct engine *en, const char *const *vals, const int *lens, struct err *e)
+{
+	if (pg_proto_mode(en, e) < 0 || pg_proto_issue(en, "idxlab_op", vals, lens, e) < 0)
+		return -1;
 	return pg_sent(en, T_OP, 0, e);
 }
 

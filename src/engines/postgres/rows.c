@@ -373,6 +373,13 @@ int pg_prepare_statement(struct engine *en, struct err *e)
 	PGresult *res;
 	int i;
 
+	if (OP_READS(en->k.v[K_OP])) { /* the queries' statements (reads.c) */
+		if (pg_exec(en, "DEALLOCATE ALL", e) < 0 || pg_prepare_reads(en, e) < 0)
+			return -1;
+		en->prepared = 1;
+		return pg_load_prepare(en, e); /* the plain hooks: reads load nothing */
+	}
+	en->rd.n = 0;
 	if (build_statement(en, en->k.v[K_OP], sql, sizeof sql, e) < 0 ||
 	    pg_proto_set(en, sql, e) < 0 || pg_exec(en, "DEALLOCATE ALL", e) < 0)
 		return -1;
@@ -443,9 +450,7 @@ static int numeric_bin(int64_t units, int scale, unsigned char *out)
 	return 8 + 2 * (last - first);
 }
 
-/* v in its type's binary form: numbers into num, bytes where they are (a
- * numeric's into v->b); *out points at them. Their length; -1: NULL. */
-static int bind_value(struct value *v, char *num, const char **out)
+int pg_bind_value(struct value *v, char *num, const char **out)
 {
 	*out = num;
 	if (v->null) {
@@ -496,7 +501,7 @@ void pg_bind_cols(struct engine *en, const int *cols, int n, uint64_t row, uint6
 			continue;
 		}
 		schema_value(en->s, &en->k, cols[i], row, version, &en->pv[i]);
-		lens[i] = bind_value(&en->pv[i], num[i], &vals[i]);
+		lens[i] = pg_bind_value(&en->pv[i], num[i], &vals[i]);
 	}
 }
 
@@ -512,6 +517,8 @@ int pg_send_op(struct engine *en, long long op, uint64_t row, uint64_t version, 
 	const char *vals[SPEC_PARAMS];
 	int lens[SPEC_PARAMS];
 
+	if (OP_READS(op))
+		return pg_do_read(en, row, version, e);
 	/* insert: the row's values; updates: the new values of their version */
 	pg_bind_row(en, row, op == OP_INSERT ? 0 : version, num, vals, lens);
 	return pg_proto_send(en, vals, lens, e);

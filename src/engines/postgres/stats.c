@@ -65,12 +65,6 @@ enum pg_how {
 	HOW_CHANGES,     /* the times it changed (note_checkpoint) */
 };
 
-/* idxlab_t and its partitions (pg_partition_tree lists none for a table
- * that is not partitioned): the counters are summed over them. */
-#define TABLE_TREE                                                                                 \
-	"(SELECT to_regclass('idxlab.idxlab_t') UNION SELECT relid FROM "                          \
-	"pg_partition_tree(to_regclass('idxlab.idxlab_t')))"
-
 /* The FROM of SRC_SERVER's query, whose columns are the table's. */
 #define SERVER_FROM                                                                                \
 	"FROM pg_stat_wal w, pg_control_checkpoint() k "                                           \
@@ -526,6 +520,8 @@ int pg_sample(struct engine *en, struct counters *c, struct err *e)
 	int got[SRC_COUNT], i;
 
 	en->want = c->want;
+	if (pg_reads_sample(en, e) < 0)
+		return -1;
 	for (i = 0; i < SRC_COUNT; i++)
 		if ((got[i] = readers[i](en, v, e)) < 0)
 			return -1;

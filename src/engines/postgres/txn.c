@@ -24,9 +24,7 @@ void pg_expect(struct engine *en, enum tag tag, uint64_t t0)
 	en->npend++;
 }
 
-/* A statement failed: the transaction is gone; leave no aborted one
- * behind on the server. */
-static void lost(struct engine *en)
+void pg_lost(struct engine *en)
 {
 	en->txn->open = 0;
 	if (PQstatus(en->conn) == CONNECTION_OK && !en->unanswered) {
@@ -49,7 +47,7 @@ static int take_now(struct engine *en, enum tag tag, struct err *e)
 	PGresult *res = pg_collect(en, what, STOP_GRACE_MS, e);
 
 	if (!res) {
-		lost(en);
+		pg_lost(en);
 		return -1;
 	}
 	if (tag == T_OP && en->k.v[K_OP] != OP_INSERT && strcmp(PQcmdTuples(res), "1") != 0) {
@@ -57,7 +55,7 @@ static int take_now(struct engine *en, enum tag tag, struct err *e)
 		        "%s changed %s rows instead of 1: the table is not what idxlab built", what,
 		        PQcmdTuples(res));
 		PQclear(res);
-		lost(en);
+		pg_lost(en);
 		return -1;
 	}
 	PQclear(res);
@@ -142,7 +140,7 @@ int pg_drain(struct engine *en, struct step_out *out, struct hist *lat, struct e
 	}
 	en->npend = 0;
 	if (failed) {
-		lost(en);
+		pg_lost(en);
 		return -1;
 	}
 	return 0;
@@ -159,6 +157,8 @@ int pg_commit(struct engine *en, struct txn *t, struct err *e)
 {
 	if (send_simple(en, "COMMIT", T_COMMIT, t->t0, e) < 0)
 		return -1;
+	if (en->pipeline && OP_READS(t->op)) /* reads take their results at once */
+		return pg_reads_take(en, e);
 	return en->pipeline ? TXN_SENT : 0;
 }
 
