@@ -376,12 +376,15 @@ static const char *pg_version(void)
  * connection, which the reads here (reads.c) do not do yet: refused. */
 static int pg_check(const struct knobs *k, struct err *e)
 {
-	if (k->v[K_MIX])
+	char mixed[96];
+
+	mix_text(k, mixed, sizeof mixed);
+	if (*mixed)
 		return err_set(e, ERR_USAGE,
-		               "--mix %s: the postgres engine runs a read op or a write op alone "
-		               "so far (use --op lookup or range, a write op, or --engine sqlite "
-		               "for a mix)",
-		               mix_label(k->v[K_MIX]));
+		               "the mix %s (--mix, --read-share): the postgres engine runs a read "
+		               "op or a write op alone so far (use --op lookup or range, a write "
+		               "op, or --engine sqlite or mongo for a mix)",
+		               mixed);
 	return 0;
 }
 
