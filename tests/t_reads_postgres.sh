@@ -74,5 +74,5 @@ check reads-pg/small-cache-scan-reads-pages "$(field "$T/c.csv" pages_read_per_q
 check reads-pg/large-cache-scan-reads-none "$(field "$T/c.csv" pages_read_per_query 2) < 1"
 
 # --- a mix is refused on this engine so far (at the plan, before a server) ---
-expect_exit reads-pg/mix-refused 2 "--mix insert:50.lookup:50: the postgres engine runs a read op or a write op alone" \
+expect_exit reads-pg/mix-refused 2 "the mix insert:50.lookup:50 \(--mix, --read-share\): the postgres engine runs a read op or a write op alone" \
 	"$IDXLAB" run --engine postgres --schema users --mix insert:50,lookup:50 --rows 100
