@@ -49,7 +49,7 @@
 /* schema_write()'s text of any spec: a column's line (with its in:LO..HI
  * and a generated expression), an index's, the partition line. */
 #define SCHEMA_TEXT_SIZE                                                                           \
-	((SCHEMA_COLS_MAX + 4) * (208 + SCHEMA_GEN_MAX) + SCHEMA_IDX_MAX * 1200 +                 \
+	((SCHEMA_COLS_MAX + 4) * (208 + SCHEMA_GEN_MAX) + SCHEMA_IDX_MAX * 1200 +                  \
 	 SCHEMA_QUERY_MAX * (SCHEMA_QUERY_TEXT + 16) + 512)
 
 enum col_type {

@@ -38,9 +38,8 @@
 #include "schema_int.h"
 #include "schema_part.h"
 
-static const char *const line_words[] = { "table",     "id",      "column", "hot",
-	                                  "index",     "payload", "partition",
-	                                  "without",   "query",   NULL };
+static const char *const line_words[] = { "table",   "id",        "column",  "hot",   "index",
+	                                  "payload", "partition", "without", "query", NULL };
 
 static const char *nth_word(int i, const void *ctx)
 {

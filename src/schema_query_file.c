@@ -108,8 +108,7 @@ static const char *nth_col(int i, const void *ctx)
 }
 
 /* COL, a column declared above (SQL's case folded), into *col. */
-static int column(const struct schema *s, struct toks *t, const char *what, int *col,
-                  struct err *e)
+static int column(const struct schema *s, struct toks *t, const char *what, int *col, struct err *e)
 {
 	char low[sizeof t->w[0]];
 	const char *hint;
@@ -178,15 +177,14 @@ static int term(const struct schema *s, struct toks *t, struct query_spec *q, st
 		if (strcmp(w, schema_query_cmp[c]) == 0)
 			break;
 	if (c == QC_COUNT)
-		return *w ? err_set(e, ERR_USAGE, "%s %s: %s", s->cols[x->col].name, w,
-		                    unsupported)
+		return *w ? err_set(e, ERR_USAGE, "%s %s: %s", s->cols[x->col].name, w, unsupported)
 		          : err_set(e, ERR_USAGE, "%s: the comparison is missing: %s = ?",
 		                    s->cols[x->col].name, s->cols[x->col].name);
 	x->cmp = (enum query_cmp)c;
 	t->i++;
 	w = peek(t);
-	if (strcmp(w, "?") != 0 && !(w[0] == '$' && w[1] && strspn(w + 1, "0123456789") ==
-	                                                         strlen(w + 1)))
+	if (strcmp(w, "?") != 0 &&
+	    !(w[0] == '$' && w[1] && strspn(w + 1, "0123456789") == strlen(w + 1)))
 		return err_set(e, ERR_USAGE,
 		               "%s %s %s: %s; write ? (idxlab binds each ? to a value of a row "
 		               "present, or with --miss to one no row holds)",
@@ -221,7 +219,8 @@ static int tail(const struct schema *s, struct toks *t, struct query_spec *q, st
 			t->i++;
 		}
 		if (is(t, ","))
-			return err_set(e, ERR_USAGE, "order by %s, ...: a query orders by one column",
+			return err_set(e, ERR_USAGE,
+			               "order by %s, ...: a query orders by one column",
 			               s->cols[q->order_col].name);
 	}
 	if (is(t, "limit")) {
@@ -305,11 +304,12 @@ int schema_query_line(struct schema *s, const char *rest, struct err *e)
 		if (!is(&t, "and"))
 			break;
 		if (q.nterms == SCHEMA_QUERY_TERMS)
-			return err_set(e, ERR_USAGE,
-			               "query %s: 'and %s': more than %d terms: a query compares at "
-			               "most %d columns (order by reads the rest of an index's key)",
-			               q.name, t.i + 1 < t.n ? t.w[t.i + 1] : "", SCHEMA_QUERY_TERMS,
-			               SCHEMA_QUERY_TERMS);
+			return err_set(
+			    e, ERR_USAGE,
+			    "query %s: 'and %s': more than %d terms: a query compares at "
+			    "most %d columns (order by reads the rest of an index's key)",
+			    q.name, t.i + 1 < t.n ? t.w[t.i + 1] : "", SCHEMA_QUERY_TERMS,
+			    SCHEMA_QUERY_TERMS);
 		t.i++;
 	}
 	if (tail(s, &t, &q, e) < 0)
@@ -346,8 +346,7 @@ int schema_query_check(const struct schema *s, struct err *e)
 		    q->order_desc > 1 || (q->order_col < 0 && q->order_desc))
 			return err_set(e, ERR_USAGE, "query %s orders by no column of the table",
 			               q->name);
-		if (q->limit < 0 || q->limit > SCHEMA_LIMIT_MAX || q->guessed < 0 ||
-		    q->guessed > 1)
+		if (q->limit < 0 || q->limit > SCHEMA_LIMIT_MAX || q->guessed < 0 || q->guessed > 1)
 			return err_set(e, ERR_USAGE, "query %s: limit %lld (0: none, at most %d)",
 			               q->name, q->limit, SCHEMA_LIMIT_MAX);
 	}
