@@ -202,6 +202,11 @@ static void test_query_limits(void)
 	         head);
 	CHECK(schema_parse_text(spec, "spec", &s, &e) == 0 && s.nqueries == 2);
 	CHECK(schema_check(&s, &e) == 0);
+	/* the built-ins: users the reads of its indexes, default none (a lookup
+	 * there is by k1, schema_read_queries) */
+	CHECK(schema_get(0) && schema_get(0)->nqueries == 0);
+	CHECK(schema_get(1) && strcmp(schema_get(1)->name, "users") == 0 &&
+	      schema_get(1)->nqueries == 4);
 	/* each field out of range, one at a time */
 	for (i = 0; i < 9; i++) {
 		bad = s;
