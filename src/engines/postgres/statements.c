@@ -35,8 +35,8 @@ static int names_table(const char *text, const char *table)
 	if (!n)
 		return 0;
 	for (p = text; (p = strcasestr(p, table)) != NULL; p++) {
-		int before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_' ||
-		                          p[-1] == '$');
+		int before =
+		    p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '$');
 		int after = isalnum((unsigned char)p[n]) || p[n] == '_' || p[n] == '$';
 
 		if (!before && !after)
@@ -113,10 +113,11 @@ void pg_top_statements(PGconn *c, const char *rel, struct table_shape *t)
 		if (!names_table(q, rel) || strstr(q, " AS v0"))
 			continue;
 		if (!shown++)
-			shape_note(t->notes, sizeof t->notes,
-			           "the table's most-called statements (pg_stat_statements, by calls; "
-			           "idxlab never runs them): write the reads as query lines, a ? for "
-			           "each $N (man idxlab, TABLE SPECS)");
+			shape_note(
+			    t->notes, sizeof t->notes,
+			    "the table's most-called statements (pg_stat_statements, by calls; "
+			    "idxlab never runs them): write the reads as query lines, a ? for "
+			    "each $N (man idxlab, TABLE SPECS)");
 		one_line(q, line, sizeof line);
 		shape_note(t->notes, sizeof t->notes, "  %d. %s calls: %s", shown,
 		           PQgetvalue(r, i, 0), line);
