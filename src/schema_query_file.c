@@ -264,7 +264,7 @@ static int tail(const struct schema *s, struct toks *t, struct query_spec *q, st
 
 int schema_query_line(struct schema *s, const char *rest, struct err *e)
 {
-	static struct toks t; /* 4 KiB; specs are read in the main thread */
+	struct toks t; /* 4 KiB */
 	struct query_spec q = { .order_col = -1 };
 	int i;
 
