@@ -390,12 +390,14 @@ void schema_from_queries(struct schema *s)
 		q->order_col = -1;
 		q->guessed = 1;
 		snprintf(q->name, sizeof q->name, "by_%.44s", s->cols[col].name);
-		for (k = 2; k < 100; k++) { /* two long names cut alike */
+		/* long names cut alike: at most SCHEMA_QUERY_MAX - 1 clash */
+		for (k = 2; k <= SCHEMA_QUERY_MAX; k++) {
 			for (j = 0; j < s->nqueries && strcmp(s->q[j].name, q->name) != 0; j++)
 				;
 			if (j == s->nqueries)
 				break;
-			snprintf(q->name, sizeof q->name, "by_%.40s_%d", s->cols[col].name, k);
+			snprintf(q->name, sizeof q->name, "by_%.40s_%u", s->cols[col].name,
+			         (unsigned)k % 10u);
 		}
 		if (nn < sizeof names)
 			nn += (size_t)snprintf(names + nn, sizeof names - nn, "%s%s",

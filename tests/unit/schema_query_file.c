@@ -270,6 +270,21 @@ static void test_guessed_lookups(void)
 	CHECK(strstr(s.notes, "queries by_country, by_created_at: guessed from the indexes"));
 	CHECK(strstr(s.notes, "on an expression of email: no query line uses it"));
 	CHECK(schema_check(&s, &e) == 0);
+	/* two long names that by_ cuts alike: each its own */
+	{
+		static const char longer[] =
+		    "table t\nid bigint seq\n"
+		    "column abcdefghijabcdefghijabcdefghijabcdefghijabcd_1 int rand\n"
+		    "column abcdefghijabcdefghijabcdefghijabcdefghijabcd_2 int rand\n"
+		    "index abcdefghijabcdefghijabcdefghijabcdefghijabcd_1\n"
+		    "index abcdefghijabcdefghijabcdefghijabcdefghijabcd_2\n";
+
+		CHECK(schema_parse_text(longer, "spec", &s, &e) == 0);
+		schema_from_queries(&s);
+		CHECK(s.nqueries == 2 && strcmp(s.q[0].name, s.q[1].name) != 0);
+		CHECK(strcmp(s.q[1].name, "by_abcdefghijabcdefghijabcdefghijabcdefghij_2") == 0);
+		CHECK(schema_check(&s, &e) == 0);
+	}
 }
 
 const struct unit_case unit_schema_query_file[] = {
