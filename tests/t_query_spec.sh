@@ -138,9 +138,12 @@ if [ ! -f "$("$bindir/pg_config" --pkglibdir 2>/dev/null)/pg_stat_statements.so"
 	skip query-spec/from-pg-statements "pg_stat_statements is not installed with this server"
 	exit 0
 fi
+# created but not preloaded: the view cannot be read, and a note says why
+psql_ "CREATE EXTENSION pg_stat_statements" >/dev/null
+"$IDXLAB" --print-config --schema-from "$dsn:public.orders" >"$T/pgnl.pc" 2>&1
+has query-spec/from-pg-statements-unread "the table's most-called statements: pg_stat_statements could not be read: .*shared_preload_libraries" "$T/pgnl.pc"
 psql_ "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'" >/dev/null
 $as "$bindir/pg_ctl" -D "$T/own/data" -l "$T/own/log" -w -m fast restart >/dev/null 2>&1
-psql_ "CREATE EXTENSION pg_stat_statements" >/dev/null
 # the application's statements: by customer most often, then by status, a
 # write, and a statement on another table that names orders only inside a
 # longer word (orders_archive)
