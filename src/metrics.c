@@ -32,6 +32,10 @@ const char *const ctr_names[C_COUNT] = {
 	[C_BG_SYNCS] = "bg_syncs",
 	[C_FORCED_SYNCS] = "forced_syncs",
 	[C_SERVER_SYNCS] = "server_syncs",
+	[C_READS] = "reads",
+	[C_READ_ROWS] = "read_rows",
+	[C_READ_EXAMINED] = "read_examined",
+	[C_READ_PAGES] = "read_pages",
 };
 
 const struct metric_def metric_table[M_COUNT] = {
@@ -204,6 +208,83 @@ const struct metric_def metric_table[M_COUNT] = {
 	                           .title = "server WAL syncs",
 	                           .per_s = " fsyncs/s",
 	                           .column = 54 },
+	/* The reads (issue 22): a read step's latencies are its queries'
+	 * (each timed from its statement sent to its last row fetched), so
+	 * p50_ms and the rest, a commit's, are n/a on it (record_own.c). */
+	[M_READS_PER_S] = { .field = "reads_per_s",
+	                    .label = "reads/s",
+	                    .unit = "",
+	                    .kind = MK_RATE,
+	                    .num = C_READS,
+	                    .decimals = 0,
+	                    .why = "queries per second (op lookup, range), their rows fetched",
+	                    .better = BETTER_HIGHER,
+	                    .title = "throughput",
+	                    .per_s = " queries/s",
+	                    .column = 68,
+	                    .text = { .order = 20, .pri = 3, .progress = 1 } },
+	[M_READ_P50_MS] = { .field = "read_p50_ms",
+	                    .label = "read p50 ms",
+	                    .unit = "s",
+	                    .kind = MK_QUANTILE,
+	                    .num = C_READS,
+	                    .q = 0.50,
+	                    .decimals = 4,
+	                    .why = "median query latency: the statement sent to its last row "
+	                           "fetched",
+	                    .better = BETTER_LOWER,
+	                    .title = "median query latency",
+	                    .column = 69,
+	                    .text = { .order = 21, .pri = 4 } },
+	[M_READ_P99_MS] = { .field = "read_p99_ms",
+	                    .label = "read p99 ms",
+	                    .unit = "s",
+	                    .kind = MK_QUANTILE,
+	                    .num = C_READS,
+	                    .q = 0.99,
+	                    .decimals = 4,
+	                    .why = "99th percentile query latency",
+	                    .better = BETTER_LOWER,
+	                    .title = "p99 query latency",
+	                    .column = 70,
+	                    .text = { .order = 22, .pri = 5 } },
+	[M_ROWS_RETURNED_PER_QUERY] = { .field = "rows_returned_per_query",
+	                                .label = "rows/query",
+	                                .unit = "",
+	                                .kind = MK_PER,
+	                                .num = C_READ_ROWS,
+	                                .den = C_READS,
+	                                .decimals = 2,
+	                                .why = "rows a query returned",
+	                                .title = "rows returned per query",
+	                                .column = 71,
+	                                .text = { .order = 23, .pri = 9 } },
+	[M_ROWS_EXAMINED_PER_QUERY] = { .field = "rows_examined_per_query",
+	                                .label = "examined/q",
+	                                .unit = "",
+	                                .kind = MK_PER,
+	                                .num = C_READ_EXAMINED,
+	                                .den = C_READS,
+	                                .decimals = 1,
+	                                .why = "rows the engine looked at to answer a query (a "
+	                                       "full scan: every row)",
+	                                .better = BETTER_LOWER,
+	                                .title = "rows examined per query",
+	                                .column = 72,
+	                                .text = { .order = 24, .pri = 4 } },
+	[M_PAGES_READ_PER_QUERY] = { .field = "pages_read_per_query",
+	                             .label = "pages/q",
+	                             .unit = "",
+	                             .kind = MK_PER,
+	                             .num = C_READ_PAGES,
+	                             .den = C_READS,
+	                             .decimals = 2,
+	                             .why = "pages a query read into the engine's cache (its "
+	                                    "cache misses)",
+	                             .better = BETTER_LOWER,
+	                             .title = "pages read per query",
+	                             .column = 73,
+	                             .text = { .order = 25, .pri = 8 } },
 };
 
 /* Bucket of a duration: exact below HIST_SUB ns, then 16 per power of two. */
@@ -332,6 +413,7 @@ unsigned metric_needs(int m)
 	case MK_PER_COMMIT:
 		return 1u << d->num | 1u << C_COMMITS;
 	case MK_PCT:
+	case MK_PER:
 	case MK_GAUGE_PCT:
 		return 1u << d->num | 1u << d->den;
 	default:
@@ -373,9 +455,11 @@ struct mval metric_compute(int m, const struct window *w)
 		r.v = hist_quantile(w->lat, d->q) / 1e6;
 		return r;
 	case MK_PCT:
+	case MK_PER:
 		if (!(valid & BIT(d->den)))
 			return na();
-		r = metrics_ratio(num * 100.0, (double)(b->v[d->den] - a->v[d->den]));
+		r = metrics_ratio(num * (d->kind == MK_PCT ? 100.0 : 1.0),
+		                  (double)(b->v[d->den] - a->v[d->den]));
 		return r;
 	case MK_GAUGE:
 		r.v = (double)b->v[d->num];

@@ -35,6 +35,11 @@ enum ctr {
 	C_BG_SYNCS,     /* the WAL writer's background flushes */
 	C_FORCED_SYNCS, /* the rest: evictions, full WAL buffers, other processes */
 	C_SERVER_SYNCS, /* the whole server's count (pg_stat_wal.wal_sync) */
+	/* The reads (op lookup, range; issue 22): */
+	C_READS,         /* queries run */
+	C_READ_ROWS,     /* rows they returned */
+	C_READ_EXAMINED, /* rows the engine examined to answer them */
+	C_READ_PAGES,    /* pages they read into the engine's cache (its misses) */
 	C_COUNT
 };
 
@@ -100,6 +105,7 @@ enum mkind {
 	MK_MAX,        /* latency max, milliseconds */
 	MK_TOTAL,      /* the cumulative counter itself at the window's end */
 	MK_PCT,        /* 100 * delta num / delta den */
+	MK_PER,        /* delta num / delta den (per query) */
 	MK_GAUGE,      /* gauge num at the window's end */
 	MK_GAUGE_PCT,  /* 100 * gauge num / gauge den at the window's end */
 	MK_FLAG,       /* 1 if num moved in the window, else 0 */
@@ -133,6 +139,13 @@ enum metric_id {
 	M_BG_SYNCS_PER_S,
 	M_FORCED_SYNCS_PER_ROW,
 	M_SERVER_SYNCS_PER_S,
+	/* the reads (issue 22) */
+	M_READS_PER_S,
+	M_READ_P50_MS,
+	M_READ_P99_MS,
+	M_ROWS_RETURNED_PER_QUERY,
+	M_ROWS_EXAMINED_PER_QUERY,
+	M_PAGES_READ_PER_QUERY,
 	M_COUNT
 };
 

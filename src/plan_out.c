@@ -65,6 +65,12 @@ static int check_load(const struct knobs *k, struct err *e)
 		               knob_table[K_ENGINE].choices[k->v[K_ENGINE]],
 		               ops->why_no_load ? ": " : "",
 		               ops->why_no_load ? ops->why_no_load : "");
+	if (OP_READS(k->v[K_OP]) && !ops->reads)
+		return err_set(e, ERR_USAGE,
+		               "op %s: the %s engine runs no reads yet (use --engine sqlite, or "
+		               "a write op)",
+		               knob_table[K_OP].choices[k->v[K_OP]],
+		               knob_table[K_ENGINE].choices[k->v[K_ENGINE]]);
 	return ops->check ? ops->check(k, e) : 0;
 }
 

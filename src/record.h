@@ -38,7 +38,7 @@ struct field {
 	const char *label; /* the text table's header (static) */
 	const char *unit;  /* for human formatting in text */
 	enum field_kind kind;
-	char s[128];
+	char s[320];
 	long long i;
 	double d;
 	int decimals;

@@ -31,9 +31,25 @@ const char *record_metric_label(int m, const struct knobs *k)
 
 int record_metric_applies(int m, const struct knobs *k)
 {
-	/* HOT % is a share of updates: a step that updates nothing has none */
-	return m != M_HOT_PCT || k->v[K_OP] == OP_UPDATE || k->v[K_OP] == OP_UPDATE_INDEXED ||
-	       k->v[K_OP] == OP_UPDATE_KEYS;
+	long long op = k->v[K_OP];
+
+	switch (m) {
+	case M_HOT_PCT: /* a share of updates: a step that updates nothing has none */
+		return op == OP_UPDATE || op == OP_UPDATE_INDEXED || op == OP_UPDATE_KEYS;
+	case M_P50_MS: /* a read step times its queries, not its commits */
+	case M_P99_MS:
+	case M_MAX_MS:
+		return !OP_READS(op);
+	case M_READS_PER_S: /* the figures of queries: on a read step only */
+	case M_READ_P50_MS:
+	case M_READ_P99_MS:
+	case M_ROWS_RETURNED_PER_QUERY:
+	case M_ROWS_EXAMINED_PER_QUERY:
+	case M_PAGES_READ_PER_QUERY:
+		return OP_READS(op);
+	default:
+		return 1;
+	}
 }
 
 void record_set_int(struct field *f, long long v)
@@ -219,6 +235,17 @@ static void own_device(struct field *f, const struct ctx *c)
 	data_fs(f, c, 1);
 }
 
+/* A read step's plan: what served each query, each index's share. */
+static void own_plan(struct field *f, const struct ctx *c)
+{
+	set_str(f, c->s && !c->s->rows_record ? c->s->plan : NULL);
+}
+
+static void own_served(struct field *f, const struct ctx *c)
+{
+	set_str(f, c->s && !c->s->rows_record ? c->s->served : NULL);
+}
+
 static void own_engine_version(struct field *f, const struct ctx *c)
 {
 	int en = (int)c->k->v[K_ENGINE];
@@ -278,5 +305,8 @@ const struct own_field record_own_fields[] = {
 	{ 63, "fs", "fs", "", -1, own_fs, { 0 }, -1 },
 	{ 64, "device", "device", "", -1, own_device, { 0 }, -1 },
 	{ 65, "engine_version", "engine version", "", -1, own_engine_version, { 0 }, -1 },
+	/* issue 22: what served a read step's queries */
+	{ 74, "plan", "plan", "", -1, own_plan, { 0 }, -1 },
+	{ 75, "index_served", "index served", "", -1, own_served, { 0 }, -1 },
 };
 const int record_nown = (int)(sizeof record_own_fields / sizeof record_own_fields[0]);

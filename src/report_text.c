@@ -90,7 +90,7 @@ static void text_value(struct report *rp, const struct field *f, char *buf, size
 {
 	switch (f->kind) {
 	case FIELD_STR:
-		snprintf(buf, len, "%s", f->s);
+		snprintf(buf, len, "%.*s", (int)(len ? len - 1 : 0), f->s);
 		break;
 	case FIELD_INT:
 		snprintf(buf, len, "%lld", f->i);

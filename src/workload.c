@@ -64,6 +64,14 @@ int wl_sample_of(struct workload *w, struct counters *c, uint32_t want, struct e
 	c->v[C_ROWS] = w->rows;
 	c->v[C_COMMITS] = w->commits;
 	c->valid |= 1u << C_ROWS | 1u << C_COMMITS;
+	/* the reads: the loop counts the queries, the engine what they found
+	 * (rows examined and pages read where its measures say it can) */
+	c->v[C_READS] = w->txn.reads;
+	c->v[C_READ_ROWS] = w->txn.read_rows;
+	c->v[C_READ_EXAMINED] = w->txn.read_examined;
+	c->v[C_READ_PAGES] = w->txn.read_pages;
+	c->valid |= 1u << C_READS | 1u << C_READ_ROWS |
+	            (w->ops->measures_more & (1u << C_READ_EXAMINED | 1u << C_READ_PAGES));
 	return 0;
 }
 

@@ -37,6 +37,9 @@ struct step_result {
 	 * (--duration passed), "table" (no row left to work on), "stopped" (a
 	 * signal, a failure); NULL: a batch's record, or none yet. */
 	const char *ended_by;
+	/* A read step (op lookup, range): what served each query
+	 * (reads_plan_text) and each index's share (reads_served_text); "". */
+	char plan[256], served[256];
 };
 
 enum live_state {

@@ -22,6 +22,7 @@
 
 #include "evlog.h"
 #include "xalloc.h"
+#include "engines/reads.h"
 #include "workload_impl.h"
 
 static void queue_result(struct workload *w, struct node *n)
@@ -119,6 +120,10 @@ static int end_step(struct workload *w, const struct knobs *k, struct step_resul
 	    w->ops->sizes(w->en, &r->sizes, e) < 0)
 		return -1;
 	r->table_rows = w->rs.live_rows;
+	if (OP_READS(k->v[K_OP]) && w->ops->reads) {
+		reads_plan_text(w->ops->reads(w->en), r->plan, sizeof r->plan);
+		reads_served_text(w->ops->reads(w->en), r->served, sizeof r->served);
+	}
 	if (k->v[K_VACUUM] && !atomic_load(&w->stop)) {
 		double t0 = clock_now_s();
 

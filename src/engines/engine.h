@@ -27,6 +27,7 @@
 struct engine;      /* private to each engine */
 struct table_shape; /* schema_from.h */
 struct txn;         /* txn.h */
+struct reads;       /* reads.h */
 
 /* One of an engine's statistics tables, as engine_measures reads it: n
  * rows of size bytes from rows, each holding at offset at the enum ctr it
@@ -158,6 +159,11 @@ struct engine_ops {
 	 * (a server's cache it may not change, a cache below the engine's
 	 * least): what reports show is what ran. NULL: k is what runs. */
 	void (*in_force)(struct engine *en, struct knobs *k);
+
+	/* The reads (op lookup, range): the engine's struct reads (reads.h),
+	 * its queries and what served each, as of the step's end. NULL: this
+	 * engine runs no reads (check refuses them). */
+	const struct reads *(*reads)(struct engine *en);
 
 	/* Where the data lives, for messages ("/tmp/idxlab-sqlite.X/idxlab.db"). */
 	const char *(*where)(struct engine *en);

@@ -111,7 +111,7 @@ unsigned engine_measures(int kind)
 
 	if (!ops)
 		return ~0u;
-	m = ops->measures_more | 1u << C_ROWS | 1u << C_COMMITS;
+	m = ops->measures_more | 1u << C_ROWS | 1u << C_COMMITS | 1u << C_READS | 1u << C_READ_ROWS;
 	for (t = 0; t < ENGINE_STATS_MAX && ops->stats[t]; t++)
 		for (i = 0; i < ops->stats[t]->n; i++) {
 			const struct engine_stats *s = ops->stats[t];

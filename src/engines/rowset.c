@@ -47,7 +47,8 @@ void rowset_prepare(struct rowset *rs, long long op, uint64_t seed)
 	free(rs->order);
 	rs->order = NULL;
 	rs->norder = rs->visit = 0;
-	if (op == OP_INSERT)
+	rs->seed = seed;
+	if (op == OP_INSERT || OP_READS(op))
 		return;
 	rs->order = keys_shuffle(seed + rs->passes, rs->next_row);
 	if (!rs->order)
@@ -58,9 +59,29 @@ void rowset_prepare(struct rowset *rs, long long op, uint64_t seed)
 	rs->norder = n;
 }
 
+/* A row present, drawn at random: a few tries past deleted rows, then the
+ * draw as it is (a deleted row's lookup finds nothing, as a user's would). */
+static int draw_row(struct rowset *rs, uint64_t *row, uint64_t *version)
+{
+	int tries;
+
+	if (!rs->live_rows || !rs->next_row)
+		return 0;
+	for (tries = 0; tries < 8; tries++) {
+		*row = keys_hash(rs->seed, 0x726f77ULL /* "row" */, rs->draws) % rs->next_row;
+		if (!is_deleted(rs, *row))
+			break;
+		rs->draws++;
+	}
+	*version = ++rs->draws;
+	return 1;
+}
+
 int rowset_next(struct rowset *rs, long long op, uint64_t *row, uint64_t *version)
 {
 	*version = 0;
+	if (OP_READS(op))
+		return draw_row(rs, row, version);
 	if (op == OP_INSERT) {
 		*row = rs->next_row;
 		return 1;
@@ -78,6 +99,8 @@ int rowset_next(struct rowset *rs, long long op, uint64_t *row, uint64_t *versio
 
 void rowset_done(struct rowset *rs, long long op, uint64_t row)
 {
+	if (OP_READS(op))
+		return;
 	if (op == OP_INSERT) {
 		rs->next_row++;
 		rs->live_rows++;

@@ -20,6 +20,7 @@ struct rowset {
 	uint64_t passes;        /* completed passes over the order */
 	unsigned char *deleted; /* bitmap over row numbers */
 	uint64_t ndeleted_bits;
+	uint64_t seed, draws; /* reads: rows drawn at random, draws so far */
 };
 
 /* A table of n rows (0..n-1), nothing deleted. */
@@ -29,7 +30,10 @@ void rowset_reset(struct rowset *rs, uint64_t n);
 void rowset_prepare(struct rowset *rs, long long op, uint64_t seed);
 
 /* The next row op works on, and for updates its version (1, 2, ...): 1, or
- * 0 when there is none (nothing left to delete, an empty table). */
+ * 0 when there is none (nothing left to delete, an empty table). A read
+ * (lookup, range) gets a row present drawn at random (seeded: the same
+ * seed draws the same rows) and, in *version, its draw number from 1
+ * (reads_pick's). */
 int rowset_next(struct rowset *rs, long long op, uint64_t *row, uint64_t *version);
 
 /* op on the row rowset_next() returned is done. */

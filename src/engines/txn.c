@@ -97,6 +97,8 @@ int txn_step(struct txn *t, long long op, uint64_t per_commit, uint64_t budget,
              struct step_out *out, struct hist *lat, struct err *e)
 {
 	uint64_t i;
+	int reads = OP_READS(op);
+	struct hist *clat = reads ? NULL : lat; /* a read's queries are timed, not its commits */
 
 	for (i = 0; i < budget; i++) {
 		uint64_t row, version, limit = per_commit == COMMIT_ALL ? UINT64_MAX : per_commit,
@@ -108,10 +110,19 @@ int txn_step(struct txn *t, long long op, uint64_t per_commit, uint64_t budget,
 		if (!t->open && txn_begin(t, op, e) < 0)
 			return -1;
 		n = t->rows + 1; /* before the hook: it may have rewound t */
-		rc = t->h->op(t->en, op, row, version, e);
+		if (reads) {
+			uint64_t t0 = clock_now_ns();
+
+			rc = t->h->op(t->en, op, row, version, e);
+			if (lat)
+				hist_add(lat, clock_now_ns() - t0);
+			t->reads += rc == 0;
+		} else {
+			rc = t->h->op(t->en, op, row, version, e);
+		}
 		if (rc == TXN_RETRY) {
 			/* The failed operation is replayed with the rest. */
-			if (replay(t, n, out, lat, e) < 0)
+			if (replay(t, n, out, clat, e) < 0)
 				return -1;
 			out->rows++;
 		} else if (rc < 0) {
@@ -121,17 +132,19 @@ int txn_step(struct txn *t, long long op, uint64_t per_commit, uint64_t budget,
 			out->rows++;
 			if (t->cap && t->cap < limit)
 				limit = t->cap;
-			if (++t->rows >= limit && commit_or_replay(t, out, lat, e) < 0)
+			if (++t->rows >= limit && commit_or_replay(t, out, clat, e) < 0)
 				return -1;
 		}
-		if (run_sync(t, 0, out, lat, e) < 0)
+		if (run_sync(t, 0, out, clat, e) < 0)
 			return -1;
 	}
-	return run_sync(t, 1, out, lat, e);
+	return run_sync(t, 1, out, clat, e);
 }
 
 int txn_finish(struct txn *t, struct step_out *out, struct hist *lat, struct err *e)
 {
+	if (OP_READS(t->op))
+		lat = NULL; /* a read step's latencies are its queries' */
 	if (commit_or_replay(t, out, lat, e) < 0)
 		return -1;
 	return run_sync(t, 1, out, lat, e);

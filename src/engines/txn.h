@@ -62,13 +62,19 @@ struct txn {
 	uint64_t t0;               /* when its begin was sent (clock_now_ns) */
 	uint64_t cap;              /* at most this many rows per transaction; 0: no cap */
 	struct rowset_mark mark;   /* the rowset at its begin */
+	/* The reads (op lookup, range), cumulative: queries run (the loop
+	 * counts them), and what they found, which the engine's op hook adds:
+	 * rows returned, rows examined (as the engine counts them), pages read
+	 * into its cache. The workload samples them (C_READS ...). */
+	uint64_t reads, read_rows, read_examined, read_pages;
 };
 
 void txn_init(struct txn *t, struct engine *en, struct rowset *rs, const struct txn_hooks *h);
 
 /* Run up to budget operations of op, committing every per_commit rows
  * (COMMIT_ALL: never; txn_finish commits). out counts rows and commits,
- * lat (NULL: not kept) the commit latencies. 0 or -1. */
+ * lat (NULL: not kept) the commit latencies, or for a read op each
+ * query's, its rows fetched (a read's commits are then not timed). 0 or -1. */
 int txn_step(struct txn *t, long long op, uint64_t per_commit, uint64_t budget,
              struct step_out *out, struct hist *lat, struct err *e);
 

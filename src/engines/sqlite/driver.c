@@ -110,6 +110,7 @@ static void sqlite_close(struct engine *en)
 		return;
 	sqlite3_finalize(en->op);
 	en->op = NULL;
+	sqlite_free_reads(en);
 	sqlite_multirow_free(en);
 	/* A failed or stopped step may leave a transaction open: end it so the
 	 * file is left consistent and its journal removed. */
@@ -236,6 +237,7 @@ static int sqlite_setup(struct engine *en, const struct knobs *k, struct err *e)
 
 	sqlite3_finalize(en->op);
 	en->op = NULL;
+	sqlite_free_reads(en);
 	sqlite_multirow_free(en);
 	en->txn->open = 0;
 	en->k = *k;
@@ -319,7 +321,11 @@ static int sqlite_apply(struct engine *en, const struct knobs *k, struct err *e)
 		return -1;
 	if (old.v[K_PAYLOAD] != k->v[K_PAYLOAD])
 		sqlite_set_payload(en, k->v[K_PAYLOAD]);
-	if (old.v[K_OP] != k->v[K_OP] || old.v[K_SEED] != k->v[K_SEED])
+	/* a read's plan changes with the indexes: its queries are planned again */
+	if (old.v[K_OP] != k->v[K_OP] || old.v[K_SEED] != k->v[K_SEED] ||
+	    (OP_READS(k->v[K_OP]) &&
+	     (old.v[K_INDEXES] != k->v[K_INDEXES] || old.v[K_MISS] != k->v[K_MISS] ||
+	      old.v[K_RANGE_ROWS] != k->v[K_RANGE_ROWS])))
 		return sqlite_prepare_op(en, k, e);
 	return 0;
 }
@@ -372,7 +378,9 @@ const struct engine_ops sqlite_engine = {
 	.rewrite = sqlite_rewrite,
 	.sample = sqlite_sample,
 	.stats = { &sqlite_stats },
+	.measures_more = 1u << C_READ_EXAMINED | 1u << C_READ_PAGES,
 	.sizes = sqlite_sizes,
+	.reads = sqlite_reads,
 	.where = sqlite_where,
 	.figure = M_SPILLS_PER_ROW, /* what a small cache costs each row */
 	.own_place = "idxlab's own temp db",

@@ -200,6 +200,8 @@ int sqlite_do_op(struct engine *en, long long op, uint64_t row, uint64_t version
 {
 	int rc;
 
+	if (OP_READS(op))
+		return sqlite_do_read(en, row, version, e);
 	if (en->mr.max)
 		return sqlite_multirow_add(en, row, e);
 	if (!en->fast) {
@@ -228,8 +230,15 @@ int sqlite_do_op(struct engine *en, long long op, uint64_t row, uint64_t version
  * over the rows that exist now. */
 int sqlite_prepare_op(struct engine *en, const struct knobs *k, struct err *e)
 {
-	if (sqlite_prepare_stmt(en, k->v[K_OP], e) < 0 || sqlite_multirow_prepare(en, k, e) < 0)
+	if (sqlite_prepare_reads(en, k, e) < 0)
 		return -1;
+	if (OP_READS(k->v[K_OP])) {
+		sqlite3_finalize(en->op);
+		en->op = NULL;
+	} else if (sqlite_prepare_stmt(en, k->v[K_OP], e) < 0 ||
+	           sqlite_multirow_prepare(en, k, e) < 0) {
+		return -1;
+	}
 	rowset_prepare(en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
 	return 0;
 }

@@ -28,6 +28,7 @@
 
 #include "../../clock.h"
 #include "../../schema.h"
+#include "../reads.h"
 #include "../engine.h"
 #include "../rowset.h"
 #include "../txn.h"
@@ -59,10 +60,12 @@ struct engine {
 	int nopcols, payload_param;
 	int opcols[SCHEMA_COLS_MAX];
 	struct value vals[SCHEMA_COLS_MAX];
-	struct {                    /* --load multirow (multirow.c); max 0: off */
-		sqlite3_stmt *full; /* the INSERT of max rows */
-		int max, n;         /* rows per statement, rows kept */
-		uint64_t *rows;     /* the kept rows' numbers */
+	struct reads rd;                    /* op lookup, range: the queries (reads.c) */
+	sqlite3_stmt *rq[SCHEMA_QUERY_MAX]; /* their SELECTs */
+	struct {                            /* --load multirow (multirow.c); max 0: off */
+		sqlite3_stmt *full;         /* the INSERT of max rows */
+		int max, n;                 /* rows per statement, rows kept */
+		uint64_t *rows;             /* the kept rows' numbers */
 	} mr;
 };
 
@@ -106,6 +109,14 @@ int sqlite_set_pragmas(struct engine *en, const struct knobs *k, struct err *e);
  * of a table kept in it (schema_clustered) is the table: building it or
  * dropping it copies the rows into a table kept so, or not. */
 int sqlite_set_indexes(struct engine *en, long long from, long long to, struct err *e);
+
+/* reads.c */
+/* The SELECTs of k's read op (none for a write), and what serves each. */
+int sqlite_prepare_reads(struct engine *en, const struct knobs *k, struct err *e);
+/* One query, its values from row, draw its number (reads_pick). */
+int sqlite_do_read(struct engine *en, uint64_t row, uint64_t draw, struct err *e);
+void sqlite_free_reads(struct engine *en);
+const struct reads *sqlite_reads(struct engine *en);
 
 /* rows.c */
 /* Prepare op's statement as en->op (built from en->s), its payload bound. */

@@ -63,6 +63,10 @@ static void test_knob_engines(void)
 		[K_DROP_INDEX] = { 1, 1, 1, 1 },
 		/* a step's time bound (issue 21): every engine */
 		[K_DURATION] = { 1, 1, 1, 1 },
+		/* the reads (issue 22): every engine's knobs (an engine without
+		 * reads refuses op lookup and range at the plan) */
+		[K_MISS] = { 1, 1, 1, 1 },
+		[K_RANGE_ROWS] = { 1, 1, 1, 1 },
 	};
 	static const int column[4] = { E_SQLITE, E_POSTGRES, E_MONGO, E_WIREDTIGER };
 	int id, j;
@@ -106,6 +110,9 @@ static void test_metric_engines(void)
 		{ M_BG_SYNCS_PER_S, { 0, 1, 0, 0 } },
 		{ M_FORCED_SYNCS_PER_ROW, { 0, 1, 0, 0 } },
 		{ M_SERVER_SYNCS_PER_S, { 0, 1, 0, 0 } },
+		/* what a query examined and read: the engines that count it so far */
+		{ M_ROWS_EXAMINED_PER_QUERY, { 1, 0, 0, 0 } },
+		{ M_PAGES_READ_PER_QUERY, { 1, 0, 0, 0 } },
 	};
 	static const int column[4] = { E_SQLITE, E_POSTGRES, E_MONGO, E_WIREDTIGER };
 	int m, j;

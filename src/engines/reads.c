@@ -1,0 +1,65 @@
+/* reads.c - what op lookup and range run, shared by the engines: the
+ * queries, which one a draw runs, what served each (reads.h). */
+#include "reads.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../keys.h"
+
+void reads_prepare(struct reads *r, const struct schema *s, const struct knobs *k, long long op)
+{
+	double miss = (double)k->v[K_MISS] / 1000.0;
+
+	memset(r, 0, sizeof *r);
+	r->s = s;
+	r->seed = (uint64_t)k->v[K_SEED];
+	r->miss_cut = miss >= 1 ? UINT64_MAX : (uint64_t)(miss * 18446744073709551616.0);
+	r->nbuilt = k->v[K_INDEXES] < 0                        ? 0
+	            : k->v[K_INDEXES] > (long long)s->nindexes ? s->nindexes
+	                                                       : (int)k->v[K_INDEXES];
+	if (OP_READS(op))
+		r->n = schema_read_queries(s, k, op, r->q);
+}
+
+int reads_pick(struct reads *r, uint64_t draw, int *miss)
+{
+	uint64_t h = keys_hash(r->seed, 0x72656164ULL /* "read" */, draw);
+	int i = r->n > 1 ? (int)(h % (uint64_t)r->n) : 0;
+
+	*miss = r->miss_cut && keys_hash(r->seed, 0x6d697373ULL /* "miss" */, draw) < r->miss_cut;
+	r->count[i]++;
+	return i;
+}
+
+void reads_plan_text(const struct reads *r, char *buf, size_t len)
+{
+	size_t n = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < r->n && n < len; i++)
+		if (r->count[i])
+			n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", n ? " " : "",
+			                      r->q[i].name, r->served[i][0] ? r->served[i] : "?");
+}
+
+void reads_served_text(const struct reads *r, char *buf, size_t len)
+{
+	uint64_t all = 0, by;
+	size_t n = 0;
+	int i, x;
+
+	buf[0] = 0;
+	for (i = 0; i < r->n; i++)
+		all += r->count[i];
+	if (!all)
+		return;
+	for (x = 0; x < r->nbuilt && n < len; x++) {
+		for (by = 0, i = 0; i < r->n; i++)
+			if (strcmp(r->served[i], r->s->idx[x].name) == 0)
+				by += r->count[i];
+		n += (size_t)snprintf(buf + n, len - n, "%s%s:%.2f", n ? " " : "",
+		                      r->s->idx[x].name, (double)by / (double)all);
+	}
+}
