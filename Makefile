@@ -203,6 +203,7 @@ bench: deps-test
 	@IDXLAB=$(CURDIR)/idxlab BARE=$(CURDIR)/$(BUILD)/bench/bare_wt sh bench/wt.sh
 	@IDXLAB=$(CURDIR)/idxlab BARE=$(CURDIR)/$(BUILD)/bench/bare_pg sh bench/pg.sh
 	@IDXLAB=$(CURDIR)/idxlab sh bench/repeat.sh
+	@IDXLAB=$(CURDIR)/idxlab BARE=$(CURDIR)/$(BUILD)/bench/bare_sqlite sh bench/reads.sh
 	@IDXLAB=$(CURDIR)/idxlab sh bench/dash.sh
 	@PLOT_TIME=$(CURDIR)/$(BUILD)/bench/plot_time sh bench/plot.sh
 	@IDXLAB=$(CURDIR)/idxlab sh bench/own-table.sh

@@ -22,9 +22,18 @@
  * from schema_value() (src/schema.c) as idxlab's engine binds it: the
  * four values bound by their known types, no generic dispatch.
  *
+ * --op lookup (issue 22) times lookups by primary key instead: --prefill
+ * rows are inserted first, unmeasured (the loop above, in its own
+ * transaction), then --rows lookups `SELECT * FROM idxlab_t WHERE id = ?1`
+ * in one BEGIN ... COMMIT, each row drawn as idxlab's rowset draws it
+ * (keys_hash of the seed, "row", the draw) and fetched whole (every
+ * column's bytes, as idxlab's engine fetches them): what `idxlab run --op
+ * lookup` with a `query by_id: id = ?` line measures.
+ *
  *   bare_sqlite [--rows N] [--payload BYTES] [--key-order seq|rand|few]
  *               [--cache SIZE] [--indexes N] [--seed N] [--format text|csv]
  *               [--memstatus on|off] [--schema default|users]
+ *               [--op insert|lookup] [--prefill N]
  *
  * SIZE and the other values use idxlab's syntax and ranges (knob_parse), so
  * the same strings can be passed to both. Output (text): "ROWS SECONDS".
@@ -68,7 +77,8 @@ struct bare {
 	uint64_t rows, seed;
 	long long payload_len, cache_bytes, indexes;
 	enum key_order ko;
-	int csv, memstatus;
+	int csv, memstatus, lookup;
+	uint64_t prefill;
 	const struct schema *users; /* --schema users; NULL for the default table */
 	struct knobs k;             /* the parsed knobs (schema_value reads the seed) */
 	char dir[PATH_MAX - 64];
@@ -149,7 +159,8 @@ static int parse_args(struct bare *b, int argc, char **argv)
 		{ "--key-order", K_KEY_ORDER }, { "--cache", K_CACHE },
 		{ "--indexes", K_INDEXES },     { "--seed", K_SEED },
 		{ "--format", K_FORMAT },       { "--memstatus", K_PROBES },
-		{ "--schema", K_SCHEMA },
+		{ "--schema", K_SCHEMA },       { "--op", K_OP },
+		{ "--prefill", K_PREFILL },
 	};
 	struct knobs k;
 	const struct schema *s;
@@ -177,6 +188,12 @@ static int parse_args(struct bare *b, int argc, char **argv)
 		return 2;
 	}
 	b->users = strcmp(s->name, "users") == 0 ? s : NULL;
+	b->lookup = k.v[K_OP] == OP_LOOKUP;
+	b->prefill = k.v[K_PREFILL] > 0 ? (uint64_t)k.v[K_PREFILL] : b->rows;
+	if ((k.v[K_OP] != OP_INSERT && !b->lookup) || (b->lookup && b->users)) {
+		fprintf(stderr, "bare_sqlite: --op: insert, or lookup on the default table\n");
+		return 2;
+	}
 	b->k = k;
 	return 0;
 }
@@ -311,6 +328,47 @@ static __attribute__((noinline)) int bare_load_users(struct bare *b, double *sec
 	return 0;
 }
 
+/* --op lookup: the prefill inserted (unmeasured), then the lookups by
+ * primary key, timed. */
+static __attribute__((noinline)) int bare_lookups(struct bare *b, double *seconds)
+{
+	uint64_t lookups = b->rows, t0, i, found = 0;
+	sqlite3_stmt *st = NULL;
+	int c, rc;
+
+	b->rows = b->prefill;
+	if (bare_load(b, seconds) < 0)
+		return -1;
+	b->rows = lookups;
+	if (sqlite3_prepare_v2(b->db, "SELECT * FROM idxlab_t WHERE id = ?1", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return -1;
+	t0 = bare_now_ns();
+	if (exec(b, "BEGIN") < 0)
+		goto fail;
+	for (i = 0; i < lookups; i++) {
+		uint64_t row = keys_hash(b->seed, 0x726f77ULL /* "row" */, i) % b->prefill;
+
+		sqlite3_bind_int64(st, 1, (sqlite3_int64)row + 1);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			for (c = 0; c < sqlite3_data_count(st); c++)
+				(void)sqlite3_column_bytes(st, c);
+			found++;
+		}
+		sqlite3_reset(st);
+		if (rc != SQLITE_DONE)
+			goto fail;
+	}
+	if (exec(b, "COMMIT") < 0)
+		goto fail;
+	*seconds = (double)(bare_now_ns() - t0) / 1e9;
+	sqlite3_finalize(st);
+	return found == lookups ? 0 : -1;
+fail:
+	sqlite3_finalize(st);
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct bare b;
@@ -329,8 +387,9 @@ int main(int argc, char **argv)
 	}
 	if (setup(&b) < 0)
 		return fail(&b, "setup");
-	if ((b.users ? bare_load_users(&b, &seconds) : bare_load(&b, &seconds)) < 0)
-		return fail(&b, "insert");
+	if (b.lookup ? bare_lookups(&b, &seconds) < 0
+	             : (b.users ? bare_load_users(&b, &seconds) : bare_load(&b, &seconds)) < 0)
+		return fail(&b, b.lookup ? "lookup" : "insert");
 	cleanup(&b);
 	free(b.payload);
 	bare_print(b.csv, b.rows, seconds);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "metrics.h"
+#include "mix.h"
 #include "schema.h"
 #include "units.h"
 #include "whatif.h"
@@ -23,19 +24,22 @@
 static const int fig_metric[AF_COUNT] = {
 	[AF_ROWS_PER_S] = M_ROWS_PER_S,         [AF_WCHAR_PER_ROW] = M_WCHAR_PER_ROW,
 	[AF_SPILLS_PER_ROW] = M_SPILLS_PER_ROW, [AF_WAL_BYTES_PER_ROW] = M_WAL_BYTES_PER_ROW,
-	[AF_INDEX_BYTES] = M_INDEX_BYTES,
+	[AF_INDEX_BYTES] = M_INDEX_BYTES,       [AF_WRITE_MS] = M_WRITE_MS_PER_ROW,
+	[AF_READS_PER_S] = M_READS_PER_S,       [AF_MIX_MS] = M_MIX_MS_PER_1000_OPS,
 };
 
 /* How a difference is said: its words before and after the number. */
 static const char *const fig_word[AF_COUNT] = {
 	[AF_ROWS_PER_S] = "rows/s",     [AF_WCHAR_PER_ROW] = "write()",
 	[AF_SPILLS_PER_ROW] = "spills", [AF_WAL_BYTES_PER_ROW] = "WAL",
-	[AF_INDEX_BYTES] = "index",
+	[AF_INDEX_BYTES] = "index",     [AF_WRITE_MS] = "writes",
+	[AF_READS_PER_S] = "queries",   [AF_MIX_MS] = "at the mix",
 };
 static const char *const fig_unit[AF_COUNT] = {
 	[AF_ROWS_PER_S] = " %",       [AF_WCHAR_PER_ROW] = " B/row",
 	[AF_SPILLS_PER_ROW] = "/row", [AF_WAL_BYTES_PER_ROW] = " B/row",
-	[AF_INDEX_BYTES] = "",
+	[AF_INDEX_BYTES] = "",        [AF_WRITE_MS] = " %",
+	[AF_READS_PER_S] = "x",       [AF_MIX_MS] = "",
 };
 
 struct answer {
@@ -192,7 +196,8 @@ static int has_spread(const struct answer_value *v)
  * when a per-row figure moved by less than ANSWER_SAME_PCT of itself, a
  * change one run cannot back. */
 static int fig_text(enum answer_fig f, const char *word, const struct answer_value *x,
-                    const struct answer_value *y, int short_step, char *buf, size_t len)
+                    const struct answer_value *y, int short_step, long long mix, char *buf,
+                    size_t len)
 {
 	const struct metric_def *m = &metric_table[fig_metric[f]];
 	double d = y->v - x->v;
@@ -218,6 +223,27 @@ static int fig_text(enum answer_fig f, const char *word, const struct answer_val
 		         : fabs(100 * d / x->v) < ANSWER_NOISE_PCT ? ", within one run's noise"
 		                                                   : "");
 		return 1;
+	case AF_WRITE_MS: /* a mix's writes: in per cent, as rows/s */
+		if (x->v <= 0)
+			return 0;
+		snprintf(buf, len, "%s %+.0f%s (%.3g -> %.3g ms/row)", word, 100 * d / x->v,
+		         fig_unit[f], x->v, y->v);
+		return 1;
+	case AF_READS_PER_S: /* what the index buys: a factor */
+		if (x->v <= 0 || y->v <= 0)
+			return 0;
+		units_human(x->v, "", a, sizeof a);
+		units_human(y->v, "", b, sizeof b);
+		d = y->v >= x->v ? y->v / x->v : x->v / y->v; /* the factor */
+		snprintf(buf, len, "%s %.*f%s %s (%s -> %s queries/s)", word, d >= 100 ? 0 : 2, d,
+		         fig_unit[f], y->v >= x->v ? "faster" : "slower", a, b);
+		return 1;
+	case AF_MIX_MS: /* the trade: does the change pay at the mix? */
+		if (!mix)
+			return 0;
+		snprintf(buf, len, "%s %s it %s (%.4g -> %.4g ms per 1,000 operations)", word,
+		         mix_label(mix), d < 0 ? "pays" : "costs", x->v, y->v);
+		return 1;
 	case AF_INDEX_BYTES:
 		units_human(fabs(d), "B", a, sizeof a);
 		snprintf(buf, len, "%s %c%s", word, d < 0 ? '-' : '+', a);
@@ -240,7 +266,7 @@ static void say(const struct answer *a, long g, long x, long y, int from, int to
 {
 	const struct answer_step *sx = &a->steps[x], *sy = &a->steps[y];
 	const struct schema *s = schema_of(&sx->k);
-	char what[512], group[256], fig[160], same[2 * sizeof fig] = "";
+	char what[512], group[256], fig[200], same[2 * sizeof fig] = "";
 	int f, any = 0, got;
 
 	change_text(s, from, to, sign, what, sizeof what);
@@ -259,8 +285,8 @@ static void say(const struct answer *a, long g, long x, long y, int from, int to
 		                       : fig_word[f];
 
 		got = fig_text((enum answer_fig)f, word, &sx->f[f], &sy->f[f],
-		               sx->seconds < ANSWER_SHORT_S || sy->seconds < ANSWER_SHORT_S, fig,
-		               sizeof fig);
+		               sx->seconds < ANSWER_SHORT_S || sy->seconds < ANSWER_SHORT_S,
+		               sx->k.v[K_MIX], fig, sizeof fig);
 		if (got == 1)
 			fprintf(out, "%s %s", any++ ? "," : "", fig);
 		else if (got == 2)

@@ -7,6 +7,12 @@
  *   answer: + index idxlab_add_email (email): rows/s -31 %, write() +412
  *   B/row, spills +0.90/row, WAL n/a, index +2.1 MiB
  *
+ * and where the steps read (op lookup, range, a --mix that reads):
+ *
+ *   ..., writes +38 % (0.012 -> 0.017 ms/row), queries 2400x faster (10 ->
+ *   24k queries/s), at the mix insert:80+lookup:20 it pays (1.9k -> 9.1
+ *   ms per 1,000 operations)
+ *
  * Each figure of a step is a struct answer_value: today one run's value;
  * a spread (min, max over repeated runs) is said when it is there, and a
  * difference inside it is "within noise". Without a spread, a rows/s
@@ -32,6 +38,11 @@ enum answer_fig {
 	AF_SPILLS_PER_ROW,
 	AF_WAL_BYTES_PER_ROW,
 	AF_INDEX_BYTES,
+	/* the reads (issue 22): what the change does to a query, to a mix's
+	 * writes, and to the mix as a whole - does it pay? */
+	AF_WRITE_MS,
+	AF_READS_PER_S,
+	AF_MIX_MS,
 	AF_COUNT
 };
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "engines/engine.h"
+#include "mix.h"
 #include "redact.h"
 #include "schema.h"
 #include "schema_from.h"
@@ -54,6 +55,10 @@ static int check_dependent(const struct plan *p, struct err *e)
 					           ? err_prefix(e, "%s", p->where[id])
 					           : err_prefix(e, "%s", knob_table[id].name);
 			}
+	if (p->set[K_OP] && p->set[K_MIX] && p->vals[K_MIX][0])
+		return err_set(e, ERR_USAGE,
+		               "%s and %s: a mix names its ops - give --mix or --op, not both",
+		               p->where[K_OP], p->where[K_MIX]);
 	/* op update on a table with no column it may change (hot none) */
 	for (i = 0; i < p->n[K_OP]; i++)
 		for (j = 0; p->vals[K_OP][i] == OP_UPDATE && j < p->n[K_SCHEMA]; j++) {
@@ -527,6 +532,9 @@ void plan_step(const struct plan *p, long i, struct knobs *out)
 		i /= p->n[id];
 	}
 	out->dsn = p->dsn;
+	if (out->v[K_MIX]) /* the step runs the mix's ops: its write op, else its read */
+		out->v[K_OP] = mix_op(out->v[K_MIX], 0) >= 0 ? mix_op(out->v[K_MIX], 0)
+		                                             : mix_op(out->v[K_MIX], 1);
 	plan_resolve_indexes(out); /* indexes table|all|without: a count */
 	engine_defaults(out, p->set);
 	/* a table that says `payload none` (a derived one) has no payload

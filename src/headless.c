@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "answer.h"
+#include "trade.h"
 #include "baseline.h"
 #include "clock.h"
 #include "compare.h"
@@ -148,6 +149,7 @@ struct sinks {
 	struct plot *pl;
 	struct answer *ans;
 	struct compare *cmp; /* --compare, or NULL */
+	struct trade *tr;    /* a mix's cheapest step */
 };
 
 static void hand_on(void *ctx, const struct record *r, const struct knobs *k, double t0, double t1)
@@ -156,6 +158,7 @@ static void hand_on(void *ctx, const struct record *r, const struct knobs *k, do
 
 	plot_add(sk->pl, r, k, t0, t1);
 	answer_note(sk->ans, r, k);
+	trade_note(sk->tr, r, k);
 	if (sk->cmp)
 		compare_note(sk->cmp, r);
 }
@@ -173,6 +176,7 @@ static struct report *open_sinks(const struct plan *p, FILE *diag, struct sinks 
 
 	sk->pl = p->plot_path ? plot_new(p, p->plot_path, p->plot_metrics) : NULL;
 	sk->ans = answer_new();
+	sk->tr = trade_new();
 	sk->cmp = NULL;
 	if (p->compare_path) {
 		struct err e = { ERR_NONE, "" };
@@ -194,11 +198,15 @@ static void close_report(const struct plan *p, struct report *rep, FILE *diag, s
 	report_finish(rep);
 	if (p->vals[K_FORMAT][0] == FMT_TEXT) {
 		answer_write(sk->ans, stdout);
+		trade_write(sk->tr, stdout);
 		compare_write(sk->cmp, stdout);
 	} else if (diag) {
 		answer_write(sk->ans, diag);
+		trade_write(sk->tr, diag);
 		compare_write(sk->cmp, diag);
 	}
+	trade_free(sk->tr);
+	sk->tr = NULL;
 	answer_free(sk->ans);
 	sk->ans = NULL;
 	compare_free(sk->cmp);

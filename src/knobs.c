@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "metrics.h"
+#include "mix.h"
 #include "schema.h"
 #include "units.h"
 #include "whatif.h"
@@ -323,6 +324,15 @@ const struct knob_def knob_table[K_COUNT] = {
 		.def = "100", .flags = KF_LOG,
 		.why = "op range: rows each query reads, in the column's order from a value present",
 	},
+	[K_MIX] = {
+		.name = "mix", .kind = KNOB_NAMED, .resolve = mix_resolve, .label = mix_label,
+		.column = 76,
+		.caption = 21,
+		.range = "none, or OP:PCT,OP:PCT adding to 100 (one write op, one read op)",
+		.def = "none", .flags = KF_NOSWEEP | KF_LIST | KF_HEADLESS,
+		.why = "a mixed workload instead of one op: each operation drawn by weight "
+		       "from the seed (insert:80,lookup:20); the step's op is the mix's",
+	},
 	[K_ADD_INDEX] = {
 		.name = "add-index", .kind = KNOB_NAMED,
 		.resolve = whatif_resolve_add, .label = whatif_label,
@@ -487,7 +497,8 @@ long long knobs_prefill(const struct knobs *k)
 {
 	if (k->v[K_PREFILL] != PREFILL_AUTO)
 		return k->v[K_PREFILL];
-	return k->v[K_OP] == OP_INSERT ? 0 : k->v[K_ROWS];
+	/* a mix that reads needs rows to read from the start */
+	return k->v[K_OP] == OP_INSERT && mix_op(k->v[K_MIX], 1) < 0 ? 0 : k->v[K_ROWS];
 }
 
 const char *knob_why(int id, const struct knobs *k)

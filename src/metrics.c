@@ -36,6 +36,9 @@ const char *const ctr_names[C_COUNT] = {
 	[C_READ_ROWS] = "read_rows",
 	[C_READ_EXAMINED] = "read_examined",
 	[C_READ_PAGES] = "read_pages",
+	[C_READ_NS] = "read_ns",
+	[C_WRITE_NS] = "write_ns",
+	[C_WRITES] = "writes",
 };
 
 const struct metric_def metric_table[M_COUNT] = {
@@ -285,6 +288,44 @@ const struct metric_def metric_table[M_COUNT] = {
 	                             .title = "pages read per query",
 	                             .column = 73,
 	                             .text = { .order = 25, .pri = 8 } },
+	[M_READ_MS_PER_QUERY] = { .field = "read_ms_per_query",
+	                          .label = "read ms/q",
+	                          .unit = "",
+	                          .kind = MK_PER_MS,
+	                          .num = C_READ_NS,
+	                          .den = C_READS,
+	                          .decimals = 4,
+	                          .why = "a mix: the mean time of a query, its rows fetched",
+	                          .better = BETTER_LOWER,
+	                          .title = "time per query (ms)",
+	                          .column = 77,
+	                          .text = { .order = 26, .pri = 3 } },
+	[M_WRITE_MS_PER_ROW] = { .field = "write_ms_per_row",
+	                         .label = "write ms/row",
+	                         .unit = "",
+	                         .kind = MK_PER_MS,
+	                         .num = C_WRITE_NS,
+	                         .den = C_WRITES,
+	                         .decimals = 4,
+	                         .why = "a mix: the mean time of a write operation, its share "
+	                                "of the commits included",
+	                         .better = BETTER_LOWER,
+	                         .title = "time per write (ms)",
+	                         .column = 78,
+	                         .text = { .order = 27, .pri = 3 } },
+	[M_MIX_MS_PER_1000_OPS] = { .field = "mix_ms_per_1000_ops",
+	                            .label = "ms/1k ops",
+	                            .unit = "",
+	                            .kind = MK_KOPS_MS,
+	                            .num = C_ROWS,
+	                            .decimals = 2,
+	                            .why = "a mix: the time 1,000 of its operations take, "
+	                                   "reads and writes as drawn (the step's seconds over "
+	                                   "its operations)",
+	                            .better = BETTER_LOWER,
+	                            .title = "time per 1,000 operations",
+	                            .column = 79,
+	                            .text = { .order = 28, .pri = 2 } },
 };
 
 /* Bucket of a duration: exact below HIST_SUB ns, then 16 per power of two. */
@@ -414,6 +455,7 @@ unsigned metric_needs(int m)
 		return 1u << d->num | 1u << C_COMMITS;
 	case MK_PCT:
 	case MK_PER:
+	case MK_PER_MS:
 	case MK_GAUGE_PCT:
 		return 1u << d->num | 1u << d->den;
 	default:
@@ -454,6 +496,12 @@ struct mval metric_compute(int m, const struct window *w)
 			return metrics_ratio(0, 0);
 		r.v = hist_quantile(w->lat, d->q) / 1e6;
 		return r;
+	case MK_KOPS_MS:
+		return metrics_ratio(secs * 1e6, rows);
+	case MK_PER_MS:
+		if (!(valid & BIT(d->den)))
+			return na();
+		return metrics_ratio(num / 1e6, (double)(b->v[d->den] - a->v[d->den]));
 	case MK_PCT:
 	case MK_PER:
 		if (!(valid & BIT(d->den)))

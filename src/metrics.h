@@ -40,6 +40,9 @@ enum ctr {
 	C_READ_ROWS,     /* rows they returned */
 	C_READ_EXAMINED, /* rows the engine examined to answer them */
 	C_READ_PAGES,    /* pages they read into the engine's cache (its misses) */
+	C_READ_NS,       /* nanoseconds the queries took (in a mix) */
+	C_WRITE_NS,      /* a mix's write operations' nanoseconds, its commits' too */
+	C_WRITES,        /* a mix's write operations */
 	C_COUNT
 };
 
@@ -106,6 +109,8 @@ enum mkind {
 	MK_TOTAL,      /* the cumulative counter itself at the window's end */
 	MK_PCT,        /* 100 * delta num / delta den */
 	MK_PER,        /* delta num / delta den (per query) */
+	MK_PER_MS,     /* delta num (ns) / delta den, in milliseconds */
+	MK_KOPS_MS,    /* milliseconds per 1,000 operations (rows) */
 	MK_GAUGE,      /* gauge num at the window's end */
 	MK_GAUGE_PCT,  /* 100 * gauge num / gauge den at the window's end */
 	MK_FLAG,       /* 1 if num moved in the window, else 0 */
@@ -146,6 +151,10 @@ enum metric_id {
 	M_ROWS_RETURNED_PER_QUERY,
 	M_ROWS_EXAMINED_PER_QUERY,
 	M_PAGES_READ_PER_QUERY,
+	/* a mix (issue 22): the time each kind of operation took */
+	M_READ_MS_PER_QUERY,
+	M_WRITE_MS_PER_ROW,
+	M_MIX_MS_PER_1000_OPS,
 	M_COUNT
 };
 

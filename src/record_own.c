@@ -40,13 +40,18 @@ int record_metric_applies(int m, const struct knobs *k)
 	case M_P99_MS:
 	case M_MAX_MS:
 		return !OP_READS(op);
-	case M_READS_PER_S: /* the figures of queries: on a read step only */
-	case M_READ_P50_MS:
+	case M_READ_P50_MS: /* a pure read step's: a mix times no query apart */
 	case M_READ_P99_MS:
+		return OP_READS(op);
+	case M_READS_PER_S: /* the figures of queries: a read step's, a mix's */
 	case M_ROWS_RETURNED_PER_QUERY:
 	case M_ROWS_EXAMINED_PER_QUERY:
 	case M_PAGES_READ_PER_QUERY:
-		return OP_READS(op);
+		return OP_READS(op) || k->v[K_MIX];
+	case M_READ_MS_PER_QUERY: /* a mix's, each kind of operation timed */
+	case M_WRITE_MS_PER_ROW:
+	case M_MIX_MS_PER_1000_OPS:
+		return k->v[K_MIX] != 0;
 	default:
 		return 1;
 	}

@@ -82,6 +82,7 @@ enum knob_id {
 	/* the reads (issue 22) */
 	K_MISS,       /* the share of lookups that find nothing */
 	K_RANGE_ROWS, /* rows an op range reads */
+	K_MIX,        /* ops drawn by weight (mix.h) */
 	/* the question as a verb (whatif.h): candidates for the index list */
 	K_ADD_INDEX,
 	K_DROP_INDEX,

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "evlog.h"
+#include "mix.h"
 #include "redact.h"
 #include "schema.h"
 #include "workload_impl.h"
@@ -70,6 +71,11 @@ int wl_sample_of(struct workload *w, struct counters *c, uint32_t want, struct e
 	c->v[C_READ_ROWS] = w->txn.read_rows;
 	c->v[C_READ_EXAMINED] = w->txn.read_examined;
 	c->v[C_READ_PAGES] = w->txn.read_pages;
+	c->v[C_READ_NS] = w->txn.read_ns;
+	c->v[C_WRITE_NS] = w->txn.write_ns;
+	c->v[C_WRITES] = w->txn.writes;
+	if (w->txn.mixed) /* a mix times each operation */
+		c->valid |= 1u << C_READ_NS | 1u << C_WRITE_NS | 1u << C_WRITES;
 	c->valid |= 1u << C_READS | 1u << C_READ_ROWS |
 	            (w->ops->measures_more & (1u << C_READ_EXAMINED | 1u << C_READ_PAGES));
 	return 0;
@@ -119,6 +125,9 @@ int64_t wl_batch(struct workload *w, const struct knobs *k, uint64_t limit, stru
 	struct step_out out = { 0, 0 };
 	double t0 = clock_now_s(), dt;
 
+	/* a mix's weights and seed, for the loop's draws */
+	w->txn.mixed = mix_weights(k->v[K_MIX], w->txn.mix);
+	w->txn.seed = (uint64_t)k->v[K_SEED];
 	if ((w->ops->step_start && w->ops->step_start(w->en, e) < 0) ||
 	    txn_step(&w->txn, k->v[K_OP], (uint64_t)k->v[K_COMMIT], b, &out, lat, e) < 0)
 		return -1;

@@ -111,7 +111,10 @@ unsigned engine_measures(int kind)
 
 	if (!ops)
 		return ~0u;
-	m = ops->measures_more | 1u << C_ROWS | 1u << C_COMMITS | 1u << C_READS | 1u << C_READ_ROWS;
+	/* what the step loop counts itself: rows, commits, queries, the rows
+	 * they returned, and a mix's time per kind of operation */
+	m = ops->measures_more | 1u << C_ROWS | 1u << C_COMMITS | 1u << C_READS |
+	    1u << C_READ_ROWS | 1u << C_READ_NS | 1u << C_WRITE_NS | 1u << C_WRITES;
 	for (t = 0; t < ENGINE_STATS_MAX && ops->stats[t]; t++)
 		for (i = 0; i < ops->stats[t]->n; i++) {
 			const struct engine_stats *s = ops->stats[t];

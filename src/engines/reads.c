@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../keys.h"
+#include "../mix.h"
 
 void reads_prepare(struct reads *r, const struct schema *s, const struct knobs *k, long long op)
 {
@@ -18,7 +19,9 @@ void reads_prepare(struct reads *r, const struct schema *s, const struct knobs *
 	r->nbuilt = k->v[K_INDEXES] < 0                        ? 0
 	            : k->v[K_INDEXES] > (long long)s->nindexes ? s->nindexes
 	                                                       : (int)k->v[K_INDEXES];
-	if (OP_READS(op))
+	if (!OP_READS(op)) /* a mix reads beside its write op */
+		op = mix_op(k->v[K_MIX], 1);
+	if (op >= 0)
 		r->n = schema_read_queries(s, k, op, r->q);
 }
 

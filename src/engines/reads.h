@@ -31,7 +31,8 @@ struct reads {
 	int nbuilt; /* the spec's first nbuilt indexes exist (the indexes knob) */
 };
 
-/* The queries op runs on s under k (none for a write op); counts reset. */
+/* The queries op runs on s under k (a write op: its mix's read op's, if
+ * any; else none); counts reset. */
 void reads_prepare(struct reads *r, const struct schema *s, const struct knobs *k, long long op);
 
 /* Which query draw number draw runs (0..n-1), and in *miss whether its

@@ -15,6 +15,7 @@
 #include "txn.h"
 
 #include "../clock.h"
+#include "../mix.h"
 
 void txn_init(struct txn *t, struct engine *en, struct rowset *rs, const struct txn_hooks *h)
 {
@@ -93,33 +94,64 @@ static int run_sync(struct txn *t, int at_end, struct step_out *out, struct hist
 	return t->h->sync ? t->h->sync(t->en, at_end, out, lat, e) : 0;
 }
 
+/* One operation of opx (op itself, or a mix's draw), timed where its time
+ * is reported: a read's into lat on a read step and into read_ns; in a
+ * mix, a write's into write_ns. */
+static int run_op(struct txn *t, long long opx, uint64_t row, uint64_t version, struct hist *lat,
+                  struct err *e)
+{
+	int rc, reads = OP_READS(opx);
+	uint64_t t0, dt;
+
+	if (!reads && !t->mixed)
+		return t->h->op(t->en, opx, row, version, e);
+	t0 = clock_now_ns();
+	rc = t->h->op(t->en, opx, row, version, e);
+	dt = clock_now_ns() - t0;
+	if (rc != 0)
+		return rc;
+	if (reads) {
+		if (lat && !t->mixed)
+			hist_add(lat, dt);
+		t->reads++;
+		t->read_ns += dt;
+	} else {
+		t->write_ns += dt;
+		t->writes++;
+	}
+	return 0;
+}
+
+/* Commit, a mix's commit timed as its writes'. */
+static int commit_timed(struct txn *t, struct step_out *out, struct hist *lat, struct err *e)
+{
+	uint64_t t0 = t->mixed ? clock_now_ns() : 0;
+	int rc = commit_or_replay(t, out, lat, e);
+
+	if (t->mixed)
+		t->write_ns += clock_now_ns() - t0;
+	return rc;
+}
+
 int txn_step(struct txn *t, long long op, uint64_t per_commit, uint64_t budget,
              struct step_out *out, struct hist *lat, struct err *e)
 {
 	uint64_t i;
-	int reads = OP_READS(op);
-	struct hist *clat = reads ? NULL : lat; /* a read's queries are timed, not its commits */
+	/* a read step's queries are timed, not its commits */
+	struct hist *clat = OP_READS(op) ? NULL : lat;
 
 	for (i = 0; i < budget; i++) {
 		uint64_t row, version, limit = per_commit == COMMIT_ALL ? UINT64_MAX : per_commit,
 		                       n;
+		long long opx = t->mixed ? mix_draw(t->mix, t->seed, t->nops++) : op;
 		int rc;
 
-		if (!rowset_next(t->rs, op, &row, &version))
+		if (!rowset_next(t->rs, opx, &row, &version))
 			break; /* nothing left to work on */
 		if (!t->open && txn_begin(t, op, e) < 0)
 			return -1;
 		n = t->rows + 1; /* before the hook: it may have rewound t */
-		if (reads) {
-			uint64_t t0 = clock_now_ns();
-
-			rc = t->h->op(t->en, op, row, version, e);
-			if (lat)
-				hist_add(lat, clock_now_ns() - t0);
-			t->reads += rc == 0;
-		} else {
-			rc = t->h->op(t->en, op, row, version, e);
-		}
+		rc = run_op(t, opx, row, version, lat, e);
 		if (rc == TXN_RETRY) {
 			/* The failed operation is replayed with the rest. */
 			if (replay(t, n, out, clat, e) < 0)
@@ -128,11 +160,11 @@ int txn_step(struct txn *t, long long op, uint64_t per_commit, uint64_t budget,
 		} else if (rc < 0) {
 			return -1;
 		} else {
-			rowset_done(t->rs, op, row);
+			rowset_done(t->rs, opx, row);
 			out->rows++;
 			if (t->cap && t->cap < limit)
 				limit = t->cap;
-			if (++t->rows >= limit && commit_or_replay(t, out, clat, e) < 0)
+			if (++t->rows >= limit && commit_timed(t, out, clat, e) < 0)
 				return -1;
 		}
 		if (run_sync(t, 0, out, clat, e) < 0)
@@ -145,7 +177,7 @@ int txn_finish(struct txn *t, struct step_out *out, struct hist *lat, struct err
 {
 	if (OP_READS(t->op))
 		lat = NULL; /* a read step's latencies are its queries' */
-	if (commit_or_replay(t, out, lat, e) < 0)
+	if (commit_timed(t, out, lat, e) < 0)
 		return -1;
 	return run_sync(t, 1, out, lat, e);
 }

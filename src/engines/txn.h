@@ -67,6 +67,13 @@ struct txn {
 	 * rows returned, rows examined (as the engine counts them), pages read
 	 * into its cache. The workload samples them (C_READS ...). */
 	uint64_t reads, read_rows, read_examined, read_pages;
+	/* A mix (mix.h; the workload sets it before each txn_step): its
+	 * weights, and the seed and operation count its draws hash; each
+	 * operation of a mix is timed into read_ns or write_ns (a commit's
+	 * time is the writes'), writes counting the write operations. */
+	int mixed;
+	unsigned char mix[OP_COUNT];
+	uint64_t seed, nops, read_ns, write_ns, writes;
 };
 
 void txn_init(struct txn *t, struct engine *en, struct rowset *rs, const struct txn_hooks *h);

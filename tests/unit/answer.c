@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "answer.h"
+#include "mix.h"
 #include "config.h"
 #include "schema.h"
 #include "whatif.h"
@@ -56,6 +57,33 @@ static void test_answer(void)
 	fclose(f);
 	CHECK(strstr(out, "answer: + index idxlab_add_c5 on c5: rows/s -25 % (40.0k -> 30.0k), "
 	                  "write() +412.5 B/row, spills +0.9000/row, index +2.00 MiB\n") != NULL);
+	answer_free(a);
+
+	/* Reads: what the index buys a query, and whether it pays at the mix. */
+	a = answer_new();
+	{
+		struct answer_step r[2];
+		long long mix;
+
+		memcpy(r, st, sizeof r);
+		CHECK(mix_resolve("insert:80,lookup:20", &mix, &e) == 0);
+		for (i = 0; i < 2; i++)
+			r[i].k.v[K_MIX] = mix;
+		r[0].f[AF_READS_PER_S].v = 10;
+		r[1].f[AF_READS_PER_S].v = 24000;
+		r[0].f[AF_WRITE_MS].v = 0.01;
+		r[1].f[AF_WRITE_MS].v = 0.0138;
+		r[0].f[AF_MIX_MS].v = 1900;
+		r[1].f[AF_MIX_MS].v = 9.1;
+		answer_add(a, &r[0]);
+		answer_add(a, &r[1]);
+	}
+	f = fmemopen(out, sizeof out, "w");
+	CHECK(answer_write(a, f) == 1);
+	fclose(f);
+	CHECK(strstr(out, ", writes +38 % (0.01 -> 0.0138 ms/row), queries 2400x faster (10 -> "
+	                  "24.0k queries/s), at the mix insert:80+lookup:20 it pays (1900 -> 9.1 "
+	                  "ms per 1,000 operations)\n") != NULL);
 	answer_free(a);
 
 	/* A per-row figure that moved under 2 %: named, without a number. */

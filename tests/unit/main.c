@@ -47,6 +47,7 @@
 	X(knob_values, "knob_values.c")                                                            \
 	X(knobs, "knobs.c")                                                                        \
 	X(metrics, "metrics.c")                                                                    \
+	X(mix, "mix.c")                                                                            \
 	X(probes_proc_io, "probes/proc_io.c")                                                      \
 	X(recording, "recording.c")                                                                \
 	X(redact, "redact.c")                                                                      \

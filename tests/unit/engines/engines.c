@@ -67,6 +67,7 @@ static void test_knob_engines(void)
 		 * reads refuses op lookup and range at the plan) */
 		[K_MISS] = { 1, 1, 1, 1 },
 		[K_RANGE_ROWS] = { 1, 1, 1, 1 },
+		[K_MIX] = { 1, 1, 1, 1 },
 	};
 	static const int column[4] = { E_SQLITE, E_POSTGRES, E_MONGO, E_WIREDTIGER };
 	int id, j;

@@ -1,0 +1,111 @@
+/* trade.c - the cheapest step of a mix's sweep (trade.h). */
+#include "trade.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics.h"
+#include "xalloc.h"
+
+struct tstep {
+	struct knobs k;
+	double total, write_ms, read_ms; /* NAN: n/a */
+};
+
+struct trade {
+	struct tstep *s;
+	long n, cap;
+};
+
+struct trade *trade_new(void)
+{
+	return xcalloc(1, sizeof(struct trade));
+}
+
+void trade_free(struct trade *t)
+{
+	if (!t)
+		return;
+	free(t->s);
+	free(t);
+}
+
+static double num(const struct record *r, int m)
+{
+	const struct field *f = record_find(r, metric_table[m].field);
+
+	return f && f->kind == FIELD_NUM ? f->d : NAN;
+}
+
+void trade_note(struct trade *t, const struct record *r, const struct knobs *k)
+{
+	const struct field *kind = record_find(r, "record");
+	struct tstep st = { .k = *k };
+
+	if (!t || !k->v[K_MIX] || !kind || kind->kind != FIELD_STR || strcmp(kind->s, "step") != 0)
+		return;
+	st.total = num(r, M_MIX_MS_PER_1000_OPS);
+	st.write_ms = num(r, M_WRITE_MS_PER_ROW);
+	st.read_ms = num(r, M_READ_MS_PER_QUERY);
+	if (isnan(st.total))
+		return;
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 8;
+		struct tstep *more = xcalloc((size_t)t->cap, sizeof *more);
+
+		if (t->n)
+			memcpy(more, t->s, (size_t)t->n * sizeof *more);
+		free(t->s);
+		t->s = more;
+	}
+	t->s[t->n++] = st;
+}
+
+static int same_but_indexes(const struct knobs *x, const struct knobs *y)
+{
+	struct knobs a = *x, b = *y;
+
+	a.v[K_INDEXES] = b.v[K_INDEXES] = 0;
+	return knobs_same_workload(&a, &b);
+}
+
+int trade_write(const struct trade *t, FILE *out)
+{
+	long g, i, best, members, lines = 0;
+	unsigned char *done;
+
+	if (!t || t->n < 2)
+		return 0;
+	done = xcalloc((size_t)t->n, 1);
+	for (g = 0; g < t->n; g++) {
+		if (done[g])
+			continue;
+		for (best = g, members = 0, i = g; i < t->n; i++)
+			if (!done[i] && same_but_indexes(&t->s[g].k, &t->s[i].k)) {
+				members++;
+				if (t->s[i].total < t->s[best].total)
+					best = i;
+			}
+		if (members < 2) {
+			done[g] = 1;
+			continue;
+		}
+		fprintf(out,
+		        "cheapest: indexes %lld - %.4g ms per 1,000 operations of the mix "
+		        "(writes %.4g ms/row, queries %.4g ms)",
+		        t->s[best].k.v[K_INDEXES], t->s[best].total, t->s[best].write_ms,
+		        t->s[best].read_ms);
+		for (i = g; i < t->n; i++)
+			if (!done[i] && same_but_indexes(&t->s[g].k, &t->s[i].k)) {
+				done[i] = 1;
+				if (i != best)
+					fprintf(out, "; indexes %lld: %.4g ms",
+					        t->s[i].k.v[K_INDEXES], t->s[i].total);
+			}
+		fputc('\n', out);
+		lines++;
+	}
+	free(done);
+	return (int)lines;
+}

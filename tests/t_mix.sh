@@ -1,0 +1,57 @@
+# A mixed workload (issue 22): --mix draws each operation by weight from
+# the seed. A designed mix - half inserts, half lookups by email on the
+# users table - costs least per 1,000 operations at 1 index: without it
+# every lookup scans the table, with all six every insert pays five more
+# btrees. The run's last line names the cheapest step; bad mixes exit 2.
+. "$(dirname "$0")/lib.sh"
+
+"$IDXLAB" run --schema users --mix insert:50,lookup:50 --prefill 5000 --rows 4000 \
+	--indexes 0,1,6 --seed 3 --format csv >"$T/m.csv" 2>"$T/m.err"
+t0=$(field "$T/m.csv" mix_ms_per_1000_ops 1) t1=$(field "$T/m.csv" mix_ms_per_1000_ops 2)
+t6=$(field "$T/m.csv" mix_ms_per_1000_ops 3)
+is_num "$t0" "$t1" "$t6" && check mix/one-index-cheapest "$t1 < $t0 && $t1 < $t6" ||
+	bad mix/one-index-cheapest "ms per 1,000 ops at 0/1/6 indexes: '$t0' '$t1' '$t6'; $(cat "$T/m.err")"
+grep -q '^cheapest: indexes 1 ' "$T/m.err" && ok mix/cheapest-named ||
+	bad mix/cheapest-named "$(cat "$T/m.err")"
+
+# each kind of operation timed apart, the queries' plan named
+w1=$(field "$T/m.csv" write_ms_per_row 2) r1=$(field "$T/m.csv" read_ms_per_query 2)
+r0=$(field "$T/m.csv" read_ms_per_query 1) pl=$(field "$T/m.csv" plan 2) op=$(field "$T/m.csv" op 2)
+is_num "$w1" "$r1" "$r0" && [ "$pl" = "lookup_email=idxlab_email" ] && [ "$op" = insert ] &&
+	check mix/kinds-apart "$r0 > 10 * $r1 && $w1 > 0" ||
+	bad mix/kinds-apart "write ms/row '$w1', read ms/q '$r1' (no index '$r0'), plan '$pl', op '$op'"
+
+# the reads' share is the weight's: reads/s over rows/s near 0.5
+rs=$(field "$T/m.csv" reads_per_s 2) ro=$(field "$T/m.csv" rows_per_s 2)
+is_num "$rs" "$ro" && check mix/share "$rs / $ro > 0.45 && $rs / $ro < 0.55" ||
+	bad mix/share "reads/s '$rs' of ops/s '$ro'"
+
+# the text table: the mix's columns and the line
+"$IDXLAB" run --schema users --mix insert:80,lookup:20 --prefill 2000 --rows 1000 --indexes 0,1 >"$T/t.txt" 2>&1
+grep -q 'ms/1k ops' "$T/t.txt" && grep -q 'mix=insert:80+lookup:20' "$T/t.txt" &&
+	grep -q '^cheapest: indexes 1 ' "$T/t.txt" && ok mix/text || bad mix/text "$(cat "$T/t.txt")"
+
+# the what-if on a user's table, answered for the mix: the email index
+# makes the lookups faster and, at this mix, pays
+python3 - "$T/src.db" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("create table users(id integer primary key, email text, name text)")
+c.executemany("insert into users(email, name) values(?, ?)",
+              [("u%d@example.org" % (i * 7919 % 100003), "n%d" % i) for i in range(3000)])
+c.commit()
+PY
+"$IDXLAB" run --schema-from "$T/src.db:users" --add-index email --indexes table,all \
+	--mix insert:80,lookup:20 --prefill 10000 --rows 3000 >"$T/w.txt" 2>&1
+line=$(grep '^answer: + index idxlab_add_email on email:' "$T/w.txt")
+case "$line" in
+*"queries "*"x faster ("*"at the mix insert:80+lookup:20 it pays ("*) ok mix/whatif-answer ;;
+*) bad mix/whatif-answer "$(cat "$T/w.txt")" ;;
+esac
+
+# bad mixes, and a mix beside an op
+expect_exit mix/weights-add 2 "adds to 90 %" "$IDXLAB" run --mix insert:70,lookup:20
+expect_exit mix/unknown-op 2 "'select' in the mix is not an op" "$IDXLAB" run --mix insert:80,select:20
+expect_exit mix/two-writes 2 "two write ops" "$IDXLAB" run --mix insert:50,update:50
+expect_exit mix/not-with-op 2 "give --mix or --op, not both" "$IDXLAB" run --op update --mix insert:80,lookup:20
+lib_exit
