@@ -196,12 +196,12 @@ static int has_spread(const struct answer_value *v)
  * when a per-row figure moved by less than ANSWER_SAME_PCT of itself, a
  * change one run cannot back. */
 static int fig_text(enum answer_fig f, const char *word, const struct answer_value *x,
-                    const struct answer_value *y, int short_step, long long mix, char *buf,
+                    const struct answer_value *y, int short_step, const struct knobs *k, char *buf,
                     size_t len)
 {
 	const struct metric_def *m = &metric_table[fig_metric[f]];
 	double d = y->v - x->v;
-	char a[32], b[32], num[48];
+	char a[32], b[32], num[48], mixed[96];
 	int dec = m->decimals > 2 ? (fabs(d) >= 100 ? 1 : m->decimals) : m->decimals;
 
 	if (!x->ok || !y->ok)
@@ -239,10 +239,11 @@ static int fig_text(enum answer_fig f, const char *word, const struct answer_val
 		         fig_unit[f], y->v >= x->v ? "faster" : "slower", a, b);
 		return 1;
 	case AF_MIX_MS: /* the trade: does the change pay at the mix? */
-		if (!mix)
+		mix_text(k, mixed, sizeof mixed);
+		if (!*mixed)
 			return 0;
 		snprintf(buf, len, "%s %s it %s (%.4g -> %.4g ms per 1,000 operations)", word,
-		         mix_label(mix), d < 0 ? "pays" : "costs", x->v, y->v);
+		         mixed, d < 0 ? "pays" : "costs", x->v, y->v);
 		return 1;
 	case AF_INDEX_BYTES:
 		units_human(fabs(d), "B", a, sizeof a);
@@ -285,8 +286,8 @@ static void say(const struct answer *a, long g, long x, long y, int from, int to
 		                       : fig_word[f];
 
 		got = fig_text((enum answer_fig)f, word, &sx->f[f], &sy->f[f],
-		               sx->seconds < ANSWER_SHORT_S || sy->seconds < ANSWER_SHORT_S,
-		               sx->k.v[K_MIX], fig, sizeof fig);
+		               sx->seconds < ANSWER_SHORT_S || sy->seconds < ANSWER_SHORT_S, &sx->k,
+		               fig, sizeof fig);
 		if (got == 1)
 			fprintf(out, "%s %s", any++ ? "," : "", fig);
 		else if (got == 2)

@@ -55,6 +55,9 @@ static int check_dependent(const struct plan *p, struct err *e)
 					           ? err_prefix(e, "%s", p->where[id])
 					           : err_prefix(e, "%s", knob_table[id].name);
 			}
+	if (p->set[K_READ_SHARE] && p->set[K_MIX] && p->vals[K_MIX][0])
+		return err_set(e, ERR_USAGE, "%s and %s: give --mix or --read-share, not both",
+		               p->where[K_READ_SHARE], p->where[K_MIX]);
 	if (p->set[K_OP] && p->set[K_MIX] && p->vals[K_MIX][0])
 		return err_set(e, ERR_USAGE,
 		               "%s and %s: a mix names its ops - give --mix or --op, not both",

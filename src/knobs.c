@@ -313,7 +313,7 @@ const struct knob_def knob_table[K_COUNT] = {
 		.name = "miss", .kind = KNOB_MILLIS,
 		.column = 66,
 		.max = 1000, .unit = "",
-		.def = "0",
+		.def = "0", .flags = KF_HEADLESS,
 		.why = "op lookup/range: the share of queries (0..1) given a value no row holds, "
 		       "so they find nothing (a boolean column's always finds rows)",
 	},
@@ -321,7 +321,7 @@ const struct knob_def knob_table[K_COUNT] = {
 		.name = "range-rows", .kind = KNOB_INT,
 		.column = 67,
 		.min = 1, .max = 100000, .unit = "rows",
-		.def = "100", .flags = KF_LOG,
+		.def = "100", .flags = KF_LOG | KF_HEADLESS,
 		.why = "op range: rows each query reads, in the column's order from a value present",
 	},
 	[K_MIX] = {
@@ -332,6 +332,15 @@ const struct knob_def knob_table[K_COUNT] = {
 		.def = "none", .flags = KF_NOSWEEP | KF_LIST | KF_HEADLESS,
 		.why = "a mixed workload instead of one op: each operation drawn by weight "
 		       "from the seed (insert:80,lookup:20); the step's op is the mix's",
+	},
+	[K_READ_SHARE] = {
+		.name = "read-share", .kind = KNOB_INT,
+		.column = 80,
+		.caption = 22,
+		.max = 100, .unit = "%",
+		.def = "0",
+		.why = "% of operations that are lookups beside a write op (--mix OP:100-N,"
+		       "lookup:N): writes slow and reads speed up as indexes are added",
 	},
 	[K_ADD_INDEX] = {
 		.name = "add-index", .kind = KNOB_NAMED,
@@ -462,6 +471,12 @@ const struct knob_def knob_table[K_COUNT] = {
 		.why = "dashboard: colours for a dark or a light background, or high-contrast "
 		       "(a projector); auto reads COLORFGBG, else dark",
 	},
+	[K_AB_PERIOD] = {
+		.name = "ab-period", .kind = KNOB_MILLIS,
+		.min = 2000, .max = 3600 * 1000, .unit = "s",
+		.def = "5", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
+		.why = "dashboard: seconds each of A and B runs in turn in an A/B comparison (key a)",
+	},
 };
 
 int knob_find(const char *name)
@@ -497,7 +512,9 @@ long long knobs_prefill(const struct knobs *k)
 {
 	if (k->v[K_PREFILL] != PREFILL_AUTO)
 		return k->v[K_PREFILL];
-	/* a mix that reads needs rows to read from the start */
+	/* a mix that reads needs rows to read from the start; under
+	 * read-share (the dashboard's slider) the inserts make them, and a
+	 * lookup with no row yet inserts instead (txn.c) */
 	return k->v[K_OP] == OP_INSERT && mix_op(k->v[K_MIX], 1) < 0 ? 0 : k->v[K_ROWS];
 }
 

@@ -139,6 +139,50 @@ int mix_weights(long long v, unsigned char w[OP_COUNT])
 	return some;
 }
 
+int mix_of(const struct knobs *k, unsigned char w[OP_COUNT])
+{
+	unsigned char own[OP_COUNT];
+	long long share = k->v[K_READ_SHARE];
+
+	if (!w)
+		w = own;
+	if (mix_weights(k->v[K_MIX], w))
+		return 1;
+	if (share <= 0 || OP_READS(k->v[K_OP]))
+		return 0;
+	w[k->v[K_OP]] = (unsigned char)(100 - share);
+	w[OP_LOOKUP] = (unsigned char)share;
+	return 1;
+}
+
+int mix_read_op(const struct knobs *k)
+{
+	unsigned char w[OP_COUNT];
+	int op;
+
+	if (!mix_of(k, w))
+		return -1;
+	for (op = 0; op < OP_COUNT; op++)
+		if (w[op] && OP_READS(op))
+			return op;
+	return -1;
+}
+
+void mix_text(const struct knobs *k, char *buf, size_t len)
+{
+	unsigned char w[OP_COUNT];
+	size_t n = 0;
+	int op;
+
+	buf[0] = 0;
+	if (!mix_of(k, w))
+		return;
+	for (op = 0; op < OP_COUNT && n < len; op++)
+		if (w[op])
+			n += (size_t)snprintf(buf + n, len - n, "%s%s:%d", n ? "+" : "",
+			                      knob_table[K_OP].choices[op], w[op]);
+}
+
 int mix_op(long long v, int reads)
 {
 	unsigned char w[OP_COUNT];

@@ -2,6 +2,7 @@
 #ifndef IDXLAB_MIX_H
 #define IDXLAB_MIX_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "err.h"
@@ -14,6 +15,19 @@
  * too). */
 int mix_resolve(const char *text, long long *out, struct err *e);
 const char *mix_label(long long v);
+
+struct knobs;
+
+/* The mix k runs, its weights into w (NULL: not wanted): the mix knob's,
+ * else, under a write op, the read-share knob's (op:100-N, lookup:N); 0
+ * (w all 0) when k runs one op alone. */
+int mix_of(const struct knobs *k, unsigned char w[OP_COUNT]);
+
+/* The mix's read op under k (lookup or range), -1: none. */
+int mix_read_op(const struct knobs *k);
+
+/* k's mix as the mix knob writes it ("insert:80+lookup:20"), in buf. */
+void mix_text(const struct knobs *k, char *buf, size_t len);
 
 /* Mix v's weights by op kind into w; 0 (w all 0) when v is none. */
 int mix_weights(long long v, unsigned char w[OP_COUNT]);

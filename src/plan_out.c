@@ -66,7 +66,7 @@ static int check_load(const struct knobs *k, struct err *e)
 		               knob_table[K_ENGINE].choices[k->v[K_ENGINE]],
 		               ops->why_no_load ? ": " : "",
 		               ops->why_no_load ? ops->why_no_load : "");
-	if ((OP_READS(k->v[K_OP]) || mix_op(k->v[K_MIX], 1) >= 0) && !ops->reads)
+	if ((OP_READS(k->v[K_OP]) || mix_read_op(k) >= 0) && !ops->reads)
 		return err_set(e, ERR_USAGE,
 		               "op %s: the %s engine runs no reads yet (use --engine sqlite, or "
 		               "a write op)",

@@ -15,6 +15,7 @@
 
 #include "engines/engine.h"
 #include "machine.h"
+#include "mix.h"
 
 /* Does k log to a rollback journal (SQLite's journal modes but wal)? */
 static int rollback_journal(const struct knobs *k)
@@ -47,11 +48,11 @@ int record_metric_applies(int m, const struct knobs *k)
 	case M_ROWS_RETURNED_PER_QUERY:
 	case M_ROWS_EXAMINED_PER_QUERY:
 	case M_PAGES_READ_PER_QUERY:
-		return OP_READS(op) || k->v[K_MIX];
+		return OP_READS(op) || mix_of(k, NULL);
 	case M_READ_MS_PER_QUERY: /* a mix's, each kind of operation timed */
 	case M_WRITE_MS_PER_ROW:
 	case M_MIX_MS_PER_1000_OPS:
-		return k->v[K_MIX] != 0;
+		return mix_of(k, NULL);
 	default:
 		return 1;
 	}

@@ -7,6 +7,7 @@
 
 #include "metrics.h"
 #include "xalloc.h"
+#include "mix.h"
 
 struct tstep {
 	struct knobs k;
@@ -43,7 +44,8 @@ void trade_note(struct trade *t, const struct record *r, const struct knobs *k)
 	const struct field *kind = record_find(r, "record");
 	struct tstep st = { .k = *k };
 
-	if (!t || !k->v[K_MIX] || !kind || kind->kind != FIELD_STR || strcmp(kind->s, "step") != 0)
+	if (!t || !mix_of(k, NULL) || !kind || kind->kind != FIELD_STR ||
+	    strcmp(kind->s, "step") != 0)
 		return;
 	st.total = num(r, M_MIX_MS_PER_1000_OPS);
 	st.write_ms = num(r, M_WRITE_MS_PER_ROW);
@@ -91,10 +93,13 @@ int trade_write(const struct trade *t, FILE *out)
 			done[g] = 1;
 			continue;
 		}
+		char mixed[96];
+
+		mix_text(&t->s[best].k, mixed, sizeof mixed);
 		fprintf(out,
-		        "cheapest: indexes %lld - %.4g ms per 1,000 operations of the mix "
+		        "cheapest: indexes %lld - %.4g ms per 1,000 operations of the mix %s "
 		        "(writes %.4g ms/row, queries %.4g ms)",
-		        t->s[best].k.v[K_INDEXES], t->s[best].total, t->s[best].write_ms,
+		        t->s[best].k.v[K_INDEXES], t->s[best].total, mixed, t->s[best].write_ms,
 		        t->s[best].read_ms);
 		for (i = g; i < t->n; i++)
 			if (!done[i] && same_but_indexes(&t->s[g].k, &t->s[i].k)) {

@@ -83,6 +83,7 @@ enum knob_id {
 	K_MISS,       /* the share of lookups that find nothing */
 	K_RANGE_ROWS, /* rows an op range reads */
 	K_MIX,        /* ops drawn by weight (mix.h) */
+	K_READ_SHARE, /* the dashboard's slider: % of lookups beside the op */
 	/* the question as a verb (whatif.h): candidates for the index list */
 	K_ADD_INDEX,
 	K_DROP_INDEX,
@@ -104,6 +105,7 @@ enum knob_id {
 	K_PRESENTER,
 	K_PRESENTER_METRICS,
 	K_THEME,
+	K_AB_PERIOD,
 	K_COUNT
 };
 

@@ -24,6 +24,7 @@
 #include "xalloc.h"
 #include "engines/reads.h"
 #include "workload_impl.h"
+#include "mix.h"
 
 static void queue_result(struct workload *w, struct node *n)
 {
@@ -120,7 +121,7 @@ static int end_step(struct workload *w, const struct knobs *k, struct step_resul
 	    w->ops->sizes(w->en, &r->sizes, e) < 0)
 		return -1;
 	r->table_rows = w->rs.live_rows;
-	if ((OP_READS(k->v[K_OP]) || k->v[K_MIX]) && w->ops->reads) {
+	if ((OP_READS(k->v[K_OP]) || mix_of(k, NULL)) && w->ops->reads) {
 		reads_plan_text(w->ops->reads(w->en), r->plan, sizeof r->plan);
 		reads_served_text(w->ops->reads(w->en), r->served, sizeof r->served);
 	}

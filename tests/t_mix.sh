@@ -52,6 +52,18 @@ case "$line" in
 *) bad mix/whatif-answer "$(cat "$T/w.txt")" ;;
 esac
 
+# --read-share N (the dashboard's slider): lookups beside the op, from an
+# empty table too (a lookup with no row yet inserts instead)
+"$IDXLAB" run --schema users --op insert --read-share 30 --rows 3000 --indexes 1 --format csv \
+	>"$T/rs.csv" 2>"$T/rs.err"
+rs=$(field "$T/rs.csv" reads_per_s 1) ro=$(field "$T/rs.csv" rows_per_s 1)
+eb=$(field "$T/rs.csv" ended_by 1) sh_=$(field "$T/rs.csv" read_share 1)
+is_num "$rs" "$ro" && [ "$eb" = rows ] && [ "$sh_" = 30 ] &&
+	check mix/read-share "$rs / $ro > 0.2 && $rs / $ro < 0.35" ||
+	bad mix/read-share "reads/s '$rs' of ops/s '$ro', ended by '$eb', read_share '$sh_'; $(cat "$T/rs.err")"
+expect_exit mix/read-share-not-with-mix 2 "give --mix or --read-share, not both" \
+	"$IDXLAB" run --read-share 20 --mix insert:80,lookup:20
+
 # bad mixes, and a mix beside an op
 expect_exit mix/weights-add 2 "adds to 90 %" "$IDXLAB" run --mix insert:70,lookup:20
 expect_exit mix/unknown-op 2 "'select' in the mix is not an op" "$IDXLAB" run --mix insert:80,select:20

@@ -20,7 +20,7 @@ void reads_prepare(struct reads *r, const struct schema *s, const struct knobs *
 	            : k->v[K_INDEXES] > (long long)s->nindexes ? s->nindexes
 	                                                       : (int)k->v[K_INDEXES];
 	if (!OP_READS(op)) /* a mix reads beside its write op */
-		op = mix_op(k->v[K_MIX], 1);
+		op = mix_read_op(k);
 	if (op >= 0)
 		r->n = schema_read_queries(s, k, op, r->q);
 }

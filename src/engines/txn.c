@@ -146,8 +146,11 @@ int txn_step(struct txn *t, long long op, uint64_t per_commit, uint64_t budget,
 		long long opx = t->mixed ? mix_draw(t->mix, t->seed, t->nops++) : op;
 		int rc;
 
-		if (!rowset_next(t->rs, opx, &row, &version))
-			break; /* nothing left to work on */
+		if (!rowset_next(t->rs, opx, &row, &version) &&
+		    (!t->mixed || !OP_READS(opx) || OP_READS(op) ||
+		     !rowset_next(t->rs, opx = op, &row, &version)))
+			break; /* nothing left to work on (a mix's read with no row
+			        * yet runs its write op) */
 		if (!t->open && txn_begin(t, op, e) < 0)
 			return -1;
 		n = t->rows + 1; /* before the hook: it may have rewound t */

@@ -21,6 +21,8 @@ void actions_hide_panel(struct dash *d, int ch);
 void actions_pin(struct dash *d, int ch);
 void actions_unpin(struct dash *d, int ch);
 void actions_pin_scales(struct dash *d, int ch);
+void actions_ab(struct dash *d, int ch);     /* ab_dash.c */
+void actions_ab_end(struct dash *d, int ch); /* ab_dash.c */
 void actions_reset_window(struct dash *d, int ch);
 void actions_rewrite(struct dash *d, int ch);
 void actions_speed(struct dash *d, int ch);

@@ -69,7 +69,7 @@ void dash_set_knob(struct dash *d, int id, long long v)
 		return;
 	}
 	to.v[id] = v;
-	if (to.v[id] == d->k.want.v[id])
+	if (to.v[id] == d->k.want.v[id] || dash_ab_refused(d, &to))
 		return;
 	if (knobs_need_rebuild(&d->k.want, &to)) {
 		d->k.confirm_to = to;
@@ -117,7 +117,7 @@ static void note_applied(struct dash *d)
 				knob = id;
 		if (*label) {
 			history_mark(d->hist, t, knob, label);
-			if (!d->feed->ops->logs_changes)
+			if (!d->feed->ops->logs_changes && d->ab.state != AB_RUNNING)
 				evlog_add(EV_INFO, "%s %s", d->term.g->s[G_CHANGE], label);
 		}
 	}
@@ -439,6 +439,7 @@ static int frame(struct dash *d, struct err *e)
 		if (news.played)
 			(void)history_offer(d->hist, d->live, news.when);
 	} while (news.more);
+	dash_ab_tick(d);
 	play_demo(d);
 	sync_hold(d);
 	sync_view(d);

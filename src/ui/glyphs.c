@@ -32,6 +32,7 @@ static const struct glyphs unicode = {
 		[G_DOT] = "\u00b7",
 		[G_ELLIPSIS] = "\u2026",
 		[G_MORE] = "\u25bc",
+		[G_AB_B] = "\u2592",
 	},
 };
 
@@ -62,6 +63,7 @@ static const struct glyphs ascii = {
 		[G_DOT] = "-",
 		[G_ELLIPSIS] = "...",
 		[G_MORE] = "v",
+		[G_AB_B] = "%",
 	},
 };
 

@@ -29,6 +29,7 @@ enum glyph {
 	G_DOT,        /* a separator between words */
 	G_ELLIPSIS,   /* a line cut where a field ends: more did not fit */
 	G_MORE,       /* the help: more lines below */
+	G_AB_B,       /* a chart's cell of A/B's B trace (A's: G_BLOCK) */
 	G_COUNT
 };
 

@@ -214,6 +214,24 @@ void history_series_mean(const struct history *h, int m, int ncols, double span,
 	}
 }
 
+int history_column_times(const struct history *h, int ncols, double span, double least, int j,
+                         double *t0, double *t1)
+{
+	const struct sample *a, *b;
+	int older, newer;
+
+	column_samples(ncols, span, j, &older, &newer);
+	if (older < newer + (int)least)
+		older = newer + (int)least;
+	a = history_at(h, older);
+	b = history_at(h, newer);
+	if (!a || !b)
+		return -1;
+	*t0 = a->c.t;
+	*t1 = b->c.t;
+	return 0;
+}
+
 /* The figures' time `back` (a fraction of samples) before the latest,
  * between the two samples around it; 0 with *t unset when none is kept. */
 static int time_at(const struct history *h, double back, double *t)

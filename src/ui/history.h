@@ -114,6 +114,12 @@ double history_chart_mean(const struct history *h, double span);
 void history_series_mean(const struct history *h, int m, int ncols, double span, double least,
                          double *vals, int *changed);
 
+/* The figures' times of the samples column j of such a chart takes its
+ * figure between, each over at least `least` samples (0: as
+ * history_series): 0, or -1 when the history has no such samples. */
+int history_column_times(const struct history *h, int ncols, double span, double least, int j,
+                         double *t0, double *t1);
+
 /* marks[j]: the index in h->markers of the last knob change inside column j
  * of such a chart (each marker in exactly one column), else -1. */
 void history_series_marks(const struct history *h, int ncols, double span, int *marks);

@@ -120,6 +120,23 @@ const struct binding input_bindings[] = {
 	          "(an index build's spills) is left out: its bar may be full then",
 	  .when = LIVE,
 	  .handler = actions_pin_scales },
+	{ .keys = { 'a' },
+	  .names = "a",
+	  .label = "a A/B",
+	  .label_in = W_MAIN,
+	  .help = "A/B: the knobs in force become A; move knobs to set B and press a again: A "
+	          "and B then run in turn on the same table, --ab-period seconds each (5), "
+	          "rows/s and the engine's figure as B/A on the status line, the sparklines in "
+	          "two traces (B underlined; shaded in the chart). The first second after each "
+	          "switch counts in neither trace nor ratio. B may not change a knob that needs "
+	          "a new table; no knob moves while it runs. a again (or Esc) ends it, back to A",
+	  .when = W_MAIN | W_REPLAY,
+	  .handler = actions_ab },
+	{ .keys = { 27 },
+	  .names = "Esc",
+	  .help = "end A/B, or stop setting B: back to A's knobs",
+	  .when = W_MAIN,
+	  .handler = actions_ab_end },
 	{ .keys = { 'r' },
 	  .names = "r",
 	  .label = "r reset",

@@ -101,6 +101,13 @@ void panel_status(const struct dash *d, const struct rect *r)
 		attroff(term_color(&d->term, C_WARN) | A_BOLD);
 		return;
 	}
+	if (dash_ab_status(d, line, sizeof line)) { /* on stage too */
+		textfit(&words, line, r->w, fitted, sizeof fitted);
+		attron(A_BOLD);
+		paint_clipped(r->y, r->x, r->w, fitted);
+		attroff(A_BOLD);
+		return;
+	}
 	if (d->presenter)
 		return; /* on stage: no knob is selected there */
 	snprintf(line, sizeof line, " %s: %s%s%s", knob_table[id].name, knob_why(id, &d->k.want),

@@ -171,6 +171,24 @@ static void ratio(const struct dash *d, const struct cols *c, int m, double v, d
 	attroff(A_BOLD | a);
 }
 
+/* How sparkline column j draws: in A/B, A's trace and B's (underlined: it
+ * reads without colour too) in their colours, a transition dimmed; else
+ * the sparklines' colour. */
+static attr_t trace_attr(const struct dash *d, const struct cols *c, int j)
+{
+	double t0, t1;
+	int side;
+
+	if (d->ab.state != AB_RUNNING)
+		return term_color(&d->term, C_SPARK);
+	if (history_column_times(d->hist, c->spark, c->span, 0, j, &t0, &t1) < 0)
+		return term_dim(&d->term);
+	side = dash_ab_trace(d, t0, t1);
+	return side == AB_A   ? term_color(&d->term, C_AB_A)
+	       : side == AB_B ? term_color(&d->term, C_AB_B) | A_UNDERLINE
+	                      : term_dim(&d->term);
+}
+
 /* One metric's row at line y from column x. */
 static void metric_row(const struct dash *d, const struct cols *c, int m, int y, int x,
                        const int *marks)
@@ -206,14 +224,16 @@ static void metric_row(const struct dash *d, const struct cols *c, int m, int y,
 	for (j = 0; j < c->spark; j++) {
 		const char *s = spark_glyph(spark_level(vals[j], full), g->ascii);
 
+		attr_t a = trace_attr(d, c, j);
+
 		if (marks[j] >= 0) {
 			attron(term_color(&d->term, C_MARK) | A_REVERSE);
 			addstr(isnan(vals[j]) ? g->s[G_GAP_MARK] : s);
 			attroff(term_color(&d->term, C_MARK) | A_REVERSE);
 		} else {
-			attron(term_color(&d->term, C_SPARK));
+			attron(a);
 			addstr(s);
-			attroff(term_color(&d->term, C_SPARK));
+			attroff(a);
 		}
 	}
 }

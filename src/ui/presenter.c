@@ -118,7 +118,14 @@ static void figure(const struct dash *d, const struct rect *r, int rows, int m)
 	attron(A_BOLD);
 	paint_clipped(r->y, r->x, r->w, line);
 	attroff(A_BOLD);
-	if (d->hist->base_on) {
+	if (dash_ab_ratio_of(d, m, ratio, sizeof ratio)) { /* A/B's, on stage */
+		int x = r->x + paint_cols(line, strlen(line)) + 2;
+
+		attron(term_color(&d->term, C_AB_B) | A_BOLD);
+		if (x < r->x + r->w)
+			paint_clipped(r->y, x, r->x + r->w - x, ratio);
+		attroff(term_color(&d->term, C_AB_B) | A_BOLD);
+	} else if (d->hist->base_on) {
 		int x = r->x + paint_cols(line, strlen(line)) + 2;
 
 		/* The metric rows' ratio: clamped near 0 (on the scale the chart
@@ -149,7 +156,10 @@ static void chart(const struct dash *d, const struct rect *r, int m)
 {
 	const struct glyphs *g = d->term.g;
 	double vals[CHART_MAX], max = 0;
-	int marks[CHART_MAX], changed[CHART_MAX], label_end[LABEL_ROWS] = { 0 };
+	int marks[CHART_MAX], changed[CHART_MAX], label_end[LABEL_ROWS] = { 0 }, side[CHART_MAX];
+	/* by side[j] + 2: no A/B, a transition, A, B */
+	const attr_t color[] = { term_color(&d->term, C_SPARK), term_dim(&d->term),
+		                 term_color(&d->term, C_AB_A), term_color(&d->term, C_AB_B) };
 	int plot_w = r->w - 2 - YLAB_W, plot_h = r->h - 2, j, i;
 	int x0 = r->x + 1 + YLAB_W, y_bottom = r->y + r->h - 2;
 	char title[200], lab[32];
@@ -188,6 +198,15 @@ static void chart(const struct dash *d, const struct rect *r, int m)
 		mvprintw(y, r->x + 1, "%*.*s ", YLAB_W - 1, YLAB_W - 1, max > 0 || !i ? lab : "");
 		attroff(term_dim(&d->term));
 	}
+	/* In A/B: each column's trace (ab.h; a transition: neither, dimmed). */
+	for (j = 0; j < plot_w; j++) {
+		double t0, t1;
+
+		side[j] = d->ab.state != AB_RUNNING ? AB_A - 2
+		          : history_column_times(d->hist, plot_w, span, mean, j, &t0, &t1) < 0
+		              ? AB_NONE
+		              : dash_ab_trace(d, t0, t1);
+	}
 	for (j = 0; j < plot_w; j++) {
 		int eighths = isnan(vals[j]) || max <= 0
 		                  ? 0
@@ -202,9 +221,14 @@ static void chart(const struct dash *d, const struct rect *r, int m)
 			                                     : NULL;
 
 			if (s) {
-				attron(term_color(&d->term, C_SPARK));
+				/* B reads without colour too: shaded, its top underlined */
+				attr_t a = color[side[j] + 2] | (side[j] == AB_B ? A_UNDERLINE : 0);
+
+				if (side[j] == AB_B && fill >= SPARK_LEVELS)
+					s = g->s[G_AB_B];
+				attron(a);
 				mvaddstr(y_bottom - i, x0 + j, s);
-				attroff(term_color(&d->term, C_SPARK));
+				attroff(a);
 			} else if (marks[j] >= 0) {
 				attron(term_color(&d->term, C_MARK) | A_BOLD);
 				mvaddstr(y_bottom - i, x0 + j, g->s[G_GAP_MARK]);

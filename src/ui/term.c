@@ -116,24 +116,27 @@ void term_drain(struct term *t)
  * own). Dark and light keep the user's background and pick foregrounds
  * that read on it (no cyan or green on white); high contrast paints its
  * own black background, in bold (bright) colours, for a projector. */
-static const short themes[][C_BASE + 1][2] = {
+static const short themes[][C_AB_B + 1][2] = {
 	[THEME_DARK] = {
 		[C_TITLE] = { COLOR_BLUE, -1 }, [C_SPARK] = { COLOR_GREEN, -1 },
 		[C_GAUGE] = { COLOR_CYAN, -1 }, [C_MARK] = { COLOR_MAGENTA, -1 },
 		[C_ERR] = { COLOR_RED, -1 }, [C_WARN] = { COLOR_MAGENTA, -1 },
 		[C_DIM] = { -1, -1 }, [C_BASE] = { -1, -1 },
+		[C_AB_A] = { COLOR_CYAN, -1 }, [C_AB_B] = { COLOR_YELLOW, -1 },
 	},
 	[THEME_LIGHT] = {
 		[C_TITLE] = { COLOR_BLUE, -1 }, [C_SPARK] = { COLOR_BLUE, -1 },
 		[C_GAUGE] = { COLOR_BLACK, -1 }, [C_MARK] = { COLOR_MAGENTA, -1 },
 		[C_ERR] = { COLOR_RED, -1 }, [C_WARN] = { COLOR_MAGENTA, -1 },
 		[C_DIM] = { COLOR_BLACK, -1 }, [C_BASE] = { -1, -1 },
+		[C_AB_A] = { COLOR_BLUE, -1 }, [C_AB_B] = { COLOR_RED, -1 },
 	},
 	[THEME_HIGH_CONTRAST] = {
 		[C_TITLE] = { COLOR_WHITE, COLOR_BLACK }, [C_SPARK] = { COLOR_GREEN, COLOR_BLACK },
 		[C_GAUGE] = { COLOR_CYAN, COLOR_BLACK }, [C_MARK] = { COLOR_YELLOW, COLOR_BLACK },
 		[C_ERR] = { COLOR_RED, COLOR_BLACK }, [C_WARN] = { COLOR_YELLOW, COLOR_BLACK },
 		[C_DIM] = { COLOR_WHITE, COLOR_BLACK }, [C_BASE] = { COLOR_WHITE, COLOR_BLACK },
+		[C_AB_A] = { COLOR_CYAN, COLOR_BLACK }, [C_AB_B] = { COLOR_YELLOW, COLOR_BLACK },
 	},
 };
 
@@ -145,7 +148,7 @@ static void init_colors(const struct term *t)
 		return;
 	start_color();
 	use_default_colors(); /* keep the user's background: dark or light */
-	for (pair = C_TITLE; pair <= C_BASE; pair++)
+	for (pair = C_TITLE; pair <= C_AB_B; pair++)
 		init_pair((short)pair, themes[t->theme][pair][0], themes[t->theme][pair][1]);
 	if (t->theme == THEME_HIGH_CONTRAST)
 		bkgdset(COLOR_PAIR(C_BASE) | A_BOLD | ' ');

@@ -15,7 +15,7 @@
 #include "../err.h"
 #include "glyphs.h"
 
-enum color { C_TITLE = 1, C_SPARK, C_GAUGE, C_MARK, C_ERR, C_WARN, C_DIM, C_BASE };
+enum color { C_TITLE = 1, C_SPARK, C_GAUGE, C_MARK, C_ERR, C_WARN, C_DIM, C_BASE, C_AB_A, C_AB_B };
 
 struct term {
 	const struct glyphs *g; /* chosen once by term_setup; static */

@@ -18,6 +18,7 @@
 #include "../evlog.h"
 #include "../knobs.h"
 #include "../workload.h"
+#include "ab.h"
 #include "dash.h"
 #include "feed.h"
 #include "history.h"
@@ -83,6 +84,7 @@ struct dash {
 	int demo_off;            /* the user left demo mode (D): keys move knobs again */
 	struct knobs demo_start; /* the setting a --demo starts from */
 	struct baseline *saved;  /* owned: --baseline's step, or NULL */
+	struct ab ab;            /* an A/B comparison (key a) */
 	double t0;               /* the dashboard's start, wall clock */
 };
 
@@ -120,5 +122,25 @@ int dash_demo_mode(const struct dash *d);
 /* A clicker's "previous": back to the caption before the one shown, and
  * the script's setting then. */
 void dash_demo_back(struct dash *d);
+
+/* ab_dash.c: A/B (key a). */
+
+/* A knob move to `to` that A/B forbids (while it runs; a B needing a new
+ * table): said, and 1; else 0. */
+int dash_ab_refused(struct dash *d, const struct knobs *to);
+
+/* Switch sides when due, once a frame. */
+void dash_ab_tick(struct dash *d);
+
+/* The status line while A/B is on: 1 with the line in buf, else 0. */
+int dash_ab_status(const struct dash *d, char *buf, size_t len);
+
+/* While A/B runs and compares metric m: 1 with "B/A 0.41x [...]" in buf;
+ * else 0. */
+int dash_ab_ratio_of(const struct dash *d, int m, char *buf, size_t len);
+
+/* The trace (AB_A, AB_B) a figure over (t0, t1] of the figures' clock
+ * belongs to, or AB_NONE: a transition, or no A/B. */
+int dash_ab_trace(const struct dash *d, double t0, double t1);
 
 #endif

@@ -62,6 +62,7 @@
 	X(schema_type, "schema_type.c")                                                            \
 	X(spread, "spread.c")                                                                      \
 	X(textfit, "textfit.c")                                                                    \
+	X(ui_ab, "ui/ab.c")                                                                        \
 	X(ui_feed_replay, "ui/feed_replay.c")                                                      \
 	X(ui_history, "ui/history.c")                                                              \
 	X(ui_input, "ui/input.c")                                                                  \

@@ -27,6 +27,7 @@
 #include "../tmpdir.h"
 #include "sqlite_int.h"
 #include "vfs.h"
+#include "../../mix.h"
 
 #define PREFILL_CACHE_KIB 262144 /* 256 MiB while loading: the load is not measured */
 
@@ -323,8 +324,8 @@ static int sqlite_apply(struct engine *en, const struct knobs *k, struct err *e)
 		sqlite_set_payload(en, k->v[K_PAYLOAD]);
 	/* a read's plan changes with the indexes: its queries are planned again */
 	if (old.v[K_OP] != k->v[K_OP] || old.v[K_SEED] != k->v[K_SEED] ||
-	    old.v[K_MIX] != k->v[K_MIX] ||
-	    ((OP_READS(k->v[K_OP]) || k->v[K_MIX]) &&
+	    old.v[K_MIX] != k->v[K_MIX] || old.v[K_READ_SHARE] != k->v[K_READ_SHARE] ||
+	    ((OP_READS(k->v[K_OP]) || mix_of(k, NULL)) &&
 	     (old.v[K_INDEXES] != k->v[K_INDEXES] || old.v[K_MISS] != k->v[K_MISS] ||
 	      old.v[K_RANGE_ROWS] != k->v[K_RANGE_ROWS])))
 		return sqlite_prepare_op(en, k, e);

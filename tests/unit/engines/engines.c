@@ -68,6 +68,9 @@ static void test_knob_engines(void)
 		[K_MISS] = { 1, 1, 1, 1 },
 		[K_RANGE_ROWS] = { 1, 1, 1, 1 },
 		[K_MIX] = { 1, 1, 1, 1 },
+		[K_READ_SHARE] = { 1, 1, 1, 1 },
+		/* the dashboard's A/B (issue 21): every engine */
+		[K_AB_PERIOD] = { 1, 1, 1, 1 },
 	};
 	static const int column[4] = { E_SQLITE, E_POSTGRES, E_MONGO, E_WIREDTIGER };
 	int id, j;
