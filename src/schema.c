@@ -38,7 +38,15 @@ static const struct {
 	           "column country text(2) zipf:1:50\n"
 	           "column status text(6) few:4\n"
 	           "index email\nindex created_at\nindex country\nindex status\n"
-	           "index country,created_at\nindex status,created_at\n" },
+	           "index country,created_at\nindex status,created_at\n"
+	           "# the reads those indexes are for (country alone and status alone are\n"
+	           "# the composites' prefixes: what they serve, the composites serve too)\n"
+	           "query by_email: email = ?\n"
+	           "query recent: created_at > ? order by created_at desc limit 10\n"
+	           "query recent_by_country: country = ? and created_at > ? "
+	           "order by created_at desc limit 10\n"
+	           "query recent_by_status: status = ? and created_at > ? "
+	           "order by created_at desc limit 10\n" },
 	{ "textkey", "# t(id INTEGER PRIMARY KEY, k TEXT): random 16-character keys\n"
 	             "id bigint seq\n"
 	             "column k text(16) rand\n"

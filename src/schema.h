@@ -49,7 +49,8 @@
 /* schema_write()'s text of any spec: a column's line (with its in:LO..HI
  * and a generated expression), an index's, the partition line. */
 #define SCHEMA_TEXT_SIZE                                                                           \
-	((SCHEMA_COLS_MAX + 4) * (208 + SCHEMA_GEN_MAX) + SCHEMA_IDX_MAX * 1200 + 512)
+	((SCHEMA_COLS_MAX + 4) * (208 + SCHEMA_GEN_MAX) + SCHEMA_IDX_MAX * 1200 +                  \
+	 SCHEMA_QUERY_MAX * (SCHEMA_QUERY_TEXT + 16) + 512)
 
 enum col_type {
 	COL_INT,       /* 32-bit integer */
@@ -167,6 +168,9 @@ struct part_spec {
 #define SCHEMA_QUERY_MAX   8
 #define SCHEMA_QUERY_TERMS 2
 #define SCHEMA_LIMIT_MAX   100000
+/* schema_query_text()'s room for any query: its name, 3 column names, the
+ * words between them */
+#define SCHEMA_QUERY_TEXT (4 * SCHEMA_NAME_MAX + 96)
 enum query_cmp { QC_EQ, QC_LT, QC_LE, QC_GT, QC_GE, QC_COUNT };
 extern const char *const schema_query_cmp[QC_COUNT]; /* "=", "<", ... */
 

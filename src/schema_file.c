@@ -38,8 +38,8 @@
 #include "schema_int.h"
 #include "schema_part.h"
 
-static const char *const line_words[] = { "table",   "id",        "column",  "hot", "index",
-	                                  "payload", "partition", "without", NULL };
+static const char *const line_words[] = { "table",   "id",        "column",  "hot",   "index",
+	                                  "payload", "partition", "without", "query", NULL };
 
 static const char *nth_word(int i, const void *ctx)
 {
@@ -238,7 +238,8 @@ int schema_check(const struct schema *s, struct err *e)
 		if (schema_idx_check(s, x, e) < 0)
 			return -1;
 	}
-	return schema_part_check(s, e) < 0 ? -1 : schema_key_check(s, e);
+	return schema_part_check(s, e) < 0 || schema_query_check(s, e) < 0 ? -1
+	                                                                   : schema_key_check(s, e);
 }
 
 /* ---- lines --------------------------------------------------------------- */
@@ -516,9 +517,12 @@ static int spec_line(char *line, int lineno, void *ctx, struct err *e)
 	case 7:
 		p->key_line = lineno;
 		return schema_key_line(s, rest, e);
+	case 8: /* schema_query_file.c */
+		return schema_query_line(s, rest, e);
 	default:
 		return unknown("line", w, line_words, 0,
-		               "table, id, column, hot, index, payload, partition, without", e);
+		               "table, id, column, hot, index, payload, partition, without, query",
+		               e);
 	}
 }
 

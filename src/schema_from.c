@@ -541,6 +541,7 @@ void schema_from_derive(const struct table_shape *t, const char *table, struct s
 	s->no_payload = 1;  /* the table's row is the source's */
 	schema_pick_hot(s); /* the indexes are known now */
 	note_hot(s);
+	schema_from_queries(s);
 	shape_note(s->notes, sizeof s->notes, "value orders from %s over %.0f rows",
 	           t->stats_from[0] ? t->stats_from : "nothing", t->rows);
 	shape_notes_add(s->notes, sizeof s->notes, t->notes);

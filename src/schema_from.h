@@ -117,6 +117,12 @@ void schema_from_key(struct schema *s);
  * whatever t says (exposed for the tests). */
 void schema_from_derive(const struct table_shape *t, const char *table, struct schema *s);
 
+/* The lookups a derived spec is read with until the user writes its own:
+ * one `COL = ?` per index's distinct leading column (a plain column, not
+ * lower(COL)), named by_COL, guessed set, at most SCHEMA_QUERY_MAX; a note
+ * says they are guesses (schema_query_file.c). */
+void schema_from_queries(struct schema *s);
+
 /* The value order a column's evidence suggests (exposed for the tests):
  * its default or counter, the order of a sample (rises and falls between
  * consecutive rows), the correlation, the distinct values. What was seen

@@ -48,4 +48,10 @@ int schema_parse_type(const char *w, struct column *c, struct err *e);
 /* A null share as the spec says it: a percentage to 0.1. */
 double schema_null_percent(double share);
 
+/* A `query` line's words after `query` into s->q[s->nqueries] (its columns
+ * declared above); an error names the word and what to write. The check
+ * of s->q[] schema_check runs on every spec (schema_query_file.c). */
+int schema_query_line(struct schema *s, const char *rest, struct err *e);
+int schema_query_check(const struct schema *s, struct err *e);
+
 #endif

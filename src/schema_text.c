@@ -139,5 +139,11 @@ void schema_write(const struct schema *s, char *buf, size_t len)
 	}
 	if (s->without_rowid)
 		PUT("without rowid\n");
+	for (i = 0; i < s->nqueries && i < SCHEMA_QUERY_MAX; i++) {
+		char q[SCHEMA_QUERY_TEXT];
+
+		schema_query_text(s, &s->q[i], q, sizeof q);
+		PUT("query %s%s\n", q, s->q[i].guessed ? " guessed" : "");
+	}
 #undef PUT
 }

@@ -59,6 +59,10 @@ SEEDS = [
     "without rowid\nindex a,b unique\nindex q where f\nindex p where not f\n",
     "table pt\nid bigint seq\ncolumn d date seq\ncolumn v int rand in:-5..5\n"
     "partition by range (d) 4\nindex v\n",
+    # query lines (issue 22)
+    "table u\nid bigint seq\ncolumn e text(20) rand\ncolumn ts timestamptz seq\n"
+    "index e\nindex ts\nquery by_e: e = ?\n"
+    "query recent: WHERE ts>$1 and id <= ? ORDER BY ts DESC LIMIT 10 guessed\n",
 ]
 WORDS = [
     "table", "id", "column", "hot", "index", "unique", "name", "knob", "int",
@@ -80,6 +84,8 @@ WORDS = [
     "in:-9223372036854775808..9223372036854775807", "in:1e308..2", "in:0.001..0.01",
     "generated", "(a + b)", "(q * q * q)", "stored", "partition", "by", "range", "hash",
     "list", "(d)", "0", "129", "true", "false",
+    "query", "q:", ":", "?", "$1", "$", "order", "limit", "asc", "guessed", "limit 100001",
+    "e = ?", "ts >= ?", "id < ?",
 ]
 
 

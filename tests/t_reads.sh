@@ -5,7 +5,11 @@
 # index no query used reads 0.00; a read step's latencies are its queries'.
 . "$(dirname "$0")/lib.sh"
 
-run() { "$IDXLAB" run --schema users --prefill 20000 --seed 7 "$@" 2>>"$T/err"; }
+# The users table read by email alone: its spec without its query lines
+# (the built-in's four queries read by created_at, country and status too),
+# so a lookup is by its first index's column.
+"$IDXLAB" --schema users --print-config | sed -n 's/^#   //p' | grep -v '^query ' >"$T/users.spec"
+run() { "$IDXLAB" run --schema "$T/users.spec" --prefill 20000 --seed 7 "$@" 2>>"$T/err"; }
 
 run --op lookup --rows 200 --indexes 0,1 --format csv >"$T/l.csv"
 p0=$(field "$T/l.csv" plan 1) p1=$(field "$T/l.csv" plan 2)

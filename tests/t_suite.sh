@@ -23,6 +23,7 @@ cat coreutils
 cc gcc -
 chmod coreutils
 chown coreutils
+cksum coreutils
 cmp diffutils
 cp coreutils
 cut coreutils

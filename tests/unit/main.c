@@ -58,6 +58,7 @@
 	X(schema_idx, "schema_idx.c")                                                              \
 	X(schema_key, "schema_key.c")                                                              \
 	X(schema_order, "schema_order.c")                                                          \
+	X(schema_query_file, "schema_query_file.c")                                                \
 	X(schema_type, "schema_type.c")                                                            \
 	X(spread, "spread.c")                                                                      \
 	X(textfit, "textfit.c")                                                                    \

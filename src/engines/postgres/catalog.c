@@ -483,6 +483,8 @@ int pg_read_shape(const char *source, const char *table, struct table_shape *t, 
 		t->rows = 0;
 	if (rc == 0)
 		pg_sample_order(c, nsp, rel, t, kinds);
+	if (rc == 0) /* after the sample: its SELECTs are left out by their AS v0 */
+		pg_top_statements(c, rel, t);
 	if (rc == 0 && kids > 0)
 		shape_note(t->notes, sizeof t->notes,
 		           "%d table%s inherit%s from it: read with %s as one table (their rows, "

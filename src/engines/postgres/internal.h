@@ -372,4 +372,9 @@ void pg_sample_read(int kind, const char **pre, const char **post);
 void pg_sample_order(PGconn *c, const char *nsp, const char *rel, struct table_shape *t,
                      const int *kinds);
 
+/* statements.c: the statements pg_stat_statements has most calls of that
+ * name table rel, as notes of t to write query lines from (never run);
+ * a note when the source has no such view to read. */
+void pg_top_statements(PGconn *c, const char *rel, struct table_shape *t);
+
 #endif
