@@ -55,6 +55,13 @@ static int check_dependent(const struct plan *p, struct err *e)
 					           ? err_prefix(e, "%s", p->where[id])
 					           : err_prefix(e, "%s", knob_table[id].name);
 			}
+	for (i = 0; i < p->n[K_QUERIES]; i++) /* names the tables' query lines */
+		for (j = 0; j < p->n[K_SCHEMA]; j++) {
+			const struct schema *s = schema_get(p->vals[K_SCHEMA][j]);
+
+			if (s && schema_queries_check(s, p->vals[K_QUERIES][i], e) < 0)
+				return err_prefix(e, "%s", p->where[K_QUERIES]);
+		}
 	if (p->set[K_READ_SHARE] && p->set[K_MIX] && p->vals[K_MIX][0])
 		return err_set(e, ERR_USAGE, "%s and %s: give --mix or --read-share, not both",
 		               p->where[K_READ_SHARE], p->where[K_MIX]);

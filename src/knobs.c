@@ -342,6 +342,15 @@ const struct knob_def knob_table[K_COUNT] = {
 		.why = "% of operations that are lookups beside a write op (--mix OP:100-N,"
 		       "lookup:N): writes slow and reads speed up as indexes are added",
 	},
+	[K_QUERIES] = {
+		.name = "queries", .kind = KNOB_NAMED,
+		.resolve = schema_queries_resolve, .label = schema_queries_label,
+		.column = 81,
+		.range = "all, or the names of the table's query lines, a comma list",
+		.def = "all", .flags = KF_NOSWEEP | KF_LIST | KF_HEADLESS,
+		.why = "the table's query lines a lookup or range runs (by_email,recent): all, "
+		       "one drawn at random per operation, or those named",
+	},
 	[K_ADD_INDEX] = {
 		.name = "add-index", .kind = KNOB_NAMED,
 		.resolve = whatif_resolve_add, .label = whatif_label,

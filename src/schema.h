@@ -403,6 +403,13 @@ void schema_key_unbuilt(const struct schema *s, const char *engine);
 int schema_read_queries(const struct schema *s, const struct knobs *k, long long op,
                         struct query_spec *out);
 
+/* --queries: all, or names of s's query lines by commas, to the knob's
+ * value (a registry index, 0: all) and back; schema_queries_check: does s
+ * have every query v names? (-1 and which it lacks). */
+int schema_queries_resolve(const char *text, long long *out, struct err *e);
+const char *schema_queries_label(long long v);
+int schema_queries_check(const struct schema *s, long long v, struct err *e);
+
 /* The value query term binds for row (a row present), or, miss set, a
  * value of that column no row holds (schema_value's type and layout). */
 void schema_query_value(const struct schema *s, const struct knobs *k, int col, uint64_t row,

@@ -10,6 +10,7 @@
  * from rows present (the caller draws the row): the query finds what a
  * user's would, and with --miss a value no row holds, of the same type and
  * width, so a miss costs the search it costs a user. */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,15 +28,92 @@ static void lookup_on(const struct schema *s, int col, struct query_spec *q)
 	q->order_col = -1;
 }
 
+/* --queries: "all", or a list of query names a registry keeps (the
+ * knob's value its index, 0: all): the spec's queries a read runs. */
+#define PICKS_MAX 64
+static char picks[PICKS_MAX][256] = { "all" };
+static int npicks = 1;
+static pthread_mutex_t picks_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int schema_queries_resolve(const char *text, long long *out, struct err *e)
+{
+	int i;
+
+	if (strcmp(text, "all") == 0) {
+		*out = 0;
+		return 0;
+	}
+	if (strlen(text) >= sizeof picks[0] ||
+	    strspn(text, "abcdefghijklmnopqrstuvwxyz0123456789_,") != strlen(text) || !text[0])
+		return err_set(
+		    e, ERR_USAGE,
+		    "'%.60s': give all, or the names of the table's query lines, by commas "
+		    "(by_email,recent)",
+		    text);
+	pthread_mutex_lock(&picks_lock);
+	for (i = 1; i < npicks && strcmp(picks[i], text) != 0; i++)
+		;
+	if (i == npicks && npicks < PICKS_MAX)
+		snprintf(picks[npicks++], sizeof picks[0], "%s", text);
+	pthread_mutex_unlock(&picks_lock);
+	if (i == PICKS_MAX)
+		return err_set(e, ERR_USAGE, "more than %d query lists in one run", PICKS_MAX - 1);
+	*out = i;
+	return 0;
+}
+
+const char *schema_queries_label(long long v)
+{
+	const char *t;
+
+	pthread_mutex_lock(&picks_lock);
+	t = v >= 0 && v < npicks ? picks[v] : NULL;
+	pthread_mutex_unlock(&picks_lock);
+	return t;
+}
+
+/* Is name in the comma list of picks v (0: all)? */
+static int picked(long long v, const char *name)
+{
+	const char *list = schema_queries_label(v), *p;
+	size_t n = strlen(name);
+
+	if (!v || !list)
+		return 1;
+	for (p = list; (p = strstr(p, name)) != NULL; p += n)
+		if ((p == list || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return 1;
+	return 0;
+}
+
+int schema_queries_check(const struct schema *s, long long v, struct err *e)
+{
+	char list[256], *tok, *save = NULL;
+	int i;
+
+	if (!v)
+		return 0;
+	snprintf(list, sizeof list, "%s", schema_queries_label(v) ? schema_queries_label(v) : "");
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < s->nqueries && strcmp(s->q[i].name, tok) != 0; i++)
+			;
+		if (i == s->nqueries)
+			return err_set(e, ERR_USAGE,
+			               "the %s table has no query '%s' (its query lines: %s%s)",
+			               s->name, tok, s->nqueries ? s->q[0].name : "none",
+			               s->nqueries > 1 ? ", ..." : "");
+	}
+	return 0;
+}
+
 int schema_read_queries(const struct schema *s, const struct knobs *k, long long op,
                         struct query_spec *out)
 {
-	int i, n = s->nqueries;
+	int i, n = 0;
 
-	if (n > SCHEMA_QUERY_MAX)
-		n = SCHEMA_QUERY_MAX;
-	for (i = 0; i < n; i++)
-		out[i] = s->q[i];
+	for (i = 0; i < s->nqueries && n < SCHEMA_QUERY_MAX; i++)
+		if (picked(k->v[K_QUERIES], s->q[i].name))
+			out[n++] = s->q[i];
 	if (!n)
 		lookup_on(s, s->nindexes ? s->idx[0].cols[0] : 0, &out[n++]);
 	if (op != OP_RANGE)

@@ -84,6 +84,7 @@ enum knob_id {
 	K_RANGE_ROWS, /* rows an op range reads */
 	K_MIX,        /* ops drawn by weight (mix.h) */
 	K_READ_SHARE, /* the dashboard's slider: % of lookups beside the op */
+	K_QUERIES,    /* which of the table's query lines a read runs */
 	/* the question as a verb (whatif.h): candidates for the index list */
 	K_ADD_INDEX,
 	K_DROP_INDEX,

@@ -67,6 +67,20 @@ run --op insert --rows 100 --indexes 1 >"$T/w.txt"
 grep -q 'reads/s' "$T/t.txt" && grep -q 'examined/q' "$T/t.txt" && ! grep -q 'reads/s' "$T/w.txt" &&
 	ok reads/text-columns || bad reads/text-columns "$(cat "$T/t.txt" "$T/w.txt")"
 
+# --queries picks the table's query lines: the built-in users table read by
+# email alone, in a mix; the five indexes no query uses read 0.00
+"$IDXLAB" run --schema users --queries by_email --mix insert:80,lookup:20 --prefill 5000 \
+	--rows 2000 --indexes 6 --format csv >"$T/q.csv" 2>>"$T/err"
+qp=$(field "$T/q.csv" plan 1) qs=$(field "$T/q.csv" index_served 1)
+[ "$qp" = "by_email=idxlab_email" ] &&
+	[ "$qs" = "idxlab_email:1.00 idxlab_created_at:0.00 idxlab_country:0.00 idxlab_status:0.00 idxlab_country_created_at:0.00 idxlab_status_created_at:0.00" ] &&
+	ok reads/queries-by-name || bad reads/queries-by-name "plan '$qp', served '$qs'"
+"$IDXLAB" run --schema users --op lookup --prefill 5000 --rows 400 --indexes 6 --format csv >"$T/q4.csv" 2>>"$T/err"
+n4=$(field "$T/q4.csv" plan 1 | wc -w)
+[ "$n4" = 4 ] && ok reads/all-queries || bad reads/all-queries "plan '$(field "$T/q4.csv" plan 1)'"
+expect_exit reads/unknown-query 2 "the users table has no query 'by_name'" \
+	"$IDXLAB" run --schema users --op lookup --queries by_email,by_name
+
 # bad input: a miss share out of range, range-rows 0
 expect_exit reads/bad-miss 2 "--miss: 2 is out of range" "$IDXLAB" run --op lookup --miss 2
 expect_exit reads/bad-range-rows 2 "--range-rows: 0 is out of range" "$IDXLAB" run --op range --range-rows 0

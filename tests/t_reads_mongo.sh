@@ -18,7 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 fx=$here/fixtures
 . "$here/mongo_peer.sh"
 PEER_ARGS=--keep-docs # finds answered from the documents sent
-mrun() { "$IDXLAB" run --engine mongo --warmup off --format csv --schema users "$@"; }
+mrun() { "$IDXLAB" run --engine mongo --warmup off --format csv --schema users --queries by_email "$@"; }
 
 if [ -z "$PY" ]; then
 	skip reads-mongo/wire "python3-mockupdb is not installed (apt-get install python3-mockupdb)"
@@ -43,7 +43,7 @@ else
 	rps=$(field "$T/l0.csv" reads_per_s)
 	p50=$(field "$T/l0.csv" read_p50_ms)
 	echo "  indexes 0: plan '$plan', examined $ex, returned $rr, served '$served', $rps q/s, p50 $p50 ms"
-	[ "$plan" = lookup_email=scan ] && ok reads-mongo/lookup-0-plan-scan || bad reads-mongo/lookup-0-plan-scan "plan '$plan'"
+	[ "$plan" = by_email=scan ] && ok reads-mongo/lookup-0-plan-scan || bad reads-mongo/lookup-0-plan-scan "plan '$plan'"
 	check reads-mongo/lookup-0-examined-table-size "$ex >= 1900 && $ex <= 2100"
 	check reads-mongo/lookup-0-returned-about-1 "$rr >= 0.9 && $rr <= 1.1"
 	[ -z "$served" ] && ok reads-mongo/lookup-0-no-index-served || bad reads-mongo/lookup-0-no-index-served "'$served'"
@@ -58,7 +58,7 @@ else
 	rr=$(field "$T/l1.csv" rows_returned_per_query)
 	served=$(field "$T/l1.csv" index_served)
 	echo "  indexes 1: plan '$plan', examined $ex, returned $rr, served '$served'"
-	[ "$plan" = lookup_email=idxlab_email ] && ok reads-mongo/lookup-1-plan-names-index ||
+	[ "$plan" = by_email=idxlab_email ] && ok reads-mongo/lookup-1-plan-names-index ||
 		bad reads-mongo/lookup-1-plan-names-index "plan '$plan'"
 	check reads-mongo/lookup-1-examined-a-few "$ex >= 1 && $ex <= 4"
 	check reads-mongo/lookup-1-returned-about-1 "$rr >= 0.9 && $rr <= 1.1"
@@ -98,7 +98,7 @@ else
 	qcheck reads-mongo/wire-mix-finds-and-inserts '70 <= len(cmds("find", "t")) <= 130 and len(cmds("find", "t")) + sum(len(d["documents"]) for d in cmds("insert", "t")) == 1200'
 	ex=$(field "$T/mix.csv" rows_examined_per_query)
 	pg=$(field "$T/mix.csv" pages_read_per_query)
-	[ "$(field "$T/mix.csv" plan)" = lookup_email=idxlab_email ] && check reads-mongo/mix-insert-examined "$ex >= 1 && $ex <= 4" ||
+	[ "$(field "$T/mix.csv" plan)" = by_email=idxlab_email ] && check reads-mongo/mix-insert-examined "$ex >= 1 && $ex <= 4" ||
 		bad reads-mongo/mix-insert-examined "plan $(field "$T/mix.csv" plan)"
 	[ -z "$pg" ] && ok reads-mongo/mix-insert-pages-na || bad reads-mongo/mix-insert-pages-na "pages '$pg'"
 	mrun --dsn "$URI" --mix update:50,lookup:50 --commit 5 --rows 100 --prefill 500 --indexes 1 \
@@ -119,7 +119,7 @@ else
 		bad reads-mongo/explain-scan-run "$(cat "$T/err")"
 	plan=$(field "$T/xs.csv" plan)
 	served=$(field "$T/xs.csv" index_served)
-	[ "$plan" = lookup_email=scan ] && [ "$served" = idxlab_email:0.00 ] &&
+	[ "$plan" = by_email=scan ] && [ "$served" = idxlab_email:0.00 ] &&
 		ok reads-mongo/plan-from-explain || bad reads-mongo/plan-from-explain "plan '$plan', served '$served'"
 	unpeer
 
@@ -145,6 +145,6 @@ else
 	echo "  live: examined $ex0 without the index, $ex1 with it"
 	check reads-mongo/live-scan-examines-table "$ex0 >= 19000"
 	check reads-mongo/live-index-examines-few "$ex1 <= 4"
-	[ "$(field "$T/live.csv" plan 2)" = lookup_email=idxlab_email ] && ok reads-mongo/live-plan ||
+	[ "$(field "$T/live.csv" plan 2)" = by_email=idxlab_email ] && ok reads-mongo/live-plan ||
 		bad reads-mongo/live-plan "$(field "$T/live.csv" plan 2)"
 fi

@@ -16,18 +16,18 @@ if [ -z "$bindir" ]; then
 	skip reads-pg/all "no PostgreSQL server installed (apt-get install postgresql)"
 	exit 0
 fi
-pgrun() { "$IDXLAB" run --engine postgres --schema users --prefill 5000 --format csv "$@"; }
+pgrun() { "$IDXLAB" run --engine postgres --schema users --queries by_email --prefill 5000 --format csv "$@"; }
 
 # --- lookup by email at 0, 1 and 6 indexes ---------------------------------
 if pgrun --op lookup --rows 300 --indexes 0,1,6 >"$T/l.csv" 2>"$T/l.err"; then
 	ok reads-pg/lookup-runs
 else bad reads-pg/lookup-runs "exit $?: $(tail -3 "$T/l.err")"; fi
 f() { field "$T/l.csv" "$1" "$2"; }
-[ "$(f plan 1)" = lookup_email=scan ] && ok reads-pg/no-index-plan-is-scan ||
+[ "$(f plan 1)" = by_email=scan ] && ok reads-pg/no-index-plan-is-scan ||
 	bad reads-pg/no-index-plan-is-scan "plan '$(f plan 1)'"
 check reads-pg/no-index-examines-the-table "$(f rows_examined_per_query 1) >= 4990 && $(f rows_examined_per_query 1) <= 5010"
 check reads-pg/no-index-finds-its-row "$(f rows_returned_per_query 1) >= 0.95 && $(f rows_returned_per_query 1) <= 1.05"
-[ "$(f plan 2)" = lookup_email=idxlab_email ] && ok reads-pg/index-plan-names-it ||
+[ "$(f plan 2)" = by_email=idxlab_email ] && ok reads-pg/index-plan-names-it ||
 	bad reads-pg/index-plan-names-it "plan '$(f plan 2)'"
 check reads-pg/index-examines-a-few-rows "$(f rows_examined_per_query 2) >= 0.9 && $(f rows_examined_per_query 2) <= 3"
 check reads-pg/index-finds-its-row "$(f rows_returned_per_query 2) >= 0.95 && $(f rows_returned_per_query 2) <= 1.05"
@@ -61,7 +61,7 @@ if pgrun --op lookup --rows 100 --indexes 1 --protocol simple,extended,prepared 
 else bad reads-pg/every-protocol-runs "$(tail -3 "$T/p.err")"; fi
 n=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "rows_returned_per_query") r = i; if ($i == "rows") w = i;
 	if ($i == "commits") c = i; if ($i == "commit") k = i; if ($i == "plan") p = i } next }
-	$r == "1.00" && $w == 100 && $p == "lookup_email=idxlab_email" && $c == ($k == "all" ? 1 : 100) { n++ }
+	$r == "1.00" && $w == 100 && $p == "by_email=idxlab_email" && $c == ($k == "all" ? 1 : 100) { n++ }
 	END { print n + 0 }' "$T/p.csv")
 [ "$n" = 12 ] && ok reads-pg/every-protocol-reads-the-same ||
 	bad reads-pg/every-protocol-reads-the-same "$n of 12 steps read 1 row a query at the commits asked for: $(cut -c1-200 "$T/p.csv" | tail -3)"

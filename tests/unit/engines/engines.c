@@ -69,6 +69,7 @@ static void test_knob_engines(void)
 		[K_RANGE_ROWS] = { 1, 1, 1, 1 },
 		[K_MIX] = { 1, 1, 1, 1 },
 		[K_READ_SHARE] = { 1, 1, 1, 1 },
+		[K_QUERIES] = { 1, 1, 1, 1 },
 		/* the dashboard's A/B (issue 21): every engine */
 		[K_AB_PERIOD] = { 1, 1, 1, 1 },
 	};
