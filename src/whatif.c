@@ -332,6 +332,17 @@ static int each_item(struct schema *c, long long v,
 	return 0;
 }
 
+/* Are all of c's query lines guessed ones? */
+static int all_guessed(const struct schema *c)
+{
+	int i;
+
+	for (i = 0; i < c->nqueries; i++)
+		if (!c->q[i].guessed)
+			return 0;
+	return 1;
+}
+
 /* Does an index of c's list cover the value column op update changes? */
 static int hot_covered(const struct schema *c)
 {
@@ -372,6 +383,12 @@ int whatif_extend(long long base, long long drop, const char *drop_where, long l
 		           "copy is a rowid table, %s an index of it when built",
 		           s->idx[0].name, s->idx[0].name);
 	}
+	/* A table read by guessed lookups (--schema-from's, one per index's
+	 * leading column) is read by its candidates' too: what an index buys
+	 * a lookup is half the answer. Query lines the user wrote stay as
+	 * they are. */
+	if (rc == 0 && add && c->nqueries && all_guessed(c))
+		schema_from_queries(c);
 	/* A candidate on the value column op update changes: it changes
 	 * another one no index covers, or none (the notes say which). */
 	if (rc == 0 && hot_covered(c)) {

@@ -52,6 +52,26 @@ case "$line" in
 *) bad mix/whatif-answer "$(cat "$T/w.txt")" ;;
 esac
 
+# a source read by guessed lookups (its own index's column) is read by the
+# candidate's column too: the answer has a query the candidate serves
+python3 - "$T/src2.db" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("create table users(id integer primary key, email text, name text)")
+c.execute("create index users_name on users(name)")
+c.executemany("insert into users(email, name) values(?, ?)",
+              [("u%d@example.org" % (i * 7919 % 100003), "n%d" % (i % 300)) for i in range(3000)])
+c.commit()
+PY
+"$IDXLAB" run --schema-from "$T/src2.db:users" --add-index email --indexes table,all \
+	--mix insert:80,lookup:20 --prefill 5000 --rows 2000 --format csv >"$T/w2.csv" 2>"$T/w2.err"
+p2=$(field "$T/w2.csv" plan 2)
+case "$p2" in
+*"by_name=idxlab_users_name"*"by_email=idxlab_add_email"* | *"by_email=idxlab_add_email"*"by_name=idxlab_users_name"*)
+	ok mix/whatif-candidate-lookup ;;
+*) bad mix/whatif-candidate-lookup "plan '$p2'; $(cat "$T/w2.err")" ;;
+esac
+
 # --read-share N (the dashboard's slider): lookups beside the op, from an
 # empty table too (a lookup with no row yet inserts instead)
 "$IDXLAB" run --schema users --op insert --read-share 30 --rows 3000 --indexes 1 --format csv \
