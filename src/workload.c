@@ -44,6 +44,26 @@ int wl_setup(struct workload *w, const struct knobs *k, struct err *e)
 	return 0;
 }
 
+/* What the step loop counts itself, free to read: rows, commits, and the
+ * reads' - queries, the rows they returned (what they examined and the
+ * pages they read: the engine's op hook's, valid where its measures say),
+ * and a mix's time per kind of operation (0 outside a mix, whose figures
+ * alone use them). */
+static void loop_counts(const struct workload *w, struct counters *c)
+{
+	c->v[C_ROWS] = w->rows;
+	c->v[C_COMMITS] = w->commits;
+	c->v[C_READS] = w->txn.reads;
+	c->v[C_READ_ROWS] = w->txn.read_rows;
+	c->v[C_READ_EXAMINED] = w->txn.read_examined;
+	c->v[C_READ_PAGES] = w->txn.read_pages;
+	c->v[C_READ_NS] = w->txn.read_ns;
+	c->v[C_WRITE_NS] = w->txn.write_ns;
+	c->v[C_WRITES] = w->txn.writes;
+	c->valid |= 1u << C_ROWS | 1u << C_COMMITS | 1u << C_READS | 1u << C_READ_ROWS |
+	            1u << C_READ_NS | 1u << C_WRITE_NS | 1u << C_WRITES;
+}
+
 int wl_sample(struct workload *w, struct counters *c, struct err *e)
 {
 	return wl_sample_of(w, c, 0, e);
@@ -62,22 +82,8 @@ int wl_sample_of(struct workload *w, struct counters *c, uint32_t want, struct e
 	if (w->ops->sample(w->en, c, e) < 0)
 		return -1;
 	c->t = t;
-	c->v[C_ROWS] = w->rows;
-	c->v[C_COMMITS] = w->commits;
-	c->valid |= 1u << C_ROWS | 1u << C_COMMITS;
-	/* the reads: the loop counts the queries, the engine what they found
-	 * (rows examined and pages read where its measures say it can) */
-	c->v[C_READS] = w->txn.reads;
-	c->v[C_READ_ROWS] = w->txn.read_rows;
-	c->v[C_READ_EXAMINED] = w->txn.read_examined;
-	c->v[C_READ_PAGES] = w->txn.read_pages;
-	c->v[C_READ_NS] = w->txn.read_ns;
-	c->v[C_WRITE_NS] = w->txn.write_ns;
-	c->v[C_WRITES] = w->txn.writes;
-	if (w->txn.mixed) /* a mix times each operation */
-		c->valid |= 1u << C_READ_NS | 1u << C_WRITE_NS | 1u << C_WRITES;
-	c->valid |= 1u << C_READS | 1u << C_READ_ROWS |
-	            (w->ops->measures_more & (1u << C_READ_EXAMINED | 1u << C_READ_PAGES));
+	loop_counts(w, c);
+	c->valid |= w->ops->measures_more & (1u << C_READ_EXAMINED | 1u << C_READ_PAGES);
 	return 0;
 }
 
@@ -85,9 +91,7 @@ void wl_sample_light(struct workload *w, struct counters *c)
 {
 	memset(c, 0, sizeof *c);
 	c->t = clock_now_s();
-	c->v[C_ROWS] = w->rows;
-	c->v[C_COMMITS] = w->commits;
-	c->valid = 1u << C_ROWS | 1u << C_COMMITS;
+	loop_counts(w, c);
 }
 
 double wl_sample_every(double cost, double cap)
@@ -151,8 +155,11 @@ int64_t wl_batch(struct workload *w, const struct knobs *k, uint64_t limit, stru
 	w->txn.mixed = mix_of(k, w->txn.mix);
 	w->txn.seed = (uint64_t)k->v[K_SEED];
 	if ((w->ops->step_start && w->ops->step_start(w->en, e) < 0) ||
-	    txn_step(&w->txn, k->v[K_OP], (uint64_t)k->v[K_COMMIT], b, &out, lat, e) < 0)
+	    txn_step(&w->txn, k->v[K_OP], (uint64_t)k->v[K_COMMIT], b, &out, lat, e) < 0) {
+		w->txn.mixed = 0;
 		return -1;
+	}
+	w->txn.mixed = 0; /* an engine's own load steps insert alone */
 	w->rows += out.rows;
 	w->commits += out.commits;
 	dt = clock_now_s() - t0;

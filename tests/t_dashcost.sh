@@ -29,11 +29,13 @@ at_least_samples() { [ "$(samples "$1" | wc -l)" -ge "$2" ]; }
 exited() { [ -s "$T/$1.exit" ]; }
 
 # light_ok NAME FILE: the light samples of FILE (those with "full") hold
-# rows and commits only, and beside them the last reading, with the
-# engine's counters in it, older than the sample.
+# only what the step loop counts itself (rows, commits, the reads' counts
+# and a mix's times), and beside them the last reading, with the engine's
+# counters in it, older than the sample.
 light_ok() {
 	lo_bad=$(samples "$2" | jq -s '[.[] | select(.full != null) |
-		select((.c | keys - ["t", "rows", "commits"] | length) != 0 or
+		select((.c | keys - ["t", "rows", "commits", "reads", "read_rows", "read_ns",
+		                   "write_ns", "writes"] | length) != 0 or
 		       (.full | has("wal_bytes") | not) or .full.t >= .c.t)] | length')
 	if [ "$lo_bad" = 0 ]; then ok "$1"; else
 		bad "$1" "$lo_bad malformed light samples: $(samples "$2" | jq -c 'select(.full != null) | [.c, .full]' | head -2)"
