@@ -126,6 +126,7 @@ int wt_sample(struct engine *en, struct counters *c, struct err *e)
 		return 0;
 	if (wt_read_stats(en, v, e) < 0)
 		return -1;
+	wt_reads_pages(en, v[S_CACHE_READ], 0); /* a read step's: its queries' */
 	for (i = S_NONE + 1; i < S_COUNT; i++) {
 		enum ctr to = stat_table[i].counter;
 		uint64_t less = v[stat_table[i].less];
