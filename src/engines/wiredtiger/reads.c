@@ -10,7 +10,11 @@
  * collection through a second cursor (a read fetches its rows), where the
  * second term filters. Of the indexes that lead with the column, one that
  * also gives the query's order is taken (an equality on its first column,
- * the order on its second). Otherwise the collection is scanned whole and
+ * the order on its second), then one whose second column is the second
+ * term's: its entries for the value are in that column's order, so the
+ * walk ends where the term stops holding for good (a lower bound walked
+ * down to from the value's last entry, when no order is asked for).
+ * Otherwise the collection is scanned whole and
  * every term filters. An order the walk does not give (a scan's, another
  * column's) keeps the limit's first rows in a heap, as a sort with a limit
  * does. What served a query is the cursor opened: the index's name as the
@@ -72,28 +76,64 @@ static int holds(enum query_cmp cmp, int r)
 	}
 }
 
+/* Does index x hold q's second term's column second, under an equality
+ * on its first (its entries for the value are in that column's order)? */
+static int second(const struct wt_index *x, const struct query_spec *q)
+{
+	return q->nterms > 1 && q->term[0].cmp == QC_EQ && x->ncols > 1 &&
+	       x->cols[1] == q->term[1].col;
+}
+
 /* The index table that serves q: a built one (0: _id) whose first column
- * is q's first term's, one that gives q's order if any does (*ordered);
- * -1: none, a scan. */
+ * is q's first term's; of those, first one that gives q's order
+ * (*ordered), then one that holds the second term's column second; -1:
+ * none, a scan. */
 static int choose(const struct engine *en, const struct query_spec *q, int *ordered)
 {
-	int kc = q->term[0].col, best = -1, i;
+	int kc = q->term[0].col, best = -1, score = -1, i;
 
 	*ordered = 0;
 	for (i = 0; i <= en->nidx; i++) {
 		const struct wt_index *x = &en->ix[i];
-		int o;
+		int o, sc;
 
 		if (x->cols[0] != kc)
 			continue;
 		o = q->order_col < 0 || q->order_col == kc ||
 		    (q->term[0].cmp == QC_EQ && x->ncols > 1 && x->cols[1] == q->order_col);
-		if (best < 0 || (o && !*ordered)) {
+		sc = 2 * o + second(x, q);
+		if (sc > score) {
 			best = i;
+			score = sc;
 			*ordered = o;
 		}
 	}
 	return best;
+}
+
+/* Walking index x for q (backward: desc), record rec failed the second
+ * term for good: its column is x's second, in the walk's order, and has
+ * gone past what the term admits (the rest of the walk cannot meet it). */
+static int past_second(const struct engine *en, const struct wt_index *x,
+                       const struct query_spec *q, int desc, const unsigned char *rec)
+{
+	int col = q->term[1].col, r;
+
+	if (!second(x, q))
+		return 0;
+	r = col_cmp(en, col, rec + en->col_off[col], en->rd.val[1]);
+	switch (q->term[1].cmp) {
+	case QC_EQ:
+		return desc ? r < 0 : r > 0;
+	case QC_LT:
+		return !desc && r >= 0;
+	case QC_LE:
+		return !desc && r > 0;
+	case QC_GT:
+		return desc && r <= 0;
+	default:
+		return desc && r < 0;
+	}
 }
 
 void wt_free_reads(struct engine *en)
@@ -122,6 +162,10 @@ int wt_prepare_reads(struct engine *en, const struct knobs *k, struct err *e)
 
 		r->ix[i] = x;
 		r->desc[i] = x >= 0 && ordered && q->order_col >= 0 && q->order_desc;
+		/* no order asked: a lower bound on the second column is walked
+		 * down to, from the value's last entry (past_second ends it) */
+		if (x >= 0 && q->order_col < 0 && second(&en->ix[x], q))
+			r->desc[i] = q->term[1].cmp == QC_GT || q->term[1].cmp == QC_GE;
 		r->sort[i] = q->order_col >= 0 && !(x >= 0 && ordered);
 		snprintf(r->rd.served[i], sizeof r->rd.served[i], "%s",
 		         x < 0 ? "scan" : en->ix[x].name);
@@ -221,7 +265,7 @@ static int take(struct engine *en, int i, int from, const WT_ITEM *val, uint64_t
  * keys that hold the first term's value, the entries whose key it read. */
 struct walk {
 	WT_CURSOR *c;
-	const unsigned char *p;
+	unsigned char *p; /* plen bytes, and room for one more */
 	size_t plen;
 	uint64_t examined;
 };
@@ -242,17 +286,20 @@ static int key_vs(struct walk *w, int *r)
 	return 0;
 }
 
-/* To the first entry whose first column is >= the value (past: > it). */
+/* To the first entry whose first column is >= the value (past: > it).
+ * Past it is the value's packed start and a 0xff byte: above every key
+ * that holds the value (what follows the start - a packed number, a
+ * length - never begins with 0xff) and below every key past it (those
+ * differ from the start within its bytes). */
 static int seek(struct walk *w, int past)
 {
-	WT_ITEM key = { .data = w->p, .size = w->plen };
-	int exact = 0, r = 0, rc;
+	WT_ITEM key = { .data = w->p, .size = w->plen + (past != 0) };
+	int exact = 0, rc;
 
+	w->p[w->plen] = 0xff;
 	w->c->set_key(w->c, &key);
 	rc = w->c->search_near(w->c, &exact);
 	if (rc == 0 && exact < 0)
-		rc = w->c->next(w->c);
-	while (rc == 0 && past && (rc = key_vs(w, &r)) == 0 && r == 0)
 		rc = w->c->next(w->c);
 	return rc;
 }
@@ -311,10 +358,10 @@ static int run_index(struct engine *en, int i, uint64_t *rows, uint64_t *examine
 	enum query_cmp cmp = q->term[0].cmp;
 	/* a unique index on the column alone holds the value once at most */
 	int point = x->unique && x->ncols == 1 && cmp == QC_EQ, at = 0, rc;
-	unsigned char p[KEY_MAX];
+	unsigned char p[KEY_MAX + 1];
 	struct walk w = { .c = r->cur[r->ix[i]], .p = p };
 
-	if ((rc = wt_index_prefix(en, r->ix[i], r->val[0], p, sizeof p, &w.plen)) != 0)
+	if ((rc = wt_index_prefix(en, r->ix[i], r->val[0], p, sizeof p - 1, &w.plen)) != 0)
 		return rc;
 	if (point) {
 		WT_ITEM key = { .data = p, .size = w.plen };
@@ -338,7 +385,8 @@ static int run_index(struct engine *en, int i, uint64_t *rows, uint64_t *examine
 		if (rc != 0 || (rc = en->coll->get_value(en->coll, &val)) != 0 ||
 		    (rc = take(en, i, 1, &val, rows)) != 0)
 			break;
-		if (point || (!r->sort[i] && q->limit && *rows >= (uint64_t)q->limit))
+		if (point || (!r->sort[i] && q->limit && *rows >= (uint64_t)q->limit) ||
+		    past_second(en, x, q, r->desc[i], val.data))
 			break;
 		rc = r->desc[i] ? w.c->prev(w.c) : w.c->next(w.c);
 	}
