@@ -191,11 +191,12 @@ void wt_make_row(struct engine *en, uint64_t row);
 int wt_index_pack(struct engine *en, int i, const unsigned char *rec, int64_t recid,
                   unsigned char *buf, size_t cap, size_t *used);
 /* The start of index i's keys for the value first of its first column (as
- * a record holds it), packed as its keys are: a raw cursor's search key,
- * which every key with that value begins with (packed fields are
- * self-delimiting) and which sorts as the value does. */
-int wt_index_prefix(struct engine *en, int i, const unsigned char *first, unsigned char *buf,
-                    size_t cap, size_t *used);
+ * a record holds it; second: and of its second, NULL: none), packed as its
+ * keys are: a raw cursor's search key, which every key with that value
+ * begins with (packed fields are self-delimiting) and which sorts as the
+ * value does. */
+int wt_index_prefix(struct engine *en, int i, const unsigned char *first,
+                    const unsigned char *second, unsigned char *buf, size_t cap, size_t *used);
 /* Value v of column col as a record holds it, col_len bytes into out (a
  * text shorter than its width is padded with zero bytes, in v too). */
 void wt_put_value(const struct engine *en, int col, struct value *v, unsigned char *out);

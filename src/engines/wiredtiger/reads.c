@@ -12,10 +12,10 @@
  * also gives the query's order is taken (an equality on its first column,
  * the order on its second), then one whose second column is the second
  * term's: its entries for the value are in that column's order, so the
- * walk ends where the term stops holding for good (a lower bound walked
- * down to from the value's last entry, when no order is asked for).
- * Otherwise the collection is scanned whole and
- * every term filters. An order the walk does not give (a scan's, another
+ * walk starts at that term's bound when it runs away from it, and ends
+ * where the term stops holding for good when it runs toward it (a lower
+ * bound is walked down to when no order is asked for). Otherwise the
+ * collection is scanned whole and every term filters. An order the walk does not give (a scan's, another
  * column's) keeps the limit's first rows in a heap, as a sort with a limit
  * does. What served a query is the cursor opened: the index's name as the
  * spec names it ("_id" for the id), or "scan".
@@ -265,8 +265,11 @@ static int take(struct engine *en, int i, int from, const WT_ITEM *val, uint64_t
  * keys that hold the first term's value, the entries whose key it read. */
 struct walk {
 	WT_CURSOR *c;
-	unsigned char *p; /* plen bytes, and room for one more */
+	const unsigned char *p;
 	size_t plen;
+	unsigned char *s; /* where a seek starts: p, or p and the second term's
+	                   * value; slen bytes and room for one more */
+	size_t slen;
 	uint64_t examined;
 };
 
@@ -293,10 +296,10 @@ static int key_vs(struct walk *w, int *r)
  * differ from the start within its bytes). */
 static int seek(struct walk *w, int past)
 {
-	WT_ITEM key = { .data = w->p, .size = w->plen + (past != 0) };
+	WT_ITEM key = { .data = w->s, .size = w->slen + (past != 0) };
 	int exact = 0, rc;
 
-	w->p[w->plen] = 0xff;
+	w->s[w->slen] = 0xff;
 	w->c->set_key(w->c, &key);
 	rc = w->c->search_near(w->c, &exact);
 	if (rc == 0 && exact < 0)
@@ -358,18 +361,31 @@ static int run_index(struct engine *en, int i, uint64_t *rows, uint64_t *examine
 	enum query_cmp cmp = q->term[0].cmp;
 	/* a unique index on the column alone holds the value once at most */
 	int point = x->unique && x->ncols == 1 && cmp == QC_EQ, at = 0, rc;
-	unsigned char p[KEY_MAX + 1];
-	struct walk w = { .c = r->cur[r->ix[i]], .p = p };
+	/* the second term bounds where the walk starts: its column is the
+	 * index's second, and the walk runs from its bound (not toward it) */
+	enum query_cmp c1 = q->nterms > 1 ? q->term[1].cmp : QC_EQ;
+	int two =
+	    second(x, q) &&
+	    (c1 == QC_EQ || (r->desc[i] ? c1 == QC_LT || c1 == QC_LE : c1 == QC_GT || c1 == QC_GE));
+	unsigned char p[KEY_MAX + 1], s2[KEY_MAX + 1];
+	struct walk w = { .c = r->cur[r->ix[i]], .p = p, .s = p };
 
-	if ((rc = wt_index_prefix(en, r->ix[i], r->val[0], p, sizeof p - 1, &w.plen)) != 0)
+	if ((rc = wt_index_prefix(en, r->ix[i], r->val[0], NULL, p, sizeof p - 1, &w.plen)) != 0)
 		return rc;
+	w.slen = w.plen;
+	if (two) {
+		if ((rc = wt_index_prefix(en, r->ix[i], r->val[0], r->val[1], s2, sizeof s2 - 1,
+		                          &w.slen)) != 0)
+			return rc;
+		w.s = s2;
+	}
 	if (point) {
 		WT_ITEM key = { .data = p, .size = w.plen };
 
 		w.c->set_key(w.c, &key);
 		rc = w.c->search(w.c);
 	} else {
-		rc = start(&w, cmp, r->desc[i]);
+		rc = start(&w, two ? c1 : cmp, r->desc[i]);
 	}
 	while (rc == 0) {
 		int64_t recid;

@@ -134,8 +134,8 @@ int wt_index_pack(struct engine *en, int i, const unsigned char *rec, int64_t re
 	return pack_key(en, i, rec, recid, buf, cap, used);
 }
 
-int wt_index_prefix(struct engine *en, int i, const unsigned char *first, unsigned char *buf,
-                    size_t cap, size_t *used)
+int wt_index_prefix(struct engine *en, int i, const unsigned char *first,
+                    const unsigned char *second, unsigned char *buf, size_t cap, size_t *used)
 {
 	WT_PACK_STREAM *ps;
 	int rc, rc2;
@@ -144,6 +144,8 @@ int wt_index_prefix(struct engine *en, int i, const unsigned char *first, unsign
 	if ((rc = wiredtiger_pack_start(en->s, en->ix[i].key_format, buf, cap, &ps)) != 0)
 		return rc;
 	rc = pack_col(en, ps, en->ix[i].cols[0], first);
+	if (rc == 0 && second && en->ix[i].ncols > 1)
+		rc = pack_col(en, ps, en->ix[i].cols[1], second);
 	rc2 = wiredtiger_pack_close(ps, used);
 	return rc ? rc : rc2;
 }
