@@ -277,6 +277,7 @@ static int wt_load(struct engine *en, uint64_t rows, struct err *e)
 	per_txn = (uint64_t)(LOAD_TXN_BYTES / (long long)en->row_len);
 	per_txn = per_txn < 1 ? 1 : per_txn > LOAD_TXN_ROWS ? LOAD_TXN_ROWS : per_txn;
 	en->k.v[K_SYNC] = SYNC_OFF;
+	en->txn->mixed = 0; /* the load inserts: a mix's draws are its step's (wl_batch) */
 	while (en->rs->next_row < rows) {
 		uint64_t n = rows - en->rs->next_row;
 
@@ -368,8 +369,8 @@ static int wt_apply(struct engine *en, const struct knobs *k, struct err *e)
 		rowset_prepare(en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
 	/* a read's queries are served by the indexes built: chosen again */
 	if (old.v[K_OP] != k->v[K_OP] || old.v[K_SEED] != k->v[K_SEED] ||
-	    old.v[K_INDEXES] != k->v[K_INDEXES] ||
-	    (OP_READS(k->v[K_OP]) &&
+	    old.v[K_MIX] != k->v[K_MIX] || old.v[K_INDEXES] != k->v[K_INDEXES] ||
+	    ((OP_READS(k->v[K_OP]) || k->v[K_MIX]) &&
 	     (old.v[K_MISS] != k->v[K_MISS] || old.v[K_RANGE_ROWS] != k->v[K_RANGE_ROWS]))) {
 		if (wt_prepare_reads(en, k, e) < 0)
 			return -1;

@@ -122,6 +122,8 @@ int wt_sample(struct engine *en, struct counters *c, struct err *e)
 
 	c->v[C_FSYNCS] = sync_count_total();
 	c->valid |= 1u << C_FSYNCS;
+	/* pages read per query: from the statistics, on a step of reads alone */
+	en->txn->read_uncounted = !en->probes || en->txn->mixed ? 1u << C_READ_PAGES : 0;
 	if (!en->probes)
 		return 0;
 	if (wt_read_stats(en, v, e) < 0)
