@@ -18,7 +18,7 @@
  * collection is scanned whole and every term filters. An order the walk does not give (a scan's, another
  * column's) keeps the limit's first rows in a heap, as a sort with a limit
  * does. What served a query is the cursor opened: the index's name as the
- * spec names it ("_id" for the id), or "scan".
+ * spec names it ("primary key" for _id, as MongoDB's IDHACK says), or "scan".
  *
  * Rows examined are counted here as the cursors move, exact by
  * construction: every index entry whose key was read and compared to the
@@ -171,7 +171,9 @@ int wt_prepare_reads(struct engine *en, const struct knobs *k, struct err *e)
 			r->desc[i] = q->term[1].cmp == QC_GT || q->term[1].cmp == QC_GE;
 		r->sort[i] = q->order_col >= 0 && !(x >= 0 && ordered);
 		snprintf(r->rd.served[i], sizeof r->rd.served[i], "%s",
-		         x < 0 ? "scan" : en->ix[x].name);
+		         x < 0    ? "scan"
+		         : x == 0 ? "primary key"
+		                  : en->ix[x].name);
 		if (x < 0 || r->cur[x])
 			continue;
 		/* raw: keys as packed bytes, compared as WiredTiger orders them */
