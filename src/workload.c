@@ -77,8 +77,7 @@ int wl_sample_of(struct workload *w, struct counters *c, uint32_t want, struct e
 	if (w->txn.mixed) /* a mix times each operation */
 		c->valid |= 1u << C_READ_NS | 1u << C_WRITE_NS | 1u << C_WRITES;
 	c->valid |= 1u << C_READS | 1u << C_READ_ROWS |
-	            (w->ops->measures_more & (1u << C_READ_EXAMINED | 1u << C_READ_PAGES) &
-	             ~w->txn.read_uncounted);
+	            (w->ops->measures_more & (1u << C_READ_EXAMINED | 1u << C_READ_PAGES));
 	return 0;
 }
 

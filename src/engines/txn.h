@@ -67,9 +67,6 @@ struct txn {
 	 * rows returned, rows examined (as the engine counts them), pages read
 	 * into its cache. The workload samples them (C_READS ...). */
 	uint64_t reads, read_rows, read_examined, read_pages;
-	/* Of C_READ_EXAMINED, C_READ_PAGES: the counters the engine cannot
-	 * count as things stand (1u << C_...; its sample sets it; 0: none) */
-	unsigned read_uncounted;
 	/* A mix (mix.h; the workload sets it before each txn_step): its
 	 * weights, and the seed and operation count its draws hash; each
 	 * operation of a mix is timed into read_ns or write_ns (a commit's

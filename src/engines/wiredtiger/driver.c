@@ -449,9 +449,8 @@ const struct engine_ops wiredtiger_engine = {
 	.rewrite = wt_rewrite,
 	.finish_start = wt_finish_start,
 	.sample = wt_sample,
-	.stats = { &wt_stats },
-	/* rows examined: counted by reads.c; pages read: "pages read into cache" */
-	.measures_more = WT_SAMPLE_OWN | 1u << C_READ_EXAMINED | 1u << C_READ_PAGES,
+	.stats = { &wt_stats, &wt_query_stats },
+	.measures_more = WT_SAMPLE_OWN,
 	.sizes = wt_sizes,
 	.settle = wt_settle,
 	.in_force = wt_in_force,

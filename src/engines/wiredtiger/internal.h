@@ -248,8 +248,9 @@ int wt_read_stats(struct engine *en, uint64_t out[S_COUNT], struct err *e);
 /* Tell the event log what the table cost since it was built. */
 void wt_log_table_totals(struct engine *en, const char *when);
 int wt_sample(struct engine *en, struct counters *c, struct err *e);
-/* .stats: stats.c's table; .measures_more: what wt_sample fills itself. */
-extern const struct engine_stats wt_stats;
+/* .stats: stats.c's tables (wt_query_stats: the reads' counters, which
+ * wt_sample makes valid itself); .measures_more: what wt_sample fills itself. */
+extern const struct engine_stats wt_stats, wt_query_stats;
 #define WT_SAMPLE_OWN (1u << C_FSYNCS | 1u << C_WCHAR | 1u << C_WRITE_BYTES)
 int wt_sizes(struct engine *en, struct sizes *s, struct err *e);
 /* A step's end (engine.h settle): a checkpoint, so the files hold the
