@@ -122,6 +122,7 @@ static void wt_close(struct engine *en)
 
 		wt_abort_txn(en);
 		wt_log_table_totals(en, "last table");
+		wt_free_reads(en);
 		wt_close_cursors(en);
 		en->stat = NULL; /* closed with the connection */
 		before = sync_count_total();
@@ -139,6 +140,7 @@ static void wt_close(struct engine *en)
 		tmpdir_remove(en->home);
 	free(en->row);
 	free(en->old);
+	free(en->rd.heap);
 	free(en);
 }
 
@@ -226,6 +228,7 @@ static int wt_setup(struct engine *en, const struct knobs *k, struct err *e)
 	en->pk_seed = (uint64_t)k->v[K_SEED];
 	/* Fresh tables, opened while the cache is the measured one: WiredTiger
 	 * sizes a table's in-memory pages from the cache when it opens it. */
+	wt_free_reads(en);
 	wt_close_cursors(en);
 	en->table = 0;
 	en->nidx = 0;
@@ -274,6 +277,7 @@ static int wt_load(struct engine *en, uint64_t rows, struct err *e)
 	per_txn = (uint64_t)(LOAD_TXN_BYTES / (long long)en->row_len);
 	per_txn = per_txn < 1 ? 1 : per_txn > LOAD_TXN_ROWS ? LOAD_TXN_ROWS : per_txn;
 	en->k.v[K_SYNC] = SYNC_OFF;
+	en->txn->mixed = 0; /* the load inserts: a mix's draws are its step's (wl_batch) */
 	while (en->rs->next_row < rows) {
 		uint64_t n = rows - en->rs->next_row;
 
@@ -307,11 +311,28 @@ static int wt_ready(struct engine *en, const struct knobs *k, uint64_t prefill, 
 	en->rollbacks = en->replayed = 0;
 	en->last_rb_log = 0;
 	rowset_prepare(en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
+	if (wt_prepare_reads(en, k, e) < 0)
+		return -1;
 	en->table = 1;
 	en->table_t0 = clock_now_ns();
 	en->syncs_table = sync_count_total();
 	if (en->probes && wt_read_stats(en, en->st_table, e) < 0)
 		return -1;
+	wt_reads_pages(en, en->st_table[S_CACHE_READ], 1); /* the queries' from here */
+	return 0;
+}
+
+/* From now on the pages read into the cache are the queries' (when they
+ * are counted: statistics on). */
+static int mark_pages(struct engine *en, struct err *e)
+{
+	uint64_t v[S_COUNT];
+
+	if (!en->probes || !OP_READS(en->k.v[K_OP]))
+		return 0;
+	if (wt_read_stats(en, v, e) < 0)
+		return -1;
+	wt_reads_pages(en, v[S_CACHE_READ], 1);
 	return 0;
 }
 
@@ -337,13 +358,24 @@ static int wt_apply(struct engine *en, const struct knobs *k, struct err *e)
 		else
 			evlog_add(EV_INFO, "wiredtiger: no periodic checkpoints (one at the end)");
 	}
-	if (old.v[K_INDEXES] != k->v[K_INDEXES] && wt_set_indexes(en, (int)k->v[K_INDEXES], e) < 0)
-		return -1;
+	if (old.v[K_INDEXES] != k->v[K_INDEXES]) {
+		wt_free_reads(en); /* its cursors: a table with one open is not dropped */
+		if (wt_set_indexes(en, (int)k->v[K_INDEXES], e) < 0)
+			return -1;
+	}
 	if (old.v[K_PAYLOAD] != k->v[K_PAYLOAD])
 		wt_set_row_layout(en, k->v[K_PAYLOAD]);
 	if (old.v[K_OP] != k->v[K_OP] || old.v[K_SEED] != k->v[K_SEED])
 		rowset_prepare(en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
-	return 0;
+	/* a read's queries are served by the indexes built: chosen again */
+	if (old.v[K_OP] != k->v[K_OP] || old.v[K_SEED] != k->v[K_SEED] ||
+	    old.v[K_MIX] != k->v[K_MIX] || old.v[K_INDEXES] != k->v[K_INDEXES] ||
+	    ((OP_READS(k->v[K_OP]) || k->v[K_MIX]) &&
+	     (old.v[K_MISS] != k->v[K_MISS] || old.v[K_RANGE_ROWS] != k->v[K_RANGE_ROWS]))) {
+		if (wt_prepare_reads(en, k, e) < 0)
+			return -1;
+	}
+	return mark_pages(en, e); /* an index build's reads are not the queries' */
 }
 
 /* mongod's compact: give the free space in each file back. */
@@ -417,11 +449,12 @@ const struct engine_ops wiredtiger_engine = {
 	.rewrite = wt_rewrite,
 	.finish_start = wt_finish_start,
 	.sample = wt_sample,
-	.stats = { &wt_stats },
+	.stats = { &wt_stats, &wt_query_stats },
 	.measures_more = WT_SAMPLE_OWN,
 	.sizes = wt_sizes,
 	.settle = wt_settle,
 	.in_force = wt_in_force,
+	.reads = wt_reads_of,
 	.where = wt_where,
 	.figure = M_WRITE_BYTES_PER_ROW, /* the log and the checkpoints, per row */
 	.own_place = "idxlab's own temp home",

@@ -8,6 +8,7 @@
  *   rows.c      the row layout and one operation on one row
  *   txn.c       transactions: the step's hooks (../txn.c), the WT_ROLLBACK replay
  *   bulk.c      --load copy: the step's hooks through bulk cursors
+ *   reads.c     op lookup and range: the queries, through the index cursors
  *   stats.c     the statistics table, the sample, the file sizes (settled)
  *   layout.h    the tables' and the connection's settings (bench/bare_wt.c too)
  *
@@ -26,6 +27,7 @@
 #include "../../clock.h"
 #include "../../schema.h"
 #include "../engine.h"
+#include "../reads.h"
 #include "../rowset.h"
 #include "../txn.h"
 #include "layout.h"
@@ -74,6 +76,20 @@ struct wt_bulk {
 	int done;        /* the tables have been bulk-loaded (a table is, once) */
 };
 
+/* op lookup, range (reads.c): the queries and the cursors that run them. */
+struct wt_reads {
+	struct reads rd;
+	int ix[SCHEMA_QUERY_MAX];   /* the index table that serves query i; -1: a scan */
+	int desc[SCHEMA_QUERY_MAX]; /* that index walked backwards (its order, desc) */
+	int sort[SCHEMA_QUERY_MAX]; /* an order the walk does not give: kept in the heap */
+	WT_CURSOR *cur[NIDX];       /* raw read cursors on the index tables that serve one */
+	unsigned char val[SCHEMA_QUERY_TERMS][SCHEMA_TEXT_MAX]; /* the terms' values, as
+	                                                         * a record holds them */
+	unsigned char *heap; /* an order with a limit: the best rows' order column */
+	size_t hn, hcap;     /* values in the heap, its bytes */
+	uint64_t pages_mark; /* "pages read into cache" at the last sample */
+};
+
 struct engine {
 	WT_EVENT_HANDLER handler; /* first: the callbacks find the engine from it */
 	atomic_int quiet;         /* expected errors (EBUSY while dropping): say nothing */
@@ -112,6 +128,7 @@ struct engine {
 	 * a rollback, 0: no cap */
 	struct txn *txn; /* borrowed: the workload's */
 	struct wt_bulk bulk;
+	struct wt_reads rd;
 	int rolled_rc; /* what rolled the last failed commit back */
 	long long cache;
 	long long cache_said; /* the cache the events last explained (wt_set_cache) */
@@ -173,6 +190,16 @@ void wt_make_row(struct engine *en, uint64_t row);
  * cursor takes it; its size into *used. 0 or a WiredTiger error. */
 int wt_index_pack(struct engine *en, int i, const unsigned char *rec, int64_t recid,
                   unsigned char *buf, size_t cap, size_t *used);
+/* The start of index i's keys for the value first of its first column (as
+ * a record holds it; second: and of its second, NULL: none), packed as its
+ * keys are: a raw cursor's search key, which every key with that value
+ * begins with (packed fields are self-delimiting) and which sorts as the
+ * value does. */
+int wt_index_prefix(struct engine *en, int i, const unsigned char *first,
+                    const unsigned char *second, unsigned char *buf, size_t cap, size_t *used);
+/* Value v of column col as a record holds it, col_len bytes into out (a
+ * text shorter than its width is padded with zero bytes, in v too). */
+void wt_put_value(const struct engine *en, int col, struct value *v, unsigned char *out);
 /* Insert index i's entry for the record rec (laid out as en says). */
 int wt_index_insert(struct engine *en, int i, const unsigned char *rec, int64_t recid);
 /* One operation on row n: 0, E_MISSING or a WiredTiger error. */
@@ -188,6 +215,21 @@ extern const struct txn_hooks wt_txn_hooks;
 void wt_abort_txn(struct engine *en);
 /* Before a finish (engine.h): a stopped commit stops waiting for cache space. */
 int wt_finish_start(struct engine *en, struct err *e);
+
+/* ---- reads.c -------------------------------------------------------------- */
+
+/* The queries of k's op (none for a write op), what serves each, and the
+ * cursors they run through; after the indexes changed too. */
+int wt_prepare_reads(struct engine *en, const struct knobs *k, struct err *e);
+/* Close the read cursors (before an index table is dropped, at setup, close). */
+void wt_free_reads(struct engine *en);
+/* One query (wt_do_op's for op lookup, range): its values from row, draw its
+ * number (reads_pick). 0, E_MISSING or a WiredTiger error. */
+int wt_do_read(struct engine *en, uint64_t row, uint64_t draw);
+const struct reads *wt_reads_of(struct engine *en);
+/* The sample (stats.c): the pages read into the cache since the last, the
+ * queries' on a read step; mark: from now on. */
+void wt_reads_pages(struct engine *en, uint64_t cache_read, int mark_only);
 
 /* ---- bulk.c --------------------------------------------------------------- */
 
@@ -206,8 +248,9 @@ int wt_read_stats(struct engine *en, uint64_t out[S_COUNT], struct err *e);
 /* Tell the event log what the table cost since it was built. */
 void wt_log_table_totals(struct engine *en, const char *when);
 int wt_sample(struct engine *en, struct counters *c, struct err *e);
-/* .stats: stats.c's table; .measures_more: what wt_sample fills itself. */
-extern const struct engine_stats wt_stats;
+/* .stats: stats.c's tables (wt_query_stats: the reads' counters, which
+ * wt_sample makes valid itself); .measures_more: what wt_sample fills itself. */
+extern const struct engine_stats wt_stats, wt_query_stats;
 #define WT_SAMPLE_OWN (1u << C_FSYNCS | 1u << C_WCHAR | 1u << C_WRITE_BYTES)
 int wt_sizes(struct engine *en, struct sizes *s, struct err *e);
 /* A step's end (engine.h settle): a checkpoint, so the files hold the

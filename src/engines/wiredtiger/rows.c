@@ -42,6 +42,26 @@ static void make_key(const struct engine *en, int col, uint64_t row, uint64_t ve
 	}
 }
 
+void wt_put_value(const struct engine *en, int col, struct value *v, unsigned char *out)
+{
+	switch (en->col_fmt[col]) {
+	case 'i': {
+		int32_t x = (int32_t)v->i;
+
+		memcpy(out, &x, sizeof x);
+		return;
+	}
+	case 'q':
+		memcpy(out, &v->i, sizeof v->i);
+		return;
+	default:
+		if (v->len < en->col_len[col])
+			memset(v->b + v->len, 0, en->col_len[col] - v->len);
+		memcpy(out, v->b, en->col_len[col]);
+		return;
+	}
+}
+
 /* Column col of row n at version through schema_value(), as the record
  * holds it (col_len bytes). Kept out of put_col() so that its fast path
  * inlines. */
@@ -51,22 +71,7 @@ put_spec_col(const struct engine *en, int col, uint64_t row, uint64_t version, u
 	struct value v;
 
 	schema_value(en->sc, &en->k, col, row, version, &v);
-	switch (en->col_fmt[col]) {
-	case 'i': {
-		int32_t x = (int32_t)v.i;
-
-		memcpy(out, &x, sizeof x);
-		return;
-	}
-	case 'q':
-		memcpy(out, &v.i, sizeof v.i);
-		return;
-	default:
-		if (v.len < en->col_len[col])
-			memset(v.b + v.len, 0, en->col_len[col] - v.len);
-		memcpy(out, v.b, en->col_len[col]);
-		return;
-	}
+	wt_put_value(en, col, &v, out);
 }
 
 /* Column col of row n at version, as the record holds it: the default
@@ -83,6 +88,26 @@ static inline void put_col(const struct engine *en, int col, uint64_t row, uint6
 		make_key(en, col, row, version, out);
 }
 
+/* Column col, as the record holds it at p, onto the key packed in ps. */
+static int pack_col(const struct engine *en, WT_PACK_STREAM *ps, int col, const unsigned char *p)
+{
+	if (en->col_fmt[col] == 'u') {
+		WT_ITEM it = { .data = p, .size = en->col_len[col] };
+
+		return wiredtiger_pack_item(ps, &it);
+	} else if (en->col_fmt[col] == 'q') {
+		int64_t v;
+
+		memcpy(&v, p, sizeof v);
+		return wiredtiger_pack_int(ps, v);
+	} else {
+		int32_t v;
+
+		memcpy(&v, p, sizeof v);
+		return wiredtiger_pack_int(ps, v);
+	}
+}
+
 /* Index i's key for the record rec, packed into buf (cap bytes) column by
  * column: what a raw cursor takes; its size into *used. */
 static int pack_key(struct engine *en, int i, const unsigned char *rec, int64_t recid,
@@ -95,26 +120,8 @@ static int pack_key(struct engine *en, int i, const unsigned char *rec, int64_t 
 	*used = 0;
 	if ((rc = wiredtiger_pack_start(en->s, x->key_format, buf, cap, &ps)) != 0)
 		return rc;
-	for (j = 0; rc == 0 && j < x->ncols; j++) {
-		int col = x->cols[j];
-		const unsigned char *p = rec + en->col_off[col];
-
-		if (en->col_fmt[col] == 'u') {
-			WT_ITEM it = { .data = p, .size = en->col_len[col] };
-
-			rc = wiredtiger_pack_item(ps, &it);
-		} else if (en->col_fmt[col] == 'q') {
-			int64_t v;
-
-			memcpy(&v, p, sizeof v);
-			rc = wiredtiger_pack_int(ps, v);
-		} else {
-			int32_t v;
-
-			memcpy(&v, p, sizeof v);
-			rc = wiredtiger_pack_int(ps, v);
-		}
-	}
+	for (j = 0; rc == 0 && j < x->ncols; j++)
+		rc = pack_col(en, ps, x->cols[j], rec + en->col_off[x->cols[j]]);
 	if (rc == 0 && !x->unique)
 		rc = wiredtiger_pack_int(ps, recid);
 	rc2 = wiredtiger_pack_close(ps, used);
@@ -125,6 +132,22 @@ int wt_index_pack(struct engine *en, int i, const unsigned char *rec, int64_t re
                   unsigned char *buf, size_t cap, size_t *used)
 {
 	return pack_key(en, i, rec, recid, buf, cap, used);
+}
+
+int wt_index_prefix(struct engine *en, int i, const unsigned char *first,
+                    const unsigned char *second, unsigned char *buf, size_t cap, size_t *used)
+{
+	WT_PACK_STREAM *ps;
+	int rc, rc2;
+
+	*used = 0;
+	if ((rc = wiredtiger_pack_start(en->s, en->ix[i].key_format, buf, cap, &ps)) != 0)
+		return rc;
+	rc = pack_col(en, ps, en->ix[i].cols[0], first);
+	if (rc == 0 && second && en->ix[i].ncols > 1)
+		rc = pack_col(en, ps, en->ix[i].cols[1], second);
+	rc2 = wiredtiger_pack_close(ps, used);
+	return rc ? rc : rc2;
 }
 
 /* A composite key, packed here column by column for a raw cursor. */
@@ -403,6 +426,9 @@ int wt_do_op(struct engine *en, long long op, uint64_t row, uint64_t version)
 		return op_update_cols(en, row, version, en->opc[0], en->nopc[0]);
 	case OP_UPDATE_KEYS:
 		return op_update_cols(en, row, version, en->opc[1], en->nopc[1]);
+	case OP_LOOKUP:
+	case OP_RANGE: /* reads.c: the draw number comes as the version */
+		return wt_do_read(en, row, version);
 	default:
 		return op_delete(en, row);
 	}

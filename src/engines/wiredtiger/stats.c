@@ -122,10 +122,16 @@ int wt_sample(struct engine *en, struct counters *c, struct err *e)
 
 	c->v[C_FSYNCS] = sync_count_total();
 	c->valid |= 1u << C_FSYNCS;
+	/* rows examined: reads.c counts them; pages read per query: from the
+	 * statistics, on a step of reads alone (a mix's writes read pages too) */
+	c->valid |= 1u << C_READ_EXAMINED;
+	if (en->probes && !en->txn->mixed)
+		c->valid |= 1u << C_READ_PAGES;
 	if (!en->probes)
 		return 0;
 	if (wt_read_stats(en, v, e) < 0)
 		return -1;
+	wt_reads_pages(en, v[S_CACHE_READ], 0); /* a read step's: its queries' */
 	for (i = S_NONE + 1; i < S_COUNT; i++) {
 		enum ctr to = stat_table[i].counter;
 		uint64_t less = v[stat_table[i].less];
@@ -147,6 +153,18 @@ int wt_sample(struct engine *en, struct counters *c, struct err *e)
 const struct engine_stats wt_stats = { &stat_table[S_NONE + 1], S_COUNT - S_NONE - 1,
 	                               sizeof stat_table[0],
 	                               offsetof(__typeof__(stat_table[0]), counter) };
+
+/* The reads' counters wt_sample makes valid (engine_measures reads this
+ * table): rows examined always, pages read on a step of reads alone with
+ * statistics on. */
+static const struct {
+	enum ctr counter;
+} read_table[] = {
+	{ .counter = C_READ_EXAMINED },
+	{ .counter = C_READ_PAGES },
+};
+
+const struct engine_stats wt_query_stats = ENGINE_STATS(read_table, counter);
 
 int wt_settle(struct engine *en, struct err *e)
 {

@@ -116,8 +116,8 @@ static void test_metric_engines(void)
 		{ M_FORCED_SYNCS_PER_ROW, { 0, 1, 0, 0 } },
 		{ M_SERVER_SYNCS_PER_S, { 0, 1, 0, 0 } },
 		/* what a query examined and read: the engines that count it so far */
-		{ M_ROWS_EXAMINED_PER_QUERY, { 1, 1, 1, 0 } },
-		{ M_PAGES_READ_PER_QUERY, { 1, 1, 1, 0 } },
+		{ M_ROWS_EXAMINED_PER_QUERY, { 1, 1, 1, 1 } },
+		{ M_PAGES_READ_PER_QUERY, { 1, 1, 1, 1 } },
 	};
 	static const int column[4] = { E_SQLITE, E_POSTGRES, E_MONGO, E_WIREDTIGER };
 	int m, j;
