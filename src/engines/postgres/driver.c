@@ -383,7 +383,7 @@ static int pg_check(const struct knobs *k, struct err *e)
 		return err_set(e, ERR_USAGE,
 		               "the mix %s (--mix, --read-share): the postgres engine runs a read "
 		               "op or a write op alone so far (use --op lookup or range, a write "
-		               "op, or --engine sqlite or mongo for a mix)",
+		               "op, or --engine sqlite, wiredtiger or mongo for a mix)",
 		               mixed);
 	return 0;
 }
