@@ -410,10 +410,11 @@ int schema_queries_resolve(const char *text, long long *out, struct err *e);
 const char *schema_queries_label(long long v);
 int schema_queries_check(const struct schema *s, long long v, struct err *e);
 
-/* The value query term binds for row (a row present), or, miss set, a
- * value of that column no row holds (schema_value's type and layout). */
-void schema_query_value(const struct schema *s, const struct knobs *k, int col, uint64_t row,
-                        int miss, struct value *v);
+/* The value term t binds for row (a row present), or, miss set, a value
+ * no row holds on the side the term looks away from (below for =, <, <=;
+ * above for >, >=), so it finds nothing (schema_value's type and layout). */
+void schema_query_value(const struct schema *s, const struct knobs *k, const struct query_term *t,
+                        uint64_t row, int miss, struct value *v);
 
 /* q as a spec line says it after `query ` ("by_email: email = ? limit
  * 10"), for events, records and schema_write. */

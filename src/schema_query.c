@@ -130,53 +130,74 @@ int schema_read_queries(const struct schema *s, const struct knobs *k, long long
 	return n;
 }
 
-/* A value of v's type and width that no row holds: text and text uuids
- * start with '~', which no order writes; a binary uuid gets version 0,
- * which neither uuid7 nor uuid4 has; a number goes below every value the
- * column's order writes (they start at 0, or at its in:LO; past HI when
- * LO is the type's least). A boolean column has no such value: it keeps
- * the row's, and the man page says a miss on one finds rows. */
-static void miss_of(const struct column *c, uint64_t row, struct value *v)
+/* A value no row holds, on the side of every value a term with cmp looks
+ * away from, so the term finds nothing: equality's and < / <='s below
+ * every value the column's order writes, > / >='s above. Text: = gets a
+ * '~' first (no order writes one), < an empty string, > z's (no order
+ * writes a run of them); a binary uuid version 0 (neither uuid7 nor uuid4
+ * has it), all 0 bits below, all 1 above; a number below 0 (or the
+ * column's in:LO), or above its in:HI or near its type's greatest; a date
+ * or time in 1969 or in 9999. A boolean column, and a numeric whose
+ * precision every value fills, have no such value: the row's is kept (the
+ * man page says a miss on one can find rows). */
+static void miss_of(const struct column *c, uint64_t row, enum query_cmp cmp, struct value *v)
 {
-	int64_t off = (int64_t)(row % 1000000) + 1;
+	int64_t off = (int64_t)(row % 1000) + 1;
+	int above = cmp == QC_GT || cmp == QC_GE;
 
-	if (v->type == COL_BOOL)
+	switch (v->type) {
+	case COL_BOOL:
 		return;
-	if (v->type == COL_TEXT) {
-		if (v->len)
+	case COL_TEXT:
+		if (cmp == QC_EQ && v->len)
 			v->b[0] = '~';
+		else if (above)
+			memset(v->b, 'z', v->len);
+		else
+			v->len = 0;
 		return;
-	}
-	if (v->type == COL_UUID) {
+	case COL_UUID:
+		if (cmp == QC_EQ)
+			v->b[6] &= 0x0f;
+		else
+			memset(v->b, above ? 0xff : 0, v->len);
 		v->b[6] &= 0x0f;
 		return;
-	}
-	if (c->ranged && c->lo <= INT32_MIN + 1000000LL && v->type == COL_INT) {
-		v->i = c->hi + off; /* no room below: above, still within an int */
+	case COL_DATE:
+		v->i = above ? 2932896 - off : -off; /* 9999-12-31, 1969 */
 		return;
+	case COL_TIMESTAMP:
+	case COL_TIMESTAMPTZ:
+		v->i = above ? 253402214400000000LL - off : -off;
+		return;
+	default:
+		break;
 	}
-	if (c->ranged && c->lo <= INT64_MIN + 1000000LL) {
+	if (!above && !(c->ranged && c->lo <= INT32_MIN + 1000000LL))
+		v->i = (c->ranged ? c->lo : 0) - off;
+	else if (c->ranged && c->hi < (v->type == COL_INT ? INT32_MAX : INT64_MAX) - 1000000LL)
 		v->i = c->hi + off;
-		return;
-	}
-	v->i = (c->ranged ? c->lo : 0) - off;
+	else if (v->type == COL_INT)
+		v->i = INT32_MAX - off;
+	else if (v->type == COL_BIGINT)
+		v->i = INT64_MAX - off;
 }
 
-void schema_query_value(const struct schema *s, const struct knobs *k, int col, uint64_t row,
-                        int miss, struct value *v)
+void schema_query_value(const struct schema *s, const struct knobs *k, const struct query_term *t,
+                        uint64_t row, int miss, struct value *v)
 {
 	uint64_t back;
 
 	/* A NULL finds nothing by = : the value of a row before it that has
 	 * one (a few rows back at most, the null share permitting). */
 	for (back = 0;; back++) {
-		schema_value(s, k, col, row - (back < row ? back : row), 0, v);
+		schema_value(s, k, t->col, row - (back < row ? back : row), 0, v);
 		if (!v->null || back >= 64 || back >= row)
 			break;
 	}
 	if (miss) {
 		v->null = 0;
-		miss_of(&s->cols[col], row, v);
+		miss_of(&s->cols[t->col], row, t->cmp, v);
 	}
 }
 

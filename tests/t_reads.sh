@@ -78,6 +78,12 @@ qp=$(field "$T/q.csv" plan 1) qs=$(field "$T/q.csv" index_served 1)
 "$IDXLAB" run --schema users --op lookup --prefill 5000 --rows 400 --indexes 6 --format csv >"$T/q4.csv" 2>>"$T/err"
 n4=$(field "$T/q4.csv" plan 1 | wc -w)
 [ "$n4" = 4 ] && ok reads/all-queries || bad reads/all-queries "plan '$(field "$T/q4.csv" plan 1)'"
+# --miss on range terms: a value past the end the term looks toward, so
+# `created_at > ?` finds nothing too (all four of the users table's queries)
+"$IDXLAB" run --schema users --op lookup --miss 1 --prefill 5000 --rows 400 --indexes 6 --format csv \
+	>"$T/m4.csv" 2>>"$T/err"
+m4=$(field "$T/m4.csv" rows_returned_per_query 1)
+[ "$m4" = 0.00 ] && ok reads/miss-range-terms || bad reads/miss-range-terms "rows per query '$m4'"
 expect_exit reads/unknown-query 2 "the users table has no query 'by_name'" \
 	"$IDXLAB" run --schema users --op lookup --queries by_email,by_name
 

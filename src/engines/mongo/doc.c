@@ -111,7 +111,7 @@ void mongo_doc_query(bson_t *filter, bson_t *opts, const struct knobs *k,
 
 			if (q->term[j].col != q->term[i].col)
 				continue;
-			schema_query_value(s, k, q->term[j].col, row, miss, &v);
+			schema_query_value(s, k, &q->term[j], row, miss, &v);
 			append_value(&term, cmp[q->term[j].cmp], &v, 1);
 		}
 		bson_append_document_end(filter, &term);

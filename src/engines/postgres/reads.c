@@ -108,7 +108,7 @@ static void bind_query(struct engine *en, const struct query_spec *q, uint64_t r
 	for (j = 0; j < q->nterms; j++) {
 		en->pcol[j] = q->term[j].col;
 		en->ptype[j] = schema_type(en->s, &en->k, q->term[j].col);
-		schema_query_value(en->s, &en->k, q->term[j].col, row, miss, &en->pv[j]);
+		schema_query_value(en->s, &en->k, &q->term[j], row, miss, &en->pv[j]);
 		lens[j] = pg_bind_value(&en->pv[j], num[j], &vals[j]);
 	}
 }

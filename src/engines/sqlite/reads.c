@@ -104,7 +104,7 @@ int sqlite_do_read(struct engine *en, uint64_t row, uint64_t draw, struct err *e
 	int before = 0;
 
 	for (j = 0; j < q->nterms; j++) {
-		schema_query_value(en->s, &en->k, q->term[j].col, row, miss, &en->vals[j]);
+		schema_query_value(en->s, &en->k, &q->term[j], row, miss, &en->vals[j]);
 		sqlite_bind_value(st, j + 1, &en->vals[j], SQLITE_STATIC);
 	}
 	sqlite3_db_status(en->db, SQLITE_DBSTATUS_CACHE_MISS, &before, &hi, 0);

@@ -447,7 +447,7 @@ int wt_do_read(struct engine *en, uint64_t row, uint64_t draw)
 	for (j = 0; j < q->nterms; j++) {
 		struct value v;
 
-		schema_query_value(en->sc, &en->k, q->term[j].col, row, miss, &v);
+		schema_query_value(en->sc, &en->k, &q->term[j], row, miss, &v);
 		wt_put_value(en, q->term[j].col, &v, r->val[j]);
 	}
 	r->hn = 0;

@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 
 #include "../../evlog.h"
+#include "../../mix.h"
 #include "../../probes/proc_io.h"
 #include "../../probes/sync_count.h"
 #include "internal.h"
@@ -125,7 +126,7 @@ int wt_sample(struct engine *en, struct counters *c, struct err *e)
 	/* rows examined: reads.c counts them; pages read per query: from the
 	 * statistics, on a step of reads alone (a mix's writes read pages too) */
 	c->valid |= 1u << C_READ_EXAMINED;
-	if (en->probes && !en->txn->mixed)
+	if (en->probes && !mix_of(&en->k, NULL))
 		c->valid |= 1u << C_READ_PAGES;
 	if (!en->probes)
 		return 0;
