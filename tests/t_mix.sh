@@ -85,6 +85,21 @@ is_num "$rs" "$ro" && [ "$eb" = rows ] && [ "$sh_" = 30 ] &&
 expect_exit mix/read-share-not-with-mix 2 "give --mix or --read-share, not both" \
 	"$IDXLAB" run --read-share 20 --mix insert:80,lookup:20
 
+# the dashboard: read-share's lookups beside the inserts, their rows under
+# the write rows (reads/s, read ms/q, examined/q), the slider on the screen
+if command -v tmux >/dev/null; then
+	tm new-session -d -s rd -x 140 -y 50 -c "$T" \
+		"env TMPDIR=$TMPDIR $IDXLAB --warmup off --schema users --read-share 30 --indexes 6; echo EXIT=\$? >$T/rd.exit"
+	if wait_for rd '││reads/s +[0-9.]+[kM]? ' 10 && wait_for rd '││examined/q +[0-9.]+ ' 5 &&
+		cap rd | grep -qE '│ read-share +30 '; then
+		ok mix/dashboard-reads
+	else bad mix/dashboard-reads "$(notes) $(cap rd)"; fi
+	tm send-keys -t rd q
+	[ "$(wait_exit rd)" = EXIT=0 ] && ok mix/dashboard-quit || bad mix/dashboard-quit "$(cat "$T/rd.exit" 2>/dev/null)"
+else
+	skip mix/dashboard-reads "tmux is not installed"
+fi
+
 # bad mixes, and a mix beside an op
 expect_exit mix/weights-add 2 "adds to 90 %" "$IDXLAB" run --mix insert:70,lookup:20
 expect_exit mix/unknown-op 2 "'select' in the mix is not an op" "$IDXLAB" run --mix insert:80,select:20

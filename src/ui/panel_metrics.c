@@ -45,6 +45,11 @@ const int panel_metric_ids[] = {
 	M_CACHE_DIRTY_PCT,
 	M_INDEX_BYTES,
 	M_DB_BYTES,
+	/* the reads (--read-share, op lookup): last, so the write rows keep
+	 * their places; n/a while nothing reads */
+	M_READS_PER_S,
+	M_READ_MS_PER_QUERY,
+	M_ROWS_EXAMINED_PER_QUERY,
 };
 const int panel_nmetrics = (int)(sizeof panel_metric_ids / sizeof panel_metric_ids[0]);
 
