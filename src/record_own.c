@@ -252,6 +252,11 @@ static void own_served(struct field *f, const struct ctx *c)
 	set_str(f, c->s && !c->s->rows_record ? c->s->served : NULL);
 }
 
+static void own_query_text(struct field *f, const struct ctx *c)
+{
+	set_str(f, c->s && !c->s->rows_record ? c->s->queries : NULL);
+}
+
 static void own_engine_version(struct field *f, const struct ctx *c)
 {
 	int en = (int)c->k->v[K_ENGINE];
@@ -314,5 +319,6 @@ const struct own_field record_own_fields[] = {
 	/* issue 22: what served a read step's queries */
 	{ 74, "plan", "plan", "", -1, own_plan, { 0 }, -1 },
 	{ 75, "index_served", "index served", "", -1, own_served, { 0 }, -1 },
+	{ 82, "query_text", "query text", "", -1, own_query_text, { 0 }, -1 },
 };
 const int record_nown = (int)(sizeof record_own_fields / sizeof record_own_fields[0]);

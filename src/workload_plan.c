@@ -124,6 +124,7 @@ static int end_step(struct workload *w, const struct knobs *k, struct step_resul
 	if ((OP_READS(k->v[K_OP]) || mix_of(k, NULL)) && w->ops->reads) {
 		reads_plan_text(w->ops->reads(w->en), r->plan, sizeof r->plan);
 		reads_served_text(w->ops->reads(w->en), r->served, sizeof r->served);
+		reads_query_text(w->ops->reads(w->en), r->queries, sizeof r->queries);
 	}
 	if (k->v[K_VACUUM] && !atomic_load(&w->stop)) {
 		double t0 = clock_now_s();

@@ -78,6 +78,11 @@ qp=$(field "$T/q.csv" plan 1) qs=$(field "$T/q.csv" index_served 1)
 "$IDXLAB" run --schema users --op lookup --prefill 5000 --rows 400 --indexes 6 --format csv >"$T/q4.csv" 2>>"$T/err"
 n4=$(field "$T/q4.csv" plan 1 | wc -w)
 [ "$n4" = 4 ] && ok reads/all-queries || bad reads/all-queries "plan '$(field "$T/q4.csv" plan 1)'"
+qt=$(field "$T/q4.csv" query_text 1)
+case "$qt" in
+"by_email: email = ?; recent: created_at > ? order by created_at desc limit 10; "*) ok reads/query-text ;;
+*) bad reads/query-text "query_text '$qt'" ;;
+esac
 # --miss on range terms: a value past the end the term looks toward, so
 # `created_at > ?` finds nothing too (all four of the users table's queries)
 "$IDXLAB" run --schema users --op lookup --miss 1 --prefill 5000 --rows 400 --indexes 6 --format csv \

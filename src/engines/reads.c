@@ -47,6 +47,20 @@ void reads_plan_text(const struct reads *r, char *buf, size_t len)
 			                      r->q[i].name, r->served[i][0] ? r->served[i] : "?");
 }
 
+void reads_query_text(const struct reads *r, char *buf, size_t len)
+{
+	char one[SCHEMA_QUERY_TEXT];
+	size_t n = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < r->n && n < len; i++)
+		if (r->count[i]) {
+			schema_query_text(r->s, &r->q[i], one, sizeof one);
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "; " : "", one);
+		}
+}
+
 void reads_served_text(const struct reads *r, char *buf, size_t len)
 {
 	uint64_t all = 0, by;

@@ -43,6 +43,12 @@ int reads_pick(struct reads *r, uint64_t draw, int *miss);
  * recent=scan" (query=what, by space); "" when no query ran. */
 void reads_plan_text(const struct reads *r, char *buf, size_t len);
 
+/* The queries that ran, as the table spec says them ("by_email: email =
+ * ?; recent: created_at > ? order by created_at desc limit 10"), by "; ";
+ * "" when none ran. Each engine writes its statement from these fields
+ * alone (SQL, a find's filter, a cursor's walk). */
+void reads_query_text(const struct reads *r, char *buf, size_t len);
+
 /* Each index's share of the queries run ("idxlab_email:0.50
  * idxlab_country:0.25"), over the indexes built: one that served none
  * reads :0.00 (used by no query). "" when no query ran. */
