@@ -128,10 +128,50 @@ static int on_some_engine(const struct plan *p, int id)
 	return 0;
 }
 
+/* Does a built index of k's table lead with col (or is col the id)? */
+static int col_indexed(const struct schema *s, const struct knobs *k, int col)
+{
+	int i;
+
+	for (i = 0; i < k->v[K_INDEXES] && i < s->nindexes; i++)
+		if (s->idx[i].cols[0] == col)
+			return 1;
+	return col == 0;
+}
+
+/* A read step whose queries scan the table, with as many of them as the
+ * table has rows: rows x rows row visits, hours at a few million rows. */
+static void warn_scans(const struct plan *p, FILE *f)
+{
+	struct query_spec q[SCHEMA_QUERY_MAX];
+	struct knobs k;
+	long i;
+	int j, n;
+
+	for (i = 0; i < p->steps; i++) {
+		plan_step(p, i, &k);
+		if (!OP_READS(k.v[K_OP]) || k.v[K_DURATION] || knobs_prefill(&k) < 100000 ||
+		    k.v[K_ROWS] < 1000)
+			continue;
+		n = schema_read_queries(schema_of(&k), &k, k.v[K_OP], q);
+		for (j = 0; j < n && col_indexed(schema_of(&k), &k, q[j].term[0].col); j++)
+			;
+		if (j < n) {
+			fprintf(f,
+			        "idxlab: warning: step %ld: query %s has no index at --indexes %lld: "
+			        "each of its %lld lookups scans the table's %lld rows (for a quick "
+			        "look, --rows 100 or --duration 10)\n",
+			        i + 1, q[j].name, k.v[K_INDEXES], k.v[K_ROWS], knobs_prefill(&k));
+			return;
+		}
+	}
+}
+
 void plan_warn_unused(const struct plan *p, FILE *f)
 {
 	int id;
 
+	warn_scans(p, f);
 	for (id = 0; id < K_COUNT; id++)
 		if (p->set[id] && !on_some_engine(p, id))
 			fprintf(f, "idxlab: warning: --%s does nothing on %s: %s\n",

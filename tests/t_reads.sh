@@ -92,6 +92,12 @@ m4=$(field "$T/m4.csv" rows_returned_per_query 1)
 expect_exit reads/unknown-query 2 "the users table has no query 'by_name'" \
 	"$IDXLAB" run --schema users --op lookup --queries by_email,by_name
 
+# a read step that would scan the table once per row is warned of first
+# (the default table's 100,000 lookups at 0 indexes: about 10^10 rows)
+timeout 15 "$IDXLAB" run --op lookup --warmup off >/dev/null 2>"$T/scan.err"
+grep -q "warning: step 1: query lookup_k1 has no index at --indexes 0: each of its 100000 lookups scans" "$T/scan.err" &&
+	ok reads/scan-warning || bad reads/scan-warning "$(head -c 400 "$T/scan.err")"
+
 # bad input: a miss share out of range, range-rows 0
 expect_exit reads/bad-miss 2 "--miss: 2 is out of range" "$IDXLAB" run --op lookup --miss 2
 expect_exit reads/bad-range-rows 2 "--range-rows: 0 is out of range" "$IDXLAB" run --op range --range-rows 0
