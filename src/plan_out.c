@@ -157,11 +157,12 @@ static void warn_scans(const struct plan *p, FILE *f)
 		for (j = 0; j < n && col_indexed(schema_of(&k), &k, q[j].term[0].col); j++)
 			;
 		if (j < n) {
-			fprintf(f,
-			        "idxlab: warning: step %ld: query %s has no index at --indexes %lld: "
-			        "each of its %lld lookups scans the table's %lld rows (for a quick "
-			        "look, --rows 100 or --duration 10)\n",
-			        i + 1, q[j].name, k.v[K_INDEXES], k.v[K_ROWS], knobs_prefill(&k));
+			fprintf(
+			    f,
+			    "idxlab: warning: step %ld: query %s has no index at --indexes %lld: "
+			    "each of its %lld lookups scans the table's %lld rows (for a quick "
+			    "look, --rows 100 or --duration 10)\n",
+			    i + 1, q[j].name, k.v[K_INDEXES], k.v[K_ROWS], knobs_prefill(&k));
 			return;
 		}
 	}
