@@ -52,7 +52,7 @@ DEB_RUN := pkg-config libncurses-dev libsqlite3-dev libpq-dev libmongoc-dev libb
 # sqlite3 to read the tables idxlab left in a --dsn file, xmllint and pdfinfo
 # to check the --plot charts.
 DEB_TEST := postgresql tmux strace procps util-linux python3 python3-mockupdb sqlite3 \
-	libxml2-utils poppler-utils
+	libxml2-utils poppler-utils jq
 # make lint.
 DEB_LINT := clang-format cppcheck groff-base
 

@@ -13,6 +13,7 @@
 
 #include "engines/engine.h"
 #include "metrics.h"
+#include "mix.h"
 #include "redact.h"
 #include "report_int.h"
 #include "spread.h"
@@ -302,6 +303,25 @@ static void setting(struct report *rp, int *at, const char *name, const char *va
 	*at += fprintf(rp->out, " %s=%s", name, value);
 }
 
+/* A knob of the reads (miss, range-rows, mix, read-share, queries) at its
+ * default where nothing reads: nothing to say. */
+static int quiet_read_knob(int id, const struct knobs *k)
+{
+	int reads = OP_READS(k->v[K_OP]) || mix_of(k, NULL);
+
+	switch (id) {
+	case K_MIX:
+	case K_READ_SHARE:
+		return !k->v[id];
+	case K_MISS:
+	case K_RANGE_ROWS:
+	case K_QUERIES:
+		return !reads;
+	default:
+		return 0;
+	}
+}
+
 static void text_header(struct report *rp, const struct record *r, const struct knobs *k)
 {
 	char buf[160];
@@ -313,9 +333,10 @@ static void text_header(struct report *rp, const struct record *r, const struct 
 		if ((knob_table[id].flags & KF_OPTION &&
 		     !((id == K_ADD_INDEX || id == K_DROP_INDEX) && k->v[id])) ||
 		    is_varying(rp, id) || !engine_has_knob((int)k->v[K_ENGINE], id) ||
-		    (id == K_DURATION && !k->v[id]))
+		    (id == K_DURATION && !k->v[id]) || quiet_read_knob(id, k))
 			continue; /* run options (but the question), columns, knobs
-			           * this engine lacks, and no --duration */
+			           * this engine lacks, no --duration, the reads'
+			           * knobs where nothing reads */
 		if (knob_table[id].kind == KNOB_STRING) {
 			if (*k->dsn) {
 				redact_dsn(k->dsn, buf, sizeof buf);

@@ -40,6 +40,7 @@ head coreutils
 id coreutils
 ipcrm util-linux
 ipcs util-linux
+jq jq
 ln coreutils
 ls coreutils
 make make

@@ -9,6 +9,7 @@
 
 #include "../engines/engine.h"
 #include "../metrics.h"
+#include "../mix.h"
 #include "../record.h"
 #include "label.h"
 #include "paint.h"
@@ -24,7 +25,8 @@
 /* Every row the dashboard may show, in the order of their rows; a row
  * shows only on the engines that can measure the counters of its metric
  * (engine_measures, from each engine's statistics table), so no row reads
- * n/a for good and none moves when a knob does. */
+ * n/a for good and none moves when a knob does; the reads' rows come
+ * last, and only while the knobs read (an op lookup or range, a mix). */
 const int panel_metric_ids[] = {
 	M_ROWS_PER_S,
 	M_COMMITS_PER_S,
@@ -46,20 +48,28 @@ const int panel_metric_ids[] = {
 	M_INDEX_BYTES,
 	M_DB_BYTES,
 	/* the reads (--read-share, op lookup): last, so the write rows keep
-	 * their places; n/a while nothing reads */
+	 * their places, and only while the knobs read (reads) */
 	M_READS_PER_S,
 	M_READ_MS_PER_QUERY,
 	M_ROWS_EXAMINED_PER_QUERY,
 };
 const int panel_nmetrics = (int)(sizeof panel_metric_ids / sizeof panel_metric_ids[0]);
 
+/* Is m one of the reads' rows? */
+static int read_row(int m)
+{
+	return m == M_READS_PER_S || m == M_READ_MS_PER_QUERY || m == M_ROWS_EXAMINED_PER_QUERY;
+}
+
 int panel_metric_rows(const struct dash *d, int *ids)
 {
 	unsigned have = engine_measures((int)d->k.want.v[K_ENGINE]);
+	int reads = OP_READS(d->k.applied.v[K_OP]) || mix_of(&d->k.applied, NULL);
 	int i, n = 0;
 
 	for (i = 0; i < panel_nmetrics; i++)
-		if ((metric_needs(panel_metric_ids[i]) & ~have) == 0) {
+		if ((metric_needs(panel_metric_ids[i]) & ~have) == 0 &&
+		    (reads || !read_row(panel_metric_ids[i]))) {
 			if (ids)
 				ids[n] = panel_metric_ids[i];
 			n++;
