@@ -178,8 +178,8 @@ static void draw_cheapest(cairo_t *cr, const struct model *md, const struct fram
 
 	for (s = 0; s < md->nseries; s++) {
 		size_t j = md->cheapest[s];
-		double x, y;
-		int left;
+		double x, y, ring;
+		int left, t;
 
 		if (!j || j > md->len[s] || isnan(md->x[s][j - 1]))
 			continue;
@@ -198,7 +198,9 @@ static void draw_cheapest(cairo_t *cr, const struct model *md, const struct fram
 			cairo_set_dash(cr, NULL, 0, 0);
 			cairo_set_line_width(cr, 3);
 			cairo_new_path(cr);
-			cairo_arc(cr, x, y, 20, 0, 2 * M_PI);
+			for (ring = 20, t = 0; t < s; t++) /* around the earlier ones there */
+				ring += md->cheapest[t] == j ? 7 : 0;
+			cairo_arc(cr, x, y, ring, 0, 2 * M_PI);
 			cairo_stroke(cr);
 			snprintf(buf, sizeof buf, "cheapest%s%.150s", md->nseries > 1 ? ": " : "",
 			         md->nseries > 1 ? md->label[s] : "");
