@@ -30,8 +30,9 @@ if [ $rc -eq 0 ] && [ -n "$want" ] &&
 	ok plot_mix/summary-names-cheapest
 else bad plot_mix/summary-names-cheapest "exit $rc, the CSV's cheapest: '$want'; $(cat "$T/m.err")"; fi
 # The chart's mark, the CSV's lowest total and the "cheapest:" line agree.
-[ -n "$said" ] && [ "$said" = "$want" ] && ok plot_mix/same-as-trade-line ||
-	bad plot_mix/same-as-trade-line "trade line '$said', CSV '$want'"
+if [ -n "$said" ] && [ "$said" = "$want" ]; then
+	ok plot_mix/same-as-trade-line
+else bad plot_mix/same-as-trade-line "trade line '$said', CSV '$want'"; fi
 pdftotext -raw "$T/m.pdf" - >"$T/m.txt" 2>/dev/null
 if grep -qx 'time per write (ms)' "$T/m.txt" && grep -qx 'time per query (ms)' "$T/m.txt" &&
 	grep -qx 'time per 1,000 operations' "$T/m.txt" && ! grep -qx 'throughput' "$T/m.txt"; then
