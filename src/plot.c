@@ -522,6 +522,15 @@ int plot_write(struct plot *pl, char *summary, size_t len, struct err *e)
 		if (md->over_time)
 			snprintf(summary + strlen(summary), len - strlen(summary),
 			         ", %zu knob change%s", changes, changes == 1 ? "" : "s");
+		/* the optimum marked (a mix's sweep over indexes), per series */
+		for (i = 0, n = 0; i < (size_t)md->nseries; i++)
+			if (md->cheapest[i] && md->cheapest[i] <= (size_t)md->ncat)
+				snprintf(
+				    summary + strlen(summary), len - strlen(summary),
+				    "%s%s%s%.60s%s", n++ ? ", " : ", the cheapest marked: indexes ",
+				    md->cat_label[md->cheapest[i] - 1], md->nseries > 1 ? " (" : "",
+				    md->nseries > 1 ? md->label[i] : "",
+				    md->nseries > 1 ? ")" : "");
 	}
 	plot_model_free(md);
 	free(md);

@@ -4,7 +4,10 @@
  * chart is drawn from those records' own fields, so it shows exactly the
  * numbers the CSV carries (n/a and unsettled values are gaps, never 0).
  * A sweep: one panel per chosen metric, x the first swept knob (or
- * --plot-x), one series per combination of the other swept knobs. Records
+ * --plot-x), one series per combination of the other swept knobs; under a
+ * mix (mix_of) along indexes, the trade: write, read and total panels by
+ * default, each series' cheapest step marked (a ring, "cheapest", and a
+ * dashed line at its index count in every panel). Records
  * over time (--interval unless --plot-kind sweep,
  * or a recording exported with --replay): the metrics over seconds, with a
  * labelled marker at every knob change (and every demo caption). PNG, SVG
@@ -51,7 +54,8 @@ void plot_feature(struct plot *pl, int m);
  * overwritten); -1 with e filled when there is nothing to draw or the
  * write failed (the half-written file is removed). summary (may be NULL)
  * gets a line that names the kind of chart, such as "a sweep chart (x
- * indexes): 2 panels, 2 series, 12 records". */
+ * indexes): 2 panels, 2 series, 12 records" (", the cheapest marked:
+ * indexes 1" when a mix's optimum is). */
 int plot_write(struct plot *pl, char *summary, size_t len, struct err *e);
 
 /* Safe on NULL. */

@@ -164,6 +164,54 @@ static void draw_marks(cairo_t *cr, const struct model *md, const struct frame *
 	cairo_restore(cr);
 }
 
+/* The optimum of a mix's sweep (md->cheapest): at each series' cheapest
+ * index count a dashed vertical line in the series' colour, in every
+ * panel (under the lines); in the panel of mix_ms_per_1000_ops (label
+ * set), a ring around its point and the word "cheapest" (with the series'
+ * name when there are several). */
+static void draw_cheapest(cairo_t *cr, const struct model *md, const struct frame *f, int p,
+                          double top, int label)
+{
+	static const double dash[] = { 10, 7 };
+	char buf[200];
+	int s;
+
+	for (s = 0; s < md->nseries; s++) {
+		size_t j = md->cheapest[s];
+		double x, y, ring;
+		int left, t;
+
+		if (!j || j > md->len[s] || isnan(md->x[s][j - 1]))
+			continue;
+		x = plot_fx(md, f, md->x[s][j - 1]);
+		y = md->y[p][s][j - 1];
+		cairo_save(cr);
+		series_style(cr, s);
+		if (!label) {
+			cairo_set_line_width(cr, 2);
+			cairo_set_dash(cr, dash, 2, 0);
+			cairo_move_to(cr, x, f->y);
+			cairo_line_to(cr, x, f->y + f->h);
+			cairo_stroke(cr);
+		} else if (!isnan(y)) {
+			y = f->y + f->h - f->h * y / top;
+			cairo_set_dash(cr, NULL, 0, 0);
+			cairo_set_line_width(cr, 3);
+			cairo_new_path(cr);
+			for (ring = 20, t = 0; t < s; t++) /* around the earlier ones there */
+				ring += md->cheapest[t] == j ? 7 : 0;
+			cairo_arc(cr, x, y, ring, 0, 2 * M_PI);
+			cairo_stroke(cr);
+			snprintf(buf, sizeof buf, "cheapest%s%.150s", md->nseries > 1 ? ": " : "",
+			         md->nseries > 1 ? md->label[s] : "");
+			left = x + 26 + plot_text_width(cr, buf, 18, 1) > f->x + f->w;
+			plot_grey(cr, 0.1); /* right of the ring, or left at the frame's end */
+			plot_text(cr, left ? x - 26 : x + 26, y - 22 - 22 * s, buf, 18, 1, left, 0);
+		}
+		cairo_restore(cr);
+	}
+}
+
 /* --repeat: series s's bars from each point's min to its max, with caps,
  * in the series' colour (solid), under its markers, a little apart from
  * the other series' at the same x. */
@@ -260,6 +308,7 @@ static void draw_panel(cairo_t *cr, const struct model *md, int p, double x, dou
 	cairo_rectangle(cr, f.x - 24, f.y - 24, f.w + 48, f.h + 48);
 	cairo_clip(cr);
 	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+	draw_cheapest(cr, md, &f, p, top, 0);
 	for (s = 0; s < md->nseries; s++) {
 		int open = 0;
 
@@ -294,6 +343,8 @@ static void draw_panel(cairo_t *cr, const struct model *md, int p, double x, dou
 			       plot_covered(md, &f, p, s, i, top));
 		}
 	}
+	if (md->metric[p] == M_MIX_MS_PER_1000_OPS)
+		draw_cheapest(cr, md, &f, p, top, 1);
 	cairo_restore(cr);
 }
 

@@ -75,6 +75,10 @@ struct model {
 	double *ylo[PLOT_MAX_PANELS][MAX_SERIES], *yhi[PLOT_MAX_PANELS][MAX_SERIES];
 	int npanels, metric[PLOT_MAX_PANELS];
 	int markers; /* a marker on every point */
+	/* a sweep over indexes under a mix (mix_of): 1 + the point of each
+	 * series whose mix costs least per 1,000 operations (the lowest
+	 * mix_ms_per_1000_ops of two or more); 0: none marked */
+	size_t cheapest[MAX_SERIES];
 	struct mark *marks;
 	size_t nmarks;
 	char title[200], caption[900];

@@ -10,6 +10,7 @@
 
 #include "engines/engine.h"
 #include "metrics.h"
+#include "mix.h"
 #include "plot_int.h"
 #include "xalloc.h"
 
@@ -20,6 +21,9 @@ static const int default_more[] = { M_WAL_BYTES_PER_ROW, M_FSYNCS_PER_COMMIT,   
 	                            M_SPILLS_PER_ROW,    M_WRITE_BYTES_PER_ROW, M_HOT_PCT,
 	                            M_FPI_BYTES_PER_ROW };
 #define DEFAULT_PANELS 4
+/* ... and a sweep whose steps run a mix: the trade, its two sides and the
+ * mix's total (the optimum marked, plot_model_sweep). */
+static const int default_mix[] = { M_WRITE_MS_PER_ROW, M_READ_MS_PER_QUERY, M_MIX_MS_PER_1000_OPS };
 
 /* The knobs a caption names when they are the same for the whole chart
  * (knob_def.caption), in their caption order; how many. */
@@ -96,6 +100,17 @@ static int has_data(const struct plot *pl, int interval, int m, double *lo, doub
 	return got;
 }
 
+/* A step of pl runs a mix. */
+static int steps_mix(const struct plot *pl)
+{
+	size_t i;
+
+	for (i = 0; i < pl->n; i++)
+		if (!pl->pts[i].interval && mix_of(&pl->pts[i].k, NULL))
+			return 1;
+	return 0;
+}
+
 static int has_panel(const struct model *md, int m)
 {
 	int p;
@@ -115,6 +130,11 @@ void plot_pick_metrics(const struct plot *pl, int interval, struct model *md)
 	if (pl->nmetrics) {
 		memcpy(md->metric, pl->metrics, sizeof md->metric);
 		md->npanels = pl->nmetrics;
+		return;
+	}
+	if (!interval && steps_mix(pl)) { /* drawn "n/a" where the engine had none */
+		memcpy(md->metric, default_mix, sizeof default_mix);
+		md->npanels = (int)(sizeof default_mix / sizeof default_mix[0]);
 		return;
 	}
 	for (i = 0; i < sizeof default_always / sizeof default_always[0]; i++)
@@ -178,12 +198,32 @@ static int series_of(const struct plot *pl, const struct model *md, const size_t
 	return s;
 }
 
+/* Step pt at point j of series s: under a mix, along an indexes axis,
+ * the series' cheapest so far (the lowest mix_ms_per_1000_ops; a tie
+ * keeps the fewer indexes) in md->cheapest[s], its cost in best[s];
+ * priced[s] counts the steps compared. */
+static void note_cheapest(struct model *md, const struct point *pt, int s, int j, double *best,
+                          size_t *priced)
+{
+	double v = pt->v[M_MIX_MS_PER_1000_OPS];
+	size_t was = md->cheapest[s];
+
+	if (md->xknob != K_INDEXES || !mix_of(&pt->k, NULL) || isnan(v))
+		return;
+	priced[s]++;
+	if (!was || v < best[s] || (v == best[s] && (size_t)j + 1 < was)) {
+		md->cheapest[s] = (size_t)j + 1;
+		best[s] = v;
+	}
+}
+
 /* A sweep: x the knob x_knob (plot.c) chose, a series per combination of
  * the others. */
 void plot_model_sweep(const struct plot *pl, struct model *md)
 {
 	long long xs[PLAN_MAX_VALUES * 4];
-	size_t rep[MAX_SERIES] = { 0 }, i;
+	size_t rep[MAX_SERIES] = { 0 }, i, priced[MAX_SERIES] = { 0 };
+	double best[MAX_SERIES] = { 0 };
 	int nx = 0, id, s, j, p, others;
 	char buf[160];
 
@@ -278,6 +318,7 @@ void plot_model_sweep(const struct plot *pl, struct model *md)
 			;
 		if (j == nx)
 			continue;
+		note_cheapest(md, pt, s, j, best, priced);
 		for (p = 0; p < md->npanels; p++) {
 			md->y[p][s][j] = pt->v[md->metric[p]];
 			if (pl->ranges) {
@@ -286,6 +327,9 @@ void plot_model_sweep(const struct plot *pl, struct model *md)
 			}
 		}
 	}
+	for (s = 0; s < md->nseries; s++)
+		if (priced[s] < 2)
+			md->cheapest[s] = 0; /* nothing to choose from */
 	md->markers = 1;
 	if (md->xknob >= 0) {
 		snprintf(md->title, sizeof md->title, "idxlab: %s", knob_table[md->xknob].name);
