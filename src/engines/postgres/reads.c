@@ -13,6 +13,17 @@
  * query; a read step's COMMIT is waited for likewise. Off the pipeline
  * each statement is a round trip.
  *
+ * A mix (--mix, --read-share) runs the write op's statement (idxlab_op)
+ * and these on one connection. The reads take the statement state
+ * (en->nparams, pcol, ptype, op_sql and its $N) for their own; the
+ * write's is kept at its prepare (pg_write_keep) and put back before the
+ * next write (pg_write_restore). Pipelined, a query's rows must be read
+ * before anything after it, so the writes sent before it (BEGIN, rows,
+ * COMMITs) are read first, to a sync (txn.c's drain: a row's count
+ * checked, a COMMIT acknowledged then and held for the sync hook to
+ * count); the time that takes is the writes' (txn carried_ns), not the
+ * query's.
+ *
  * What served a query is the server's own answer: EXPLAIN (FORMAT JSON)
  * EXECUTE of its prepared statement, with the values of a row present (the
  * middle one) written in as literals, when the statements are prepared (at
@@ -36,7 +47,11 @@
  * is exact mid-step too. The counts are the table's, not a statement's:
  * under a read op only the queries touch idxlab_t (idxlab's samples read
  * the catalogs; the set-up's scans, an index build's, fall before the
- * step's first sample), so the growth is theirs; it is counted only then. */
+ * step's first sample), so the growth is theirs; it is counted only then.
+ * In a mix the writes touch idxlab_t too: an insert fetches no row in
+ * these counts (its unique checks are not counted), so rows examined stay
+ * the queries'; an update or delete fetches its row by id (rows examined
+ * n/a), and every write reads pages (pages read n/a in a mix). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
