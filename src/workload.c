@@ -83,7 +83,8 @@ int wl_sample_of(struct workload *w, struct counters *c, uint32_t want, struct e
 		return -1;
 	c->t = t;
 	loop_counts(w, c);
-	c->valid |= w->ops->measures_more & (1u << C_READ_EXAMINED | 1u << C_READ_PAGES);
+	c->valid |= w->ops->measures_more & (1u << C_READ_EXAMINED | 1u << C_READ_PAGES) &
+	            ~w->ops->sample_sets;
 	return 0;
 }
 

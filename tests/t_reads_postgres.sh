@@ -8,7 +8,7 @@
 # protocol, pipelined or not, a commit per query or one for all, reads the
 # same; pages read are shared_buffers misses, so a scan of a table larger
 # than a small cache reads its pages every time and one in a large cache
-# none.
+# none. A mix of inserts and lookups runs on every protocol too.
 . "$(dirname "$0")/lib.sh"
 
 bindir=$(pg_bindir)
@@ -73,6 +73,55 @@ else bad reads-pg/cache-runs "$(tail -3 "$T/c.err")"; fi
 check reads-pg/small-cache-scan-reads-pages "$(field "$T/c.csv" pages_read_per_query 1) >= 50"
 check reads-pg/large-cache-scan-reads-none "$(field "$T/c.csv" pages_read_per_query 2) < 1"
 
-# --- a mix is refused on this engine so far (at the plan, before a server) ---
-expect_exit reads-pg/mix-refused 2 "the mix insert:50.lookup:50 \(--mix, --read-share\): the postgres engine runs a read op or a write op alone" \
-	"$IDXLAB" run --engine postgres --schema users --mix insert:50,lookup:50 --rows 100
+# --- a mix: inserts and lookups by email on one connection -----------------
+# Every protocol, pipelined or not, at 0 and 1 index: each kind of
+# operation timed apart, the plan named at 1, the reads' share the
+# weight's, rows examined counted (an insert examines none), pages read
+# n/a, empty in CSV (the writes read pages too), the cheapest step named on stderr.
+if pgrun --mix insert:50,lookup:50 --rows 1000 --indexes 0,1 --protocol simple,extended,prepared \
+	--pipeline on,off >"$T/x.csv" 2>"$T/x.err"; then
+	ok reads-pg/mix-runs
+else bad reads-pg/mix-runs "exit $?: $(tail -3 "$T/x.err")"; fi
+n=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	function num(v) { return v ~ /^[0-9]+(\.[0-9]+)?$/ }
+	num($h["write_ms_per_row"]) && num($h["read_ms_per_query"]) && $h["rows"] == 1000 &&
+	$h["reads_per_s"] / $h["rows_per_s"] > 0.4 && $h["reads_per_s"] / $h["rows_per_s"] < 0.6 &&
+	$h["pages_read_per_query"] == "" &&
+	($h["indexes"] == 0 ? $h["plan"] == "by_email=scan" && $h["rows_examined_per_query"] > 100 \
+	                    : $h["plan"] == "by_email=idxlab_email" && $h["rows_examined_per_query"] <= 3 &&
+	                      $h["rows_returned_per_query"] >= 0.9) { n++ }
+	END { print n + 0 }' "$T/x.csv")
+[ "$n" = 12 ] && ok reads-pg/mix-every-protocol ||
+	bad reads-pg/mix-every-protocol "$n of 12 steps: $(cut -c1-300 "$T/x.csv")"
+grep -q '^cheapest: indexes [01] ' "$T/x.err" && ok reads-pg/mix-cheapest-named ||
+	bad reads-pg/mix-cheapest-named "$(cat "$T/x.err")"
+
+# a commit per operation: the COMMITs a read's drain answered (pipeline
+# on) are counted like the rest
+if pgrun --mix insert:50,lookup:50 --rows 300 --indexes 1 --commit 1 --pipeline on,off \
+	>"$T/k.csv" 2>"$T/k.err"; then
+	ok reads-pg/mix-commit-each-runs
+else bad reads-pg/mix-commit-each-runs "exit $?: $(tail -3 "$T/k.err")"; fi
+[ "$(field "$T/k.csv" commits 1)" = 300 ] && [ "$(field "$T/k.csv" commits 2)" = 300 ] &&
+	is_num "$(field "$T/k.csv" p50_ms 1)" && ok reads-pg/mix-commits-counted ||
+	bad reads-pg/mix-commits-counted "commits '$(field "$T/k.csv" commits 1)' '$(field "$T/k.csv" commits 2)'"
+
+# --read-share 30: lookups beside the inserts, from an empty table too
+if "$IDXLAB" run --engine postgres --schema users --queries by_email --op insert --read-share 30 \
+	--rows 1000 --indexes 1 --format csv >"$T/rs.csv" 2>"$T/rs.err"; then
+	ok reads-pg/read-share-runs
+else bad reads-pg/read-share-runs "exit $?: $(tail -3 "$T/rs.err")"; fi
+rs=$(field "$T/rs.csv" reads_per_s 1) ro=$(field "$T/rs.csv" rows_per_s 1)
+is_num "$rs" "$ro" && check reads-pg/read-share "$rs / $ro > 0.2 && $rs / $ro < 0.4" ||
+	bad reads-pg/read-share "reads/s '$rs' of ops/s '$ro'; $(tail -3 "$T/rs.err")"
+
+# an update mix: rows examined n/a (an update's search by id fetches a row too)
+if pgrun --mix update:70,lookup:30 --rows 300 --indexes 1 --pipeline on >"$T/u.csv" 2>"$T/u.err"; then
+	ok reads-pg/update-mix-runs
+else bad reads-pg/update-mix-runs "exit $?: $(tail -3 "$T/u.err")"; fi
+[ -z "$(field "$T/u.csv" rows_examined_per_query)" ] && is_num "$(field "$T/u.csv" read_ms_per_query)" && ok reads-pg/update-mix-examined-na ||
+	bad reads-pg/update-mix-examined-na "rows examined '$(field "$T/u.csv" rows_examined_per_query)'"
+
+# a mix's inserts go one statement a row: --load multirow refused, at the plan
+expect_exit reads-pg/mix-multirow-refused 2 "the mix insert:50.lookup:50 \(--mix, --read-share\) with --load multirow" \
+	"$IDXLAB" run --engine postgres --schema users --mix insert:50,lookup:50 --load multirow --rows 100

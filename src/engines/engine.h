@@ -146,6 +146,10 @@ struct engine_ops {
 	 * outside any table (0: none). */
 	const struct engine_stats *stats[ENGINE_STATS_MAX];
 	unsigned measures_more;
+	/* Of the reads' counts in measures_more (C_READ_EXAMINED,
+	 * C_READ_PAGES), those sample() makes valid itself, n/a where it does
+	 * not (the rest are valid on every sample). */
+	unsigned sample_sets;
 
 	/* Database and index sizes now. */
 	int (*sizes)(struct engine *en, struct sizes *s, struct err *e);

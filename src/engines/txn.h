@@ -70,10 +70,14 @@ struct txn {
 	/* A mix (mix.h; the workload sets it before each txn_step): its
 	 * weights, and the seed and operation count its draws hash; each
 	 * operation of a mix is timed into read_ns or write_ns (a commit's
-	 * time is the writes'), writes counting the write operations. */
+	 * time is the writes', and the sync hook's), writes counting the
+	 * write operations. carried_ns: the part of a read's op hook spent
+	 * finishing the writes sent before it (PostgreSQL's pipeline reads
+	 * their results first), which the hook adds and the loop books to the
+	 * writes. */
 	int mixed;
 	unsigned char mix[OP_COUNT];
-	uint64_t seed, nops, read_ns, write_ns, writes;
+	uint64_t seed, nops, read_ns, write_ns, writes, carried_ns;
 };
 
 void txn_init(struct txn *t, struct engine *en, struct rowset *rs, const struct txn_hooks *h);

@@ -211,6 +211,20 @@ struct engine {
 	char rq_sql[SCHEMA_QUERY_MAX][RQ_SQL_MAX];
 	int rq_set, rd_seen;
 	uint64_t rd_examined, rd_pages;
+	/* A mix (reads.c): the write statement's parameters and text, kept
+	 * while the reads' take their place (w_set: they are in place); the
+	 * COMMITs a read's drain acknowledged, their latencies (ns), held for
+	 * the next sync hook to count. */
+	struct pg_wstate {
+		int nparams, nph;
+		int pcol[SPEC_PARAMS], ph_param[SPEC_PARAMS];
+		enum col_type ptype[SPEC_PARAMS];
+		size_t ph_at[SPEC_PARAMS], ph_end[SPEC_PARAMS];
+		char sql[4096];
+	} wsave;
+	int w_set, mixed;
+	uint64_t *held;
+	size_t nheld, cap_held;
 };
 
 /* conn.c */
@@ -318,14 +332,20 @@ int pg_do_read(struct engine *en, uint64_t row, uint64_t draw, struct err *e);
  * COMMIT) now: a read step waits for them. */
 int pg_reads_take(struct engine *en, struct err *e);
 /* The statistics of idxlab_t the reads' rows examined and pages read
- * come from: under a read op, their growth since the last reading is
- * added to the txn's read counters. Part of every sample. */
-int pg_reads_sample(struct engine *en, struct err *e);
+ * come from: under a read op or a mix, their growth since the last
+ * reading is added to the txn's read counters, and c says which of the
+ * two are valid (a mix's writes count too: reads.c). Part of every
+ * sample. */
+int pg_reads_sample(struct engine *en, struct counters *c, struct err *e);
 /* .settle: at a read step's end, what served each query that ran, asked
  * again (the plan the statement has after its executions). */
 int pg_reads_settle(struct engine *en, struct err *e);
 /* .reads: the queries and what served each (../reads.h). */
 const struct reads *pg_reads(struct engine *en);
+/* A mix: keep the write statement's state (after pg_proto_set of it), and
+ * put it back before a write when a read took its place. */
+void pg_write_keep(struct engine *en);
+void pg_write_restore(struct engine *en);
 
 /* txn.c */
 extern const struct txn_hooks pg_txn_hooks;
@@ -342,6 +362,9 @@ int pg_commit(struct engine *en, struct txn *t, struct err *e);
 int pg_drain_due(struct engine *en, int at_end, struct step_out *out, struct hist *lat,
                  struct err *e);
 void pg_expect(struct engine *en, enum tag tag, uint64_t t0);
+/* The COMMITs a drain without out acknowledged (held): counted into out
+ * and lat now. */
+void pg_held_count(struct engine *en, struct step_out *out, struct hist *lat);
 /* The step's edges (engine.h): into the pipeline; after a finish, the
  * lagging statistics land. */
 int pg_step_start(struct engine *en, struct err *e);

@@ -13,6 +13,17 @@
  * query; a read step's COMMIT is waited for likewise. Off the pipeline
  * each statement is a round trip.
  *
+ * A mix (--mix, --read-share) runs the write op's statement (idxlab_op)
+ * and these on one connection. The reads take the statement state
+ * (en->nparams, pcol, ptype, op_sql and its $N) for their own; the
+ * write's is kept at its prepare (pg_write_keep) and put back before the
+ * next write (pg_write_restore). Pipelined, a query's rows must be read
+ * before anything after it, so the writes sent before it (BEGIN, rows,
+ * COMMITs) are read first, to a sync (txn.c's drain: a row's count
+ * checked, a COMMIT acknowledged then and held for the sync hook to
+ * count); the time that takes is the writes' (txn carried_ns), not the
+ * query's.
+ *
  * What served a query is the server's own answer: EXPLAIN (FORMAT JSON)
  * EXECUTE of its prepared statement, with the values of a row present (the
  * middle one) written in as literals, when the statements are prepared (at
@@ -36,11 +47,17 @@
  * is exact mid-step too. The counts are the table's, not a statement's:
  * under a read op only the queries touch idxlab_t (idxlab's samples read
  * the catalogs; the set-up's scans, an index build's, fall before the
- * step's first sample), so the growth is theirs; it is counted only then. */
+ * step's first sample), so the growth is theirs; it is counted only then.
+ * In a mix the writes touch idxlab_t too: an insert fetches no row in
+ * these counts (its unique checks are not counted), so rows examined stay
+ * the queries'; an update or delete fetches its row by id (rows examined
+ * n/a), and every write reads pages (pages read n/a in a mix). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../../clock.h"
+#include "../../mix.h"
 #include "internal.h"
 
 /* The counts pg_reads_sample reads: rows examined, pages read. */
@@ -104,6 +121,7 @@ static void bind_query(struct engine *en, const struct query_spec *q, uint64_t r
 {
 	int j;
 
+	en->w_set = 0;
 	en->nparams = q->nterms;
 	for (j = 0; j < q->nterms; j++) {
 		en->pcol[j] = q->term[j].col;
@@ -267,6 +285,54 @@ static int take_pending(struct engine *en, struct err *e)
 	return 0;
 }
 
+void pg_write_keep(struct engine *en)
+{
+	struct pg_wstate *w = &en->wsave;
+	size_t n = strlen(en->op_sql) + 1;
+
+	w->nparams = en->nparams;
+	w->nph = en->nph;
+	memcpy(w->pcol, en->pcol, sizeof w->pcol);
+	memcpy(w->ptype, en->ptype, sizeof w->ptype);
+	memcpy(w->ph_param, en->ph_param, sizeof w->ph_param);
+	memcpy(w->ph_at, en->ph_at, sizeof w->ph_at);
+	memcpy(w->ph_end, en->ph_end, sizeof w->ph_end);
+	memcpy(w->sql, en->op_sql, n < sizeof w->sql ? n : sizeof w->sql);
+	en->w_set = 1;
+	en->rq_set = -1;
+}
+
+void pg_write_restore(struct engine *en)
+{
+	const struct pg_wstate *w = &en->wsave;
+
+	en->nparams = w->nparams;
+	en->nph = w->nph;
+	memcpy(en->pcol, w->pcol, sizeof w->pcol);
+	memcpy(en->ptype, w->ptype, sizeof w->ptype);
+	memcpy(en->ph_param, w->ph_param, sizeof w->ph_param);
+	memcpy(en->ph_at, w->ph_at, sizeof w->ph_at);
+	memcpy(en->ph_end, w->ph_end, sizeof w->ph_end);
+	memcpy(en->op_sql, w->sql, strlen(w->sql) + 1);
+	en->w_set = 1;
+	en->rq_set = -1;
+}
+
+/* In a mix's pipeline: the writes sent before this read (BEGIN, rows,
+ * COMMITs), their results read to a sync (txn.c's drain, its COMMITs
+ * held for the sync hook), the time it took the writes' (carried_ns). */
+static int finish_writes(struct engine *en, struct err *e)
+{
+	uint64_t t0 = clock_now_ns();
+	int rc;
+
+	if (!en->npend)
+		return 0;
+	rc = pg_drain(en, NULL, NULL, e);
+	en->txn->carried_ns += clock_now_ns() - t0;
+	return rc;
+}
+
 int pg_reads_take(struct engine *en, struct err *e)
 {
 	return take_pending(en, e) < 0 ? fail(en) : 0;
@@ -281,6 +347,8 @@ int pg_do_read(struct engine *en, uint64_t row, uint64_t draw, struct err *e)
 
 	if (pg_proto_mode(en, e) < 0)
 		return -1;
+	if (en->mixed && en->pipeline && finish_writes(en, e) < 0)
+		return -1; /* drain rolled back */
 	bind_query(en, &en->rd.q[i], row, miss, num, vals, lens);
 	if (en->rq_set != i && pg_proto_set(en, en->rq_sql[i], e) < 0)
 		return -1;
@@ -299,12 +367,21 @@ int pg_do_read(struct engine *en, uint64_t row, uint64_t draw, struct err *e)
 	return 0;
 }
 
-int pg_reads_sample(struct engine *en, struct err *e)
+int pg_reads_sample(struct engine *en, struct counters *c, struct err *e)
 {
 	uint64_t examined, pages;
 	PGresult *res;
+	int mixed = mix_of(&en->k, NULL);
 
-	if (!OP_READS(en->k.v[K_OP]) || !*en->sizes_sql) {
+	/* In a mix the writes count too: an update's or delete's search by id
+	 * fetches its row (rows examined n/a then; an insert's unique checks
+	 * fetch none in these statistics), and every write reads the pages it
+	 * changes (pages read n/a). */
+	if (!mixed || en->k.v[K_OP] == OP_INSERT)
+		c->valid |= 1u << C_READ_EXAMINED;
+	if (!mixed)
+		c->valid |= 1u << C_READ_PAGES;
+	if ((!OP_READS(en->k.v[K_OP]) && !mixed) || !*en->sizes_sql) {
 		en->rd_seen = 0;
 		return 0;
 	}
@@ -329,7 +406,8 @@ int pg_reads_settle(struct engine *en, struct err *e)
 {
 	int i;
 
-	if (!OP_READS(en->k.v[K_OP]) || (en->stop && atomic_load(en->stop)))
+	if ((!OP_READS(en->k.v[K_OP]) && !mix_of(&en->k, NULL)) ||
+	    (en->stop && atomic_load(en->stop)))
 		return 0;
 	for (i = 0; i < en->rd.n; i++)
 		if (en->rd.count[i] && served_by(en, i, e) < 0)

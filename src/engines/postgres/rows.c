@@ -12,6 +12,7 @@
 #include "../../clock.h"
 #include "../../evlog.h"
 #include "../../keys.h"
+#include "../../mix.h"
 #include "../../schema_gen.h"
 #include "../../schema_idx.h"
 #include "internal.h"
@@ -374,15 +375,20 @@ int pg_prepare_statement(struct engine *en, struct err *e)
 	int i;
 
 	if (OP_READS(en->k.v[K_OP])) { /* the queries' statements (reads.c) */
+		en->mixed = 0;
 		if (pg_exec(en, "DEALLOCATE ALL", e) < 0 || pg_prepare_reads(en, e) < 0)
 			return -1;
 		en->prepared = 1;
 		return pg_load_prepare(en, e); /* the plain hooks: reads load nothing */
 	}
 	en->rd.n = 0;
-	if (build_statement(en, en->k.v[K_OP], sql, sizeof sql, e) < 0 ||
-	    pg_proto_set(en, sql, e) < 0 || pg_exec(en, "DEALLOCATE ALL", e) < 0)
+	en->mixed = mix_of(&en->k, NULL);
+	/* a mix's queries first: preparing them takes the statement's state */
+	if (pg_exec(en, "DEALLOCATE ALL", e) < 0 || (en->mixed && pg_prepare_reads(en, e) < 0) ||
+	    build_statement(en, en->k.v[K_OP], sql, sizeof sql, e) < 0 ||
+	    pg_proto_set(en, sql, e) < 0)
 		return -1;
+	pg_write_keep(en);
 	for (i = 0; i < en->nparams; i++)
 		types[i] = pg_type_oid(en->ptype[i]);
 	if (!PQsendPrepare(en->conn, "idxlab_op", sql, en->nparams, types))
@@ -519,6 +525,8 @@ int pg_send_op(struct engine *en, long long op, uint64_t row, uint64_t version, 
 
 	if (OP_READS(op))
 		return pg_do_read(en, row, version, e);
+	if (!en->w_set)
+		pg_write_restore(en); /* a mix's read had the statement's state */
 	/* insert: the row's values; updates: the new values of their version */
 	pg_bind_row(en, row, op == OP_INSERT ? 0 : version, num, vals, lens);
 	return pg_proto_send(en, vals, lens, e);

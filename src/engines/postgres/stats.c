@@ -520,7 +520,7 @@ int pg_sample(struct engine *en, struct counters *c, struct err *e)
 	int got[SRC_COUNT], i;
 
 	en->want = c->want;
-	if (pg_reads_sample(en, e) < 0)
+	if (pg_reads_sample(en, c, e) < 0)
 		return -1;
 	for (i = 0; i < SRC_COUNT; i++)
 		if ((got[i] = readers[i](en, v, e)) < 0)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../clock.h"
 #include "internal.h"
 
 /* ---- the workload -------------------------------------------------------- */
@@ -82,7 +83,37 @@ static int send_simple(struct engine *en, const char *sql, enum tag tag, uint64_
 	return pg_sent(en, tag, t0, e);
 }
 
-/* Sync and read every pending result; commits go into lat and out. */
+/* A COMMIT acknowledged at t0's transaction: into out and lat, or with
+ * out NULL (a read's drain in a mix, reads.c) held for the sync hook. */
+static void acked(struct engine *en, struct step_out *out, struct hist *lat, uint64_t t0)
+{
+	if (out) {
+		txn_acked(out, lat, t0);
+		return;
+	}
+	if (en->nheld == en->cap_held) {
+		en->cap_held = en->cap_held ? en->cap_held * 2 : 64;
+		en->held = realloc(en->held, sizeof *en->held * en->cap_held);
+		if (!en->held)
+			abort();
+	}
+	en->held[en->nheld++] = clock_now_ns() - t0;
+}
+
+void pg_held_count(struct engine *en, struct step_out *out, struct hist *lat)
+{
+	size_t i;
+
+	for (i = 0; i < en->nheld; i++) {
+		if (lat)
+			hist_add(lat, en->held[i]);
+		out->commits++;
+	}
+	en->nheld = 0;
+}
+
+/* Sync and read every pending result; commits go into lat and out (out
+ * NULL: held, acked()). */
 int pg_drain(struct engine *en, struct step_out *out, struct hist *lat, struct err *e)
 {
 	size_t i = 0;
@@ -124,7 +155,7 @@ int pg_drain(struct engine *en, struct step_out *out, struct hist *lat, struct e
 			/* an earlier error: already reported */
 		} else if (i < en->npend) {
 			if (en->pend[i].tag == T_COMMIT) {
-				txn_acked(out, lat, en->pend[i].t0);
+				acked(en, out, lat, en->pend[i].t0);
 			} else if (en->pend[i].tag == T_OP && en->k.v[K_OP] != OP_INSERT &&
 			           strcmp(PQcmdTuples(res), "1") != 0 && !failed) {
 				err_set(
@@ -166,6 +197,7 @@ int pg_commit(struct engine *en, struct txn *t, struct err *e)
 int pg_drain_due(struct engine *en, int at_end, struct step_out *out, struct hist *lat,
                  struct err *e)
 {
+	pg_held_count(en, out, lat);
 	if (en->npend >= PIPE_CHUNK || (at_end && en->npend))
 		return pg_drain(en, out, lat, e);
 	return 0;
