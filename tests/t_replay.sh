@@ -178,7 +178,7 @@ awk 'BEGIN {
 	}
 }' >"$T/long.rec"
 start rl TMPDIR="$TMPDIR" "$IDXLAB" --replay long.rec
-tm resize-window -t rl -x 80 -y 24
+tm resize-window -t rl -x 80 -y 30
 full="the table reached 48000 rows: starting over (previous table: 1238 log syncs, 5678 page writes, 91011 bytes of WAL in 12.5 s)"
 if wait_for rl 'the table reached .* … ×2 *│' 5; then
 	shown=$(events rl | grep -o 'the table reached .* … ×2' | sed 's/ … ×2$//')
