@@ -251,7 +251,9 @@ if [ "$int_n/$u4_n" = 8/8 ]; then
 		# (by a third: it falls about half here, and the margin absorbs a
 		# loaded machine - CI once measured 0.500x)
 		check schema-sqlite/events/uuid4-rows-per-s-falls "$u4_l < $u4_f * 2 / 3"
-		check schema-sqlite/events/int-rows-per-s-holds "$int_l > $int_f / 2"
+		# (a quarter: ci20 measured 0.30x at load ~5 - rows/s within one
+		# run is still time; this only catches a collapse)
+		check schema-sqlite/events/int-rows-per-s-holds "$int_l > $int_f / 4"
 	fi
 	check schema-sqlite/events/uuid4-spills-grow "$u4_sl > 1.5 * $u4_sf && $int_sl < 2 * $int_sf + 0.01"
 else bad schema-sqlite/events/interval-rows "batches int $int_n, uuid4 $u4_n (want 8 each): $(head -c 300 "$T/err")"; fi
