@@ -400,4 +400,8 @@ void pg_sample_order(PGconn *c, const char *nsp, const char *rel, struct table_s
  * a note when the source has no such view to read. */
 void pg_top_statements(PGconn *c, const char *rel, struct table_shape *t);
 
+/* rows.c: append printf text to buf (len bytes) at *n, never past its end. */
+__attribute__((format(printf, 4, 5))) void pg_buf_add(char *buf, size_t len, size_t *n,
+                                                      const char *fmt, ...);
+
 #endif

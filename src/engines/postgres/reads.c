@@ -52,7 +52,6 @@
  * these counts (its unique checks are not counted), so rows examined stay
  * the queries'; an update or delete fetches its row by id (rows examined
  * n/a), and every write reads pages (pages read n/a in a mix). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -76,21 +75,6 @@
 	"(SELECT coalesce(sum(pg_stat_get_blocks_fetched(r) + pg_stat_get_xact_blocks_fetched(r) " \
 	"- pg_stat_get_blocks_hit(r) - pg_stat_get_xact_blocks_hit(r)), 0) FROM a)"
 
-/* Append to buf (len bytes) at *n, never past its end. */
-__attribute__((format(printf, 4, 5))) static void put(char *buf, size_t len, size_t *n,
-                                                      const char *fmt, ...)
-{
-	va_list ap;
-	int w;
-
-	if (*n >= len)
-		return;
-	va_start(ap, fmt);
-	w = vsnprintf(buf + *n, len - *n, fmt, ap);
-	va_end(ap);
-	*n = w < 0 ? len : *n + (size_t)w;
-}
-
 static const char *op_name(const struct engine *en)
 {
 	return knob_table[K_OP].choices[en->k.v[K_OP]];
@@ -102,15 +86,15 @@ static int query_sql(const struct engine *en, const struct query_spec *q, char *
 	size_t n = 0;
 	int i;
 
-	put(out, len, &n, "SELECT * FROM idxlab.idxlab_t WHERE ");
+	pg_buf_add(out, len, &n, "SELECT * FROM idxlab.idxlab_t WHERE ");
 	for (i = 0; i < q->nterms; i++)
-		put(out, len, &n, "%s%s %s $%d", i ? " AND " : "", en->qcol[q->term[i].col],
-		    schema_query_cmp[q->term[i].cmp], i + 1);
+		pg_buf_add(out, len, &n, "%s%s %s $%d", i ? " AND " : "", en->qcol[q->term[i].col],
+		           schema_query_cmp[q->term[i].cmp], i + 1);
 	if (q->order_col >= 0)
-		put(out, len, &n, " ORDER BY %s%s", en->qcol[q->order_col],
-		    q->order_desc ? " DESC" : "");
+		pg_buf_add(out, len, &n, " ORDER BY %s%s", en->qcol[q->order_col],
+		           q->order_desc ? " DESC" : "");
 	if (q->limit)
-		put(out, len, &n, " LIMIT %lld", q->limit);
+		pg_buf_add(out, len, &n, " LIMIT %lld", q->limit);
 	return n < len ? 0 : -1;
 }
 
@@ -171,10 +155,10 @@ static int served_by(struct engine *en, int i, struct err *e)
 	size_t n = 0;
 	PGresult *res;
 
-	put(sql, sizeof sql, &n, "EXPLAIN (FORMAT JSON) EXECUTE idxlab_r%d(", i);
+	pg_buf_add(sql, sizeof sql, &n, "EXPLAIN (FORMAT JSON) EXECUTE idxlab_r%d(", i);
 	for (j = 0; j < en->rd.q[i].nterms; j++)
-		put(sql, sizeof sql, &n, "%s$%d", j ? ", " : "", j + 1);
-	put(sql, sizeof sql, &n, ")");
+		pg_buf_add(sql, sizeof sql, &n, "%s$%d", j ? ", " : "", j + 1);
+	pg_buf_add(sql, sizeof sql, &n, ")");
 	bind_query(en, &en->rd.q[i], en->rs->next_row / 2, 0, num, vals, lens);
 	en->rq_set = -1;
 	if (pg_proto_set(en, sql, e) < 0 || pg_proto_literal(en, vals, lens, e) < 0)

@@ -21,9 +21,8 @@
 
 static const char *qcol_of(int col, const void *ctx);
 
-/* Append to buf (len bytes) at *n, never past its end. */
-__attribute__((format(printf, 4, 5))) static void add(char *buf, size_t len, size_t *n,
-                                                      const char *fmt, ...)
+/* Append to buf (len bytes) at *n, never past its end (internal.h). */
+void pg_buf_add(char *buf, size_t len, size_t *n, const char *fmt, ...)
 {
 	va_list ap;
 	int w;
@@ -57,16 +56,16 @@ int pg_quote_names(struct engine *en, struct err *e)
 			    "name NAME)",
 			    i + 1, s->name, s->idx[i].name,
 			    strcmp(s->idx[i].name, "idxlab_t") ? "primary key" : "table");
-	add(sql, sizeof sql, &n,
-	    "SELECT string_agg(quote_ident(w), ' ' ORDER BY o) FROM "
-	    "unnest(string_to_array('");
+	pg_buf_add(sql, sizeof sql, &n,
+	           "SELECT string_agg(quote_ident(w), ' ' ORDER BY o) FROM "
+	           "unnest(string_to_array('");
 	for (i = 0; i < s->ncols; i++)
-		add(sql, sizeof sql, &n, "%s%s", i ? " " : "", s->cols[i].name);
+		pg_buf_add(sql, sizeof sql, &n, "%s%s", i ? " " : "", s->cols[i].name);
 	/* hot's place is there, a name or not: "hot" when the table has none */
-	add(sql, sizeof sql, &n, " %s", schema_has_hot(s) ? s->hot : "hot");
+	pg_buf_add(sql, sizeof sql, &n, " %s", schema_has_hot(s) ? s->hot : "hot");
 	for (i = 0; i < s->nindexes; i++)
-		add(sql, sizeof sql, &n, " %s", s->idx[i].name);
-	add(sql, sizeof sql, &n, "', ' ')) WITH ORDINALITY AS u(w, o)");
+		pg_buf_add(sql, sizeof sql, &n, " %s", s->idx[i].name);
+	pg_buf_add(sql, sizeof sql, &n, "', ' ')) WITH ORDINALITY AS u(w, o)");
 	if (n >= sizeof sql)
 		return err_set(e, ERR_RUNTIME, "the names of table %s do not fit (a bug in idxlab)",
 		               s->name);
@@ -104,9 +103,9 @@ static void sql_type(char *sql, size_t len, size_t *n, const struct column *c, e
 	};
 
 	if (t == COL_NUMERIC)
-		add(sql, len, n, " numeric(%d,%d)", c->prec, c->scale);
+		pg_buf_add(sql, len, n, " numeric(%d,%d)", c->prec, c->scale);
 	else
-		add(sql, len, n, " %s", names[t]);
+		pg_buf_add(sql, len, n, " %s", names[t]);
 }
 
 const char *pg_col_qname(const struct engine *en, int col)
@@ -136,20 +135,20 @@ static void build_sizes_sql(struct engine *en)
 	size_t n = 0, len = sizeof en->sizes_sql;
 	int i;
 
-	add(en->sizes_sql, len, &n,
-	    "SELECT (SELECT sum(pg_total_relation_size(r))::bigint FROM " TREE(
-	        "'idxlab.idxlab_t'::regclass") " t(r)), "
-	                                       "coalesce(sum(x.b) FILTER (WHERE NOT "
-	                                       "i.indisprimary), 0), "
-	                                       "coalesce(string_agg((x.b / 8192)::text, ';' "
-	                                       "ORDER BY array_position(ARRAY[");
+	pg_buf_add(en->sizes_sql, len, &n,
+	           "SELECT (SELECT sum(pg_total_relation_size(r))::bigint FROM " TREE(
+	               "'idxlab.idxlab_t'::regclass") " t(r)), "
+	                                              "coalesce(sum(x.b) FILTER (WHERE NOT "
+	                                              "i.indisprimary), 0), "
+	                                              "coalesce(string_agg((x.b / 8192)::text, ';' "
+	                                              "ORDER BY array_position(ARRAY[");
 	for (i = 0; i < s->nindexes; i++)
-		add(en->sizes_sql, len, &n, "%s'%s'", i ? ", " : "", s->idx[i].name);
-	add(en->sizes_sql, len, &n,
-	    "]::text[], c.relname::text)) FILTER (WHERE NOT i.indisprimary), '') "
-	    "FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid CROSS JOIN LATERAL "
-	    "(SELECT sum(pg_relation_size(r))::bigint AS b FROM " TREE(
-	        "c.oid") " t(r)) x WHERE i.indrelid = 'idxlab.idxlab_t'::regclass");
+		pg_buf_add(en->sizes_sql, len, &n, "%s'%s'", i ? ", " : "", s->idx[i].name);
+	pg_buf_add(en->sizes_sql, len, &n,
+	           "]::text[], c.relname::text)) FILTER (WHERE NOT i.indisprimary), '') "
+	           "FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid CROSS JOIN LATERAL "
+	           "(SELECT sum(pg_relation_size(r))::bigint AS b FROM " TREE(
+	               "c.oid") " t(r)) x WHERE i.indrelid = 'idxlab.idxlab_t'::regclass");
 }
 
 /* A fresh idxlab_t as the spec says it (the names quoted first); a
@@ -168,19 +167,20 @@ int pg_create_table(struct engine *en, struct err *e)
 	}
 	if (parted)
 		pg_part_clauses(en, pkey, by, sizeof pkey);
-	add(sql, sizeof sql, &n,
-	    "DROP TABLE IF EXISTS idxlab.idxlab_t; CREATE TABLE idxlab.idxlab_t (%s", en->qcol[0]);
+	pg_buf_add(sql, sizeof sql, &n,
+	           "DROP TABLE IF EXISTS idxlab.idxlab_t; CREATE TABLE idxlab.idxlab_t (%s",
+	           en->qcol[0]);
 	sql_type(sql, sizeof sql, &n, &s->cols[0], schema_type(s, &en->k, 0));
-	add(sql, sizeof sql, &n, "%s", parted || !pk ? "" : " PRIMARY KEY");
+	pg_buf_add(sql, sizeof sql, &n, "%s", parted || !pk ? "" : " PRIMARY KEY");
 	for (c = 1; c < s->ncols; c++) {
-		add(sql, sizeof sql, &n, ", %s", en->qcol[c]);
+		pg_buf_add(sql, sizeof sql, &n, ", %s", en->qcol[c]);
 		sql_type(sql, sizeof sql, &n, &s->cols[c], schema_type(s, &en->k, c));
 		if (s->cols[c].gen[0]) { /* written from its parse (schema_gen.h) */
 			char expr[SCHEMA_GEN_MAX * 3];
 
 			if (schema_gen_sql(s, c, GEN_PG, qcol_of, en, expr, sizeof expr, e) < 0)
 				return -1;
-			add(sql, sizeof sql, &n, " GENERATED ALWAYS AS (%s) STORED", expr);
+			pg_buf_add(sql, sizeof sql, &n, " GENERATED ALWAYS AS (%s) STORED", expr);
 			if (!s->cols[c].gen_stored)
 				evlog_add(EV_INFO,
 				          "table %s: %s is generated STORED (PostgreSQL computes a "
@@ -189,20 +189,21 @@ int pg_create_table(struct engine *en, struct err *e)
 		}
 	}
 	if (schema_has_hot(s))
-		add(sql, sizeof sql, &n, ", %s int NOT NULL DEFAULT 0", en->qhot);
+		pg_buf_add(sql, sizeof sql, &n, ", %s int NOT NULL DEFAULT 0", en->qhot);
 	if (schema_has_payload(s, &en->k))
-		add(sql, sizeof sql, &n, ", payload text");
+		pg_buf_add(sql, sizeof sql, &n, ", payload text");
 	/* Marked as idxlab's in the same transaction (claim_schema in
 	 * schema.c knows its own leftovers by the mark, whatever the spec). */
 	if (parted)
-		add(sql, sizeof sql, &n, "%s)%s", pkey, by);
+		pg_buf_add(sql, sizeof sql, &n, "%s)%s", pkey, by);
 	else
-		add(sql, sizeof sql, &n, ") WITH (fillfactor = %lld, autovacuum_enabled = false)",
-		    en->k.v[K_FILLFACTOR]);
-	add(sql, sizeof sql, &n, "; COMMENT ON TABLE idxlab.idxlab_t IS '" SCHEMA_MARK "'");
+		pg_buf_add(sql, sizeof sql, &n,
+		           ") WITH (fillfactor = %lld, autovacuum_enabled = false)",
+		           en->k.v[K_FILLFACTOR]);
+	pg_buf_add(sql, sizeof sql, &n, "; COMMENT ON TABLE idxlab.idxlab_t IS '" SCHEMA_MARK "'");
 	if (pk)
-		add(sql, sizeof sql, &n,
-		    "; COMMENT ON INDEX idxlab.idxlab_t_pkey IS '" SCHEMA_MARK "'");
+		pg_buf_add(sql, sizeof sql, &n,
+		           "; COMMENT ON INDEX idxlab.idxlab_t_pkey IS '" SCHEMA_MARK "'");
 	if (pk && s->id_unindexed)
 		evlog_add(EV_INFO,
 		          "table %s: op %s finds rows by idxlab's id: its btree is kept, one more "
@@ -249,18 +250,18 @@ int pg_set_indexes(struct engine *en, long long from, long long to, int live, st
 		uint64_t t0 = clock_now_ns();
 		size_t n = 0;
 
-		add(sql, sizeof sql, &n, "CREATE %sINDEX %s ON idxlab.idxlab_t (",
-		    x->unique ? "UNIQUE " : "", en->qidx[i]);
+		pg_buf_add(sql, sizeof sql, &n, "CREATE %sINDEX %s ON idxlab.idxlab_t (",
+		           x->unique ? "UNIQUE " : "", en->qidx[i]);
 		for (c = 0; c < x->ncols; c++) {
 			schema_idx_key_sql(x, c, qcol_of, en, key, sizeof key);
-			add(sql, sizeof sql, &n, "%s%s", c ? ", " : "", key);
+			pg_buf_add(sql, sizeof sql, &n, "%s%s", c ? ", " : "", key);
 		}
 		/* a partial index's WHERE, written from its parsed form */
 		schema_idx_where_sql(x, qcol_of, en, where, sizeof where);
-		add(sql, sizeof sql, &n, ")%s%s", where[0] ? " WHERE " : "", where);
+		pg_buf_add(sql, sizeof sql, &n, ")%s%s", where[0] ? " WHERE " : "", where);
 		/* the mark, in the same transaction: see pg_create_table */
-		add(sql, sizeof sql, &n, "; COMMENT ON INDEX idxlab.%s IS '" SCHEMA_MARK "'",
-		    en->qidx[i]);
+		pg_buf_add(sql, sizeof sql, &n, "; COMMENT ON INDEX idxlab.%s IS '" SCHEMA_MARK "'",
+		           en->qidx[i]);
 		if (n >= sizeof sql)
 			return err_set(e, ERR_RUNTIME,
 			               "the DDL of index %s does not fit (a bug in idxlab)",
@@ -298,21 +299,21 @@ static int build_statement(struct engine *en, long long op, char *sql, size_t le
 	switch (op) {
 	case OP_INSERT: /* hot's 0 and the payload are parameters too */
 		ncols = pg_own_cols(en, cols, ncols);
-		add(sql, len, &n, "INSERT INTO idxlab.idxlab_t (%s", en->qcol[0]);
+		pg_buf_add(sql, len, &n, "INSERT INTO idxlab.idxlab_t (%s", en->qcol[0]);
 		for (i = 0; i < ncols; i++)
-			add(sql, len, &n, ", %s", pg_col_qname(en, cols[i]));
-		add(sql, len, &n, ") VALUES ($1");
+			pg_buf_add(sql, len, &n, ", %s", pg_col_qname(en, cols[i]));
+		pg_buf_add(sql, len, &n, ") VALUES ($1");
 		for (i = 0; i < ncols; i++)
-			add(sql, len, &n, ", $%d", i + 2);
-		add(sql, len, &n, ")");
+			pg_buf_add(sql, len, &n, ", $%d", i + 2);
+		pg_buf_add(sql, len, &n, ")");
 		break;
 	case OP_UPDATE:
 		if (!schema_has_hot(s) && !ncols)
 			return err_set(e, ERR_USAGE, "%s", schema_no_update_why(s));
 		if (!schema_has_hot(s))
 			goto set_cols; /* the spec's hot value column */
-		add(sql, len, &n, "UPDATE idxlab.idxlab_t SET %s = %s + 1 WHERE %s = $1", en->qhot,
-		    en->qhot, en->qcol[0]);
+		pg_buf_add(sql, len, &n, "UPDATE idxlab.idxlab_t SET %s = %s + 1 WHERE %s = $1",
+		           en->qhot, en->qhot, en->qcol[0]);
 		ncols = 0;
 		break;
 	case OP_UPDATE_INDEXED:
@@ -325,13 +326,14 @@ static int build_statement(struct engine *en, long long op, char *sql, size_t le
 			    knob_table[K_OP].choices[op], s->name,
 			    op == OP_UPDATE_KEYS ? "value column" : "index");
 	set_cols:
-		add(sql, len, &n, "UPDATE idxlab.idxlab_t SET ");
+		pg_buf_add(sql, len, &n, "UPDATE idxlab.idxlab_t SET ");
 		for (i = 0; i < ncols; i++)
-			add(sql, len, &n, "%s%s = $%d", i ? ", " : "", en->qcol[cols[i]], i + 2);
-		add(sql, len, &n, " WHERE %s = $1", en->qcol[0]);
+			pg_buf_add(sql, len, &n, "%s%s = $%d", i ? ", " : "", en->qcol[cols[i]],
+			           i + 2);
+		pg_buf_add(sql, len, &n, " WHERE %s = $1", en->qcol[0]);
 		break;
 	default: /* OP_DELETE */
-		add(sql, len, &n, "DELETE FROM idxlab.idxlab_t WHERE %s = $1", en->qcol[0]);
+		pg_buf_add(sql, len, &n, "DELETE FROM idxlab.idxlab_t WHERE %s = $1", en->qcol[0]);
 		ncols = 0;
 		break;
 	}
