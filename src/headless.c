@@ -176,7 +176,7 @@ static struct report *open_sinks(const struct plan *p, FILE *diag, struct sinks 
 
 	sk->pl = p->plot_path ? plot_new(p, p->plot_path, p->plot_metrics) : NULL;
 	sk->ans = answer_new();
-	sk->tr = trade_new();
+	sk->tr = trade_new(p);
 	sk->cmp = NULL;
 	if (p->compare_path) {
 		struct err e = { ERR_NONE, "" };
@@ -187,6 +187,7 @@ static struct report *open_sinks(const struct plan *p, FILE *diag, struct sinks 
 			report_annotate(rep, annotate, sk->cmp);
 	}
 	report_sink(rep, hand_on, sk);
+	report_settle(rep, trade_settle, sk->tr);
 	return rep;
 }
 

@@ -326,6 +326,28 @@ const struct metric_def metric_table[M_COUNT] = {
 	                            .title = "time per 1,000 operations",
 	                            .column = 79,
 	                            .text = { .order = 28, .pri = 2 } },
+	[M_READ_MAX_MS] = { .field = "read_max_ms",
+	                    .label = "read max ms",
+	                    .unit = "s",
+	                    .kind = MK_MAX,
+	                    .num = C_READS,
+	                    .decimals = 4,
+	                    .why = "the slowest query",
+	                    .better = BETTER_LOWER,
+	                    .title = "max query latency",
+	                    .column = 84 },
+	[M_WRITES_PER_S] = { .field = "writes_per_s",
+	                     .label = "writes/s",
+	                     .unit = "",
+	                     .kind = MK_RATE,
+	                     .num = C_WRITES,
+	                     .decimals = 0,
+	                     .why = "a mix: its write operations per second (rows_per_s "
+	                            "counts every operation)",
+	                     .better = BETTER_HIGHER,
+	                     .title = "write throughput",
+	                     .per_s = " writes/s",
+	                     .column = 85 },
 };
 
 /* Bucket of a duration: exact below HIST_SUB ns, then 16 per power of two. */
@@ -390,6 +412,21 @@ void hist_delta(const struct hist *a, const struct hist *b, struct hist *d)
 	} else {
 		d->max_ns = 0;
 	}
+}
+
+void lats_delta(const struct lats *a, const struct lats *b, struct lats *d)
+{
+	hist_delta(&a->commit, &b->commit, &d->commit);
+	hist_delta(&a->query, &b->query, &d->query);
+}
+
+const struct hist *lats_for(const struct lats *l, int m)
+{
+	const struct metric_def *d = &metric_table[m];
+
+	if (d->kind != MK_QUANTILE && d->kind != MK_MAX)
+		return NULL;
+	return d->num == C_READS ? &l->query : &l->commit;
 }
 
 double hist_quantile(const struct hist *h, double q)
@@ -473,6 +510,7 @@ struct mval metric_compute(int m, const struct window *w)
 	double commits = (double)(b->v[C_COMMITS] - a->v[C_COMMITS]);
 	uint32_t valid = a->valid & b->valid;
 	struct mval r = { MV_OK, 0 };
+	const struct hist *h = w->lat ? lats_for(w->lat, m) : NULL;
 
 	if (!(valid & BIT(d->num)))
 		return na();
@@ -492,9 +530,9 @@ struct mval metric_compute(int m, const struct window *w)
 	case MK_PER_COMMIT:
 		return metrics_ratio(num, commits);
 	case MK_QUANTILE:
-		if (!w->lat || !w->lat->n)
+		if (!h || !h->n)
 			return metrics_ratio(0, 0);
-		r.v = hist_quantile(w->lat, d->q) / 1e6;
+		r.v = hist_quantile(h, d->q) / 1e6;
 		return r;
 	case MK_KOPS_MS:
 		return metrics_ratio(secs * 1e6, rows);
@@ -523,9 +561,9 @@ struct mval metric_compute(int m, const struct window *w)
 		r.v = (double)b->v[d->num];
 		return r;
 	case MK_MAX:
-		if (!w->lat || !w->lat->n)
+		if (!h || !h->n)
 			return metrics_ratio(0, 0);
-		r.v = (double)w->lat->max_ns / 1e6;
+		r.v = (double)h->max_ns / 1e6;
 		return r;
 	case MK_DB_BYTES:
 		if (!w->sizes || w->sizes->db_bytes < 0)

@@ -76,6 +76,18 @@ void hist_delta(const struct hist *a, const struct hist *b, struct hist *d);
 /* The q-quantile (0..1) in ns: the midpoint of the bucket holding it. */
 double hist_quantile(const struct hist *h, double q);
 
+/* A step's latencies: its commits' (begin to commit returned) and its
+ * queries' (op lookup, range, a mix's reads: the statement sent to its
+ * last row fetched), apart, so a mix has both. */
+struct lats {
+	struct hist commit, query;
+};
+/* d = a - b, each histogram (hist_delta). */
+void lats_delta(const struct lats *a, const struct lats *b, struct lats *d);
+/* The histogram of l metric m reads (a query latency's: those counted in
+ * C_READS; another's: the commits'); NULL: m is no latency. */
+const struct hist *lats_for(const struct lats *l, int m);
+
 /* Sizes measured at the end of a step (not cumulative). */
 #define SIZES_MAX_INDEXES 8
 struct sizes {
@@ -155,6 +167,8 @@ enum metric_id {
 	M_READ_MS_PER_QUERY,
 	M_WRITE_MS_PER_ROW,
 	M_MIX_MS_PER_1000_OPS,
+	M_READ_MAX_MS,
+	M_WRITES_PER_S,
 	M_COUNT
 };
 
@@ -203,7 +217,7 @@ extern const struct metric_def metric_table[M_COUNT];
 /* A window: two cumulative samples and the histogram between them. */
 struct window {
 	const struct counters *a, *b; /* borrowed: b is the later sample */
-	const struct hist *lat;       /* borrowed: latencies inside the window */
+	const struct lats *lat;       /* borrowed: latencies inside the window */
 	const struct sizes *sizes;    /* borrowed, may be NULL */
 };
 

@@ -283,7 +283,7 @@ const struct record *record_all(int *spread_from)
 		/* one record of default knobs and empty counters: every record
 		 * of every run has these fields */
 		static struct counters c;
-		static struct hist h;
+		static struct lats h;
 		struct window w = { &c, &c, &h, NULL };
 		struct knobs k;
 

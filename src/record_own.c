@@ -41,16 +41,17 @@ int record_metric_applies(int m, const struct knobs *k)
 	case M_P99_MS:
 	case M_MAX_MS:
 		return !OP_READS(op);
-	case M_READ_P50_MS: /* a pure read step's: a mix times no query apart */
-	case M_READ_P99_MS:
-		return OP_READS(op);
 	case M_READS_PER_S: /* the figures of queries: a read step's, a mix's */
+	case M_READ_P50_MS:
+	case M_READ_P99_MS:
+	case M_READ_MAX_MS:
 	case M_ROWS_RETURNED_PER_QUERY:
 	case M_ROWS_EXAMINED_PER_QUERY:
 	case M_PAGES_READ_PER_QUERY:
 		return OP_READS(op) || mix_of(k, NULL);
 	case M_READ_MS_PER_QUERY: /* a mix's, each kind of operation timed */
 	case M_WRITE_MS_PER_ROW:
+	case M_WRITES_PER_S:
 	case M_MIX_MS_PER_1000_OPS:
 		return mix_of(k, NULL);
 	default:
@@ -257,6 +258,13 @@ static void own_query_text(struct field *f, const struct ctx *c)
 	set_str(f, c->s && !c->s->rows_record ? c->s->queries : NULL);
 }
 
+/* A mix sweep's cheapest step: set when the sweep is in (trade.h). */
+static void own_cheapest(struct field *f, const struct ctx *c)
+{
+	(void)c;
+	f->kind = FIELD_NA;
+}
+
 static void own_engine_version(struct field *f, const struct ctx *c)
 {
 	int en = (int)c->k->v[K_ENGINE];
@@ -320,5 +328,6 @@ const struct own_field record_own_fields[] = {
 	{ 74, "plan", "plan", "", -1, own_plan, { 0 }, -1 },
 	{ 75, "index_served", "index served", "", -1, own_served, { 0 }, -1 },
 	{ 82, "query_text", "query text", "", -1, own_query_text, { 0 }, -1 },
+	{ 83, "cheapest", "cheapest", "", -1, own_cheapest, { 0 }, -1 },
 };
 const int record_nown = (int)(sizeof record_own_fields / sizeof record_own_fields[0]);

@@ -64,10 +64,25 @@ static json_t *shown_string(const char *s)
 	return v;
 }
 
+/* A latency histogram: {"n", "max_ns", "b": [[bucket, count]...]}. */
+static json_t *hist_json(const struct hist *h)
+{
+	json_t *o = json_object(), *b = json_array();
+	int i;
+
+	json_object_set_new(o, "n", json_integer((json_int_t)h->n));
+	json_object_set_new(o, "max_ns", json_integer((json_int_t)h->max_ns));
+	for (i = 0; i < HIST_BUCKETS; i++)
+		if (h->b[i])
+			json_array_append_new(b, json_pack("[iI]", i, (json_int_t)h->b[i]));
+	json_object_set_new(o, "b", b);
+	return o;
+}
+
 static json_t *sample_json(const struct live *l)
 {
-	json_t *o = json_object(), *knobs = json_object(), *lat = json_object();
-	json_t *b = json_array(), *sizes = json_object(), *pages = json_array();
+	json_t *o = json_object(), *knobs = json_object();
+	json_t *sizes = json_object(), *pages = json_array();
 	char buf[64];
 	int i;
 
@@ -87,13 +102,9 @@ static json_t *sample_json(const struct live *l)
 	/* a light sample (live.full): the engine's last reading too */
 	if (l->full.t != l->c.t)
 		json_object_set_new(o, "full", counters_json(&l->full));
-	json_object_set_new(lat, "n", json_integer((json_int_t)l->lat.n));
-	json_object_set_new(lat, "max_ns", json_integer((json_int_t)l->lat.max_ns));
-	for (i = 0; i < HIST_BUCKETS; i++)
-		if (l->lat.b[i])
-			json_array_append_new(b, json_pack("[iI]", i, (json_int_t)l->lat.b[i]));
-	json_object_set_new(lat, "b", b);
-	json_object_set_new(o, "lat", lat);
+	json_object_set_new(o, "lat", hist_json(&l->lat.commit));
+	if (l->lat.query.n) /* queries' (a recording before them has none) */
+		json_object_set_new(o, "qlat", hist_json(&l->lat.query));
 	json_object_set_new(sizes, "db_bytes", json_integer(l->sizes.db_bytes));
 	json_object_set_new(sizes, "index_bytes", json_integer(l->sizes.index_bytes));
 	for (i = 0; i < l->sizes.nindex && i < SIZES_MAX_INDEXES; i++)
@@ -316,11 +327,30 @@ static void counters_from(json_t *c, struct counters *x)
 	}
 }
 
+/* A histogram of hist_json (absent: none) into h; -1: a bucket out of range. */
+static int hist_from(json_t *o, struct hist *h)
+{
+	size_t i;
+	json_t *v;
+
+	h->n = u64_of(json_object_get(o, "n"));
+	h->max_ns = u64_of(json_object_get(o, "max_ns"));
+	json_array_foreach(json_object_get(o, "b"), i, v)
+	{
+		json_int_t at = json_integer_value(json_array_get(v, 0));
+
+		if (at < 0 || at >= HIST_BUCKETS)
+			return -1;
+		h->b[at] = u64_of(json_array_get(v, 1));
+	}
+	return 0;
+}
+
 static int sample_from(struct replay *p, json_t *o, struct live *l, struct err *e)
 {
 	json_t *knobs = json_object_get(o, "knobs"), *c = json_object_get(o, "c");
 	json_t *full = json_object_get(o, "full");
-	json_t *lat = json_object_get(o, "lat"), *sizes = json_object_get(o, "sizes"), *v;
+	json_t *sizes = json_object_get(o, "sizes"), *v;
 	const char *key, *state = json_string_value(json_object_get(o, "state"));
 	size_t i;
 	int k;
@@ -351,16 +381,9 @@ static int sample_from(struct replay *p, json_t *o, struct live *l, struct err *
 		memset(&l->full, 0, sizeof l->full);
 		counters_from(full, &l->full);
 	}
-	l->lat.n = u64_of(json_object_get(lat, "n"));
-	l->lat.max_ns = u64_of(json_object_get(lat, "max_ns"));
-	json_array_foreach(json_object_get(lat, "b"), i, v)
-	{
-		json_int_t at = json_integer_value(json_array_get(v, 0));
-
-		if (at < 0 || at >= HIST_BUCKETS)
-			return bad_line(p, e, "a latency bucket out of range");
-		l->lat.b[at] = u64_of(json_array_get(v, 1));
-	}
+	if (hist_from(json_object_get(o, "lat"), &l->lat.commit) < 0 ||
+	    hist_from(json_object_get(o, "qlat"), &l->lat.query) < 0)
+		return bad_line(p, e, "a latency bucket out of range");
 	l->sizes.db_bytes = json_is_integer(json_object_get(sizes, "db_bytes"))
 	                        ? json_integer_value(json_object_get(sizes, "db_bytes"))
 	                        : -1;

@@ -136,6 +136,7 @@ struct report *report_new(const struct plan *p, FILE *out, FILE *diag)
 	r->repeat = p->replay_path ? 1 : (int)p->vals[K_REPEAT][0];
 	r->spread = r->repeat > 1;
 	r->run_rows = 1;
+	r->held_end = &r->held;
 	if (p->fields) {
 		const struct record *all;
 		struct err e;
@@ -171,7 +172,7 @@ static const struct record *written(struct report *rp, const struct record *r)
 	return &ann;
 }
 
-void report_emit(struct report *rp, const struct record *r, const struct knobs *k)
+static void write_now(struct report *rp, const struct record *r, const struct knobs *k)
 {
 	report_clear_line(rp);
 	switch (rp->format) {
@@ -186,6 +187,72 @@ void report_emit(struct report *rp, const struct record *r, const struct knobs *
 		break;
 	}
 	fflush(rp->out);
+}
+
+/* ---- held records (report_settle) ---- */
+
+struct held {
+	struct held *next;
+	struct knobs k;
+	int n;
+	struct field f[]; /* the record's n fields: a record is mostly room */
+};
+
+static void hold(struct report *rp, const struct record *r, const struct knobs *k)
+{
+	struct held *h = malloc(sizeof *h + (size_t)r->n * sizeof h->f[0]);
+
+	if (!h)
+		abort();
+	h->next = NULL;
+	h->k = *k;
+	h->n = r->n;
+	memcpy(h->f, r->f, (size_t)r->n * sizeof h->f[0]);
+	*rp->held_end = h;
+	rp->held_end = &h->next;
+}
+
+/* Write the held records from the first while they settle (final: all). */
+static void release(struct report *rp, int final)
+{
+	struct held *h;
+
+	while ((h = rp->held)) {
+		rp->scratch->n = h->n;
+		memcpy(rp->scratch->f, h->f, (size_t)h->n * sizeof h->f[0]);
+		if (!rp->settle(rp->settle_ctx, rp->scratch, &h->k, final) && !final)
+			return;
+		if (!(rp->held = h->next))
+			rp->held_end = &rp->held;
+		write_now(rp, rp->scratch, &h->k);
+		free(h);
+	}
+}
+
+void report_emit(struct report *rp, const struct record *r, const struct knobs *k)
+{
+	if (!rp->settle) {
+		write_now(rp, r, k);
+		return;
+	}
+	if (!rp->held) {
+		*rp->scratch = *r;
+		if (rp->settle(rp->settle_ctx, rp->scratch, k, 0)) {
+			write_now(rp, rp->scratch, k);
+			return;
+		}
+	}
+	hold(rp, r, k);
+}
+
+void report_settle(struct report *rp, report_settle_fn *fn, void *ctx)
+{
+	if (rp->format == FMT_TEXT && !rp->nsel)
+		return; /* the table's own columns: none waits (nor do its rows) */
+	rp->settle = fn;
+	rp->settle_ctx = ctx;
+	if (fn && !rp->scratch && !(rp->scratch = malloc(sizeof *rp->scratch)))
+		abort();
 }
 
 void report_build_step(struct report *rp, struct record *r, const struct step_result *s,
@@ -227,7 +294,7 @@ void report_step(struct report *rp, const struct step_result *s)
 static void interval(struct report *rp, const struct live *prev, const struct live *cur, int row)
 {
 	struct record *r = malloc(sizeof *r);
-	struct hist *d = malloc(sizeof *d);
+	struct lats *d = malloc(sizeof *d);
 	struct window w = { &prev->c, &cur->c, d, NULL };
 
 	if (!r || !d)
@@ -236,7 +303,7 @@ static void interval(struct report *rp, const struct live *prev, const struct li
 		rp->t0 = prev->c.t;
 		rp->have_t0 = 1;
 	}
-	hist_delta(&cur->lat, &prev->lat, d);
+	lats_delta(&cur->lat, &prev->lat, d);
 	record_build(r, &cur->knobs, &w, "interval", cur->step, 0, NULL);
 	if (rp->spread)
 		record_add_spread(r, cur->run + 1, 1);
@@ -264,6 +331,8 @@ void report_hand_on(struct report *rp, const struct record *r, const struct knob
 {
 	if (rp->sink)
 		rp->sink(rp->sink_ctx, r, k, t0, t1);
+	if (rp->held)
+		release(rp, 0); /* what the sink learnt may settle them */
 }
 
 void report_sink(struct report *rp, report_sink_fn *fn, void *ctx)
@@ -284,6 +353,8 @@ void report_finish(struct report *rp)
 		return;
 	report_clear_line(rp);
 	report_runs_flush(rp);
+	if (rp->held)
+		release(rp, 1);
 	if (rp->format == FMT_TEXT)
 		report_text_footer(rp);
 	fflush(rp->out);
@@ -296,6 +367,13 @@ void report_free(struct report *rp)
 	report_clear_line(rp);
 	fflush(rp->out);
 	report_runs_free(rp);
+	while (rp->held) {
+		struct held *h = rp->held;
+
+		rp->held = h->next;
+		free(h);
+	}
+	free(rp->scratch);
 	free(rp->sel_text);
 	free(rp->rows_before);
 	free(rp->block_first);

@@ -48,6 +48,16 @@ void report_sink(struct report *r, report_sink_fn *fn, void *ctx);
 typedef void report_annotate_fn(void *ctx, const struct record *full, struct record *out);
 void report_annotate(struct report *r, report_annotate_fn *fn, void *ctx);
 
+/* A record whose fields wait on later ones (a mix sweep's `cheapest`, set
+ * once every step of its sweep is in): fn gets a copy of each record
+ * about to be written, in every format, and returns 1 when it is ready (it
+ * may set its fields), 0 to hold it until fn says so. Held, it keeps its
+ * place: the records after it wait behind it, and each finished record
+ * asks again from the first held. final 1 (the run's end, a stop): the
+ * last chance, fn says what it can. fn NULL: none held. */
+typedef int report_settle_fn(void *ctx, struct record *r, const struct knobs *k, int final);
+void report_settle(struct report *r, report_settle_fn *fn, void *ctx);
+
 /* A progress line on diag for a sweep: `step 13/24 (sqlite, indexes=3),
  * 41 %, ETA 9 s`, from the live snapshot l, at most once a second; on a
  * terminal the same line rewritten, cut to its width at a ", ". */

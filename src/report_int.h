@@ -38,6 +38,10 @@ struct report {
 	void *sink_ctx;
 	report_annotate_fn *annotate; /* report_annotate, or NULL */
 	void *annotate_ctx;
+	report_settle_fn *settle; /* report_settle, or NULL */
+	void *settle_ctx;
+	struct held *held, **held_end; /* the records waiting on settle, oldest first */
+	struct record *scratch;        /* a record settled before it is written (owned) */
 	/* --fields: the fields every format writes, in this order (nsel 0: the
 	 * format's own choice); the names point into sel_text (owned). */
 	const char *sel[RECORD_MAX_FIELDS];

@@ -15,13 +15,17 @@ struct tstep {
 };
 
 struct trade {
+	const struct plan *p;
 	struct tstep *s;
 	long n, cap;
 };
 
-struct trade *trade_new(void)
+struct trade *trade_new(const struct plan *p)
 {
-	return xcalloc(1, sizeof(struct trade));
+	struct trade *t = xcalloc(1, sizeof *t);
+
+	t->p = p;
+	return t;
 }
 
 void trade_free(struct trade *t)
@@ -39,19 +43,23 @@ static double num(const struct record *r, int m)
 	return f && f->kind == FIELD_NUM ? f->d : NAN;
 }
 
-void trade_note(struct trade *t, const struct record *r, const struct knobs *k)
+/* Is r a mix's finished step (one run's, or the median of its runs)? */
+static int mix_step(const struct record *r, const struct knobs *k)
 {
 	const struct field *kind = record_find(r, "record");
+
+	return mix_of(k, NULL) && kind && kind->kind == FIELD_STR && strcmp(kind->s, "step") == 0;
+}
+
+void trade_note(struct trade *t, const struct record *r, const struct knobs *k)
+{
 	struct tstep st = { .k = *k };
 
-	if (!t || !mix_of(k, NULL) || !kind || kind->kind != FIELD_STR ||
-	    strcmp(kind->s, "step") != 0)
+	if (!t || !mix_step(r, k))
 		return;
-	st.total = num(r, M_MIX_MS_PER_1000_OPS);
+	st.total = num(r, M_MIX_MS_PER_1000_OPS); /* NAN too: a step that ran */
 	st.write_ms = num(r, M_WRITE_MS_PER_ROW);
 	st.read_ms = num(r, M_READ_MS_PER_QUERY);
-	if (isnan(st.total))
-		return;
 	if (t->n == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 8;
 		struct tstep *more = xcalloc((size_t)t->cap, sizeof *more);
@@ -72,6 +80,46 @@ static int same_but_indexes(const struct knobs *x, const struct knobs *y)
 	return knobs_same_workload(&a, &b);
 }
 
+/* The noted step of k's sweep (k's knobs but the indexes) with the least
+ * total, -1: none with one; *noted: how many of the sweep's are noted. */
+static long cheapest_of(const struct trade *t, const struct knobs *k, long *noted)
+{
+	long i, best = -1;
+
+	for (*noted = 0, i = 0; i < t->n; i++)
+		if (same_but_indexes(&t->s[i].k, k)) {
+			++*noted;
+			if (!isnan(t->s[i].total) && (best < 0 || t->s[i].total < t->s[best].total))
+				best = i;
+		}
+	return best;
+}
+
+int trade_settle(void *ctx, struct record *r, const struct knobs *k, int final)
+{
+	const struct trade *t = ctx;
+	struct field *f = (struct field *)record_find(r, "cheapest");
+	struct knobs sk;
+	long i, steps = 0, noted, best;
+
+	if (!f || !mix_step(r, k))
+		return 1;
+	for (i = 0; i < t->p->steps; i++) {
+		plan_step(t->p, i, &sk);
+		steps += same_but_indexes(&sk, k);
+	}
+	if (steps < 2)
+		return 1;
+	best = cheapest_of(t, k, &noted);
+	if (noted < steps && !final)
+		return 0;
+	if (best >= 0 && noted >= 2) {
+		f->kind = FIELD_INT;
+		f->i = t->s[best].k.v[K_INDEXES] == k->v[K_INDEXES];
+	}
+	return 1;
+}
+
 int trade_write(const struct trade *t, FILE *out)
 {
 	long g, i, best, members, lines = 0;
@@ -83,13 +131,8 @@ int trade_write(const struct trade *t, FILE *out)
 	for (g = 0; g < t->n; g++) {
 		if (done[g])
 			continue;
-		for (best = g, members = 0, i = g; i < t->n; i++)
-			if (!done[i] && same_but_indexes(&t->s[g].k, &t->s[i].k)) {
-				members++;
-				if (t->s[i].total < t->s[best].total)
-					best = i;
-			}
-		if (members < 2) {
+		best = cheapest_of(t, &t->s[g].k, &members);
+		if (members < 2 || best < 0) {
 			done[g] = 1;
 			continue;
 		}
@@ -104,9 +147,11 @@ int trade_write(const struct trade *t, FILE *out)
 		for (i = g; i < t->n; i++)
 			if (!done[i] && same_but_indexes(&t->s[g].k, &t->s[i].k)) {
 				done[i] = 1;
-				if (i != best)
-					fprintf(out, "; indexes %lld: %.4g ms",
-					        t->s[i].k.v[K_INDEXES], t->s[i].total);
+				if (i == best)
+					continue;
+				fprintf(out, "; indexes %lld: ", t->s[i].k.v[K_INDEXES]);
+				fprintf(out, isnan(t->s[i].total) ? "n/a" : "%.4g ms",
+				        t->s[i].total);
 			}
 		fputc('\n', out);
 		lines++;

@@ -101,7 +101,7 @@ double wl_sample_every(double cost, double cap)
 }
 
 static void publish(struct workload *w, const struct counters *start, const struct counters *c,
-                    const struct hist *lat, int full)
+                    const struct lats *lat, int full)
 {
 	pthread_mutex_lock(&w->mu);
 	w->live.gen++;
@@ -120,12 +120,12 @@ static void publish(struct workload *w, const struct counters *start, const stru
 }
 
 void wl_publish(struct workload *w, const struct counters *start, const struct counters *c,
-                const struct hist *lat)
+                const struct lats *lat)
 {
 	publish(w, start, c, lat, 1);
 }
 
-void wl_publish_light(struct workload *w, const struct counters *c, const struct hist *lat)
+void wl_publish_light(struct workload *w, const struct counters *c, const struct lats *lat)
 {
 	publish(w, NULL, c, lat, 0);
 }
@@ -145,7 +145,7 @@ void wl_set_state(struct workload *w, enum live_state st, const char *fmt, ...)
 	pthread_mutex_unlock(&w->mu);
 }
 
-int64_t wl_batch(struct workload *w, const struct knobs *k, uint64_t limit, struct hist *lat,
+int64_t wl_batch(struct workload *w, const struct knobs *k, uint64_t limit, struct lats *lat,
                  struct err *e)
 {
 	uint64_t b = limit < w->budget ? limit : w->budget;
@@ -173,7 +173,7 @@ int64_t wl_batch(struct workload *w, const struct knobs *k, uint64_t limit, stru
 	return (int64_t)out.rows;
 }
 
-int wl_finish(struct workload *w, struct hist *lat, struct err *e)
+int wl_finish(struct workload *w, struct lats *lat, struct err *e)
 {
 	struct step_out out = { 0, 0 };
 

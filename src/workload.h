@@ -25,7 +25,7 @@ struct step_result {
 	int rows_record; /* one --interval-rows batch of the step, not the step */
 	struct knobs knobs;
 	struct counters a, b; /* samples at the start and the end of the measurement */
-	struct hist lat;      /* commit latencies of the step (of the batch) */
+	struct lats lat;      /* latencies of the step (of the batch) */
 	struct sizes sizes;   /* (a batch: none, db_bytes -1) */
 	uint64_t table_rows;  /* rows in the table at the end */
 	double build_s;       /* index-build after: the indexes' build, inside a..b; -1: none */
@@ -66,7 +66,7 @@ struct live {
 	uint64_t table_rows;
 	struct counters start; /* sampled when the step (or the run) began measuring */
 	struct counters c;     /* cumulative */
-	struct hist lat;       /* cumulative since start */
+	struct lats lat;       /* cumulative since start */
 	struct sizes sizes;    /* live mode: refreshed every few seconds */
 	char where[256];       /* where the data lives */
 	/* The last sample with the engine's statistics in it: c itself, but in

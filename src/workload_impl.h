@@ -99,8 +99,8 @@ double wl_sample_every(double cost, double cap);
 /* Publish under the lock the parts given (NULL: unchanged) and the table's
  * row count; c is also live.full (wl_publish_light: it is not). */
 void wl_publish(struct workload *w, const struct counters *start, const struct counters *c,
-                const struct hist *lat);
-void wl_publish_light(struct workload *w, const struct counters *c, const struct hist *lat);
+                const struct lats *lat);
+void wl_publish_light(struct workload *w, const struct counters *c, const struct lats *lat);
 
 /* Publish the state and a status line (printf format). */
 void wl_set_state(struct workload *w, enum live_state st, const char *fmt, ...)
@@ -108,11 +108,11 @@ void wl_set_state(struct workload *w, enum live_state st, const char *fmt, ...)
 
 /* Run one engine batch of at most limit rows; adapts w->budget. Returns
  * rows done, or -1. */
-int64_t wl_batch(struct workload *w, const struct knobs *k, uint64_t limit, struct hist *lat,
+int64_t wl_batch(struct workload *w, const struct knobs *k, uint64_t limit, struct lats *lat,
                  struct err *e);
 
 /* Commit the engine's open transaction, if any. */
-int wl_finish(struct workload *w, struct hist *lat, struct err *e);
+int wl_finish(struct workload *w, struct lats *lat, struct err *e);
 
 /* Publish k, as the engine runs it (in_force), as the setting in force;
  * gen is the live-mode generation it answers (NULL: unchanged). */

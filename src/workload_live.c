@@ -37,7 +37,7 @@
 struct run {
 	struct knobs cur;  /* the setting in force */
 	unsigned long gen; /* its generation */
-	struct hist *lat;  /* commit latencies since the start */
+	struct lats *lat;  /* latencies since the start */
 	double last_pub, next_sizes;
 	double every;      /* the time between samples (wl_sample_every) */
 	double last_full;  /* when the last one with the engine's statistics began */

@@ -48,7 +48,7 @@ static void queue_result(struct workload *w, struct node *n)
 /* --interval-rows: where the current batch of a step began. */
 struct batch {
 	struct counters a;
-	struct hist lat;
+	struct lats lat;
 	uint64_t every, next; /* rows per batch, and the row count ending this one */
 };
 
@@ -74,7 +74,7 @@ static int end_batch(struct workload *w, const struct step_result *r, struct bat
 	n->r.knobs = r->knobs;
 	n->r.a = bt->a;
 	n->r.b = c;
-	hist_delta(&r->lat, &bt->lat, &n->r.lat);
+	lats_delta(&r->lat, &bt->lat, &n->r.lat);
 	n->r.sizes.db_bytes = n->r.sizes.index_bytes = -1;
 	n->r.table_rows = w->rs.live_rows;
 	n->r.build_s = -1;

@@ -17,6 +17,33 @@ is_num "$t0" "$t1" "$t6" && check mix/one-index-cheapest "$t1 < $t0 && $t1 < $t6
 grep -q '^cheapest: indexes 1 ' "$T/m.err" && ok mix/cheapest-named ||
 	bad mix/cheapest-named "$(cat "$T/m.err")"
 
+# the cheapest step marked in its record (cheapest 1), the others 0
+c0=$(field "$T/m.csv" cheapest 1) c1=$(field "$T/m.csv" cheapest 2) c6=$(field "$T/m.csv" cheapest 3)
+[ "$c0$c1$c6" = 010 ] && ok mix/cheapest-field || bad mix/cheapest-field "cheapest '$c0' '$c1' '$c6'"
+
+# the queries' latencies apart from the writes' commits: percentiles of
+# each; writes/s and reads/s the two parts of ops/s
+q50=$(field "$T/m.csv" read_p50_ms 2) q99=$(field "$T/m.csv" read_p99_ms 2)
+qmx=$(field "$T/m.csv" read_max_ms 2) c50=$(field "$T/m.csv" p50_ms 2)
+ws=$(field "$T/m.csv" writes_per_s 2) rs=$(field "$T/m.csv" reads_per_s 2) ro=$(field "$T/m.csv" rows_per_s 2)
+q0=$(field "$T/m.csv" read_p50_ms 1)
+is_num "$q50" "$q99" "$qmx" "$c50" "$ws" "$rs" "$ro" "$q0" &&
+	check mix/query-percentiles "$q50 > 0 && $q50 <= $q99 && $q99 <= $qmx && $q0 > 10 * $q50 &&
+		($ws + $rs) / $ro > 0.99 && ($ws + $rs) / $ro < 1.01" ||
+	bad mix/query-percentiles "read p50/p99/max '$q50' '$q99' '$qmx' (0 indexes: '$q0'), commit p50 '$c50', writes/s '$ws' + reads/s '$rs' of '$ro'"
+
+# --repeat: the step's median record has it, a run's own record not; a
+# step that is no sweep's (no other index count) has none either
+"$IDXLAB" run --schema "$T/users.spec" --mix insert:50,lookup:50 --prefill 2000 --rows 600 \
+	--indexes 0,1 --repeat 2 --format json --fields record,indexes,cheapest >"$T/r.json" 2>"$T/r.err"
+"$IDXLAB" run --schema "$T/users.spec" --mix insert:50,lookup:50 --prefill 2000 --rows 600 \
+	--indexes 1 --format csv --fields cheapest >"$T/one.csv" 2>>"$T/r.err"
+runs=$(grep -c '"record":"run","indexes":[01],"cheapest":null' "$T/r.json")
+steps=$(grep -c '"record":"step","indexes":[01],"cheapest":[01]' "$T/r.json")
+ones=$(grep -c '"cheapest":1' "$T/r.json")
+[ "$runs" = 4 ] && [ "$steps" = 2 ] && [ "$ones" = 1 ] && [ "$(sed -n 2p "$T/one.csv")" = "" ] &&
+	ok mix/cheapest-repeat || bad mix/cheapest-repeat "$(cat "$T/r.json" "$T/one.csv" "$T/r.err")"
+
 # each kind of operation timed apart, the queries' plan named
 w1=$(field "$T/m.csv" write_ms_per_row 2) r1=$(field "$T/m.csv" read_ms_per_query 2)
 r0=$(field "$T/m.csv" read_ms_per_query 1) pl=$(field "$T/m.csv" plan 2) op=$(field "$T/m.csv" op 2)

@@ -107,9 +107,9 @@ static int run_sync(struct txn *t, int at_end, struct step_out *out, struct hist
 }
 
 /* One operation of opx (op itself, or a mix's draw), timed where its time
- * is reported: a read's into lat on a read step and into read_ns; in a
- * mix, a write's into write_ns. */
-static int run_op(struct txn *t, long long opx, uint64_t row, uint64_t version, struct hist *lat,
+ * is reported: a read's into qlat and read_ns; in a mix, a write's into
+ * write_ns. */
+static int run_op(struct txn *t, long long opx, uint64_t row, uint64_t version, struct hist *qlat,
                   struct err *e)
 {
 	int rc, reads = OP_READS(opx);
@@ -126,8 +126,8 @@ static int run_op(struct txn *t, long long opx, uint64_t row, uint64_t version, 
 	if (reads) {
 		uint64_t carried = t->carried_ns < dt ? t->carried_ns : dt;
 
-		if (lat && !t->mixed)
-			hist_add(lat, dt);
+		if (qlat)
+			hist_add(qlat, dt - carried);
 		t->reads++;
 		t->read_ns += dt - carried;
 		t->write_ns += carried;
@@ -150,11 +150,10 @@ static int commit_timed(struct txn *t, struct step_out *out, struct hist *lat, s
 }
 
 int txn_step(struct txn *t, long long op, uint64_t per_commit, uint64_t budget,
-             struct step_out *out, struct hist *lat, struct err *e)
+             struct step_out *out, struct lats *lat, struct err *e)
 {
 	uint64_t i;
-	/* a read step's queries are timed, not its commits */
-	struct hist *clat = OP_READS(op) ? NULL : lat;
+	struct hist *clat = lat ? &lat->commit : NULL, *qlat = lat ? &lat->query : NULL;
 
 	for (i = 0; i < budget; i++) {
 		uint64_t row, version, limit = per_commit == COMMIT_ALL ? UINT64_MAX : per_commit,
@@ -170,7 +169,7 @@ int txn_step(struct txn *t, long long op, uint64_t per_commit, uint64_t budget,
 		if (!t->open && txn_begin(t, op, e) < 0)
 			return -1;
 		n = t->rows + 1; /* before the hook: it may have rewound t */
-		rc = run_op(t, opx, row, version, lat, e);
+		rc = run_op(t, opx, row, version, qlat, e);
 		if (rc == TXN_RETRY) {
 			/* The failed operation is replayed with the rest. */
 			if (replay(t, n, out, clat, e) < 0)
@@ -192,11 +191,11 @@ int txn_step(struct txn *t, long long op, uint64_t per_commit, uint64_t budget,
 	return run_sync(t, 1, out, clat, e);
 }
 
-int txn_finish(struct txn *t, struct step_out *out, struct hist *lat, struct err *e)
+int txn_finish(struct txn *t, struct step_out *out, struct lats *lat, struct err *e)
 {
-	if (OP_READS(t->op))
-		lat = NULL; /* a read step's latencies are its queries' */
-	if (commit_timed(t, out, lat, e) < 0)
+	struct hist *clat = lat ? &lat->commit : NULL;
+
+	if (commit_timed(t, out, clat, e) < 0)
 		return -1;
-	return run_sync(t, 1, out, lat, e);
+	return run_sync(t, 1, out, clat, e);
 }

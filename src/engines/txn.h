@@ -84,14 +84,14 @@ void txn_init(struct txn *t, struct engine *en, struct rowset *rs, const struct 
 
 /* Run up to budget operations of op, committing every per_commit rows
  * (COMMIT_ALL: never; txn_finish commits). out counts rows and commits,
- * lat (NULL: not kept) the commit latencies, or for a read op each
- * query's, its rows fetched (a read's commits are then not timed). 0 or -1. */
+ * lat (NULL: not kept) the commit latencies and each query's (a read op,
+ * a mix's reads: its rows fetched). 0 or -1. */
 int txn_step(struct txn *t, long long op, uint64_t per_commit, uint64_t budget,
-             struct step_out *out, struct hist *lat, struct err *e);
+             struct step_out *out, struct lats *lat, struct err *e);
 
 /* Commit the open transaction, if any (a rollback is replayed), then the
  * sync hook's end. 0 or -1. */
-int txn_finish(struct txn *t, struct step_out *out, struct hist *lat, struct err *e);
+int txn_finish(struct txn *t, struct step_out *out, struct lats *lat, struct err *e);
 
 /* The primitives the loop is made of, for an engine's retry hook. */
 /* Begin a transaction of op: t0, the begin hook, the rowset's mark. */

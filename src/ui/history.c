@@ -129,7 +129,8 @@ static const struct sample *full_before(const struct history *h, int older, cons
 double history_between(const struct history *h, int m, int older, int newer, int *na)
 {
 	const struct sample *a = history_at(h, older), *b = history_at(h, newer);
-	struct hist delta; /* 8 KiB on the stack: no allocation per sparkline cell */
+	struct lats delta; /* on the stack: no allocation per sparkline cell */
+	const struct hist *from;
 	struct window w;
 	struct mval v;
 
@@ -137,7 +138,8 @@ double history_between(const struct history *h, int m, int older, int newer, int
 		*na = 0;
 	if (!a || !b || older <= newer)
 		return NAN;
-	hist_delta(&b->lat, &a->lat, &delta);
+	if ((from = lats_for(&a->lat, m))) /* only the histogram m reads */
+		hist_delta(lats_for(&b->lat, m), from, (struct hist *)lats_for(&delta, m));
 	w.a = &a->c;
 	w.b = &b->c;
 	w.lat = &delta;

@@ -31,7 +31,7 @@ struct sample {
 	 * or before its two ends, a longer window ending at the latest
 	 * reading: the figure means what it meant, over that time. */
 	struct counters full;
-	struct hist lat;
+	struct lats lat;
 	struct sizes sizes;
 	uint64_t table_rows;
 	/* each metric as a value column showed it at this sample (NAN: none):

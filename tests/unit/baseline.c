@@ -18,7 +18,7 @@
 static void build(struct record *r, const struct knobs *k, long step, double secs)
 {
 	double rows = (double)k->v[K_ROWS];
-	static struct hist lat;
+	static struct lats lat;
 	struct counters a, b;
 	struct window w = { &a, &b, &lat, NULL };
 

@@ -10,7 +10,8 @@ static void test_metrics(void)
 {
 	struct counters a, b;
 	struct hist h;
-	struct window w = { &a, &b, &h, NULL };
+	static struct lats l;
+	struct window w = { &a, &b, &l, NULL };
 	struct mval v;
 
 	memset(&a, 0, sizeof a);
@@ -30,6 +31,22 @@ static void test_metrics(void)
 	CHECK(v.state == MV_UNSETTLED);
 	v = metric_compute(M_P50_MS, &w);
 	CHECK(v.state == MV_UNSETTLED);
+	/* A query's latency and a commit's are each their own (a mix has both). */
+	a.valid |= 1u << C_READS;
+	b.valid |= 1u << C_READS;
+	hist_add(&l.query, 2000000); /* 2 ms */
+	v = metric_compute(M_P50_MS, &w);
+	CHECK(v.state == MV_UNSETTLED);
+	v = metric_compute(M_READ_P50_MS, &w);
+	CHECK(v.state == MV_OK && fabs(v.v - 2.0) <= 2.0 * 0.0625);
+	v = metric_compute(M_READ_MAX_MS, &w);
+	CHECK(v.state == MV_OK && v.v == 2.0);
+	hist_add(&l.commit, 8000000);
+	v = metric_compute(M_MAX_MS, &w);
+	CHECK(v.state == MV_OK && v.v == 8.0);
+	v = metric_compute(M_READ_MAX_MS, &w);
+	CHECK(v.state == MV_OK && v.v == 2.0);
+	memset(&l, 0, sizeof l);
 	b.v[C_COMMITS] = 10;
 	v = metric_compute(M_FSYNCS_PER_COMMIT, &w);
 	CHECK(v.state == MV_OK && v.v == 4.0);

@@ -115,7 +115,7 @@ static void fake_reset(struct engine *en)
 
 /* One step of budget rows then finish, per_commit rows a commit. */
 static void fake_run(struct engine *en, uint64_t per_commit, uint64_t budget, struct step_out *out,
-                     struct hist *lat)
+                     struct lats *lat)
 {
 	struct err e;
 
@@ -127,7 +127,7 @@ static void test_txn(void)
 {
 	static struct engine en; /* zero: fake_reset frees its rowset */
 	struct step_out out, fin;
-	struct hist lat;
+	static struct lats lat;
 	struct err e;
 
 	/* A commit per row. */
@@ -135,7 +135,7 @@ static void test_txn(void)
 	memset(&lat, 0, sizeof lat);
 	fake_run(&en, 1, 5, &out, &lat);
 	CHECK(out.rows == 5 && out.commits == 5 && en.begins == 5 && en.ops == 5);
-	CHECK(en.commits == 5 && lat.n == 5 && !en.txn.open && en.ends == 1);
+	CHECK(en.commits == 5 && lat.commit.n == 5 && !en.txn.open && en.ends == 1);
 
 	/* Every 3 rows; finish commits the rest. */
 	fake_reset(&en);
@@ -145,7 +145,7 @@ static void test_txn(void)
 	CHECK(en.txn.rows == 1);
 	memset(&fin, 0, sizeof fin);
 	CHECK(txn_finish(&en.txn, &fin, &lat, &e) == 0);
-	CHECK(fin.commits == 1 && !en.txn.open && lat.n == 3 && en.ngroup == 3);
+	CHECK(fin.commits == 1 && !en.txn.open && lat.commit.n == 3 && en.ngroup == 3);
 	CHECK(en.group[0] == 3 && en.group[1] == 3 && en.group[2] == 1);
 	memset(&fin, 0, sizeof fin);
 	CHECK(txn_finish(&en.txn, &fin, &lat, &e) == 0 && fin.commits == 0 && en.commits == 3);
@@ -159,7 +159,7 @@ static void test_txn(void)
 	CHECK(en.txn.open && en.txn.rows == 8 && en.ends == 2);
 	memset(&fin, 0, sizeof fin);
 	CHECK(txn_finish(&en.txn, &fin, &lat, &e) == 0);
-	CHECK(fin.commits == 1 && en.group[0] == 8 && lat.n == 1 && en.rs.next_row == 8);
+	CHECK(fin.commits == 1 && en.group[0] == 8 && lat.commit.n == 1 && en.rs.next_row == 8);
 
 	/* A cap below commit = all. */
 	fake_reset(&en);
@@ -181,10 +181,10 @@ static void test_txn(void)
 	en.defer = 1;
 	memset(&lat, 0, sizeof lat);
 	fake_run(&en, 2, 5, &out, &lat);
-	CHECK(en.commits == 2 && out.commits == 2 && lat.n == 2 && !en.nsent && en.txn.open);
+	CHECK(en.commits == 2 && out.commits == 2 && lat.commit.n == 2 && !en.nsent && en.txn.open);
 	memset(&fin, 0, sizeof fin);
 	CHECK(txn_finish(&en.txn, &fin, &lat, &e) == 0);
-	CHECK(fin.commits == 1 && lat.n == 3 && !en.txn.open);
+	CHECK(fin.commits == 1 && lat.commit.n == 3 && !en.txn.open);
 
 	/* An op rolled back: its transaction of 4 (the failed row included)
 	 * replayed from its first row; each row counted once. */
