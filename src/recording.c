@@ -112,6 +112,8 @@ static json_t *sample_json(const struct live *l)
 	json_object_set_new(sizes, "index_pages", pages);
 	json_object_set_new(o, "sizes", sizes);
 	json_object_set_new(o, "where", shown_string(l->where));
+	if (l->served[0]) /* what served the queries: index names and shares */
+		json_object_set_new(o, "served", json_string(l->served));
 	return o;
 }
 
@@ -398,6 +400,10 @@ static int sample_from(struct replay *p, json_t *o, struct live *l, struct err *
 		l->sizes.nindex = (int)i + 1;
 	}
 	shown_text(json_object_get(o, "where"), l->where, sizeof l->where);
+	snprintf(l->served, sizeof l->served, "%s",
+	         json_is_string(json_object_get(o, "served"))
+	             ? json_string_value(json_object_get(o, "served"))
+	             : "");
 	return 0;
 }
 

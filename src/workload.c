@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "engines/reads.h"
 #include "evlog.h"
 #include "mix.h"
 #include "redact.h"
@@ -109,8 +110,12 @@ static void publish(struct workload *w, const struct counters *start, const stru
 		w->live.start = *start;
 	if (c)
 		w->live.c = *c;
-	if (c && full)
+	if (c && full) {
 		w->live.full = *c;
+		w->live.served[0] = 0;
+		if (w->en && w->ops->reads)
+			reads_served_text(w->ops->reads(w->en), w->live.served, sizeof w->live.served);
+	}
 	if (lat)
 		w->live.lat = *lat;
 	if (w->en)

@@ -117,8 +117,12 @@ expect_exit mix/read-share-not-with-mix 2 "give --mix or --read-share, not both"
 if command -v tmux >/dev/null; then
 	tm new-session -d -s rd -x 140 -y 50 -c "$T" \
 		"env TMPDIR=$TMPDIR $IDXLAB --warmup off --schema users --read-share 30 --indexes 6; echo EXIT=\$? >$T/rd.exit"
+	# and what served the queries: by_email and recent use their indexes,
+	# the (country) index no query (the built-in's queries by country and
+	# by status lead with the pairs' indexes)
 	if wait_for rd '││reads/s +[0-9.]+[kM]? ' 10 && wait_for rd '││examined/q +[0-9.]+ ' 5 &&
-		cap rd | grep -qE '│ read-share +30 '; then
+		cap rd | grep -qE '│ read-share +30 ' &&
+		wait_for rd '││served by: idxlab_email [0-9]+ %, idxlab_created_at [0-9]+ %, idxlab_country used by no query' 10; then
 		ok mix/dashboard-reads
 	else bad mix/dashboard-reads "$(notes) $(cap rd)"; fi
 	tm send-keys -t rd q

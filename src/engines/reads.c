@@ -76,7 +76,9 @@ void reads_served_text(const struct reads *r, char *buf, size_t len)
 		for (by = 0, i = 0; i < r->n; i++)
 			if (strcmp(r->served[i], r->s->idx[x].name) == 0)
 				by += r->count[i];
-		n += (size_t)snprintf(buf + n, len - n, "%s%s:%.2f", n ? " " : "",
-		                      r->s->idx[x].name, (double)by / (double)all);
+		/* a share that would print 0.00 but is not: its own digits */
+		n +=
+		    (size_t)snprintf(buf + n, len - n, "%s%s:%.*f", n ? " " : "", r->s->idx[x].name,
+		                     by && by * 200 < all ? 4 : 2, (double)by / (double)all);
 	}
 }

@@ -392,7 +392,7 @@ static void draw(struct dash *d)
 		                 .caption = *d->view.caption != 0 };
 
 	term_frame_begin(&d->term);
-	layout_compute_view(l, d->term.W, d->term.H, d->k.nids, panel_metric_rows(d, NULL), &v);
+	layout_compute_view(l, d->term.W, d->term.H, d->k.nids, panel_metric_lines(d), &v);
 	if (l->too_small) {
 		panel_too_small(l);
 		term_frame_end();

@@ -5,12 +5,14 @@
  * them out and paints. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../engines/engine.h"
 #include "../metrics.h"
 #include "../mix.h"
 #include "../record.h"
+#include "../textfit.h"
 #include "label.h"
 #include "paint.h"
 #include "panels.h"
@@ -61,10 +63,20 @@ static int read_row(int m)
 	return m == M_READS_PER_S || m == M_READ_MS_PER_QUERY || m == M_ROWS_EXAMINED_PER_QUERY;
 }
 
+static int reading(const struct dash *d)
+{
+	return OP_READS(d->k.applied.v[K_OP]) || mix_of(&d->k.applied, NULL);
+}
+
+int panel_metric_lines(const struct dash *d)
+{
+	return panel_metric_rows(d, NULL) + reading(d);
+}
+
 int panel_metric_rows(const struct dash *d, int *ids)
 {
 	unsigned have = engine_measures((int)d->k.want.v[K_ENGINE]);
-	int reads = OP_READS(d->k.applied.v[K_OP]) || mix_of(&d->k.applied, NULL);
+	int reads = reading(d);
 	int i, n = 0;
 
 	for (i = 0; i < panel_nmetrics; i++)
@@ -253,6 +265,40 @@ static void metric_row(const struct dash *d, const struct cols *c, int m, int y,
 	}
 }
 
+/* The reads' last line: each index's share of the queries since the
+ * knobs in force came in (live.served, "idxlab_email:1.00
+ * idxlab_name:0.00"), an index no query used named so beside the write
+ * rows it costs; cut where an index ends. */
+static void served_row(const struct dash *d, int y, int x, int w)
+{
+	const struct textfit fit = { .sep = ", ", .ellipsis = d->term.g->s[G_ELLIPSIS] };
+	char copy[sizeof d->live->served], text[512], shown[512], *tok, *save = NULL;
+	size_t n = (size_t)snprintf(text, sizeof text, "served by: ");
+	int first = 1;
+
+	snprintf(copy, sizeof copy, "%s", d->live->served);
+	for (tok = strtok_r(copy, " ", &save); tok && n < sizeof text;
+	     tok = strtok_r(NULL, " ", &save), first = 0) {
+		char *colon = strrchr(tok, ':');
+		double share = colon ? strtod(colon + 1, NULL) : 0;
+
+		if (colon)
+			*colon = 0;
+		n += (size_t)snprintf(text + n, sizeof text - n, "%s%s ", first ? "" : ", ", tok);
+		if (n < sizeof text)
+			n += (size_t)(share > 0 ? snprintf(text + n, sizeof text - n, "%.0f %%",
+			                                   100 * share)
+			                        : snprintf(text + n, sizeof text - n, "used by no query"));
+	}
+	if (first && n < sizeof text)
+		snprintf(text + n, sizeof text - n, "%s",
+		         d->k.applied.v[K_INDEXES] ? "(no query yet)" : "no index: scans, the key");
+	textfit(&fit, text, w, shown, sizeof shown);
+	attron(term_color(&d->term, C_DIM));
+	mvaddstr(y, x, shown);
+	attroff(term_color(&d->term, C_DIM));
+}
+
 void panel_metrics(const struct dash *d, const struct rect *r)
 {
 	int marks[SPARK_MAX], ids[sizeof panel_metric_ids / sizeof panel_metric_ids[0]];
@@ -266,4 +312,6 @@ void panel_metrics(const struct dash *d, const struct rect *r)
 	history_series_marks(d->hist, c.spark, c.span, marks);
 	for (i = 0; i < n && i < r->h - 2; i++)
 		metric_row(d, &c, ids[i], r->y + 1 + i, r->x, marks);
+	if (reading(d) && i < r->h - 2)
+		served_row(d, r->y + 1 + i, r->x + 1, r->w - 3);
 }

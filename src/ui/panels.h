@@ -15,6 +15,10 @@ extern const int panel_nmetrics;
  * it can measure, in their order, into ids (may be NULL: only count). */
 int panel_metric_rows(const struct dash *d, int *ids);
 
+/* The lines the metrics panel needs inside its box: its rows, and while
+ * the knobs read, the line of what served the queries. */
+int panel_metric_lines(const struct dash *d);
+
 /* Every metric's full scale as the metrics panel draws it now, into full
  * (M_COUNT of them): what the s key pins. */
 void panel_metric_scales(const struct dash *d, double *full);
