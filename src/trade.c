@@ -1,4 +1,5 @@
-/* trade.c - the cheapest step of a mix's sweep (trade.h). */
+/* trade.c - the cheapest step of a mix's sweep, and the indexes no query
+ * used (trade.h). */
 #include "trade.h"
 
 #include <math.h>
@@ -12,6 +13,8 @@
 struct tstep {
 	struct knobs k;
 	double total, write_ms, read_ms; /* NAN: n/a */
+	int built, unused;               /* indexes built, those no query used */
+	char unused_names[256];          /* theirs, by ", " */
 };
 
 struct trade {
@@ -43,20 +46,50 @@ static double num(const struct record *r, int m)
 	return f && f->kind == FIELD_NUM ? f->d : NAN;
 }
 
-/* Is r a mix's finished step (one run's, or the median of its runs)? */
-static int mix_step(const struct record *r, const struct knobs *k)
+static int finished_step(const struct record *r)
 {
 	const struct field *kind = record_find(r, "record");
 
-	return mix_of(k, NULL) && kind && kind->kind == FIELD_STR && strcmp(kind->s, "step") == 0;
+	return kind && kind->kind == FIELD_STR && strcmp(kind->s, "step") == 0;
+}
+
+/* Is r a mix's finished step (one run's, or the median of its runs)? */
+static int mix_step(const struct record *r, const struct knobs *k)
+{
+	return mix_of(k, NULL) && finished_step(r);
+}
+
+/* The indexes of st's index_served ("idxlab_email:1.00 idxlab_name:0.00")
+ * and those at 0.00, which no query used. */
+static void note_unused(struct tstep *st, const struct record *r)
+{
+	const struct field *f = record_find(r, "index_served");
+	char copy[sizeof f->s], *tok, *save = NULL, *colon;
+	size_t n = 0;
+
+	if (!f || f->kind != FIELD_STR)
+		return;
+	snprintf(copy, sizeof copy, "%s", f->s);
+	for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		if (!(colon = strrchr(tok, ':')))
+			continue;
+		*colon = 0;
+		st->built++;
+		if (strtod(colon + 1, NULL) == 0 && n < sizeof st->unused_names) {
+			n += (size_t)snprintf(st->unused_names + n, sizeof st->unused_names - n,
+			                      "%s%s", st->unused++ ? ", " : "", tok);
+		}
+	}
 }
 
 void trade_note(struct trade *t, const struct record *r, const struct knobs *k)
 {
 	struct tstep st = { .k = *k };
 
-	if (!t || !mix_step(r, k))
+	/* a mix's step, or a read step's (its indexes no query used) */
+	if (!t || !finished_step(r) || !(mix_of(k, NULL) || OP_READS(k->v[K_OP])))
 		return;
+	note_unused(&st, r);
 	st.total = num(r, M_MIX_MS_PER_1000_OPS); /* NAN too: a step that ran */
 	st.write_ms = num(r, M_WRITE_MS_PER_ROW);
 	st.read_ms = num(r, M_READ_MS_PER_QUERY);
@@ -120,12 +153,51 @@ int trade_settle(void *ctx, struct record *r, const struct knobs *k, int final)
 	return 1;
 }
 
+/* The step of s's sweep with the fewest indexes, each of them used by a
+ * query, and a write cost; -1: none. */
+static long all_used(const struct trade *t, const struct tstep *s)
+{
+	long i, best = -1;
+
+	for (i = 0; i < t->n; i++)
+		if (same_but_indexes(&t->s[i].k, &s->k) && t->s[i].built && !t->s[i].unused &&
+		    !isnan(t->s[i].write_ms) &&
+		    (best < 0 || t->s[i].k.v[K_INDEXES] < t->s[best].k.v[K_INDEXES]))
+			best = i;
+	return best;
+}
+
+/* A line for each step with an index no query used: which, and under a
+ * mix what the writes cost there against the fewest indexes all used. */
+static int unused_lines(const struct trade *t, FILE *out)
+{
+	long i, c;
+	int lines = 0;
+
+	for (i = 0; i < t->n; i++) {
+		const struct tstep *s = &t->s[i];
+
+		if (!s->unused)
+			continue;
+		fprintf(out, "used by no query at indexes %lld: %s (%d of %d)", s->k.v[K_INDEXES],
+		        s->unused_names, s->unused, s->built);
+		if (!isnan(s->write_ms) && (c = all_used(t, s)) >= 0)
+			fprintf(out,
+			        "; each write pays for them: %.4g ms/row, against %.4g at indexes "
+			        "%lld (every index used)",
+			        s->write_ms, t->s[c].write_ms, t->s[c].k.v[K_INDEXES]);
+		fputc('\n', out);
+		lines++;
+	}
+	return lines;
+}
+
 int trade_write(const struct trade *t, FILE *out)
 {
 	long g, i, best, members, lines = 0;
 	unsigned char *done;
 
-	if (!t || t->n < 2)
+	if (!t)
 		return 0;
 	done = xcalloc((size_t)t->n, 1);
 	for (g = 0; g < t->n; g++) {
@@ -157,5 +229,5 @@ int trade_write(const struct trade *t, FILE *out)
 		lines++;
 	}
 	free(done);
-	return (int)lines;
+	return (int)lines + unused_lines(t, out);
 }
