@@ -114,7 +114,8 @@ static void publish(struct workload *w, const struct counters *start, const stru
 		w->live.full = *c;
 		w->live.served[0] = 0;
 		if (w->en && w->ops->reads)
-			reads_served_text(w->ops->reads(w->en), w->live.served, sizeof w->live.served);
+			reads_served_text(w->ops->reads(w->en), w->live.served,
+			                  sizeof w->live.served);
 	}
 	if (lat)
 		w->live.lat = *lat;

@@ -71,7 +71,7 @@ struct live {
 	/* Each index's share of the queries since the knobs in force came in
 	 * (reads_served_text), at the last full sample; "": none read. */
 	char served[256];
-	char where[256];       /* where the data lives */
+	char where[256]; /* where the data lives */
 	/* The last sample with the engine's statistics in it: c itself, but in
 	 * live mode between two readings of them (LIVE_FULL_SHARE), where c
 	 * is light - the worker's own counts (rows, commits) - and the engine's

@@ -288,7 +288,8 @@ static void served_row(const struct dash *d, int y, int x, int w)
 		if (n < sizeof text)
 			n += (size_t)(share > 0 ? snprintf(text + n, sizeof text - n, "%.0f %%",
 			                                   100 * share)
-			                        : snprintf(text + n, sizeof text - n, "used by no query"));
+			                        : snprintf(text + n, sizeof text - n,
+			                                   "used by no query"));
 	}
 	if (first && n < sizeof text)
 		snprintf(text + n, sizeof text - n, "%s",
