@@ -46,7 +46,7 @@ static void fake_step(const struct plan *p, long i, struct step_result *s)
 	s->b.v[C_MISSES] = rows * (uint64_t)s->knobs.v[K_KEY_ORDER] / 10;
 	s->b.v[C_WRITE_BYTES] = rows * (uint64_t)(150 + 40 * s->knobs.v[K_INDEXES]);
 	for (n = 0; n < 100; n++)
-		hist_add(&s->lat,
+		hist_add(&s->lat.commit,
 		         (uint64_t)(2e6 + 1e5 * (double)n * (1 + (double)s->knobs.v[K_INDEXES])));
 	s->sizes.db_bytes = s->sizes.index_bytes = -1;
 	s->build_s = -1;
