@@ -39,6 +39,7 @@ const char *const ctr_names[C_COUNT] = {
 	[C_READ_NS] = "read_ns",
 	[C_WRITE_NS] = "write_ns",
 	[C_WRITES] = "writes",
+	[C_WRITES_TIMED] = "writes_timed",
 };
 
 const struct metric_def metric_table[M_COUNT] = {
@@ -348,6 +349,39 @@ const struct metric_def metric_table[M_COUNT] = {
 	                     .title = "write throughput",
 	                     .per_s = " writes/s",
 	                     .column = 85 },
+	/* a mix's write operations, each timed alone (its commit apart) */
+	[M_WRITE_P50_MS] = { .field = "write_p50_ms",
+	                     .label = "write p50 ms",
+	                     .unit = "s",
+	                     .kind = MK_QUANTILE,
+	                     .num = C_WRITES_TIMED,
+	                     .q = 0.50,
+	                     .decimals = 4,
+	                     .why = "a mix: the median write operation, its statement alone",
+	                     .better = BETTER_LOWER,
+	                     .title = "median write latency",
+	                     .column = 86 },
+	[M_WRITE_P99_MS] = { .field = "write_p99_ms",
+	                     .label = "write p99 ms",
+	                     .unit = "s",
+	                     .kind = MK_QUANTILE,
+	                     .num = C_WRITES_TIMED,
+	                     .q = 0.99,
+	                     .decimals = 4,
+	                     .why = "a mix: the 99th percentile write operation",
+	                     .better = BETTER_LOWER,
+	                     .title = "p99 write latency",
+	                     .column = 87 },
+	[M_WRITE_MAX_MS] = { .field = "write_max_ms",
+	                     .label = "write max ms",
+	                     .unit = "s",
+	                     .kind = MK_MAX,
+	                     .num = C_WRITES_TIMED,
+	                     .decimals = 4,
+	                     .why = "a mix: the slowest write operation",
+	                     .better = BETTER_LOWER,
+	                     .title = "max write latency",
+	                     .column = 88 },
 };
 
 /* Bucket of a duration: exact below HIST_SUB ns, then 16 per power of two. */
@@ -418,6 +452,7 @@ void lats_delta(const struct lats *a, const struct lats *b, struct lats *d)
 {
 	hist_delta(&a->commit, &b->commit, &d->commit);
 	hist_delta(&a->query, &b->query, &d->query);
+	hist_delta(&a->write, &b->write, &d->write);
 }
 
 const struct hist *lats_for(const struct lats *l, int m)
@@ -426,7 +461,7 @@ const struct hist *lats_for(const struct lats *l, int m)
 
 	if (d->kind != MK_QUANTILE && d->kind != MK_MAX)
 		return NULL;
-	return d->num == C_READS ? &l->query : &l->commit;
+	return d->num == C_READS ? &l->query : d->num == C_WRITES_TIMED ? &l->write : &l->commit;
 }
 
 double hist_quantile(const struct hist *h, double q)

@@ -43,6 +43,7 @@ enum ctr {
 	C_READ_NS,       /* nanoseconds the queries took (in a mix) */
 	C_WRITE_NS,      /* a mix's write operations' nanoseconds, its commits' too */
 	C_WRITES,        /* a mix's write operations */
+	C_WRITES_TIMED,  /* those timed one by one (an engine that waits for each) */
 	C_COUNT
 };
 
@@ -76,16 +77,18 @@ void hist_delta(const struct hist *a, const struct hist *b, struct hist *d);
 /* The q-quantile (0..1) in ns: the midpoint of the bucket holding it. */
 double hist_quantile(const struct hist *h, double q);
 
-/* A step's latencies: its commits' (begin to commit returned) and its
+/* A step's latencies: its commits' (begin to commit returned), its
  * queries' (op lookup, range, a mix's reads: the statement sent to its
- * last row fetched), apart, so a mix has both. */
+ * last row fetched) and a mix's write operations' (each statement, its
+ * commit not in it), apart, so a mix has each. */
 struct lats {
-	struct hist commit, query;
+	struct hist commit, query, write;
 };
 /* d = a - b, each histogram (hist_delta). */
 void lats_delta(const struct lats *a, const struct lats *b, struct lats *d);
 /* The histogram of l metric m reads (a query latency's: those counted in
- * C_READS; another's: the commits'); NULL: m is no latency. */
+ * C_READS; a mix's write's: C_WRITES_TIMED; another's: the commits');
+ * NULL: m is no latency. */
 const struct hist *lats_for(const struct lats *l, int m);
 
 /* Sizes measured at the end of a step (not cumulative). */
@@ -169,6 +172,9 @@ enum metric_id {
 	M_MIX_MS_PER_1000_OPS,
 	M_READ_MAX_MS,
 	M_WRITES_PER_S,
+	M_WRITE_P50_MS,
+	M_WRITE_P99_MS,
+	M_WRITE_MAX_MS,
 	M_COUNT
 };
 

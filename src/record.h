@@ -29,7 +29,9 @@
 #include "metrics.h"
 #include "workload.h"
 
-#define RECORD_MAX_FIELDS 256
+/* a record's fields at most: the knobs, metrics and own fields, each
+ * figure's --repeat min and max, --compare's appended ones */
+#define RECORD_MAX_FIELDS 384
 
 enum field_kind { FIELD_STR, FIELD_INT, FIELD_NUM, FIELD_NA, FIELD_UNSETTLED };
 

@@ -52,6 +52,9 @@ int record_metric_applies(int m, const struct knobs *k)
 	case M_READ_MS_PER_QUERY: /* a mix's, each kind of operation timed */
 	case M_WRITE_MS_PER_ROW:
 	case M_WRITES_PER_S:
+	case M_WRITE_P50_MS:
+	case M_WRITE_P99_MS:
+	case M_WRITE_MAX_MS:
 	case M_MIX_MS_PER_1000_OPS:
 		return mix_of(k, NULL);
 	default:

@@ -105,6 +105,8 @@ static json_t *sample_json(const struct live *l)
 	json_object_set_new(o, "lat", hist_json(&l->lat.commit));
 	if (l->lat.query.n) /* queries' (a recording before them has none) */
 		json_object_set_new(o, "qlat", hist_json(&l->lat.query));
+	if (l->lat.write.n) /* a mix's writes' */
+		json_object_set_new(o, "wlat", hist_json(&l->lat.write));
 	json_object_set_new(sizes, "db_bytes", json_integer(l->sizes.db_bytes));
 	json_object_set_new(sizes, "index_bytes", json_integer(l->sizes.index_bytes));
 	for (i = 0; i < l->sizes.nindex && i < SIZES_MAX_INDEXES; i++)
@@ -384,7 +386,8 @@ static int sample_from(struct replay *p, json_t *o, struct live *l, struct err *
 		counters_from(full, &l->full);
 	}
 	if (hist_from(json_object_get(o, "lat"), &l->lat.commit) < 0 ||
-	    hist_from(json_object_get(o, "qlat"), &l->lat.query) < 0)
+	    hist_from(json_object_get(o, "qlat"), &l->lat.query) < 0 ||
+	    hist_from(json_object_get(o, "wlat"), &l->lat.write) < 0)
 		return bad_line(p, e, "a latency bucket out of range");
 	l->sizes.db_bytes = json_is_integer(json_object_get(sizes, "db_bytes"))
 	                        ? json_integer_value(json_object_get(sizes, "db_bytes"))

@@ -93,7 +93,8 @@ static int went_back(const struct live *a, const struct live *b)
 	for (i = 0; i < C_CACHE_USED; i++)
 		if (a->c.valid & b->c.valid & (1u << i) && b->c.v[i] < a->c.v[i])
 			return 1;
-	return b->lat.commit.n < a->lat.commit.n || b->lat.query.n < a->lat.query.n;
+	return b->lat.commit.n < a->lat.commit.n || b->lat.query.n < a->lat.query.n ||
+	       b->lat.write.n < a->lat.write.n;
 }
 
 int replay_export(struct plan *p, struct report *rep, struct plot *pl, struct err *e)

@@ -61,8 +61,11 @@ static void loop_counts(const struct workload *w, struct counters *c)
 	c->v[C_READ_NS] = w->txn.read_ns;
 	c->v[C_WRITE_NS] = w->txn.write_ns;
 	c->v[C_WRITES] = w->txn.writes;
+	c->v[C_WRITES_TIMED] = w->txn.writes_timed;
 	c->valid |= 1u << C_ROWS | 1u << C_COMMITS | 1u << C_READS | 1u << C_READ_ROWS |
 	            1u << C_READ_NS | 1u << C_WRITE_NS | 1u << C_WRITES;
+	if (!w->txn.deferred)
+		c->valid |= 1u << C_WRITES_TIMED;
 }
 
 int wl_sample(struct workload *w, struct counters *c, struct err *e)

@@ -33,6 +33,9 @@ q50=$(field "$T/m.csv" read_p50_ms 2) q99=$(field "$T/m.csv" read_p99_ms 2)
 qmx=$(field "$T/m.csv" read_max_ms 2) c50=$(field "$T/m.csv" p50_ms 2)
 ws=$(field "$T/m.csv" writes_per_s 2) rs=$(field "$T/m.csv" reads_per_s 2) ro=$(field "$T/m.csv" rows_per_s 2)
 q0=$(field "$T/m.csv" read_p50_ms 1)
+w50=$(field "$T/m.csv" write_p50_ms 2) w99=$(field "$T/m.csv" write_p99_ms 2) wmx=$(field "$T/m.csv" write_max_ms 2)
+is_num "$w50" "$w99" "$wmx" && check mix/write-percentiles "$w50 > 0 && $w50 <= $w99 && $w99 <= $wmx && $w50 < $c50" ||
+	bad mix/write-percentiles "write p50/p99/max '$w50' '$w99' '$wmx', commit p50 '$c50'"
 is_num "$q50" "$q99" "$qmx" "$c50" "$ws" "$rs" "$ro" "$q0" &&
 	check mix/query-percentiles "$q50 > 0 && $q50 <= $q99 && $q99 <= $qmx && $q0 > 10 * $q50 &&
 		($ws + $rs) / $ro > 0.99 && ($ws + $rs) / $ro < 1.01" ||

@@ -105,6 +105,12 @@ else bad reads-pg/mix-commit-each-runs "exit $?: $(tail -3 "$T/k.err")"; fi
 [ "$(field "$T/k.csv" commits 1)" = 300 ] && [ "$(field "$T/k.csv" commits 2)" = 300 ] &&
 	is_num "$(field "$T/k.csv" p50_ms 1)" && ok reads-pg/mix-commits-counted ||
 	bad reads-pg/mix-commits-counted "commits '$(field "$T/k.csv" commits 1)' '$(field "$T/k.csv" commits 2)'"
+# each write timed alone only where idxlab waits for it: pipelined, its
+# result comes later (n/a), not pipelined a number; the queries either way
+wp1=$(field "$T/k.csv" write_p50_ms 1) wp2=$(field "$T/k.csv" write_p50_ms 2)
+wx2=$(field "$T/k.csv" write_max_ms 2) rp1=$(field "$T/k.csv" read_p50_ms 1)
+[ -z "$wp1" ] && is_num "$wp2" "$wx2" "$rp1" && check reads-pg/mix-write-latency "$wp2 > 0 && $wp2 <= $wx2" ||
+	bad reads-pg/mix-write-latency "write p50 pipelined '$wp1' (want n/a), not '$wp2' (max '$wx2'), read p50 '$rp1'"
 
 # --read-share 30: lookups beside the inserts, from an empty table too
 if "$IDXLAB" run --engine postgres --schema users --queries by_email --op insert --read-share 30 \

@@ -107,9 +107,9 @@ static int run_sync(struct txn *t, int at_end, struct step_out *out, struct hist
 }
 
 /* One operation of opx (op itself, or a mix's draw), timed where its time
- * is reported: a read's into qlat and read_ns; in a mix, a write's into
- * write_ns. */
-static int run_op(struct txn *t, long long opx, uint64_t row, uint64_t version, struct hist *qlat,
+ * is reported: a read's into lat->query and read_ns; in a mix, a write's
+ * into lat->write and write_ns. */
+static int run_op(struct txn *t, long long opx, uint64_t row, uint64_t version, struct lats *lat,
                   struct err *e)
 {
 	int rc, reads = OP_READS(opx);
@@ -126,12 +126,16 @@ static int run_op(struct txn *t, long long opx, uint64_t row, uint64_t version, 
 	if (reads) {
 		uint64_t carried = t->carried_ns < dt ? t->carried_ns : dt;
 
-		if (qlat)
-			hist_add(qlat, dt - carried);
+		if (lat)
+			hist_add(&lat->query, dt - carried);
 		t->reads++;
 		t->read_ns += dt - carried;
 		t->write_ns += carried;
 	} else {
+		if (lat && !t->deferred) {
+			hist_add(&lat->write, dt);
+			t->writes_timed++;
+		}
 		t->write_ns += dt;
 		t->writes++;
 	}
@@ -153,7 +157,7 @@ int txn_step(struct txn *t, long long op, uint64_t per_commit, uint64_t budget,
              struct step_out *out, struct lats *lat, struct err *e)
 {
 	uint64_t i;
-	struct hist *clat = lat ? &lat->commit : NULL, *qlat = lat ? &lat->query : NULL;
+	struct hist *clat = lat ? &lat->commit : NULL;
 
 	for (i = 0; i < budget; i++) {
 		uint64_t row, version, limit = per_commit == COMMIT_ALL ? UINT64_MAX : per_commit,
@@ -169,7 +173,7 @@ int txn_step(struct txn *t, long long op, uint64_t per_commit, uint64_t budget,
 		if (!t->open && txn_begin(t, op, e) < 0)
 			return -1;
 		n = t->rows + 1; /* before the hook: it may have rewound t */
-		rc = run_op(t, opx, row, version, qlat, e);
+		rc = run_op(t, opx, row, version, lat, e);
 		if (rc == TXN_RETRY) {
 			/* The failed operation is replayed with the rest. */
 			if (replay(t, n, out, clat, e) < 0)

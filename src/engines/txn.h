@@ -78,6 +78,12 @@ struct txn {
 	int mixed;
 	unsigned char mix[OP_COUNT];
 	uint64_t seed, nops, read_ns, write_ns, writes, carried_ns;
+	/* The engine's write ops return before their results (PostgreSQL's
+	 * pipeline, MongoDB's bulk batches; the engine sets it): a mix's
+	 * writes are then not timed one by one. writes_timed: those that
+	 * were, into the write latencies. */
+	int deferred;
+	uint64_t writes_timed;
 };
 
 void txn_init(struct txn *t, struct engine *en, struct rowset *rs, const struct txn_hooks *h);

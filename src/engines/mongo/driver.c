@@ -268,6 +268,7 @@ static int mongo_open(struct engine **out, const struct knobs *k, struct txn *t,
 	en->txn = t;
 	en->rs = t->rs;
 	txn_init(t, en, t->rs, &mongo_txn_hooks);
+	t->deferred = 1; /* writes go in bulk batches: acknowledged together */
 	en->k = *k;
 	en->cache_orig = en->cache_now = -1;
 	if (!text || !*text) {

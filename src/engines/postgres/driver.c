@@ -183,6 +183,7 @@ static int set_cache(struct engine *en, const struct knobs *k, struct err *e)
 static int pg_setup(struct engine *en, const struct knobs *k, struct err *e)
 {
 	en->k = *k;
+	en->txn->deferred = pg_pipelined(en); /* a write's result comes later */
 	en->s = schema_of(k);
 	en->txn->open = 0;
 	en->npend = 0;
@@ -273,6 +274,7 @@ static int pg_apply(struct engine *en, const struct knobs *k, struct err *e)
 	if (en->txn->open)
 		return err_set(e, ERR_RUNTIME, "apply inside a transaction (a bug in idxlab)");
 	en->k = *k;
+	en->txn->deferred = pg_pipelined(en);
 	en->s = schema_of(k); /* the same spec: another is a rebuild (setup) */
 	if (pg_leave_pipeline(en, e) < 0)
 		return -1;
