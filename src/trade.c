@@ -1,5 +1,4 @@
-/* trade.c - the cheapest step of a mix's sweep, and the indexes no query
- * used (trade.h). */
+/* trade.c - a mix sweep's cheapest step, the indexes no query used (trade.h). */
 #include "trade.h"
 
 #include <math.h>
