@@ -1,5 +1,5 @@
-/* baseline.c - a saved run's step as the dashboard's baseline (see
- * baseline.h).
+/* baseline.c - a saved run's step, or a recording's stretch, as the
+ * dashboard's baseline (see baseline.h).
  *
  * The saved run is read as --compare reads it (compare_read.c: a real CSV
  * reader, jansson for JSON lines, errors naming the file and line). The
@@ -8,7 +8,8 @@
  * column by column with each saved step's. The chosen step's metric
  * fields are numbers as the file has them; its knob columns are parsed
  * back (knob_parse) into the knobs the title's "what changed" compares
- * with the knobs in force. */
+ * with the knobs in force. A recording is read as --replay reads it
+ * (recording.c), sample by sample, keeping the best stretch's two ends. */
 #include "baseline.h"
 
 #include <math.h>
@@ -19,6 +20,9 @@
 #include "compare_int.h"
 #include "engines/engine.h"
 #include "record.h"
+#include "recording.h"
+
+#define SETTLE_S 1.0 /* a recording's stretch: left out after a knob change */
 
 /* Knob id of k as its record column says it; NULL: n/a. */
 static const char *knob_text(int id, const struct knobs *k, char *buf, size_t len)
@@ -126,6 +130,155 @@ static int is_recording(const char *path)
 	return strstr(line, "\"idxlab_recording\"") != NULL;
 }
 
+/* ---- a recording's stretches ---- */
+
+/* The workload knobs k differs from start in (their names and values into
+ * buf, as a saved step's are said): their count. */
+static int knobs_differ(const struct knobs *k, const struct knobs *start, char *buf, size_t len)
+{
+	char was[64], now[64];
+	size_t o = 0;
+	int id, n = 0;
+
+	buf[0] = 0;
+	for (id = 0; id < K_COUNT; id++) {
+		if ((knob_table[id].flags & KF_OPTION) || knob_table[id].kind == KNOB_STRING ||
+		    k->v[id] == start->v[id])
+			continue;
+		knob_format(id, k->v[id], was, sizeof was);
+		knob_format(id, start->v[id], now, sizeof now);
+		if (o < len)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s %s (now %s)", n ? ", " : "",
+			                      knob_table[id].name, was, now);
+		n++;
+	}
+	return n;
+}
+
+struct stretch {
+	struct live first, last; /* its settled first sample, and its last */
+	int have, line, n;       /* n: stretches before it */
+};
+
+/* Is stretch c better than best for start (fewer knobs differ, then
+ * longer)? Too short: never. */
+static int better(const struct stretch *c, const struct stretch *best, const struct knobs *start)
+{
+	char ignore[8];
+	double span = c->last.full.t - c->first.full.t;
+	int dc, db;
+
+	if (!c->have || span < 1.0)
+		return 0;
+	if (!best->have)
+		return 1;
+	dc = knobs_differ(&c->last.knobs, start, ignore, sizeof ignore);
+	db = knobs_differ(&best->last.knobs, start, ignore, sizeof ignore);
+	return dc < db || (dc == db && span > best->last.full.t - best->first.full.t);
+}
+
+static void take_stretch(struct baseline *b, const struct stretch *s, const struct knobs *start)
+{
+	struct lats *d = malloc(sizeof *d);
+	struct window w = { &s->first.full, &s->last.full, d, &s->last.sizes };
+	int m;
+
+	if (!d)
+		abort();
+	lats_delta(&s->last.lat, &s->first.lat, d);
+	for (m = 0; m < M_COUNT; m++) {
+		struct mval v = metric_compute(m, &w);
+
+		b->na[m] = v.state == MV_NA;
+		b->v[m] = v.state == MV_OK && comparable(m) ? v.v : NAN;
+	}
+	free(d);
+	b->knobs = s->last.knobs;
+	b->knobs.dsn = start->dsn;
+	b->line = s->line;
+}
+
+static int from_recording(const char *path, const struct knobs *start, struct baseline *b,
+                          struct err *e)
+{
+	struct stretch *cur = calloc(1, sizeof *cur), *best = calloc(1, sizeof *best);
+	struct rec_item *it = malloc(sizeof *it);
+	struct rec_head h;
+	struct replay *p;
+	unsigned long gen = 0;
+	int rc = 0, line = 1, n = 0, in = 0;
+	char diff[400], name[160], sane[400];
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+
+	if (!cur || !best || !it)
+		abort();
+	if (!(p = rec_open(path, &h, e))) {
+		rc = err_prefix(e, "--baseline");
+		goto out;
+	}
+	while ((rc = rec_read(p, it, e)) > 0) {
+		line++;
+		if (it->kind != REC_SAMPLE)
+			continue;
+		if (in && (it->live.state != LS_RUNNING || it->live.knobs_gen != gen)) {
+			if (better(cur, best, start))
+				*best = *cur;
+			in = 0;
+		}
+		if (it->live.state != LS_RUNNING)
+			continue;
+		if (!in) { /* a stretch begins: settled a second after its knobs came in */
+			memset(cur, 0, sizeof *cur);
+			cur->n = n++;
+			gen = it->live.knobs_gen;
+			in = 1;
+		}
+		if (!cur->have && it->live.full.t >= it->live.knobs_t + SETTLE_S) {
+			cur->first = it->live;
+			cur->have = 1;
+		}
+		cur->last = it->live;
+		cur->line = line;
+	}
+	rec_close(p);
+	if (rc < 0) {
+		rc = err_prefix(e, "--baseline");
+		goto out;
+	}
+	if (in && better(cur, best, start))
+		*best = *cur;
+	if (!best->have) {
+		rc = err_set(e, ERR_USAGE,
+		             "--baseline %s: a recording with no second of running under one "
+		             "setting of the knobs: record a longer session (or give a run's "
+		             "records: `idxlab run --format csv > FILE`)",
+		             path);
+		goto out;
+	}
+	take_stretch(b, best, start);
+	b->differ = knobs_differ(&best->last.knobs, start, diff, sizeof diff);
+	err_escape(base, name, sizeof name);
+	err_escape(diff, sane, sizeof sane);
+	snprintf(b->from, sizeof b->from, "vs %.100s %.0f-%.0f s", name, best->first.full.t,
+	         best->last.full.t);
+	if (!b->differ)
+		snprintf(b->says, sizeof b->says,
+		         "baseline: %.150s from %.1f to %.1f s, its knobs the dashboard's (a "
+		         "recording; B unpins)",
+		         name, best->first.full.t, best->last.full.t);
+	else
+		snprintf(
+		    b->says, sizeof b->says,
+		    "baseline: %.150s from %.1f to %.1f s, the nearest of %d stretches: %.300s",
+		    name, best->first.full.t, best->last.full.t, n, sane);
+	rc = 0;
+out:
+	free(cur);
+	free(best);
+	free(it);
+	return rc;
+}
+
 int baseline_load(const char *path, const struct knobs *start, struct baseline *b, struct err *e)
 {
 	struct saved s;
@@ -135,11 +288,7 @@ int baseline_load(const char *path, const struct knobs *start, struct baseline *
 
 	memset(b, 0, sizeof *b);
 	if (is_recording(path))
-		return err_set(e, ERR_USAGE,
-		               "--baseline %s:1: a recording (--record), which has no step "
-		               "records: give a run's records (`idxlab run --format csv > "
-		               "FILE` with the knobs to compare with)",
-		               path);
+		return from_recording(path, start, b, e);
 	if (saved_read(&s, path, "--baseline", e) < 0) {
 		saved_free(&s);
 		return -1;

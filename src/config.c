@@ -305,7 +305,8 @@ static const struct text_option {
 	{ "--fields", offsetof(struct plan, fields), "a list of field names (rows_per_s,p99_ms)" },
 	{ "--compare", offsetof(struct plan, compare_path), "a saved run's CSV or JSON file" },
 	{ "--compare-new", offsetof(struct plan, compare_new), "a saved run's CSV or JSON file" },
-	{ "--baseline", offsetof(struct plan, baseline_path), "a saved run's CSV or JSON file" },
+	{ "--baseline", offsetof(struct plan, baseline_path),
+	  "a saved run's CSV or JSON file, or a recording" },
 };
 
 /* argv[*i] is one of text_options? Then its text is kept: 1 (0: it is

@@ -28,8 +28,9 @@ dash_bad baseline/bad-header "^idxlab: --baseline .*foreign\.csv:1: 'nonsense' i
 dash_bad baseline/bad-line "^idxlab: --baseline .*cut\.csv:3: 5 fields where the header" "$T/cut.csv"
 printf '{"record":"step"\n' >"$T/broken.json"
 dash_bad baseline/bad-json "^idxlab: --baseline .*broken\.json:1: not a JSON object" "$T/broken.json"
+# a recording with no stretch of running to take figures from
 printf '{"idxlab_recording":2,"idxlab":"x","engine":"sqlite"}\n' >"$T/rec.jsonl"
-dash_bad baseline/recording-refused "^idxlab: --baseline .*rec\.jsonl:1: a recording" "$T/rec.jsonl"
+dash_bad baseline/recording-empty "^idxlab: --baseline .*rec\.jsonl: a recording with no second of running" "$T/rec.jsonl"
 dash_bad baseline/missing "^idxlab: --baseline: cannot read .*nothere\.csv: No such file" "$T/nothere.csv"
 # a good file off a terminal: the dashboard's option, said so
 dash_bad baseline/needs-terminal "^idxlab: --baseline pins a saved run in the dashboard: run it on a terminal" "$T/saved.csv"
@@ -91,3 +92,29 @@ else bad baseline/json-ratio "$(cap json)"; fi
 tm send-keys -t json q
 st=$(wait_exit json)
 [ "$st" = "EXIT=0" ] && ok baseline/json-quit || bad baseline/json-quit "'$st'"
+
+# ---- a recording as the baseline: "now vs what we measured yesterday" ----
+# a session recorded at indexes 1, then the dashboard at indexes 0 pinned to
+# it from the start: its stretch at indexes 1 named, with the knob it
+# differs in, and each metric's ratio against it
+start recd TMPDIR="$TMPDIR" "$IDXLAB" --warmup off $same --indexes 1 --record "$T/day1.rec"
+# recorded_s SECONDS: the recording holds that long a stretch of running
+recorded_s() {
+	[ "$(jq -rs --argjson s "$1" '[.[] | select(.state == "running") | .c.t]
+		| length > 1 and .[-1] - .[0] > $s' "$T/day1.rec" 2>/dev/null)" = true ]
+}
+if poll 60 recorded_s 4; then
+	ok baseline/recorded
+else bad baseline/recorded "$(cap recd)"; fi
+tm send-keys -t recd q
+st=$(wait_exit recd)
+start recb TMPDIR="$TMPDIR" "$IDXLAB" --warmup off $same --indexes 0 --baseline "$T/day1.rec"
+if wait_for recb 'baseline: day1\.rec from [0-9.]+ to [0-9.]+ s, the nearest of [0-9]+ stretches: indexes 1 \(now 0\)' 5; then
+	ok baseline/recording-stretch
+else bad baseline/recording-stretch "$(cap recb)"; fi
+if wait_for recb 'now/base vs day1\.rec [0-9]+-[0-9]+ s' 3 && wait_for recb '││rows/s +[0-9.]+[kM]? .* [0-9.]+x' 8; then
+	ok baseline/recording-ratios
+else bad baseline/recording-ratios "$(cap recb)"; fi
+tm send-keys -t recb q
+st=$(wait_exit recb)
+[ "$st" = "EXIT=0" ] && ok baseline/recording-quit || bad baseline/recording-quit "'$st'"
