@@ -470,7 +470,8 @@ void compare_write(struct compare *c, FILE *f)
 	write_table(c, c->noted, c->nnoted, f);
 }
 
-int compare_files(struct compare *c, const char *new_path, FILE *out, struct err *e)
+int compare_files(struct compare *c, const char *new_path, FILE *out, compare_emit_fn *emit,
+                  void *ctx, struct err *e)
 {
 	struct saved nw;
 	struct result *res;
@@ -487,14 +488,20 @@ int compare_files(struct compare *c, const char *new_path, FILE *out, struct err
 			res[i].fig[j].nw = res[i].text[j][0];
 			res[i].fig[j].sv = res[i].text[j][1];
 		}
+		if (emit) {
+			static struct record r; /* big: not on the stack */
+
+			rec_to_record(&nw.step[i], &r);
+			emit(ctx, &r);
+		}
 	}
-	{
+	if (out) {
 		char path[300];
 
 		err_escape(new_path, path, sizeof path);
 		fprintf(out, "%s (new), against the saved run:", path);
+		write_table(c, res, nw.nstep, out);
 	}
-	write_table(c, res, nw.nstep, out);
 	free(res);
 	saved_free(&nw);
 	return 0;

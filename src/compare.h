@@ -57,9 +57,13 @@ void compare_note(struct compare *c, const struct record *r);
 void compare_write(struct compare *c, FILE *f);
 
 /* --compare-new FILE: the steps of the run saved in new_path (read as
- * compare_open reads) compared with c's, the table written on out. -1
+ * compare_open reads) compared with c's, the table written on out (NULL:
+ * none); each step's record handed to emit too (NULL: none), as the
+ * file has it, to be written as a run's (with compare_fields). -1
  * (ERR_USAGE) as compare_open, on new_path. */
-int compare_files(struct compare *c, const char *new_path, FILE *out, struct err *e);
+typedef void compare_emit_fn(void *ctx, const struct record *r);
+int compare_files(struct compare *c, const char *new_path, FILE *out, compare_emit_fn *emit,
+                  void *ctx, struct err *e);
 
 /* Safe on NULL. */
 void compare_free(struct compare *c);

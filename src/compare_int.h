@@ -32,6 +32,12 @@ void saved_free(struct saved *s);
 /* r's value of field name, or NULL (n/a, or no such field). */
 const char *rec_get(const struct rec *r, const char *name);
 
+/* r as a record again, to be written as this run's are (--compare-new in
+ * CSV or JSON): a value that reads whole as a number is one (its
+ * decimals as written), n/a is n/a, any other a string. */
+struct record;
+void rec_to_record(const struct rec *r, struct record *out);
+
 /* name as a field name of the process' life (the same pointer for the
  * same name). */
 const char *compare_intern(const char *name);

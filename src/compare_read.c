@@ -383,6 +383,35 @@ int saved_read(struct saved *s, const char *path, const char *flag, struct err *
 	return rc;
 }
 
+void rec_to_record(const struct rec *r, struct record *out)
+{
+	int i;
+
+	out->n = 0;
+	for (i = 0; i < r->n && out->n < RECORD_MAX_FIELDS; i++) {
+		struct field *f = &out->f[out->n++];
+		const char *v = r->val[i], *dot;
+		char *end = NULL;
+		double d = v && *v ? strtod(v, &end) : 0;
+
+		memset(f, 0, sizeof *f);
+		f->name = f->label = r->name[i];
+		f->unit = "";
+		if (!v) {
+			f->kind = FIELD_NA;
+		} else if (end && end != v && !*end && !strpbrk(v, "eEnNiI")) {
+			dot = strchr(v, '.');
+			f->kind = dot ? FIELD_NUM : FIELD_INT;
+			f->d = d;
+			f->i = (long long)d;
+			f->decimals = dot ? (int)strlen(dot + 1) : 0;
+		} else {
+			f->kind = FIELD_STR;
+			snprintf(f->s, sizeof f->s, "%s", v);
+		}
+	}
+}
+
 void saved_free(struct saved *s)
 {
 	int i, j;

@@ -233,17 +233,35 @@ static int plot_end(const struct plan *p, struct plot *pl, int code)
 	return code;
 }
 
+/* --compare-new in CSV or JSON: a saved step's record written as a run's,
+ * the comparison's fields appended. */
+static void emit_new(void *ctx, const struct record *r)
+{
+	struct knobs k;
+
+	knobs_defaults(&k); /* (the text table's; CSV and JSON need none) */
+	report_emit(ctx, r, &k);
+}
+
 int headless_compare(const struct plan *p)
 {
 	struct compare *c = NULL;
+	struct report *rep = NULL;
 	struct err e = { ERR_NONE, "" };
-	int code = 0;
+	int code = 0, text = p->vals[K_FORMAT][0] == FMT_TEXT;
+	/* the table: the output in text; else on stderr, as a run's is */
+	FILE *table = text ? stdout : p->vals[K_QUIET][0] ? NULL : stderr;
 
-	if (compare_open(&c, p->compare_path, &e) < 0 ||
-	    compare_files(c, p->compare_new, stdout, &e) < 0) {
+	if (compare_open(&c, p->compare_path, &e) == 0 && !text) {
+		rep = report_new(p, stdout, NULL);
+		report_annotate(rep, annotate, c);
+	}
+	if (!c || compare_files(c, p->compare_new, table, rep ? emit_new : NULL, rep, &e) < 0) {
 		fprintf(stderr, "idxlab: %s\n", e.msg);
 		code = 2;
 	}
+	report_finish(rep);
+	report_free(rep);
 	compare_free(c);
 	return code;
 }

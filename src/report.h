@@ -48,6 +48,10 @@ void report_sink(struct report *r, report_sink_fn *fn, void *ctx);
 typedef void report_annotate_fn(void *ctx, const struct record *full, struct record *out);
 void report_annotate(struct report *r, report_annotate_fn *fn, void *ctx);
 
+/* Write record r (on knobs k) in rp's format: the run's own, or
+ * one built elsewhere (--compare-new's saved steps) written as they are. */
+void report_emit(struct report *rp, const struct record *r, const struct knobs *k);
+
 /* A record whose fields wait on later ones (a mix sweep's `cheapest`, set
  * once every step of its sweep is in): fn gets a copy of each record
  * about to be written, in every format, and returns 1 when it is ready (it

@@ -71,7 +71,6 @@ struct report {
 /* report.c: what a record of the run is built from, and written by. */
 void report_build_step(struct report *rp, struct record *r, const struct step_result *s,
                        const char *kind);
-void report_emit(struct report *rp, const struct record *r, const struct knobs *k);
 
 /* r (on knobs k) stands for a finished step (one run's, or the median of
  * its runs), a batch or a window: handed to the sink (report_sink), its

@@ -51,6 +51,23 @@ for f in a.csv a.json; do
 	fi
 done
 
+# --compare-new in CSV and JSON: the saved steps' records written as a run's
+# (their own values), each with the comparison's fields: within noise on
+# every figure compared with themselves; the table on stderr (not with -q)
+"$IDXLAB" run --warmup off --compare "$T/a.csv" --compare-new "$T/a.csv" --format csv \
+	>"$T/self.csv" 2>"$T/selfc.err"
+rp=$(field "$T/self.csv" rows_per_s 2) rs=$(field "$T/a.csv" rows_per_s 2)
+vr=$(field "$T/self.csv" rows_per_s_vs 2) vd=$(field "$T/self.csv" p99_ms_verdict 2)
+vs=$(field "$T/self.csv" vs_step 2)
+[ "$(grep -c . "$T/self.csv")" = 3 ] && [ "$rp" = "$rs" ] && [ "$vr" = 1.000 ] &&
+	[ "$vd" = "within noise" ] && [ "$vs" = 2 ] && grep -q '^step 2 vs saved step 2' "$T/selfc.err" &&
+	ok compare/new-csv || bad compare/new-csv "rows/s '$rp' (saved '$rs'), ratio '$vr', p99 '$vd', vs step '$vs': $(head -c 300 "$T/self.csv") $(head -c 200 "$T/selfc.err")"
+run --compare "$T/a.json" --compare-new "$T/a.json" --format json >"$T/self.json" 2>"$T/selfj.err"
+nj=$(jq -s '[.[] | select(.record == "step" and .rows_per_s_verdict == "within noise"
+	and .wal_bytes_per_row_verdict == "within noise" and (.rows_per_s | type) == "number")] | length' "$T/self.json" 2>/dev/null)
+[ "$nj" = 2 ] && [ ! -s "$T/selfj.err" ] && ok compare/new-json ||
+	bad compare/new-json "$nj of 2: $(head -c 300 "$T/self.json") $(head -c 200 "$T/selfj.err")"
+
 # The reader is a CSV reader: every field quoted, a quote, a comma and a
 # line break inside one (the cpu's, which then differs: named, still
 # compared).
