@@ -40,7 +40,7 @@ struct field {
 	const char *label; /* the text table's header (static) */
 	const char *unit;  /* for human formatting in text */
 	enum field_kind kind;
-	char s[320];
+	char s[512]; /* a string's: a plan of both read ops' queries fits */
 	long long i;
 	double d;
 	int decimals;

@@ -39,7 +39,7 @@ struct step_result {
 	const char *ended_by;
 	/* A read step (op lookup, range): what served each query
 	 * (reads_plan_text) and each index's share (reads_served_text); "". */
-	char plan[256], served[256], queries[320]; /* queries: reads_query_text */
+	char plan[512], served[512], queries[512]; /* queries: reads_query_text */
 };
 
 enum live_state {

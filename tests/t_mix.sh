@@ -144,5 +144,15 @@ fi
 expect_exit mix/weights-add 2 "adds to 90 %" "$IDXLAB" run --mix insert:70,lookup:20
 expect_exit mix/unknown-op 2 "'select' in the mix is not an op" "$IDXLAB" run --mix insert:80,select:20
 expect_exit mix/two-writes 2 "two write ops" "$IDXLAB" run --mix insert:50,update:50
+
+# both read ops in one mix: the lookups by email and a range of 100 rows
+# from an email, each query drawn among its own op's (rows returned per
+# query about (1 + 100) / 2), both served by the email index
+"$IDXLAB" run --schema users --queries by_email --mix lookup:50,range:50 --prefill 3000 --rows 2000 \
+	--indexes 1 --format csv >"$T/lr.csv" 2>"$T/lr.err"
+rr=$(field "$T/lr.csv" rows_returned_per_query 1) pl=$(field "$T/lr.csv" plan 1)
+is_num "$rr" && [ "$pl" = "by_email=idxlab_email range_email=idxlab_email" ] &&
+	check mix/lookup-and-range "$rr > 40 && $rr < 61" ||
+	bad mix/lookup-and-range "rows/query '$rr', plan '$pl': $(head -c 300 "$T/lr.err")"
 expect_exit mix/not-with-op 2 "give --mix or --op, not both" "$IDXLAB" run --op update --mix insert:80,lookup:20
 lib_exit

@@ -11,6 +11,8 @@
 void reads_prepare(struct reads *r, const struct schema *s, const struct knobs *k, long long op)
 {
 	double miss = (double)k->v[K_MISS] / 1000.0;
+	unsigned char w[OP_COUNT];
+	int i;
 
 	memset(r, 0, sizeof *r);
 	r->s = s;
@@ -19,17 +21,28 @@ void reads_prepare(struct reads *r, const struct schema *s, const struct knobs *
 	r->nbuilt = k->v[K_INDEXES] < 0                        ? 0
 	            : k->v[K_INDEXES] > (long long)s->nindexes ? s->nindexes
 	                                                       : (int)k->v[K_INDEXES];
-	if (!OP_READS(op)) /* a mix reads beside its write op */
-		op = mix_read_op(k);
-	if (op >= 0)
-		r->n = schema_read_queries(s, k, op, r->q);
+	if (mix_of(k, w)) /* a mix reads by its read ops, whatever op is */
+		for (op = 0; op < OP_COUNT; op++) {
+			if (!w[op] || !OP_READS(op))
+				continue;
+			for (i = r->n, r->n += schema_read_queries(s, k, op, r->q + r->n); i < r->n; i++)
+				r->op[i] = op;
+		}
+	else if (OP_READS(op))
+		for (r->n = schema_read_queries(s, k, op, r->q), i = 0; i < r->n; i++)
+			r->op[i] = op;
 }
 
-int reads_pick(struct reads *r, uint64_t draw, int *miss)
+int reads_pick(struct reads *r, long long op, uint64_t draw, int *miss)
 {
 	uint64_t h = keys_hash(r->seed, 0x72656164ULL /* "read" */, draw);
-	int i = r->n > 1 ? (int)(h % (uint64_t)r->n) : 0;
+	int i, of = 0, nth;
 
+	for (i = 0; i < r->n; i++) /* op's queries: lookup's and range's each a run */
+		of += r->op[i] == op;
+	nth = of > 1 ? (int)(h % (uint64_t)of) : 0;
+	for (i = 0; i < r->n - 1 && (r->op[i] != op || nth--); i++)
+		;
 	*miss = r->miss_cut && keys_hash(r->seed, 0x6d697373ULL /* "miss" */, draw) < r->miss_cut;
 	r->count[i]++;
 	return i;

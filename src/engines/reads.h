@@ -19,25 +19,29 @@
 #include "../schema.h"
 
 #define READS_SERVED_MAX 64 /* "idxlab_users_email", "scan", "primary key" */
+/* the queries of both read ops at most (a mix of lookup and range) */
+#define READS_MAX (2 * SCHEMA_QUERY_MAX)
 
 struct reads {
 	int n; /* queries; 0: the op is not a read */
-	struct query_spec q[SCHEMA_QUERY_MAX];
-	char served[SCHEMA_QUERY_MAX][READS_SERVED_MAX]; /* what served query i ("" unknown) */
-	uint64_t count[SCHEMA_QUERY_MAX];                /* draws of query i since prepare */
+	struct query_spec q[READS_MAX];
+	long long op[READS_MAX];                  /* the read op query i is of */
+	char served[READS_MAX][READS_SERVED_MAX]; /* what served query i ("" unknown) */
+	uint64_t count[READS_MAX];                /* draws of query i since prepare */
 	uint64_t seed;
 	uint64_t miss_cut; /* a draw misses when its hash is below this */
 	const struct schema *s;
 	int nbuilt; /* the spec's first nbuilt indexes exist (the indexes knob) */
 };
 
-/* The queries op runs on s under k (a write op: its mix's read op's, if
- * any; else none); counts reset. */
+/* The queries op runs on s under k - under a mix, those of each of its
+ * read ops (lookup's, then range's), whatever op is; else op's if it
+ * reads, none if not; counts reset. */
 void reads_prepare(struct reads *r, const struct schema *s, const struct knobs *k, long long op);
 
-/* Which query draw number draw runs (0..n-1), and in *miss whether its
- * values are ones no row holds; its count goes up. */
-int reads_pick(struct reads *r, uint64_t draw, int *miss);
+/* Which query of read op op draw number draw runs (0..n-1), and in *miss
+ * whether its values are ones no row holds; its count goes up. */
+int reads_pick(struct reads *r, long long op, uint64_t draw, int *miss);
 
 /* What served the queries, as the plan field says it: "by_email=idxlab_email
  * recent=scan" (query=what, by space); "" when no query ran. */

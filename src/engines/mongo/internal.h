@@ -174,7 +174,7 @@ int mongo_flush(struct engine *en, long long op, struct err *e);
 /* The finds of k's read op (none for a write), and what serves each (explain). */
 int mongo_prepare_reads(struct engine *en, const struct knobs *k, struct err *e);
 /* One query, its values from row, draw its number (reads_pick). */
-int mongo_do_read(struct engine *en, uint64_t row, uint64_t draw, struct err *e);
+int mongo_do_read(struct engine *en, long long op, uint64_t row, uint64_t draw, struct err *e);
 /* The reads' counters serverStatus gives this step's reads alone (bits
  * 1u << C_READ_EXAMINED, C_READ_PAGES): both on a read step, fewer or
  * none in a mix (what its writes examine and read would count too). */

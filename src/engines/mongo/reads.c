@@ -90,9 +90,9 @@ int mongo_prepare_reads(struct engine *en, const struct knobs *k, struct err *e)
 	return 0;
 }
 
-int mongo_do_read(struct engine *en, uint64_t row, uint64_t draw, struct err *e)
+int mongo_do_read(struct engine *en, long long op, uint64_t row, uint64_t draw, struct err *e)
 {
-	int miss, i = reads_pick(&en->rd, draw, &miss);
+	int miss, i = reads_pick(&en->rd, op, draw, &miss);
 	bson_t filter = BSON_INITIALIZER, opts = BSON_INITIALIZER;
 	mongoc_cursor_t *cur;
 	const bson_t *doc;

@@ -86,7 +86,7 @@ static int begin(struct engine *en, struct err *e)
 static int add_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e)
 {
 	if (OP_READS(op))
-		return mongo_do_read(en, row, version, e);
+		return mongo_do_read(en, op, row, version, e);
 	if (!en->bulk && !en->copy) /* sent early (send_full) */
 		mongo_open_bulk(en);
 	return mongo_add_op(en, op, row, version, e);

@@ -208,7 +208,7 @@ struct engine {
 	 * the last reading of the statistics the reads' counts come from
 	 * (rd_seen: of this table, under a read op). */
 	struct reads rd;
-	char rq_sql[SCHEMA_QUERY_MAX][RQ_SQL_MAX];
+	char rq_sql[READS_MAX][RQ_SQL_MAX];
 	int rq_set, rd_seen;
 	uint64_t rd_examined, rd_pages;
 	/* A mix (reads.c): the write statement's parameters and text, kept
@@ -327,7 +327,7 @@ void pg_proto_free(struct engine *en);
 int pg_prepare_reads(struct engine *en, struct err *e);
 /* One query (the txn loop's op hook): its values from row, draw its
  * number (reads_pick); its rows read back and counted. */
-int pg_do_read(struct engine *en, uint64_t row, uint64_t draw, struct err *e);
+int pg_do_read(struct engine *en, long long op, uint64_t row, uint64_t draw, struct err *e);
 /* In the pipeline, read the results of the statements sent (BEGIN,
  * COMMIT) now: a read step waits for them. */
 int pg_reads_take(struct engine *en, struct err *e);

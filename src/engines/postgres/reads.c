@@ -322,9 +322,9 @@ int pg_reads_take(struct engine *en, struct err *e)
 	return take_pending(en, e) < 0 ? fail(en) : 0;
 }
 
-int pg_do_read(struct engine *en, uint64_t row, uint64_t draw, struct err *e)
+int pg_do_read(struct engine *en, long long op, uint64_t row, uint64_t draw, struct err *e)
 {
-	int miss, i = reads_pick(&en->rd, draw, &miss), lens[SCHEMA_QUERY_TERMS];
+	int miss, i = reads_pick(&en->rd, op, draw, &miss), lens[SCHEMA_QUERY_TERMS];
 	char num[SCHEMA_QUERY_TERMS][8], name[32];
 	const char *vals[SCHEMA_QUERY_TERMS];
 	PGresult *res;

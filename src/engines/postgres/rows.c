@@ -526,7 +526,7 @@ int pg_send_op(struct engine *en, long long op, uint64_t row, uint64_t version, 
 	int lens[SPEC_PARAMS];
 
 	if (OP_READS(op))
-		return pg_do_read(en, row, version, e);
+		return pg_do_read(en, op, row, version, e);
 	if (!en->w_set)
 		pg_write_restore(en); /* a mix's read had the statement's state */
 	/* insert: the row's values; updates: the new values of their version */

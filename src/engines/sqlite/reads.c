@@ -22,7 +22,7 @@ static void finalize_reads(struct engine *en)
 {
 	int i;
 
-	for (i = 0; i < SCHEMA_QUERY_MAX; i++) {
+	for (i = 0; i < READS_MAX; i++) {
 		sqlite3_finalize(en->rq[i]);
 		en->rq[i] = NULL;
 	}
@@ -94,9 +94,9 @@ int sqlite_prepare_reads(struct engine *en, const struct knobs *k, struct err *e
 	return 0;
 }
 
-int sqlite_do_read(struct engine *en, uint64_t row, uint64_t draw, struct err *e)
+int sqlite_do_read(struct engine *en, long long op, uint64_t row, uint64_t draw, struct err *e)
 {
-	int miss, i = reads_pick(&en->rd, draw, &miss), j, rc, cols;
+	int miss, i = reads_pick(&en->rd, op, draw, &miss), j, rc, cols;
 	const struct query_spec *q = &en->rd.q[i];
 	sqlite3_stmt *st = en->rq[i];
 	int cur, hi;

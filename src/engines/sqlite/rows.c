@@ -201,7 +201,7 @@ int sqlite_do_op(struct engine *en, long long op, uint64_t row, uint64_t version
 	int rc;
 
 	if (OP_READS(op))
-		return sqlite_do_read(en, row, version, e);
+		return sqlite_do_read(en, op, row, version, e);
 	if (en->mr.max)
 		return sqlite_multirow_add(en, row, e);
 	if (!en->fast) {

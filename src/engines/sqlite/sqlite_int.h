@@ -61,7 +61,7 @@ struct engine {
 	int opcols[SCHEMA_COLS_MAX];
 	struct value vals[SCHEMA_COLS_MAX];
 	struct reads rd;                    /* op lookup, range: the queries (reads.c) */
-	sqlite3_stmt *rq[SCHEMA_QUERY_MAX]; /* their SELECTs */
+	sqlite3_stmt *rq[READS_MAX]; /* their SELECTs */
 	struct {                            /* --load multirow (multirow.c); max 0: off */
 		sqlite3_stmt *full;         /* the INSERT of max rows */
 		int max, n;                 /* rows per statement, rows kept */
@@ -114,7 +114,7 @@ int sqlite_set_indexes(struct engine *en, long long from, long long to, struct e
 /* The SELECTs of k's read op (none for a write), and what serves each. */
 int sqlite_prepare_reads(struct engine *en, const struct knobs *k, struct err *e);
 /* One query, its values from row, draw its number (reads_pick). */
-int sqlite_do_read(struct engine *en, uint64_t row, uint64_t draw, struct err *e);
+int sqlite_do_read(struct engine *en, long long op, uint64_t row, uint64_t draw, struct err *e);
 void sqlite_free_reads(struct engine *en);
 const struct reads *sqlite_reads(struct engine *en);
 

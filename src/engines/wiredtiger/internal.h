@@ -79,9 +79,9 @@ struct wt_bulk {
 /* op lookup, range (reads.c): the queries and the cursors that run them. */
 struct wt_reads {
 	struct reads rd;
-	int ix[SCHEMA_QUERY_MAX];   /* the index table that serves query i; -1: a scan */
-	int desc[SCHEMA_QUERY_MAX]; /* that index walked backwards (its order, desc) */
-	int sort[SCHEMA_QUERY_MAX]; /* an order the walk does not give: kept in the heap */
+	int ix[READS_MAX];   /* the index table that serves query i; -1: a scan */
+	int desc[READS_MAX]; /* that index walked backwards (its order, desc) */
+	int sort[READS_MAX]; /* an order the walk does not give: kept in the heap */
 	WT_CURSOR *cur[NIDX];       /* raw read cursors on the index tables that serve one */
 	unsigned char val[SCHEMA_QUERY_TERMS][SCHEMA_TEXT_MAX]; /* the terms' values, as
 	                                                         * a record holds them */
@@ -225,7 +225,7 @@ int wt_prepare_reads(struct engine *en, const struct knobs *k, struct err *e);
 void wt_free_reads(struct engine *en);
 /* One query (wt_do_op's for op lookup, range): its values from row, draw its
  * number (reads_pick). 0, E_MISSING or a WiredTiger error. */
-int wt_do_read(struct engine *en, uint64_t row, uint64_t draw);
+int wt_do_read(struct engine *en, long long op, uint64_t row, uint64_t draw);
 const struct reads *wt_reads_of(struct engine *en);
 /* The sample (stats.c): the pages read into the cache since the last, the
  * queries' on a read step; mark: from now on. */

@@ -436,10 +436,10 @@ static int run_scan(struct engine *en, int i, uint64_t *rows, uint64_t *examined
 	return rc == WT_NOTFOUND ? 0 : rc;
 }
 
-int wt_do_read(struct engine *en, uint64_t row, uint64_t draw)
+int wt_do_read(struct engine *en, long long op, uint64_t row, uint64_t draw)
 {
 	struct wt_reads *r = &en->rd;
-	int miss, i = reads_pick(&r->rd, draw, &miss), j, rc;
+	int miss, i = reads_pick(&r->rd, op, draw, &miss), j, rc;
 	const struct query_spec *q = &r->rd.q[i];
 	uint64_t rows = 0, examined = 0;
 

@@ -428,7 +428,7 @@ int wt_do_op(struct engine *en, long long op, uint64_t row, uint64_t version)
 		return op_update_cols(en, row, version, en->opc[1], en->nopc[1]);
 	case OP_LOOKUP:
 	case OP_RANGE: /* reads.c: the draw number comes as the version */
-		return wt_do_read(en, row, version);
+		return wt_do_read(en, op, row, version);
 	default:
 		return op_delete(en, row);
 	}
