@@ -25,7 +25,8 @@ void reads_prepare(struct reads *r, const struct schema *s, const struct knobs *
 		for (op = 0; op < OP_COUNT; op++) {
 			if (!w[op] || !OP_READS(op))
 				continue;
-			for (i = r->n, r->n += schema_read_queries(s, k, op, r->q + r->n); i < r->n; i++)
+			for (i = r->n, r->n += schema_read_queries(s, k, op, r->q + r->n); i < r->n;
+			     i++)
 				r->op[i] = op;
 		}
 	else if (OP_READS(op))

@@ -29,7 +29,8 @@ static void test_mix_words(void)
 	/* both read ops: each its own queries (reads.h) */
 	CHECK(mix_resolve("lookup:50,range:50", &c, &e) == 0 && mix_op(c, 0) == -1 &&
 	      mix_op(c, 1) == OP_LOOKUP);
-	CHECK(mix_resolve("insert:40,lookup:30,range:30", &c, &e) == 0 && mix_op(c, 0) == OP_INSERT);
+	CHECK(mix_resolve("insert:40,lookup:30,range:30", &c, &e) == 0 &&
+	      mix_op(c, 0) == OP_INSERT);
 }
 
 static void test_mix_draws(void)

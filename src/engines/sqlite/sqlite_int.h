@@ -60,12 +60,12 @@ struct engine {
 	int nopcols, payload_param;
 	int opcols[SCHEMA_COLS_MAX];
 	struct value vals[SCHEMA_COLS_MAX];
-	struct reads rd;                    /* op lookup, range: the queries (reads.c) */
+	struct reads rd;             /* op lookup, range: the queries (reads.c) */
 	sqlite3_stmt *rq[READS_MAX]; /* their SELECTs */
-	struct {                            /* --load multirow (multirow.c); max 0: off */
-		sqlite3_stmt *full;         /* the INSERT of max rows */
-		int max, n;                 /* rows per statement, rows kept */
-		uint64_t *rows;             /* the kept rows' numbers */
+	struct {                     /* --load multirow (multirow.c); max 0: off */
+		sqlite3_stmt *full;  /* the INSERT of max rows */
+		int max, n;          /* rows per statement, rows kept */
+		uint64_t *rows;      /* the kept rows' numbers */
 	} mr;
 };
 

@@ -79,10 +79,10 @@ struct wt_bulk {
 /* op lookup, range (reads.c): the queries and the cursors that run them. */
 struct wt_reads {
 	struct reads rd;
-	int ix[READS_MAX];   /* the index table that serves query i; -1: a scan */
-	int desc[READS_MAX]; /* that index walked backwards (its order, desc) */
-	int sort[READS_MAX]; /* an order the walk does not give: kept in the heap */
-	WT_CURSOR *cur[NIDX];       /* raw read cursors on the index tables that serve one */
+	int ix[READS_MAX];    /* the index table that serves query i; -1: a scan */
+	int desc[READS_MAX];  /* that index walked backwards (its order, desc) */
+	int sort[READS_MAX];  /* an order the walk does not give: kept in the heap */
+	WT_CURSOR *cur[NIDX]; /* raw read cursors on the index tables that serve one */
 	unsigned char val[SCHEMA_QUERY_TERMS][SCHEMA_TEXT_MAX]; /* the terms' values, as
 	                                                         * a record holds them */
 	unsigned char *heap; /* an order with a limit: the best rows' order column */
