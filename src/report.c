@@ -212,37 +212,39 @@ static void hold(struct report *rp, const struct record *r, const struct knobs *
 	rp->held_end = &h->next;
 }
 
-/* Write the held records from the first while they settle (final: all). */
+/* Write the held records that settle now, in their order (final: all). */
 static void release(struct report *rp, int final)
 {
-	struct held *h;
+	struct held **at = &rp->held, *h;
 
-	while ((h = rp->held)) {
+	while ((h = *at)) {
 		rp->scratch->n = h->n;
 		memcpy(rp->scratch->f, h->f, (size_t)h->n * sizeof h->f[0]);
-		if (!rp->settle(rp->settle_ctx, rp->scratch, &h->k, final) && !final)
-			return;
-		if (!(rp->held = h->next))
-			rp->held_end = &rp->held;
+		if (!rp->settle(rp->settle_ctx, rp->scratch, &h->k, final) && !final) {
+			at = &h->next;
+			continue;
+		}
+		*at = h->next;
 		write_now(rp, rp->scratch, &h->k);
 		free(h);
 	}
+	rp->held_end = at;
 }
 
+/* A record that settles is written now, one that waits is held: the
+ * records of the rest of the run (windows, other steps) are not held
+ * behind it. */
 void report_emit(struct report *rp, const struct record *r, const struct knobs *k)
 {
 	if (!rp->settle) {
 		write_now(rp, r, k);
 		return;
 	}
-	if (!rp->held) {
-		*rp->scratch = *r;
-		if (rp->settle(rp->settle_ctx, rp->scratch, k, 0)) {
-			write_now(rp, rp->scratch, k);
-			return;
-		}
-	}
-	hold(rp, r, k);
+	*rp->scratch = *r;
+	if (rp->settle(rp->settle_ctx, rp->scratch, k, 0))
+		write_now(rp, rp->scratch, k);
+	else
+		hold(rp, r, k);
 }
 
 void report_settle(struct report *rp, report_settle_fn *fn, void *ctx)

@@ -55,10 +55,11 @@ void report_emit(struct report *rp, const struct record *r, const struct knobs *
 /* A record whose fields wait on later ones (a mix sweep's `cheapest`, set
  * once every step of its sweep is in): fn gets a copy of each record
  * about to be written, in every format, and returns 1 when it is ready (it
- * may set its fields), 0 to hold it until fn says so. Held, it keeps its
- * place: the records after it wait behind it, and each finished record
- * asks again from the first held. final 1 (the run's end, a stop): the
- * last chance, fn says what it can. fn NULL: none held. */
+ * may set its fields), 0 to hold it until fn says so. The others are
+ * written as they come (a held step's windows stream); each finished
+ * record asks again for the held ones, which are written in their order
+ * as they settle. final 1 (the run's end, a stop): the last chance, fn
+ * says what it can. fn NULL: none held. */
 typedef int report_settle_fn(void *ctx, struct record *r, const struct knobs *k, int final);
 void report_settle(struct report *r, report_settle_fn *fn, void *ctx);
 

@@ -13,6 +13,7 @@ struct tstep {
 	struct knobs k;
 	double total, write_ms, read_ms; /* NAN: n/a */
 	int built, unused;               /* indexes built, those no query used */
+	int cut;                         /* stopped part way (interrupted): never the cheapest */
 	char unused_names[256];          /* theirs, by ", " */
 };
 
@@ -58,6 +59,13 @@ static int mix_step(const struct record *r, const struct knobs *k)
 	return mix_of(k, NULL) && finished_step(r);
 }
 
+static int interrupted(const struct record *r)
+{
+	const struct field *f = record_find(r, "interrupted");
+
+	return f && f->kind == FIELD_INT && f->i;
+}
+
 /* The indexes of st's index_served ("idxlab_email:1.00 idxlab_name:0.00")
  * and those at 0.00, which no query used. */
 static void note_unused(struct tstep *st, const struct record *r)
@@ -89,6 +97,7 @@ void trade_note(struct trade *t, const struct record *r, const struct knobs *k)
 	if (!t || !finished_step(r) || !(mix_of(k, NULL) || OP_READS(k->v[K_OP])))
 		return;
 	note_unused(&st, r);
+	st.cut = interrupted(r);
 	st.total = num(r, M_MIX_MS_PER_1000_OPS); /* NAN too: a step that ran */
 	st.write_ms = num(r, M_WRITE_MS_PER_ROW);
 	st.read_ms = num(r, M_READ_MS_PER_QUERY);
@@ -113,7 +122,8 @@ static int same_but_indexes(const struct knobs *x, const struct knobs *y)
 }
 
 /* The noted step of k's sweep (k's knobs but the indexes) with the least
- * total, -1: none with one; *noted: how many of the sweep's are noted. */
+ * total, of those that ran to their end; -1: none; *noted: how many of
+ * the sweep's are noted. */
 static long cheapest_of(const struct trade *t, const struct knobs *k, long *noted)
 {
 	long i, best = -1;
@@ -121,7 +131,8 @@ static long cheapest_of(const struct trade *t, const struct knobs *k, long *note
 	for (*noted = 0, i = 0; i < t->n; i++)
 		if (same_but_indexes(&t->s[i].k, k)) {
 			++*noted;
-			if (!isnan(t->s[i].total) && (best < 0 || t->s[i].total < t->s[best].total))
+			if (!isnan(t->s[i].total) && !t->s[i].cut &&
+			    (best < 0 || t->s[i].total < t->s[best].total))
 				best = i;
 		}
 	return best;
@@ -152,24 +163,48 @@ int trade_settle(void *ctx, struct record *r, const struct knobs *k, int final)
 	return 1;
 }
 
+/* The knobs k's sweep is one of several by (those the plan sweeps, but
+ * the indexes), as " (cache=1024KiB seed=2)"; "" when the indexes are all
+ * the plan sweeps. */
+static void sweep_label(const struct trade *t, const struct knobs *k, char *buf, size_t len)
+{
+	char v[64];
+	size_t n = 0;
+	int id;
+
+	buf[0] = 0;
+	for (id = 0; id < K_COUNT && n < len; id++)
+		if (id != K_INDEXES && t->p->n[id] > 1) {
+			knob_format(id, k->v[id], v, sizeof v);
+			n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", n ? " " : " (",
+			                      knob_table[id].name, v);
+		}
+	if (n && n < len)
+		snprintf(buf + n, len - n, ")");
+}
+
 /* The step of s's sweep with the fewest indexes, each of them used by a
- * query, and a write cost; -1: none. */
+ * query, and a write cost, that ran to its end; -1: none. */
 static long all_used(const struct trade *t, const struct tstep *s)
 {
 	long i, best = -1;
 
 	for (i = 0; i < t->n; i++)
 		if (same_but_indexes(&t->s[i].k, &s->k) && t->s[i].built && !t->s[i].unused &&
-		    !isnan(t->s[i].write_ms) &&
+		    !isnan(t->s[i].write_ms) && !t->s[i].cut &&
 		    (best < 0 || t->s[i].k.v[K_INDEXES] < t->s[best].k.v[K_INDEXES]))
 			best = i;
 	return best;
 }
 
 /* A line for each step with an index no query used: which, and under a
- * mix what the writes cost there against the fewest indexes all used. */
+ * mix what a write took there beside the fewest indexes all used (the
+ * two figures, no more: what else differs between the steps - the
+ * queries' scans through a shared cache, an update that writes no
+ * indexed column - is in them too). */
 static int unused_lines(const struct trade *t, FILE *out)
 {
+	char label[160];
 	long i, c;
 	int lines = 0;
 
@@ -178,14 +213,15 @@ static int unused_lines(const struct trade *t, FILE *out)
 
 		if (!s->unused)
 			continue;
-		fprintf(out, "used by no query at indexes %lld: %s (%d of %d)", s->k.v[K_INDEXES],
-		        s->unused_names, s->unused, s->built);
-		if (!isnan(s->write_ms) && (c = all_used(t, s)) >= 0)
-			fprintf(out,
-			        "; each write pays for them: %.4g ms/row, against %.4g at indexes "
-			        "%lld (every index used)",
-			        s->write_ms, t->s[c].write_ms, t->s[c].k.v[K_INDEXES]);
-		fputc('\n', out);
+		sweep_label(t, &s->k, label, sizeof label);
+		fprintf(out, "used by no query at indexes %lld%s: %s (%d of %d)", s->k.v[K_INDEXES],
+		        label, s->unused_names, s->unused, s->built);
+		if (!isnan(s->write_ms) && (c = all_used(t, s)) >= 0 && c != i)
+			fprintf(
+			    out,
+			    "; writes %.4g ms/row there, %.4g at indexes %lld (every index used)",
+			    s->write_ms, t->s[c].write_ms, t->s[c].k.v[K_INDEXES]);
+		fputs(s->cut ? " (stopped part way)\n" : "\n", out);
 		lines++;
 	}
 	return lines;
@@ -207,14 +243,15 @@ int trade_write(const struct trade *t, FILE *out)
 			done[g] = 1;
 			continue;
 		}
-		char mixed[96];
+		char mixed[96], label[160];
 
 		mix_text(&t->s[best].k, mixed, sizeof mixed);
+		sweep_label(t, &t->s[best].k, label, sizeof label);
 		fprintf(out,
-		        "cheapest: indexes %lld - %.4g ms per 1,000 operations of the mix %s "
+		        "cheapest%s: indexes %lld - %.4g ms per 1,000 operations of the mix %s "
 		        "(writes %.4g ms/row, queries %.4g ms)",
-		        t->s[best].k.v[K_INDEXES], t->s[best].total, mixed, t->s[best].write_ms,
-		        t->s[best].read_ms);
+		        label, t->s[best].k.v[K_INDEXES], t->s[best].total, mixed,
+		        t->s[best].write_ms, t->s[best].read_ms);
 		for (i = g; i < t->n; i++)
 			if (!done[i] && same_but_indexes(&t->s[g].k, &t->s[i].k)) {
 				done[i] = 1;
@@ -223,6 +260,8 @@ int trade_write(const struct trade *t, FILE *out)
 				fprintf(out, "; indexes %lld: ", t->s[i].k.v[K_INDEXES]);
 				fprintf(out, isnan(t->s[i].total) ? "n/a" : "%.4g ms",
 				        t->s[i].total);
+				if (t->s[i].cut)
+					fputs(" (stopped part way)", out);
 			}
 		fputc('\n', out);
 		lines++;

@@ -265,35 +265,50 @@ static void metric_row(const struct dash *d, const struct cols *c, int m, int y,
 	}
 }
 
-/* The reads' last line: each index's share of the queries since the
- * knobs in force came in (live.served, "idxlab_email:1.00
- * idxlab_name:0.00"), an index no query used named so beside the write
- * rows it costs; cut where an index ends. */
+/* The reads' last line, from live.served ("idxlab_email:1.00
+ * idxlab_name:0.00", each index's share of the queries since the knobs in
+ * force came in): the indexes no query used first - what the line is
+ * for, and what a narrow panel must not cut - then each other's share and
+ * the queries no index served (a scan, the key); idxlab's own prefix
+ * left off the names. Cut where a name ends. */
 static void served_row(const struct dash *d, int y, int x, int w)
 {
 	const struct textfit fit = { .sep = ", ", .ellipsis = d->term.g->s[G_ELLIPSIS] };
-	char copy[sizeof d->live->served], text[512], shown[512], *tok, *save = NULL;
-	size_t n = (size_t)snprintf(text, sizeof text, "served by: ");
-	int first = 1;
+	char copy[sizeof d->live->served], unused[512] = "", used[512] = "", text[1040];
+	char shown[1040], *tok, *save = NULL;
+	size_t nu = 0, ns = 0;
+	double rest = 1;
 
 	snprintf(copy, sizeof copy, "%s", d->live->served);
-	for (tok = strtok_r(copy, " ", &save); tok && n < sizeof text;
-	     tok = strtok_r(NULL, " ", &save), first = 0) {
-		char *colon = strrchr(tok, ':');
+	for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		char *colon = strrchr(tok, ':'), *name = tok;
 		double share = colon ? strtod(colon + 1, NULL) : 0;
 
 		if (colon)
 			*colon = 0;
-		n += (size_t)snprintf(text + n, sizeof text - n, "%s%s ", first ? "" : ", ", tok);
-		if (n < sizeof text)
-			n += (size_t)(share > 0 ? snprintf(text + n, sizeof text - n, "%.0f %%",
-			                                   100 * share)
-			                        : snprintf(text + n, sizeof text - n,
-			                                   "used by no query"));
+		if (strncmp(name, "idxlab_", 7) == 0 && name[7])
+			name += 7;
+		rest -= share;
+		if (share <= 0 && nu < sizeof unused)
+			nu += (size_t)snprintf(unused + nu, sizeof unused - nu, "%s%s",
+			                       nu ? ", " : "", name);
+		else if (share > 0 && ns < sizeof used)
+			ns += (size_t)snprintf(used + ns, sizeof used - ns,
+			                       share < 0.005 ? "%s%s <1 %%" : "%s%s %.0f %%",
+			                       ns ? ", " : "", name, 100 * share);
 	}
-	if (first && n < sizeof text)
-		snprintf(text + n, sizeof text - n, "%s",
-		         d->k.applied.v[K_INDEXES] ? "(no query yet)" : "no index: scans, the key");
+	if (!d->live->served[0]) {
+		snprintf(text, sizeof text, "queries served: %s",
+		         d->k.applied.v[K_INDEXES] ? "(none yet)" : "no index: scans, the key");
+	} else {
+		size_t n =
+		    (size_t)snprintf(text, sizeof text, "%s%s%sserved: %s",
+		                     nu ? "used by no query: " : "", unused, nu ? "; " : "", used);
+
+		if (rest >= 0.005 && n < sizeof text) /* what no index served */
+			snprintf(text + n, sizeof text - n, "%sscan or key %.0f %%", ns ? ", " : "",
+			         100 * rest);
+	}
 	textfit(&fit, text, w, shown, sizeof shown);
 	attron(term_color(&d->term, C_DIM));
 	mvaddstr(y, x, shown);
