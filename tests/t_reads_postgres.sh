@@ -93,7 +93,9 @@ n=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
 	END { print n + 0 }' "$T/x.csv")
 [ "$n" = 12 ] && ok reads-pg/mix-every-protocol ||
 	bad reads-pg/mix-every-protocol "$n of 12 steps: $(cut -c1-300 "$T/x.csv")"
-grep -q '^cheapest: indexes [01] ' "$T/x.err" && ok reads-pg/mix-cheapest-named ||
+# (a line per protocol and pipelining, each named: the plan sweeps them)
+[ "$(grep -Ec '^cheapest \(protocol=(simple|extended|prepared) pipeline=o(n|ff)\): indexes [01] ' "$T/x.err")" = 6 ] &&
+	ok reads-pg/mix-cheapest-named ||
 	bad reads-pg/mix-cheapest-named "$(cat "$T/x.err")"
 
 # a commit per operation: the COMMITs a read's drain answered (pipeline
