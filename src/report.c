@@ -307,6 +307,14 @@ static void interval(struct report *rp, const struct live *prev, const struct li
 	}
 	lats_delta(&cur->lat, &prev->lat, d);
 	record_build(r, &cur->knobs, &w, "interval", cur->step, 0, NULL);
+	if (cur->served[0]) { /* what served the queries so far (a recording's too) */
+		struct field *f = (struct field *)record_find(r, "index_served");
+
+		if (f) {
+			f->kind = FIELD_STR;
+			snprintf(f->s, sizeof f->s, "%s", cur->served);
+		}
+	}
 	if (rp->spread)
 		record_add_spread(r, cur->run + 1, 1);
 	if (rp->format == FMT_TEXT && !row)

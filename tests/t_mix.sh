@@ -51,11 +51,14 @@ is_num "$q50" "$q99" "$qmx" "$c50" "$ws" "$rs" "$ro" "$q0" &&
 # the windows of a sweep's steps are not held with them: --interval's
 # records come as the steps run, the step records once the sweep is in
 "$IDXLAB" run --schema "$T/users.spec" --mix insert:50,lookup:50 --prefill 2000 --rows 1e9 \
-	--duration 2 --interval 1 --warmup off --indexes 0,1 --format csv --fields record,step,cheapest \
-	>"$T/iv.csv" 2>"$T/iv.err"
+	--duration 2 --interval 1 --warmup off --indexes 0,1 --format csv \
+	--fields record,step,cheapest,index_served >"$T/iv.csv" 2>"$T/iv.err"
 order=$(sed 1d "$T/iv.csv" | cut -d, -f1,2 | uniq | tr '\n' ' ')
 [ "$order" = "interval,1 interval,2 step,1 step,2 " ] && [ "$(tail -1 "$T/iv.csv" | cut -d, -f3)" != "" ] &&
 	ok mix/windows-stream || bad mix/windows-stream "order '$order': $(cat "$T/iv.csv" "$T/iv.err" | head -c 400)"
+# a window says what served the queries so far too (the email index, all)
+[ "$(grep -c '^interval,2,,idxlab_email:1.00$' "$T/iv.csv")" -ge 1 ] && ok mix/windows-served ||
+	bad mix/windows-served "$(head -c 400 "$T/iv.csv")"
 
 # --repeat: the step's median record has it, a run's own record not; a
 # step that is no sweep's (no other index count) has none either
