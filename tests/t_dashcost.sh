@@ -35,7 +35,7 @@ exited() { [ -s "$T/$1.exit" ]; }
 light_ok() {
 	lo_bad=$(samples "$2" | jq -s '[.[] | select(.full != null) |
 		select((.c | keys - ["t", "rows", "commits", "reads", "read_rows", "read_ns",
-		                   "write_ns", "writes"] | length) != 0 or
+		                   "write_ns", "writes", "writes_timed"] | length) != 0 or
 		       (.full | has("wal_bytes") | not) or .full.t >= .c.t)] | length')
 	if [ "$lo_bad" = 0 ]; then ok "$1"; else
 		bad "$1" "$lo_bad malformed light samples: $(samples "$2" | jq -c 'select(.full != null) | [.c, .full]' | head -2)"
