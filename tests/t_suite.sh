@@ -79,6 +79,7 @@ tmux tmux
 touch coreutils
 tr coreutils
 umount mount
+uniq coreutils
 wc coreutils
 xargs findutils
 xmllint libxml2-utils
