@@ -269,37 +269,43 @@ static int take_pending(struct engine *en, struct err *e)
 	return 0;
 }
 
-void pg_write_keep(struct engine *en)
+/* The write statement's state and its saved copy, field by field: keep
+ * copies the engine's into wsave, restore back (one list, both ways). */
+_Static_assert(sizeof((struct engine *)0)->op_sql == sizeof((struct pg_wstate *)0)->sql,
+               "the statement and its saved copy are one size");
+
+static void write_state(struct engine *en, int keep)
 {
 	struct pg_wstate *w = &en->wsave;
-	size_t n = strlen(en->op_sql) + 1;
+	const struct {
+		void *live, *saved;
+		size_t n;
+	} f[] = {
+		{ &en->nparams, &w->nparams, sizeof w->nparams },
+		{ &en->nph, &w->nph, sizeof w->nph },
+		{ en->pcol, w->pcol, sizeof w->pcol },
+		{ en->ptype, w->ptype, sizeof w->ptype },
+		{ en->ph_param, w->ph_param, sizeof w->ph_param },
+		{ en->ph_at, w->ph_at, sizeof w->ph_at },
+		{ en->ph_end, w->ph_end, sizeof w->ph_end },
+		{ en->op_sql, w->sql, sizeof w->sql },
+	};
+	size_t i;
 
-	w->nparams = en->nparams;
-	w->nph = en->nph;
-	memcpy(w->pcol, en->pcol, sizeof w->pcol);
-	memcpy(w->ptype, en->ptype, sizeof w->ptype);
-	memcpy(w->ph_param, en->ph_param, sizeof w->ph_param);
-	memcpy(w->ph_at, en->ph_at, sizeof w->ph_at);
-	memcpy(w->ph_end, en->ph_end, sizeof w->ph_end);
-	memcpy(w->sql, en->op_sql, n < sizeof w->sql ? n : sizeof w->sql);
+	for (i = 0; i < sizeof f / sizeof f[0]; i++)
+		memcpy(keep ? f[i].saved : f[i].live, keep ? f[i].live : f[i].saved, f[i].n);
 	en->w_set = 1;
 	en->rq_set = -1;
 }
 
+void pg_write_keep(struct engine *en)
+{
+	write_state(en, 1);
+}
+
 void pg_write_restore(struct engine *en)
 {
-	const struct pg_wstate *w = &en->wsave;
-
-	en->nparams = w->nparams;
-	en->nph = w->nph;
-	memcpy(en->pcol, w->pcol, sizeof w->pcol);
-	memcpy(en->ptype, w->ptype, sizeof w->ptype);
-	memcpy(en->ph_param, w->ph_param, sizeof w->ph_param);
-	memcpy(en->ph_at, w->ph_at, sizeof w->ph_at);
-	memcpy(en->ph_end, w->ph_end, sizeof w->ph_end);
-	memcpy(en->op_sql, w->sql, strlen(w->sql) + 1);
-	en->w_set = 1;
-	en->rq_set = -1;
+	write_state(en, 0);
 }
 
 /* In a mix's pipeline: the writes sent before this read (BEGIN, rows,
