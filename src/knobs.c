@@ -519,12 +519,18 @@ void knobs_defaults(struct knobs *k)
 
 long long knobs_prefill(const struct knobs *k)
 {
+	unsigned char w[OP_COUNT];
+	int op, more = 0;
+
 	if (k->v[K_PREFILL] != PREFILL_AUTO)
 		return k->v[K_PREFILL];
-	/* a mix that reads needs rows to read from the start; under
-	 * read-share (the dashboard's slider) the inserts make them, and a
-	 * lookup with no row yet inserts instead (txn.c) */
-	return k->v[K_OP] == OP_INSERT && mix_op(k->v[K_MIX], 1) < 0 ? 0 : k->v[K_ROWS];
+	/* a mix that reads, updates or deletes needs rows from the start;
+	 * under read-share (the dashboard's slider) the inserts make them, and
+	 * a lookup with no row yet inserts instead (txn.c) */
+	mix_weights(k->v[K_MIX], w);
+	for (op = OP_INSERT + 1; op < OP_COUNT; op++)
+		more |= w[op];
+	return k->v[K_OP] == OP_INSERT && !more ? 0 : k->v[K_ROWS];
 }
 
 const char *knob_why(int id, const struct knobs *k)

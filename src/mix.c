@@ -7,8 +7,10 @@
  * (the op knob: the mix sets it) and its read ops (lookup, range, both:
  * reads.h), each operation drawn with the mix's weights from a hash of the
  * seed and the operation's number, so the same seed runs the same
- * sequence. One write op at most, for now: an engine keeps one write
- * statement beside its queries. */
+ * sequence. A mix may hold several write ops (insert:60,update:20,
+ * lookup:20): an engine keeps a write statement per op kind beside its
+ * queries, and the step's op (the op knob) is the mix's first write op, the
+ * one a drawn op with nothing to work on runs instead (txn.c). */
 #include "mix.h"
 
 #include <pthread.h>
@@ -42,7 +44,7 @@ static int op_of(const char *word)
 static int parse(const char *text, unsigned char *w, struct err *e)
 {
 	char buf[256], *tok, *save = NULL;
-	int sum = 0, writes = 0;
+	int sum = 0;
 
 	memset(w, 0, OP_COUNT);
 	snprintf(buf, sizeof buf, "%s", text);
@@ -71,17 +73,11 @@ static int parse(const char *text, unsigned char *w, struct err *e)
 			return err_set(e, ERR_USAGE, "%s is twice in the mix '%s'", tok, text);
 		w[op] = (unsigned char)pct;
 		sum += (int)pct;
-		writes += !OP_READS(op);
 	}
 	if (sum != 100)
 		return err_set(e, ERR_USAGE,
 		               "the mix '%s' adds to %d %%: its weights must add to 100", text,
 		               sum);
-	if (writes > 1)
-		return err_set(e, ERR_USAGE,
-		               "the mix '%s' has two write ops: a mix holds one write op (and "
-		               "lookup, range or both) for now",
-		               text);
 	return 0;
 }
 
@@ -153,6 +149,20 @@ int mix_of(const struct knobs *k, unsigned char w[OP_COUNT])
 	w[k->v[K_OP]] = (unsigned char)(100 - share);
 	w[OP_LOOKUP] = (unsigned char)share;
 	return 1;
+}
+
+unsigned mix_ops(const struct knobs *k)
+{
+	unsigned char w[OP_COUNT];
+	unsigned ops = 0;
+	int op;
+
+	if (!mix_of(k, w))
+		return 1u << k->v[K_OP];
+	for (op = 0; op < OP_COUNT; op++)
+		if (w[op])
+			ops |= 1u << op;
+	return ops;
 }
 
 int mix_read_op(const struct knobs *k)

@@ -9,7 +9,7 @@
 #include "vocab.h"
 
 /* The mix knob: "insert:80,lookup:20" (weights in whole percent adding to
- * 100; one write op and one read op at most) or none, to its registry
+ * 100; any ops, each once) or none, to its registry
  * index (0: none); written back in op order, joined by + so a config
  * file's comma list keeps it one value ("insert:80+lookup:20" is read
  * too). */
@@ -23,6 +23,11 @@ struct knobs;
  * (w all 0) when k runs one op alone. */
 int mix_of(const struct knobs *k, unsigned char w[OP_COUNT]);
 
+/* The ops a step under k runs, bits 1u << enum op_kind: its mix's, else
+ * its op alone. MIX_WRITES masks the write ops among them. */
+unsigned mix_ops(const struct knobs *k);
+#define MIX_WRITES ((1u << OP_LOOKUP) - 1)
+
 /* The mix's read op under k (lookup or range), -1: none. */
 int mix_read_op(const struct knobs *k);
 
@@ -32,7 +37,8 @@ void mix_text(const struct knobs *k, char *buf, size_t len);
 /* Mix v's weights by op kind into w; 0 (w all 0) when v is none. */
 int mix_weights(long long v, unsigned char w[OP_COUNT]);
 
-/* Mix v's write op (reads 0) or read op (reads 1); -1: none (or no mix). */
+/* Mix v's first write op (reads 0) or read op (reads 1); -1: none (or no
+ * mix). */
 int mix_op(long long v, int reads);
 
 /* The op operation n of a step draws under weights w (they add to 100),

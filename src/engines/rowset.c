@@ -10,6 +10,7 @@ void rowset_free(struct rowset *rs)
 {
 	free(rs->order);
 	free(rs->deleted);
+	free(rs->taken);
 	memset(rs, 0, sizeof *rs);
 }
 
@@ -40,7 +41,7 @@ static void mark_deleted(struct rowset *rs, uint64_t row)
 	rs->deleted[row / 8] |= (unsigned char)(1u << (row % 8));
 }
 
-void rowset_prepare(struct rowset *rs, long long op, uint64_t seed)
+void rowset_prepare(struct rowset *rs, unsigned ops, uint64_t seed)
 {
 	uint64_t i, n = 0;
 
@@ -48,7 +49,7 @@ void rowset_prepare(struct rowset *rs, long long op, uint64_t seed)
 	rs->order = NULL;
 	rs->norder = rs->visit = 0;
 	rs->seed = seed;
-	if (op == OP_INSERT || OP_READS(op))
+	if (!(ops & ROWSET_VISITS))
 		return;
 	rs->order = keys_shuffle(seed + rs->passes, rs->next_row);
 	if (!rs->order)
@@ -79,6 +80,8 @@ static int draw_row(struct rowset *rs, uint64_t *row, uint64_t *version)
 
 int rowset_next(struct rowset *rs, long long op, uint64_t *row, uint64_t *version)
 {
+	uint64_t scanned;
+
 	*version = 0;
 	if (OP_READS(op))
 		return draw_row(rs, row, version);
@@ -86,11 +89,19 @@ int rowset_next(struct rowset *rs, long long op, uint64_t *row, uint64_t *versio
 		*row = rs->next_row;
 		return 1;
 	}
-	if (!rs->norder || (op == OP_DELETE && rs->visit >= rs->norder))
-		return 0;
-	if (rs->visit >= rs->norder) {
-		rs->visit = 0;
-		rs->passes++;
+	/* updates wrap to a new pass, deletes do not; both pass the rows a
+	 * delete of the same mix took (a whole order passed: all deleted) */
+	for (scanned = 0;; scanned++) {
+		if (!rs->norder || (op == OP_DELETE && rs->visit >= rs->norder) ||
+		    scanned > rs->norder)
+			return 0;
+		if (rs->visit >= rs->norder) {
+			rs->visit = 0;
+			rs->passes++;
+		}
+		if (!is_deleted(rs, rs->order[rs->visit]))
+			break;
+		rs->visit++;
 	}
 	*row = rs->order[rs->visit];
 	*version = rs->passes + 1;
@@ -108,32 +119,40 @@ void rowset_done(struct rowset *rs, long long op, uint64_t row)
 	}
 	rs->visit++;
 	if (op == OP_DELETE) {
+		if (rs->ntaken == rs->taken_cap) {
+			size_t cap = rs->taken_cap ? 2 * rs->taken_cap : 256;
+			uint64_t *t = realloc(rs->taken, cap * sizeof *t);
+
+			if (!t)
+				abort();
+			rs->taken = t;
+			rs->taken_cap = cap;
+		}
+		rs->taken[rs->ntaken++] = row;
 		mark_deleted(rs, row);
 		rs->live_rows--;
 	}
 }
 
-void rowset_mark(const struct rowset *rs, struct rowset_mark *m)
+void rowset_mark(struct rowset *rs, struct rowset_mark *m)
 {
+	rs->ntaken = 0;
 	m->next_row = rs->next_row;
 	m->live_rows = rs->live_rows;
 	m->visit = rs->visit;
 	m->passes = rs->passes;
 }
 
-void rowset_rewind(struct rowset *rs, const struct rowset_mark *m, long long op)
+void rowset_rewind(struct rowset *rs, const struct rowset_mark *m)
 {
-	uint64_t i;
+	size_t i;
 
-	/* Deletes do not wrap, so the rows they marked are order[m->visit ..
-	 * visit). */
-	if (op == OP_DELETE)
-		for (i = m->visit; i < rs->visit && i < rs->norder; i++) {
-			uint64_t row = rs->order[i];
+	for (i = 0; i < rs->ntaken; i++) {
+		uint64_t row = rs->taken[i];
 
-			if (row < rs->ndeleted_bits)
-				rs->deleted[row / 8] &= (unsigned char)~(1u << (row % 8));
-		}
+		rs->deleted[row / 8] &= (unsigned char)~(1u << (row % 8));
+	}
+	rs->ntaken = 0;
 	rs->next_row = m->next_row;
 	rs->live_rows = m->live_rows;
 	rs->visit = m->visit;

@@ -33,7 +33,7 @@ void txn_rewind(struct txn *t)
 {
 	if (!t->open)
 		return;
-	rowset_rewind(t->rs, &t->mark, t->op);
+	rowset_rewind(t->rs, &t->mark);
 	t->open = 0;
 	t->rows = 0;
 }
@@ -166,10 +166,10 @@ int txn_step(struct txn *t, long long op, uint64_t per_commit, uint64_t budget,
 		int rc;
 
 		if (!rowset_next(t->rs, opx, &row, &version) &&
-		    (!t->mixed || !OP_READS(opx) || OP_READS(op) ||
-		     !rowset_next(t->rs, opx = op, &row, &version)))
-			break; /* nothing left to work on (a mix's read with no row
-			        * yet runs its write op) */
+		    (opx == op || !rowset_next(t->rs, opx = op, &row, &version)))
+			break; /* nothing left to work on (a mix's op with nothing
+			        * to work on runs the step's: a lookup before the
+			        * first row, a delete past the last) */
 		if (!t->open && txn_begin(t, op, e) < 0)
 			return -1;
 		n = t->rows + 1; /* before the hook: it may have rewound t */

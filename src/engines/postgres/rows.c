@@ -408,7 +408,7 @@ int pg_prepare_op(struct engine *en, struct err *e)
 {
 	if (pg_prepare_statement(en, e) < 0)
 		return -1;
-	rowset_prepare(en->rs, en->k.v[K_OP], (uint64_t)en->k.v[K_SEED]);
+	rowset_prepare(en->rs, mix_ops(&en->k), (uint64_t)en->k.v[K_SEED]);
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "../../keys.h"
+#include "../../mix.h"
 #include "../../schema_gen.h"
 #include "sqlite_int.h"
 
@@ -239,7 +240,7 @@ int sqlite_prepare_op(struct engine *en, const struct knobs *k, struct err *e)
 	           sqlite_multirow_prepare(en, k, e) < 0) {
 		return -1;
 	}
-	rowset_prepare(en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
+	rowset_prepare(en->rs, mix_ops(k), (uint64_t)k->v[K_SEED]);
 	return 0;
 }
 

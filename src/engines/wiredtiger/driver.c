@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 
 #include "../../evlog.h"
+#include "../../mix.h"
 #include "../../probes/fs_kind.h"
 #include "../../probes/sync_count.h"
 #include "../../redact.h"
@@ -310,7 +311,7 @@ static int wt_ready(struct engine *en, const struct knobs *k, uint64_t prefill, 
 	en->txn->cap = 0;
 	en->rollbacks = en->replayed = 0;
 	en->last_rb_log = 0;
-	rowset_prepare(en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
+	rowset_prepare(en->rs, mix_ops(k), (uint64_t)k->v[K_SEED]);
 	if (wt_prepare_reads(en, k, e) < 0)
 		return -1;
 	en->table = 1;
@@ -366,7 +367,7 @@ static int wt_apply(struct engine *en, const struct knobs *k, struct err *e)
 	if (old.v[K_PAYLOAD] != k->v[K_PAYLOAD])
 		wt_set_row_layout(en, k->v[K_PAYLOAD]);
 	if (old.v[K_OP] != k->v[K_OP] || old.v[K_SEED] != k->v[K_SEED])
-		rowset_prepare(en->rs, k->v[K_OP], (uint64_t)k->v[K_SEED]);
+		rowset_prepare(en->rs, mix_ops(k), (uint64_t)k->v[K_SEED]);
 	/* a read's queries are served by the indexes built: chosen again */
 	if (old.v[K_OP] != k->v[K_OP] || old.v[K_SEED] != k->v[K_SEED] ||
 	    old.v[K_MIX] != k->v[K_MIX] || old.v[K_INDEXES] != k->v[K_INDEXES] ||

@@ -109,7 +109,7 @@ static void fake_reset(struct engine *en)
 	rowset_free(&en->rs);
 	memset(en, 0, sizeof *en);
 	rowset_reset(&en->rs, 0);
-	rowset_prepare(&en->rs, OP_INSERT, 1);
+	rowset_prepare(&en->rs, 1u << OP_INSERT, 1);
 	txn_init(&en->txn, en, &en->rs, &fake_hooks);
 }
 
@@ -233,7 +233,7 @@ static void test_txn(void)
 
 	/* Nothing left to delete: no transaction at all. */
 	fake_reset(&en);
-	rowset_prepare(&en.rs, OP_DELETE, 1);
+	rowset_prepare(&en.rs, 1u << OP_DELETE, 1);
 	memset(&out, 0, sizeof out);
 	CHECK(txn_step(&en.txn, OP_DELETE, 1, 5, &out, NULL, &e) == 0);
 	CHECK(out.rows == 0 && en.begins == 0 && en.ends == 1);
