@@ -27,7 +27,8 @@ static void test_mix_words(void)
 	CHECK(mix_resolve("insert:50,insert:50", &c, &e) < 0 && strstr(e.msg, "twice"));
 	/* two write ops: the first is the step's op, both are run */
 	CHECK(mix_resolve("delete:20,insert:60,update:20", &c, &e) == 0 &&
-	      mix_op(c, 0) == OP_INSERT && strcmp(mix_label(c), "insert:60+update:20+delete:20") == 0);
+	      mix_op(c, 0) == OP_INSERT &&
+	      strcmp(mix_label(c), "insert:60+update:20+delete:20") == 0);
 	/* both read ops: each its own queries (reads.h) */
 	CHECK(mix_resolve("lookup:50,range:50", &c, &e) == 0 && mix_op(c, 0) == -1 &&
 	      mix_op(c, 1) == OP_LOOKUP);
