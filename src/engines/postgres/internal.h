@@ -116,6 +116,7 @@ enum tag { T_BEGIN, T_OP, T_COMMIT, T_OTHER };
 
 struct pending {
 	enum tag tag;
+	int op;      /* T_OP: the write op sent (its count is checked) */
 	uint64_t t0; /* T_COMMIT: when its transaction began */
 };
 
@@ -154,7 +155,7 @@ struct engine {
 	struct rowset *rs; /* borrowed: the workload's, txn->rs */
 	int pipeline;
 	struct txn *txn; /* borrowed (the workload's): the open transaction (../txn.h) */
-	int prepared;    /* idxlab_op exists (on this connection) */
+	int prepared;    /* the ops' statements exist (on this connection) */
 	struct pending *pend;
 	size_t npend, cap_pend;
 	uint64_t lsn0, lsn_now, flush_now; /* insert and flush points at the last sample */
@@ -211,8 +212,9 @@ struct engine {
 	char rq_sql[READS_MAX][RQ_SQL_MAX];
 	int rq_set, rd_seen;
 	uint64_t rd_examined, rd_pages;
-	/* A mix (reads.c): the write statement's parameters and text, kept
-	 * while the reads' take their place (w_set: they are in place); the
+	/* A mix (reads.c): each write op's statement, its parameters and
+	 * text, kept (wsave[op]) while another's take their place (w_op: the
+	 * write op whose state is in place, -1: a read's); the
 	 * COMMITs a read's drain acknowledged, their latencies (ns), held for
 	 * the next sync hook to count. */
 	struct pg_wstate {
@@ -221,8 +223,8 @@ struct engine {
 		enum col_type ptype[SPEC_PARAMS];
 		size_t ph_at[SPEC_PARAMS], ph_end[SPEC_PARAMS];
 		char sql[4096];
-	} wsave;
-	int w_set, mixed;
+	} wsave[OP_LOOKUP];
+	int w_op, mixed;
 	uint64_t *held;
 	size_t nheld, cap_held;
 };
@@ -307,6 +309,8 @@ int pg_load(struct engine *en, uint64_t rows, struct err *e);
 int pg_pipelined(const struct engine *en);
 /* Into the pipeline or out of it, as pg_pipelined says. */
 int pg_proto_mode(struct engine *en, struct err *e);
+/* The prepared statement of write op op ("idxlab_op0"), in name. */
+const char *pg_op_name(int op, char name[32]);
 /* Keep sql, the op's statement (en->nparams set), and where its $N are. */
 int pg_proto_set(struct engine *en, const char *sql, struct err *e);
 /* Send the op's statement for one row, vals/lens its parameters as
@@ -344,8 +348,8 @@ int pg_reads_settle(struct engine *en, struct err *e);
 const struct reads *pg_reads(struct engine *en);
 /* A mix: keep the write statement's state (after pg_proto_set of it), and
  * put it back before a write when a read took its place. */
-void pg_write_keep(struct engine *en);
-void pg_write_restore(struct engine *en);
+void pg_write_keep(struct engine *en, int op);
+void pg_write_restore(struct engine *en, int op);
 
 /* txn.c */
 extern const struct txn_hooks pg_txn_hooks;

@@ -2,7 +2,8 @@
  * (BEGIN, one row's operation, COMMIT) reach the server, in pgbench's
  * words (-M, \startpipeline):
  *
- *   prepared  idxlab_op, prepared at set-up (rows.c): a row is a Bind and
+ *   prepared  idxlab_op0.. (one per write op: pg_op_name), prepared at
+ *             set-up (rows.c): a row is a Bind and
  *             an Execute with binary parameters; no parse, no plan
  *   extended  the statement's text and binary parameters, every row
  *             (PQsendQueryParams, the unnamed statement): parsed and
@@ -37,6 +38,12 @@ int pg_pipelined(const struct engine *en)
 	       (en->k.v[K_LOAD] == LOAD_INSERT && en->k.v[K_PIPELINE]);
 }
 
+const char *pg_op_name(int op, char name[32])
+{
+	snprintf(name, 32, "idxlab_op%d", op);
+	return name;
+}
+
 int pg_proto_mode(struct engine *en, struct err *e)
 {
 	return pg_pipelined(en) ? pg_enter_pipeline(en, e) : pg_leave_pipeline(en, e);
@@ -50,8 +57,8 @@ int pg_proto_set(struct engine *en, const char *sql, struct err *e)
 	int quote = 0;
 
 	if (n >= sizeof en->op_sql)
-		return err_set(e, ERR_RUNTIME, "the %s statement does not fit (a bug in idxlab)",
-		               knob_table[K_OP].choices[en->k.v[K_OP]]);
+		return err_set(e, ERR_RUNTIME, "the statement %.40s... does not fit (a bug in idxlab)",
+		               sql);
 	memcpy(en->op_sql, sql, n + 1);
 	en->nph = 0;
 	/* $N outside quotes: a quoted name may hold a '$' (quote_ident quotes
@@ -249,7 +256,10 @@ int pg_proto_issue(struct engine *en, const char *name, const char *const *vals,
 
 int pg_proto_send(struct engine *en, const char *const *vals, const int *lens, struct err *e)
 {
-	if (pg_proto_mode(en, e) < 0 || pg_proto_issue(en, "idxlab_op", vals, lens, e) < 0)
+	char name[32];
+
+	if (pg_proto_mode(en, e) < 0 ||
+	    pg_proto_issue(en, pg_op_name(en->w_op, name), vals, lens, e) < 0)
 		return -1;
 	return pg_sent(en, T_OP, 0, e);
 }

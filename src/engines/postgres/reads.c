@@ -105,7 +105,7 @@ static void bind_query(struct engine *en, const struct query_spec *q, uint64_t r
 {
 	int j;
 
-	en->w_set = 0;
+	en->w_op = -1;
 	en->nparams = q->nterms;
 	for (j = 0; j < q->nterms; j++) {
 		en->pcol[j] = q->term[j].col;
@@ -274,9 +274,9 @@ static int take_pending(struct engine *en, struct err *e)
 _Static_assert(sizeof((struct engine *)0)->op_sql == sizeof((struct pg_wstate *)0)->sql,
                "the statement and its saved copy are one size");
 
-static void write_state(struct engine *en, int keep)
+static void write_state(struct engine *en, int op, int keep)
 {
-	struct pg_wstate *w = &en->wsave;
+	struct pg_wstate *w = &en->wsave[op];
 	const struct {
 		void *live, *saved;
 		size_t n;
@@ -294,18 +294,18 @@ static void write_state(struct engine *en, int keep)
 
 	for (i = 0; i < sizeof f / sizeof f[0]; i++)
 		memcpy(keep ? f[i].saved : f[i].live, keep ? f[i].live : f[i].saved, f[i].n);
-	en->w_set = 1;
+	en->w_op = op;
 	en->rq_set = -1;
 }
 
-void pg_write_keep(struct engine *en)
+void pg_write_keep(struct engine *en, int op)
 {
-	write_state(en, 1);
+	write_state(en, op, 1);
 }
 
-void pg_write_restore(struct engine *en)
+void pg_write_restore(struct engine *en, int op)
 {
-	write_state(en, 0);
+	write_state(en, op, 0);
 }
 
 /* In a mix's pipeline: the writes sent before this read (BEGIN, rows,
@@ -367,7 +367,7 @@ int pg_reads_sample(struct engine *en, struct counters *c, struct err *e)
 	 * fetches its row (rows examined n/a then; an insert's unique checks
 	 * fetch none in these statistics), and every write reads the pages it
 	 * changes (pages read n/a). */
-	if (!mixed || en->k.v[K_OP] == OP_INSERT)
+	if (!mixed || (mix_ops(&en->k) & MIX_WRITES) == 1u << OP_INSERT)
 		c->valid |= 1u << C_READ_EXAMINED;
 	if (!mixed)
 		c->valid |= 1u << C_READ_PAGES;

@@ -369,12 +369,32 @@ Oid pg_type_oid(enum col_type t)
 	return oids[t];
 }
 
-int pg_prepare_statement(struct engine *en, struct err *e)
+/* Write op's statement, prepared as pg_op_name's and kept (wsave[op]). */
+static int prepare_write(struct engine *en, int op, struct err *e)
 {
 	Oid types[SPEC_PARAMS];
-	char sql[4096];
+	char sql[4096], name[32];
 	PGresult *res;
 	int i;
+
+	if (build_statement(en, op, sql, sizeof sql, e) < 0 || pg_proto_set(en, sql, e) < 0)
+		return -1;
+	pg_write_keep(en, op);
+	for (i = 0; i < en->nparams; i++)
+		types[i] = pg_type_oid(en->ptype[i]);
+	if (!PQsendPrepare(en->conn, pg_op_name(op, name), sql, en->nparams, types))
+		return pg_fail(en, NULL, e, "prepare");
+	res = pg_collect(en, "prepare", 0, e);
+	if (!res)
+		return -1;
+	PQclear(res);
+	return 0;
+}
+
+int pg_prepare_statement(struct engine *en, struct err *e)
+{
+	unsigned writes = mix_ops(&en->k) & MIX_WRITES;
+	int op;
 
 	if (OP_READS(en->k.v[K_OP])) { /* the queries' statements (reads.c) */
 		en->mixed = 0;
@@ -385,20 +405,13 @@ int pg_prepare_statement(struct engine *en, struct err *e)
 	}
 	en->rd.n = 0;
 	en->mixed = mix_of(&en->k, NULL);
-	/* a mix's queries first: preparing them takes the statement's state */
-	if (pg_exec(en, "DEALLOCATE ALL", e) < 0 || (en->mixed && pg_prepare_reads(en, e) < 0) ||
-	    build_statement(en, en->k.v[K_OP], sql, sizeof sql, e) < 0 ||
-	    pg_proto_set(en, sql, e) < 0)
+	/* a mix's queries first: preparing them takes the statement's state;
+	 * the step's op last, so its state is the one in place */
+	if (pg_exec(en, "DEALLOCATE ALL", e) < 0 || (en->mixed && pg_prepare_reads(en, e) < 0))
 		return -1;
-	pg_write_keep(en);
-	for (i = 0; i < en->nparams; i++)
-		types[i] = pg_type_oid(en->ptype[i]);
-	if (!PQsendPrepare(en->conn, "idxlab_op", sql, en->nparams, types))
-		return pg_fail(en, NULL, e, "prepare");
-	res = pg_collect(en, "prepare", 0, e);
-	if (!res)
-		return -1;
-	PQclear(res);
+	for (op = OP_LOOKUP - 1; op >= 0; op--)
+		if (writes & 1u << op && prepare_write(en, op, e) < 0)
+			return -1;
 	en->prepared = 1;
 	return pg_load_prepare(en, e);
 }
@@ -527,8 +540,8 @@ int pg_send_op(struct engine *en, long long op, uint64_t row, uint64_t version, 
 
 	if (OP_READS(op))
 		return pg_do_read(en, op, row, version, e);
-	if (!en->w_set)
-		pg_write_restore(en); /* a mix's read had the statement's state */
+	if (en->w_op != op)
+		pg_write_restore(en, (int)op); /* a mix's read or other write had it */
 	/* insert: the row's values; updates: the new values of their version */
 	pg_bind_row(en, row, op == OP_INSERT ? 0 : version, num, vals, lens);
 	return pg_proto_send(en, vals, lens, e);

@@ -12,6 +12,13 @@
 
 /* ---- the workload -------------------------------------------------------- */
 
+/* The write op whose statement went last: the one in place, else (a
+ * multirow batch, no statement kept) the step's. */
+static int pg_sent_op(const struct engine *en)
+{
+	return en->w_op >= 0 ? en->w_op : (int)en->k.v[K_OP];
+}
+
 void pg_expect(struct engine *en, enum tag tag, uint64_t t0)
 {
 	if (en->npend == en->cap_pend) {
@@ -21,6 +28,7 @@ void pg_expect(struct engine *en, enum tag tag, uint64_t t0)
 			abort();
 	}
 	en->pend[en->npend].tag = tag;
+	en->pend[en->npend].op = pg_sent_op(en);
 	en->pend[en->npend].t0 = t0;
 	en->npend++;
 }
@@ -42,16 +50,17 @@ void pg_lost(struct engine *en)
 /* Its result, read now (outside the pipeline): an op's count checked. */
 static int take_now(struct engine *en, enum tag tag, struct err *e)
 {
+	int op = pg_sent_op(en);
 	const char *what = tag == T_COMMIT  ? "commit"
 	                   : tag == T_BEGIN ? "begin"
-	                                    : knob_table[K_OP].choices[en->k.v[K_OP]];
+	                                    : knob_table[K_OP].choices[op];
 	PGresult *res = pg_collect(en, what, STOP_GRACE_MS, e);
 
 	if (!res) {
 		pg_lost(en);
 		return -1;
 	}
-	if (tag == T_OP && en->k.v[K_OP] != OP_INSERT && strcmp(PQcmdTuples(res), "1") != 0) {
+	if (tag == T_OP && op != OP_INSERT && strcmp(PQcmdTuples(res), "1") != 0) {
 		err_set(e, ERR_RUNTIME,
 		        "%s changed %s rows instead of 1: the table is not what idxlab built", what,
 		        PQcmdTuples(res));
@@ -156,13 +165,13 @@ int pg_drain(struct engine *en, struct step_out *out, struct hist *lat, struct e
 		} else if (i < en->npend) {
 			if (en->pend[i].tag == T_COMMIT) {
 				acked(en, out, lat, en->pend[i].t0);
-			} else if (en->pend[i].tag == T_OP && en->k.v[K_OP] != OP_INSERT &&
+			} else if (en->pend[i].tag == T_OP && en->pend[i].op != OP_INSERT &&
 			           strcmp(PQcmdTuples(res), "1") != 0 && !failed) {
 				err_set(
 				    e, ERR_RUNTIME,
 				    "%s changed %s rows instead of 1: the table is not what idxlab "
 				    "built",
-				    knob_table[K_OP].choices[en->k.v[K_OP]], PQcmdTuples(res));
+				    knob_table[K_OP].choices[en->pend[i].op], PQcmdTuples(res));
 				failed = 1;
 			}
 		}
