@@ -140,14 +140,15 @@ static void take(int counted, int have, uint64_t now, struct mongo_delta *d, uin
 unsigned mongo_reads_counted(const struct engine *en)
 {
 	const unsigned both = 1u << C_READ_EXAMINED | 1u << C_READ_PAGES;
-	int write = mix_op(en->k.v[K_MIX], 0);
+	unsigned writes = mix_ops(&en->k) & MIX_WRITES;
 
 	if (OP_READS(en->k.v[K_OP]) && !en->k.v[K_MIX])
 		return both;
 	if (mix_op(en->k.v[K_MIX], 1) < 0)
 		return 0; /* no reads */
-	/* a mix: its inserts examine nothing (no query plan), but read pages */
-	return write < 0 ? both : write == OP_INSERT ? 1u << C_READ_EXAMINED : 0;
+	/* a mix: its inserts examine nothing (no query plan), but read pages;
+	 * its updates and deletes examine the rows they find */
+	return !writes ? both : writes == 1u << OP_INSERT ? 1u << C_READ_EXAMINED : 0;
 }
 
 void mongo_reads_sample(struct engine *en, struct counters *c)

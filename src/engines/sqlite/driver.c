@@ -109,8 +109,7 @@ static void sqlite_close(struct engine *en)
 {
 	if (!en)
 		return;
-	sqlite3_finalize(en->op);
-	en->op = NULL;
+	sqlite_free_writes(en);
 	sqlite_free_reads(en);
 	sqlite_multirow_free(en);
 	/* A failed or stopped step may leave a transaction open: end it so the
@@ -236,8 +235,7 @@ static int sqlite_setup(struct engine *en, const struct knobs *k, struct err *e)
 {
 	struct knobs load = *k;
 
-	sqlite3_finalize(en->op);
-	en->op = NULL;
+	sqlite_free_writes(en);
 	sqlite_free_reads(en);
 	sqlite_multirow_free(en);
 	en->txn->open = 0;
@@ -338,8 +336,7 @@ static int sqlite_rewrite(struct engine *en, struct err *e)
 
 	if (en->txn->open)
 		return err_set(e, ERR_RUNTIME, "rewrite inside a transaction (a bug in idxlab)");
-	sqlite3_finalize(en->op);
-	en->op = NULL;
+	sqlite_free_writes(en);
 	sqlite_multirow_free(en);
 	if (sqlite_run(en, "VACUUM", e) < 0 || sqlite_prepare_op(en, &en->k, e) < 0)
 		return -1;

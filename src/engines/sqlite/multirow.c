@@ -23,8 +23,9 @@ void sqlite_multirow_free(struct engine *en)
 /* The INSERT of n rows: the single-row INSERT's head, n value tuples. */
 static int prepare(struct engine *en, int n, sqlite3_stmt **out, struct err *e)
 {
-	const char *one = sqlite3_sql(en->op), *values = one ? strstr(one, " VALUES(") : NULL;
-	size_t head = values ? (size_t)(values - one) : 0, tuple = 2 * (size_t)en->nopcols + 7;
+	const struct sqlite_write *w = &en->w[OP_INSERT];
+	const char *one = sqlite3_sql(w->st), *values = one ? strstr(one, " VALUES(") : NULL;
+	size_t head = values ? (size_t)(values - one) : 0, tuple = 2 * (size_t)w->ncols + 7;
 	char *sql, *p;
 	int i, j, rc;
 
@@ -38,10 +39,10 @@ static int prepare(struct engine *en, int n, sqlite3_stmt **out, struct err *e)
 		*p++ = i ? ',' : ' ';
 		*p++ = '(';
 		*p++ = '?';
-		for (j = 0; j < en->nopcols; j++)
+		for (j = 0; j < w->ncols; j++)
 			p += strlen(strcpy(p, ",?"));
 		p += strlen(strcpy(p, schema_has_hot(en->s) ? ",0" : ""));
-		p += strlen(strcpy(p, en->payload_param ? ",?)" : ")"));
+		p += strlen(strcpy(p, w->payload_param ? ",?)" : ")"));
 	}
 	rc = sqlite3_prepare_v2(en->db, sql, -1, out, NULL);
 	free(sql);
@@ -50,7 +51,8 @@ static int prepare(struct engine *en, int n, sqlite3_stmt **out, struct err *e)
 
 int sqlite_multirow_prepare(struct engine *en, const struct knobs *k, struct err *e)
 {
-	int per_row = en->nopcols + 1 + (en->payload_param != 0),
+	const struct sqlite_write *w = &en->w[OP_INSERT];
+	int per_row = w->ncols + 1 + (w->payload_param != 0),
 	    limit = sqlite3_limit(en->db, SQLITE_LIMIT_VARIABLE_NUMBER, -1);
 	long long commit = k->v[K_COMMIT];
 
@@ -69,18 +71,19 @@ int sqlite_multirow_prepare(struct engine *en, const struct knobs *k, struct err
 /* Step the kept rows, in st (a statement of exactly that many rows). */
 static int run(struct engine *en, sqlite3_stmt *st, struct err *e)
 {
-	int per_row = en->nopcols + 1 + (en->payload_param != 0), i, j, rc;
+	const struct sqlite_write *w = &en->w[OP_INSERT];
+	int per_row = w->ncols + 1 + (w->payload_param != 0), i, j, rc;
 
 	for (i = 0; i < en->mr.n; i++) {
 		int base = i * per_row;
 		struct value v;
 
-		for (j = 0; j <= en->nopcols; j++) {
-			schema_value(en->s, &en->k, j ? en->opcols[j - 1] : 0, en->mr.rows[i], 0,
+		for (j = 0; j <= w->ncols; j++) {
+			schema_value(en->s, &en->k, j ? w->cols[j - 1] : 0, en->mr.rows[i], 0,
 			             &v);
 			sqlite_bind_value(st, base + j + 1, &v, SQLITE_TRANSIENT);
 		}
-		if (en->payload_param)
+		if (w->payload_param)
 			sqlite3_bind_blob(st, base + per_row, en->payload, (int)en->k.v[K_PAYLOAD],
 			                  SQLITE_STATIC);
 	}

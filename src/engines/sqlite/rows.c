@@ -1,7 +1,8 @@
 /* rows.c - the SQLite engine's per-row statements.
  *
- * One prepared statement, the running op's (en->op, prepared again when
- * the op or the seed changes), written from the table spec (en->s): the id
+ * A prepared statement per write op the step runs (en->w[op]: the op's,
+ * or each write op of its mix; prepared again when the op, the mix or the
+ * seed changes), written from the table spec (en->s): the id
  * is ?1, the columns the op writes (schema_op_cols) ?2.., the INSERT's
  * payload the last. Each row binds its id and values (the same values on
  * every engine) and steps it. The payload is bound once: bindings survive
@@ -17,62 +18,64 @@
 #include "../../schema_gen.h"
 #include "sqlite_int.h"
 
-static void bind_id(struct engine *en, int col, uint64_t row)
+static void bind_id(struct engine *en, sqlite3_stmt *st, int col, uint64_t row)
 {
 	long long pk = en->k.v[K_PK];
 
 	if (pk == PK_INT) {
-		sqlite3_bind_int64(en->op, col, (sqlite3_int64)row + 1);
+		sqlite3_bind_int64(st, col, (sqlite3_int64)row + 1);
 	} else {
 		unsigned char u[KEYS_UUID_LEN];
 
 		keys_uuid((uint64_t)en->k.v[K_SEED], pk == PK_UUID7, 0, row, 0, u);
-		sqlite3_bind_blob(en->op, col, u, KEYS_UUID_LEN, SQLITE_TRANSIENT);
+		sqlite3_bind_blob(st, col, u, KEYS_UUID_LEN, SQLITE_TRANSIENT);
 	}
 }
 
-static void bind_key(struct engine *en, int param, int col, uint64_t row, uint64_t version)
+static void bind_key(struct engine *en, sqlite3_stmt *st, int param, int col, uint64_t row,
+                     uint64_t version)
 {
 	if (en->keys.uuid) {
 		unsigned char u[KEYS_UUID_LEN];
 
 		schema_fast_uuid(&en->keys, col, row, version, u);
-		sqlite3_bind_blob(en->op, param, u, KEYS_UUID_LEN, SQLITE_TRANSIENT);
+		sqlite3_bind_blob(st, param, u, KEYS_UUID_LEN, SQLITE_TRANSIENT);
 	} else {
-		sqlite3_bind_int64(en->op, param, schema_fast_int(&en->keys, col, row, version));
+		sqlite3_bind_int64(st, param, schema_fast_int(&en->keys, col, row, version));
 	}
 }
 
 /* op's statement on spec s into b; the columns it binds from ?2 into
- * en->opcols, the payload's parameter into en->payload_param. For the
- * default table these are the statements idxlab always ran. */
-static int op_sql(struct engine *en, long long op, struct sql_buf *b, struct err *e)
+ * w->cols, the payload's parameter into w->payload_param. For the default
+ * table these are the statements idxlab always ran. */
+static int op_sql(struct engine *en, long long op, struct sqlite_write *w, struct sql_buf *b,
+                  struct err *e)
 {
 	const struct schema *s = en->s;
 	int j;
 
-	en->nopcols = schema_op_cols(s, op, en->opcols);
-	en->nopcols = schema_gen_skip(s, en->opcols, en->nopcols); /* SQLite computes those */
-	en->payload_param = 0;
+	w->ncols = schema_op_cols(s, op, w->cols);
+	w->ncols = schema_gen_skip(s, w->cols, w->ncols); /* SQLite computes those */
+	w->payload_param = 0;
 	switch (op) {
 	case OP_INSERT:
 		sqlite_sql_add(b, "INSERT INTO idxlab_t(id");
-		for (j = 0; j < en->nopcols; j++) {
+		for (j = 0; j < w->ncols; j++) {
 			sqlite_sql_add(b, ",");
-			sqlite_sql_name(b, s->cols[en->opcols[j]].name);
+			sqlite_sql_name(b, s->cols[w->cols[j]].name);
 		}
 		if (schema_has_hot(s)) {
 			sqlite_sql_add(b, ",");
 			sqlite_sql_name(b, s->hot);
 		}
 		sqlite_sql_add(b, "%s) VALUES(?1", schema_has_payload(s, &en->k) ? ",payload" : "");
-		for (j = 0; j < en->nopcols; j++)
+		for (j = 0; j < w->ncols; j++)
 			sqlite_sql_add(b, ",?%d", j + 2);
 		if (schema_has_hot(s))
 			sqlite_sql_add(b, ",0");
 		if (schema_has_payload(s, &en->k)) {
-			en->payload_param = en->nopcols + 2;
-			sqlite_sql_add(b, ",?%d", en->payload_param);
+			w->payload_param = w->ncols + 2;
+			sqlite_sql_add(b, ",?%d", w->payload_param);
 		}
 		sqlite_sql_add(b, ")");
 		return 0;
@@ -90,9 +93,9 @@ static int op_sql(struct engine *en, long long op, struct sql_buf *b, struct err
 		return 0;
 	default: /* OP_UPDATE_INDEXED, OP_UPDATE_KEYS */
 	set_cols:
-		if (!en->nopcols && op == OP_UPDATE)
+		if (!w->ncols && op == OP_UPDATE)
 			return err_set(e, ERR_USAGE, "%s", schema_no_update_why(s));
-		if (!en->nopcols)
+		if (!w->ncols)
 			return err_set(e, ERR_USAGE,
 			               "op %s: the %s table has no %s column to write - use op "
 			               "update, or give the spec %s",
@@ -100,10 +103,10 @@ static int op_sql(struct engine *en, long long op, struct sql_buf *b, struct err
 			               op == OP_UPDATE_KEYS ? "value" : "indexed",
 			               op == OP_UPDATE_KEYS ? "a column" : "an index");
 		sqlite_sql_add(b, "UPDATE idxlab_t SET ");
-		for (j = 0; j < en->nopcols; j++) {
+		for (j = 0; j < w->ncols; j++) {
 			if (j)
 				sqlite_sql_add(b, ", ");
-			sqlite_sql_name(b, s->cols[en->opcols[j]].name);
+			sqlite_sql_name(b, s->cols[w->cols[j]].name);
 			sqlite_sql_add(b, " = ?%d", j + 2);
 		}
 		sqlite_sql_add(b, " WHERE id = ?1");
@@ -111,15 +114,26 @@ static int op_sql(struct engine *en, long long op, struct sql_buf *b, struct err
 	}
 }
 
+void sqlite_free_writes(struct engine *en)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof en->w / sizeof en->w[0]; i++) {
+		sqlite3_finalize(en->w[i].st);
+		en->w[i].st = NULL;
+	}
+}
+
 int sqlite_prepare_stmt(struct engine *en, long long op, struct err *e)
 {
+	struct sqlite_write *w = &en->w[op];
 	struct sql_buf b = { .n = 0 };
 
-	sqlite3_finalize(en->op);
-	en->op = NULL;
-	if (op_sql(en, op, &b, e) < 0)
+	sqlite3_finalize(w->st);
+	w->st = NULL;
+	if (op_sql(en, op, w, &b, e) < 0)
 		return -1;
-	if (sqlite3_prepare_v2(en->db, b.s, -1, &en->op, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(en->db, b.s, -1, &w->st, NULL) != SQLITE_OK)
 		return sqlite_fail(en, e, op == OP_INSERT ? "prepare insert" : "prepare");
 	sqlite_bind_payload(en);
 	return 0;
@@ -150,22 +164,23 @@ static void bind_value(sqlite3_stmt *st, int param, struct value *v)
 	sqlite_bind_value(st, param, v, SQLITE_STATIC);
 }
 
-/* A spec's row: the id and the op's columns, as schema_value() makes them.
+/* A spec's row: the id and w's columns, as schema_value() makes them.
  * A seq integer id is row + 1 (schema_value's own rule), bound directly. */
-static void bind_row(struct engine *en, uint64_t row, uint64_t version)
+static void bind_row(struct engine *en, const struct sqlite_write *w, uint64_t row,
+                     uint64_t version)
 {
 	const struct column *id = &en->s->cols[0];
 	int j;
 
 	if (id->order == ORD_SEQ && (id->type == COL_BIGINT || id->type == COL_INT)) {
-		sqlite3_bind_int64(en->op, 1, (sqlite3_int64)row + 1);
+		sqlite3_bind_int64(w->st, 1, (sqlite3_int64)row + 1);
 	} else {
 		schema_value(en->s, &en->k, 0, row, 0, &en->vals[0]);
-		bind_value(en->op, 1, &en->vals[0]);
+		bind_value(w->st, 1, &en->vals[0]);
 	}
-	for (j = 0; j < en->nopcols; j++) {
-		schema_value(en->s, &en->k, en->opcols[j], row, version, &en->vals[j + 1]);
-		bind_value(en->op, j + 2, &en->vals[j + 1]);
+	for (j = 0; j < w->ncols; j++) {
+		schema_value(en->s, &en->k, w->cols[j], row, version, &en->vals[j + 1]);
+		bind_value(w->st, j + 2, &en->vals[j + 1]);
 	}
 }
 
@@ -174,45 +189,53 @@ static void bind_row(struct engine *en, uint64_t row, uint64_t version)
  * changes. */
 void sqlite_bind_payload(struct engine *en)
 {
-	if (en->op && en->payload && en->payload_param)
-		sqlite3_bind_blob(en->op, en->payload_param, en->payload, (int)en->k.v[K_PAYLOAD],
+	const struct sqlite_write *w = &en->w[OP_INSERT];
+
+	if (w->st && en->payload && w->payload_param)
+		sqlite3_bind_blob(w->st, w->payload_param, en->payload, (int)en->k.v[K_PAYLOAD],
 		                  SQLITE_STATIC);
 }
 
 /* The default table's keys, the spec's fast road (schema_fast_int) straight
  * into ?2..?9 (the hot path: integer keys, the payload already bound). */
-static void bind_default_keys(struct engine *en, long long op, uint64_t row, uint64_t version)
+static void bind_default_keys(struct engine *en, sqlite3_stmt *st, long long op, uint64_t row,
+                              uint64_t version)
 {
 	int c;
 
 	if (op == OP_INSERT && !en->keys.uuid) {
 		for (c = 1; c <= 8; c++)
-			sqlite3_bind_int64(en->op, c + 1, schema_fast_int(&en->keys, c, row, 0));
+			sqlite3_bind_int64(st, c + 1, schema_fast_int(&en->keys, c, row, 0));
 	} else if (op == OP_INSERT) {
 		for (c = 1; c <= 8; c++)
-			bind_key(en, c + 1, c, row, 0);
+			bind_key(en, st, c + 1, c, row, 0);
 	} else if (op == OP_UPDATE_INDEXED || op == OP_UPDATE_KEYS) {
 		for (c = 1; c <= (op == OP_UPDATE_KEYS ? 8 : 1); c++)
-			bind_key(en, c + 1, c, row, version);
+			bind_key(en, st, c + 1, c, row, version);
 	}
 }
 
 int sqlite_do_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e)
 {
+	const struct sqlite_write *w;
 	int rc;
 
 	if (OP_READS(op))
 		return sqlite_do_read(en, op, row, version, e);
-	if (en->mr.max)
+	if (en->mr.max && op == OP_INSERT)
 		return sqlite_multirow_add(en, row, e);
+	w = &en->w[op];
+	if (!w->st)
+		return err_set(e, ERR_RUNTIME, "op %s was not prepared (a bug in idxlab)",
+		               knob_table[K_OP].choices[op]);
 	if (!en->fast) {
-		bind_row(en, row, version);
+		bind_row(en, w, row, version);
 	} else {
-		bind_id(en, 1, row);
-		bind_default_keys(en, op, row, version);
+		bind_id(en, w->st, 1, row);
+		bind_default_keys(en, w->st, op, row, version);
 	}
-	rc = sqlite3_step(en->op);
-	sqlite3_reset(en->op);
+	rc = sqlite3_step(w->st);
+	sqlite3_reset(w->st);
 	if (rc != SQLITE_DONE)
 		return sqlite_fail(en, e,
 		                   op == OP_INSERT   ? "insert"
@@ -227,19 +250,21 @@ int sqlite_do_op(struct engine *en, long long op, uint64_t row, uint64_t version
 	return 0;
 }
 
-/* Prepare k's operation and, for updates and deletes, a shuffled visit order
- * over the rows that exist now. */
+/* Prepare k's write ops (its op's, or each of its mix's) and, for updates
+ * and deletes, a shuffled visit order over the rows that exist now. */
 int sqlite_prepare_op(struct engine *en, const struct knobs *k, struct err *e)
 {
+	unsigned writes = mix_ops(k) & MIX_WRITES;
+	int op;
+
 	if (sqlite_prepare_reads(en, k, e) < 0)
 		return -1;
-	if (OP_READS(k->v[K_OP])) {
-		sqlite3_finalize(en->op);
-		en->op = NULL;
-	} else if (sqlite_prepare_stmt(en, k->v[K_OP], e) < 0 ||
-	           sqlite_multirow_prepare(en, k, e) < 0) {
+	sqlite_free_writes(en);
+	for (op = 0; op < OP_LOOKUP; op++)
+		if (writes & 1u << op && sqlite_prepare_stmt(en, op, e) < 0)
+			return -1;
+	if (sqlite_multirow_prepare(en, k, e) < 0)
 		return -1;
-	}
 	rowset_prepare(en->rs, mix_ops(k), (uint64_t)k->v[K_SEED]);
 	return 0;
 }

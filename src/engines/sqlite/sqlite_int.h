@@ -39,7 +39,6 @@ struct engine {
 	char dir[PATH_MAX - 64]; /* our temp dir, or "" when the user named the file */
 	int lock_fd;             /* the flocked FILE-idxlab-lock of a --dsn file, or -1 */
 	int probes;
-	sqlite3_stmt *op;
 	struct rowset *rs;        /* borrowed: the workload's, txn->rs */
 	struct txn *txn;          /* borrowed (the workload's): the open transaction */
 	int live;                 /* knobs have been applied live: log what changes */
@@ -54,11 +53,15 @@ struct engine {
 	struct schema_fast keys;
 	int fast;
 	int clustered; /* idxlab_t is kept in the spec's first index (schema_clustered) */
-	/* en->op's parameters: ?1 the id, ?2.. the value columns opcols[] (their
-	 * values in vals[], bound SQLITE_STATIC), ?payload_param the payload
-	 * (0: none). */
-	int nopcols, payload_param;
-	int opcols[SCHEMA_COLS_MAX];
+	/* Each write op's statement (rows.c; st NULL: not prepared): ?1 the
+	 * id, ?2.. the value columns cols[] (a row's values in vals[], bound
+	 * SQLITE_STATIC), ?payload_param the payload (0: none). A mix runs
+	 * several side by side. */
+	struct sqlite_write {
+		sqlite3_stmt *st;
+		int ncols, payload_param;
+		int cols[SCHEMA_COLS_MAX];
+	} w[OP_LOOKUP];
 	struct value vals[SCHEMA_COLS_MAX];
 	struct reads rd;             /* op lookup, range: the queries (reads.c) */
 	sqlite3_stmt *rq[READS_MAX]; /* their SELECTs */
@@ -119,13 +122,17 @@ void sqlite_free_reads(struct engine *en);
 const struct reads *sqlite_reads(struct engine *en);
 
 /* rows.c */
-/* Prepare op's statement as en->op (built from en->s), its payload bound. */
+/* Prepare write op's statement as en->w[op] (built from en->s), its
+ * payload bound. */
 int sqlite_prepare_stmt(struct engine *en, long long op, struct err *e);
-/* Bind the payload to en->op if it is the INSERT. */
+/* Finalize every write op's statement. */
+void sqlite_free_writes(struct engine *en);
+/* Bind the payload to the INSERT, if it is prepared. */
 void sqlite_bind_payload(struct engine *en);
 /* One operation on row number row; version is the update generation. */
 int sqlite_do_op(struct engine *en, long long op, uint64_t row, uint64_t version, struct err *e);
-/* Prepare k's op as en->op, and the rows' visit order. */
+/* Prepare the write ops k runs (its op, or its mix's), and the rows'
+ * visit order. */
 int sqlite_prepare_op(struct engine *en, const struct knobs *k, struct err *e);
 /* A new payload of len bytes, bound. */
 int sqlite_set_payload(struct engine *en, long long len);

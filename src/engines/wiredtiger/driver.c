@@ -366,7 +366,7 @@ static int wt_apply(struct engine *en, const struct knobs *k, struct err *e)
 	}
 	if (old.v[K_PAYLOAD] != k->v[K_PAYLOAD])
 		wt_set_row_layout(en, k->v[K_PAYLOAD]);
-	if (old.v[K_OP] != k->v[K_OP] || old.v[K_SEED] != k->v[K_SEED])
+	if (mix_ops(&old) != mix_ops(k) || old.v[K_SEED] != k->v[K_SEED])
 		rowset_prepare(en->rs, mix_ops(k), (uint64_t)k->v[K_SEED]);
 	/* a read's queries are served by the indexes built: chosen again */
 	if (old.v[K_OP] != k->v[K_OP] || old.v[K_SEED] != k->v[K_SEED] ||
