@@ -41,6 +41,7 @@ int wl_setup(struct workload *w, const struct knobs *k, struct err *e)
 	}
 	if (w->ops->ready(w->en, k, rows, e) < 0)
 		return -1;
+	w->txn.nops = 0; /* a fresh table draws its mix from the first draw again */
 	schema_say_unbuilt(schema_of(k), knob_table[K_ENGINE].choices[k->v[K_ENGINE]]);
 	return 0;
 }

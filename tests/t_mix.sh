@@ -162,7 +162,37 @@ fi
 # bad mixes, and a mix beside an op
 expect_exit mix/weights-add 2 "adds to 90 %" "$IDXLAB" run --mix insert:70,lookup:20
 expect_exit mix/unknown-op 2 "'select' in the mix is not an op" "$IDXLAB" run --mix insert:80,select:20
-expect_exit mix/two-writes 2 "two write ops" "$IDXLAB" run --mix insert:50,update:50
+
+# several write ops in one mix, each its own statement: the file holds
+# the rows the record says (prefill + inserts - deletes), about a fifth of
+# them updated (hot > 0), and an update that names a row a delete took
+# would stop the run (changed 0 rows); the same seed, the same table
+mixed() {
+	rm -f "$T/$1.db"
+	"$IDXLAB" run --dsn "$T/$1.db" --mix insert:40,update:20,update-indexed:10,delete:10,lookup:20 \
+		--prefill 20000 --rows 20000 --indexes 2 --seed 5 --format csv >"$T/$1.csv" 2>"$T/$1.err"
+}
+mixed w1
+mixed w2
+n=$(sqlite3 "$T/w1.db" 'select count(*) from idxlab_t' 2>&1) tr=$(field "$T/w1.csv" table_rows 1)
+h=$(sqlite3 "$T/w1.db" 'select count(*) from idxlab_t where hot > 0' 2>&1)
+w=$(field "$T/w1.csv" writes_per_s 1) r=$(field "$T/w1.csv" reads_per_s 1)
+is_num "$n" "$tr" "$h" "$w" "$r" &&
+	check mix/several-writes "$n == $tr && $n > 25000 && $n < 27000 && $h > 3400 && $h < 4600 &&
+		$w / ($w + $r) > 0.77 && $w / ($w + $r) < 0.83" ||
+	bad mix/several-writes "rows in the file '$n', table_rows '$tr', updated '$h', writes/s '$w' reads/s '$r': $(head -c 400 "$T/w1.err")"
+[ -s "$T/w2.db" ] && [ "$(sqlite3 "$T/w2.db" 'select count(*), sum(hot), sum(k1) from idxlab_t')" = \
+	"$(sqlite3 "$T/w1.db" 'select count(*), sum(hot), sum(k1) from idxlab_t')" ] &&
+	ok mix/several-writes-seeded || bad mix/several-writes-seeded "$(head -c 300 "$T/w2.err")"
+
+# a delete with nothing left to delete runs the step's op (the mix's
+# first write op, insert) instead: 100 rows deleted at most, the step runs
+# all its 2,000 operations
+"$IDXLAB" run --dsn "$T/d.db" --mix insert:50,delete:50 --prefill 100 --rows 2000 --format csv \
+	>"$T/d.csv" 2>"$T/d.err"
+n=$(sqlite3 "$T/d.db" 'select count(*) from idxlab_t' 2>&1) rows=$(field "$T/d.csv" rows 1)
+is_num "$n" "$rows" && check mix/deletes-run-out "$rows == 2000 && $n == 2000 - 100" ||
+	bad mix/deletes-run-out "rows '$rows', in the file '$n': $(head -c 300 "$T/d.err")"
 
 # both read ops in one mix: the lookups by email and a range of 100 rows
 # from an email, each query drawn among its own op's (rows returned per

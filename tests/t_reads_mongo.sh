@@ -107,6 +107,15 @@ else
 	rr=$(field "$T/mixu.csv" rows_returned_per_query)
 	[ -z "$ex" ] && [ "$rr" = 1.00 ] && ok reads-mongo/mix-update-examined-na || bad reads-mongo/mix-update-examined-na "examined '$ex', returned '$rr'"
 
+	# several write ops in one mix, queued in the same ordered bulks: the
+	# wire carries each kind, and with the finds they are the step's
+	# operations (the prefill's 1,000 inserts aside)
+	: >"$LOG"
+	"$IDXLAB" run --engine mongo --warmup off --format csv --dsn "$URI" --commit 5 --rows 200 \
+		--prefill 1000 --indexes 1 --mix insert:40,update:20,update-indexed:10,delete:10,lookup:20 \
+		>"$T/mixw.csv" 2>"$T/err" || bad reads-mongo/mix-writes-run "$(cat "$T/err")"
+	qcheck reads-mongo/wire-mix-several-writes '(lambda i, u, x, f: min(i, u, x, f) > 0 and i + u + x + f == 200)(sum(len(d["documents"]) for d in cmds("insert", "t")) - 1000, sum(len(d["updates"]) for d in cmds("update", "t")), sum(len(d["deletes"]) for d in cmds("delete", "t")), len(cmds("find", "t")))'
+
 	# a write step still leaves serverStatus's metrics section out
 	: >"$LOG"
 	mrun --dsn "$URI" --rows 20 --indexes 1 >/dev/null 2>"$T/err" || bad reads-mongo/insert-run "$(cat "$T/err")"

@@ -8,7 +8,8 @@
 # protocol, pipelined or not, a commit per query or one for all, reads the
 # same; pages read are shared_buffers misses, so a scan of a table larger
 # than a small cache reads its pages every time and one in a large cache
-# none. A mix of inserts and lookups runs on every protocol too.
+# none. A mix of inserts and lookups runs on every protocol too, and one
+# of several write ops.
 . "$(dirname "$0")/lib.sh"
 
 bindir=$(pg_bindir)
@@ -97,6 +98,24 @@ n=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
 [ "$(grep -Ec '^cheapest \(protocol=(simple|extended|prepared) pipeline=o(n|ff)\): indexes [01] ' "$T/x.err")" = 6 ] &&
 	ok reads-pg/mix-cheapest-named ||
 	bad reads-pg/mix-cheapest-named "$(cat "$T/x.err")"
+
+# several write ops in one mix, each its own prepared statement (or
+# text): the server counts the updates (HOT % a number: two of the three
+# kinds of update may stay HOT at fillfactor 70, update-indexed never), an
+# update or delete that changed no row would stop the run, and every
+# protocol and pipelining runs the same operations (the same seed, the
+# same rows left)
+if "$IDXLAB" run --engine postgres --mix insert:40,update:20,update-indexed:10,delete:10,lookup:20 \
+	--prefill 3000 --rows 3000 --indexes 2 --seed 5 --fillfactor 70 --protocol simple,prepared \
+	--pipeline on,off --format csv >"$T/w.csv" 2>"$T/w.err"; then
+	ok reads-pg/mix-writes-runs
+else bad reads-pg/mix-writes-runs "exit $?: $(tail -3 "$T/w.err")"; fi
+n=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	$h["rows"] == 3000 && $h["hot_pct"] > 40 && $h["hot_pct"] < 90 && $h["table_rows"] > 3700 &&
+	$h["table_rows"] < 4200 && (t == "" || t == $h["table_rows"]) { n++; t = $h["table_rows"] }
+	END { print n + 0 }' "$T/w.csv")
+[ "$n" = 4 ] && ok reads-pg/mix-several-writes ||
+	bad reads-pg/mix-several-writes "$n of 4 steps: $(cut -c1-300 "$T/w.csv")"
 
 # a commit per operation: the COMMITs a read's drain answered (pipeline
 # on) are counted like the rest

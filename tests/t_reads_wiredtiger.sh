@@ -121,3 +121,19 @@ is reads-wt/mix-plans \
 	"$(field "$T/mix.csv" plan 1) $(field "$T/mix.csv" plan 2) $(field "$T/mix.csv" plan 3)" \
 	"lookup_email=scan lookup_email=idxlab_email lookup_email=idxlab_email"
 is reads-wt/mix-pages-na "$(field "$T/mix.csv" pages_read_per_query 3)" ""
+
+# several write ops in one mix on the default table (its updates by id,
+# a cursor per index for update-indexed): each step of a sweep draws the
+# same operations, so the same rows are left (prefill + inserts - deletes);
+# an update of a row a delete took would stop the run (not found)
+if wt --prefill 3000 --rows 3000 --format csv --seed 5 --indexes 2 --cache 1MB,64MB \
+	--mix insert:40,update:20,update-indexed:10,delete:10,lookup:20 >"$T/mw.csv" 2>"$T/err"; then
+	ok reads-wt/mix-writes-runs
+else
+	bad reads-wt/mix-writes-runs "$(tail -3 "$T/err")"
+fi
+t1=$(field "$T/mw.csv" table_rows 1) t2=$(field "$T/mw.csv" table_rows 2)
+w=$(field "$T/mw.csv" writes_per_s 1) r=$(field "$T/mw.csv" reads_per_s 1)
+is_num "$t1" "$w" "$r" && [ "$t1" = "$t2" ] &&
+	check reads-wt/mix-several-writes "$t1 > 3700 && $t1 < 4200 && $w / ($w + $r) > 0.75 && $w / ($w + $r) < 0.85" ||
+	bad reads-wt/mix-several-writes "table rows '$t1' '$t2', writes/s '$w', reads/s '$r'"

@@ -76,6 +76,7 @@ struct engine {
 	mongoc_write_concern_t *wc;
 	mongoc_bulk_operation_t *bulk; /* the open batch, or NULL */
 	uint64_t bulk_ops;
+	uint64_t bulk_n[OP_LOOKUP];     /* its operations by write op (a mix queues several) */
 	uint64_t bulk_bytes, bulk_last; /* BSON bytes queued in it; of its last operation */
 	int copy;                       /* the step's inserts go by insert_many (--load copy) */
 	struct mongo_docs docs;         /* their open batch */
@@ -168,6 +169,8 @@ extern const struct txn_hooks mongo_txn_hooks;
 /* Send the open batch of op (if any) and wait for its acknowledgement; the
  * server must report every row it names changed. Counts nothing. */
 int mongo_flush(struct engine *en, long long op, struct err *e);
+/* The open batch is empty: its counts to 0. */
+void mongo_bulk_zero(struct engine *en);
 
 /* ---- reads.c -------------------------------------------------------------- */
 

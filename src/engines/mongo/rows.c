@@ -86,7 +86,7 @@ int mongo_flush_docs(struct engine *en, struct err *e)
 		bson_init(&reply);
 	bson_destroy(&opts);
 	d->n = d->len = 0;
-	en->bulk_ops = en->bulk_bytes = 0;
+	mongo_bulk_zero(en);
 	if (!ok) {
 		char what[64];
 
@@ -113,7 +113,7 @@ void mongo_drop_batch(struct engine *en)
 		en->bulk = NULL;
 	}
 	en->docs.n = en->docs.len = 0;
-	en->bulk_ops = en->bulk_bytes = 0;
+	mongo_bulk_zero(en);
 }
 
 /* A fresh ordered batch under the current write concern. */
@@ -129,7 +129,7 @@ void mongo_open_bulk(struct engine *en)
 	BSON_APPEND_BOOL(&opts, "ordered", true);
 	en->bulk = mongoc_collection_create_bulk_operation_with_opts(en->coll, &opts);
 	mongoc_bulk_operation_set_write_concern(en->bulk, en->wc);
-	en->bulk_ops = en->bulk_bytes = 0;
+	mongo_bulk_zero(en);
 	bson_destroy(&opts);
 }
 
@@ -168,6 +168,7 @@ int mongo_add_op(struct engine *en, long long op, uint64_t row, uint64_t version
 		return err_set(e, ERR_RUNTIME, "cannot queue a %s: %s",
 		               knob_table[K_OP].choices[op], be.message);
 	en->bulk_ops++;
+	en->bulk_n[op]++;
 	en->bulk_bytes += en->bulk_last;
 	return 0;
 }

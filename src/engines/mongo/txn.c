@@ -18,6 +18,7 @@
  * changed each row it names. With --load copy a batch is one insert_many
  * (rows.c), under the same bounds. */
 #include <stdio.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -25,19 +26,60 @@
 /* mongod's maxMessageSizeBytes (48000000), less room for the command */
 #define MONGO_SEND_BYTES (48000000 - 65536)
 
+void mongo_bulk_zero(struct engine *en)
+{
+	en->bulk_ops = en->bulk_bytes = 0;
+	memset(en->bulk_n, 0, sizeof en->bulk_n);
+}
+
+/* What the server's reply counts of a batch's operations: the field, the
+ * write ops it counts. */
+static const struct {
+	const char *field;
+	unsigned ops;
+} counted[] = {
+	{ "nInserted", 1u << OP_INSERT },
+	{ "nMatched", 1u << OP_UPDATE | 1u << OP_UPDATE_INDEXED | 1u << OP_UPDATE_KEYS },
+	{ "nRemoved", 1u << OP_DELETE },
+};
+
+/* Each count of reply against the batch's operations (en->bulk_n, taken
+ * into sent before the batch was cleared): 0, or -1 naming the first that
+ * differs. */
+static int check_counts(const bson_t *reply, const uint64_t *sent, long long op, struct err *e)
+{
+	size_t i;
+	int w;
+
+	for (i = 0; i < sizeof counted / sizeof counted[0]; i++) {
+		uint64_t want = 0, got = 0;
+		bson_iter_t it;
+
+		for (w = 0; w < OP_LOOKUP; w++)
+			if (counted[i].ops & 1u << w)
+				want += sent[w];
+		if (bson_iter_init_find(&it, reply, counted[i].field) &&
+		    BSON_ITER_HOLDS_NUMBER(&it))
+			got = (uint64_t)bson_iter_as_int64(&it);
+		if (got != want)
+			return err_set(e, ERR_RUNTIME,
+			               "%s: the server reports %s %llu for a batch of %llu - "
+			               "idxlab.t is not what idxlab built (was it changed "
+			               "meanwhile?)",
+			               knob_table[K_OP].choices[op], counted[i].field,
+			               (unsigned long long)got, (unsigned long long)want);
+	}
+	return 0;
+}
+
 /* Send the open batch and wait for the server's acknowledgement. A batch
  * that did not change every row it named is an error: the collection is not
  * what idxlab built. */
 int mongo_flush(struct engine *en, long long op, struct err *e)
 {
-	static const char *const counted[] = {
-		[OP_INSERT] = "nInserted",        [OP_UPDATE] = "nMatched",
-		[OP_UPDATE_INDEXED] = "nMatched", [OP_UPDATE_KEYS] = "nMatched",
-		[OP_DELETE] = "nRemoved",
-	};
-	uint64_t n = en->bulk_ops, got = 0;
+	uint64_t n = en->bulk_ops, sent[OP_LOOKUP];
+	int rc;
 	bson_error_t be;
-	bson_iter_t it;
 	bson_t reply;
 	uint32_t ok;
 
@@ -50,10 +92,11 @@ int mongo_flush(struct engine *en, long long op, struct err *e)
 		en->bulk = NULL;
 		return 0;
 	}
+	memcpy(sent, en->bulk_n, sizeof sent);
 	ok = mongoc_bulk_operation_execute(en->bulk, &reply, &be);
 	mongoc_bulk_operation_destroy(en->bulk);
 	en->bulk = NULL;
-	en->bulk_ops = en->bulk_bytes = 0;
+	mongo_bulk_zero(en);
 	if (!ok) {
 		char what[64];
 
@@ -62,16 +105,9 @@ int mongo_flush(struct engine *en, long long op, struct err *e)
 		bson_destroy(&reply);
 		return mongo_fail(en, &be, e, what);
 	}
-	if (bson_iter_init_find(&it, &reply, counted[op]) && BSON_ITER_HOLDS_NUMBER(&it))
-		got = (uint64_t)bson_iter_as_int64(&it);
+	rc = check_counts(&reply, sent, op, e);
 	bson_destroy(&reply);
-	if (got != n)
-		return err_set(e, ERR_RUNTIME,
-		               "%s: the server reports %s %llu for a batch of %llu - idxlab.t is "
-		               "not what idxlab built (was it changed meanwhile?)",
-		               knob_table[K_OP].choices[op], counted[op], (unsigned long long)got,
-		               (unsigned long long)n);
-	return 0;
+	return rc;
 }
 
 static int begin(struct engine *en, struct err *e)
