@@ -328,7 +328,7 @@ const struct knob_def knob_table[K_COUNT] = {
 		.name = "mix", .kind = KNOB_NAMED, .resolve = mix_resolve, .label = mix_label,
 		.column = 76,
 		.caption = 21,
-		.range = "none, or OP:PCT,... adding to 100, a comma list (one write op; lookup, range)",
+		.range = "none, or OP:PCT,... adding to 100, a comma list (any ops, each once)",
 		.def = "none", .flags = KF_NOSWEEP | KF_LIST | KF_HEADLESS,
 		.why = "a mixed workload instead of one op: each operation drawn by weight "
 		       "from the seed (insert:80,lookup:20); the step's op is the mix's",

@@ -36,8 +36,8 @@ int record_metric_applies(int m, const struct knobs *k)
 
 	switch (m) {
 	case M_HOT_PCT: /* a share of updates: a step that updates nothing has none */
-		return (mix_ops(k) & (1u << OP_UPDATE | 1u << OP_UPDATE_INDEXED |
-		                      1u << OP_UPDATE_KEYS)) != 0;
+		return (mix_ops(k) &
+		        (1u << OP_UPDATE | 1u << OP_UPDATE_INDEXED | 1u << OP_UPDATE_KEYS)) != 0;
 	case M_P50_MS: /* a read step times its queries, not its commits */
 	case M_P99_MS:
 	case M_MAX_MS:

@@ -57,8 +57,8 @@ int pg_proto_set(struct engine *en, const char *sql, struct err *e)
 	int quote = 0;
 
 	if (n >= sizeof en->op_sql)
-		return err_set(e, ERR_RUNTIME, "the statement %.40s... does not fit (a bug in idxlab)",
-		               sql);
+		return err_set(e, ERR_RUNTIME,
+		               "the statement %.40s... does not fit (a bug in idxlab)", sql);
 	memcpy(en->op_sql, sql, n + 1);
 	en->nph = 0;
 	/* $N outside quotes: a quoted name may hold a '$' (quote_ident quotes

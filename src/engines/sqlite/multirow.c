@@ -79,8 +79,7 @@ static int run(struct engine *en, sqlite3_stmt *st, struct err *e)
 		struct value v;
 
 		for (j = 0; j <= w->ncols; j++) {
-			schema_value(en->s, &en->k, j ? w->cols[j - 1] : 0, en->mr.rows[i], 0,
-			             &v);
+			schema_value(en->s, &en->k, j ? w->cols[j - 1] : 0, en->mr.rows[i], 0, &v);
 			sqlite_bind_value(st, base + j + 1, &v, SQLITE_TRANSIENT);
 		}
 		if (w->payload_param)
