@@ -42,6 +42,7 @@ int wl_setup(struct workload *w, const struct knobs *k, struct err *e)
 	if (w->ops->ready(w->en, k, rows, e) < 0)
 		return -1;
 	w->txn.nops = 0; /* a fresh table draws its mix from the first draw again */
+	w->mixed = 0;
 	schema_say_unbuilt(schema_of(k), knob_table[K_ENGINE].choices[k->v[K_ENGINE]]);
 	return 0;
 }
@@ -170,6 +171,7 @@ int64_t wl_batch(struct workload *w, const struct knobs *k, uint64_t limit, stru
 		w->txn.mixed = 0;
 		return -1;
 	}
+	w->mixed = w->txn.mixed;
 	w->txn.mixed = 0; /* an engine's own load steps insert alone */
 	w->rows += out.rows;
 	w->commits += out.commits;
@@ -186,10 +188,16 @@ int64_t wl_batch(struct workload *w, const struct knobs *k, uint64_t limit, stru
 int wl_finish(struct workload *w, struct lats *lat, struct err *e)
 {
 	struct step_out out = { 0, 0 };
+	int rc;
 
-	if ((w->ops->finish_start && w->ops->finish_start(w->en, e) < 0) ||
-	    txn_finish(&w->txn, &out, lat, e) < 0 ||
-	    (w->ops->finish_end && w->ops->finish_end(w->en, e) < 0))
+	/* the open transaction is the last batch's: its commit, or a replay
+	 * of it, is the mix's */
+	w->txn.mixed = w->mixed;
+	rc = (w->ops->finish_start && w->ops->finish_start(w->en, e) < 0) ||
+	     txn_finish(&w->txn, &out, lat, e) < 0 ||
+	     (w->ops->finish_end && w->ops->finish_end(w->en, e) < 0);
+	w->txn.mixed = 0;
+	if (rc)
 		return -1;
 	w->commits += out.commits;
 	return 0;

@@ -72,6 +72,7 @@ struct workload {
 	 * txn_step / txn_finish and reads live_rows. */
 	struct rowset rs;
 	struct txn txn;
+	int mixed; /* the last batch ran a mix: its finish too (a replay draws its ops) */
 	uint64_t rows, commits;
 	uint64_t budget;
 	double sample_cap; /* the longest time between mid-step samples */

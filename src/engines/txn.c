@@ -34,6 +34,7 @@ void txn_rewind(struct txn *t)
 	if (!t->open)
 		return;
 	rowset_rewind(t->rs, &t->mark);
+	t->nops = t->nops_mark; /* a replay draws the same ops */
 	t->open = 0;
 	t->rows = 0;
 }
@@ -47,7 +48,20 @@ int txn_begin(struct txn *t, long long op, struct err *e)
 	t->op = op;
 	t->rows = 0;
 	rowset_mark(t->rs, &t->mark);
+	t->nops_mark = t->nops;
 	return 0;
+}
+
+long long txn_next(struct txn *t, long long op, uint64_t *row, uint64_t *version)
+{
+	long long opx = t->mixed ? mix_draw(t->mix, t->seed, t->nops++) : op;
+
+	if (!rowset_next(t->rs, opx, row, version) &&
+	    (opx == op || !rowset_next(t->rs, opx = op, row, version)))
+		return -1; /* nothing left to work on (a mix's op with nothing to
+		            * work on runs the step's: a lookup before the first
+		            * row, a delete past the last) */
+	return opx;
 }
 
 int txn_commit(struct txn *t, struct step_out *out, struct hist *lat, struct err *e)
@@ -162,16 +176,17 @@ int txn_step(struct txn *t, long long op, uint64_t per_commit, uint64_t budget,
 	for (i = 0; i < budget; i++) {
 		uint64_t row, version, limit = per_commit == COMMIT_ALL ? UINT64_MAX : per_commit,
 		                       n;
-		long long opx = t->mixed ? mix_draw(t->mix, t->seed, t->nops++) : op;
+		uint64_t drawn = t->nops; /* the draw of this op, drawn before its begin */
+		long long opx = txn_next(t, op, &row, &version);
 		int rc;
 
-		if (!rowset_next(t->rs, opx, &row, &version) &&
-		    (opx == op || !rowset_next(t->rs, opx = op, &row, &version)))
-			break; /* nothing left to work on (a mix's op with nothing
-			        * to work on runs the step's: a lookup before the
-			        * first row, a delete past the last) */
-		if (!t->open && txn_begin(t, op, e) < 0)
-			return -1;
+		if (opx < 0)
+			break;
+		if (!t->open) {
+			if (txn_begin(t, op, e) < 0)
+				return -1;
+			t->nops_mark = drawn;
+		}
 		n = t->rows + 1; /* before the hook: it may have rewound t */
 		rc = run_op(t, opx, row, version, lat, e);
 		if (rc == TXN_RETRY) {

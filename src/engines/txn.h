@@ -78,6 +78,7 @@ struct txn {
 	int mixed;
 	unsigned char mix[OP_COUNT];
 	uint64_t seed, nops, read_ns, write_ns, writes, carried_ns;
+	uint64_t nops_mark; /* nops at the open transaction's begin */
 	/* The engine's write ops return before their results (PostgreSQL's
 	 * pipeline, MongoDB's bulk batches; the engine sets it): a mix's
 	 * writes are then not timed one by one. writes_timed: those that
@@ -100,6 +101,9 @@ int txn_step(struct txn *t, long long op, uint64_t per_commit, uint64_t budget,
 int txn_finish(struct txn *t, struct step_out *out, struct lats *lat, struct err *e);
 
 /* The primitives the loop is made of, for an engine's retry hook. */
+/* The op of the next operation (op itself, or a mix's draw: the same as
+ * before a rewind) and its row and version; -1: nothing left to work on. */
+long long txn_next(struct txn *t, long long op, uint64_t *row, uint64_t *version);
 /* Begin a transaction of op: t0, the begin hook, the rowset's mark. */
 int txn_begin(struct txn *t, long long op, struct err *e);
 /* Commit the open transaction (nothing when none is): 0, TXN_RETRY (the

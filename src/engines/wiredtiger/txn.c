@@ -64,14 +64,15 @@ static int commit(struct engine *en, struct txn *t, struct err *e)
 
 /* A transaction of n rows (its last operation may have failed: it is then
  * one of the n) was rolled back for the cache, and the rowset with it:
- * replay the same rows in transactions half as big, down to one row. A stop
+ * replay the same rows (a mix's same draws) in transactions half as big,
+ * down to one row. A stop
  * waits for the replay (n is at most what fills the cache: seconds), so the
  * rows counted as done are done and the step's partial result is right. */
 static int replay(struct engine *en, uint64_t n, struct step_out *out, struct hist *lat,
                   struct err *e)
 {
 	struct txn *t = en->txn;
-	long long op = t->op;
+	long long op = t->op, opx = op;
 	uint64_t chunk = n / 2 ? n / 2 : 1, done = 0, ntx = 0, t0 = clock_now_ns(), row = 0;
 	int ones = 0, rc = 0, in_commit, said = 0;
 	char cache[32];
@@ -91,15 +92,17 @@ static int replay(struct engine *en, uint64_t n, struct step_out *out, struct hi
 		if (txn_begin(t, op, e) < 0)
 			return -1;
 		for (j = 0; j < c; j++) {
-			if (!rowset_next(en->rs, op, &row, &version)) {
+			if ((opx = txn_next(t, op, &row, &version)) < 0) {
 				wt_abort_txn(en);
 				return err_set(e, ERR_RUNTIME,
 				               "replaying a rolled-back transaction: "
 				               "its rows are gone (a bug in idxlab)");
 			}
-			if ((rc = wt_do_op(en, op, row, version)) != 0)
+			/* a mix's query ran and was counted: its writes are
+			 * what the transaction replays */
+			if (!OP_READS(opx) && (rc = wt_do_op(en, opx, row, version)) != 0)
 				break;
-			rowset_done(en->rs, op, row);
+			rowset_done(en->rs, opx, row);
 			t->rows++;
 		}
 		in_commit = rc == 0;
@@ -116,7 +119,7 @@ static int replay(struct engine *en, uint64_t n, struct step_out *out, struct hi
 			continue;
 		}
 		if (!in_commit && !wt_retryable(rc))
-			return wt_op_fail(en, e, op, row, rc);
+			return wt_op_fail(en, e, opx, row, rc);
 		en->rollbacks++;
 		if (chunk > 1) {
 			chunk /= 2;
