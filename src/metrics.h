@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vocab.h"
+
 enum ctr {
 	C_ROWS,           /* operations completed (rows inserted/updated/deleted) */
 	C_COMMITS,        /* transactions committed */
@@ -59,6 +61,12 @@ struct counters {
 	 * of whose counters is wanted when reading it costs (PostgreSQL's WAL
 	 * look, which catches up at the next sample that wants it). */
 	uint32_t want;
+	/* A mix's operations by op kind (enum op_kind), and the nanoseconds
+	 * of those timed one by one (op_timed, bits 1u << op: a read always,
+	 * a write where the engine waits for each); a commit's time is in
+	 * none. Cumulative like v[]; all 0 outside a mix and in a recording. */
+	uint64_t op_n[OP_COUNT], op_ns[OP_COUNT];
+	unsigned op_timed;
 };
 
 /* Histogram of durations in nanoseconds: 16 linear sub-buckets per power of

@@ -262,6 +262,41 @@ static void own_query_text(struct field *f, const struct ctx *c)
 	set_str(f, c->s && !c->s->rows_record ? c->s->queries : NULL);
 }
 
+/* A mix's operations by kind over the window ("insert:8012
+ * update:3990"), or (ms) the mean milliseconds of those timed one by one
+ * ("insert:0.0123 lookup:0.0021"); n/a outside a mix and in a recording
+ * (which keeps no kinds). */
+static void op_kinds(struct field *f, const struct ctx *c, int ms)
+{
+	const struct counters *a = c->w->a, *b = c->w->b;
+	size_t n = 0;
+	int op;
+
+	f->s[0] = 0;
+	for (op = 0; op < OP_COUNT && mix_of(c->k, NULL) && n < sizeof f->s; op++) {
+		uint64_t ops = b->op_n[op] - a->op_n[op];
+		const char *name = knob_table[K_OP].choices[op];
+
+		if (!ops || (ms && !(b->op_timed & 1u << op)))
+			continue;
+		n += ms ? (size_t)snprintf(f->s + n, sizeof f->s - n, "%s%s:%.4g", n ? " " : "",
+		                           name, (double)(b->op_ns[op] - a->op_ns[op]) / 1e6 / ops)
+		        : (size_t)snprintf(f->s + n, sizeof f->s - n, "%s%s:%llu", n ? " " : "",
+		                           name, (unsigned long long)ops);
+	}
+	f->kind = f->s[0] ? FIELD_STR : FIELD_NA;
+}
+
+static void own_op_counts(struct field *f, const struct ctx *c)
+{
+	op_kinds(f, c, 0);
+}
+
+static void own_op_ms(struct field *f, const struct ctx *c)
+{
+	op_kinds(f, c, 1);
+}
+
 /* A mix sweep's cheapest step: set when the sweep is in (trade.h). */
 static void own_cheapest(struct field *f, const struct ctx *c)
 {
@@ -333,5 +368,7 @@ const struct own_field record_own_fields[] = {
 	{ 75, "index_served", "index served", "", -1, own_served, { 0 }, -1 },
 	{ 82, "query_text", "query text", "", -1, own_query_text, { 0 }, -1 },
 	{ 83, "cheapest", "cheapest", "", -1, own_cheapest, { 0 }, -1 },
+	{ 89, "op_counts", "op counts", "", -1, own_op_counts, { 0 }, -1 },
+	{ 90, "op_ms", "op ms", "ms", -1, own_op_ms, { 0 }, -1 },
 };
 const int record_nown = (int)(sizeof record_own_fields / sizeof record_own_fields[0]);

@@ -68,6 +68,9 @@ static void loop_counts(const struct workload *w, struct counters *c)
 	            1u << C_READ_NS | 1u << C_WRITE_NS | 1u << C_WRITES;
 	if (!w->txn.deferred)
 		c->valid |= 1u << C_WRITES_TIMED;
+	memcpy(c->op_n, w->txn.op_n, sizeof c->op_n);
+	memcpy(c->op_ns, w->txn.op_ns, sizeof c->op_ns);
+	c->op_timed = w->txn.deferred ? 1u << OP_LOOKUP | 1u << OP_RANGE : (1u << OP_COUNT) - 1;
 }
 
 int wl_sample(struct workload *w, struct counters *c, struct err *e)

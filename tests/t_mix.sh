@@ -181,6 +181,16 @@ is_num "$n" "$tr" "$h" "$w" "$r" &&
 	check mix/several-writes "$n == $tr && $n > 25000 && $n < 27000 && $h > 3400 && $h < 4600 &&
 		$w / ($w + $r) > 0.77 && $w / ($w + $r) < 0.83" ||
 	bad mix/several-writes "rows in the file '$n', table_rows '$tr', updated '$h', writes/s '$w' reads/s '$r': $(head -c 400 "$T/w1.err")"
+# each kind counted and timed apart: the counts are the step's operations,
+# the kinds the mix's, the inserts those the file gained
+oc=$(field "$T/w1.csv" op_counts 1) om=$(field "$T/w1.csv" op_ms 1) rows=$(field "$T/w1.csv" rows 1)
+sum=$(echo "$oc" | tr ' ' '\n' | awk -F: '{ s += $2 } END { print s + 0 }')
+kinds=$(echo "$om" | tr ' ' '\n' | awk -F: '$2 > 0 && $2 < 100 { printf "%s ", $1 }')
+ins=$(echo "$oc" | tr ' ' '\n' | awk -F: '$1 == "insert" { print $2 }')
+del=$(echo "$oc" | tr ' ' '\n' | awk -F: '$1 == "delete" { print $2 }')
+[ "$sum" = "$rows" ] && [ "$kinds" = "insert update update-indexed delete lookup " ] &&
+	[ "$((20000 + ins - del))" = "$n" ] && ok mix/op-kinds ||
+	bad mix/op-kinds "op_counts '$oc' (sum $sum of $rows rows), op_ms '$om', $n rows in the file"
 [ -s "$T/w2.db" ] && [ "$(sqlite3 "$T/w2.db" 'select count(*), sum(hot), sum(k1) from idxlab_t')" = \
 	"$(sqlite3 "$T/w1.db" 'select count(*), sum(hot), sum(k1) from idxlab_t')" ] &&
 	ok mix/several-writes-seeded || bad mix/several-writes-seeded "$(head -c 300 "$T/w2.err")"

@@ -140,10 +140,11 @@ static int run_op(struct txn *t, long long opx, uint64_t row, uint64_t version, 
 	if (reads) {
 		uint64_t carried = t->carried_ns < dt ? t->carried_ns : dt;
 
+		dt -= carried; /* the query's own time */
 		if (lat)
-			hist_add(&lat->query, dt - carried);
+			hist_add(&lat->query, dt);
 		t->reads++;
-		t->read_ns += dt - carried;
+		t->read_ns += dt;
 		t->write_ns += carried;
 	} else {
 		if (lat && !t->deferred) {
@@ -152,6 +153,10 @@ static int run_op(struct txn *t, long long opx, uint64_t row, uint64_t version, 
 		}
 		t->write_ns += dt;
 		t->writes++;
+	}
+	if (t->mixed) { /* by op kind: the time above, a read's own */
+		t->op_n[opx]++;
+		t->op_ns[opx] += dt;
 	}
 	return 0;
 }

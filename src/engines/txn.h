@@ -85,6 +85,9 @@ struct txn {
 	 * were, into the write latencies. */
 	int deferred;
 	uint64_t writes_timed;
+	/* A mix's operations by op kind, and their nanoseconds as above
+	 * (counters.op_n, op_ns). */
+	uint64_t op_n[OP_COUNT], op_ns[OP_COUNT];
 };
 
 void txn_init(struct txn *t, struct engine *en, struct rowset *rs, const struct txn_hooks *h);
