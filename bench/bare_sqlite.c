@@ -22,6 +22,13 @@
  * from schema_value() (src/schema.c) as idxlab's engine binds it: the
  * four values bound by their known types, no generic dispatch.
  *
+ * --commit N (row: 1) commits every N rows instead of once, as idxlab's
+ * step does; --journal delete|wal and --sync full|normal set those
+ * pragmas. --prefill N before inserts loads N rows first, unmeasured, as
+ * idxlab's set-up does: under a 256 MiB cache, in one transaction, the
+ * indexes built after it (a WAL checkpointed), then the cache set and the
+ * timed inserts go on from row N.
+ *
  * --op lookup (issue 22) times lookups by primary key instead: --prefill
  * rows are inserted first, unmeasured (the loop above, in its own
  * transaction), then --rows lookups `SELECT * FROM idxlab_t WHERE id = ?1`
@@ -33,7 +40,8 @@
  *   bare_sqlite [--rows N] [--payload BYTES] [--key-order seq|rand|few]
  *               [--cache SIZE] [--indexes N] [--seed N] [--format text|csv]
  *               [--memstatus on|off] [--schema default|users]
- *               [--op insert|lookup] [--prefill N]
+ *               [--op insert|lookup] [--prefill N] [--commit row|N|all]
+ *               [--journal delete|wal] [--sync full|normal]
  *
  * SIZE and the other values use idxlab's syntax and ranges (knob_parse), so
  * the same strings can be passed to both. Output (text): "ROWS SECONDS".
@@ -73,8 +81,11 @@
 	"country TEXT, status TEXT, hot INTEGER, payload BLOB)"
 #define USERS_PAYLOAD_PARAM 6
 
+#define PREFILL_CACHE_KIB 262144 /* idxlab's load cache (its sqlite driver.c) */
+
 struct bare {
-	uint64_t rows, seed;
+	uint64_t rows, seed, per_commit;
+	long long journal, sync;
 	long long payload_len, cache_bytes, indexes;
 	enum key_order ko;
 	int csv, memstatus, lookup;
@@ -93,6 +104,8 @@ static void usage(FILE *f)
 	fputs("usage: bare_sqlite [--rows N] [--payload BYTES] [--key-order seq|rand|few]\n"
 	      "                   [--cache SIZE] [--indexes N] [--seed N] [--format text|csv]\n"
 	      "                   [--memstatus on|off] [--schema default|users]\n"
+	      "                   [--op insert|lookup] [--prefill N] [--commit row|N|all]\n"
+	      "                   [--journal delete|wal] [--sync full|normal]\n"
 	      "Inserts N rows into a fresh SQLite file the way idxlab does, in one\n"
 	      "transaction, and prints \"ROWS SECONDS\" for the BEGIN..COMMIT alone.\n"
 	      "Defaults are idxlab's: 100000 rows, 100 bytes, seq, 2000KiB, 0 indexes,\n"
@@ -160,7 +173,8 @@ static int parse_args(struct bare *b, int argc, char **argv)
 		{ "--indexes", K_INDEXES },     { "--seed", K_SEED },
 		{ "--format", K_FORMAT },       { "--memstatus", K_PROBES },
 		{ "--schema", K_SCHEMA },       { "--op", K_OP },
-		{ "--prefill", K_PREFILL },
+		{ "--prefill", K_PREFILL },     { "--commit", K_COMMIT },
+		{ "--journal", K_JOURNAL },     { "--sync", K_SYNC },
 	};
 	struct knobs k;
 	const struct schema *s;
@@ -189,9 +203,17 @@ static int parse_args(struct bare *b, int argc, char **argv)
 	}
 	b->users = strcmp(s->name, "users") == 0 ? s : NULL;
 	b->lookup = k.v[K_OP] == OP_LOOKUP;
-	b->prefill = k.v[K_PREFILL] > 0 ? (uint64_t)k.v[K_PREFILL] : b->rows;
+	b->prefill = k.v[K_PREFILL] > 0 ? (uint64_t)k.v[K_PREFILL] : b->lookup ? b->rows : 0;
+	b->per_commit = k.v[K_COMMIT] == COMMIT_ALL ? UINT64_MAX : (uint64_t)k.v[K_COMMIT];
+	b->journal = k.v[K_JOURNAL];
+	b->sync = k.v[K_SYNC];
 	if ((k.v[K_OP] != OP_INSERT && !b->lookup) || (b->lookup && b->users)) {
 		fprintf(stderr, "bare_sqlite: --op: insert, or lookup on the default table\n");
+		return 2;
+	}
+	if ((b->journal != J_DELETE && b->journal != J_WAL) ||
+	    (b->sync != SYNC_FULL && b->sync != SYNC_NORMAL)) {
+		fprintf(stderr, "bare_sqlite: --journal delete|wal, --sync full|normal\n");
 		return 2;
 	}
 	b->k = k;
@@ -214,12 +236,29 @@ static void users_index_sql(const struct schema *s, int i, char *sql, size_t len
 		snprintf(sql + n, len - n, ")");
 }
 
+/* The first --indexes indexes of the table. */
+static int create_indexes(struct bare *b)
+{
+	char sql[256];
+	long long i;
+
+	for (i = 1; i <= b->indexes; i++) {
+		if (b->users)
+			users_index_sql(b->users, (int)i - 1, sql, sizeof sql);
+		else
+			snprintf(sql, sizeof sql, "CREATE INDEX idxlab_k%lld ON idxlab_t(k%lld)", i,
+			         i);
+		if (exec(b, sql) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* A fresh file, idxlab's marker, pragmas and schema, and the prepared INSERT. */
 static int setup(struct bare *b)
 {
 	const char *tmp = getenv("TMPDIR");
 	char sql[256];
-	long long i;
 
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
@@ -238,22 +277,16 @@ static int setup(struct bare *b)
 	                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
 	                    NULL) != SQLITE_OK)
 		return -1;
+	/* an insert step's prefill loads under idxlab's load cache */
 	snprintf(sql, sizeof sql,
-	         "PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL; PRAGMA cache_size=-%lld",
-	         b->cache_bytes / 1024);
+	         "PRAGMA journal_mode=%s; PRAGMA synchronous=%s; PRAGMA cache_size=-%lld",
+	         b->journal == J_WAL ? "WAL" : "DELETE", b->sync == SYNC_FULL ? "FULL" : "NORMAL",
+	         b->prefill && !b->lookup ? PREFILL_CACHE_KIB : b->cache_bytes / 1024);
 	if (exec(b, "CREATE TABLE idxlab_meta(key TEXT PRIMARY KEY, value TEXT);"
 	            "INSERT INTO idxlab_meta VALUES('created_by', 'idxlab');") < 0 ||
-	    exec(b, sql) < 0 || exec(b, b->users ? USERS_TABLE_SQL : TABLE_SQL) < 0)
+	    exec(b, sql) < 0 || exec(b, b->users ? USERS_TABLE_SQL : TABLE_SQL) < 0 ||
+	    (!(b->prefill && !b->lookup) && create_indexes(b) < 0))
 		return -1;
-	for (i = 1; i <= b->indexes; i++) {
-		if (b->users)
-			users_index_sql(b->users, (int)i - 1, sql, sizeof sql);
-		else
-			snprintf(sql, sizeof sql, "CREATE INDEX idxlab_k%lld ON idxlab_t(k%lld)", i,
-			         i);
-		if (exec(b, sql) < 0)
-			return -1;
-	}
 	b->payload = (unsigned char *)keys_payload_new((size_t)b->payload_len);
 	if (sqlite3_prepare_v2(b->db, b->users ? USERS_INSERT_SQL : INSERT_SQL, -1, &b->ins,
 	                       NULL) != SQLITE_OK)
@@ -265,18 +298,29 @@ static int setup(struct bare *b)
 	return 0;
 }
 
-/* The measured part: BEGIN, one row per step, COMMIT. Never inlined, so a
- * profile (callgrind_annotate, perf report) can show its cost by name. */
-static __attribute__((noinline)) int bare_load(struct bare *b, double *seconds)
+/* A COMMIT every per rows of n (not after the last: the loop's own). */
+static int next_txn(struct bare *b, uint64_t *in_txn, uint64_t per, int more)
+{
+	if (++*in_txn < per || !more)
+		return 0;
+	*in_txn = 0;
+	return exec(b, "COMMIT") < 0 || exec(b, "BEGIN") < 0 ? -1 : 0;
+}
+
+/* The measured part: BEGIN, one row per step (rows from..from+n-1), a
+ * COMMIT every per rows and at the end. Never inlined, so a profile
+ * (callgrind_annotate, perf report) can show its cost by name. */
+static __attribute__((noinline)) int bare_load(struct bare *b, uint64_t from, uint64_t n,
+                                               uint64_t per, double *seconds)
 {
 	sqlite3_stmt *st = b->ins;
-	uint64_t t0, row;
+	uint64_t t0, row, in_txn = 0;
 	int c;
 
 	t0 = bare_now_ns();
 	if (exec(b, "BEGIN") < 0)
 		return -1;
-	for (row = 0; row < b->rows; row++) {
+	for (row = from; row < from + n; row++) {
 		sqlite3_bind_int64(st, 1, (sqlite3_int64)row + 1);
 		for (c = 1; c <= 8; c++)
 			sqlite3_bind_int64(st, c + 1, keys_int(b->seed, b->ko, c, row, 0));
@@ -285,6 +329,8 @@ static __attribute__((noinline)) int bare_load(struct bare *b, double *seconds)
 			return -1;
 		}
 		sqlite3_reset(st);
+		if (next_txn(b, &in_txn, per, row + 1 < from + n) < 0)
+			return -1;
 	}
 	if (exec(b, "COMMIT") < 0)
 		return -1;
@@ -295,17 +341,18 @@ static __attribute__((noinline)) int bare_load(struct bare *b, double *seconds)
 /* The same for the users table: id, then email (text), created_at (a
  * timestamptz: its text, as SQLite holds one), country and status (text),
  * each from schema_value(). */
-static __attribute__((noinline)) int bare_load_users(struct bare *b, double *seconds)
+static __attribute__((noinline)) int bare_load_users(struct bare *b, uint64_t from, uint64_t n,
+                                                     uint64_t per, double *seconds)
 {
 	sqlite3_stmt *st = b->ins;
 	const struct schema *s = b->users;
 	struct value v[4];
-	uint64_t t0, row;
+	uint64_t t0, row, in_txn = 0;
 
 	t0 = bare_now_ns();
 	if (exec(b, "BEGIN") < 0)
 		return -1;
-	for (row = 0; row < b->rows; row++) {
+	for (row = from; row < from + n; row++) {
 		sqlite3_bind_int64(st, 1, (sqlite3_int64)row + 1);
 		schema_value(s, &b->k, 1, row, 0, &v[0]);
 		sqlite3_bind_text(st, 2, (const char *)v[0].b, (int)v[0].len, SQLITE_STATIC);
@@ -321,6 +368,8 @@ static __attribute__((noinline)) int bare_load_users(struct bare *b, double *sec
 			return -1;
 		}
 		sqlite3_reset(st);
+		if (next_txn(b, &in_txn, per, row + 1 < from + n) < 0)
+			return -1;
 	}
 	if (exec(b, "COMMIT") < 0)
 		return -1;
@@ -336,10 +385,8 @@ static __attribute__((noinline)) int bare_lookups(struct bare *b, double *second
 	sqlite3_stmt *st = NULL;
 	int c, rc;
 
-	b->rows = b->prefill;
-	if (bare_load(b, seconds) < 0)
+	if (bare_load(b, 0, b->prefill, UINT64_MAX, seconds) < 0)
 		return -1;
-	b->rows = lookups;
 	if (sqlite3_prepare_v2(b->db, "SELECT * FROM idxlab_t WHERE id = ?1", -1, &st, NULL) !=
 	    SQLITE_OK)
 		return -1;
@@ -369,6 +416,26 @@ fail:
 	return -1;
 }
 
+static int inserts(struct bare *b, uint64_t from, uint64_t n, uint64_t per, double *seconds)
+{
+	return b->users ? bare_load_users(b, from, n, per, seconds)
+	                : bare_load(b, from, n, per, seconds);
+}
+
+/* After an insert step's prefill, as idxlab's ready(): the indexes, a
+ * WAL checkpointed, the step's cache. */
+static int after_prefill(struct bare *b)
+{
+	char sql[64];
+
+	snprintf(sql, sizeof sql, "PRAGMA cache_size=-%lld", b->cache_bytes / 1024);
+	return create_indexes(b) < 0 ||
+	               (b->journal == J_WAL && exec(b, "PRAGMA wal_checkpoint(TRUNCATE)") < 0) ||
+	               exec(b, sql) < 0
+	           ? -1
+	           : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct bare b;
@@ -387,9 +454,16 @@ int main(int argc, char **argv)
 	}
 	if (setup(&b) < 0)
 		return fail(&b, "setup");
-	if (b.lookup ? bare_lookups(&b, &seconds) < 0
-	             : (b.users ? bare_load_users(&b, &seconds) : bare_load(&b, &seconds)) < 0)
-		return fail(&b, b.lookup ? "lookup" : "insert");
+	if (b.lookup) {
+		if (bare_lookups(&b, &seconds) < 0)
+			return fail(&b, "lookup");
+	} else {
+		if (b.prefill &&
+		    (inserts(&b, 0, b.prefill, UINT64_MAX, &seconds) < 0 || after_prefill(&b) < 0))
+			return fail(&b, "prefill");
+		if (inserts(&b, b.prefill, b.rows, b.per_commit, &seconds) < 0)
+			return fail(&b, "insert");
+	}
 	cleanup(&b);
 	free(b.payload);
 	bare_print(b.csv, b.rows, seconds);

@@ -18,7 +18,8 @@
 #           simple-protocol INSERTs one round trip each, or COPY), on a
 #           server of the bench's own started before the clock (its start
 #           is not counted: idxlab's is); for SQLite bare_sqlite (the same
-#           file, pragmas, INSERTs and rows, one transaction). Wall seconds
+#           file, pragmas, prefill and its indexes, INSERTs, rows and
+#           commit cadence). Wall seconds
 #           of those commands, summed: no warm-up, no sampling, no
 #           statistics; each command's wall less the loop's process start
 #           (its --help's wall: the bare loops link every engine's
@@ -26,8 +27,8 @@
 # The ratio preset / bare is what idxlab adds to the same work; over 1.2 is
 # flagged OVER. "window" compares the measured part alone: the sum of the
 # steps' `seconds` against bare's timed loops. A preset with a step bare
-# cannot do (knobs its loop lacks: journal or sync other than delete/full
-# on SQLite, a per-row commit, --index-build after, a user-given cache on
+# cannot do (knobs its loop lacks: journal or sync other than delete/wal
+# and full/normal on SQLite, --index-build after, a user-given cache on
 # PostgreSQL...) says so and has no ratio. Beside it, the article's own
 # time where it gives one (../shared/brief/findings.md).
 #
@@ -72,6 +73,14 @@ step_knobs() {
 	$c["record"] == "step" { l = ""; for (i = 1; i <= n; i++) l = l (i > 1 ? " " : "") (c[w[i]] && $c[w[i]] != "" ? $c[w[i]] : "-"); print l }' "$1"
 }
 
+# one_of VALUE WORD...: is VALUE one of the words?
+one_of() {
+	v=$1
+	shift
+	for w; do [ "$v" = "$w" ] && return 0; done
+	return 1
+}
+
 # bare_cmd KNOBS...: the bare loop's command for one step (a PostgreSQL
 # one ends with the DSN placeholder @DSN), or nothing and why on stderr
 # when no bare loop does that step's work.
@@ -92,15 +101,12 @@ bare_cmd() {
 			"--load $load --protocol $proto --pipeline $pipe"
 		;;
 	sqlite)
-		case "$op $commit $journal $sync $prefill $schema" in
-		"insert all delete full 0 default" | "insert all delete full 0 users") ;;
-		*)
-			echo "op $op, commit $commit, journal $journal, sync $sync, prefill $prefill, schema $schema" >&2
-			return 1
-			;;
-		esac
+		one_of "$op" insert && one_of "$journal" delete wal && one_of "$sync" full normal &&
+			one_of "$schema" default users ||
+			{ echo "op $op, journal $journal, sync $sync, schema $schema" >&2; return 1; }
 		echo "$BARE_SQLITE --schema $schema --indexes $idx --key-order $ko --rows $rows" \
-			"--payload $payload --seed $seed --cache $cache"
+			"--payload $payload --seed $seed --cache $cache --commit $commit --prefill $prefill" \
+			"--journal $journal --sync $sync"
 		;;
 	*)
 		echo "engine $engine" >&2
