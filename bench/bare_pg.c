@@ -24,17 +24,22 @@
  *                                per row, in keys_shuffle()'s order of the
  *                                prefilled rows (idxlab's), prepared,
  *                                pipelined
+ *   --op delete                  DELETE ... WHERE id = $1, the same way
+ * --vacuum on runs a VACUUM of the table after the timed part (idxlab's
+ * --vacuum: its own time, outside the step's); --sync off sets the
+ * session's synchronous_commit off (idxlab's --sync off).
  * Pipelined statements are synced and their results read every 1000 rows,
  * as idxlab does (PIPE_CHUNK). The rows are idxlab's (schema_value(), the
  * payload of keys_payload_new()). No sampling, no statistics, blocking
  * libpq: the floor the server's work sets. --copy-format binary (the
  * default, what idxlab sends) or text (each number printed) for --load copy.
- * synchronous_commit is the server's (on).
+ * synchronous_commit is the server's (on) unless --sync off.
  *
  *   bare_pg DSN [--rows N] [--indexes N] [--key-order seq|rand|few]
  *           [--commit row|N|all] [--payload BYTES] [--seed N]
  *           [--schema default|wal|wide16] [--fillfactor N] [--prefill N]
- *           [--op insert|update] [--load copy|multirow|insert]
+ *           [--op insert|update|delete] [--load copy|multirow|insert]
+ *           [--sync full|off] [--vacuum on|off]
  *           [--protocol simple|prepared] [--pipeline on|off]
  *           [--copy-format binary|text] [--format text|csv]
  *
@@ -78,8 +83,9 @@ static void usage(FILE *f)
 	fprintf(f, "usage: bare_pg DSN [--rows N] [--indexes N] [--key-order seq|rand|few]\n"
 	           "               [--commit row|N|all] [--payload BYTES] [--seed N]\n"
 	           "               [--schema default|wal|wide16] [--fillfactor N] [--prefill N]\n"
-	           "               [--op insert|update] [--load copy|multirow|insert]\n"
+	           "               [--op insert|update|delete] [--load copy|multirow|insert]\n"
 	           "               [--protocol simple|prepared] [--pipeline on|off]\n"
+	           "               [--sync full|off] [--vacuum on|off]\n"
 	           "               [--copy-format binary|text] [--format text|csv]\n");
 }
 
@@ -298,7 +304,7 @@ static const Oid *types_of(const struct bare *b, int n)
 	for (i = 0; i < n; i++) {
 		int w = b->width[i % b->ncols];
 
-		types[i] = b->k.v[K_OP] == OP_UPDATE ? INT8OID
+		types[i] = b->k.v[K_OP] != OP_INSERT ? INT8OID
 		           : w == 4                  ? INT4OID
 		           : w == 8                  ? INT8OID
 		                                     : TEXTOID;
@@ -321,7 +327,7 @@ static int prepare(struct bare *b, const char *name, const char *sql, int nparam
  * multi-row INSERTs (per > 1 rows each), in transactions of per_commit. */
 static int statements(struct bare *b, int per)
 {
-	int nparams = b->k.v[K_OP] == OP_UPDATE ? 1 : per * b->ncols, fmt[PARAMS_MAX],
+	int nparams = b->k.v[K_OP] != OP_INSERT ? 1 : per * b->ncols, fmt[PARAMS_MAX],
 	    lens[PARAMS_MAX];
 	const char *vals[PARAMS_MAX];
 	char *num = malloc((size_t)nparams * 8);
@@ -332,11 +338,15 @@ static int statements(struct bare *b, int per)
 		abort();
 	for (r = 0; r < nparams; r++)
 		fmt[r] = 1;
-	if (b->k.v[K_OP] == OP_UPDATE) {
+	if (b->k.v[K_OP] == OP_UPDATE || b->k.v[K_OP] == OP_DELETE) {
 		char sql[256];
 
-		snprintf(sql, sizeof sql, "UPDATE bare.idxlab_t SET %s = %s + 1 WHERE id = $1",
-		         b->s->hot, b->s->hot);
+		if (b->k.v[K_OP] == OP_DELETE)
+			snprintf(sql, sizeof sql, "DELETE FROM bare.idxlab_t WHERE id = $1");
+		else
+			snprintf(sql, sizeof sql,
+			         "UPDATE bare.idxlab_t SET %s = %s + 1 WHERE id = $1", b->s->hot,
+			         b->s->hot);
 		order = keys_shuffle((uint64_t)b->k.v[K_SEED], b->prefill);
 		if (!order || prepare(b, "bare_op", sql, 1) < 0)
 			goto out;
@@ -536,6 +546,8 @@ int main(int argc, char **argv)
 		{ "--load", K_LOAD },
 		{ "--protocol", K_PROTOCOL },
 		{ "--pipeline", K_PIPELINE },
+		{ "--sync", K_SYNC },
+		{ "--vacuum", K_VACUUM },
 	};
 	struct bare b;
 	double seconds = 0;
@@ -584,8 +596,16 @@ int main(int argc, char **argv)
 		                "--pipeline off with --op insert --load insert\n");
 		return 2;
 	}
-	if (b.k.v[K_OP] != OP_INSERT && b.k.v[K_OP] != OP_UPDATE) {
-		fprintf(stderr, "bare_pg: --op: insert or update\n");
+	if (b.k.v[K_OP] != OP_INSERT && b.k.v[K_OP] != OP_UPDATE && b.k.v[K_OP] != OP_DELETE) {
+		fprintf(stderr, "bare_pg: --op: insert, update or delete\n");
+		return 2;
+	}
+	if (b.k.v[K_OP] == OP_DELETE && (!b.prefill || b.rows > b.prefill)) {
+		fprintf(stderr, "bare_pg: --op delete: at most --prefill rows\n");
+		return 2;
+	}
+	if (b.k.v[K_SYNC] != SYNC_FULL && b.k.v[K_SYNC] != SYNC_OFF) {
+		fprintf(stderr, "bare_pg: --sync: full or off\n");
 		return 2;
 	}
 	if ((rc = columns(&b)))
@@ -599,7 +619,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bare_pg: cannot connect: %s", PQerrorMessage(b.conn));
 		return 1;
 	}
-	rc = setup(&b) < 0 || bare_run(&b, &seconds) < 0;
+	rc = (b.k.v[K_SYNC] == SYNC_OFF && exec(&b, "SET synchronous_commit = off") < 0) ||
+	     setup(&b) < 0 || bare_run(&b, &seconds) < 0 ||
+	     (b.k.v[K_VACUUM] && exec(&b, "VACUUM bare.idxlab_t") < 0);
 	(void)exec(&b, "DROP SCHEMA IF EXISTS bare CASCADE");
 	PQfinish(b.conn);
 	free(b.payload);

@@ -67,7 +67,7 @@ article_s() {
 }
 
 # The knobs of each step of an idxlab CSV ($1), a line each, in this order.
-STEP_COLS="engine op indexes key_order commit sync journal rows fillfactor prefill payload seed schema load protocol pipeline cache index_build pk"
+STEP_COLS="engine op indexes key_order commit sync journal rows fillfactor prefill payload seed schema load protocol pipeline cache index_build pk vacuum"
 step_knobs() {
 	awk -F, -v want="$STEP_COLS" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; n = split(want, w, " "); next }
 	$c["record"] == "step" { l = ""; for (i = 1; i <= n; i++) l = l (i > 1 ? " " : "") (c[w[i]] && $c[w[i]] != "" ? $c[w[i]] : "-"); print l }' "$1"
@@ -89,16 +89,16 @@ bare_cmd() {
 	shift 9
 	prefill=$1 payload=$2 seed=$3 schema=$4 load=$5 proto=$6 pipe=$7 cache=$8 build=$9
 	shift 9
-	pk=$1
+	pk=$1 vacuum=$2
 	[ "$build" = before ] || [ "$build" = - ] || { echo "index-build $build" >&2; return 1; }
 	[ "$pk" = int ] || [ "$pk" = - ] || { echo "pk $pk" >&2; return 1; }
 	case $engine in
 	postgres)
-		[ "$sync" != off ] || { echo "sync off" >&2; return 1; }
+		one_of "$sync" full off || { echo "sync $sync" >&2; return 1; }
 		[ "$cache" = 128MiB ] || { echo "cache $cache (the bench server has the default 128MiB)" >&2; return 1; }
 		echo "$BARE_PG @DSN --schema $schema --op $op --indexes $idx --key-order $ko --commit $commit" \
 			"--rows $rows --fillfactor $ff --prefill $prefill --payload $payload --seed $seed" \
-			"--load $load --protocol $proto --pipeline $pipe"
+			"--load $load --protocol $proto --pipeline $pipe --sync $sync --vacuum $vacuum"
 		;;
 	sqlite)
 		one_of "$op" insert && one_of "$journal" delete wal && one_of "$sync" full normal &&
