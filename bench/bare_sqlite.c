@@ -27,7 +27,9 @@
  * pragmas. --prefill N before inserts loads N rows first, unmeasured, as
  * idxlab's set-up does: under a 256 MiB cache, in one transaction, the
  * indexes built after it (a WAL checkpointed), then the cache set and the
- * timed inserts go on from row N.
+ * timed inserts go on from row N. --index-build after builds the indexes
+ * after the inserts' COMMIT instead, each CREATE INDEX its own
+ * transaction, timed with them (as idxlab's step measures its build).
  *
  * --op lookup (issue 22) times lookups by primary key instead: --prefill
  * rows are inserted first, unmeasured (the loop above, in its own
@@ -42,6 +44,7 @@
  *               [--memstatus on|off] [--schema default|users]
  *               [--op insert|lookup] [--prefill N] [--commit row|N|all]
  *               [--journal delete|wal] [--sync full|normal]
+ *               [--index-build before|after]
  *
  * SIZE and the other values use idxlab's syntax and ranges (knob_parse), so
  * the same strings can be passed to both. Output (text): "ROWS SECONDS".
@@ -88,7 +91,7 @@ struct bare {
 	long long journal, sync;
 	long long payload_len, cache_bytes, indexes;
 	enum key_order ko;
-	int csv, memstatus, lookup;
+	int csv, memstatus, lookup, build_after;
 	uint64_t prefill;
 	const struct schema *users; /* --schema users; NULL for the default table */
 	struct knobs k;             /* the parsed knobs (schema_value reads the seed) */
@@ -106,6 +109,7 @@ static void usage(FILE *f)
 	      "                   [--memstatus on|off] [--schema default|users]\n"
 	      "                   [--op insert|lookup] [--prefill N] [--commit row|N|all]\n"
 	      "                   [--journal delete|wal] [--sync full|normal]\n"
+	      "                   [--index-build before|after]\n"
 	      "Inserts N rows into a fresh SQLite file the way idxlab does, in one\n"
 	      "transaction, and prints \"ROWS SECONDS\" for the BEGIN..COMMIT alone.\n"
 	      "Defaults are idxlab's: 100000 rows, 100 bytes, seq, 2000KiB, 0 indexes,\n"
@@ -168,13 +172,21 @@ static int exec(struct bare *b, const char *sql)
 static int parse_args(struct bare *b, int argc, char **argv)
 {
 	static const struct bare_opt opts[] = {
-		{ "--rows", K_ROWS },           { "--payload", K_PAYLOAD },
-		{ "--key-order", K_KEY_ORDER }, { "--cache", K_CACHE },
-		{ "--indexes", K_INDEXES },     { "--seed", K_SEED },
-		{ "--format", K_FORMAT },       { "--memstatus", K_PROBES },
-		{ "--schema", K_SCHEMA },       { "--op", K_OP },
-		{ "--prefill", K_PREFILL },     { "--commit", K_COMMIT },
-		{ "--journal", K_JOURNAL },     { "--sync", K_SYNC },
+		{ "--rows", K_ROWS },
+		{ "--payload", K_PAYLOAD },
+		{ "--key-order", K_KEY_ORDER },
+		{ "--cache", K_CACHE },
+		{ "--indexes", K_INDEXES },
+		{ "--seed", K_SEED },
+		{ "--format", K_FORMAT },
+		{ "--memstatus", K_PROBES },
+		{ "--schema", K_SCHEMA },
+		{ "--op", K_OP },
+		{ "--prefill", K_PREFILL },
+		{ "--commit", K_COMMIT },
+		{ "--journal", K_JOURNAL },
+		{ "--sync", K_SYNC },
+		{ "--index-build", K_INDEX_BUILD },
 	};
 	struct knobs k;
 	const struct schema *s;
@@ -206,6 +218,7 @@ static int parse_args(struct bare *b, int argc, char **argv)
 	b->prefill = k.v[K_PREFILL] > 0 ? (uint64_t)k.v[K_PREFILL] : b->lookup ? b->rows : 0;
 	b->per_commit = k.v[K_COMMIT] == COMMIT_ALL ? UINT64_MAX : (uint64_t)k.v[K_COMMIT];
 	b->journal = k.v[K_JOURNAL];
+	b->build_after = k.v[K_INDEX_BUILD] == BUILD_AFTER;
 	b->sync = k.v[K_SYNC];
 	if ((k.v[K_OP] != OP_INSERT && !b->lookup) || (b->lookup && b->users)) {
 		fprintf(stderr, "bare_sqlite: --op: insert, or lookup on the default table\n");
@@ -285,7 +298,7 @@ static int setup(struct bare *b)
 	if (exec(b, "CREATE TABLE idxlab_meta(key TEXT PRIMARY KEY, value TEXT);"
 	            "INSERT INTO idxlab_meta VALUES('created_by', 'idxlab');") < 0 ||
 	    exec(b, sql) < 0 || exec(b, b->users ? USERS_TABLE_SQL : TABLE_SQL) < 0 ||
-	    (!(b->prefill && !b->lookup) && create_indexes(b) < 0))
+	    (!(b->prefill && !b->lookup) && !b->build_after && create_indexes(b) < 0))
 		return -1;
 	b->payload = (unsigned char *)keys_payload_new((size_t)b->payload_len);
 	if (sqlite3_prepare_v2(b->db, b->users ? USERS_INSERT_SQL : INSERT_SQL, -1, &b->ins,
@@ -463,6 +476,13 @@ int main(int argc, char **argv)
 			return fail(&b, "prefill");
 		if (inserts(&b, b.prefill, b.rows, b.per_commit, &seconds) < 0)
 			return fail(&b, "insert");
+		if (b.build_after) { /* timed with the inserts */
+			uint64_t t0 = bare_now_ns();
+
+			if (create_indexes(&b) < 0)
+				return fail(&b, "index build");
+			seconds += (double)(bare_now_ns() - t0) / 1e9;
+		}
 	}
 	cleanup(&b);
 	free(b.payload);

@@ -90,7 +90,8 @@ bare_cmd() {
 	prefill=$1 payload=$2 seed=$3 schema=$4 load=$5 proto=$6 pipe=$7 cache=$8 build=$9
 	shift 9
 	pk=$1 vacuum=$2
-	[ "$build" = before ] || [ "$build" = - ] || { echo "index-build $build" >&2; return 1; }
+	[ "$build" = - ] && build=before
+	[ "$build" = before ] || [ "$engine" = sqlite ] || { echo "index-build $build" >&2; return 1; }
 	[ "$pk" = int ] || [ "$pk" = - ] || { echo "pk $pk" >&2; return 1; }
 	case $engine in
 	postgres)
@@ -106,7 +107,7 @@ bare_cmd() {
 			{ echo "op $op, journal $journal, sync $sync, schema $schema" >&2; return 1; }
 		echo "$BARE_SQLITE --schema $schema --indexes $idx --key-order $ko --rows $rows" \
 			"--payload $payload --seed $seed --cache $cache --commit $commit --prefill $prefill" \
-			"--journal $journal --sync $sync"
+			"--journal $journal --sync $sync --index-build $build"
 		;;
 	*)
 		echo "engine $engine" >&2
