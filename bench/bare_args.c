@@ -34,11 +34,6 @@ int bare_parse_args(const char *prog, int argc, char **argv, const struct bare_o
 			return 2;
 		}
 	}
-	if (k->v[K_KEY_ORDER] != KO_SEQ && k->v[K_KEY_ORDER] != KO_RAND &&
-	    k->v[K_KEY_ORDER] != KO_FEW) {
-		fprintf(stderr, "%s: --key-order: seq, rand or few (integer keys)\n", prog);
-		return 2;
-	}
 	if (k->v[K_FORMAT] == FMT_JSON) {
 		fprintf(stderr, "%s: --format: text or csv\n", prog);
 		return 2;
@@ -74,4 +69,13 @@ void bare_print(int csv, uint64_t rows, double seconds)
 		       seconds * 1e6 / (double)rows);
 	else
 		printf("%llu %.6f\n", (unsigned long long)rows, seconds);
+}
+
+int bare_integer_keys(const char *prog, const struct knobs *k)
+{
+	if (k->v[K_KEY_ORDER] == KO_SEQ || k->v[K_KEY_ORDER] == KO_RAND ||
+	    k->v[K_KEY_ORDER] == KO_FEW)
+		return 0;
+	fprintf(stderr, "%s: --key-order: seq, rand or few (integer keys)\n", prog);
+	return 2;
 }

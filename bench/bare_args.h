@@ -16,11 +16,14 @@ struct bare_opt {
 };
 
 /* Parse "--opt value" pairs of argv into k (the caller sets its defaults);
- * integer key orders and text/csv output only. -h/--help prints usage to
+ * text/csv output only. -h/--help prints usage to
  * stdout and exits 0. 0, or 2 after saying why on stderr. prog names the
  * program in messages. */
 int bare_parse_args(const char *prog, int argc, char **argv, const struct bare_opt *opts,
                     size_t nopts, struct knobs *k, void (*usage)(FILE *));
+
+/* A loop of integer keys only: 0, or 2 after saying so (--key-order). */
+int bare_integer_keys(const char *prog, const struct knobs *k);
 
 /* Send SIGINT, SIGTERM and SIGHUP to handler. */
 void bare_on_signals(void (*handler)(int));

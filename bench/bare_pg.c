@@ -576,6 +576,8 @@ int main(int argc, char **argv)
 	b.k.v[K_PIPELINE] = 1;
 	rc = bare_parse_args("bare_pg", n, args, opts, sizeof opts / sizeof opts[0], &b.k, usage);
 	free(args);
+	if (!rc)
+		rc = bare_integer_keys("bare_pg", &b.k);
 	if (rc)
 		return rc;
 	b.s = schema_of(&b.k);

@@ -44,7 +44,10 @@
  *               [--memstatus on|off] [--schema default|users]
  *               [--op insert|lookup] [--prefill N] [--commit row|N|all]
  *               [--journal delete|wal] [--sync full|normal]
- *               [--index-build before|after]
+ *               [--index-build before|after] [--pk int|uuid7|uuid4]
+ *
+ * --key-order takes uuid7 and uuid4 too, and --pk uuid7|uuid4 makes the id
+ * a uuid (BLOBs, the table WITHOUT ROWID), as idxlab's engine writes them.
  *
  * SIZE and the other values use idxlab's syntax and ranges (knob_parse), so
  * the same strings can be passed to both. Output (text): "ROWS SECONDS".
@@ -69,10 +72,11 @@
 #define INSERT_SQL                                                                                 \
 	"INSERT INTO idxlab_t(id,k1,k2,k3,k4,k5,k6,k7,k8,hot,payload) "                            \
 	"VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,0,?10)"
+/* The default table: id and keys INTEGERs, or BLOBs for uuids (a uuid id
+ * in a WITHOUT ROWID table), as idxlab's engine writes it. */
 #define TABLE_SQL                                                                                  \
-	"CREATE TABLE idxlab_t(id INTEGER PRIMARY KEY, k1 INTEGER, k2 INTEGER, "                   \
-	"k3 INTEGER, k4 INTEGER, k5 INTEGER, k6 INTEGER, k7 INTEGER, k8 INTEGER, "                 \
-	"hot INTEGER, payload BLOB)"
+	"CREATE TABLE idxlab_t(id %1$s PRIMARY KEY, k1 %2$s, k2 %2$s, k3 %2$s, k4 %2$s, "          \
+	"k5 %2$s, k6 %2$s, k7 %2$s, k8 %2$s, hot INTEGER, payload BLOB)%3$s"
 #define PAYLOAD_PARAM 10
 
 /* The users table, as idxlab's SQLite engine writes it from the spec. */
@@ -92,6 +96,8 @@ struct bare {
 	long long payload_len, cache_bytes, indexes;
 	enum key_order ko;
 	int csv, memstatus, lookup, build_after;
+	long long pk;
+	int uuids; /* a uuid id or uuid keys: bind_uuids */
 	uint64_t prefill;
 	const struct schema *users; /* --schema users; NULL for the default table */
 	struct knobs k;             /* the parsed knobs (schema_value reads the seed) */
@@ -109,7 +115,7 @@ static void usage(FILE *f)
 	      "                   [--memstatus on|off] [--schema default|users]\n"
 	      "                   [--op insert|lookup] [--prefill N] [--commit row|N|all]\n"
 	      "                   [--journal delete|wal] [--sync full|normal]\n"
-	      "                   [--index-build before|after]\n"
+	      "                   [--index-build before|after] [--pk int|uuid7|uuid4]\n"
 	      "Inserts N rows into a fresh SQLite file the way idxlab does, in one\n"
 	      "transaction, and prints \"ROWS SECONDS\" for the BEGIN..COMMIT alone.\n"
 	      "Defaults are idxlab's: 100000 rows, 100 bytes, seq, 2000KiB, 0 indexes,\n"
@@ -187,6 +193,7 @@ static int parse_args(struct bare *b, int argc, char **argv)
 		{ "--journal", K_JOURNAL },
 		{ "--sync", K_SYNC },
 		{ "--index-build", K_INDEX_BUILD },
+		{ "--pk", K_PK },
 	};
 	struct knobs k;
 	const struct schema *s;
@@ -219,9 +226,16 @@ static int parse_args(struct bare *b, int argc, char **argv)
 	b->per_commit = k.v[K_COMMIT] == COMMIT_ALL ? UINT64_MAX : (uint64_t)k.v[K_COMMIT];
 	b->journal = k.v[K_JOURNAL];
 	b->build_after = k.v[K_INDEX_BUILD] == BUILD_AFTER;
+	b->pk = k.v[K_PK];
+	b->uuids = b->pk != PK_INT || b->ko == KO_UUID7 || b->ko == KO_UUID4;
 	b->sync = k.v[K_SYNC];
 	if ((k.v[K_OP] != OP_INSERT && !b->lookup) || (b->lookup && b->users)) {
 		fprintf(stderr, "bare_sqlite: --op: insert, or lookup on the default table\n");
+		return 2;
+	}
+	if (b->uuids && (b->users || b->lookup)) {
+		fprintf(stderr, "bare_sqlite: --pk and --key-order uuid7|uuid4: inserts into the "
+		                "default table\n");
 		return 2;
 	}
 	if ((b->journal != J_DELETE && b->journal != J_WAL) ||
@@ -271,7 +285,7 @@ static int create_indexes(struct bare *b)
 static int setup(struct bare *b)
 {
 	const char *tmp = getenv("TMPDIR");
-	char sql[256];
+	char sql[256], table[512];
 
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
@@ -290,6 +304,9 @@ static int setup(struct bare *b)
 	                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
 	                    NULL) != SQLITE_OK)
 		return -1;
+	snprintf(table, sizeof table, TABLE_SQL, b->pk == PK_INT ? "INTEGER" : "BLOB",
+	         b->ko == KO_UUID7 || b->ko == KO_UUID4 ? "BLOB" : "INTEGER",
+	         b->pk == PK_INT ? "" : " WITHOUT ROWID");
 	/* an insert step's prefill loads under idxlab's load cache */
 	snprintf(sql, sizeof sql,
 	         "PRAGMA journal_mode=%s; PRAGMA synchronous=%s; PRAGMA cache_size=-%lld",
@@ -297,7 +314,7 @@ static int setup(struct bare *b)
 	         b->prefill && !b->lookup ? PREFILL_CACHE_KIB : b->cache_bytes / 1024);
 	if (exec(b, "CREATE TABLE idxlab_meta(key TEXT PRIMARY KEY, value TEXT);"
 	            "INSERT INTO idxlab_meta VALUES('created_by', 'idxlab');") < 0 ||
-	    exec(b, sql) < 0 || exec(b, b->users ? USERS_TABLE_SQL : TABLE_SQL) < 0 ||
+	    exec(b, sql) < 0 || exec(b, b->users ? USERS_TABLE_SQL : table) < 0 ||
 	    (!(b->prefill && !b->lookup) && !b->build_after && create_indexes(b) < 0))
 		return -1;
 	b->payload = (unsigned char *)keys_payload_new((size_t)b->payload_len);
@@ -309,6 +326,29 @@ static int setup(struct bare *b)
 	                      (int)b->payload_len, SQLITE_STATIC) != SQLITE_OK)
 		return -1;
 	return 0;
+}
+
+/* Row row's id and keys where a uuid is among them (--pk, --key-order
+ * uuid7|uuid4): each uuid as idxlab's engine binds it (keys_uuid). */
+static void bind_uuids(struct bare *b, sqlite3_stmt *st, uint64_t row)
+{
+	unsigned char u[KEYS_UUID_LEN];
+	int c;
+
+	if (b->pk == PK_INT) {
+		sqlite3_bind_int64(st, 1, (sqlite3_int64)row + 1);
+	} else {
+		keys_uuid(b->seed, b->pk == PK_UUID7, 0, row, 0, u);
+		sqlite3_bind_blob(st, 1, u, KEYS_UUID_LEN, SQLITE_TRANSIENT);
+	}
+	for (c = 1; c <= 8; c++) {
+		if (b->ko == KO_UUID7 || b->ko == KO_UUID4) {
+			keys_uuid(b->seed, b->ko == KO_UUID7, c, row, 0, u);
+			sqlite3_bind_blob(st, c + 1, u, KEYS_UUID_LEN, SQLITE_TRANSIENT);
+		} else {
+			sqlite3_bind_int64(st, c + 1, keys_int(b->seed, b->ko, c, row, 0));
+		}
+	}
 }
 
 /* A COMMIT every per rows of n (not after the last: the loop's own). */
@@ -334,9 +374,13 @@ static __attribute__((noinline)) int bare_load(struct bare *b, uint64_t from, ui
 	if (exec(b, "BEGIN") < 0)
 		return -1;
 	for (row = from; row < from + n; row++) {
-		sqlite3_bind_int64(st, 1, (sqlite3_int64)row + 1);
-		for (c = 1; c <= 8; c++)
-			sqlite3_bind_int64(st, c + 1, keys_int(b->seed, b->ko, c, row, 0));
+		if (b->uuids) {
+			bind_uuids(b, st, row);
+		} else {
+			sqlite3_bind_int64(st, 1, (sqlite3_int64)row + 1);
+			for (c = 1; c <= 8; c++)
+				sqlite3_bind_int64(st, c + 1, keys_int(b->seed, b->ko, c, row, 0));
+		}
 		if (sqlite3_step(st) != SQLITE_DONE) {
 			sqlite3_reset(st);
 			return -1;

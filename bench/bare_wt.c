@@ -160,7 +160,8 @@ static int parse_args(struct bare *b, int argc, char **argv)
 	k.v[K_ENGINE] = E_WIREDTIGER;
 	engine_defaults(&k, NULL); /* cache 256MiB */
 	k.v[K_PROBES] = 0;         /* --stats borrows K_PROBES: on|off, default off */
-	if (bare_parse_args("bare_wt", argc, argv, opts, sizeof opts / sizeof opts[0], &k, usage))
+	if (bare_parse_args("bare_wt", argc, argv, opts, sizeof opts / sizeof opts[0], &k, usage) ||
+	    bare_integer_keys("bare_wt", &k))
 		return 2;
 	b->rows = (uint64_t)k.v[K_ROWS];
 	b->seed = (uint64_t)k.v[K_SEED];

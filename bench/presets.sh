@@ -92,7 +92,8 @@ bare_cmd() {
 	pk=$1 vacuum=$2
 	[ "$build" = - ] && build=before
 	[ "$build" = before ] || [ "$engine" = sqlite ] || { echo "index-build $build" >&2; return 1; }
-	[ "$pk" = int ] || [ "$pk" = - ] || { echo "pk $pk" >&2; return 1; }
+	[ "$pk" = - ] && pk=int
+	[ "$pk" = int ] || [ "$engine" = sqlite ] || { echo "pk $pk" >&2; return 1; }
 	case $engine in
 	postgres)
 		one_of "$sync" full off || { echo "sync $sync" >&2; return 1; }
@@ -107,7 +108,7 @@ bare_cmd() {
 			{ echo "op $op, journal $journal, sync $sync, schema $schema" >&2; return 1; }
 		echo "$BARE_SQLITE --schema $schema --indexes $idx --key-order $ko --rows $rows" \
 			"--payload $payload --seed $seed --cache $cache --commit $commit --prefill $prefill" \
-			"--journal $journal --sync $sync --index-build $build"
+			"--journal $journal --sync $sync --index-build $build --pk $pk"
 		;;
 	*)
 		echo "engine $engine" >&2
