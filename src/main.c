@@ -21,6 +21,7 @@
 #include "engines/engine.h"
 #include "engines/hurry.h"
 #include "headless.h"
+#include "mix.h"
 #include "knobs.h"
 #include "redact.h"
 #include "schema_from.h"
@@ -236,6 +237,15 @@ int main(int argc, char **argv)
 			if (plan.steps > 1) {
 				fprintf(stderr, "idxlab: a sweep runs headless: use `idxlab run` "
 				                "(the dashboard takes one value per knob)\n");
+				code = 2;
+				break;
+			}
+			if (plan.vals[K_MIX][0]) {
+				fprintf(stderr,
+				        "idxlab: --mix runs headless: use `idxlab run ... --mix "
+				        "%s` (the dashboard mixes lookups in with its read-share "
+				        "slider, --read-share N)\n",
+				        mix_label(plan.vals[K_MIX][0]));
 				code = 2;
 				break;
 			}

@@ -43,17 +43,22 @@ static int op_of(const char *word)
 /* text as weights into w; -1 and what to write. */
 static int parse(const char *text, unsigned char *w, struct err *e)
 {
-	char buf[256], *tok, *save = NULL;
-	int sum = 0;
+	char buf[256], *tok, *next;
+	int sum = 0, last = 0;
 
 	memset(w, 0, OP_COUNT);
 	snprintf(buf, sizeof buf, "%s", text);
-	for (tok = strtok_r(buf, ",+", &save); tok; tok = strtok_r(NULL, ",+", &save)) {
-		char *colon = strchr(tok, ':'), *end;
+	for (tok = buf; !last; tok = next + 1) {
+		char *colon, *end;
 		long pct;
 		int op;
 
-		if (!colon)
+		next = tok + strcspn(tok, ",+");
+		last = !*next;
+		*next = 0;
+		if (!*tok)
+			return err_set(e, ERR_USAGE, "an empty item in the mix '%s'", text);
+		if (!(colon = strchr(tok, ':')))
 			return err_set(e, ERR_USAGE,
 			               "'%s' in the mix: write OP:PERCENT (insert:80,lookup:20)",
 			               tok);

@@ -12,21 +12,57 @@
 #include "schema.h"
 #include "schema_gen.h"
 
-/* update-indexed and update-keys need a column of the table to write. */
+#define UPDATES (1u << OP_UPDATE | 1u << OP_UPDATE_INDEXED | 1u << OP_UPDATE_KEYS)
+
+/* update-indexed and update-keys (the op's, a mix's) need a column of the
+ * table to write. */
 static int check_op_cols(const struct knobs *k, struct err *e)
 {
 	const struct schema *s = schema_of(k);
-	int cols[SCHEMA_COLS_MAX];
+	int cols[SCHEMA_COLS_MAX], op;
 
-	if ((k->v[K_OP] == OP_UPDATE_INDEXED || k->v[K_OP] == OP_UPDATE_KEYS) &&
-	    schema_op_cols(s, k->v[K_OP], cols) == 0)
+	for (op = OP_UPDATE_INDEXED; op <= OP_UPDATE_KEYS; op++)
+		if (mix_ops(k) & 1u << op && schema_op_cols(s, op, cols) == 0)
+			return err_set(e, ERR_USAGE,
+			               "op %s: the %s table has %s to update (use op update, "
+			               "which changes %s)",
+			               knob_table[K_OP].choices[op], s->name,
+			               op == OP_UPDATE_INDEXED ? "no index, so no indexed column"
+			                                       : "no value column",
+			               s->hot);
+	return 0;
+}
+
+/* The rows the step's deletes take (its op's, a mix's share of its rows)
+ * and the rows the updates and deletes visit: the prefill. */
+static int check_visits(const struct knobs *k, struct err *e)
+{
+	unsigned char w[OP_COUNT];
+	long long pre = knobs_prefill(k), rows = k->v[K_ROWS], deletes;
+	unsigned ops = mix_ops(k);
+	int op;
+
+	deletes = mix_of(k, w) ? rows * w[OP_DELETE] / 100 : k->v[K_OP] == OP_DELETE ? rows : 0;
+	if (deletes > pre && !mix_of(k, NULL))
 		return err_set(e, ERR_USAGE,
-		               "op %s: the %s table has %s to update (use op update, which "
-		               "changes %s)",
-		               knob_table[K_OP].choices[k->v[K_OP]], s->name,
-		               k->v[K_OP] == OP_UPDATE_INDEXED ? "no index, so no indexed column"
-		                                               : "no value column",
-		               s->hot);
+		               "op delete: rows (%lld) exceeds prefill (%lld): a delete needs a "
+		               "row to delete; raise --prefill or lower --rows",
+		               rows, pre);
+	if (deletes > pre)
+		return err_set(
+		    e, ERR_USAGE,
+		    "the mix's deletes (about %lld of its %lld operations) exceed prefill "
+		    "(%lld): a delete needs a row to delete; raise --prefill, or lower "
+		    "--rows or delete's weight",
+		    deletes, rows, pre);
+	/* (a mix's read with no row yet inserts instead: a read op alone, or
+	 * a mix of reads, has nothing to read) */
+	for (op = OP_UPDATE; op < OP_COUNT && !pre; op++)
+		if (ops & 1u << op && (!OP_READS(op) || op == k->v[K_OP]))
+			return err_set(e, ERR_USAGE,
+			               "op %s needs rows to work on: --prefill must be above 0 (it "
+			               "visits the rows there are when the step begins)",
+			               knob_table[K_OP].choices[op]);
 	return 0;
 }
 
@@ -36,15 +72,16 @@ static int check_op_cols(const struct knobs *k, struct err *e)
  * update's versions pass over the prefilled rows once per prefill rows. */
 static int check_generated(const struct knobs *k, struct err *e)
 {
-	long long pre = knobs_prefill(k), rows = k->v[K_ROWS], op = k->v[K_OP];
+	long long pre = knobs_prefill(k), rows = k->v[K_ROWS];
+	unsigned ops = mix_ops(k);
 	uint64_t vmax = 0;
 
 	if (k->v[K_ENGINE] != E_POSTGRES)
 		return 0; /* SQLite turns an integer overflow into a real, no error */
-	if (op == OP_UPDATE || op == OP_UPDATE_INDEXED || op == OP_UPDATE_KEYS)
+	if (ops & UPDATES)
 		vmax = 1 + (uint64_t)rows / (uint64_t)(pre > 0 ? pre : 1);
-	return schema_gen_fits(schema_of(k), k, (uint64_t)(pre + (op == OP_INSERT ? rows : 0)),
-	                       vmax, e);
+	return schema_gen_fits(schema_of(k), k,
+	                       (uint64_t)(pre + (ops & 1u << OP_INSERT ? rows : 0)), vmax, e);
 }
 
 /* --load: only inserts, and only the ways the engine has. */
@@ -60,6 +97,17 @@ static int check_load(const struct knobs *k, struct err *e)
 		               "--load insert, or --op insert)",
 		               knob_table[K_LOAD].choices[k->v[K_LOAD]],
 		               knob_table[K_OP].choices[k->v[K_OP]]);
+	/* multirow and copy hold a transaction's rows back until its end: a
+	 * mix's reads would miss them, its other writes pass them */
+	if (k->v[K_LOAD] != LOAD_INSERT && mix_of(k, NULL)) {
+		char mixed[96];
+
+		mix_text(k, mixed, sizeof mixed);
+		return err_set(e, ERR_USAGE,
+		               "the mix %s (--mix, --read-share) with --load %s: a mix's inserts "
+		               "go one statement a row (use --load insert, or drop the mix)",
+		               mixed, knob_table[K_LOAD].choices[k->v[K_LOAD]]);
+	}
 	if (k->v[K_LOAD] != LOAD_INSERT && !(ops->loads & (1u << k->v[K_LOAD])))
 		return err_set(e, ERR_USAGE, "--load %s: the %s engine has no such path%s%s",
 		               knob_table[K_LOAD].choices[k->v[K_LOAD]],
@@ -98,18 +146,8 @@ int plan_validate(struct plan *p, struct err *e)
 
 		plan_step(p, i, &k);
 		if (knobs_check(&k, e) < 0 || check_load(&k, e) < 0 || check_op_cols(&k, e) < 0 ||
-		    check_generated(&k, e) < 0)
+		    check_generated(&k, e) < 0 || check_visits(&k, e) < 0)
 			return -1;
-		if (k.v[K_OP] == OP_DELETE && k.v[K_ROWS] > knobs_prefill(&k))
-			return err_set(
-			    e, ERR_USAGE,
-			    "op delete: rows (%lld) exceeds prefill (%lld): a delete needs "
-			    "a row to delete; raise --prefill or lower --rows",
-			    k.v[K_ROWS], knobs_prefill(&k));
-		if (k.v[K_OP] != OP_INSERT && knobs_prefill(&k) == 0)
-			return err_set(e, ERR_USAGE,
-			               "op %s needs rows to work on: --prefill must be above 0",
-			               knob_table[K_OP].choices[k.v[K_OP]]);
 	}
 	return 0;
 }

@@ -22,12 +22,17 @@
  * carried holds for the step. */
 static const char *const any_fields[] = { "interrupted", "checkpoint_in_window" };
 
+/* The field of NAME:FIGURE pairs (a mix's ms by op kind): each name's
+ * median over the runs, as a figure's. */
+#define LIST_FIELD "op_ms"
+
 struct pending {
 	struct record first;            /* the first run's record */
 	struct knobs k;                 /* its knobs */
 	double (*v)[RECORD_MAX_FIELDS]; /* [repeat]: each run's value of each field (NaN: none) */
 	char *cut;                      /* [repeat]: the run was stopped part way */
-	int got, whole;                 /* runs in, and of those not stopped */
+	char (*list)[sizeof((struct field *)0)->s]; /* [repeat]: each run's LIST_FIELD */
+	int got, whole;                             /* runs in, and of those not stopped */
 };
 
 /* What the closing lines compare: a finished step's spread in each text
@@ -120,6 +125,47 @@ static void keep_done(struct report *rp, long step, const struct record *m,
 	rp->runs->done[step] = d;
 }
 
+/* Name's figure in run j's list (NaN: not there). */
+static double list_value(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = list; (p = strstr(p, name)); p += n)
+		if ((p == list || p[-1] == ' ') && p[n] == ':')
+			return strtod(p + n + 1, NULL);
+	return NAN;
+}
+
+/* f (LIST_FIELD, the first run's) as each of its names' median over the
+ * runs of pd that count. */
+static void list_median(struct field *f, const struct pending *pd)
+{
+	char first[sizeof f->s], *name, *save = NULL;
+	double *col = malloc((size_t)pd->got * sizeof *col);
+	size_t n = 0;
+
+	if (!col)
+		abort();
+	snprintf(first, sizeof first, "%s", f->s);
+	f->s[0] = 0;
+	for (name = strtok_r(first, " ", &save); name; name = strtok_r(NULL, " ", &save)) {
+		struct spread sp;
+		size_t m = 0;
+		int j;
+
+		*strchr(name, ':') = 0;
+		for (j = 0; j < pd->got; j++)
+			if (counts(pd, j))
+				col[m++] = list_value(pd->list[j], name);
+		sp = spread_of(col, m);
+		if (sp.n && n < sizeof f->s)
+			n += (size_t)snprintf(f->s + n, sizeof f->s - n, "%s%s:%.4g", n ? " " : "",
+			                      name, sp.med);
+	}
+	free(col);
+}
+
 /* Step step's median record, written (and charted); its runs freed. */
 static void finish(struct report *rp, long step)
 {
@@ -134,6 +180,8 @@ static void finish(struct report *rp, long step)
 		struct field *f = &m->f[i];
 		struct spread sp;
 
+		if (f->kind == FIELD_STR && strcmp(f->name, LIST_FIELD) == 0)
+			list_median(f, pd);
 		if (f->kind != FIELD_INT && !f->figure)
 			continue;
 		sp = column(pd, i);
@@ -161,6 +209,7 @@ static void finish(struct report *rp, long step)
 	free(m);
 	free(pd->v);
 	free(pd->cut);
+	free(pd->list);
 	free(pd);
 	rp->runs->pending[step] = NULL;
 }
@@ -177,7 +226,8 @@ void report_runs_step(struct report *rp, const struct record *r, const struct st
 	if (!pd) {
 		pd = calloc(1, sizeof *pd);
 		if (!pd || !(pd->v = calloc((size_t)rp->repeat, sizeof *pd->v)) ||
-		    !(pd->cut = calloc((size_t)rp->repeat, 1)))
+		    !(pd->cut = calloc((size_t)rp->repeat, 1)) ||
+		    !(pd->list = calloc((size_t)rp->repeat, sizeof *pd->list)))
 			abort();
 		pd->first = *r;
 		pd->k = s->knobs;
@@ -187,6 +237,9 @@ void report_runs_step(struct report *rp, const struct record *r, const struct st
 		return; /* not asked for */
 	for (i = 0; i < r->n; i++)
 		pd->v[pd->got][i] = record_csv_number(&r->f[i]);
+	if (record_find(r, LIST_FIELD))
+		snprintf(pd->list[pd->got], sizeof pd->list[0], "%s",
+		         record_find(r, LIST_FIELD)->s);
 	pd->cut[pd->got++] = (char)(s->interrupted != 0);
 	pd->whole += !s->interrupted;
 	if (pd->got == rp->repeat)

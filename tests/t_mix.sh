@@ -155,6 +155,12 @@ if command -v tmux >/dev/null; then
 	else bad mix/dashboard-reads "$(notes) $(cap rd)"; fi
 	tm send-keys -t rd q
 	[ "$(wait_exit rd)" = EXIT=0 ] && ok mix/dashboard-quit || bad mix/dashboard-quit "$(cat "$T/rd.exit" 2>/dev/null)"
+	# --mix on a terminal: headless only, said (the knob panel has no row
+	# for it, and would show the mix's op alone)
+	tm new-session -d -s mx -x 140 -y 50 -c "$T" \
+		"env TMPDIR=$TMPDIR $IDXLAB --mix insert:50,update:50 2>$T/mx.err; echo EXIT=\$? >$T/mx.exit"
+	[ "$(wait_exit mx)" = EXIT=2 ] && grep -q -- '--mix runs headless: use `idxlab run' "$T/mx.err" &&
+		ok mix/dashboard-mix-refused || bad mix/dashboard-mix-refused "$(cat "$T/mx.exit" "$T/mx.err" 2>/dev/null)"
 else
 	skip mix/dashboard-reads "tmux is not installed"
 fi
@@ -162,6 +168,14 @@ fi
 # bad mixes, and a mix beside an op
 expect_exit mix/weights-add 2 "adds to 90 %" "$IDXLAB" run --mix insert:70,lookup:20
 expect_exit mix/unknown-op 2 "'select' in the mix is not an op" "$IDXLAB" run --mix insert:80,select:20
+expect_exit mix/empty-item 2 "an empty item in the mix" "$IDXLAB" run --mix insert:50,,update:50
+# the checks of an op hold for each op of a mix: an update needs rows
+# there when the step begins, a multi-row or COPY load holds inserts back
+# from the reads (every engine)
+expect_exit mix/update-needs-rows 2 "op update needs rows to work on" \
+	"$IDXLAB" run --mix insert:50,update:50 --prefill 0 --rows 100
+expect_exit mix/multirow-refused 2 "with --load multirow: a mix's inserts go one statement a row" \
+	"$IDXLAB" run --mix insert:50,lookup:50 --load multirow --rows 100
 
 # several write ops in one mix, each its own statement: the file holds
 # the rows the record says (prefill + inserts - deletes), about a fifth of
@@ -195,14 +209,31 @@ del=$(echo "$oc" | tr ' ' '\n' | awk -F: '$1 == "delete" { print $2 }')
 	"$(sqlite3 "$T/w1.db" 'select count(*), sum(hot), sum(k1) from idxlab_t')" ] &&
 	ok mix/several-writes-seeded || bad mix/several-writes-seeded "$(head -c 300 "$T/w2.err")"
 
-# a delete with nothing left to delete runs the step's op (the mix's
-# first write op, insert) instead: 100 rows deleted at most, the step runs
-# all its 2,000 operations
-"$IDXLAB" run --dsn "$T/d.db" --mix insert:50,delete:50 --prefill 100 --rows 2000 --format csv \
+# --repeat: the step's op_ms is each kind's median over its runs
+"$IDXLAB" run --mix insert:50,update:30,lookup:20 --prefill 2000 --rows 2000 --indexes 1 --repeat 3 \
+	--format csv --fields record,op_ms >"$T/rp.csv" 2>"$T/rp.err"
+want=$(awk -F, '$1 == "run" { n = split($2, p, " "); for (i = 1; i <= n; i++) { split(p[i], kv, ":"); v[kv[1], ++c[kv[1]]] = kv[2]; if (!(kv[1] in seen)) { seen[kv[1]] = 1; order[++k] = kv[1] } } }
+	END { for (i = 1; i <= k; i++) { x = order[i]; a = v[x, 1]; b = v[x, 2]; d = v[x, 3];
+		m = (a <= b) ? ((b <= d) ? b : (a <= d ? d : a)) : ((a <= d) ? a : (b <= d ? d : b));
+		printf "%s%s:%s", (i > 1 ? " " : ""), x, m } }' "$T/rp.csv")
+got=$(awk -F, '$1 == "step" { print $2 }' "$T/rp.csv")
+[ -n "$got" ] && [ "$got" = "$want" ] && ok mix/op-ms-median || bad mix/op-ms-median "step '$got', medians '$want': $(cat "$T/rp.csv")"
+
+# a mix's deletes that would outrun the prefill are refused, as op
+# delete's are; at the edge (about as many deletes as rows), a delete with
+# nothing left runs the step's op (insert) instead: the step runs all its
+# operations and the file holds prefill + inserts - deletes
+expect_exit mix/deletes-past-prefill 2 "the mix's deletes \(about 1800 of its 2000 operations\) exceed prefill \(100\)" \
+	"$IDXLAB" run --mix update:10,delete:90 --prefill 100 --rows 2000
+"$IDXLAB" run --dsn "$T/d.db" --mix insert:50,delete:50 --prefill 1000 --rows 2000 --seed 2 --format csv \
 	>"$T/d.csv" 2>"$T/d.err"
 n=$(sqlite3 "$T/d.db" 'select count(*) from idxlab_t' 2>&1) rows=$(field "$T/d.csv" rows 1)
-is_num "$n" "$rows" && check mix/deletes-run-out "$rows == 2000 && $n == 2000 - 100" ||
-	bad mix/deletes-run-out "rows '$rows', in the file '$n': $(head -c 300 "$T/d.err")"
+oc=$(field "$T/d.csv" op_counts 1)
+ins=$(echo "$oc" | tr ' ' '\n' | awk -F: '$1 == "insert" { print $2 }')
+del=$(echo "$oc" | tr ' ' '\n' | awk -F: '$1 == "delete" { print $2 }')
+is_num "$n" "$rows" "$ins" "$del" &&
+	check mix/deletes-run-out "$rows == 2000 && $ins + $del == 2000 && $del <= 1000 && $n == 1000 + $ins - $del" ||
+	bad mix/deletes-run-out "rows '$rows', op_counts '$oc', in the file '$n': $(head -c 300 "$T/d.err")"
 
 # both read ops in one mix: the lookups by email and a range of 100 rows
 # from an email, each query drawn among its own op's (rows returned per

@@ -161,8 +161,10 @@ wt --warmup off --commit all --prefill 5000 --rows 40000 --indexes 2 --cache 256
 	--seed 5 --mix insert:60,update:20,delete:10,lookup:10 --format csv >"$T/rbn.csv" 2>"$T/rbn.err"
 m=$(field "$T/rbm.csv" table_rows 1) n=$(field "$T/rbn.csv" table_rows 1)
 echo "  mix: $(grep -c 'WT_ROLLBACK' "$T/rbm.err") rollback lines at 8 MiB; rows left $m, $n at 256 MiB"
-is_num "$m" && [ "$m" = "$n" ] && ok wt/rollback-mix-same-draws ||
-	bad wt/rollback-mix-same-draws "rows left '$m' with rollbacks, '$n' without"
+# (each kind counted once, the op that rolled back too)
+oc=$(field "$T/rbm.csv" op_counts 1) on=$(field "$T/rbn.csv" op_counts 1)
+is_num "$m" && [ "$m" = "$n" ] && [ -n "$oc" ] && [ "$oc" = "$on" ] && ok wt/rollback-mix-same-draws ||
+	bad wt/rollback-mix-same-draws "rows left '$m' with rollbacks, '$n' without; op_counts '$oc', '$on'"
 verify wt/rollback-mix-tables-sound "$T/rbm" 2 0 0 "$n"
 
 # Ctrl-C in a run whose transactions roll back and replay: the partial

@@ -199,6 +199,8 @@ int txn_step(struct txn *t, long long op, uint64_t per_commit, uint64_t budget,
 			if (replay(t, n, out, clat, e) < 0)
 				return -1;
 			out->rows++;
+			if (t->mixed) /* it ran in the replay: counted as the rows are */
+				t->op_n[opx]++;
 		} else if (rc < 0) {
 			return -1;
 		} else {

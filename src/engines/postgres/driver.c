@@ -376,24 +376,6 @@ static const char *pg_version(void)
 	return buf;
 }
 
-/* A mix (--mix) interleaves the write op's statement and the reads' on one
- * connection (reads.c); --load multirow and copy batch an insert's rows
- * into statements of their own, between which a read has no place:
- * refused. */
-static int pg_check(const struct knobs *k, struct err *e)
-{
-	char mixed[96];
-
-	mix_text(k, mixed, sizeof mixed);
-	if (*mixed && k->v[K_OP] == OP_INSERT && k->v[K_LOAD] != LOAD_INSERT)
-		return err_set(e, ERR_USAGE,
-		               "the mix %s (--mix, --read-share) with --load %s: the postgres "
-		               "engine runs a mix's inserts one statement a row (use --load "
-		               "insert, or drop the mix)",
-		               mixed, knob_table[K_LOAD].choices[k->v[K_LOAD]]);
-	return 0;
-}
-
 /* What differs from knob_table[]'s defaults on this engine. */
 static const struct knob_default pg_defaults[] = {
 	{ K_CACHE, "128MiB" },
@@ -404,7 +386,6 @@ static const struct knob_default pg_defaults[] = {
 static const int pg_own_knobs[] = { K_FILLFACTOR, K_PROTOCOL, K_PIPELINE, -1 };
 
 const struct engine_ops postgres_engine = {
-	.check = pg_check,
 	.reads_source = pg_reads_source,
 	.read_shape = pg_read_shape,
 	.defaults = pg_defaults,

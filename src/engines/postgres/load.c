@@ -484,8 +484,8 @@ int pg_load(struct engine *en, uint64_t rows, struct err *e)
 
 /* ---- the choice ------------------------------------------------------------ */
 
-/* A mix's inserts go one statement a row (pg_check refuses --load multirow
- * and copy with a mix on the command line; the dashboard's read-share
+/* A mix's inserts go one statement a row (the plan's check refuses --load
+ * multirow and copy with a mix on the command line; the dashboard's read-share
  * slider moved under them is said so once). */
 int pg_load_prepare(struct engine *en, struct err *e)
 {

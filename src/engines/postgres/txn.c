@@ -19,6 +19,16 @@ static int pg_sent_op(const struct engine *en)
 	return en->w_op >= 0 ? en->w_op : (int)en->k.v[K_OP];
 }
 
+/* What the pending result i was sent for ("commit", "begin", the op). */
+static const char *pend_what(const struct engine *en, size_t i)
+{
+	if (i >= en->npend)
+		return knob_table[K_OP].choices[en->k.v[K_OP]];
+	return en->pend[i].tag == T_COMMIT  ? "commit"
+	       : en->pend[i].tag == T_BEGIN ? "begin"
+	                                    : knob_table[K_OP].choices[en->pend[i].op];
+}
+
 void pg_expect(struct engine *en, enum tag tag, uint64_t t0)
 {
 	if (en->npend == en->cap_pend) {
@@ -154,10 +164,7 @@ int pg_drain(struct engine *en, struct step_out *out, struct hist *lat, struct e
 		}
 		if (st == PGRES_FATAL_ERROR || st == PGRES_NONFATAL_ERROR) {
 			if (!failed) {
-				pg_fail(en, res, e,
-				        i < en->npend && en->pend[i].tag == T_COMMIT
-				            ? "commit"
-				            : knob_table[K_OP].choices[en->k.v[K_OP]]);
+				pg_fail(en, res, e, pend_what(en, i));
 				failed = 1;
 			}
 		} else if (st == PGRES_PIPELINE_ABORTED) {
