@@ -197,6 +197,10 @@ static int field_width(const struct report *rp, const struct record *r, const ch
 			least = cols[i].text.width;
 	if (rp->spread && record_find(r, field)->figure)
 		least += SPREAD_W;
+	if (record_find(r, field)->kind == FIELD_STR &&
+	    (int)strlen(record_find(r, field)->s) > least)
+		least = (int)strlen(
+		    record_find(r, field)->s); /* a text (--fields plan,op_ms): the first row's */
 	return w > least ? w : least;
 }
 
