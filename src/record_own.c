@@ -297,6 +297,37 @@ static void own_op_ms(struct field *f, const struct ctx *c)
 	op_kinds(f, c, 1);
 }
 
+/* A mix step's latency quantile q (0 p50, 1 p99, 2 max) by op kind, in ms
+ * ("insert:0.0012 lookup:0.0031"): the kinds timed one by one; n/a
+ * elsewhere (a batch's or a window's record, a replay). */
+static void op_quantile(struct field *f, const struct ctx *c, int q)
+{
+	size_t n = 0;
+	int op;
+
+	f->s[0] = 0;
+	for (op = 0; c->s && !c->s->rows_record && op < OP_COUNT && n < sizeof f->s; op++)
+		if (!isnan(c->s->op_q[op][q]))
+			n += (size_t)snprintf(f->s + n, sizeof f->s - n, "%s%s:%.4g", n ? " " : "",
+			                      knob_table[K_OP].choices[op], c->s->op_q[op][q]);
+	f->kind = f->s[0] ? FIELD_STR : FIELD_NA;
+}
+
+static void own_op_p50(struct field *f, const struct ctx *c)
+{
+	op_quantile(f, c, 0);
+}
+
+static void own_op_p99(struct field *f, const struct ctx *c)
+{
+	op_quantile(f, c, 1);
+}
+
+static void own_op_max(struct field *f, const struct ctx *c)
+{
+	op_quantile(f, c, 2);
+}
+
 /* A mix sweep's cheapest step: set when the sweep is in (trade.h). */
 static void own_cheapest(struct field *f, const struct ctx *c)
 {
@@ -370,5 +401,8 @@ const struct own_field record_own_fields[] = {
 	{ 83, "cheapest", "cheapest", "", -1, own_cheapest, { 0 }, -1 },
 	{ 89, "op_counts", "op counts", "", -1, own_op_counts, { 0 }, -1 },
 	{ 90, "op_ms", "op ms", "ms", -1, own_op_ms, { 0 }, -1 },
+	{ 91, "op_p50_ms", "op p50 ms", "ms", -1, own_op_p50, { 0 }, -1 },
+	{ 92, "op_p99_ms", "op p99 ms", "ms", -1, own_op_p99, { 0 }, -1 },
+	{ 93, "op_max_ms", "op max ms", "ms", -1, own_op_max, { 0 }, -1 },
 };
 const int record_nown = (int)(sizeof record_own_fields / sizeof record_own_fields[0]);

@@ -22,17 +22,18 @@
  * carried holds for the step. */
 static const char *const any_fields[] = { "interrupted", "checkpoint_in_window" };
 
-/* The field of NAME:FIGURE pairs (a mix's ms by op kind): each name's
+/* The fields of NAME:FIGURE pairs (a mix's ms by op kind): each name's
  * median over the runs, as a figure's. */
-#define LIST_FIELD "op_ms"
+static const char *const list_fields[] = { "op_ms", "op_p50_ms", "op_p99_ms", "op_max_ms" };
+#define NLISTS (int)(sizeof list_fields / sizeof list_fields[0])
 
 struct pending {
 	struct record first;            /* the first run's record */
 	struct knobs k;                 /* its knobs */
 	double (*v)[RECORD_MAX_FIELDS]; /* [repeat]: each run's value of each field (NaN: none) */
 	char *cut;                      /* [repeat]: the run was stopped part way */
-	char (*list)[sizeof((struct field *)0)->s]; /* [repeat]: each run's LIST_FIELD */
-	int got, whole;                             /* runs in, and of those not stopped */
+	char (*list)[NLISTS][sizeof((struct field *)0)->s]; /* [repeat]: each run's list_fields */
+	int got, whole;                                     /* runs in, and of those not stopped */
 };
 
 /* What the closing lines compare: a finished step's spread in each text
@@ -137,9 +138,20 @@ static double list_value(const char *list, const char *name)
 	return NAN;
 }
 
-/* f (LIST_FIELD, the first run's) as each of its names' median over the
+/* Which of list_fields name is; -1: none. */
+static int list_of(const char *name)
+{
+	int i;
+
+	for (i = 0; i < NLISTS; i++)
+		if (strcmp(name, list_fields[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* f (list_fields[l], the first run's) as each of its names' median over the
  * runs of pd that count. */
-static void list_median(struct field *f, const struct pending *pd)
+static void list_median(struct field *f, int l, const struct pending *pd)
 {
 	char first[sizeof f->s], *name, *save = NULL;
 	double *col = malloc((size_t)pd->got * sizeof *col);
@@ -157,7 +169,7 @@ static void list_median(struct field *f, const struct pending *pd)
 		*strchr(name, ':') = 0;
 		for (j = 0; j < pd->got; j++)
 			if (counts(pd, j))
-				col[m++] = list_value(pd->list[j], name);
+				col[m++] = list_value(pd->list[j][l], name);
 		sp = spread_of(col, m);
 		if (sp.n && n < sizeof f->s)
 			n += (size_t)snprintf(f->s + n, sizeof f->s - n, "%s%s:%.4g", n ? " " : "",
@@ -180,8 +192,8 @@ static void finish(struct report *rp, long step)
 		struct field *f = &m->f[i];
 		struct spread sp;
 
-		if (f->kind == FIELD_STR && strcmp(f->name, LIST_FIELD) == 0)
-			list_median(f, pd);
+		if (f->kind == FIELD_STR && list_of(f->name) >= 0)
+			list_median(f, list_of(f->name), pd);
 		if (f->kind != FIELD_INT && !f->figure)
 			continue;
 		sp = column(pd, i);
@@ -237,9 +249,10 @@ void report_runs_step(struct report *rp, const struct record *r, const struct st
 		return; /* not asked for */
 	for (i = 0; i < r->n; i++)
 		pd->v[pd->got][i] = record_csv_number(&r->f[i]);
-	if (record_find(r, LIST_FIELD))
-		snprintf(pd->list[pd->got], sizeof pd->list[0], "%s",
-		         record_find(r, LIST_FIELD)->s);
+	for (i = 0; i < NLISTS; i++)
+		if (record_find(r, list_fields[i]))
+			snprintf(pd->list[pd->got][i], sizeof pd->list[0][0], "%s",
+			         record_find(r, list_fields[i])->s);
 	pd->cut[pd->got++] = (char)(s->interrupted != 0);
 	pd->whole += !s->interrupted;
 	if (pd->got == rp->repeat)

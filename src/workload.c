@@ -169,6 +169,7 @@ int64_t wl_batch(struct workload *w, const struct knobs *k, uint64_t limit, stru
 	/* a mix's weights and seed, for the loop's draws */
 	w->txn.mixed = mix_of(k, w->txn.mix);
 	w->txn.seed = (uint64_t)k->v[K_SEED];
+	w->txn.op_lat = w->op_lat;
 	if ((w->ops->step_start && w->ops->step_start(w->en, e) < 0) ||
 	    txn_step(&w->txn, k->v[K_OP], (uint64_t)k->v[K_COMMIT], b, &out, lat, e) < 0) {
 		w->txn.mixed = 0;

@@ -40,6 +40,9 @@ struct step_result {
 	/* A read step (op lookup, range): what served each query
 	 * (reads_plan_text) and each index's share (reads_served_text); "". */
 	char plan[512], served[512], queries[512]; /* queries: reads_query_text */
+	/* A mix: each op kind's latency p50, p99 and max in ms, of the ops
+	 * timed one by one (NaN: none); a batch's record has none. */
+	double op_q[OP_COUNT][3];
 };
 
 enum live_state {

@@ -73,6 +73,7 @@ struct workload {
 	struct rowset rs;
 	struct txn txn;
 	int mixed; /* the last batch ran a mix: its finish too (a replay draws its ops) */
+	struct hist op_lat[OP_COUNT]; /* a mix's latencies by op kind since the step began */
 	uint64_t rows, commits;
 	uint64_t budget;
 	double sample_cap; /* the longest time between mid-step samples */

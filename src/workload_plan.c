@@ -89,6 +89,18 @@ static int end_batch(struct workload *w, const struct step_result *r, struct bat
 	return 0;
 }
 
+/* Each kind's p50, p99 and max (ms) from its histogram; NaN: none. */
+static void op_quantiles(const struct hist *h, double q[OP_COUNT][3])
+{
+	int op;
+
+	for (op = 0; op < OP_COUNT; op++) {
+		q[op][0] = h[op].n ? hist_quantile(&h[op], 0.50) / 1e6 : NAN;
+		q[op][1] = h[op].n ? hist_quantile(&h[op], 0.99) / 1e6 : NAN;
+		q[op][2] = h[op].n ? (double)h[op].max_ns / 1e6 : NAN;
+	}
+}
+
 /* The step's own end, inside its window: index-build after builds the
  * indexes now (timed, sampled before: r->pb), then the closing sample;
  * then, outside the window, the engine settles its sizes (engine.h) and
@@ -102,6 +114,7 @@ static int end_step(struct workload *w, const struct knobs *k, struct step_resul
 
 	if (wl_finish(w, &r->lat, e) < 0)
 		return -1;
+	op_quantiles(w->op_lat, r->op_q);
 	if (k->v[K_INDEX_BUILD] == BUILD_AFTER && !atomic_load(&w->stop)) {
 		double t0;
 
@@ -199,6 +212,8 @@ static int run_step(struct workload *w, long index, int run, const struct knobs 
 	w->live.order = r->order;
 	pthread_mutex_unlock(&w->mu);
 	wl_publish(w, &r->a, &r->a, &r->lat);
+	memset(w->op_lat, 0, sizeof w->op_lat);
+	op_quantiles(w->op_lat, r->op_q); /* none yet */
 	last_pub = r->a.t;
 	r->b = r->a; /* the last good sample, should the step end early */
 	bt.a = r->a;
@@ -267,6 +282,7 @@ fail:
 		r->sizes.db_bytes = r->sizes.index_bytes = -1;
 		r->interrupted = 1;
 		r->ended_by = "stopped";
+		op_quantiles(w->op_lat, r->op_q);
 		queue_result(w, n);
 		return 0;
 	}

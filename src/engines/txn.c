@@ -157,6 +157,8 @@ static int run_op(struct txn *t, long long opx, uint64_t row, uint64_t version, 
 	if (t->mixed) { /* by op kind: the time above, a read's own */
 		t->op_n[opx]++;
 		t->op_ns[opx] += dt;
+		if (t->op_lat && (reads || !t->deferred))
+			hist_add(&t->op_lat[opx], dt);
 	}
 	return 0;
 }

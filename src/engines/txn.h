@@ -86,8 +86,11 @@ struct txn {
 	int deferred;
 	uint64_t writes_timed;
 	/* A mix's operations by op kind, and their nanoseconds as above
-	 * (counters.op_n, op_ns). */
+	 * (counters.op_n, op_ns); op_lat (NULL: none; the workload's, set
+	 * before each txn_step) each kind's latencies, of the ops timed one
+	 * by one (a write where the engine waits for each). */
 	uint64_t op_n[OP_COUNT], op_ns[OP_COUNT];
+	struct hist *op_lat;
 };
 
 void txn_init(struct txn *t, struct engine *en, struct rowset *rs, const struct txn_hooks *h);
