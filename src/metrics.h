@@ -67,6 +67,10 @@ struct counters {
 	 * none. Cumulative like v[]; all 0 outside a mix and in a recording. */
 	uint64_t op_n[OP_COUNT], op_ns[OP_COUNT];
 	unsigned op_timed;
+	/* Of a mix's queries, by read kind: the rows they returned and those
+	 * the engine examined, as its op hook counted them (an engine that
+	 * counts examined rows from statistics at a sample adds none here). */
+	uint64_t op_rows[OP_COUNT], op_examined[OP_COUNT];
 };
 
 /* Histogram of durations in nanoseconds: 16 linear sub-buckets per power of

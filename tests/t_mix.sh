@@ -259,5 +259,14 @@ rr=$(field "$T/lr.csv" rows_returned_per_query 1) pl=$(field "$T/lr.csv" plan 1)
 is_num "$rr" && [ "$pl" = "by_email=idxlab_email range_email=idxlab_email" ] &&
 	check mix/lookup-and-range "$rr > 40 && $rr < 61" ||
 	bad mix/lookup-and-range "rows/query '$rr', plan '$pl': $(head -c 300 "$T/lr.err")"
+# ... and each kind apart: a lookup returns its row, a range about 100,
+# and SQLite, counting each query's examined rows itself, says them by
+# kind too (a lookup through the index examines its row)
+orq=$(field "$T/lr.csv" op_rows_per_query 1) oeq=$(field "$T/lr.csv" op_examined_per_query 1)
+lk=$(echo "$orq" | tr ' ' '\n' | awk -F: '$1 == "lookup" { print $2 }')
+rg=$(echo "$orq" | tr ' ' '\n' | awk -F: '$1 == "range" { print $2 }')
+le=$(echo "$oeq" | tr ' ' '\n' | awk -F: '$1 == "lookup" { print $2 }')
+is_num "$lk" "$rg" "$le" && check mix/reads-by-kind "$lk > 0.95 && $lk <= 1 && $rg > 90 && $rg <= 100 && $le >= 1 && $le <= 3" ||
+	bad mix/reads-by-kind "op_rows_per_query '$orq', op_examined_per_query '$oeq'"
 expect_exit mix/not-with-op 2 "give --mix or --op, not both" "$IDXLAB" run --op update --mix insert:80,lookup:20
 lib_exit

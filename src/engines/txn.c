@@ -127,7 +127,7 @@ static int run_op(struct txn *t, long long opx, uint64_t row, uint64_t version, 
                   struct err *e)
 {
 	int rc, reads = OP_READS(opx);
-	uint64_t t0, dt;
+	uint64_t t0, dt, rows0 = t->read_rows, examined0 = t->read_examined;
 
 	if (!reads && !t->mixed)
 		return t->h->op(t->en, opx, row, version, e);
@@ -159,6 +159,8 @@ static int run_op(struct txn *t, long long opx, uint64_t row, uint64_t version, 
 		t->op_ns[opx] += dt;
 		if (t->op_lat && (reads || !t->deferred))
 			hist_add(&t->op_lat[opx], dt);
+		t->op_rows[opx] += t->read_rows - rows0;
+		t->op_examined[opx] += t->read_examined - examined0;
 	}
 	return 0;
 }
