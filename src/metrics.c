@@ -10,6 +10,8 @@
 
 #define BIT(c) (1u << (c))
 
+const enum ctr op_read_ctr[OP_READ_COUNTS] = { C_READ_ROWS, C_READ_EXAMINED, C_READ_PAGES };
+
 const char *const ctr_names[C_COUNT] = {
 	[C_ROWS] = "rows",
 	[C_COMMITS] = "commits",

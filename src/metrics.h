@@ -52,6 +52,10 @@ enum ctr {
 /* Each counter's name in recordings ("rows", "wal_bytes", ...). */
 extern const char *const ctr_names[C_COUNT];
 
+/* The reads' counts kept by read kind too (counters.op_read). */
+enum op_read { OP_READ_ROWS, OP_READ_EXAMINED, OP_READ_PAGES, OP_READ_COUNTS };
+extern const enum ctr op_read_ctr[OP_READ_COUNTS]; /* C_READ_ROWS ... */
+
 struct counters {
 	double t; /* CLOCK_MONOTONIC seconds */
 	uint64_t v[C_COUNT];
@@ -67,10 +71,11 @@ struct counters {
 	 * none. Cumulative like v[]; all 0 outside a mix and in a recording. */
 	uint64_t op_n[OP_COUNT], op_ns[OP_COUNT];
 	unsigned op_timed;
-	/* Of a mix's queries, by read kind: the rows they returned and those
-	 * the engine examined, as its op hook counted them (an engine that
-	 * counts examined rows from statistics at a sample adds none here). */
-	uint64_t op_rows[OP_COUNT], op_examined[OP_COUNT];
+	/* Of a mix's queries, by read kind: what C_READ_ROWS, C_READ_EXAMINED
+	 * and C_READ_PAGES count (OP_READ_ROWS ...), as the engine's op hook
+	 * counted them (one that reads a count from statistics at a sample
+	 * adds none here). */
+	uint64_t op_read[OP_READ_COUNTS][OP_COUNT];
 };
 
 /* Histogram of durations in nanoseconds: 16 linear sub-buckets per power of

@@ -287,47 +287,49 @@ static void op_kinds(struct field *f, const struct ctx *c, int ms)
 	f->kind = f->s[0] ? FIELD_STR : FIELD_NA;
 }
 
-/* A mix's queries by read kind: the rows returned (examined 0) or examined
- * (1) per query, "lookup:1.00 range:50.5"; the examined ones only where
+/* A mix's queries by read kind: count x (enum op_read: rows returned,
+ * examined, pages read) per query, "lookup:1.00 range:50.5"; only where
  * the engine counted every one in its op hook (their sum is the window's
  * count), else n/a. */
-static void op_reads(struct field *f, const struct ctx *c, int examined)
+static void op_reads(struct field *f, const struct ctx *c, int x)
 {
 	const struct counters *a = c->w->a, *b = c->w->b;
+	enum ctr all = op_read_ctr[x];
 	uint64_t hooked = 0;
 	size_t n = 0;
 	int op;
 
 	f->s[0] = 0;
 	f->kind = FIELD_NA;
-	if (!mix_of(c->k, NULL))
-		return;
 	for (op = OP_LOOKUP; op <= OP_RANGE; op++)
-		hooked += b->op_examined[op] - a->op_examined[op];
-	if (examined && (!(b->valid & 1u << C_READ_EXAMINED) ||
-	                 hooked != b->v[C_READ_EXAMINED] - a->v[C_READ_EXAMINED]))
+		hooked += b->op_read[x][op] - a->op_read[x][op];
+	if (!mix_of(c->k, NULL) || !(b->valid & 1u << all) || hooked != b->v[all] - a->v[all])
 		return; /* counted from statistics at the samples: not by kind */
 	for (op = OP_LOOKUP; op <= OP_RANGE && n < sizeof f->s; op++) {
 		uint64_t q = b->op_n[op] - a->op_n[op];
-		uint64_t got = examined ? b->op_examined[op] - a->op_examined[op]
-		                        : b->op_rows[op] - a->op_rows[op];
 
 		if (q)
-			n +=
-			    (size_t)snprintf(f->s + n, sizeof f->s - n, "%s%s:%.2f", n ? " " : "",
-			                     knob_table[K_OP].choices[op], (double)got / (double)q);
+			n += (size_t)snprintf(f->s + n, sizeof f->s - n, "%s%s:%.2f", n ? " " : "",
+			                      knob_table[K_OP].choices[op],
+			                      (double)(b->op_read[x][op] - a->op_read[x][op]) /
+			                          (double)q);
 	}
 	f->kind = f->s[0] ? FIELD_STR : FIELD_NA;
 }
 
 static void own_op_rows(struct field *f, const struct ctx *c)
 {
-	op_reads(f, c, 0);
+	op_reads(f, c, OP_READ_ROWS);
 }
 
 static void own_op_examined(struct field *f, const struct ctx *c)
 {
-	op_reads(f, c, 1);
+	op_reads(f, c, OP_READ_EXAMINED);
+}
+
+static void own_op_pages(struct field *f, const struct ctx *c)
+{
+	op_reads(f, c, OP_READ_PAGES);
 }
 
 static void own_op_counts(struct field *f, const struct ctx *c)
@@ -449,5 +451,6 @@ const struct own_field record_own_fields[] = {
 	{ 93, "op_max_ms", "op max ms", "ms", -1, own_op_max, { 0 }, -1 },
 	{ 94, "op_rows_per_query", "op rows/q", "", -1, own_op_rows, { 0 }, -1 },
 	{ 95, "op_examined_per_query", "op examined/q", "", -1, own_op_examined, { 0 }, -1 },
+	{ 96, "op_pages_read_per_query", "op pages/q", "", -1, own_op_pages, { 0 }, -1 },
 };
 const int record_nown = (int)(sizeof record_own_fields / sizeof record_own_fields[0]);

@@ -70,8 +70,7 @@ static void loop_counts(const struct workload *w, struct counters *c)
 		c->valid |= 1u << C_WRITES_TIMED;
 	memcpy(c->op_n, w->txn.op_n, sizeof c->op_n);
 	memcpy(c->op_ns, w->txn.op_ns, sizeof c->op_ns);
-	memcpy(c->op_rows, w->txn.op_rows, sizeof c->op_rows);
-	memcpy(c->op_examined, w->txn.op_examined, sizeof c->op_examined);
+	memcpy(c->op_read, w->txn.op_read, sizeof c->op_read);
 	c->op_timed = w->txn.deferred ? 1u << OP_LOOKUP | 1u << OP_RANGE : (1u << OP_COUNT) - 1;
 }
 

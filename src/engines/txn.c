@@ -127,11 +127,16 @@ static int run_op(struct txn *t, long long opx, uint64_t row, uint64_t version, 
                   struct err *e)
 {
 	int rc, reads = OP_READS(opx);
-	uint64_t t0, dt, rows0 = t->read_rows, examined0 = t->read_examined;
+	uint64_t *const counted[OP_READ_COUNTS] = { &t->read_rows, &t->read_examined,
+		                                    &t->read_pages };
+	uint64_t t0, dt, before[OP_READ_COUNTS];
+	int i;
 
 	if (!reads && !t->mixed)
 		return t->h->op(t->en, opx, row, version, e);
 	t->carried_ns = 0;
+	for (i = 0; i < OP_READ_COUNTS; i++)
+		before[i] = *counted[i];
 	t0 = clock_now_ns();
 	rc = t->h->op(t->en, opx, row, version, e);
 	dt = clock_now_ns() - t0;
@@ -159,8 +164,8 @@ static int run_op(struct txn *t, long long opx, uint64_t row, uint64_t version, 
 		t->op_ns[opx] += dt;
 		if (t->op_lat && (reads || !t->deferred))
 			hist_add(&t->op_lat[opx], dt);
-		t->op_rows[opx] += t->read_rows - rows0;
-		t->op_examined[opx] += t->read_examined - examined0;
+		for (i = 0; i < OP_READ_COUNTS; i++)
+			t->op_read[i][opx] += *counted[i] - before[i];
 	}
 	return 0;
 }

@@ -90,7 +90,7 @@ struct txn {
 	 * before each txn_step) each kind's latencies, of the ops timed one
 	 * by one (a write where the engine waits for each). */
 	uint64_t op_n[OP_COUNT], op_ns[OP_COUNT];
-	uint64_t op_rows[OP_COUNT], op_examined[OP_COUNT]; /* counters.op_rows ... */
+	uint64_t op_read[OP_READ_COUNTS][OP_COUNT]; /* counters.op_read */
 	struct hist *op_lat;
 };
 
