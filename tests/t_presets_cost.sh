@@ -44,7 +44,7 @@ if [ ! -x "$bare_sqlite" ] || [ ! -x "$bare_pg" ]; then
 	skip presets-cost/bench "no bare loops in $build/bench (make build/bench/bare_sqlite build/bench/bare_pg)"
 	exit 0
 fi
-presets="sqlite-key-order sqlite-commit-shape"
+presets="sqlite-key-order sqlite-commit-shape sqlite-textkey"
 bindir=$(pg_bindir)
 [ -n "$bindir" ] && presets="pg-hot-fillfactor $presets"
 BENCH_OUT=$T/bench SCALE=0.005 PRESETS=$presets BARE_PG=$bare_pg BARE_SQLITE=$bare_sqlite \
@@ -58,7 +58,7 @@ line_ok sqlite-key-order && ok presets-cost/bench-sqlite-ratio ||
 # ... from one bare run per step of the preset's CSV (its 4 steps), each
 # with the step's own knobs
 bare=$(ls "$T"/bench/*/sqlite-key-order.1.bare 2>/dev/null | head -1)
-n=$(grep -c 'bare_sqlite .*--key-order \(seq\|rand\) .*--cache \(2000KiB\|1GiB\)$' "${bare:-/dev/null}")
+n=$(grep -c 'bare_sqlite .*--key-order \(seq\|rand\) .*--cache \(2000KiB\|1GiB\) --commit all --prefill 0 ' "${bare:-/dev/null}")
 [ "$n" = 4 ] && ok presets-cost/bench-bare-per-step ||
 	bad presets-cost/bench-bare-per-step "$n bare steps: $(cat "${bare:-/dev/null}")"
 if [ -n "$bindir" ]; then
@@ -67,8 +67,12 @@ if [ -n "$bindir" ]; then
 else
 	skip presets-cost/bench-pg-update-ratio "no PostgreSQL server installed"
 fi
-# A step bare cannot do (a commit per row): said, no ratio.
-grep -E "^  sqlite-commit-shape .*n/a +\(bare: op insert, commit row," "$T/bench.out" >/dev/null &&
+# A commit per row, a prefill loaded first, WAL and synchronous=NORMAL:
+# bare does them too, so the preset has its ratio.
+line_ok sqlite-commit-shape && ok presets-cost/bench-commit-shape-ratio ||
+	bad presets-cost/bench-commit-shape-ratio "$(cat "$T/bench.out" "$T/bench.err")"
+# A step bare cannot do (a table of its own, textkey): said, no ratio.
+grep -E "^  sqlite-textkey .*n/a +\(bare: op insert, journal delete, sync full, schema textkey\)" "$T/bench.out" >/dev/null &&
 	ok presets-cost/bench-says-why-no-bare ||
 	bad presets-cost/bench-says-why-no-bare "$(cat "$T/bench.out" "$T/bench.err")"
 
