@@ -262,27 +262,33 @@ static void own_query_text(struct field *f, const struct ctx *c)
 	set_str(f, c->s && !c->s->rows_record ? c->s->queries : NULL);
 }
 
-/* A mix's operations by kind over the window ("insert:8012
- * update:3990"), or (ms) the mean milliseconds of those timed one by one
- * ("insert:0.0123 lookup:0.0021"); n/a outside a mix and in a recording
- * (which keeps no kinds). */
-static void op_kinds(struct field *f, const struct ctx *c, int ms)
+/* A mix's operations by kind over the window, as what (enum op_what):
+ * their count ("insert:8012 update:3990"), rate per second, or mean ms of
+ * those timed one by one ("insert:0.0123 lookup:0.0021"); n/a outside a
+ * mix and in a recording (which keeps no kinds). */
+enum op_what { OPW_COUNT, OPW_PER_S, OPW_MS };
+
+static void op_kinds(struct field *f, const struct ctx *c, enum op_what what)
 {
 	const struct counters *a = c->w->a, *b = c->w->b;
+	double secs = b->t - a->t;
 	size_t n = 0;
 	int op;
 
 	f->s[0] = 0;
 	for (op = 0; op < OP_COUNT && mix_of(c->k, NULL) && n < sizeof f->s; op++) {
 		uint64_t ops = b->op_n[op] - a->op_n[op];
-		const char *name = knob_table[K_OP].choices[op];
+		double v = what == OPW_COUNT   ? (double)ops
+		           : what == OPW_PER_S ? (secs > 0 ? (double)ops / secs : NAN)
+		                               : (double)(b->op_ns[op] - a->op_ns[op]) / 1e6 / ops;
 
-		if (!ops || (ms && !(b->op_timed & 1u << op)))
+		if (!ops || isnan(v) || (what == OPW_MS && !(b->op_timed & 1u << op)))
 			continue;
-		n += ms ? (size_t)snprintf(f->s + n, sizeof f->s - n, "%s%s:%.4g", n ? " " : "",
-		                           name, (double)(b->op_ns[op] - a->op_ns[op]) / 1e6 / ops)
-		        : (size_t)snprintf(f->s + n, sizeof f->s - n, "%s%s:%llu", n ? " " : "",
-		                           name, (unsigned long long)ops);
+		n += (size_t)snprintf(f->s + n, sizeof f->s - n,
+		                      what == OPW_COUNT   ? "%s%s:%.0f"
+		                      : what == OPW_PER_S ? "%s%s:%.1f"
+		                                          : "%s%s:%.4g",
+		                      n ? " " : "", knob_table[K_OP].choices[op], v);
 	}
 	f->kind = f->s[0] ? FIELD_STR : FIELD_NA;
 }
@@ -334,12 +340,17 @@ static void own_op_pages(struct field *f, const struct ctx *c)
 
 static void own_op_counts(struct field *f, const struct ctx *c)
 {
-	op_kinds(f, c, 0);
+	op_kinds(f, c, OPW_COUNT);
+}
+
+static void own_op_per_s(struct field *f, const struct ctx *c)
+{
+	op_kinds(f, c, OPW_PER_S);
 }
 
 static void own_op_ms(struct field *f, const struct ctx *c)
 {
-	op_kinds(f, c, 1);
+	op_kinds(f, c, OPW_MS);
 }
 
 /* A mix step's latency quantile q (0 p50, 1 p99, 2 max) by op kind, in ms
@@ -452,5 +463,6 @@ const struct own_field record_own_fields[] = {
 	{ 94, "op_rows_per_query", "op rows/q", "", -1, own_op_rows, { 0 }, -1 },
 	{ 95, "op_examined_per_query", "op examined/q", "", -1, own_op_examined, { 0 }, -1 },
 	{ 96, "op_pages_read_per_query", "op pages/q", "", -1, own_op_pages, { 0 }, -1 },
+	{ 97, "op_per_s", "op per s", "", -1, own_op_per_s, { 0 }, -1 },
 };
 const int record_nown = (int)(sizeof record_own_fields / sizeof record_own_fields[0]);

@@ -217,9 +217,13 @@ del=$(echo "$oc" | tr ' ' '\n' | awk -F: '$1 == "delete" { print $2 }')
 q=$(for f in op_p50_ms op_p99_ms op_max_ms; do field "$T/w1.csv" $f 1; done | awk '
 	{ n = split($0, p, " "); for (i = 1; i <= n; i++) { split(p[i], kv, ":"); v[kv[1], NR] = kv[2]; if (NR == 1) k[++nk] = kv[1] } }
 	END { for (i = 1; i <= nk; i++) if (v[k[i], 1] > 0 && v[k[i], 1] <= v[k[i], 2] && v[k[i], 2] <= v[k[i], 3]) printf "%s ", k[i] }')
+# and the kinds' rates add up to the step's
+ps=$(field "$T/w1.csv" op_per_s 1 | tr ' ' '\n' | awk -F: '{ s += $2 } END { print s + 0 }')
+rps=$(field "$T/w1.csv" rows_per_s 1)
 [ "$sum" = "$rows" ] && [ "$kinds" = "insert update update-indexed delete lookup " ] && [ "$q" = "$kinds" ] &&
+	awk "BEGIN { exit !($ps > 0.99 * $rps && $ps < 1.01 * $rps) }" &&
 	[ "$((20000 + ins - del))" = "$n" ] && ok mix/op-kinds ||
-	bad mix/op-kinds "op_counts '$oc' (sum $sum of $rows rows), op_ms '$om' (quantiles in order: '$q'), $n rows in the file"
+	bad mix/op-kinds "op_counts '$oc' (sum $sum of $rows rows), op_ms '$om' (quantiles in order: '$q'), rates $ps of $rps/s, $n rows in the file"
 [ -s "$T/w2.db" ] && [ "$(sqlite3 "$T/w2.db" 'select count(*), sum(hot), sum(k1) from idxlab_t')" = \
 	"$(sqlite3 "$T/w1.db" 'select count(*), sum(hot), sum(k1) from idxlab_t')" ] &&
 	ok mix/several-writes-seeded || bad mix/several-writes-seeded "$(head -c 300 "$T/w2.err")"
