@@ -24,9 +24,8 @@ struct knobs;
 int mix_of(const struct knobs *k, unsigned char w[OP_COUNT]);
 
 /* The ops a step under k runs, bits 1u << enum op_kind: its mix's, else
- * its op alone. MIX_WRITES masks the write ops among them. */
+ * its op alone (vocab.h's OPS_WRITES masks the write ops among them). */
 unsigned mix_ops(const struct knobs *k);
-#define MIX_WRITES ((1u << OP_LOOKUP) - 1)
 
 /* The mix's read op under k (lookup or range), -1: none. */
 int mix_read_op(const struct knobs *k);

@@ -12,8 +12,6 @@
 #include "schema.h"
 #include "schema_gen.h"
 
-#define UPDATES (1u << OP_UPDATE | 1u << OP_UPDATE_INDEXED | 1u << OP_UPDATE_KEYS)
-
 /* update-indexed and update-keys (the op's, a mix's) need a column of the
  * table to write. */
 static int check_op_cols(const struct knobs *k, struct err *e)
@@ -78,7 +76,7 @@ static int check_generated(const struct knobs *k, struct err *e)
 
 	if (k->v[K_ENGINE] != E_POSTGRES)
 		return 0; /* SQLite turns an integer overflow into a real, no error */
-	if (ops & UPDATES)
+	if (ops & OPS_UPDATES)
 		vmax = 1 + (uint64_t)rows / (uint64_t)(pre > 0 ? pre : 1);
 	return schema_gen_fits(schema_of(k), k,
 	                       (uint64_t)(pre + (ops & 1u << OP_INSERT ? rows : 0)), vmax, e);

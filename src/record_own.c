@@ -36,8 +36,7 @@ int record_metric_applies(int m, const struct knobs *k)
 
 	switch (m) {
 	case M_HOT_PCT: /* a share of updates: a step that updates nothing has none */
-		return (mix_ops(k) &
-		        (1u << OP_UPDATE | 1u << OP_UPDATE_INDEXED | 1u << OP_UPDATE_KEYS)) != 0;
+		return (mix_ops(k) & OPS_UPDATES) != 0;
 	case M_P50_MS: /* a read step times its queries, not its commits */
 	case M_P99_MS:
 	case M_MAX_MS:
@@ -268,7 +267,7 @@ static void own_query_text(struct field *f, const struct ctx *c)
  * mix and in a recording (which keeps no kinds). */
 enum op_what { OPW_COUNT, OPW_PER_S, OPW_MS };
 
-static void op_kinds(struct field *f, const struct ctx *c, enum op_what what)
+static void op_kinds(struct field *f, const struct ctx *c, int what)
 {
 	const struct counters *a = c->w->a, *b = c->w->b;
 	double secs = b->t - a->t;
@@ -323,36 +322,6 @@ static void op_reads(struct field *f, const struct ctx *c, int x)
 	f->kind = f->s[0] ? FIELD_STR : FIELD_NA;
 }
 
-static void own_op_rows(struct field *f, const struct ctx *c)
-{
-	op_reads(f, c, OP_READ_ROWS);
-}
-
-static void own_op_examined(struct field *f, const struct ctx *c)
-{
-	op_reads(f, c, OP_READ_EXAMINED);
-}
-
-static void own_op_pages(struct field *f, const struct ctx *c)
-{
-	op_reads(f, c, OP_READ_PAGES);
-}
-
-static void own_op_counts(struct field *f, const struct ctx *c)
-{
-	op_kinds(f, c, OPW_COUNT);
-}
-
-static void own_op_per_s(struct field *f, const struct ctx *c)
-{
-	op_kinds(f, c, OPW_PER_S);
-}
-
-static void own_op_ms(struct field *f, const struct ctx *c)
-{
-	op_kinds(f, c, OPW_MS);
-}
-
 /* A mix step's latency quantile q (0 p50, 1 p99, 2 max) by op kind, in ms
  * ("insert:0.0012 lookup:0.0031"): the kinds timed one by one; n/a
  * elsewhere (a batch's or a window's record, a replay). */
@@ -369,19 +338,30 @@ static void op_quantile(struct field *f, const struct ctx *c, int q)
 	f->kind = f->s[0] ? FIELD_STR : FIELD_NA;
 }
 
-static void own_op_p50(struct field *f, const struct ctx *c)
-{
-	op_quantile(f, c, 0);
-}
+/* A mix's fields by op kind, one table: each its list and what of it. */
+static const struct {
+	const char *name;
+	void (*list)(struct field *f, const struct ctx *c, int what);
+	int what;
+} op_fields[] = {
+	{ "op_counts", op_kinds, OPW_COUNT },
+	{ "op_per_s", op_kinds, OPW_PER_S },
+	{ "op_ms", op_kinds, OPW_MS },
+	{ "op_p50_ms", op_quantile, 0 },
+	{ "op_p99_ms", op_quantile, 1 },
+	{ "op_max_ms", op_quantile, 2 },
+	{ "op_rows_per_query", op_reads, OP_READ_ROWS },
+	{ "op_examined_per_query", op_reads, OP_READ_EXAMINED },
+	{ "op_pages_read_per_query", op_reads, OP_READ_PAGES },
+};
 
-static void own_op_p99(struct field *f, const struct ctx *c)
+static void own_op_list(struct field *f, const struct ctx *c)
 {
-	op_quantile(f, c, 1);
-}
+	size_t i;
 
-static void own_op_max(struct field *f, const struct ctx *c)
-{
-	op_quantile(f, c, 2);
+	for (i = 0; i < sizeof op_fields / sizeof op_fields[0]; i++)
+		if (strcmp(f->name, op_fields[i].name) == 0)
+			op_fields[i].list(f, c, op_fields[i].what);
 }
 
 /* A mix sweep's cheapest step: set when the sweep is in (trade.h). */
@@ -455,14 +435,14 @@ const struct own_field record_own_fields[] = {
 	{ 75, "index_served", "index served", "", -1, own_served, { 0 }, -1 },
 	{ 82, "query_text", "query text", "", -1, own_query_text, { 0 }, -1 },
 	{ 83, "cheapest", "cheapest", "", -1, own_cheapest, { 0 }, -1 },
-	{ 89, "op_counts", "op counts", "", -1, own_op_counts, { 0 }, -1 },
-	{ 90, "op_ms", "op ms", "ms", -1, own_op_ms, { 0 }, -1 },
-	{ 91, "op_p50_ms", "op p50 ms", "ms", -1, own_op_p50, { 0 }, -1 },
-	{ 92, "op_p99_ms", "op p99 ms", "ms", -1, own_op_p99, { 0 }, -1 },
-	{ 93, "op_max_ms", "op max ms", "ms", -1, own_op_max, { 0 }, -1 },
-	{ 94, "op_rows_per_query", "op rows/q", "", -1, own_op_rows, { 0 }, -1 },
-	{ 95, "op_examined_per_query", "op examined/q", "", -1, own_op_examined, { 0 }, -1 },
-	{ 96, "op_pages_read_per_query", "op pages/q", "", -1, own_op_pages, { 0 }, -1 },
-	{ 97, "op_per_s", "op per s", "", -1, own_op_per_s, { 0 }, -1 },
+	{ 89, "op_counts", "op counts", "", -1, own_op_list, { 0 }, -1 },
+	{ 90, "op_ms", "op ms", "ms", -1, own_op_list, { 0 }, -1 },
+	{ 91, "op_p50_ms", "op p50 ms", "ms", -1, own_op_list, { 0 }, -1 },
+	{ 92, "op_p99_ms", "op p99 ms", "ms", -1, own_op_list, { 0 }, -1 },
+	{ 93, "op_max_ms", "op max ms", "ms", -1, own_op_list, { 0 }, -1 },
+	{ 94, "op_rows_per_query", "op rows/q", "", -1, own_op_list, { 0 }, -1 },
+	{ 95, "op_examined_per_query", "op examined/q", "", -1, own_op_list, { 0 }, -1 },
+	{ 96, "op_pages_read_per_query", "op pages/q", "", -1, own_op_list, { 0 }, -1 },
+	{ 97, "op_per_s", "op per s", "", -1, own_op_list, { 0 }, -1 },
 };
 const int record_nown = (int)(sizeof record_own_fields / sizeof record_own_fields[0]);

@@ -38,6 +38,10 @@ enum op_kind {
 	OP_COUNT
 };
 #define OP_READS(op) ((op) == OP_LOOKUP || (op) == OP_RANGE)
+/* Sets of ops, bits 1u << op (a mix's, mix.h's mix_ops): the writes, the
+ * updates among them. */
+#define OPS_WRITES  ((1u << OP_LOOKUP) - 1)
+#define OPS_UPDATES (1u << OP_UPDATE | 1u << OP_UPDATE_INDEXED | 1u << OP_UPDATE_KEYS)
 enum format_kind { FMT_TEXT, FMT_CSV, FMT_JSON };
 enum theme_kind { THEME_AUTO, THEME_DARK, THEME_LIGHT, THEME_HIGH_CONTRAST };
 #define COMMIT_ALL   0LL  /* commit = all: one transaction for the step */

@@ -32,7 +32,7 @@ void rowset_reset(struct rowset *rs, uint64_t n);
 /* Get ready to run ops (bits 1u << enum op_kind, mix.h's mix_ops): for
  * an update or delete among them, shuffle the rows that exist. */
 void rowset_prepare(struct rowset *rs, unsigned ops, uint64_t seed);
-#define ROWSET_VISITS ((1u << OP_LOOKUP) - 1 - (1u << OP_INSERT)) /* the ops that visit */
+#define ROWSET_VISITS (OPS_UPDATES | 1u << OP_DELETE) /* the ops that visit */
 
 /* The next row op works on, and for updates its version (1, 2, ...): 1, or
  * 0 when there is none (nothing left to delete, an empty table). Updates

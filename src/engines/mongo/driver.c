@@ -382,7 +382,7 @@ static int mongo_ready(struct engine *en, const struct knobs *k, uint64_t rows, 
 	(void)rows;
 	if (mongo_set_indexes(en, 0, k->v[K_INDEXES], 0, e) < 0 || mongo_checkpoint(en, e) < 0)
 		return -1;
-	en->copy = (mix_ops(k) & MIX_WRITES) == 1u << OP_INSERT && k->v[K_LOAD] == LOAD_COPY;
+	en->copy = (mix_ops(k) & OPS_WRITES) == 1u << OP_INSERT && k->v[K_LOAD] == LOAD_COPY;
 	rowset_prepare(en->rs, mix_ops(k), (uint64_t)k->v[K_SEED]);
 	return mongo_prepare_reads(en, k, e);
 }
@@ -403,7 +403,7 @@ static int mongo_apply(struct engine *en, const struct knobs *k, struct err *e)
 		return -1;
 	if (old.v[K_PAYLOAD] != k->v[K_PAYLOAD])
 		mongo_set_payload(en, k->v[K_PAYLOAD]);
-	en->copy = (mix_ops(k) & MIX_WRITES) == 1u << OP_INSERT && k->v[K_LOAD] == LOAD_COPY;
+	en->copy = (mix_ops(k) & OPS_WRITES) == 1u << OP_INSERT && k->v[K_LOAD] == LOAD_COPY;
 	if (mix_ops(&old) != mix_ops(k) || old.v[K_SEED] != k->v[K_SEED] ||
 	    old.v[K_KEY_ORDER] != k->v[K_KEY_ORDER])
 		rowset_prepare(en->rs, mix_ops(k), (uint64_t)k->v[K_SEED]);

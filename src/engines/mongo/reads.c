@@ -140,7 +140,7 @@ static void take(int counted, int have, uint64_t now, struct mongo_delta *d, uin
 unsigned mongo_reads_counted(const struct engine *en)
 {
 	const unsigned both = 1u << C_READ_EXAMINED | 1u << C_READ_PAGES;
-	unsigned writes = mix_ops(&en->k) & MIX_WRITES;
+	unsigned writes = mix_ops(&en->k) & OPS_WRITES;
 
 	if (OP_READS(en->k.v[K_OP]) && !en->k.v[K_MIX])
 		return both;

@@ -39,7 +39,7 @@ static const struct {
 	unsigned ops;
 } counted[] = {
 	{ "nInserted", 1u << OP_INSERT },
-	{ "nMatched", 1u << OP_UPDATE | 1u << OP_UPDATE_INDEXED | 1u << OP_UPDATE_KEYS },
+	{ "nMatched", OPS_UPDATES },
 	{ "nRemoved", 1u << OP_DELETE },
 };
 

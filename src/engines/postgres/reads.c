@@ -367,7 +367,7 @@ int pg_reads_sample(struct engine *en, struct counters *c, struct err *e)
 	 * fetches its row (rows examined n/a then; an insert's unique checks
 	 * fetch none in these statistics), and every write reads the pages it
 	 * changes (pages read n/a). */
-	if (!mixed || (mix_ops(&en->k) & MIX_WRITES) == 1u << OP_INSERT)
+	if (!mixed || (mix_ops(&en->k) & OPS_WRITES) == 1u << OP_INSERT)
 		c->valid |= 1u << C_READ_EXAMINED;
 	if (!mixed)
 		c->valid |= 1u << C_READ_PAGES;

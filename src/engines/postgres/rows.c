@@ -393,7 +393,7 @@ static int prepare_write(struct engine *en, int op, struct err *e)
 
 int pg_prepare_statement(struct engine *en, struct err *e)
 {
-	unsigned writes = mix_ops(&en->k) & MIX_WRITES;
+	unsigned writes = mix_ops(&en->k) & OPS_WRITES;
 	int op;
 
 	if (OP_READS(en->k.v[K_OP])) { /* the queries' statements (reads.c) */

@@ -254,7 +254,7 @@ int sqlite_do_op(struct engine *en, long long op, uint64_t row, uint64_t version
  * and deletes, a shuffled visit order over the rows that exist now. */
 int sqlite_prepare_op(struct engine *en, const struct knobs *k, struct err *e)
 {
-	unsigned writes = mix_ops(k) & MIX_WRITES;
+	unsigned writes = mix_ops(k) & OPS_WRITES;
 	int op;
 
 	if (sqlite_prepare_reads(en, k, e) < 0)
