@@ -233,12 +233,12 @@ tm() { tmux -S "$SOCK" "$@"; }
 
 # start NAME ARGS...: idxlab in a 100x30 session, in the directory $T; its
 # exit code and the terminal settings afterwards land in $T/NAME.exit and
-# $T/NAME.stty.
+# $T/NAME.stty (the settings first: NAME.exit there means both are whole).
 start() {
 	name=$1
 	shift
 	tm new-session -d -s "$name" -x 100 -y 30 -c "$T" \
-		"env $* ; echo EXIT=\$? >$T/$name.exit; stty -a >$T/$name.stty 2>&1; sleep 60"
+		"env $* ; e=\$?; stty -a >$T/$name.stty 2>&1; echo EXIT=\$e >$T/$name.exit; sleep 60"
 }
 # start_hup NAME ARGS...: like start, for a hangup (tm kill-session -t NAME,
 # as when a terminal window closes or ssh drops): the pane's shell dies and
