@@ -212,9 +212,11 @@ bench: deps-test
 # same work done by the bare loops (~40 min: not part of make bench;
 # PRESETS, SCALE, REPS: bench/presets.sh).
 bench-presets: deps-test
-	@$(MAKE) --no-print-directory idxlab $(BUILD)/bench/bare_pg $(BUILD)/bench/bare_sqlite
+	@$(MAKE) --no-print-directory idxlab $(BUILD)/bench/bare_pg $(BUILD)/bench/bare_sqlite \
+		$(BUILD)/bench/bare_wt
 	@IDXLAB=$(CURDIR)/idxlab BARE_PG=$(CURDIR)/$(BUILD)/bench/bare_pg \
-		BARE_SQLITE=$(CURDIR)/$(BUILD)/bench/bare_sqlite sh bench/presets.sh
+		BARE_SQLITE=$(CURDIR)/$(BUILD)/bench/bare_sqlite \
+		BARE_WT=$(CURDIR)/$(BUILD)/bench/bare_wt sh bench/presets.sh
 
 # The bare loops read their arguments with idxlab's own knob and table-spec
 # code, so they link the library objects, like the unit tests (a hand-kept

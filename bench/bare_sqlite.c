@@ -16,11 +16,14 @@
  * turns off SQLite's memory statistics (SQLITE_CONFIG_MEMSTATUS), which take
  * a global mutex around every sqlite3_malloc/free: the same work, faster.
  *
- * --schema users writes the users table instead (idxlab --schema users):
- * its DDL (id INTEGER PRIMARY KEY, email TEXT, created_at INTEGER, country
- * TEXT, status INTEGER, hot, payload), its INSERT and its rows, each value
- * from schema_value() (src/schema.c) as idxlab's engine binds it: the
- * four values bound by their known types, no generic dispatch.
+ * --schema NAME writes another built-in table instead (idxlab --schema
+ * users, textkey, events, ...): its DDL as idxlab's engine declares it (id
+ * INTEGER PRIMARY KEY when it is a sequence, else its type as PRIMARY KEY
+ * of a WITHOUT ROWID table; each column's type; hot INTEGER; payload BLOB),
+ * its INSERT (hot 0) and its rows, each value from schema_value()
+ * (src/schema_value.c) bound by its type as idxlab's engine binds it. A
+ * spec whose table idxlab builds otherwise (generated columns, a table kept
+ * in its first index, an unindexed id) is refused.
  *
  * --commit N (row: 1) commits every N rows instead of once, as idxlab's
  * step does; --journal delete|wal and --sync full|normal set those
@@ -41,7 +44,7 @@
  *
  *   bare_sqlite [--rows N] [--payload BYTES] [--key-order seq|rand|few]
  *               [--cache SIZE] [--indexes N] [--seed N] [--format text|csv]
- *               [--memstatus on|off] [--schema default|users]
+ *               [--memstatus on|off] [--schema NAME]
  *               [--op insert|lookup] [--prefill N] [--commit row|N|all]
  *               [--journal delete|wal] [--sync full|normal]
  *               [--index-build before|after] [--pk int|uuid7|uuid4]
@@ -79,15 +82,6 @@
 	"k5 %2$s, k6 %2$s, k7 %2$s, k8 %2$s, hot INTEGER, payload BLOB)%3$s"
 #define PAYLOAD_PARAM 10
 
-/* The users table, as idxlab's SQLite engine writes it from the spec. */
-#define USERS_INSERT_SQL                                                                           \
-	"INSERT INTO idxlab_t(id,email,created_at,country,status,hot,payload) "                    \
-	"VALUES(?1,?2,?3,?4,?5,0,?6)"
-#define USERS_TABLE_SQL                                                                            \
-	"CREATE TABLE idxlab_t(id INTEGER PRIMARY KEY, email TEXT, created_at TIMESTAMPTZ, "       \
-	"country TEXT, status TEXT, hot INTEGER, payload BLOB)"
-#define USERS_PAYLOAD_PARAM 6
-
 #define PREFILL_CACHE_KIB 262144 /* idxlab's load cache (its sqlite driver.c) */
 
 struct bare {
@@ -99,8 +93,10 @@ struct bare {
 	long long pk;
 	int uuids; /* a uuid id or uuid keys: bind_uuids */
 	uint64_t prefill;
-	const struct schema *users; /* --schema users; NULL for the default table */
-	struct knobs k;             /* the parsed knobs (schema_value reads the seed) */
+	const struct schema *spec; /* --schema NAME; NULL for the default table */
+	int payload_param;         /* the INSERT's payload parameter; 0: none */
+	struct value *vals;        /* a spec's row, ncols values */
+	struct knobs k;            /* the parsed knobs (schema_value reads the seed) */
 	char dir[PATH_MAX - 64];
 	char path[PATH_MAX];
 	sqlite3 *db;
@@ -108,11 +104,82 @@ struct bare {
 	unsigned char *payload;
 };
 
+/* Room for a spec's CREATE TABLE or INSERT. */
+#define SPEC_SQL (SCHEMA_COLS_MAX * (SCHEMA_NAME_MAX + 16) + 128)
+
+/* The types bare binds (bare_load_spec), as idxlab's engine declares them. */
+static const char *const spec_types[COL_TYPE_COUNT] = {
+	[COL_INT] = "INTEGER", [COL_BIGINT] = "INTEGER",    [COL_TEXT] = "TEXT",
+	[COL_UUID] = "BLOB",   [COL_TIMESTAMP] = "INTEGER", [COL_TIMESTAMPTZ] = "TIMESTAMPTZ",
+};
+
+/* Does idxlab build spec s's table as bare_sqlite does: every column a
+ * type above, none generated, the rows kept by an indexed id, one table? */
+static int spec_plain(const struct schema *s, const struct knobs *k)
+{
+	int c;
+
+	if (s->without_rowid || !schema_id_indexed(s, k) || s->part.kind != PART_NONE)
+		return 0;
+	for (c = 0; c < s->ncols; c++) {
+		enum col_type t = schema_type(s, k, c);
+
+		if (s->cols[c].gen[0] || t < 0 || t >= COL_TYPE_COUNT || !spec_types[t])
+			return 0;
+	}
+	return 1;
+}
+
+/* b->spec's CREATE TABLE into table and INSERT into ins (SPEC_SQL bytes
+ * each), as idxlab's engine writes them; returns the payload's parameter
+ * (0: no payload column). */
+static int spec_sql(struct bare *b, char *table, char *ins)
+{
+	const struct schema *s = b->spec;
+	enum col_type id_t = schema_type(s, &b->k, 0);
+	uint64_t n;
+	int seq =
+	    (id_t == COL_BIGINT || id_t == COL_INT) && schema_order(s, &b->k, 0, &n) == ORD_SEQ;
+	int payload = schema_has_payload(s, &b->k);
+	size_t t, i;
+	int c;
+
+	b->vals = calloc((size_t)s->ncols, sizeof *b->vals);
+	if (!b->vals) {
+		fprintf(stderr, "bare_sqlite: out of memory\n");
+		exit(1);
+	}
+	t = (size_t)snprintf(table, SPEC_SQL, "CREATE TABLE idxlab_t(id %s PRIMARY KEY",
+	                     spec_types[id_t]);
+	i = (size_t)snprintf(ins, SPEC_SQL, "INSERT INTO idxlab_t(id");
+	for (c = 1; c < s->ncols; c++) {
+		t += (size_t)snprintf(table + t, SPEC_SQL - t, ", \"%s\" %s", s->cols[c].name,
+		                      spec_types[schema_type(s, &b->k, c)]);
+		i += (size_t)snprintf(ins + i, SPEC_SQL - i, ",\"%s\"", s->cols[c].name);
+	}
+	if (schema_has_hot(s)) {
+		t += (size_t)snprintf(table + t, SPEC_SQL - t, ", \"%s\" INTEGER", s->hot);
+		i += (size_t)snprintf(ins + i, SPEC_SQL - i, ",\"%s\"", s->hot);
+	}
+	if (payload) {
+		t += (size_t)snprintf(table + t, SPEC_SQL - t, ", payload BLOB");
+		i += (size_t)snprintf(ins + i, SPEC_SQL - i, ",payload");
+	}
+	snprintf(table + t, SPEC_SQL - t, ")%s", seq ? "" : " WITHOUT ROWID");
+	i += (size_t)snprintf(ins + i, SPEC_SQL - i, ") VALUES(?1");
+	for (c = 1; c < s->ncols; c++)
+		i += (size_t)snprintf(ins + i, SPEC_SQL - i, ",?%d", c + 1);
+	if (schema_has_hot(s))
+		i += (size_t)snprintf(ins + i, SPEC_SQL - i, ",0");
+	snprintf(ins + i, SPEC_SQL - i, payload ? ",?%d)" : ")", s->ncols + 1);
+	return payload ? s->ncols + 1 : 0;
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: bare_sqlite [--rows N] [--payload BYTES] [--key-order seq|rand|few]\n"
 	      "                   [--cache SIZE] [--indexes N] [--seed N] [--format text|csv]\n"
-	      "                   [--memstatus on|off] [--schema default|users]\n"
+	      "                   [--memstatus on|off] [--schema NAME]\n"
 	      "                   [--op insert|lookup] [--prefill N] [--commit row|N|all]\n"
 	      "                   [--journal delete|wal] [--sync full|normal]\n"
 	      "                   [--index-build before|after] [--pk int|uuid7|uuid4]\n"
@@ -211,8 +278,12 @@ static int parse_args(struct bare *b, int argc, char **argv)
 	b->csv = k.v[K_FORMAT] == FMT_CSV;
 	b->memstatus = (int)k.v[K_PROBES];
 	s = schema_of(&k);
-	if (strcmp(s->name, "default") != 0 && strcmp(s->name, "users") != 0) {
-		fprintf(stderr, "bare_sqlite: --schema: default or users\n");
+	if (strcmp(s->name, "default") != 0 && !spec_plain(s, &k)) {
+		fprintf(stderr,
+		        "bare_sqlite: --schema %s: a table idxlab builds otherwise "
+		        "(generated columns, kept in an index, an unindexed id, a type "
+		        "bare_sqlite does not bind)\n",
+		        s->name);
 		return 2;
 	}
 	if (b->indexes > s->nindexes) {
@@ -220,20 +291,21 @@ static int parse_args(struct bare *b, int argc, char **argv)
 		        s->name);
 		return 2;
 	}
-	b->users = strcmp(s->name, "users") == 0 ? s : NULL;
+	b->spec = strcmp(s->name, "default") != 0 ? s : NULL;
 	b->lookup = k.v[K_OP] == OP_LOOKUP;
 	b->prefill = k.v[K_PREFILL] > 0 ? (uint64_t)k.v[K_PREFILL] : b->lookup ? b->rows : 0;
 	b->per_commit = k.v[K_COMMIT] == COMMIT_ALL ? UINT64_MAX : (uint64_t)k.v[K_COMMIT];
 	b->journal = k.v[K_JOURNAL];
 	b->build_after = k.v[K_INDEX_BUILD] == BUILD_AFTER;
 	b->pk = k.v[K_PK];
-	b->uuids = b->pk != PK_INT || b->ko == KO_UUID7 || b->ko == KO_UUID4;
+	/* the default table's uuids (a spec's come from schema_value) */
+	b->uuids = !b->spec && (b->pk != PK_INT || b->ko == KO_UUID7 || b->ko == KO_UUID4);
 	b->sync = k.v[K_SYNC];
-	if ((k.v[K_OP] != OP_INSERT && !b->lookup) || (b->lookup && b->users)) {
+	if ((k.v[K_OP] != OP_INSERT && !b->lookup) || (b->lookup && b->spec)) {
 		fprintf(stderr, "bare_sqlite: --op: insert, or lookup on the default table\n");
 		return 2;
 	}
-	if (b->uuids && (b->users || b->lookup)) {
+	if (b->uuids && b->lookup) {
 		fprintf(stderr, "bare_sqlite: --pk and --key-order uuid7|uuid4: inserts into the "
 		                "default table\n");
 		return 2;
@@ -247,8 +319,8 @@ static int parse_args(struct bare *b, int argc, char **argv)
 	return 0;
 }
 
-/* The users table's index i (0-based, the spec's list) into sql. */
-static void users_index_sql(const struct schema *s, int i, char *sql, size_t len)
+/* The spec's index i (0-based, the spec's list) into sql. */
+static void spec_index_sql(const struct schema *s, int i, char *sql, size_t len)
 {
 	const struct index_spec *x = &s->idx[i];
 	size_t n;
@@ -270,8 +342,8 @@ static int create_indexes(struct bare *b)
 	long long i;
 
 	for (i = 1; i <= b->indexes; i++) {
-		if (b->users)
-			users_index_sql(b->users, (int)i - 1, sql, sizeof sql);
+		if (b->spec)
+			spec_index_sql(b->spec, (int)i - 1, sql, sizeof sql);
 		else
 			snprintf(sql, sizeof sql, "CREATE INDEX idxlab_k%lld ON idxlab_t(k%lld)", i,
 			         i);
@@ -285,7 +357,7 @@ static int create_indexes(struct bare *b)
 static int setup(struct bare *b)
 {
 	const char *tmp = getenv("TMPDIR");
-	char sql[256], table[512];
+	char sql[256], table[SPEC_SQL], ins[SPEC_SQL];
 
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
@@ -304,9 +376,15 @@ static int setup(struct bare *b)
 	                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
 	                    NULL) != SQLITE_OK)
 		return -1;
-	snprintf(table, sizeof table, TABLE_SQL, b->pk == PK_INT ? "INTEGER" : "BLOB",
-	         b->ko == KO_UUID7 || b->ko == KO_UUID4 ? "BLOB" : "INTEGER",
-	         b->pk == PK_INT ? "" : " WITHOUT ROWID");
+	if (b->spec) {
+		b->payload_param = spec_sql(b, table, ins);
+	} else {
+		snprintf(table, sizeof table, TABLE_SQL, b->pk == PK_INT ? "INTEGER" : "BLOB",
+		         b->ko == KO_UUID7 || b->ko == KO_UUID4 ? "BLOB" : "INTEGER",
+		         b->pk == PK_INT ? "" : " WITHOUT ROWID");
+		snprintf(ins, sizeof ins, "%s", INSERT_SQL);
+		b->payload_param = PAYLOAD_PARAM;
+	}
 	/* an insert step's prefill loads under idxlab's load cache */
 	snprintf(sql, sizeof sql,
 	         "PRAGMA journal_mode=%s; PRAGMA synchronous=%s; PRAGMA cache_size=-%lld",
@@ -314,16 +392,15 @@ static int setup(struct bare *b)
 	         b->prefill && !b->lookup ? PREFILL_CACHE_KIB : b->cache_bytes / 1024);
 	if (exec(b, "CREATE TABLE idxlab_meta(key TEXT PRIMARY KEY, value TEXT);"
 	            "INSERT INTO idxlab_meta VALUES('created_by', 'idxlab');") < 0 ||
-	    exec(b, sql) < 0 || exec(b, b->users ? USERS_TABLE_SQL : table) < 0 ||
+	    exec(b, sql) < 0 || exec(b, table) < 0 ||
 	    (!(b->prefill && !b->lookup) && !b->build_after && create_indexes(b) < 0))
 		return -1;
 	b->payload = (unsigned char *)keys_payload_new((size_t)b->payload_len);
-	if (sqlite3_prepare_v2(b->db, b->users ? USERS_INSERT_SQL : INSERT_SQL, -1, &b->ins,
-	                       NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(b->db, ins, -1, &b->ins, NULL) != SQLITE_OK)
 		return -1;
 	/* A zero-length blob, not NULL, when the payload is 0 bytes (as idxlab). */
-	if (sqlite3_bind_blob(b->ins, b->users ? USERS_PAYLOAD_PARAM : PAYLOAD_PARAM, b->payload,
-	                      (int)b->payload_len, SQLITE_STATIC) != SQLITE_OK)
+	if (b->payload_param && sqlite3_bind_blob(b->ins, b->payload_param, b->payload,
+	                                          (int)b->payload_len, SQLITE_STATIC) != SQLITE_OK)
 		return -1;
 	return 0;
 }
@@ -395,31 +472,37 @@ static __attribute__((noinline)) int bare_load(struct bare *b, uint64_t from, ui
 	return 0;
 }
 
-/* The same for the users table: id, then email (text), created_at (a
- * timestamptz: its text, as SQLite holds one), country and status (text),
- * each from schema_value(). */
-static __attribute__((noinline)) int bare_load_users(struct bare *b, uint64_t from, uint64_t n,
-                                                     uint64_t per, double *seconds)
+/* The same for a spec's table: each column's value from schema_value(),
+ * bound by its type (the id too: a sequence is row + 1). */
+static __attribute__((noinline)) int bare_load_spec(struct bare *b, uint64_t from, uint64_t n,
+                                                    uint64_t per, double *seconds)
 {
 	sqlite3_stmt *st = b->ins;
-	const struct schema *s = b->users;
-	struct value v[4];
+	const struct schema *s = b->spec;
 	uint64_t t0, row, in_txn = 0;
+	int c;
 
 	t0 = bare_now_ns();
 	if (exec(b, "BEGIN") < 0)
 		return -1;
 	for (row = from; row < from + n; row++) {
-		sqlite3_bind_int64(st, 1, (sqlite3_int64)row + 1);
-		schema_value(s, &b->k, 1, row, 0, &v[0]);
-		sqlite3_bind_text(st, 2, (const char *)v[0].b, (int)v[0].len, SQLITE_STATIC);
-		schema_value(s, &b->k, 2, row, 0, &v[1]);
-		schema_time_text(&v[1]);
-		sqlite3_bind_text(st, 3, (const char *)v[1].b, (int)v[1].len, SQLITE_STATIC);
-		schema_value(s, &b->k, 3, row, 0, &v[2]);
-		sqlite3_bind_text(st, 4, (const char *)v[2].b, (int)v[2].len, SQLITE_STATIC);
-		schema_value(s, &b->k, 4, row, 0, &v[3]);
-		sqlite3_bind_text(st, 5, (const char *)v[3].b, (int)v[3].len, SQLITE_STATIC);
+		for (c = 0; c < s->ncols; c++) {
+			struct value *v = &b->vals[c];
+
+			schema_value(s, &b->k, c, row, 0, v);
+			if (v->null)
+				sqlite3_bind_null(st, c + 1);
+			else if (v->type == COL_TEXT)
+				sqlite3_bind_text(st, c + 1, (const char *)v->b, (int)v->len,
+				                  SQLITE_STATIC);
+			else if (v->type == COL_UUID)
+				sqlite3_bind_blob(st, c + 1, v->b, (int)v->len, SQLITE_STATIC);
+			else if (v->type == COL_TIMESTAMPTZ && (schema_time_text(v), 1))
+				sqlite3_bind_text(st, c + 1, (const char *)v->b, (int)v->len,
+				                  SQLITE_STATIC);
+			else
+				sqlite3_bind_int64(st, c + 1, v->i);
+		}
 		if (sqlite3_step(st) != SQLITE_DONE) {
 			sqlite3_reset(st);
 			return -1;
@@ -475,8 +558,8 @@ fail:
 
 static int inserts(struct bare *b, uint64_t from, uint64_t n, uint64_t per, double *seconds)
 {
-	return b->users ? bare_load_users(b, from, n, per, seconds)
-	                : bare_load(b, from, n, per, seconds);
+	return b->spec ? bare_load_spec(b, from, n, per, seconds)
+	               : bare_load(b, from, n, per, seconds);
 }
 
 /* After an insert step's prefill, as idxlab's ready(): the indexes, a
@@ -530,6 +613,7 @@ int main(int argc, char **argv)
 	}
 	cleanup(&b);
 	free(b.payload);
+	free(b.vals);
 	bare_print(b.csv, b.rows, seconds);
 	return 0;
 }

@@ -25,6 +25,10 @@
  * Only that loop and its last commit are timed (CLOCK_MONOTONIC), like
  * idxlab's measured `seconds` of the step. No statistics cursor, no event
  * handler, no rowset, no thread: the fastest honest loop, the ceiling.
+ * --schema NAME writes another built-in table of int64 columns and
+ * one-column indexes (fields: id, field1..field5, counter): its record id |
+ * columns | hot | payload, its index-idxlab-NAME tables keyed (column,
+ * record id), each value from schema_value() as idxlab's engine writes it.
  * Two setup differences that are not work: idxlab opens a second session
  * (for its statistics cursor; idle with --probes off), and its setup
  * reconfigures cache_size and checkpoint wait (0 while creating the tables,
@@ -38,7 +42,7 @@
  *   bare_wt [--rows N] [--indexes N] [--key-order seq|rand|few]
  *           [--commit row|N|all] [--sync off|normal|full|extra]
  *           [--cache SIZE] [--payload BYTES] [--seed N] [--checkpoint S]
- *           [--stats off|on] [--format text|csv]
+ *           [--stats off|on] [--format text|csv] [--schema NAME]
  *
  * Values use idxlab's syntax and ranges (knob_parse), so the same strings
  * can be passed to both; the defaults are idxlab's for --engine wiredtiger
@@ -64,16 +68,20 @@
 #include "engines/wiredtiger/layout.h"
 #include "keys.h"
 #include "knobs.h"
+#include "schema.h"
 
 struct bare {
 	uint64_t rows, seed, per_commit;
 	long long payload_len, cache_bytes, indexes, checkpoint;
 	enum key_order ko;
 	int csv, stats, sync;
+	const struct schema *spec; /* --schema NAME; NULL for the default table */
+	struct knobs k;            /* the parsed knobs (schema_value reads them) */
+	int nkeys;                 /* k1..k8, or the spec's columns */
 	char dir[PATH_MAX - 64];
 	WT_CONNECTION *conn;
 	WT_SESSION *s;
-	WT_CURSOR *coll, *idx[9]; /* idx[0] is _id, idx[i] is ki */
+	WT_CURSOR *coll, *idx[9]; /* idx[0] is _id, idx[i] is ki (the spec's index i) */
 	size_t row_len;
 	unsigned char *row;
 };
@@ -85,7 +93,7 @@ static void usage(FILE *f)
 	fputs("usage: bare_wt [--rows N] [--indexes N] [--key-order seq|rand|few]\n"
 	      "               [--commit row|N|all] [--sync off|normal|full|extra]\n"
 	      "               [--cache SIZE] [--payload BYTES] [--seed N] [--checkpoint S]\n"
-	      "               [--stats off|on] [--format text|csv]\n"
+	      "               [--stats off|on] [--format text|csv] [--schema NAME]\n"
 	      "Inserts N rows into fresh WiredTiger tables laid out as idxlab's\n"
 	      "(collection, _id index, k1..kN indexes) and prints \"ROWS SECONDS\" for\n"
 	      "the insert loop and its commits alone. Defaults are idxlab's for\n"
@@ -138,6 +146,38 @@ static int fail(struct bare *b, const char *what, int rc)
 	return stop_sig ? 128 + stop_sig : 1;
 }
 
+/* Does spec s lay out as the default table does in idxlab's engine: a
+ * sequence id, every column an int64 ('q'), at most 8 of them, a hot
+ * column of its own, every index
+ * on one column, not unique (keyed (column, record id))? */
+static int spec_int64(const struct schema *s, const struct knobs *k)
+{
+	uint64_t n;
+	int c;
+
+	if (s->ncols - 1 > 8 || !schema_has_hot(s) || schema_type(s, k, 0) != COL_BIGINT ||
+	    schema_order(s, k, 0, &n) != ORD_SEQ)
+		return 0;
+	for (c = 1; c < s->ncols; c++)
+		if (schema_type(s, k, c) != COL_BIGINT || s->cols[c].gen[0])
+			return 0;
+	for (c = 0; c < s->nindexes; c++)
+		if (s->idx[c].ncols != 1 || s->idx[c].unique)
+			return 0;
+	return 1;
+}
+
+/* Row row's value of column c (1..nkeys) as idxlab's engine writes it. */
+static int64_t key_of(const struct bare *b, int c, uint64_t row)
+{
+	struct value v;
+
+	if (!b->spec)
+		return keys_int(b->seed, b->ko, c, row, 0);
+	schema_value(b->spec, &b->k, c, row, 0, &v);
+	return v.i;
+}
+
 /* Parse argv with idxlab's own knob parser; 0, or 2 for a usage error. */
 static int parse_args(struct bare *b, int argc, char **argv)
 {
@@ -153,8 +193,10 @@ static int parse_args(struct bare *b, int argc, char **argv)
 		{ "--checkpoint", K_CHECKPOINT },
 		{ "--stats", K_PROBES },
 		{ "--format", K_FORMAT },
+		{ "--schema", K_SCHEMA },
 	};
 	struct knobs k;
+	const struct schema *s;
 
 	knobs_defaults(&k);
 	k.v[K_ENGINE] = E_WIREDTIGER;
@@ -174,6 +216,25 @@ static int parse_args(struct bare *b, int argc, char **argv)
 	b->csv = k.v[K_FORMAT] == FMT_CSV;
 	b->stats = (int)k.v[K_PROBES];
 	b->sync = k.v[K_SYNC] != SYNC_OFF;
+	b->k = k;
+	b->nkeys = 8;
+	s = schema_of(&k);
+	if (strcmp(s->name, "default") != 0) {
+		if (!spec_int64(s, &k)) {
+			fprintf(stderr,
+			        "bare_wt: --schema %s: a table of int64 columns with a sequence "
+			        "id and one-column indexes, such as fields\n",
+			        s->name);
+			return 2;
+		}
+		b->spec = s;
+		b->nkeys = s->ncols - 1;
+	}
+	if (b->indexes > (b->spec ? b->spec->nindexes : 8)) {
+		fprintf(stderr, "bare_wt: --indexes: at most %d on the %s table\n",
+		        b->spec ? b->spec->nindexes : 8, s->name);
+		return 2;
+	}
 	return 0;
 }
 
@@ -217,7 +278,12 @@ static int setup(struct bare *b)
 	                      "key_format=q,value_format=q" WT_INDEX_CONFIG, &b->idx[0])) != 0)
 		return rc;
 	for (i = 1; i <= b->indexes; i++) {
-		snprintf(uri, sizeof uri, "table:index-idxlab-k%lld", i);
+		if (b->spec) /* the spec's index names (idxlab_ less, as idxlab's) */
+			snprintf(uri, sizeof uri, "table:index-idxlab-%s",
+			         b->spec->idx[i - 1].name +
+			             (strncmp(b->spec->idx[i - 1].name, "idxlab_", 7) ? 0 : 7));
+		else
+			snprintf(uri, sizeof uri, "table:index-idxlab-k%lld", i);
 		if ((rc = create_open(b, uri, "key_format=qq,value_format=u" WT_INDEX_CONFIG,
 		                      &b->idx[i])) != 0)
 			return rc;
@@ -225,12 +291,14 @@ static int setup(struct bare *b)
 	/* idxlab checkpoints the new tables before its window opens. */
 	if ((rc = b->s->checkpoint(b->s, NULL)) != 0)
 		return rc;
-	/* id | k1..k8 | hot | payload; hot stays 0, the payload never changes. */
-	b->row_len = 10 * sizeof(int64_t) + (size_t)b->payload_len;
+	/* id | k1..k8 (the spec's columns) | hot | payload; hot stays 0, the
+	 * payload never changes. */
+	b->row_len = ((size_t)b->nkeys + 2) * sizeof(int64_t) + (size_t)b->payload_len;
 	b->row = calloc(1, b->row_len);
 	if (!b->row)
 		abort();
-	keys_payload((char *)b->row + 10 * sizeof(int64_t), (size_t)b->payload_len);
+	keys_payload((char *)b->row + ((size_t)b->nkeys + 2) * sizeof(int64_t),
+	             (size_t)b->payload_len);
 	return 0;
 }
 
@@ -258,9 +326,9 @@ static __attribute__((noinline)) int bare_load(struct bare *b, double *seconds)
 		if (!in_txn && (rc = s->begin_transaction(s, "isolation=snapshot")) != 0)
 			return rc;
 		keys[0] = recid; /* id: the record id, as idxlab's integer pk */
-		for (c = 1; c <= 8; c++)
-			keys[c] = keys_int(b->seed, b->ko, c, row, 0);
-		memcpy(b->row, keys, sizeof keys);
+		for (c = 1; c <= b->nkeys; c++)
+			keys[c] = key_of(b, c, row);
+		memcpy(b->row, keys, ((size_t)b->nkeys + 1) * sizeof keys[0]);
 		coll->set_key(coll, recid);
 		coll->set_value(coll, &val);
 		if ((rc = coll->insert(coll)) != 0)
@@ -272,7 +340,7 @@ static __attribute__((noinline)) int bare_load(struct bare *b, double *seconds)
 		for (c = 1; c <= b->indexes; c++) {
 			WT_CURSOR *ic = b->idx[c];
 
-			ic->set_key(ic, keys[c], recid);
+			ic->set_key(ic, keys[b->spec ? b->spec->idx[c - 1].cols[0] : c], recid);
 			ic->set_value(ic, &empty);
 			if ((rc = ic->insert(ic)) != 0)
 				return rc;

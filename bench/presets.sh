@@ -19,7 +19,8 @@
 #           server of the bench's own started before the clock (its start
 #           is not counted: idxlab's is); for SQLite bare_sqlite (the same
 #           file, pragmas, prefill and its indexes, INSERTs, rows and
-#           commit cadence). Wall seconds
+#           commit cadence); for WiredTiger bare_wt (the same tables,
+#           cache, rows, commit cadence and sync). Wall seconds
 #           of those commands, summed: no warm-up, no sampling, no
 #           statistics; each command's wall less the loop's process start
 #           (its --help's wall: the bare loops link every engine's
@@ -33,17 +34,20 @@
 # time where it gives one (../shared/brief/findings.md).
 #
 #   make bench-presets                            every preset (~40 min)
-#   PRESETS="pg-wal-per-index sqlite-textkey" ... some of them
+#   PRESETS="pg-wal-per-index sqlite-textkey" ... some of them (or a path
+#                                                 to a config of one's own)
 #   SCALE=0.1                                     --scale for every run
 #   REPS=2                                        preset, bare, preset, bare
 # mongo-five-indexes.conf needs a mongod and is left out.
-# Needs BARE_PG and BARE_SQLITE (make bench-presets builds and sets them).
+# Needs BARE_PG, BARE_SQLITE and BARE_WT (make bench-presets builds and
+# sets them).
 set -u
 : "${IDXLAB:?set IDXLAB}"
 here=$(cd "$(dirname "$0")" && pwd)
 configs=$(cd "$here/../configs" && pwd)
 . "$here/lib.sh"
 : "${BARE_PG:=$here/../build/bench/bare_pg}" "${BARE_SQLITE:=$here/../build/bench/bare_sqlite}"
+: "${BARE_WT:=$here/../build/bench/bare_wt}"
 : "${SCALE:=}" "${REPS:=1}"
 bench_begin presets-
 : "${PRESETS:=$(cd "$configs" && ls ./*.conf | sed 's|^\./||; s|\.conf$||' | grep -vx mongo-five-indexes)}"
@@ -103,12 +107,18 @@ bare_cmd() {
 			"--load $load --protocol $proto --pipeline $pipe --sync $sync --vacuum $vacuum"
 		;;
 	sqlite)
-		one_of "$op" insert && one_of "$journal" delete wal && one_of "$sync" full normal &&
-			one_of "$schema" default users ||
-			{ echo "op $op, journal $journal, sync $sync, schema $schema" >&2; return 1; }
+		# (a table bare_sqlite does not build as idxlab does: it says why)
+		one_of "$op" insert && one_of "$journal" delete wal && one_of "$sync" full normal ||
+			{ echo "op $op, journal $journal, sync $sync" >&2; return 1; }
 		echo "$BARE_SQLITE --schema $schema --indexes $idx --key-order $ko --rows $rows" \
 			"--payload $payload --seed $seed --cache $cache --commit $commit --prefill $prefill" \
 			"--journal $journal --sync $sync --index-build $build --pk $pk"
+		;;
+	wiredtiger)
+		one_of "$op" insert && one_of "$prefill" 0 - ||
+			{ echo "op $op, prefill $prefill (bare_wt inserts into a fresh table)" >&2; return 1; }
+		echo "$BARE_WT --schema $schema --indexes $idx --key-order $ko --rows $rows" \
+			"--payload $payload --seed $seed --cache $cache --commit $commit --sync $sync"
 		;;
 	*)
 		echo "engine $engine" >&2
@@ -152,7 +162,7 @@ bare_side() (
 		cmd=$(printf '%s' "$cmd" | sed "s|@DSN|'${dsn:-}'|")
 		t0=$(now_ns)
 		(cd "$work" && eval "$cmd") >"$out/bare.out" 2>>"$out/bare.err" || {
-			echo "exited $?: $cmd" >"$out/bare.why"
+			echo "exited $?: $cmd: $(tail -1 "$out/bare.err")" >"$out/bare.why"
 			rm -rf "$work"
 			return 1
 		}
@@ -194,7 +204,10 @@ users_sizes() {
 say "== article presets against the same work bare ($(nproc) cores; REPS=$REPS${SCALE:+, --scale $SCALE})"
 say "$(printf '  %-26s %5s %9s %9s %6s %-5s %10s %s' preset load preset_s bare_s ratio '' 'window' 'article')"
 for p in $PRESETS; do
-	f="$configs/$p.conf"
+	case $p in
+	*/*) f=$p p=$(basename "$p" .conf) ;; # a config file of one's own
+	*) f="$configs/$p.conf" ;;
+	esac
 	[ -f "$f" ] || { say "  $p: no such preset ($f)"; failed=1; continue; }
 	a=$(article_s "$p")
 	rep=1

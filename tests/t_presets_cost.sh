@@ -40,14 +40,21 @@ build=$(cd "$(dirname "${UNIT:-.}")/.." 2>/dev/null && pwd)
 bare_sqlite=$build/bench/bare_sqlite
 bare_pg=$build/bench/bare_pg
 here=$(cd "$(dirname "$0")/.." && pwd)
-if [ ! -x "$bare_sqlite" ] || [ ! -x "$bare_pg" ]; then
-	skip presets-cost/bench "no bare loops in $build/bench (make build/bench/bare_sqlite build/bench/bare_pg)"
+if [ ! -x "$bare_sqlite" ] || [ ! -x "$bare_pg" ] || [ ! -x "$build/bench/bare_wt" ]; then
+	skip presets-cost/bench "no bare loops in $build/bench (make build/bench/bare_sqlite build/bench/bare_pg build/bench/bare_wt)"
 	exit 0
 fi
-presets="sqlite-key-order sqlite-commit-shape sqlite-textkey"
+# and a config of its own, whose journal bare_sqlite does not set
+cat >"$T/sqlite-journal-memory.conf" <<'EOF'
+engine  = sqlite
+journal = memory
+rows    = 200000
+EOF
+bare_wt=$build/bench/bare_wt
+presets="sqlite-key-order sqlite-commit-shape sqlite-textkey wt-size-growth $T/sqlite-journal-memory.conf"
 bindir=$(pg_bindir)
 [ -n "$bindir" ] && presets="pg-hot-fillfactor $presets"
-BENCH_OUT=$T/bench SCALE=0.005 PRESETS=$presets BARE_PG=$bare_pg BARE_SQLITE=$bare_sqlite \
+BENCH_OUT=$T/bench SCALE=0.005 PRESETS=$presets BARE_PG=$bare_pg BARE_SQLITE=$bare_sqlite BARE_WT=$bare_wt \
 	sh "$here/bench/presets.sh" >"$T/bench.out" 2>"$T/bench.err"
 # A preset bare can do: preset seconds, bare seconds, their ratio and a flag.
 line_ok() {
@@ -71,8 +78,19 @@ fi
 # bare does them too, so the preset has its ratio.
 line_ok sqlite-commit-shape && ok presets-cost/bench-commit-shape-ratio ||
 	bad presets-cost/bench-commit-shape-ratio "$(cat "$T/bench.out" "$T/bench.err")"
-# A step bare cannot do (a table of its own, textkey): said, no ratio.
-grep -E "^  sqlite-textkey .*n/a +\(bare: op insert, journal delete, sync full, schema textkey\)" "$T/bench.out" >/dev/null &&
+# A table of its own (textkey) and a WiredTiger preset: bare builds them
+# as idxlab does, so they have their ratio.
+line_ok sqlite-textkey && ok presets-cost/bench-textkey-ratio ||
+	bad presets-cost/bench-textkey-ratio "$(cat "$T/bench.out" "$T/bench.err")"
+line_ok wt-size-growth && ok presets-cost/bench-wiredtiger-ratio ||
+	bad presets-cost/bench-wiredtiger-ratio "$(cat "$T/bench.out" "$T/bench.err")"
+# ... each step's bare_wt with the fields table and the step's rows
+bare=$(ls "$T"/bench/*/wt-size-growth.1.bare 2>/dev/null | head -1)
+n=$(grep -c 'bare_wt --schema fields --indexes [05] .*--commit 1000 --sync off' "${bare:-/dev/null}")
+[ "$n" = 6 ] && ok presets-cost/bench-bare-wt-per-step ||
+	bad presets-cost/bench-bare-wt-per-step "$n bare steps: $(cat "${bare:-/dev/null}")"
+# A step bare cannot do (a journal bare_sqlite does not set): said, no ratio.
+grep -E "^  sqlite-journal-memory .*n/a +\(bare: op insert, journal memory, sync full\)" "$T/bench.out" >/dev/null &&
 	ok presets-cost/bench-says-why-no-bare ||
 	bad presets-cost/bench-says-why-no-bare "$(cat "$T/bench.out" "$T/bench.err")"
 
@@ -82,3 +100,22 @@ rc=$?
 [ $rc = 2 ] && grep -q 'column .* is not a plain int or bigint' "$T/users.err" &&
 	ok presets-cost/bare-pg-refuses-users ||
 	bad presets-cost/bare-pg-refuses-users "exit $rc: $(cat "$T/users.err")"
+
+# bare_sqlite refuses a table idxlab builds otherwise (kept in its first
+# index), bare_wt one that is not all int64 columns (users' text).
+cat >"$T/kept.spec" <<'SPEC'
+id bigint seq unindexed
+column email text(20) rand
+index email unique
+without rowid
+SPEC
+"$bare_sqlite" --schema "$T/kept.spec" --indexes 1 >/dev/null 2>"$T/kept.err"
+rc=$?
+[ $rc = 2 ] && grep -q 'a table idxlab builds otherwise' "$T/kept.err" &&
+	ok presets-cost/bare-sqlite-refuses-kept-table ||
+	bad presets-cost/bare-sqlite-refuses-kept-table "exit $rc: $(cat "$T/kept.err")"
+"$build/bench/bare_wt" --schema users >/dev/null 2>"$T/wtusers.err"
+rc=$?
+[ $rc = 2 ] && grep -q 'a table of int64 columns' "$T/wtusers.err" &&
+	ok presets-cost/bare-wt-refuses-users ||
+	bad presets-cost/bare-wt-refuses-users "exit $rc: $(cat "$T/wtusers.err")"
