@@ -24,6 +24,11 @@
  *                                per row, in keys_shuffle()'s order of the
  *                                prefilled rows (idxlab's), prepared,
  *                                pipelined
+ *   --op update-indexed          UPDATE ... SET col = $2 [, ...] WHERE id = $1:
+ *   --op update-keys             the columns idxlab's op writes
+ *                                (schema_op_cols), each row's values at its
+ *                                visit (the version: 1 on the first pass),
+ *                                the same way
  *   --op delete                  DELETE ... WHERE id = $1, the same way
  * --vacuum on runs a VACUUM of the table after the timed part (idxlab's
  * --vacuum: its own time, outside the step's); --sync off sets the
@@ -72,6 +77,8 @@ struct bare {
 	uint64_t rows, per_commit, prefill;
 	int text, csv, ncols, hot_own, payload_on, simple, npend;
 	int width[COLS_MAX]; /* 4 or 8 bytes: int, bigint; 0: the payload */
+	int ucols[COLS_MAX]; /* update-indexed, update-keys: the columns set */
+	int nucols;
 	char names[2048];    /* "id, k1, ..., hot, payload" */
 	char *payload, *buf;
 	size_t used;
@@ -83,7 +90,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: bare_pg DSN [--rows N] [--indexes N] [--key-order seq|rand|few]\n"
 	           "               [--commit row|N|all] [--payload BYTES] [--seed N]\n"
 	           "               [--schema default|wal|wide16] [--fillfactor N] [--prefill N]\n"
-	           "               [--op insert|update|delete] [--load copy|multirow|insert]\n"
+	           "               [--op insert|update|update-indexed|update-keys|delete]\n"
+	           "               [--load copy|multirow|insert]\n"
 	           "               [--protocol simple|prepared] [--pipeline on|off]\n"
 	           "               [--sync full|off] [--vacuum on|off]\n"
 	           "               [--copy-format binary|text] [--format text|csv]\n");
@@ -108,15 +116,21 @@ static void put_be(char *p, uint64_t v, int bytes)
 		p[i] = (char)(v >> (8 * (bytes - 1 - i)));
 }
 
-/* Column c's value (c < ncols: the spec's; then hot's 0) of row row. */
-static int64_t val(const struct bare *b, int c, uint64_t row)
+/* Column c's value (c < ncols: the spec's; then hot's 0) of row row at
+ * version (0: as inserted). */
+static int64_t val_at(const struct bare *b, int c, uint64_t row, uint64_t version)
 {
 	struct value v;
 
 	if (c >= b->s->ncols)
 		return 0;
-	schema_value(b->s, &b->k, c, row, 0, &v);
+	schema_value(b->s, &b->k, c, row, version, &v);
 	return v.i;
+}
+
+static int64_t val(const struct bare *b, int c, uint64_t row)
+{
+	return val_at(b, c, row, 0);
 }
 
 /* Row row in COPY's binary or text form at b->buf + b->used. */
@@ -295,14 +309,21 @@ static char *insert_sql(struct bare *b, int rows, int simple, uint64_t first)
 	return sql;
 }
 
-/* The parameter types of n parameters (whole rows, or update's id). */
+/* The parameter types of n parameters (whole rows, or an update's or a
+ * delete's id and the columns it sets). */
 static const Oid *types_of(const struct bare *b, int n)
 {
 	static Oid types[PARAMS_MAX];
 	int i;
 
 	for (i = 0; i < n; i++) {
-		int w = b->width[i % b->ncols];
+		int w = b->k.v[K_OP] != OP_INSERT && i > 0 ? b->width[b->ucols[i - 1]]
+		                                             : b->width[i % b->ncols];
+
+		if (b->k.v[K_OP] != OP_INSERT && i > 0) {
+			types[i] = w == 4 ? INT4OID : INT8OID;
+			continue;
+		}
 
 		types[i] = b->k.v[K_OP] != OP_INSERT ? INT8OID
 		           : w == 4                  ? INT4OID
@@ -327,7 +348,7 @@ static int prepare(struct bare *b, const char *name, const char *sql, int nparam
  * multi-row INSERTs (per > 1 rows each), in transactions of per_commit. */
 static int statements(struct bare *b, int per)
 {
-	int nparams = b->k.v[K_OP] != OP_INSERT ? 1 : per * b->ncols, fmt[PARAMS_MAX],
+	int nparams = b->k.v[K_OP] != OP_INSERT ? 1 + b->nucols : per * b->ncols, fmt[PARAMS_MAX],
 	    lens[PARAMS_MAX];
 	const char *vals[PARAMS_MAX];
 	char *num = malloc((size_t)nparams * 8);
@@ -338,15 +359,23 @@ static int statements(struct bare *b, int per)
 		abort();
 	for (r = 0; r < nparams; r++)
 		fmt[r] = 1;
-	if (b->k.v[K_OP] == OP_UPDATE || b->k.v[K_OP] == OP_DELETE) {
-		char sql[256];
+	if (b->k.v[K_OP] != OP_INSERT) {
+		char sql[4096];
+		int n = 0;
 
 		if (b->k.v[K_OP] == OP_DELETE)
 			snprintf(sql, sizeof sql, "DELETE FROM bare.idxlab_t WHERE id = $1");
-		else
+		else if (b->k.v[K_OP] == OP_UPDATE)
 			snprintf(sql, sizeof sql,
 			         "UPDATE bare.idxlab_t SET %s = %s + 1 WHERE id = $1", b->s->hot,
 			         b->s->hot);
+		else {
+			n = snprintf(sql, sizeof sql, "UPDATE bare.idxlab_t SET ");
+			for (r = 0; r < b->nucols; r++)
+				n += snprintf(sql + n, sizeof sql - (size_t)n, "%s%s = $%d",
+				              r ? ", " : "", b->s->cols[b->ucols[r]].name, r + 2);
+			snprintf(sql + n, sizeof sql - (size_t)n, " WHERE id = $1");
+		}
 		order = keys_shuffle((uint64_t)b->k.v[K_SEED], b->prefill);
 		if (!order || prepare(b, "bare_op", sql, 1) < 0)
 			goto out;
@@ -382,7 +411,15 @@ static int statements(struct bare *b, int per)
 			put_be(num, (uint64_t)val(b, 0, row), 8);
 			vals[0] = num;
 			lens[0] = 8;
-			if (!PQsendQueryPrepared(b->conn, "bare_op", 1, vals, lens, fmt, 0))
+			for (r = 0; r < b->nucols; r++) { /* the row's values at its visit */
+				int w = b->width[b->ucols[r]];
+
+				put_be(num + 8 * (r + 1),
+				       (uint64_t)val_at(b, b->ucols[r], row, i / b->prefill + 1), w);
+				vals[r + 1] = num + 8 * (r + 1);
+				lens[r + 1] = w;
+			}
+			if (!PQsendQueryPrepared(b->conn, "bare_op", nparams, vals, lens, fmt, 0))
 				goto out;
 			b->npend++;
 		} else {
@@ -526,6 +563,14 @@ static int columns(struct bare *b)
 		        "bare_pg: --op update: a table with its own hot column and --prefill\n");
 		return 2;
 	}
+	if (b->k.v[K_OP] == OP_UPDATE_INDEXED || b->k.v[K_OP] == OP_UPDATE_KEYS) {
+		b->nucols = schema_op_cols(s, b->k.v[K_OP], b->ucols);
+		if (!b->nucols || !b->prefill) {
+			fprintf(stderr, "bare_pg: --op %s: a table with columns it sets, and --prefill\n",
+			        knob_table[K_OP].choices[b->k.v[K_OP]]);
+			return 2;
+		}
+	}
 	return 0;
 }
 
@@ -598,8 +643,8 @@ int main(int argc, char **argv)
 		                "--pipeline off with --op insert --load insert\n");
 		return 2;
 	}
-	if (b.k.v[K_OP] != OP_INSERT && b.k.v[K_OP] != OP_UPDATE && b.k.v[K_OP] != OP_DELETE) {
-		fprintf(stderr, "bare_pg: --op: insert, update or delete\n");
+	if (OP_READS(b.k.v[K_OP])) {
+		fprintf(stderr, "bare_pg: --op: insert, update, update-indexed, update-keys or delete\n");
 		return 2;
 	}
 	if (b.k.v[K_OP] == OP_DELETE && (!b.prefill || b.rows > b.prefill)) {

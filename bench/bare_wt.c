@@ -25,6 +25,17 @@
  * Only that loop and its last commit are timed (CLOCK_MONOTONIC), like
  * idxlab's measured `seconds` of the step. No statistics cursor, no event
  * handler, no rowset, no thread: the fastest honest loop, the ceiling.
+ * --op update|update-indexed|update-keys --prefill N: N rows loaded first,
+ * unmeasured, as idxlab's set-up loads them (cache at least 256MiB, no
+ * sync, the collection and _id in transactions of 8 MB or 10,000 rows, then
+ * each index filled from a scan of the collection, a checkpoint, the cache
+ * shrunk to 1MiB for 200 ms and set to --cache), then --rows updates timed,
+ * each row in keys_shuffle()'s order of the N (idxlab's rowset) found
+ * through _id as mongod finds it: update adds 1 to hot with one modify of
+ * its 8 bytes; update-indexed and update-keys set the columns idxlab's op
+ * writes (schema_op_cols) to their values at the row's visit with one
+ * modify, and move the entries of the indexes on those that changed.
+ * --prefill with --op insert loads the same way and inserts from row N.
  * --schema NAME writes another built-in table of int64 columns and
  * one-column indexes (fields: id, field1..field5, counter): its record id |
  * columns | hot | payload, its index-idxlab-NAME tables keyed (column,
@@ -43,6 +54,7 @@
  *           [--commit row|N|all] [--sync off|normal|full|extra]
  *           [--cache SIZE] [--payload BYTES] [--seed N] [--checkpoint S]
  *           [--stats off|on] [--format text|csv] [--schema NAME]
+ *           [--op insert|update|update-indexed|update-keys] [--prefill N]
  *
  * Values use idxlab's syntax and ranges (knob_parse), so the same strings
  * can be passed to both; the defaults are idxlab's for --engine wiredtiger
@@ -78,6 +90,10 @@ struct bare {
 	const struct schema *spec; /* --schema NAME; NULL for the default table */
 	struct knobs k;            /* the parsed knobs (schema_value reads them) */
 	int nkeys;                 /* k1..k8, or the spec's columns */
+	long long op;              /* OP_INSERT, OP_UPDATE, ... */
+	uint64_t prefill;
+	int ucols[9], nucols; /* update-indexed, update-keys: the columns set */
+	unsigned char *old;   /* an update's record before it */
 	char dir[PATH_MAX - 64];
 	WT_CONNECTION *conn;
 	WT_SESSION *s;
@@ -94,6 +110,7 @@ static void usage(FILE *f)
 	      "               [--commit row|N|all] [--sync off|normal|full|extra]\n"
 	      "               [--cache SIZE] [--payload BYTES] [--seed N] [--checkpoint S]\n"
 	      "               [--stats off|on] [--format text|csv] [--schema NAME]\n"
+	      "               [--op insert|update|update-indexed|update-keys] [--prefill N]\n"
 	      "Inserts N rows into fresh WiredTiger tables laid out as idxlab's\n"
 	      "(collection, _id index, k1..kN indexes) and prints \"ROWS SECONDS\" for\n"
 	      "the insert loop and its commits alone. Defaults are idxlab's for\n"
@@ -132,7 +149,8 @@ static void cleanup(struct bare *b)
 		(void)nftw(b->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	b->dir[0] = 0;
 	free(b->row);
-	b->row = NULL;
+	free(b->old);
+	b->row = b->old = NULL;
 }
 
 static int fail(struct bare *b, const char *what, int rc)
@@ -167,15 +185,22 @@ static int spec_int64(const struct schema *s, const struct knobs *k)
 	return 1;
 }
 
-/* Row row's value of column c (1..nkeys) as idxlab's engine writes it. */
-static int64_t key_of(const struct bare *b, int c, uint64_t row)
+/* Row row's value of column c (1..nkeys) at version (0: as inserted), as
+ * idxlab's engine writes it. */
+static int64_t key_of(const struct bare *b, int c, uint64_t row, uint64_t version)
 {
 	struct value v;
 
 	if (!b->spec)
-		return keys_int(b->seed, b->ko, c, row, 0);
-	schema_value(b->spec, &b->k, c, row, 0, &v);
+		return keys_int(b->seed, b->ko, c, row, version);
+	schema_value(b->spec, &b->k, c, row, version, &v);
 	return v.i;
+}
+
+/* Index i's (1..) column. */
+static int index_col(const struct bare *b, int i)
+{
+	return b->spec ? b->spec->idx[i - 1].cols[0] : i;
 }
 
 /* Parse argv with idxlab's own knob parser; 0, or 2 for a usage error. */
@@ -194,6 +219,8 @@ static int parse_args(struct bare *b, int argc, char **argv)
 		{ "--stats", K_PROBES },
 		{ "--format", K_FORMAT },
 		{ "--schema", K_SCHEMA },
+		{ "--op", K_OP },
+		{ "--prefill", K_PREFILL },
 	};
 	struct knobs k;
 	const struct schema *s;
@@ -229,6 +256,23 @@ static int parse_args(struct bare *b, int argc, char **argv)
 		}
 		b->spec = s;
 		b->nkeys = s->ncols - 1;
+	}
+	b->op = k.v[K_OP];
+	b->prefill = k.v[K_PREFILL] > 0 ? (uint64_t)k.v[K_PREFILL] : 0;
+	if (b->op == OP_UPDATE_INDEXED || b->op == OP_UPDATE_KEYS) {
+		b->nucols = schema_op_cols(s, b->op, b->ucols);
+		if (b->nucols > 8)
+			b->nucols = 0;
+	}
+	if (b->op != OP_INSERT && b->op != OP_UPDATE && !b->nucols) {
+		fprintf(stderr, "bare_wt: --op: insert, update, update-indexed or update-keys (the "
+		                "last two: a table with columns to set)\n");
+		return 2;
+	}
+	if (b->op != OP_INSERT && !b->prefill) {
+		fprintf(stderr, "bare_wt: --op %s: --prefill N, the rows it visits\n",
+		        knob_table[K_OP].choices[b->op]);
+		return 2;
 	}
 	if (b->indexes > (b->spec ? b->spec->nindexes : 8)) {
 		fprintf(stderr, "bare_wt: --indexes: at most %d on the %s table\n",
@@ -295,21 +339,26 @@ static int setup(struct bare *b)
 	 * payload never changes. */
 	b->row_len = ((size_t)b->nkeys + 2) * sizeof(int64_t) + (size_t)b->payload_len;
 	b->row = calloc(1, b->row_len);
-	if (!b->row)
+	b->old = calloc(1, b->row_len);
+	if (!b->row || !b->old)
 		abort();
 	keys_payload((char *)b->row + ((size_t)b->nkeys + 2) * sizeof(int64_t),
 	             (size_t)b->payload_len);
 	return 0;
 }
 
-/* The measured part: the rows, a transaction every per_commit of them, and
- * the last commit. Never inlined, so a profile (perf report, callgrind)
- * can show its cost by name. 0 (also when a signal stopped it: stop_sig is
- * set, *seconds is not) or a WiredTiger error. */
-static __attribute__((noinline)) int bare_load(struct bare *b, double *seconds)
+/* Rows from..from+n-1 into the collection, _id and the first nidx indexes,
+ * a transaction every per rows and after the last, committed with sync or
+ * not: the measured inserts, or a prefill's load. Never inlined, so a
+ * profile (perf report, callgrind) can show its cost by name. 0 (also
+ * when a signal stopped it: stop_sig is set, *seconds is not) or a
+ * WiredTiger error. */
+static __attribute__((noinline)) int bare_load(struct bare *b, uint64_t from, uint64_t n,
+                                               long long nidx, uint64_t per, int sync,
+                                               double *seconds)
 {
 	static const WT_ITEM empty = { .data = "", .size = 0 };
-	const char *commit_cfg = b->sync ? "sync=on" : "sync=off";
+	const char *commit_cfg = sync ? "sync=on" : "sync=off";
 	WT_SESSION *s = b->s;
 	WT_CURSOR *coll = b->coll, *id_c = b->idx[0];
 	WT_ITEM val = { .data = b->row, .size = b->row_len };
@@ -318,7 +367,7 @@ static __attribute__((noinline)) int bare_load(struct bare *b, double *seconds)
 	int c, rc;
 
 	t0 = bare_now_ns();
-	for (row = 0; row < b->rows; row++) {
+	for (row = from; row < from + n; row++) {
 		int64_t recid = (int64_t)row + 1;
 
 		if (stop_sig)
@@ -327,7 +376,7 @@ static __attribute__((noinline)) int bare_load(struct bare *b, double *seconds)
 			return rc;
 		keys[0] = recid; /* id: the record id, as idxlab's integer pk */
 		for (c = 1; c <= b->nkeys; c++)
-			keys[c] = key_of(b, c, row);
+			keys[c] = key_of(b, c, row, 0);
 		memcpy(b->row, keys, ((size_t)b->nkeys + 1) * sizeof keys[0]);
 		coll->set_key(coll, recid);
 		coll->set_value(coll, &val);
@@ -337,15 +386,15 @@ static __attribute__((noinline)) int bare_load(struct bare *b, double *seconds)
 		id_c->set_value(id_c, recid);
 		if ((rc = id_c->insert(id_c)) != 0)
 			return rc;
-		for (c = 1; c <= b->indexes; c++) {
+		for (c = 1; c <= nidx; c++) {
 			WT_CURSOR *ic = b->idx[c];
 
-			ic->set_key(ic, keys[b->spec ? b->spec->idx[c - 1].cols[0] : c], recid);
+			ic->set_key(ic, keys[index_col(b, c)], recid);
 			ic->set_value(ic, &empty);
 			if ((rc = ic->insert(ic)) != 0)
 				return rc;
 		}
-		if (++in_txn >= b->per_commit) {
+		if (++in_txn >= per) {
 			if ((rc = s->commit_transaction(s, commit_cfg)) != 0)
 				return rc;
 			in_txn = 0;
@@ -355,6 +404,185 @@ static __attribute__((noinline)) int bare_load(struct bare *b, double *seconds)
 		return rc;
 	*seconds = (double)(bare_now_ns() - t0) / 1e9;
 	return 0;
+}
+
+/* Reconfigure the connection's NAME=V (cache_size) or NAME=(wait=V)
+ * (checkpoint). */
+static int reconfigure(struct bare *b, const char *name, long long v)
+{
+	char cfg[64];
+
+	if (strcmp(name, "checkpoint") == 0)
+		snprintf(cfg, sizeof cfg, "checkpoint=(wait=%lld)", v);
+	else
+		snprintf(cfg, sizeof cfg, "%s=%lld", name, v);
+	return b->conn->reconfigure(b->conn, cfg);
+}
+
+/* Index i filled from a scan of the collection, WT_LOAD_TXN_ROWS records a
+ * transaction (a commit resets the scan: it goes on from the next record
+ * id), as idxlab builds an index over a prefill. */
+static int fill_index(struct bare *b, long long i)
+{
+	static const WT_ITEM empty = { .data = "", .size = 0 };
+	WT_CURSOR *scan = NULL, *ic = b->idx[i];
+	size_t off = (size_t)index_col(b, (int)i) * sizeof(int64_t);
+	int64_t next = 1, recid = 0, v;
+	int rc, exact, end = 0;
+
+	if ((rc = b->s->open_cursor(b->s, WT_COLL_URI, NULL, NULL, &scan)) != 0)
+		return rc;
+	while (!end && !stop_sig) {
+		uint64_t n = 0;
+
+		if ((rc = b->s->begin_transaction(b->s, "isolation=snapshot")) != 0)
+			break;
+		scan->set_key(scan, next);
+		rc = scan->search_near(scan, &exact);
+		if (rc == 0 && exact < 0)
+			rc = scan->next(scan);
+		while (rc == 0 && n++ < WT_LOAD_TXN_ROWS) {
+			WT_ITEM val;
+
+			if ((rc = scan->get_key(scan, &recid)) != 0 ||
+			    (rc = scan->get_value(scan, &val)) != 0)
+				break;
+			memcpy(&v, (const unsigned char *)val.data + off, sizeof v);
+			ic->set_key(ic, v, recid);
+			ic->set_value(ic, &empty);
+			if ((rc = ic->insert(ic)) != 0)
+				break;
+			next = recid + 1;
+			rc = scan->next(scan);
+		}
+		end = rc == WT_NOTFOUND;
+		if (rc != 0 && !end) {
+			b->s->rollback_transaction(b->s, NULL);
+			break;
+		}
+		if ((rc = b->s->commit_transaction(b->s, "sync=off")) != 0)
+			break;
+	}
+	scan->close(scan);
+	return rc;
+}
+
+/* The prefill, unmeasured, as idxlab's set-up loads it. */
+static int prefill(struct bare *b)
+{
+	uint64_t per = (uint64_t)(WT_LOAD_TXN_BYTES / (long long)b->row_len);
+	double unused;
+	long long i;
+	int rc;
+
+	per = per < 1 ? 1 : per > WT_LOAD_TXN_ROWS ? WT_LOAD_TXN_ROWS : per;
+	if ((rc = reconfigure(b, "checkpoint", 0)) != 0 ||
+	    (b->cache_bytes < WT_LOAD_CACHE &&
+	     (rc = reconfigure(b, "cache_size", WT_LOAD_CACHE)) != 0) ||
+	    (rc = bare_load(b, 0, b->prefill, 0, per, 0, &unused)) != 0)
+		return rc;
+	for (i = 1; i <= b->indexes && !stop_sig; i++)
+		if ((rc = fill_index(b, i)) != 0)
+			return rc;
+	if ((rc = b->s->checkpoint(b->s, NULL)) != 0 ||
+	    (rc = reconfigure(b, "cache_size", WT_MIN_CACHE)) != 0)
+		return rc;
+	usleep(200000); /* idxlab without statistics: eviction's moment */
+	if ((rc = reconfigure(b, "cache_size", b->cache_bytes)) != 0)
+		return rc;
+	return reconfigure(b, "checkpoint", b->checkpoint);
+}
+
+/* One update of row at version: the record found through _id, changed with
+ * one modify; the entries of the indexes on changed columns moved. */
+static int update_row(struct bare *b, uint64_t row, uint64_t version)
+{
+	static const WT_ITEM empty = { .data = "", .size = 0 };
+	WT_CURSOR *id_c = b->idx[0], *coll = b->coll;
+	size_t cols = ((size_t)b->nkeys + 1) * sizeof(int64_t), lo = cols, hi = 0;
+	int64_t recid = 0, hot, ov, nv;
+	WT_MODIFY m;
+	WT_ITEM val;
+	int j, rc;
+
+	id_c->set_key(id_c, (int64_t)row + 1);
+	if ((rc = id_c->search(id_c)) == 0)
+		rc = id_c->get_value(id_c, &recid);
+	id_c->reset(id_c);
+	coll->set_key(coll, recid);
+	if (rc || (rc = coll->search(coll)) != 0 || (rc = coll->get_value(coll, &val)) != 0)
+		return rc;
+	if (b->op == OP_UPDATE) { /* hot + 1: its 8 bytes after the columns */
+		memcpy(&hot, (const unsigned char *)val.data + cols, sizeof hot);
+		hot++;
+		m.data.data = &hot;
+		m.data.size = m.size = sizeof hot;
+		m.offset = cols;
+		rc = coll->modify(coll, &m, 1);
+		coll->reset(coll);
+		return rc;
+	}
+	memcpy(b->old, val.data, cols);
+	memcpy(b->row, b->old, cols);
+	for (j = 0; j < b->nucols; j++) {
+		size_t o = (size_t)b->ucols[j] * sizeof(int64_t);
+
+		nv = key_of(b, b->ucols[j], row, version);
+		memcpy(b->row + o, &nv, sizeof nv);
+		lo = o < lo ? o : lo;
+		hi = o + sizeof nv > hi ? o + sizeof nv : hi;
+	}
+	m.data.data = b->row + lo;
+	m.data.size = m.size = hi - lo;
+	m.offset = lo;
+	rc = coll->modify(coll, &m, 1);
+	coll->reset(coll);
+	for (j = 1; !rc && j <= b->indexes; j++) {
+		WT_CURSOR *ic = b->idx[j];
+		size_t o = (size_t)index_col(b, j) * sizeof(int64_t);
+
+		memcpy(&ov, b->old + o, sizeof ov);
+		memcpy(&nv, b->row + o, sizeof nv);
+		if (ov == nv)
+			continue;
+		ic->set_key(ic, ov, recid);
+		if ((rc = ic->remove(ic)) != 0)
+			break;
+		ic->set_key(ic, nv, recid);
+		ic->set_value(ic, &empty);
+		rc = ic->insert(ic);
+	}
+	return rc;
+}
+
+/* The measured updates: --rows of them in keys_shuffle()'s order of the
+ * prefill (a new pass, a new version, after the last), a transaction
+ * every per_commit. */
+static __attribute__((noinline)) int bare_updates(struct bare *b, double *seconds)
+{
+	const char *commit_cfg = b->sync ? "sync=on" : "sync=off";
+	uint64_t *order = keys_shuffle(b->seed, b->prefill), t0, i, in_txn = 0;
+	int rc = 0;
+
+	if (!order)
+		abort();
+	t0 = bare_now_ns();
+	for (i = 0; i < b->rows && !stop_sig; i++) {
+		if (!in_txn && (rc = b->s->begin_transaction(b->s, "isolation=snapshot")) != 0)
+			break;
+		if ((rc = update_row(b, order[i % b->prefill], i / b->prefill + 1)) != 0)
+			break;
+		if (++in_txn >= b->per_commit) {
+			if ((rc = b->s->commit_transaction(b->s, commit_cfg)) != 0)
+				break;
+			in_txn = 0;
+		}
+	}
+	if (!rc && !stop_sig && in_txn)
+		rc = b->s->commit_transaction(b->s, commit_cfg);
+	*seconds = (double)(bare_now_ns() - t0) / 1e9;
+	free(order);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -370,8 +598,13 @@ int main(int argc, char **argv)
 		return rc;
 	if ((rc = setup(&b)) != 0)
 		return fail(&b, "setup", rc == -1 ? 0 : rc);
-	if (!stop_sig && (rc = bare_load(&b, &seconds)) != 0)
+	if (!stop_sig && b.prefill && (rc = prefill(&b)) != 0)
+		return fail(&b, "prefill", rc);
+	if (!stop_sig && b.op == OP_INSERT &&
+	    (rc = bare_load(&b, b.prefill, b.rows, b.indexes, b.per_commit, b.sync, &seconds)) != 0)
 		return fail(&b, "insert", rc);
+	if (!stop_sig && b.op != OP_INSERT && (rc = bare_updates(&b, &seconds)) != 0)
+		return fail(&b, knob_table[K_OP].choices[b.op], rc);
 	if (stop_sig)
 		return fail(&b, "interrupted", 0);
 	cleanup(&b);

@@ -171,8 +171,11 @@ spread() {
 # dir and dsn, and stops and removes it at exit (a fast shutdown: an
 # immediate one leaves the server's shared memory behind in /dev/shm).
 # Needs out (its initdb log goes there). Returns 1 when no server is
-# installed.
+# installed. $1, when given: its shared_buffers in idxlab's units (1GiB,
+# 512KiB: PostgreSQL's GB and kB are the same sizes).
 bench_pg_server() {
+	sb=""
+	[ -n "${1:-}" ] && sb="-c shared_buffers=$(printf '%s' "$1" | sed 's/KiB$/kB/; s/MiB$/MB/; s/GiB$/GB/')"
 	bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k4 -n -r | head -1)
 	[ -x "$bindir/pg_ctl" ] || return 1
 	dir=$(mktemp -d /tmp/idxlab-bench-pg.XXXXXX)
@@ -185,6 +188,6 @@ bench_pg_server() {
 	trap '$as "$bindir/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1; rm -rf "$dir"' EXIT
 	$as "$bindir/initdb" -D "$dir/data" -U bench --auth=trust -N >"$out/initdb.log" 2>&1
 	$as "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-		-o "-k $dir -c listen_addresses='' -c max_wal_size=16GB -c checkpoint_timeout=1d -c jit=off" start >/dev/null
+		-o "-k $dir -c listen_addresses='' -c max_wal_size=16GB -c checkpoint_timeout=1d -c jit=off $sb" start >/dev/null
 	dsn="host=$dir dbname=postgres user=bench"
 }

@@ -14,13 +14,16 @@
 #           PostgreSQL bare_pg (the same table, prefill by COPY + VACUUM
 #           (ANALYZE), indexes, CHECKPOINT, then the same statements with the
 #           same protocol, pipelining and commit cadence: per-row prepared
-#           UPDATEs in the same shuffled order, multi-row INSERTs of 1,000,
+#           UPDATEs in the same shuffled order, the columns an
+#           update-indexed or update-keys sets, multi-row INSERTs of 1,000,
 #           simple-protocol INSERTs one round trip each, or COPY), on a
-#           server of the bench's own started before the clock (its start
-#           is not counted: idxlab's is); for SQLite bare_sqlite (the same
+#           server of the bench's own with the steps' shared_buffers,
+#           started before the clock (its start is not counted: idxlab's
+#           is); for SQLite bare_sqlite (the same
 #           file, pragmas, prefill and its indexes, INSERTs, rows and
 #           commit cadence); for WiredTiger bare_wt (the same tables,
-#           cache, rows, commit cadence and sync). Wall seconds
+#           prefill loaded the same way, cache, rows, updates in the same
+#           order, commit cadence and sync). Wall seconds
 #           of those commands, summed: no warm-up, no sampling, no
 #           statistics; each command's wall less the loop's process start
 #           (its --help's wall: the bare loops link every engine's
@@ -29,8 +32,9 @@
 # flagged OVER. "window" compares the measured part alone: the sum of the
 # steps' `seconds` against bare's timed loops. A preset with a step bare
 # cannot do (knobs its loop lacks: journal or sync other than delete/wal
-# and full/normal on SQLite, --index-build after, a user-given cache on
-# PostgreSQL...) says so and has no ratio. Beside it, the article's own
+# and full/normal on SQLite, --index-build after on PostgreSQL, steps of
+# one preset with different caches on PostgreSQL...) says so and has no
+# ratio. Beside it, the article's own
 # time where it gives one (../shared/brief/findings.md).
 #
 #   make bench-presets                            every preset (~40 min)
@@ -101,7 +105,12 @@ bare_cmd() {
 	case $engine in
 	postgres)
 		one_of "$sync" full off || { echo "sync $sync" >&2; return 1; }
-		[ "$cache" = 128MiB ] || { echo "cache $cache (the bench server has the default 128MiB)" >&2; return 1; }
+		# the bench server's shared_buffers: one for all the preset's steps
+		if [ -s "$out/pg.cache" ] && [ "$(cat "$out/pg.cache")" != "$cache" ]; then
+			echo "caches $(cat "$out/pg.cache") and $cache (one bench server a preset)" >&2
+			return 1
+		fi
+		echo "$cache" >"$out/pg.cache"
 		echo "$BARE_PG @DSN --schema $schema --op $op --indexes $idx --key-order $ko --commit $commit" \
 			"--rows $rows --fillfactor $ff --prefill $prefill --payload $payload --seed $seed" \
 			"--load $load --protocol $proto --pipeline $pipe --sync $sync --vacuum $vacuum"
@@ -115,10 +124,11 @@ bare_cmd() {
 			"--journal $journal --sync $sync --index-build $build --pk $pk"
 		;;
 	wiredtiger)
-		one_of "$op" insert && one_of "$prefill" 0 - ||
-			{ echo "op $op, prefill $prefill (bare_wt inserts into a fresh table)" >&2; return 1; }
-		echo "$BARE_WT --schema $schema --indexes $idx --key-order $ko --rows $rows" \
-			"--payload $payload --seed $seed --cache $cache --commit $commit --sync $sync"
+		one_of "$op" insert update update-indexed update-keys || { echo "op $op" >&2; return 1; }
+		[ "$prefill" = - ] && prefill=0
+		echo "$BARE_WT --schema $schema --op $op --indexes $idx --key-order $ko --rows $rows" \
+			"--prefill $prefill --payload $payload --seed $seed --cache $cache --commit $commit" \
+			"--sync $sync"
 		;;
 	*)
 		echo "engine $engine" >&2
@@ -149,12 +159,13 @@ start_s() {
 bare_side() (
 	step_knobs "$1" >"$out/steps.txt"
 	: >"$out/bare.cmds"
+	: >"$out/pg.cache"
 	while read -r line; do
 		# shellcheck disable=SC2086
 		bare_cmd $line >>"$out/bare.cmds" 2>"$out/bare.why" || return 1
 	done <"$out/steps.txt"
 	if grep -q @DSN "$out/bare.cmds"; then
-		bench_pg_server || { echo "no PostgreSQL server installed" >"$out/bare.why"; return 1; }
+		bench_pg_server "$(cat "$out/pg.cache")" || { echo "no PostgreSQL server installed" >"$out/bare.why"; return 1; }
 	fi
 	work=$(mktemp -d)
 	wall=0 window=0

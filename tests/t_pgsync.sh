@@ -27,10 +27,15 @@ rows=$(field "$T/one.csv" rows)
 echo "  one commit of $rows rows in $secs s: fsync/c $fc, bg $bg/s, forced $fo/row, server $sv/s"
 check pgsync/one-commit-fsync-per-commit-is-the-commits "$fc >= 1 && $fc <= 2"
 check pgsync/one-commit-background-flushes-apart "$bg * $secs >= 2"
-# The three are the server's count: what pg_stat_wal published by the
-# window's end (the WAL writer's last flush may land after it: 2 of slack).
+# The three are the server's count: what pg_stat_wal published over the
+# window. pg_stat_wal holds a process's flushes once it publishes them (a
+# backend at most once a second, PGSTAT_MIN_INTERVAL; the checkpointer after
+# its checkpoint), where the parts are counted as they happen: the server's
+# window can hold flushes made just before it or miss some at its end.
+# Slack: a second of the WAL writer's flushes, and 2 more (ci27 read 17
+# against 23 on a loaded machine, the WAL writer flushing 4.9 times a second).
 check pgsync/one-commit-parts-add-up-to-server \
-	"($fc + $bg * $secs + $fo * $rows) - $sv * $secs <= 2 + 0.1 * $sv * $secs && $sv * $secs - ($fc + $bg * $secs + $fo * $rows) <= 2 + 0.1 * $sv * $secs"
+	"($fc + $bg * $secs + $fo * $rows) - $sv * $secs <= 2 + $bg + 0.1 * $sv * $secs && $sv * $secs - ($fc + $bg * $secs + $fo * $rows) <= 2 + $bg + 0.1 * $sv * $secs"
 
 # --- a tiny shared_buffers: the evictions' flushes are not the commit's -----
 pgrun --commit all --indexes 4 --key-order rand --cache 512kB --rows 20000 --warmup off \

@@ -53,7 +53,7 @@ EOF
 bare_wt=$build/bench/bare_wt
 presets="sqlite-key-order sqlite-commit-shape sqlite-textkey wt-size-growth $T/sqlite-journal-memory.conf"
 bindir=$(pg_bindir)
-[ -n "$bindir" ] && presets="pg-hot-fillfactor $presets"
+[ -n "$bindir" ] && presets="pg-hot-fillfactor mongo-vs-pg-five-indexes $presets"
 BENCH_OUT=$T/bench SCALE=0.005 PRESETS=$presets BARE_PG=$bare_pg BARE_SQLITE=$bare_sqlite BARE_WT=$bare_wt \
 	sh "$here/bench/presets.sh" >"$T/bench.out" 2>"$T/bench.err"
 # A preset bare can do: preset seconds, bare seconds, their ratio and a flag.
@@ -71,6 +71,14 @@ n=$(grep -c 'bare_sqlite .*--key-order \(seq\|rand\) .*--cache \(2000KiB\|1GiB\)
 if [ -n "$bindir" ]; then
 	line_ok pg-hot-fillfactor && ok presets-cost/bench-pg-update-ratio ||
 		bad presets-cost/bench-pg-update-ratio "$(cat "$T/bench.out" "$T/bench.err")"
+	# WiredTiger and PostgreSQL, inserts and the three updates: every step
+	# of its 24 has its bare loop, each with the step's op
+	line_ok mongo-vs-pg-five-indexes && ok presets-cost/bench-mongo-vs-pg-ratio ||
+		bad presets-cost/bench-mongo-vs-pg-ratio "$(cat "$T/bench.out" "$T/bench.err")"
+	bare=$(ls "$T"/bench/*/mongo-vs-pg-five-indexes.1.bare 2>/dev/null | head -1)
+	n=$(grep -cE 'bare_(wt|pg) .*--op (insert|update|update-indexed|update-keys) ' "${bare:-/dev/null}")
+	[ "$n" = 24 ] && ok presets-cost/bench-mongo-vs-pg-per-step ||
+		bad presets-cost/bench-mongo-vs-pg-per-step "$n bare steps: $(cat "${bare:-/dev/null}")"
 else
 	skip presets-cost/bench-pg-update-ratio "no PostgreSQL server installed"
 fi
@@ -86,7 +94,7 @@ line_ok wt-size-growth && ok presets-cost/bench-wiredtiger-ratio ||
 	bad presets-cost/bench-wiredtiger-ratio "$(cat "$T/bench.out" "$T/bench.err")"
 # ... each step's bare_wt with the fields table and the step's rows
 bare=$(ls "$T"/bench/*/wt-size-growth.1.bare 2>/dev/null | head -1)
-n=$(grep -c 'bare_wt --schema fields --indexes [05] .*--commit 1000 --sync off' "${bare:-/dev/null}")
+n=$(grep -c 'bare_wt --schema fields --op insert --indexes [05] .*--commit 1000 --sync off' "${bare:-/dev/null}")
 [ "$n" = 6 ] && ok presets-cost/bench-bare-wt-per-step ||
 	bad presets-cost/bench-bare-wt-per-step "$n bare steps: $(cat "${bare:-/dev/null}")"
 # A step bare cannot do (a journal bare_sqlite does not set): said, no ratio.

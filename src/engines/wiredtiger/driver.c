@@ -32,8 +32,8 @@
 
 #define MARKER         "idxlab.marker"
 #define MARKER_TEXT    "created by idxlab (--engine wiredtiger)\n"
-#define LOAD_CACHE     (256LL * 1024 * 1024)
-#define LOAD_TXN_BYTES (8LL * 1024 * 1024)
+#define LOAD_CACHE     WT_LOAD_CACHE
+#define LOAD_TXN_BYTES WT_LOAD_TXN_BYTES
 
 static const struct tmpdir_kind wt_tmpdir = {
 	.name = "wt",

@@ -36,7 +36,7 @@
 #define NIDX          (SCHEMA_IDX_MAX + 1) /* _id + the spec's index list */
 #define KEY_MAX       (SCHEMA_IDX_COLS * (SCHEMA_TEXT_MAX + 8) + 16) /* a packed key */
 #define MIN_CACHE     WT_MIN_CACHE
-#define LOAD_TXN_ROWS 10000
+#define LOAD_TXN_ROWS WT_LOAD_TXN_ROWS
 
 /* The statistics idxlab reads (stats.c's table says from where, and which
  * counter each feeds). */
