@@ -79,7 +79,7 @@ struct bare {
 	int width[COLS_MAX]; /* 4 or 8 bytes: int, bigint; 0: the payload */
 	int ucols[COLS_MAX]; /* update-indexed, update-keys: the columns set */
 	int nucols;
-	char names[2048];    /* "id, k1, ..., hot, payload" */
+	char names[2048]; /* "id, k1, ..., hot, payload" */
 	char *payload, *buf;
 	size_t used;
 	long long payload_len;
@@ -318,7 +318,7 @@ static const Oid *types_of(const struct bare *b, int n)
 
 	for (i = 0; i < n; i++) {
 		int w = b->k.v[K_OP] != OP_INSERT && i > 0 ? b->width[b->ucols[i - 1]]
-		                                             : b->width[i % b->ncols];
+		                                           : b->width[i % b->ncols];
 
 		if (b->k.v[K_OP] != OP_INSERT && i > 0) {
 			types[i] = w == 4 ? INT4OID : INT8OID;
@@ -415,7 +415,8 @@ static int statements(struct bare *b, int per)
 				int w = b->width[b->ucols[r]];
 
 				put_be(num + 8 * (r + 1),
-				       (uint64_t)val_at(b, b->ucols[r], row, i / b->prefill + 1), w);
+				       (uint64_t)val_at(b, b->ucols[r], row, i / b->prefill + 1),
+				       w);
 				vals[r + 1] = num + 8 * (r + 1);
 				lens[r + 1] = w;
 			}
@@ -566,7 +567,8 @@ static int columns(struct bare *b)
 	if (b->k.v[K_OP] == OP_UPDATE_INDEXED || b->k.v[K_OP] == OP_UPDATE_KEYS) {
 		b->nucols = schema_op_cols(s, b->k.v[K_OP], b->ucols);
 		if (!b->nucols || !b->prefill) {
-			fprintf(stderr, "bare_pg: --op %s: a table with columns it sets, and --prefill\n",
+			fprintf(stderr,
+			        "bare_pg: --op %s: a table with columns it sets, and --prefill\n",
 			        knob_table[K_OP].choices[b->k.v[K_OP]]);
 			return 2;
 		}
@@ -644,7 +646,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (OP_READS(b.k.v[K_OP])) {
-		fprintf(stderr, "bare_pg: --op: insert, update, update-indexed, update-keys or delete\n");
+		fprintf(stderr,
+		        "bare_pg: --op: insert, update, update-indexed, update-keys or delete\n");
 		return 2;
 	}
 	if (b.k.v[K_OP] == OP_DELETE && (!b.prefill || b.rows > b.prefill)) {

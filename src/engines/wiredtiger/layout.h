@@ -15,12 +15,12 @@
 #define WT_INDEX_CONFIG                                                                            \
 	",internal_page_max=16k,leaf_page_max=16k,checksum=on,prefix_compression=true"
 
-#define WT_MIN_CACHE         (1024LL * 1024) /* WiredTiger refuses less */
+#define WT_MIN_CACHE (1024LL * 1024) /* WiredTiger refuses less */
 /* A prefill's load (unmeasured): at least this cache, transactions of at
  * most these bytes and rows, the indexes filled from the collection after. */
-#define WT_LOAD_CACHE     (256LL * 1024 * 1024)
-#define WT_LOAD_TXN_BYTES (8LL * 1024 * 1024)
-#define WT_LOAD_TXN_ROWS  10000
+#define WT_LOAD_CACHE        (256LL * 1024 * 1024)
+#define WT_LOAD_TXN_BYTES    (8LL * 1024 * 1024)
+#define WT_LOAD_TXN_ROWS     10000
 #define WT_DIRTY_TARGET_PCT  5
 #define WT_DIRTY_TRIGGER_PCT 20
 #define WT_EVICT_TARGET_PCT  80
