@@ -33,9 +33,9 @@
  * --vacuum on runs a VACUUM of the table after the timed part (idxlab's
  * --vacuum: its own time, outside the step's); --sync off sets the
  * session's synchronous_commit off (idxlab's --sync off).
- * Pipelined statements are synced and their results read every 1000 rows,
- * as idxlab does (PIPE_CHUNK). The rows are idxlab's (schema_value(), the
- * payload of keys_payload_new()). No sampling, no statistics, blocking
+ * Pipelined statements are synced and their results read once 1000 are in
+ * flight (BEGIN and COMMIT count), as idxlab does (PIPE_CHUNK). The rows
+ * are idxlab's (schema_value(), the payload of keys_payload_new()). No sampling, no statistics, blocking
  * libpq: the floor the server's work sets. --copy-format binary (the
  * default, what idxlab sends) or text (each number printed) for --load copy.
  * synchronous_commit is the server's (on) unless --sync off.
@@ -62,7 +62,7 @@
 #include "schema.h"
 
 #define CHUNK      65536
-#define PIPE_ROWS  1000 /* idxlab's PIPE_CHUNK */
+#define PIPE_CHUNK 1000 /* statements in flight before a sync: idxlab's PIPE_CHUNK */
 #define MR_ROWS    1000 /* idxlab's MULTIROW_MAX */
 #define COLS_MAX   (SCHEMA_COLS_MAX + 2)
 #define INT4OID    23
@@ -353,7 +353,7 @@ static int statements(struct bare *b, int per)
 	const char *vals[PARAMS_MAX];
 	char *num = malloc((size_t)nparams * 8);
 	uint64_t *order = NULL, i, in_txn = 0;
-	int r, rc = -1, batch = 0;
+	int r, rc = -1;
 
 	if (!num)
 		abort();
@@ -444,16 +444,14 @@ static int statements(struct bare *b, int per)
 		}
 		i += (uint64_t)n;
 		in_txn += (uint64_t)n;
-		batch += n;
 		if (in_txn == b->per_commit || i == b->rows) {
 			if (txn_word(b, "COMMIT") < 0)
 				goto out;
 			in_txn = 0;
 		}
-		if (!b->simple && (batch >= PIPE_ROWS || i == b->rows)) {
+		if (!b->simple && (b->npend >= PIPE_CHUNK || i == b->rows)) {
 			if (drain(b) < 0)
 				goto out;
-			batch = 0;
 		}
 	}
 	rc = !b->simple && PQexitPipelineMode(b->conn) != 1 ? -1 : 0;

@@ -401,10 +401,9 @@ const struct knob_def knob_table[K_COUNT] = {
 	[K_WARMUP] = {
 		.name = "warmup", .kind = KNOB_CHOICE, .choices = onoff,
 		.def = "on", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
-		.why = "headless: run each engine's first step once (its first 5 s at most), unmeasured, "
-		       "before it (the "
-		       "first step after opening an engine also pays for growing its heap and "
-		       "journal files)",
+		.why = "headless: run the start of each engine's first step (a tenth of it, at "
+		       "least 1,000 rows, at most 5 s), unmeasured, before it (the engine's "
+		       "first-use costs)",
 	},
 	[K_REPEAT] = {
 		.name = "repeat", .kind = KNOB_INT,

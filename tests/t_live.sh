@@ -27,7 +27,7 @@ pid=$!
 poll 60 grep -q ',interval,' "$T/w.csv"
 kill -INT $pid
 wait $pid
-if grep -q ',interval,' "$T/w.csv" && grep -q 'warm-up: step 1 ran for a while unmeasured' "$T/w.err"; then
+if grep -q ',interval,' "$T/w.csv" && grep -q 'warm-up: step 1 ran its start unmeasured' "$T/w.err"; then
 	ok live/long-step-warm-up-is-bounded
 else bad live/long-step-warm-up-is-bounded "$(tail -3 "$T/w.err")"; fi
 

@@ -56,10 +56,13 @@ bindir=$(pg_bindir)
 [ -n "$bindir" ] && presets="pg-hot-fillfactor mongo-vs-pg-five-indexes $presets"
 BENCH_OUT=$T/bench SCALE=0.005 PRESETS=$presets BARE_PG=$bare_pg BARE_SQLITE=$bare_sqlite BARE_WT=$bare_wt \
 	sh "$here/bench/presets.sh" >"$T/bench.out" 2>"$T/bench.err"
-# A preset bare can do: preset seconds, bare seconds, their ratio and a flag.
+# A preset bare can do: the load, preset seconds, the throwaway server's
+# part of them, bare seconds, their ratio and a flag.
 line_ok() {
-	grep -E "^  $1 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ (ok|OVER) " "$T/bench.out" >/dev/null
+	grep -E "^  $1( +[0-9.]+){5} (ok|OVER) " "$T/bench.out" >/dev/null
 }
+# server_s of preset $1: the fourth column
+server_s() { awk -v p="$1" '$1 == p { print $4; exit }' "$T/bench.out"; }
 line_ok sqlite-key-order && ok presets-cost/bench-sqlite-ratio ||
 	bad presets-cost/bench-sqlite-ratio "$(cat "$T/bench.out" "$T/bench.err")"
 # ... from one bare run per step of the preset's CSV (its 4 steps), each
@@ -71,6 +74,9 @@ n=$(grep -c 'bare_sqlite .*--key-order \(seq\|rand\) .*--cache \(2000KiB\|1GiB\)
 if [ -n "$bindir" ]; then
 	line_ok pg-hot-fillfactor && ok presets-cost/bench-pg-update-ratio ||
 		bad presets-cost/bench-pg-update-ratio "$(cat "$T/bench.out" "$T/bench.err")"
+	# its throwaway server's start and stop, apart (bare's is not timed)
+	check presets-cost/bench-pg-server-apart "$(server_s pg-hot-fillfactor) > 0"
+	check presets-cost/bench-sqlite-no-server "$(server_s sqlite-key-order) == 0"
 	# WiredTiger and PostgreSQL, inserts and the three updates: every step
 	# of its 24 has its bare loop, each with the step's op
 	line_ok mongo-vs-pg-five-indexes && ok presets-cost/bench-mongo-vs-pg-ratio ||
