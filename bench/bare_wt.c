@@ -92,8 +92,9 @@ struct bare {
 	int nkeys;                 /* k1..k8, or the spec's columns */
 	long long op;              /* OP_INSERT, OP_UPDATE, ... */
 	uint64_t prefill;
-	int ucols[9], nucols; /* update-indexed, update-keys: the columns set */
-	unsigned char *old;   /* an update's record before it */
+	int ucols[SCHEMA_COLS_MAX]; /* update-indexed, update-keys: the columns set */
+	int nucols;
+	unsigned char *old; /* an update's record before it */
 	char dir[PATH_MAX - 64];
 	WT_CONNECTION *conn;
 	WT_SESSION *s;
@@ -260,9 +261,7 @@ static int parse_args(struct bare *b, int argc, char **argv)
 	b->op = k.v[K_OP];
 	b->prefill = k.v[K_PREFILL] > 0 ? (uint64_t)k.v[K_PREFILL] : 0;
 	if (b->op == OP_UPDATE_INDEXED || b->op == OP_UPDATE_KEYS) {
-		b->nucols = schema_op_cols(s, b->op, b->ucols);
-		if (b->nucols > 8)
-			b->nucols = 0;
+		b->nucols = schema_op_cols(s, b->op, b->ucols); /* of the nkeys columns */
 	}
 	if (b->op != OP_INSERT && b->op != OP_UPDATE && !b->nucols) {
 		fprintf(stderr, "bare_wt: --op: insert, update, update-indexed or update-keys (the "
