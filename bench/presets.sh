@@ -257,7 +257,7 @@ for p in $PRESETS; do
 	done
 	if [ "$REPS" -gt 1 ] && [ -s "$out/$p.ratios" ]; then
 		m=$(stats <"$out/$p.ratios")
-		say "$(printf '  %-26s median preset/bare %.2f (%s..%s over %d runs)' "$p" "${m%% *}" \
+		say "$(printf '  %-26s median ratio %.2f (%.2f..%.2f over %d runs)' "$p" "${m%% *}" \
 			"$(echo "$m" | cut -d' ' -f2)" "${m##* }" "$(wc -l <"$out/$p.ratios")")"
 	fi
 	[ "$p" = sqlite-random-index ] && [ -f "$out/$p.1.csv" ] && [ -z "$SCALE" ] && say "$(users_sizes "$out/$p.1.csv")"

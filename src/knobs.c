@@ -402,7 +402,7 @@ const struct knob_def knob_table[K_COUNT] = {
 		.name = "warmup", .kind = KNOB_CHOICE, .choices = onoff,
 		.def = "on", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED,
 		.why = "headless: run the start of each engine's first step (a tenth of it, at "
-		       "least 1,000 rows, at most 5 s), unmeasured, before it (the engine's "
+		       "least 100 rows, at most 5 s), unmeasured, before it (the engine's "
 		       "first-use costs)",
 	},
 	[K_REPEAT] = {

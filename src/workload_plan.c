@@ -162,7 +162,7 @@ static int end_step(struct workload *w, const struct knobs *k, struct step_resul
  * of steps). */
 #define WARMUP_MAX_S    5.0
 #define WARMUP_SHARE    10 /* 1/10 of the step */
-#define WARMUP_MIN_ROWS 1000
+#define WARMUP_MIN_ROWS 100
 
 /* A warm-up's table holds at most this many of the step's prefilled rows.
  * Each step builds its table afresh (a new file, or a dropped and created

@@ -26,8 +26,9 @@ t=$(field "$T/cap.csv" table_rows)
 [ "$p" = 150000 ] && [ "$t" = 150000 ] && ok presets-cost/step-keeps-its-prefill ||
 	bad presets-cost/step-keeps-its-prefill "prefill $p, table_rows $t: $(cat "$T/cap.err")"
 
-# Under the cap the warm-up's table is the step's: no note.
-"$IDXLAB" run -v --engine sqlite --op update --prefill 5000 --rows 500 --payload 0 \
+# Under the cap the warm-up's table is the step's: no note (a step of
+# under 100 rows: its warm-up is the whole of it).
+"$IDXLAB" run -v --engine sqlite --op update --prefill 5000 --rows 80 --payload 0 \
 	--format csv >"$T/small.csv" 2>"$T/small.err"
 if grep -q 'warm-up: step 1 ran once unmeasured' "$T/small.err" &&
 	! grep -q 'prefilled rows' "$T/small.err"; then
@@ -133,3 +134,11 @@ rc=$?
 [ $rc = 2 ] && grep -q 'a table of int64 columns' "$T/wtusers.err" &&
 	ok presets-cost/bare-wt-refuses-users ||
 	bad presets-cost/bare-wt-refuses-users "exit $rc: $(cat "$T/wtusers.err")"
+
+# The warm-up runs a tenth of a longer step (at least 100 rows), and says so.
+"$IDXLAB" run -v --engine sqlite --rows 5000 --payload 0 --format csv >/dev/null 2>"$T/tenth.err"
+grep -q 'warm-up: step 1 ran its start unmeasured (500 of its 5000 rows' "$T/tenth.err" &&
+	ok presets-cost/warmup-a-tenth || bad presets-cost/warmup-a-tenth "$(cat "$T/tenth.err")"
+"$IDXLAB" run -v --engine sqlite --rows 300 --payload 0 --format csv >/dev/null 2>"$T/floor.err"
+grep -q 'warm-up: step 1 ran its start unmeasured (100 of its 300 rows' "$T/floor.err" &&
+	ok presets-cost/warmup-at-least-100 || bad presets-cost/warmup-at-least-100 "$(cat "$T/floor.err")"
