@@ -33,8 +33,9 @@
  * --vacuum on runs a VACUUM of the table after the timed part (idxlab's
  * --vacuum: its own time, outside the step's); --sync off sets the
  * session's synchronous_commit off (idxlab's --sync off).
- * Pipelined statements are synced and their results read once 1000 are in
- * flight (BEGIN and COMMIT count), as idxlab does (PIPE_CHUNK). The rows
+ * Pipelined statements are synced and their results read once 1000 rows'
+ * statements are in flight (a multi-row INSERT counts its rows, BEGIN and
+ * COMMIT one each), as idxlab does (PIPE_CHUNK). The rows
  * are idxlab's (schema_value(), the payload of keys_payload_new()). No sampling, no statistics, blocking
  * libpq: the floor the server's work sets. --copy-format binary (the
  * default, what idxlab sends) or text (each number printed) for --load copy.
@@ -360,7 +361,8 @@ static int statements(struct bare *b, int per)
 	for (r = 0; r < nparams; r++)
 		fmt[r] = 1;
 	if (b->k.v[K_OP] != OP_INSERT) {
-		char sql[4096];
+		/* room for every column's name: update-keys sets them all */
+		char sql[SCHEMA_COLS_MAX * (SCHEMA_NAME_MAX + 16) + 128];
 		int n = 0;
 
 		if (b->k.v[K_OP] == OP_DELETE)
@@ -377,7 +379,7 @@ static int statements(struct bare *b, int per)
 			snprintf(sql + n, sizeof sql - (size_t)n, " WHERE id = $1");
 		}
 		order = keys_shuffle((uint64_t)b->k.v[K_SEED], b->prefill);
-		if (!order || prepare(b, "bare_op", sql, 1) < 0)
+		if (!order || prepare(b, "bare_op", sql, nparams) < 0)
 			goto out;
 	} else if (!b->simple) {
 		char *sql = insert_sql(b, per, 0, 0);
@@ -449,7 +451,10 @@ static int statements(struct bare *b, int per)
 				goto out;
 			in_txn = 0;
 		}
-		if (!b->simple && (b->npend >= PIPE_CHUNK || i == b->rows)) {
+		/* as idxlab: once PIPE_CHUNK rows' statements are out (a multi-row
+		 * INSERT counts its rows; BEGIN and COMMIT count one each) */
+		if (!b->simple &&
+		    ((uint64_t)b->npend * (uint64_t)per >= PIPE_CHUNK || i == b->rows)) {
 			if (drain(b) < 0)
 				goto out;
 		}

@@ -114,13 +114,23 @@ static const char *const spec_types[COL_TYPE_COUNT] = {
 };
 
 /* Does idxlab build spec s's table as bare_sqlite does: every column a
- * type above, none generated, the rows kept by an indexed id, one table? */
+ * type above, none generated, the rows kept by an indexed id, one table,
+ * every index a plain list of columns (no lower(), no WHERE)? */
 static int spec_plain(const struct schema *s, const struct knobs *k)
 {
 	int c;
 
 	if (s->without_rowid || !schema_id_indexed(s, k) || s->part.kind != PART_NONE)
 		return 0;
+	for (c = 0; c < s->nindexes; c++) { /* plain column lists only */
+		int j;
+
+		for (j = 0; j < s->idx[c].ncols; j++)
+			if (s->idx[c].fn[j] != IDX_FN_NONE)
+				return 0;
+		if (s->idx[c].npred)
+			return 0;
+	}
 	for (c = 0; c < s->ncols; c++) {
 		enum col_type t = schema_type(s, k, c);
 
@@ -326,10 +336,10 @@ static void spec_index_sql(const struct schema *s, int i, char *sql, size_t len)
 	size_t n;
 	int c;
 
-	n = (size_t)snprintf(sql, len, "CREATE %sINDEX %s ON idxlab_t(", x->unique ? "UNIQUE " : "",
-	                     x->name);
+	n = (size_t)snprintf(sql, len, "CREATE %sINDEX \"%s\" ON idxlab_t(",
+	                     x->unique ? "UNIQUE " : "", x->name);
 	for (c = 0; c < x->ncols && n < len; c++)
-		n += (size_t)snprintf(sql + n, len - n, "%s%s", c ? "," : "",
+		n += (size_t)snprintf(sql + n, len - n, "%s\"%s\"", c ? "," : "",
 		                      s->cols[x->cols[c]].name);
 	if (n < len)
 		snprintf(sql + n, len - n, ")");

@@ -273,9 +273,9 @@ static int parse_args(struct bare *b, int argc, char **argv)
 		        knob_table[K_OP].choices[b->op]);
 		return 2;
 	}
-	if (b->indexes > (b->spec ? b->spec->nindexes : 8)) {
+	if (b->indexes > (b->spec && b->spec->nindexes < 8 ? b->spec->nindexes : 8)) {
 		fprintf(stderr, "bare_wt: --indexes: at most %d on the %s table\n",
-		        b->spec ? b->spec->nindexes : 8, s->name);
+		        b->spec && b->spec->nindexes < 8 ? b->spec->nindexes : 8, s->name);
 		return 2;
 	}
 	return 0;

@@ -175,7 +175,7 @@ spread() {
 # 512KiB: PostgreSQL's GB and kB are the same sizes).
 bench_pg_server() {
 	sb=""
-	[ -n "${1:-}" ] && sb="-c shared_buffers=$(printf '%s' "$1" | sed 's/KiB$/kB/; s/MiB$/MB/; s/GiB$/GB/')"
+	[ -n "${1:-}" ] && sb="-c shared_buffers=$(printf '%s' "$1" | sed 's/KiB$/kB/; s/MiB$/MB/; s/GiB$/GB/; s/TiB$/TB/')"
 	bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k4 -n -r | head -1)
 	[ -x "$bindir/pg_ctl" ] || return 1
 	dir=$(mktemp -d /tmp/idxlab-bench-pg.XXXXXX)

@@ -78,7 +78,7 @@ article_s() {
 }
 
 # The knobs of each step of an idxlab CSV ($1), a line each, in this order.
-STEP_COLS="engine op indexes key_order commit sync journal rows fillfactor prefill payload seed schema load protocol pipeline cache index_build pk vacuum"
+STEP_COLS="engine op indexes key_order commit sync journal rows fillfactor prefill payload seed schema load protocol pipeline cache index_build pk vacuum checkpoint"
 step_knobs() {
 	awk -F, -v want="$STEP_COLS" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; n = split(want, w, " "); next }
 	$c["record"] == "step" { l = ""; for (i = 1; i <= n; i++) l = l (i > 1 ? " " : "") (c[w[i]] && $c[w[i]] != "" ? $c[w[i]] : "-"); print l }' "$1"
@@ -100,7 +100,7 @@ bare_cmd() {
 	shift 9
 	prefill=$1 payload=$2 seed=$3 schema=$4 load=$5 proto=$6 pipe=$7 cache=$8 build=$9
 	shift 9
-	pk=$1 vacuum=$2
+	pk=$1 vacuum=$2 checkpoint=$3
 	[ "$build" = - ] && build=before
 	[ "$build" = before ] || [ "$engine" = sqlite ] || { echo "index-build $build" >&2; return 1; }
 	[ "$pk" = - ] && pk=int
@@ -120,18 +120,19 @@ bare_cmd() {
 		;;
 	sqlite)
 		# (a table bare_sqlite does not build as idxlab does: it says why)
-		one_of "$op" insert && one_of "$journal" delete wal && one_of "$sync" full normal ||
-			{ echo "op $op, journal $journal, sync $sync" >&2; return 1; }
+		one_of "$op" insert && one_of "$journal" delete wal && one_of "$sync" full normal &&
+			one_of "$load" insert || { echo "op $op, journal $journal, sync $sync, load $load" >&2; return 1; }
 		echo "$BARE_SQLITE --schema $schema --indexes $idx --key-order $ko --rows $rows" \
 			"--payload $payload --seed $seed --cache $cache --commit $commit --prefill $prefill" \
 			"--journal $journal --sync $sync --index-build $build --pk $pk"
 		;;
 	wiredtiger)
-		one_of "$op" insert update update-indexed update-keys || { echo "op $op" >&2; return 1; }
+		one_of "$op" insert update update-indexed update-keys && one_of "$load" insert ||
+			{ echo "op $op, load $load" >&2; return 1; }
 		[ "$prefill" = - ] && prefill=0
 		echo "$BARE_WT --schema $schema --op $op --indexes $idx --key-order $ko --rows $rows" \
 			"--prefill $prefill --payload $payload --seed $seed --cache $cache --commit $commit" \
-			"--sync $sync"
+			"--sync $sync --checkpoint $checkpoint"
 		;;
 	*)
 		echo "engine $engine" >&2

@@ -153,13 +153,13 @@ static int end_step(struct workload *w, const struct knobs *k, struct step_resul
 
 /* A warm-up runs the first tenth of its step (of its rows, or of its
  * --duration), at least WARMUP_MIN_ROWS of them (the whole step if it has
- * fewer), at most WARMUP_MAX_S seconds. What it is for (the server's and
- * the library's first-use costs, the CPU's clock up) is done by then; a
- * whole step (up to 5 s, as it was) measured no different for step 1 -
- * step 1 / step 3 of the same knobs swung 0.74-1.19 with a whole step,
- * a tenth or none alike on PostgreSQL, SQLite and WiredTiger - and doubled
- * a short preset's time (issue 21 item 8: sqlite-textkey 12.3 s for 7.2 s
- * of steps). */
+ * fewer) unless WARMUP_MAX_S seconds (or a tenth of --duration) end it
+ * first. What it is for (the server's and the library's first-use costs,
+ * the CPU's clock up) is done by then: step 1 / step 3 of the same knobs
+ * read 0.83-1.19 after a tenth, 0.76-1.45 after the whole step (up to 5 s,
+ * as it was), 0.74-1.00 with none (PostgreSQL, SQLite, WiredTiger, three
+ * runs each), and the whole step doubled a short preset's time (issue 21
+ * item 8: sqlite-textkey 12.3 s for 7.2 s of steps). */
 #define WARMUP_MAX_S    5.0
 #define WARMUP_SHARE    10 /* 1/10 of the step */
 #define WARMUP_MIN_ROWS 100
@@ -167,8 +167,8 @@ static int end_step(struct workload *w, const struct knobs *k, struct step_resul
 /* A warm-up's table holds at most this many of the step's prefilled rows.
  * Each step builds its table afresh (a new file, or a dropped and created
  * table), so the warm-up's table is gone before step 1 begins and what
- * step 1 starts from is its own set-up; a warm-up of its WARMUP_MAX_S
- * touches some tens of thousands of rows. Loading the step's whole
+ * step 1 starts from is its own set-up; a warm-up (a tenth of the step, 5 s
+ * at most) touches some tens of thousands of rows. Loading the step's whole
  * prefill for it (a million rows and eight index builds on
  * pg-hot-fillfactor: ~20 s) warmed nothing step 1 does not warm again in
  * its own set-up: it only made the run longer (issue 21 item 8). */
