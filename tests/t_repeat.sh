@@ -114,14 +114,20 @@ if [ -n "$h0" ] && [ "$h0" = "$h1" ] && ! printf '%s\n' "$h1" | tr , '\n' | grep
 	[ "$(wc -l <"$T/r1.csv")" = 3 ] && [ "$(awk -F, 'END { print NF }' "$T/r1.csv")" = "$(printf '%s\n' "$h0" | awk -F, '{ print NF }')" ]; then
 	ok repeat/one-run-header-unchanged
 else bad repeat/one-run-header-unchanged "$h1 vs $h0"; fi
-# The fixed fields of a record (all but the timings) are the same too.
-strip() { python3 -c '
+# The fixed fields of a record (all but the timings) are the same too; a
+# failure names each field that differs (step: field: without vs with).
+differ() { python3 -c '
 import csv, sys
 t = ("seconds", "rows_per_s", "_ms", "commits_per_s", "date")
-for r in csv.DictReader(open(sys.argv[1])):
-    print(",".join(v for k, v in r.items() if not any(x in k for x in t)))' "$1"; }
-[ "$(strip "$T/r0.csv")" = "$(strip "$T/r1.csv")" ] && [ -n "$(strip "$T/r1.csv")" ] &&
-	ok repeat/one-run-same-values || bad repeat/one-run-same-values "$(strip "$T/r0.csv") vs $(strip "$T/r1.csv")"
+a, b = (list(csv.DictReader(open(f))) for f in sys.argv[1:3])
+if len(a) != len(b) or not a:
+    print("%d records against %d" % (len(a), len(b)))
+for i, (x, y) in enumerate(zip(a, b)):
+    for k, v in x.items():
+        if not any(s in k for s in t) and v != y.get(k):
+            print("step %d: %s: %s vs %s;" % (i + 1, k, v, y.get(k)), end=" ")' "$1" "$2"; }
+d=$(differ "$T/r0.csv" "$T/r1.csv")
+[ -z "$d" ] && ok repeat/one-run-same-values || bad repeat/one-run-same-values "$d"
 "$IDXLAB" run --rows 2000 --indexes 0,1 --repeat 1 >"$T/t1.txt" 2>&1
 if ! grep -q 'within noise\|median' "$T/t1.txt" && ! grep -q '%' "$T/t1.txt" && grep -q '^ *indexes ' "$T/t1.txt"; then
 	ok repeat/one-run-text-plain
