@@ -35,6 +35,14 @@ if grep -q 'warm-up: step 1 ran once unmeasured' "$T/small.err" &&
 	ok presets-cost/warmup-small-prefill-whole
 else bad presets-cost/warmup-small-prefill-whole "$(cat "$T/small.err")"; fi
 
+# The warm-up runs a tenth of a longer step (at least 100 rows), and says so.
+"$IDXLAB" run -v --engine sqlite --rows 5000 --payload 0 --format csv >/dev/null 2>"$T/tenth.err"
+grep -q 'warm-up: step 1 ran its start unmeasured (500 of its 5000 rows' "$T/tenth.err" &&
+	ok presets-cost/warmup-a-tenth || bad presets-cost/warmup-a-tenth "$(cat "$T/tenth.err")"
+"$IDXLAB" run -v --engine sqlite --rows 300 --payload 0 --format csv >/dev/null 2>"$T/floor.err"
+grep -q 'warm-up: step 1 ran its start unmeasured (100 of its 300 rows' "$T/floor.err" &&
+	ok presets-cost/warmup-at-least-100 || bad presets-cost/warmup-at-least-100 "$(cat "$T/floor.err")"
+
 # ---- bench/presets.sh: preset / bare per preset ---------------------------------
 # The bare loops are built beside the unit tests (make builds them with them).
 build=$(cd "$(dirname "${UNIT:-.}")/.." 2>/dev/null && pwd)
@@ -134,11 +142,3 @@ rc=$?
 [ $rc = 2 ] && grep -q 'a table of int64 columns' "$T/wtusers.err" &&
 	ok presets-cost/bare-wt-refuses-users ||
 	bad presets-cost/bare-wt-refuses-users "exit $rc: $(cat "$T/wtusers.err")"
-
-# The warm-up runs a tenth of a longer step (at least 100 rows), and says so.
-"$IDXLAB" run -v --engine sqlite --rows 5000 --payload 0 --format csv >/dev/null 2>"$T/tenth.err"
-grep -q 'warm-up: step 1 ran its start unmeasured (500 of its 5000 rows' "$T/tenth.err" &&
-	ok presets-cost/warmup-a-tenth || bad presets-cost/warmup-a-tenth "$(cat "$T/tenth.err")"
-"$IDXLAB" run -v --engine sqlite --rows 300 --payload 0 --format csv >/dev/null 2>"$T/floor.err"
-grep -q 'warm-up: step 1 ran its start unmeasured (100 of its 300 rows' "$T/floor.err" &&
-	ok presets-cost/warmup-at-least-100 || bad presets-cost/warmup-at-least-100 "$(cat "$T/floor.err")"
