@@ -318,18 +318,12 @@ static const Oid *types_of(const struct bare *b, int n)
 	int i;
 
 	for (i = 0; i < n; i++) {
-		int w = b->k.v[K_OP] != OP_INSERT && i > 0 ? b->width[b->ucols[i - 1]]
-		                                           : b->width[i % b->ncols];
+		/* an insert's columns, row after row; else the id, then the columns set */
+		int w = b->k.v[K_OP] == OP_INSERT ? b->width[i % b->ncols]
+		        : i == 0                  ? 8
+		                                  : b->width[b->ucols[i - 1]];
 
-		if (b->k.v[K_OP] != OP_INSERT && i > 0) {
-			types[i] = w == 4 ? INT4OID : INT8OID;
-			continue;
-		}
-
-		types[i] = b->k.v[K_OP] != OP_INSERT ? INT8OID
-		           : w == 4                  ? INT4OID
-		           : w == 8                  ? INT8OID
-		                                     : TEXTOID;
+		types[i] = w == 4 ? INT4OID : w == 8 ? INT8OID : TEXTOID;
 	}
 	return types;
 }

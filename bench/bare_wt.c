@@ -405,16 +405,19 @@ static __attribute__((noinline)) int bare_load(struct bare *b, uint64_t from, ui
 	return 0;
 }
 
-/* Reconfigure the connection's NAME=V (cache_size) or NAME=(wait=V)
- * (checkpoint). */
-static int reconfigure(struct bare *b, const char *name, long long v)
+static int set_cache(struct bare *b, long long bytes)
 {
-	char cfg[64];
+	char cfg[48];
 
-	if (strcmp(name, "checkpoint") == 0)
-		snprintf(cfg, sizeof cfg, "checkpoint=(wait=%lld)", v);
-	else
-		snprintf(cfg, sizeof cfg, "%s=%lld", name, v);
+	snprintf(cfg, sizeof cfg, "cache_size=%lld", bytes);
+	return b->conn->reconfigure(b->conn, cfg);
+}
+
+static int set_checkpoint(struct bare *b, long long secs)
+{
+	char cfg[48];
+
+	snprintf(cfg, sizeof cfg, "checkpoint=(wait=%lld)", secs);
 	return b->conn->reconfigure(b->conn, cfg);
 }
 
@@ -475,21 +478,19 @@ static int prefill(struct bare *b)
 	int rc;
 
 	per = per < 1 ? 1 : per > WT_LOAD_TXN_ROWS ? WT_LOAD_TXN_ROWS : per;
-	if ((rc = reconfigure(b, "checkpoint", 0)) != 0 ||
-	    (b->cache_bytes < WT_LOAD_CACHE &&
-	     (rc = reconfigure(b, "cache_size", WT_LOAD_CACHE)) != 0) ||
+	if ((rc = set_checkpoint(b, 0)) != 0 ||
+	    (b->cache_bytes < WT_LOAD_CACHE && (rc = set_cache(b, WT_LOAD_CACHE)) != 0) ||
 	    (rc = bare_load(b, 0, b->prefill, 0, per, 0, &unused)) != 0)
 		return rc;
 	for (i = 1; i <= b->indexes && !stop_sig; i++)
 		if ((rc = fill_index(b, i)) != 0)
 			return rc;
-	if ((rc = b->s->checkpoint(b->s, NULL)) != 0 ||
-	    (rc = reconfigure(b, "cache_size", WT_MIN_CACHE)) != 0)
+	if ((rc = b->s->checkpoint(b->s, NULL)) != 0 || (rc = set_cache(b, WT_MIN_CACHE)) != 0)
 		return rc;
 	usleep(200000); /* idxlab without statistics: eviction's moment */
-	if ((rc = reconfigure(b, "cache_size", b->cache_bytes)) != 0)
+	if ((rc = set_cache(b, b->cache_bytes)) != 0)
 		return rc;
-	return reconfigure(b, "checkpoint", b->checkpoint);
+	return set_checkpoint(b, b->checkpoint);
 }
 
 /* One update of row at version: the record found through _id, changed with
