@@ -390,7 +390,8 @@ const struct knob_def knob_table[K_COUNT] = {
 		.min = 1, .max = 1000 * 1000, .unit = "x",
 		.def = "1", .flags = KF_OPTION | KF_NOSWEEP | KF_FIXED | KF_HEADLESS,
 		.why = "multiply every row count (rows, prefill, interval-rows; commit where it "
-		       "equals interval-rows) by F: a preset at 0.1 for a quick look",
+		       "equals interval-rows) and --duration by F: a preset at 0.1 for a quick "
+		       "look",
 	},
 	[K_PROBES] = {
 		.name = "probes", .kind = KNOB_CHOICE, .choices = onoff,

@@ -26,6 +26,14 @@ rows=$(field "$T/d2.csv" rows 1)
 run --rows 1000 --duration 60 --format json >"$T/d2.json" 2>/dev/null
 grep -q '"duration":"60"\|"duration":60' "$T/d2.json" && grep -q '"ended_by":"rows"' "$T/d2.json" &&
 	ok compare/duration-json || bad compare/duration-json "$(head -c 300 "$T/d2.json")"
+# --scale shrinks a step's time as it does its rows: a preset of 2 s steps
+# (pg-commit-shape) is a quick look at 0.1 too
+run --rows 1e9 --duration 10 --scale 0.05 --format csv >"$T/d3.csv" 2>"$T/d3.err"
+by=$(field "$T/d3.csv" ended_by 1)
+secs=$(field "$T/d3.csv" seconds 1)
+d=$(field "$T/d3.csv" duration 1)
+[ "$by" = duration ] && [ "$d" = 0.5 ] && is_num "$secs" && check compare/duration-scaled "$secs >= 0.45 && $secs < 9" ||
+	bad compare/duration-scaled "ended_by='$by' duration='$d' seconds='$secs' ($(head -c 300 "$T/d3.err"))"
 
 # ---- the saved runs --------------------------------------------------------
 run --rows 2000 --indexes 0,1 --format csv >"$T/a.csv" 2>"$T/a.err" ||
