@@ -32,11 +32,19 @@ struct fig {
 	int spread;          /* judged by the runs' ranges, not the threshold */
 };
 
+/* What judged a verdict (vs_noise): the runs' ranges, or the threshold
+ * (a short step's, wider). */
+static const char *basis(int spread, int short_step)
+{
+	return spread ? "spread" : short_step ? "short step" : "threshold";
+}
+
 struct result {
 	char step[32];    /* this run's step number */
 	int saved;        /* the matched saved step's index, or -1 */
 	char note[700];   /* what differs (knobs: why not compared), or "" */
 	int nfig, spread; /* figures; a verdict came from a spread */
+	int short_step;   /* a side took under SHORT_STEP_S */
 	struct fig fig[RECORD_MAX_FIELDS];
 	char text[RECORD_MAX_FIELDS][2][40]; /* the values of fig, kept for the table */
 };
@@ -174,7 +182,7 @@ static double num(const char *t)
 	return *end ? NAN : v;
 }
 
-static void judge(struct fig *g, const struct rec *nw, const struct rec *sv)
+static void judge(struct fig *g, const struct rec *nw, const struct rec *sv, int short_step)
 {
 	double a = num(rec_get(nw, g->field)), b = num(rec_get(sv, g->field));
 	double amin = num(rec_get(nw, record_spread_name(g->field, 0)));
@@ -198,7 +206,9 @@ static void judge(struct fig *g, const struct rec *nw, const struct rec *sv)
 	else if (rb)
 		noise = a >= bmin && a <= bmax;
 	else
-		noise = !isnan(g->ratio) && fabs(g->ratio - 1) * 100 <= COMPARE_NOISE_PCT;
+		noise = !isnan(g->ratio) &&
+		        fabs(g->ratio - 1) * 100 <=
+		            (short_step ? COMPARE_SHORT_NOISE_PCT : COMPARE_NOISE_PCT);
 	if (a == b || noise)
 		g->verdict = "within noise";
 	else if (dir == BETTER_HIGHER)
@@ -278,6 +288,8 @@ static void compare_rec(struct compare *c, const struct rec *nw, struct result *
 		return;
 	}
 	res->saved = best;
+	res->short_step = num(rec_get(nw, "seconds")) < SHORT_STEP_S ||
+	                  num(rec_get(&c->s.step[best], "seconds")) < SHORT_STEP_S;
 	for (i = 0, o = 0; i < (int)(sizeof machine_fields / sizeof machine_fields[0]); i++) {
 		const char *a = rec_get(nw, machine_fields[i]);
 		const char *b = rec_get(&c->s.step[best], machine_fields[i]);
@@ -299,7 +311,7 @@ static void compare_rec(struct compare *c, const struct rec *nw, struct result *
 		                                             : "");
 		g->nw = res->text[i][0];
 		g->sv = res->text[i][1];
-		judge(g, nw, &c->s.step[best]);
+		judge(g, nw, &c->s.step[best], res->short_step);
 		res->spread |= g->spread;
 	}
 }
@@ -360,7 +372,7 @@ void compare_fields(struct compare *c, const struct record *full, struct record 
 	}
 	append_str(out, "vs_note", step ? res.note : NULL);
 	append_str(out, "vs_noise",
-	           step && res.saved >= 0 ? (res.spread ? "spread" : "threshold") : NULL);
+	           step && res.saved >= 0 ? basis(res.spread, res.short_step) : NULL);
 	for (i = 0; i < res.nfig; i++) {
 		const char *field = figures(&res.nfig)[i];
 		int ok = step && res.saved >= 0 && res.fig[i].verdict;
@@ -413,8 +425,9 @@ static void write_table(const struct compare *c, const struct result *res, int n
 	fprintf(f,
 	        "\ncompared with %s (idxlab %s, %s): each step beside the saved step with the "
 	        "same knobs; ratio = new / saved; within noise: the runs' ranges overlap when "
-	        "--repeat gave either side a spread, else the ratio is within %g %% of 1\n",
-	        path, v, d, COMPARE_NOISE_PCT);
+	        "--repeat gave either side a spread, else the ratio is within %g %% of 1 (%g %% "
+	        "where a step took under %g s: a short step)\n",
+	        path, v, d, COMPARE_NOISE_PCT, COMPARE_SHORT_NOISE_PCT, SHORT_STEP_S);
 	for (i = 0; i < n; i++) {
 		const struct result *r = &res[i];
 
@@ -441,7 +454,7 @@ static void write_table(const struct compare *c, const struct result *res, int n
 			else
 				snprintf(ratio, sizeof ratio, "%.3f", g->ratio);
 			fprintf(f, "  %-28s %14s %14s %8s  %s (%s)\n", g->field, g->nw, g->sv,
-			        ratio, g->verdict, g->spread ? "spread" : "threshold");
+			        ratio, g->verdict, basis(g->spread, r->short_step));
 			if (strcmp(g->verdict, "within noise") == 0)
 				noise++;
 			else if (strcmp(g->verdict, "better") == 0)

@@ -13,7 +13,8 @@
  *   - "within noise": when either record carries the spread of --repeat
  *     (FIELD_min, FIELD_max), the runs' ranges overlap (one side's: the
  *     other's value lies in it); else the ratio is within
- *     COMPARE_NOISE_PCT of 1.
+ *     COMPARE_NOISE_PCT of 1, COMPARE_SHORT_NOISE_PCT when either step
+ *     took under SHORT_STEP_S (record.h).
  * What differs between the two records besides the knobs (idxlab_version,
  * cpu, kernel, fs, device, engine_version) is named in the step's note.
  *
@@ -33,7 +34,8 @@
 #include "err.h"
 #include "record.h"
 
-#define COMPARE_NOISE_PCT 10.0
+#define COMPARE_NOISE_PCT       10.0
+#define COMPARE_SHORT_NOISE_PCT 20.0 /* a short step's rows/s moves by a fifth */
 
 struct compare;
 

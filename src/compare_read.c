@@ -68,13 +68,48 @@ static int known(const char *name)
 	return 0;
 }
 
-/* The columns of a record (line line of path): each known, none missing
- * that a match needs. */
+/* A file with nothing in it. */
+static int empty_file(const struct saved *s, struct err *e)
+{
+	return err_set(e, ERR_USAGE, "%s %s: empty: save a run with --format csv or json into it",
+	               s->flag, s->path);
+}
+
+/* Is name one of the n names? */
+static int has(const char *const *names, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* The field a record of this idxlab writes that names lacks: one a match
+ * needs (record, step, every knob's) or a figure compared; NULL: none. */
+static const char *missing(const char *const *names, int n)
+{
+	static const char *const need[] = { "record", "step" };
+	const struct record *all;
+	int i, from;
+
+	for (i = 0; i < (int)(sizeof need / sizeof need[0]); i++)
+		if (!has(names, n, need[i]))
+			return need[i];
+	for (i = 0; i < K_COUNT; i++)
+		if (knob_table[i].column > 0 && !has(names, n, record_knob_field(i)))
+			return record_knob_field(i);
+	for (all = record_all(&from), i = 0; i < from; i++)
+		if (all->f[i].figure && !has(names, n, all->f[i].name))
+			return all->f[i].name;
+	return NULL;
+}
+
+/* The columns of a record (line line of path): each known, none missing. */
 static int check_names(const struct saved *s, int line, const char *const *names, int n,
                        struct err *e)
 {
-	static const char *const need[] = { "record", "step" };
-	int i, j, id;
+	const char *want;
+	int i;
 
 	for (i = 0; i < n; i++)
 		if (!known(names[i]))
@@ -84,33 +119,12 @@ static int check_names(const struct saved *s, int line, const char *const *names
 			    "writes: not idxlab's output, or another version's - compare "
 			    "with a run of this idxlab",
 			    s->flag, s->path, line, names[i], IDXLAB_VERSION);
-	for (id = -1; id < K_COUNT; id++) {
-		const char *want = NULL;
-
-		if (id < 0) {
-			for (j = 0; j < 2; j++) {
-				for (i = 0; i < n && strcmp(names[i], need[j]) != 0; i++)
-					;
-				if (i == n) {
-					want = need[j];
-					break;
-				}
-			}
-		} else if (knob_table[id].column > 0) {
-			want = record_knob_field(id);
-			for (i = 0; i < n && strcmp(names[i], want) != 0; i++)
-				;
-			if (i < n)
-				want = NULL;
-		}
-		if (want)
-			return err_set(
-			    e, ERR_USAGE,
-			    "%s %s:%d: no field '%s', which this idxlab (%s) "
-			    "writes: a run cut by --fields, or another version's output - "
-			    "compare with a whole run of this idxlab",
-			    s->flag, s->path, line, want, IDXLAB_VERSION);
-	}
+	if ((want = missing(names, n)) != NULL)
+		return err_set(e, ERR_USAGE,
+		               "%s %s:%d: no field '%s', which this idxlab (%s) "
+		               "writes: a run cut by --fields, or another version's output - "
+		               "compare with a whole run of this idxlab",
+		               s->flag, s->path, line, want, IDXLAB_VERSION);
 	return 0;
 }
 
@@ -244,7 +258,7 @@ static int read_csv(struct saved *s, FILE *f, struct err *e)
 
 	nh = csv_next(f, s, &line, &first, &head, e);
 	if (nh <= 0)
-		return nh < 0 ? -1 : err_set(e, ERR_USAGE, "%s %s: empty", s->flag, s->path);
+		return nh < 0 ? -1 : empty_file(s, e);
 	names = xcalloc((size_t)nh, sizeof *names);
 	for (i = 0; i < nh; i++)
 		names[i] = compare_intern(head[i] ? head[i] : "");
@@ -353,7 +367,7 @@ static int read_json(struct saved *s, FILE *f, struct err *e)
 		             s->path, line + 1, LINE_MAX_BYTES);
 	free(buf);
 	if (rc == 0 && !line)
-		rc = err_set(e, ERR_USAGE, "%s %s: empty", s->flag, s->path);
+		rc = empty_file(s, e);
 	return rc;
 }
 

@@ -33,6 +33,11 @@
  * figure's --repeat min and max, --compare's appended ones */
 #define RECORD_MAX_FIELDS 384
 
+/* A step under this many seconds is short: its rows/s moves by a fifth from
+ * run to run on a busy machine (the text table marks it, --compare judges
+ * it at COMPARE_SHORT_NOISE_PCT). */
+#define SHORT_STEP_S 1.0
+
 enum field_kind { FIELD_STR, FIELD_INT, FIELD_NUM, FIELD_NA, FIELD_UNSETTLED };
 
 struct field {

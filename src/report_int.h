@@ -10,7 +10,9 @@
 #include "record.h"
 #include "report.h"
 
-#define SHORT_STEP_S 1.0
+/* what ended the short steps (report.saw_short) */
+#define SHORT_BY_ROWS 1
+#define SHORT_BY_TIME 2
 
 /* A column of the text table: a knob that varies, or a record's field. */
 struct text_col {
@@ -29,7 +31,7 @@ struct report {
 	int varying_done;
 	int saw_unsettled;
 	int saw_interrupted;
-	int saw_short; /* a step shorter than SHORT_STEP_S */
+	int saw_short; /* a step shorter than SHORT_STEP_S: SHORT_BY_ROWS | SHORT_BY_TIME */
 	int saw_checkpoint;
 	int saw_whole_step; /* a step's own record after its --interval-rows batches */
 	double t0;          /* time of the first interval window */

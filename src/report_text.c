@@ -159,16 +159,20 @@ static int is_varying(const struct report *rp, int id)
  * own column (the measured rows are not printed twice: "(interrupted)"
  * says when they fall short); the step-end figures only when their knob
  * is set in some step. */
-static int text_candidate(const struct report *rp, const struct record_text_col *c)
+/* Is knob id set (not 0) in some step? */
+static int set_in_a_step(const struct report *rp, int id)
 {
-	int id = c->gate, j;
-
-	if (id < 0)
-		return strcmp(c->field, record_knob_field(K_ROWS)) != 0 || !is_varying(rp, K_ROWS);
-	for (j = 0; j < rp->plan->n[id]; j++)
+	for (int j = 0; j < rp->plan->n[id]; j++)
 		if (rp->plan->vals[id][j] != 0)
 			return 1;
 	return 0;
+}
+
+static int text_candidate(const struct report *rp, const struct record_text_col *c)
+{
+	if (c->gate < 0)
+		return strcmp(c->field, record_knob_field(K_ROWS)) != 0 || !is_varying(rp, K_ROWS);
+	return set_in_a_step(rp, c->gate);
 }
 
 /* Column width for a varying knob: its name or its longest value. */
@@ -261,6 +265,11 @@ static void default_cols(struct report *rp, const struct record *r, int width)
 		         : f->kind != FIELD_NA || c[i].gate >= 0 ? c[i].text.pri
 		         : engines                               ? PRI_NA + c[i].text.pri
 		                                                 : -1;
+		/* steps that run for a time (--duration) measure different row
+		 * counts: the rows each measured come first */
+		if (pri[i] >= 0 && strcmp(c[i].field, record_knob_field(K_ROWS)) == 0 &&
+		    set_in_a_step(rp, K_DURATION))
+			pri[i] = 0;
 	}
 	for (p = 0; p <= 2 * PRI_NA; p++)
 		for (i = 0; i < n; i++) {
@@ -410,7 +419,10 @@ void report_write_text(struct report *rp, const struct record *r, const struct k
 	} else if (record_find(r, "seconds")->kind == FIELD_NUM &&
 	           record_find(r, "seconds")->d < SHORT_STEP_S) {
 		fprintf(rp->out, " (short)");
-		rp->saw_short = 1;
+		/* what to raise: the step ended at its time, or at its rows */
+		rp->saw_short |= strcmp(record_find(r, "ended_by")->s, "duration") == 0
+		                     ? SHORT_BY_TIME
+		                     : SHORT_BY_ROWS;
 	}
 	if (had_checkpoint(r)) {
 		fprintf(rp->out, " (checkpoint)");
@@ -491,8 +503,11 @@ void report_text_footer(struct report *rp)
 	if (rp->saw_short) {
 		snprintf(buf, sizeof buf,
 		         "short: under %.0f s, a step's rows/s moves by a fifth from run to run on "
-		         "a busy machine; raise --rows for steadier ratios",
-		         SHORT_STEP_S);
+		         "a busy machine; raise %s for steadier ratios",
+		         SHORT_STEP_S,
+		         rp->saw_short == SHORT_BY_TIME   ? "--duration (or --scale)"
+		         : rp->saw_short == SHORT_BY_ROWS ? "--rows"
+		                                          : "--rows and --duration");
 		footnote(rp, buf);
 	}
 	if (rp->saw_checkpoint)
