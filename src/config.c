@@ -534,7 +534,7 @@ static void scale_rows(struct knobs *k)
 	}
 }
 
-void plan_step(const struct plan *p, long i, struct knobs *out)
+void plan_step_as_given(const struct plan *p, long i, struct knobs *out)
 {
 	int id;
 
@@ -553,6 +553,11 @@ void plan_step(const struct plan *p, long i, struct knobs *out)
 	 * column unless --payload N asks for one */
 	if (!p->set[K_PAYLOAD] && schema_of(out)->no_payload)
 		out->v[K_PAYLOAD] = 0;
+}
+
+void plan_step(const struct plan *p, long i, struct knobs *out)
+{
+	plan_step_as_given(p, i, out);
 	scale_rows(out);
 }
 

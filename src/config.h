@@ -67,8 +67,11 @@ void plan_print_derived(const struct plan *p, FILE *f);
 /* Set knob id from text, a comma list unless the knob is KF_NOSWEEP. */
 int plan_set(struct plan *p, int id, const char *text, struct err *e);
 
-/* The knobs of step i (0 <= i < p->steps); the first knob varies slowest. */
+/* The knobs of step i (0 <= i < p->steps); the first knob varies slowest.
+ * Its row counts and --duration are --scale's; plan_step_as_given's are
+ * the plan's own (what a config file says). */
 void plan_step(const struct plan *p, long i, struct knobs *out);
+void plan_step_as_given(const struct plan *p, long i, struct knobs *out);
 
 /* Check every step's knobs against each other. */
 int plan_validate(struct plan *p, struct err *e);

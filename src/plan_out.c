@@ -302,13 +302,37 @@ static void print_spec(const struct schema *s, FILE *f)
 	print_notes(s->notes, "# how it was read: ", f);
 }
 
+/* Under --scale, what the first step runs: the counts and the time it
+ * changed (a comment: the lines above are what is read back). */
+static void print_scaled(const struct plan *p, FILE *f)
+{
+	static const int scaled[] = { K_ROWS, K_PREFILL, K_INTERVAL_ROWS, K_COMMIT, K_DURATION };
+	struct knobs given, run;
+	char buf[64];
+	int i, n = 0;
+
+	plan_step_as_given(p, 0, &given);
+	plan_step(p, 0, &run);
+	for (i = 0; i < (int)(sizeof scaled / sizeof scaled[0]); i++) {
+		if (given.v[scaled[i]] == run.v[scaled[i]])
+			continue;
+		knob_format(scaled[i], run.v[scaled[i]], buf, sizeof buf);
+		fprintf(f, "%s%s = %s", n++ ? ", " : "# at this --scale the first step runs ",
+		        knob_table[scaled[i]].name, buf);
+	}
+	if (n)
+		fprintf(f, "\n");
+}
+
 void plan_print(const struct plan *p, FILE *f)
 {
 	struct knobs first;
 	char path[1024]; /* the comments stay one line each */
 	int id, j;
 
-	plan_step(p, 0, &first); /* engine defaults for what the user left unset */
+	/* engine defaults for what the user left unset, as given: --scale
+	 * applies when this is read back */
+	plan_step_as_given(p, 0, &first);
 	err_escape(p->config_path ? p->config_path : "", path, sizeof path);
 	if (p->config_path)
 		fprintf(f, "# idxlab effective settings (config file: %s)\n", path);
@@ -348,6 +372,7 @@ void plan_print(const struct plan *p, FILE *f)
 		}
 		fprintf(f, "\n");
 	}
+	print_scaled(p, f);
 	for (j = 0; j < p->n[K_SCHEMA]; j++) {
 		if (p->vals[K_SCHEMA][j] == 0) /* the default table is man idxlab's */
 			continue;

@@ -34,6 +34,12 @@ secs=$(field "$T/d3.csv" seconds 1)
 d=$(field "$T/d3.csv" duration 1)
 [ "$by" = duration ] && [ "$d" = 0.5 ] && is_num "$secs" && check compare/duration-scaled "$secs >= 0.45 && $secs < 9" ||
 	bad compare/duration-scaled "ended_by='$by' duration='$d' seconds='$secs' ($(head -c 300 "$T/d3.err"))"
+# --print-config says the knobs as given (read back, --scale applies once)
+# and, in a comment, what the scaled step runs
+"$IDXLAB" run -c "$(dirname "$0")/../configs/pg-commit-shape.conf" --scale 0.1 --print-config >"$T/pc.txt" 2>&1
+grep -qx 'duration = 2' "$T/pc.txt" && grep -qx 'rows = 1000000' "$T/pc.txt" &&
+	grep -qx '# at this --scale the first step runs rows = 100000, duration = 0.2' "$T/pc.txt" &&
+	ok compare/print-config-scaled || bad compare/print-config-scaled "$(grep -E 'rows|duration|scale' "$T/pc.txt")"
 
 # Steps that ran for a time: the text table shows the rows each measured,
 # and a short one's footnote says to raise the time, not the rows.
