@@ -158,6 +158,31 @@ static int knob_diff(const struct rec *a, const struct rec *b, char *buf, size_t
 	return n;
 }
 
+/* The knobs in which the saved steps differ, as "indexes=2, sync=off" of
+ * saved step r: what tells the table's steps apart. */
+static void step_knobs(const struct saved *s, const struct rec *r, char *buf, size_t len)
+{
+	size_t o = 0;
+	int id, i;
+
+	buf[0] = 0;
+	for (id = 0; id < K_COUNT; id++) {
+		const char *name = record_knob_field(id), *v;
+
+		if (knob_table[id].column <= 0)
+			continue;
+		for (i = 1;
+		     i < s->nstep && same(rec_get(&s->step[0], name), rec_get(&s->step[i], name));
+		     i++)
+			;
+		if (i == s->nstep || o >= len)
+			continue;
+		v = rec_get(r, name);
+		o += (size_t)snprintf(buf + o, len - o, "%s%s=%s", o ? ", " : "", name,
+		                      v ? v : "n/a");
+	}
+}
+
 /* Which way figure name gets better. */
 static enum better better_of(const char *name)
 {
@@ -415,7 +440,7 @@ void compare_note(struct compare *c, const struct record *r)
 static void write_table(const struct compare *c, const struct result *res, int n, FILE *f)
 {
 	const struct rec *first = &c->s.step[0];
-	char path[300], v[64], d[64], step[32];
+	char path[300], v[64], d[64], step[32], knobs[200], text[200];
 	int i, j, better = 0, worse = 0, noise = 0, other = 0;
 
 	err_escape(c->s.path, path, sizeof path);
@@ -439,7 +464,10 @@ static void write_table(const struct compare *c, const struct result *res, int n
 		               ? rec_get(&c->s.step[r->saved], "step")
 		               : "?",
 		           step, sizeof step);
-		fprintf(f, "step %s vs saved step %s%s%s\n", r->step, step, r->note[0] ? ": " : "",
+		step_knobs(&c->s, &c->s.step[r->saved], text, sizeof text);
+		err_escape(text, knobs, sizeof knobs);
+		fprintf(f, "step %s vs saved step %s%s%s%s%s%s\n", r->step, step,
+		        *knobs ? " (" : "", knobs, *knobs ? ")" : "", r->note[0] ? ": " : "",
 		        r->note);
 		fprintf(f, "  %-28s %14s %14s %8s  %s\n", "figure", "new", "saved", "ratio",
 		        "verdict");

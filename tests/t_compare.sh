@@ -106,7 +106,7 @@ for r in rows[1:]:
 csv.writer(open(sys.argv[2], "w", newline=""), quoting=csv.QUOTE_ALL, lineterminator="\n").writerows(rows)
 PY
 	run --compare "$T/q.csv" --compare-new "$T/a.csv" >"$T/q.txt" 2>"$T/q.err"
-	grep -q "^step 1 vs saved step 1: measured apart: cpu '.*' vs 'Fast, \"new\"" "$T/q.txt" &&
+	grep -q "^step 1 vs saved step 1 (indexes=0): measured apart: cpu '.*' vs 'Fast, \"new\"" "$T/q.txt" &&
 		grep -q '^compared: 0 better, 0 worse, [1-9][0-9]* within noise, 0 neither' "$T/q.txt" &&
 		ok compare/csv-quoted || bad compare/csv-quoted "$(head -c 500 "$T/q.txt") $(head -c 200 "$T/q.err")"
 else
