@@ -113,12 +113,11 @@ static int check_names(const struct saved *s, int line, const char *const *names
 
 	for (i = 0; i < n; i++)
 		if (!known(names[i]))
-			return err_set(
-			    e, ERR_USAGE,
-			    "%s %s:%d: '%.60s' is not a field this idxlab (%s) "
-			    "writes: not idxlab's output, or another version's - compare "
-			    "with a run of this idxlab",
-			    s->flag, s->path, line, names[i], IDXLAB_VERSION);
+			return err_set(e, ERR_USAGE,
+			               "%s %s:%d: '%.60s' is not a field this idxlab (%s) "
+			               "writes: a file cut short, not idxlab's output, or another "
+			               "version's - compare with a run of this idxlab",
+			               s->flag, s->path, line, names[i], IDXLAB_VERSION);
 	if ((want = missing(names, n)) != NULL)
 		return err_set(e, ERR_USAGE,
 		               "%s %s:%d: no field '%s', which this idxlab (%s) "
@@ -274,7 +273,7 @@ static int read_csv(struct saved *s, FILE *f, struct err *e)
 		if (n != nh) {
 			rc = err_set(e, ERR_USAGE,
 			             "%s %s:%d: %d fields where the header (line 1) names "
-			             "%d",
+			             "%d: a file cut short, or edited - save the run again",
 			             s->flag, s->path, first, n, nh);
 			for (i = 0; i < n; i++)
 				free(vals[i]);
@@ -337,7 +336,8 @@ static int read_json(struct saved *s, FILE *f, struct err *e)
 		if (!o || !json_is_object(o)) {
 			rc = err_set(e, ERR_USAGE,
 			             "%s %s:%d: not a JSON object (%s): not JSON lines idxlab "
-			             "wrote",
+			             "wrote, or a file cut short - save the run again with "
+			             "--format json",
 			             s->flag, s->path, line, o ? "another kind of value" : je.text);
 			json_decref(o);
 			break;
