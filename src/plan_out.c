@@ -306,19 +306,18 @@ static void print_spec(const struct schema *s, FILE *f)
  * changed (a comment: the lines above are what is read back). */
 static void print_scaled(const struct plan *p, FILE *f)
 {
-	static const int scaled[] = { K_ROWS, K_PREFILL, K_INTERVAL_ROWS, K_COMMIT, K_DURATION };
 	struct knobs given, run;
 	char buf[64];
-	int i, n = 0;
+	int id, n = 0;
 
 	plan_step_as_given(p, 0, &given);
 	plan_step(p, 0, &run);
-	for (i = 0; i < (int)(sizeof scaled / sizeof scaled[0]); i++) {
-		if (given.v[scaled[i]] == run.v[scaled[i]])
+	for (id = 0; id < K_COUNT; id++) {
+		if (given.v[id] == run.v[id])
 			continue;
-		knob_format(scaled[i], run.v[scaled[i]], buf, sizeof buf);
+		knob_format(id, run.v[id], buf, sizeof buf);
 		fprintf(f, "%s%s = %s", n++ ? ", " : "# at this --scale the first step runs ",
-		        knob_table[scaled[i]].name, buf);
+		        knob_table[id].name, buf);
 	}
 	if (n)
 		fprintf(f, "\n");
