@@ -7,7 +7,6 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "conf_line.h"
@@ -134,11 +133,12 @@ int knob_parse(int id, const char *text, long long *out, struct err *e)
 			    text, range);
 		break;
 	case KNOB_MILLIS:
-		if (units_parse_seconds(text, &v) < 0)
+		i = units_parse_seconds(text, &v);
+		if (i == -1)
 			return err_set(e, ERR_USAGE, "'%s' is not a number%s (valid: %s)", text,
 			               strcmp(d->unit, "s") == 0 ? " of seconds" : "", range);
 		/* (0.0004 would read 0: --duration's "no limit") */
-		if (v == 0 && strtod(text, NULL) > 0)
+		if (i < 0)
 			return err_set(e, ERR_USAGE,
 			               "'%s' is finer than idxlab reads: 0.001 at the least, or 0 "
 			               "(valid: %s)",

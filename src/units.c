@@ -116,7 +116,7 @@ int units_parse_seconds(const char *s, long long *ms)
 	if (*end)
 		return -1;
 	*ms = (long long)llround(v * 1000.0);
-	return 0;
+	return *ms == 0 && v > 0 ? -2 : 0;
 }
 
 void units_format_size(long long bytes, char *buf, size_t len)

@@ -15,7 +15,8 @@
  * or -1. */
 int units_parse_size(const char *s, long long *out);
 
-/* Parse a decimal number of seconds ("0.5", "2") into milliseconds. 0 or -1. */
+/* Parse a decimal number of seconds ("0.5", "2") into milliseconds. 0, -1,
+ * or -2 for a number above 0 that reads 0 ms (0.0004: finer than a ms). */
 int units_parse_seconds(const char *s, long long *ms);
 
 /* Strict integer parse (whole string, base 10, no overflow). 0 or -1. */

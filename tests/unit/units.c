@@ -58,6 +58,8 @@ static void test_units(void)
 	CHECK(units_parse_seconds("0.5", &v) == 0 && v == 500);
 	CHECK(units_parse_seconds("2s", &v) == 0 && v == 2000);
 	CHECK(units_parse_seconds("2m", &v) < 0);
+	CHECK(units_parse_seconds("0.0004", &v) == -2 && units_parse_seconds("0.0006", &v) == 0 &&
+	      v == 1);
 	units_human(1234, "", buf, sizeof buf);
 	CHECK(strcmp(buf, "1.23k") == 0);
 	units_human(999, "", buf, sizeof buf);
